@@ -1,0 +1,83 @@
+//! Diagnostics that point at the user's source, rendered with codespan-reporting.
+
+use crate::source::{SourceFile, Span};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The bytes to underline in the original file.
+    pub span: Span,
+    /// Short text under the underline.
+    pub label: String,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            span,
+            label: label.into(),
+            notes: vec![],
+        }
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            message: message.into(),
+            span,
+            label: label.into(),
+            notes: vec![],
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Render diagnostics as the compiler would, with the source line underlined.
+pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
+    let text = String::from_utf8_lossy(&file.bytes);
+    let files = SimpleFile::new(file.path.display().to_string(), text.as_ref());
+    let mut buffer = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    let config = term::Config::default();
+    for d in diagnostics {
+        let severity = match d.severity {
+            Severity::Note => codespan_reporting::diagnostic::Severity::Note,
+            Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
+            Severity::Error => codespan_reporting::diagnostic::Severity::Error,
+        };
+        let end = d.span.end.min(text.len());
+        let start = d.span.start.min(end);
+        let cs = CsDiagnostic::new(severity)
+            .with_message(&d.message)
+            .with_labels(vec![Label::primary((), start..end).with_message(&d.label)])
+            .with_notes(d.notes.clone());
+        let _ = term::emit_to_write_style(&mut buffer, &config, &files, &cs);
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}

@@ -1,0 +1,106 @@
+//! The directive model: a directive's text parsed into its name, leaf
+//! constructs and clauses, checked against the OpenMP directive table that
+//! lives as data in `grammars/openmp.toml`.
+
+mod parse;
+mod table;
+
+pub use parse::{parse_directive, DirectiveError};
+pub use table::{table, Association, ClauseSpec, DirectiveSpec, Distribution, Table};
+
+/// Which family of directive a sentinel introduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sentinel {
+    /// `#pragma omp`, `!$omp`, `c$omp`, `*$omp`, `[[omp::directive]]`, `_Pragma("omp")`.
+    Omp,
+    /// `#pragma pomp`, `!$pomp`: OPARI2's user-region and control directives.
+    Pomp,
+}
+
+/// A parsed directive: `parallel for reduction(+:s) if(parallel: n > 8)`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Directive {
+    pub sentinel: Sentinel,
+    /// Canonical directive name from the table, words separated by one
+    /// space: `parallel for`, `end parallel do`, `inst begin`.
+    pub name: String,
+    /// The parenthesised argument directly after the name, if any:
+    /// the critical name, the flush list, the user region name.
+    pub argument: Option<String>,
+    pub clauses: Vec<Clause>,
+}
+
+/// One clause: `name(args)`. `args` is the exact text between the outer
+/// parentheses, trimmed; `None` when the clause has no parentheses.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Clause {
+    pub name: String,
+    pub args: Option<String>,
+}
+
+impl Directive {
+    /// The table entry of this directive.
+    pub fn spec(&self) -> &'static DirectiveSpec {
+        table()
+            .directive(&self.name)
+            .expect("parsed directives are in the table")
+    }
+
+    pub fn clause(&self, name: &str) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.name == name)
+    }
+
+    pub fn has_clause(&self, name: &str) -> bool {
+        self.clause(name).is_some()
+    }
+
+    /// The directive as source text after the sentinel: name, argument,
+    /// clauses, each clause as written (modulo whitespace).
+    pub fn render(&self) -> String {
+        let mut out = self.name.clone();
+        if let Some(arg) = &self.argument {
+            out.push('(');
+            out.push_str(arg);
+            out.push(')');
+        }
+        for c in &self.clauses {
+            out.push(' ');
+            out.push_str(&c.render());
+        }
+        out
+    }
+}
+
+impl Clause {
+    pub fn new(name: &str, args: Option<&str>) -> Clause {
+        Clause {
+            name: name.to_string(),
+            args: args.map(str::to_string),
+        }
+    }
+
+    pub fn render(&self) -> String {
+        match &self.args {
+            Some(a) => format!("{}({})", self.name, a),
+            None => self.name.clone(),
+        }
+    }
+
+    /// For clauses of the form `modifier: rest` (if, reduction, lastprivate,
+    /// linear step aside), the modifier part and the rest. Splits only at a
+    /// top-level single `:` (not `::`), so C++ scopes stay intact.
+    pub fn modifier_split(&self) -> (Option<&str>, &str) {
+        let args = self.args.as_deref().unwrap_or("");
+        match parse::top_level_colon(args) {
+            Some(i) => (Some(args[..i].trim()), args[i + 1..].trim()),
+            None => (None, args.trim()),
+        }
+    }
+
+    /// The variables a data-sharing clause lists, reduced to their base
+    /// names (`a[0:n]` → `a`, `s.x` → `s`), without modifiers.
+    pub fn list_items(&self) -> Vec<String> {
+        parse::list_items(self)
+    }
+}

@@ -1,0 +1,104 @@
+//! Front ends: from source bytes to the [`Model`] the rules work on.
+//!
+//! A front end finds every directive, the exact byte range of the code it
+//! applies to, the program unit around it, and the places where declarations
+//! may go. Nothing after this stage knows which parser produced the model.
+
+pub mod c;
+
+use crate::diagnostics::Diagnostic;
+use crate::directive::Directive;
+use crate::source::{SourceFile, Span};
+
+/// How a directive is written in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DirectiveForm {
+    /// `#pragma omp ...` / `#pragma pomp ...` on lines of its own.
+    Pragma,
+    /// `_Pragma("omp ...")` written in the file.
+    PragmaOperator,
+    /// C++ `[[omp::directive(...)]]` (and `omp::sequence`).
+    Attribute,
+    /// Fortran `!$omp ...` comment directive (any sentinel, any form).
+    FortranComment,
+}
+
+/// One directive occurrence in the file.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub form: DirectiveForm,
+    /// The directive's own bytes, from `#` (or the sentinel) to the end of
+    /// its last continuation line, without the final newline.
+    pub span: Span,
+    /// Whole lines the directive occupies: from the start of its first line
+    /// to just past the newline of its last line. Rules replace these.
+    pub lines: Span,
+    pub directive: Directive,
+    /// For block and loop directives: the structured block or associated
+    /// loop nest, including any nested directive lines in front of it.
+    pub block: Option<Span>,
+    /// For Fortran constructs closed by an end directive: that directive's
+    /// index in [`Model::sites`].
+    pub end_site: Option<usize>,
+    /// Index of the innermost enclosing [`Unit`].
+    pub unit: Option<usize>,
+    /// Index of the innermost enclosing site whose block contains this one.
+    pub parent: Option<usize>,
+}
+
+/// A program unit: a C/C++ function (qualified name in C++), a Fortran
+/// program, subroutine, function or module procedure.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub name: String,
+    pub span: Span,
+    /// Fortran: where declarations of this unit's handles go (the end of the
+    /// specification part, at the start of a line). C/C++: `None`.
+    pub declarations_at: Option<usize>,
+    /// Fortran: the indentation to use for inserted declarations.
+    pub indent: String,
+}
+
+/// A call of an OpenMP lock routine (`omp_set_lock`, …) in call position.
+#[derive(Clone, Debug)]
+pub struct LockCall {
+    /// The identifier's bytes, to be renamed.
+    pub span: Span,
+    pub name: String,
+}
+
+/// What a front end hands to the rules.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Directives in file order.
+    pub sites: Vec<Site>,
+    pub units: Vec<Unit>,
+    pub lock_calls: Vec<LockCall>,
+    /// Ranges where nothing may be inserted: target regions, `declare
+    /// target` code, simd loops.
+    pub device_code: Vec<Span>,
+    /// Directives produced by macro expansion or otherwise left alone, with
+    /// errors for anything the parse could not decide.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Model {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// A front end turns a source file into a model.
+pub trait FrontEnd {
+    fn name(&self) -> &'static str;
+    fn analyse(&self, file: &SourceFile) -> Model;
+}
+
+/// The default front end for a file's language.
+pub fn for_file(file: &SourceFile) -> Box<dyn FrontEnd> {
+    match file.language {
+        crate::source::Language::C | crate::source::Language::Cpp => Box::new(c::TreeSitterC),
+        _ => unimplemented!("Fortran front end"),
+    }
+}

@@ -1,0 +1,11 @@
+//! pomp: exact OpenMP instrumentation for the POMP2 measurement interface.
+//!
+//! The pipeline is one module per stage, data flowing one way:
+//! [`frontend`] → [`directive`] → [`rules`] → [`edits`] → [`output`],
+//! driven by [`instrument`]. The compiler wrappers live in [`wrapper`].
+
+pub mod diagnostics;
+pub mod directive;
+pub mod frontend;
+pub mod instrument;
+pub mod source;
