@@ -109,3 +109,15 @@ pub fn instrumented_name(input: &Path, language: Language) -> PathBuf {
     };
     PathBuf::from(format!("{stem}.pomp.{ext}"))
 }
+
+/// `pomp instrument`: run the pipeline on one file, print diagnostics the
+/// way a compiler does, and exit non-zero on error.
+pub fn run_cli(
+    input: &Path,
+    output: &Path,
+    idf: Option<&Path>,
+    options: &Options,
+) -> std::process::ExitCode {
+    let _ = (input, output, idf, options);
+    todo!("pipeline")
+}

@@ -9,3 +9,4 @@ pub mod directive;
 pub mod frontend;
 pub mod instrument;
 pub mod source;
+pub mod wrapper;
