@@ -1,0 +1,505 @@
+//! The POMP2 interface with C linkage, plus pomp's extended events.
+//!
+//! Every entry point tolerates a NULL handle pointer, an unassigned handle,
+//! calls before initialisation and after finalisation: it then records
+//! nothing, but still writes defined values into task-handle outputs.
+
+#![allow(non_snake_case)]
+
+use crate::kind::Kind;
+use crate::regions::{self, RegionId, NO_REGION};
+use crate::thread::{ForkState, ThreadState};
+use crate::{record, RegionHandle, TaskHandle};
+use std::ffi::c_char;
+
+/// Where a call's CTC string comes from; used to assign a handle lazily
+/// when its registration function was never called.
+#[derive(Clone, Copy)]
+pub(crate) enum Ctc {
+    Absent,
+    C(*const c_char),
+    Fortran(*const c_char, usize),
+}
+
+impl Ctc {
+    unsafe fn bytes<'a>(self) -> &'a [u8] {
+        match self {
+            Ctc::Absent => &[],
+            Ctc::C(ptr) => regions::c_string_bytes(ptr),
+            Ctc::Fortran(ptr, len) => regions::fortran_string_bytes(ptr, len),
+        }
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
+    if !crate::ensure_running() {
+        return None;
+    }
+    match regions::read(handle) {
+        Some(region) => Some(region),
+        None => assign_lazily(handle, ctc),
+    }
+}
+
+#[cold]
+unsafe fn assign_lazily(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
+    if matches!(ctc, Ctc::Absent) || !regions::is_unassigned(handle) {
+        return None;
+    }
+    regions::assign(handle, ctc.bytes())
+}
+
+#[inline(always)]
+pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
+    if !crate::recording() {
+        return;
+    }
+    if let Some(region) = resolve(handle, ctc) {
+        record(|state, now| {
+            state.push(region, kind, now);
+        });
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            state.pop_to(region, kind, now);
+        });
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
+    if !crate::recording() {
+        return;
+    }
+    if let Some(region) = resolve(handle, ctc) {
+        record(|state, _| state.point(region, kind));
+    }
+}
+
+/// Enter→begin of critical and ordered is time spent waiting for entry.
+#[inline(always)]
+pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            let Some(frame) = state.find(region, kind) else {
+                return;
+            };
+            let wait = now.saturating_sub(frame.start_ns);
+            frame.mark_ns = now;
+            let node = frame.node;
+            state.nodes[node as usize].wait_ns += wait;
+            match kind {
+                Kind::Critical => state.breakdown.critical_wait_ns += wait,
+                _ => state.breakdown.ordered_wait_ns += wait,
+            }
+        });
+    }
+}
+
+/// Stores the current task into `*out`, or 0 when nothing is recorded, so
+/// instrumented code never hands back an uninitialised value.
+#[inline(always)]
+unsafe fn store_task(out: *mut TaskHandle, state: Option<&ThreadState>) {
+    if !out.is_null() {
+        *out = state.map_or(0, |s| s.current_task);
+    }
+}
+
+#[inline(always)]
+pub(crate) unsafe fn enter_saving_task(
+    handle: *mut RegionHandle,
+    old_task: *mut TaskHandle,
+    ctc: Ctc,
+    kind: Kind,
+) {
+    store_task(old_task, None);
+    if !crate::recording() {
+        return;
+    }
+    if let Some(region) = resolve(handle, ctc) {
+        record(|state, now| {
+            store_task(old_task, Some(state));
+            state.push(region, kind, now);
+        });
+    }
+}
+
+/// Exit from a scheduling point: tasks may have run on this thread, so the
+/// task that was current before is resumed.
+#[inline(always)]
+pub(crate) unsafe fn exit_resuming_task(
+    handle: *mut RegionHandle,
+    old_task: TaskHandle,
+    kind: Kind,
+) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            state.pop_to(region, kind, now);
+            state.current_task = old_task;
+        });
+    }
+}
+
+pub(crate) unsafe fn parallel_fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
+    store_task(old_task, None);
+    if !crate::recording() {
+        return;
+    }
+    if let Some(region) = resolve(handle, ctc) {
+        record(|state, now| {
+            store_task(old_task, Some(state));
+            state.push(region, Kind::Parallel, now).fork = ForkState::AwaitingBegin;
+        });
+    }
+}
+
+pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
+    if !crate::recording() {
+        return;
+    }
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            let forked_here = match state.stack.last_mut() {
+                Some(frame)
+                    if frame.region == region
+                        && frame.kind == Kind::Parallel
+                        && frame.fork == ForkState::AwaitingBegin =>
+                {
+                    frame.fork = ForkState::InTeam;
+                    Some(now.saturating_sub(frame.start_ns))
+                }
+                _ => None,
+            };
+            match forked_here {
+                Some(fork_ns) => state.breakdown.fork_ns += fork_ns,
+                None => {
+                    state.push(region, Kind::Parallel, now);
+                }
+            }
+            state.current_task = state.new_task_id();
+            state.current_task_region = NO_REGION;
+        });
+    }
+}
+
+pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            let Some(frame) = state.close_above(region, Kind::Parallel, now) else {
+                return;
+            };
+            if frame.fork == ForkState::InTeam {
+                frame.fork = ForkState::AwaitingJoin;
+                frame.mark_ns = now;
+            } else {
+                state.pop_to(region, Kind::Parallel, now);
+            }
+        });
+    }
+}
+
+pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            if let Some(frame) = state.find(region, Kind::Parallel) {
+                if frame.fork == ForkState::AwaitingJoin {
+                    let join_ns = now.saturating_sub(frame.mark_ns);
+                    state.breakdown.join_ns += join_ns;
+                }
+            }
+            if let Some(frame) = state.pop_to(region, Kind::Parallel, now) {
+                state.current_task_region = frame.saved_task_region;
+            }
+            state.current_task = old_task;
+        });
+    }
+}
+
+pub(crate) unsafe fn task_create_begin(
+    handle: *mut RegionHandle,
+    new_task: *mut TaskHandle,
+    old_task: *mut TaskHandle,
+    ctc: Ctc,
+    kind: Kind,
+) {
+    store_task(old_task, None);
+    store_task(new_task, None);
+    if let Some(region) = resolve(handle, ctc) {
+        record(|state, now| {
+            store_task(old_task, Some(state));
+            if !new_task.is_null() {
+                *new_task = state.new_task_id();
+            }
+            state.note_task_created(region);
+            if crate::recording() {
+                state.push(region, kind, now);
+            }
+        });
+    }
+}
+
+pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
+    if let Some(region) = resolve(handle, Ctc::Absent) {
+        record(|state, now| {
+            // Task frames restore the suspended task when they close.
+            state.push(region, kind, now);
+            state.current_task = task;
+            state.current_task_region = region;
+        });
+    }
+}
+
+macro_rules! c_enter_exit {
+    ($($kind:ident: $enter:ident / $exit:ident;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $enter(handle: *mut RegionHandle, ctc: *const c_char) {
+            enter(handle, Ctc::C(ctc), Kind::$kind)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $exit(handle: *mut RegionHandle) {
+            exit(handle, Kind::$kind)
+        }
+    )*};
+}
+
+c_enter_exit! {
+    For: POMP2_For_enter / POMP2_For_exit;
+    Do: POMP2_Do_enter / POMP2_Do_exit;
+    Sections: POMP2_Sections_enter / POMP2_Sections_exit;
+    Section: POMP2_Section_begin / POMP2_Section_end;
+    Single: POMP2_Single_enter / POMP2_Single_exit;
+    Master: POMP2_Master_begin / POMP2_Master_end;
+    Masked: POMP2_Masked_begin / POMP2_Masked_end;
+    Critical: POMP2_Critical_enter / POMP2_Critical_exit;
+    Atomic: POMP2_Atomic_enter / POMP2_Atomic_exit;
+    Ordered: POMP2_Ordered_enter / POMP2_Ordered_exit;
+    Workshare: POMP2_Workshare_enter / POMP2_Workshare_exit;
+    Flush: POMP2_Flush_enter / POMP2_Flush_exit;
+    UserRegion: POMP2_Begin / POMP2_End;
+    Taskgroup: POMP2_Taskgroup_enter / POMP2_Taskgroup_exit;
+    Taskloop: POMP2_Taskloop_enter / POMP2_Taskloop_exit;
+    Scope: POMP2_Scope_enter / POMP2_Scope_exit;
+    Loop: POMP2_Loop_enter / POMP2_Loop_exit;
+    Teams: POMP2_Teams_enter / POMP2_Teams_exit;
+    Distribute: POMP2_Distribute_enter / POMP2_Distribute_exit;
+    Target: POMP2_Target_enter / POMP2_Target_exit;
+    Taskyield: POMP2_Taskyield_begin / POMP2_Taskyield_end;
+}
+
+/// Events without a CTC that open a nested part of a construct.
+macro_rules! c_begin_end {
+    ($($kind:ident: $begin:ident / $end:ident;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $begin(handle: *mut RegionHandle) {
+            enter(handle, Ctc::Absent, Kind::$kind)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
+            exit(handle, Kind::$kind)
+        }
+    )*};
+}
+
+c_begin_end! {
+    SingleBody: POMP2_Single_begin / POMP2_Single_end;
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Critical_begin(handle: *mut RegionHandle) {
+    entry_granted(handle, Kind::Critical)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Critical_end(handle: *mut RegionHandle) {
+    // Release time is small and stays in the critical node.
+    let _ = handle;
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Ordered_begin(handle: *mut RegionHandle) {
+    entry_granted(handle, Kind::Ordered)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Ordered_end(handle: *mut RegionHandle) {
+    let _ = handle;
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Parallel_fork(
+    handle: *mut RegionHandle,
+    _if_clause: i32,
+    _num_threads: i32,
+    old_task: *mut TaskHandle,
+    ctc: *const c_char,
+) {
+    parallel_fork(handle, old_task, Ctc::C(ctc))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Parallel_begin(handle: *mut RegionHandle) {
+    parallel_begin(handle)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Parallel_end(handle: *mut RegionHandle) {
+    parallel_end(handle)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
+    parallel_join(handle, old_task)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Barrier_enter(
+    handle: *mut RegionHandle,
+    old_task: *mut TaskHandle,
+    ctc: *const c_char,
+) {
+    enter_saving_task(handle, old_task, Ctc::C(ctc), Kind::Barrier)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Barrier_exit(handle: *mut RegionHandle, old_task: TaskHandle) {
+    exit_resuming_task(handle, old_task, Kind::Barrier)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Implicit_barrier_enter(
+    handle: *mut RegionHandle,
+    old_task: *mut TaskHandle,
+) {
+    enter_saving_task(handle, old_task, Ctc::Absent, Kind::ImplicitBarrier)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Implicit_barrier_exit(
+    handle: *mut RegionHandle,
+    old_task: TaskHandle,
+) {
+    exit_resuming_task(handle, old_task, Kind::ImplicitBarrier)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Taskwait_begin(
+    handle: *mut RegionHandle,
+    old_task: *mut TaskHandle,
+    ctc: *const c_char,
+) {
+    enter_saving_task(handle, old_task, Ctc::C(ctc), Kind::Taskwait)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Taskwait_end(handle: *mut RegionHandle, old_task: TaskHandle) {
+    exit_resuming_task(handle, old_task, Kind::Taskwait)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Task_create_begin(
+    handle: *mut RegionHandle,
+    new_task: *mut TaskHandle,
+    old_task: *mut TaskHandle,
+    _if_clause: i32,
+    ctc: *const c_char,
+) {
+    task_create_begin(handle, new_task, old_task, Ctc::C(ctc), Kind::TaskCreate)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Task_create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
+    exit_resuming_task(handle, old_task, Kind::TaskCreate)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Task_begin(handle: *mut RegionHandle, task: TaskHandle) {
+    task_begin(handle, task, Kind::Task)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Task_end(handle: *mut RegionHandle) {
+    exit(handle, Kind::Task)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Untied_task_create_begin(
+    handle: *mut RegionHandle,
+    new_task: *mut TaskHandle,
+    old_task: *mut TaskHandle,
+    _if_clause: i32,
+    ctc: *const c_char,
+) {
+    task_create_begin(
+        handle,
+        new_task,
+        old_task,
+        Ctc::C(ctc),
+        Kind::UntiedTaskCreate,
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Untied_task_create_end(
+    handle: *mut RegionHandle,
+    old_task: TaskHandle,
+) {
+    exit_resuming_task(handle, old_task, Kind::UntiedTaskCreate)
+}
+
+/// An untied task may resume on another thread; POMP2 has no event for
+/// that, so it is measured from where it began, and an end arriving on a
+/// thread that never saw the begin is counted as unmatched.
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Untied_task_begin(handle: *mut RegionHandle, task: TaskHandle) {
+    task_begin(handle, task, Kind::UntiedTask)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Untied_task_end(handle: *mut RegionHandle) {
+    exit(handle, Kind::UntiedTask)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Cancel(handle: *mut RegionHandle, ctc: *const c_char) {
+    point(handle, Ctc::C(ctc), Kind::Cancel)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Cancellation_point(handle: *mut RegionHandle, ctc: *const c_char) {
+    point(handle, Ctc::C(ctc), Kind::CancellationPoint)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_Assign_handle(handle: *mut RegionHandle, ctc: *const c_char) {
+    regions::assign(handle, regions::c_string_bytes(ctc));
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn POMP2_USER_Assign_handle(handle: *mut RegionHandle, ctc: *const c_char) {
+    regions::assign(handle, regions::c_string_bytes(ctc));
+}
+
+#[no_mangle]
+pub extern "C" fn POMP2_Init() {
+    crate::ensure_running();
+}
+
+#[no_mangle]
+pub extern "C" fn POMP2_Finalize() {
+    crate::output::finish();
+}
+
+#[no_mangle]
+pub extern "C" fn POMP2_On() {
+    crate::set_recording(true);
+}
+
+#[no_mangle]
+pub extern "C" fn POMP2_Off() {
+    crate::set_recording(false);
+}
