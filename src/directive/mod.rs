@@ -6,7 +6,12 @@ mod parse;
 mod table;
 
 pub use parse::{parse_directive, DirectiveError};
-pub use table::{table, Association, ClauseSpec, DirectiveSpec, Distribution, Table};
+pub use table::{
+    table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
+};
+
+#[cfg(test)]
+mod tests;
 
 /// Which family of directive a sentinel introduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -58,7 +63,12 @@ impl Directive {
     /// The directive as source text after the sentinel: name, argument,
     /// clauses, each clause as written (modulo whitespace).
     pub fn render(&self) -> String {
-        let mut out = self.name.clone();
+        // Some table entries are a second form of a directive spelled the
+        // same way (the standalone `ordered`): write that spelling.
+        let spelling = table()
+            .directive(&self.name)
+            .map_or(self.name.as_str(), DirectiveSpec::spelling);
+        let mut out = spelling.to_string();
         if let Some(arg) = &self.argument {
             out.push('(');
             out.push_str(arg);

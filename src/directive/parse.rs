@@ -1,29 +1,715 @@
 //! Parsing a directive's text into a [`Directive`](super::Directive).
 
-use super::{Clause, Directive};
+use std::collections::HashMap;
+use std::ops::{ControlFlow, Range};
+use std::sync::LazyLock;
+
+use super::table::{table, ArgumentUse, DirectiveSpec};
+use super::{Clause, Directive, Sentinel};
 use crate::source::Language;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct DirectiveError {
     pub message: String,
-    pub span: std::ops::Range<usize>,
+    /// Byte range of the offending text within the parsed directive text.
+    pub span: Range<usize>,
 }
 
+impl DirectiveError {
+    fn new(message: impl Into<String>, span: Range<usize>) -> DirectiveError {
+        DirectiveError {
+            message: message.into(),
+            span,
+        }
+    }
+}
+
+/// Parses `text`, the directive after its sentinel with continuation lines
+/// joined, into its canonical name, argument and clauses, and checks it
+/// against the directive table.
 pub fn parse_directive(
     text: &str,
-    sentinel: super::Sentinel,
+    sentinel: Sentinel,
     language: Language,
 ) -> Result<Directive, DirectiveError> {
-    let _ = (text, sentinel, language);
-    todo!()
+    let syntax = if language.is_fortran() {
+        Syntax::Fortran
+    } else {
+        Syntax::C
+    };
+    let mut scanner = Scanner {
+        text,
+        pos: 0,
+        syntax,
+    };
+    let (spec, name_span) = directive_name(&mut scanner, sentinel, language)?;
+
+    scanner.skip_trivia()?;
+    let mut argument = None;
+    if scanner.peek() == Some(b'(') {
+        let inner = scanner.parenthesised()?;
+        if spec.argument == ArgumentUse::None {
+            let span = inner.start - 1..inner.end + 1;
+            return Err(DirectiveError::new(
+                format!("`{}` takes no parenthesised argument", spec.spelling()),
+                span,
+            ));
+        }
+        argument = Some(text[inner].trim().to_string());
+    } else if spec.argument == ArgumentUse::Required {
+        return Err(DirectiveError::new(
+            format!(
+                "`{}` needs a parenthesised argument after its name",
+                spec.spelling()
+            ),
+            name_span,
+        ));
+    }
+
+    let clauses = clause_list(&mut scanner)?;
+    let spec = table()
+        .forms_of(spec.spelling())
+        .find(|form| {
+            clauses
+                .iter()
+                .any(|(c, _)| form.selected_by.contains(&c.name))
+        })
+        .unwrap_or(spec);
+    for (clause, span) in &clauses {
+        check_clause(spec, clause, span.clone(), language)?;
+    }
+
+    Ok(Directive {
+        sentinel,
+        name: spec.name.clone(),
+        argument,
+        clauses: clauses.into_iter().map(|(c, _)| c).collect(),
+    })
 }
 
+/// Matches the longest run of words that names a directive, and leaves the
+/// scanner after it.
+fn directive_name(
+    scanner: &mut Scanner,
+    sentinel: Sentinel,
+    language: Language,
+) -> Result<(&'static DirectiveSpec, Range<usize>), DirectiveError> {
+    let fortran = language.is_fortran();
+    let mut words: Vec<Range<usize>> = Vec::new();
+    while words.len() < *MAX_NAME_WORDS {
+        scanner.skip_trivia()?;
+        match scanner.word() {
+            Some(w) => words.push(w),
+            None => break,
+        }
+    }
+    let Some(first) = words.first().cloned() else {
+        let at = scanner.pos;
+        let span = at..(at + 1).min(scanner.text.len()).max(at);
+        return Err(DirectiveError::new("expected a directive name", span));
+    };
+    let text = scanner.text;
+    let word = |r: &Range<usize>| {
+        let w = &text[r.clone()];
+        if fortran {
+            w.to_ascii_lowercase()
+        } else {
+            w.to_string()
+        }
+    };
+
+    for count in (1..=words.len()).rev() {
+        let candidate: Vec<String> = words[..count].iter().map(word).collect();
+        let found = if fortran {
+            BLANK_FREE_NAMES
+                .get(&candidate.concat())
+                .and_then(|name| table().directive(name))
+        } else {
+            table()
+                .directive(&candidate.join(" "))
+                .filter(|d| d.form_of.is_none())
+        };
+        let Some(spec) = found else { continue };
+        let span = first.start..words[count - 1].end;
+        if !spec.is_for(language) {
+            let (this, other) = if fortran {
+                ("Fortran", "C and C++")
+            } else {
+                ("C and C++", "Fortran")
+            };
+            return Err(DirectiveError::new(
+                format!(
+                    "`{}` is an OpenMP directive of {other}, not of {this}",
+                    spec.name
+                ),
+                span,
+            ));
+        }
+        if sentinel == Sentinel::Pomp && !spec.pomp {
+            return Err(DirectiveError::new(
+                format!("`{}` is not a pomp directive", spec.name),
+                span,
+            ));
+        }
+        scanner.pos = span.end;
+        return Ok((spec, span));
+    }
+
+    let family = match sentinel {
+        Sentinel::Omp => "OpenMP",
+        Sentinel::Pomp => "pomp",
+    };
+    let written: Vec<String> = words.iter().map(word).collect();
+    let suggestion = table()
+        .directive
+        .iter()
+        .filter(|d| d.form_of.is_none() && d.is_for(language))
+        .filter(|d| sentinel == Sentinel::Omp || d.pomp)
+        .filter_map(|d| {
+            let name_words = d.name.split(' ').count();
+            let compared = written[..name_words.min(written.len())].join(" ");
+            let distance = edit_distance(&compared, &d.name);
+            close_enough(distance, &d.name).then_some((distance, name_words, &d.name))
+        })
+        .min_by_key(|&(distance, name_words, _)| (distance, std::cmp::Reverse(name_words)))
+        .map(|(_, _, name)| format!("; did you mean `{name}`?"))
+        .unwrap_or_default();
+    Err(DirectiveError::new(
+        format!(
+            "unknown {family} directive `{}`{suggestion}",
+            &text[first.clone()]
+        ),
+        first,
+    ))
+}
+
+/// Clauses with the span of each clause name.
+fn clause_list(scanner: &mut Scanner) -> Result<Vec<(Clause, Range<usize>)>, DirectiveError> {
+    let fortran = scanner.syntax == Syntax::Fortran;
+    let mut clauses = Vec::new();
+    let mut comma: Option<usize> = None;
+    loop {
+        scanner.skip_trivia()?;
+        let Some(next) = scanner.peek() else { break };
+        if next == b',' {
+            if clauses.is_empty() || comma.is_some() {
+                let at = scanner.pos;
+                return Err(DirectiveError::new(
+                    "expected a clause before `,`",
+                    at..at + 1,
+                ));
+            }
+            comma = Some(scanner.pos);
+            scanner.pos += 1;
+            continue;
+        }
+        let Some(name_span) = scanner.word() else {
+            let at = scanner.pos;
+            let end = at + scanner.text[at..].chars().next().map_or(1, char::len_utf8);
+            let found = &scanner.text[at..end];
+            let message = if found == ")" {
+                "unbalanced `)`".to_string()
+            } else {
+                format!("unexpected `{found}`; expected a clause")
+            };
+            return Err(DirectiveError::new(message, at..end));
+        };
+        comma = None;
+        let mut name = scanner.text[name_span.clone()].to_string();
+        if fortran {
+            name.make_ascii_lowercase();
+        }
+        scanner.skip_trivia()?;
+        let args = if scanner.peek() == Some(b'(') {
+            let inner = scanner.parenthesised()?;
+            Some(scanner.text[inner].trim().to_string())
+        } else {
+            None
+        };
+        clauses.push((Clause { name, args }, name_span));
+    }
+    if let Some(at) = comma {
+        return Err(DirectiveError::new(
+            "expected a clause after `,`",
+            at..at + 1,
+        ));
+    }
+    Ok(clauses)
+}
+
+fn check_clause(
+    spec: &DirectiveSpec,
+    clause: &Clause,
+    span: Range<usize>,
+    language: Language,
+) -> Result<(), DirectiveError> {
+    let t = table();
+    let known = t.clause(&clause.name).filter(|c| c.is_for(language));
+    if let Some(known) = known.filter(|_| t.accepts(spec, &clause.name)) {
+        if known.list && clause.args.as_deref().is_none_or(str::is_empty) {
+            return Err(DirectiveError::new(
+                format!("`{}` needs a parenthesised list", clause.name),
+                span,
+            ));
+        }
+        return Ok(());
+    }
+
+    // A word that is not a clause here may be a misspelt clause, or the
+    // rest of a longer (combined) directive name.
+    let written = format!("{} {}", spec.spelling(), clause.name);
+    let longer_directive = t
+        .directive
+        .iter()
+        .filter(|d| d.form_of.is_none() && d.is_for(language) && d.name.len() > spec.name.len())
+        .filter(|d| d.name.starts_with(&format!("{} ", spec.name)))
+        .filter_map(|d| {
+            let words = written.split(' ').count();
+            let compared: Vec<&str> = d.name.split(' ').take(words).collect();
+            let distance = edit_distance(&written, &compared.join(" "));
+            close_enough(distance, &written).then_some((distance, d.name.len(), &d.name))
+        })
+        .min()
+        .map(|(distance, _, name)| (distance, format!("`{name}`")));
+    let similar_clause = t
+        .clauses_of(spec)
+        .into_iter()
+        .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
+        .map(|c| (edit_distance(&clause.name, c), c))
+        .filter(|&(distance, c)| close_enough(distance, c))
+        .min()
+        .map(|(distance, c)| (distance, format!("`{c}`")));
+    let suggestion = match (longer_directive, similar_clause) {
+        (Some(d), Some(c)) => Some(if c.0 < d.0 { c.1 } else { d.1 }),
+        (d, c) => d.or(c).map(|(_, s)| s),
+    }
+    .map(|s| format!("; did you mean {s}?"))
+    .unwrap_or_default();
+
+    let message = if known.is_some() {
+        format!(
+            "`{}` is not a clause of `{}`{suggestion}",
+            clause.name,
+            spec.spelling()
+        )
+    } else {
+        format!("unknown clause `{}`{suggestion}", clause.name)
+    };
+    Err(DirectiveError::new(message, span))
+}
+
+/// The longest directive name in words: how far name matching looks ahead.
+static MAX_NAME_WORDS: LazyLock<usize> = LazyLock::new(|| {
+    table()
+        .directive
+        .iter()
+        .map(|d| d.name.split(' ').count())
+        .max()
+        .unwrap_or(1)
+});
+
+/// Fortran directive names with their blanks removed: fixed form lets
+/// `enddo` and `paralleldo` stand for `end do` and `parallel do`.
+static BLANK_FREE_NAMES: LazyLock<HashMap<String, &'static str>> = LazyLock::new(|| {
+    table()
+        .directive
+        .iter()
+        .filter(|d| d.form_of.is_none())
+        .map(|d| (d.name.replace(' ', ""), d.name.as_str()))
+        .collect()
+});
+
+fn close_enough(distance: usize, target: &str) -> bool {
+    distance <= (target.len() / 3).max(1)
+}
+
+/// Optimal string alignment distance: edits and swaps of adjacent
+/// characters, each counting one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let substitution = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + substitution);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Syntax {
+    /// C and C++: `/* */` and `//` comments, backslash escapes.
+    C,
+    /// Fortran: `!` comments, doubled quotes inside strings.
+    Fortran,
+    /// Clause arguments of either language, already known to be balanced:
+    /// only `/* */` comments are skipped, since `//` is Fortran's
+    /// concatenation operator.
+    Args,
+}
+
+enum WalkError {
+    Unclosed(usize),
+    Unbalanced(usize),
+    Mismatched { close: usize },
+    UnterminatedString(usize),
+    UnterminatedComment(usize),
+}
+
+/// Calls `visit(position, byte, depth)` for every byte of `s` outside string
+/// literals and comments. `depth` is the number of brackets open around the
+/// byte; a bracket itself sees the depth outside it.
+fn walk<B>(
+    s: &str,
+    syntax: Syntax,
+    mut visit: impl FnMut(usize, u8, usize) -> ControlFlow<B>,
+) -> Result<Option<B>, WalkError> {
+    let bytes = s.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        // In C++ a quote after a digit separates digit groups (`1'000`).
+        let digit_separator =
+            c == b'\'' && syntax != Syntax::Fortran && i > 0 && bytes[i - 1].is_ascii_digit();
+        match c {
+            b'"' | b'\'' if !digit_separator => {
+                let start = i;
+                i += 1;
+                loop {
+                    match bytes.get(i) {
+                        None => return Err(WalkError::UnterminatedString(start)),
+                        Some(b'\\') if syntax != Syntax::Fortran => i += 2,
+                        Some(&q) if q == c => {
+                            if syntax == Syntax::Fortran && bytes.get(i + 1) == Some(&c) {
+                                i += 2;
+                            } else {
+                                break;
+                            }
+                        }
+                        Some(_) => i += 1,
+                    }
+                }
+            }
+            b'/' if syntax != Syntax::Fortran && bytes.get(i + 1) == Some(&b'*') => {
+                match s[i + 2..].find("*/") {
+                    Some(end) => i = i + 2 + end + 1,
+                    None => return Err(WalkError::UnterminatedComment(i)),
+                }
+            }
+            b'/' if syntax == Syntax::C && bytes.get(i + 1) == Some(&b'/') => break,
+            b'!' if syntax == Syntax::Fortran => break,
+            b'(' | b'[' | b'{' => {
+                if let ControlFlow::Break(b) = visit(i, c, open.len()) {
+                    return Ok(Some(b));
+                }
+                open.push(i);
+            }
+            b')' | b']' | b'}' => {
+                let Some(opener) = open.pop() else {
+                    return Err(WalkError::Unbalanced(i));
+                };
+                let expected = match bytes[opener] {
+                    b'(' => b')',
+                    b'[' => b']',
+                    _ => b'}',
+                };
+                if c != expected {
+                    return Err(WalkError::Mismatched { close: i });
+                }
+                if let ControlFlow::Break(b) = visit(i, c, open.len()) {
+                    return Ok(Some(b));
+                }
+            }
+            _ => {
+                if let ControlFlow::Break(b) = visit(i, c, open.len()) {
+                    return Ok(Some(b));
+                }
+            }
+        }
+        i += 1;
+    }
+    match open.last() {
+        Some(&opener) => Err(WalkError::Unclosed(opener)),
+        None => Ok(None),
+    }
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    pos: usize,
+    syntax: Syntax,
+}
+
+impl Scanner<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    /// Skips white space and comments, which separate words like blanks.
+    fn skip_trivia(&mut self) -> Result<(), DirectiveError> {
+        let rest = |s: &Self| &s.text[s.pos..];
+        loop {
+            let r = rest(self);
+            if let Some(c) = r.chars().next().filter(|c| c.is_whitespace()) {
+                self.pos += c.len_utf8();
+            } else if self.syntax == Syntax::Fortran && r.starts_with('!') {
+                self.pos = self.text.len();
+            } else if self.syntax == Syntax::C && r.starts_with("//") {
+                self.pos = self.text.len();
+            } else if self.syntax == Syntax::C && r.starts_with("/*") {
+                let Some(end) = r[2..].find("*/") else {
+                    return Err(DirectiveError::new(
+                        "unterminated comment",
+                        self.pos..self.pos + 2,
+                    ));
+                };
+                self.pos += 2 + end + 2;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A word of letters, digits and underscores, starting with a letter
+    /// or underscore.
+    fn word(&mut self) -> Option<Range<usize>> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        if !bytes
+            .get(start)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        {
+            return None;
+        }
+        let len = bytes[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        self.pos += len;
+        Some(start..self.pos)
+    }
+
+    /// At an opening parenthesis: moves past its partner and returns the
+    /// range strictly between the two.
+    fn parenthesised(&mut self) -> Result<Range<usize>, DirectiveError> {
+        let start = self.pos;
+        let rest = &self.text[start..];
+        let closed = walk(rest, self.syntax, |i, c, depth| {
+            if c == b')' && depth == 0 {
+                ControlFlow::Break(i)
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let at = |i: usize| start + i..start + i + 1;
+        let close = match closed {
+            Ok(Some(close)) => close,
+            Ok(None) => return Err(DirectiveError::new("unclosed `(`", at(0))),
+            Err(WalkError::Unclosed(i)) => {
+                let opener = rest.as_bytes()[i] as char;
+                return Err(DirectiveError::new(format!("unclosed `{opener}`"), at(i)));
+            }
+            Err(WalkError::Unbalanced(i)) => {
+                return Err(DirectiveError::new("unbalanced closing bracket", at(i)))
+            }
+            Err(WalkError::Mismatched { close }) => {
+                let found = rest.as_bytes()[close] as char;
+                return Err(DirectiveError::new(
+                    format!("`{found}` does not match the open bracket"),
+                    at(close),
+                ));
+            }
+            Err(WalkError::UnterminatedString(i)) => {
+                return Err(DirectiveError::new("unterminated string", at(i)))
+            }
+            Err(WalkError::UnterminatedComment(i)) => {
+                return Err(DirectiveError::new(
+                    "unterminated comment",
+                    start + i..start + i + 2,
+                ))
+            }
+        };
+        self.pos = start + close + 1;
+        Ok(start + 1..start + close)
+    }
+}
+
+/// Byte position of the first `:` in `s` outside brackets, strings and
+/// comments that is neither half of a C++ `::` nor the `:` of a `? :`
+/// conditional: the separator of `reduction(inscan, +: x)`.
 pub(crate) fn top_level_colon(s: &str) -> Option<usize> {
-    let _ = s;
-    todo!()
+    let bytes = s.as_bytes();
+    let mut open_conditionals = 0usize;
+    let mut scope_operator_at = None;
+    walk(s, Syntax::Args, |i, c, depth| {
+        if depth > 0 || scope_operator_at == Some(i) {
+            return ControlFlow::Continue(());
+        }
+        match c {
+            b'?' => open_conditionals += 1,
+            b':' if bytes.get(i + 1) == Some(&b':') => scope_operator_at = Some(i + 1),
+            b':' if open_conditionals > 0 => open_conditionals -= 1,
+            b':' => return ControlFlow::Break(i),
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    })
+    .ok()
+    .flatten()
 }
 
+/// `s` split at commas outside brackets, strings and comments.
+fn split_top_level(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let _ = walk(s, Syntax::Args, |i, c, depth| {
+        if c == b',' && depth == 0 {
+            parts.push(&s[start..i]);
+            start = i + 1;
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    parts.push(&s[start..]);
+    parts
+}
+
+/// The base names of the variables a list clause names.
 pub(crate) fn list_items(c: &Clause) -> Vec<String> {
-    let _ = c;
-    todo!()
+    let Some(args) = c.args.as_deref() else {
+        return Vec::new();
+    };
+    let spec = table().clause(&c.name);
+    if spec.is_some_and(|s| !s.list) {
+        return Vec::new();
+    }
+    let modifier_after = spec.is_some_and(|s| s.modifier_after);
+    let colon = top_level_colon(args);
+    let list = match colon {
+        Some(i) if modifier_after => &args[..i],
+        Some(i) => {
+            // Doacross dependences name loop iterations, not variables.
+            let modifier = args[..i].trim();
+            if c.name == "depend" && (modifier == "sink" || modifier == "source") {
+                return Vec::new();
+            }
+            &args[i + 1..]
+        }
+        None if c.name == "depend" => return Vec::new(),
+        None => args,
+    };
+    let linear = c.name == "linear";
+    split_top_level(list)
+        .into_iter()
+        .filter_map(|item| base_name(item, linear))
+        .collect()
+}
+
+/// `a[0:n]` → `a`, `s.x` → `s`, `p->y` → `p`, `(a)` → `a`, `([n][m])p` → `p`,
+/// `ns::v` stays; a Fortran `/common/` block is kept as written.
+fn base_name(item: &str, linear: bool) -> Option<String> {
+    let mut item = strip_block_comments(item);
+    item = item.trim().to_string();
+    if item.starts_with('/') {
+        return Some(item);
+    }
+    loop {
+        let trimmed = item.trim_start_matches(['*', '&']).trim();
+        if !trimmed.starts_with('(') {
+            item = trimmed.to_string();
+            break;
+        }
+        let close = matching_close(trimmed)?;
+        let inner = &trimmed[1..close];
+        let after = trimmed[close + 1..].trim();
+        item = if after.is_empty() {
+            inner.trim().to_string()
+        } else if inner.trim_start().starts_with('[') {
+            // An array-shaping operator in front of a pointer.
+            after.to_string()
+        } else {
+            break;
+        };
+    }
+    if linear {
+        for modifier in ["val", "ref", "uval"] {
+            if let Some(rest) = item.strip_prefix(modifier) {
+                let rest = rest.trim_start();
+                if rest.starts_with('(') && matching_close(rest) == Some(rest.len() - 1) {
+                    item = rest[1..rest.len() - 1].trim().to_string();
+                    break;
+                }
+            }
+        }
+    }
+    let name = leading_identifier(&item);
+    let is_identifier = name
+        .bytes()
+        .find(|c| *c != b':')
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_');
+    is_identifier.then(|| name.to_string())
+}
+
+fn strip_block_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        out.push(' ');
+        rest = match rest[start + 2..].find("*/") {
+            Some(end) => &rest[start + 2 + end + 2..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+fn matching_close(s: &str) -> Option<usize> {
+    walk(s, Syntax::Args, |i, c, depth| {
+        if c == b')' && depth == 0 {
+            ControlFlow::Break(i)
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .ok()
+    .flatten()
+}
+
+/// The identifier `s` starts with, C++ scope qualifiers included.
+fn leading_identifier(s: &str) -> &str {
+    let bytes = s.as_bytes();
+    let mut end = 0;
+    loop {
+        if s[end..].starts_with("::") {
+            end += 2;
+        }
+        let len = bytes[end..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'$')
+            .count();
+        if len == 0 {
+            return s[..end].trim_end_matches(':');
+        }
+        end += len;
+        if !s[end..].starts_with("::") {
+            return &s[..end];
+        }
+    }
 }
