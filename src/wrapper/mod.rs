@@ -1,7 +1,30 @@
 //! Drop-in compiler wrappers: `pomp-cc`, `pomp-cxx`, `pomp-f90`.
+//!
+//! A wrapper takes a gcc-style command line, instruments the OpenMP sources
+//! on it into a private directory, and runs the real compiler on the same
+//! command line with those sources swapped in. Everything the user sees —
+//! object names, dependency files, module files, diagnostics, debug info —
+//! stays as the original compile would have it. Linking an executable adds
+//! the region registration file and a POMP2 library.
 
-use std::ffi::OsString;
-use std::process::ExitCode;
+pub mod cmdline;
+pub mod registration;
+mod runtime;
+mod scratch;
+
+pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
+
+use crate::instrument::{self, Options};
+use crate::source::Language;
+use anyhow::{bail, Context, Result};
+use cmdline::{CommandLine, Input, InputKind, Mode};
+use scratch::Scratch;
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io::IsTerminal;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compiler {
@@ -20,9 +43,657 @@ impl Compiler {
             _ => None,
         }
     }
+
+    pub fn wrapper_name(self) -> &'static str {
+        match self {
+            Compiler::C => "pomp-cc",
+            Compiler::Cxx => "pomp-cxx",
+            Compiler::Fortran => "pomp-f90",
+        }
+    }
+
+    /// The variable naming the underlying compiler, and its default.
+    fn environment(self) -> (&'static str, &'static str) {
+        match self {
+            Compiler::C => ("POMP_CC", "gcc"),
+            Compiler::Cxx => ("POMP_CXX", "g++"),
+            Compiler::Fortran => ("POMP_FC", "gfortran"),
+        }
+    }
+
+    /// The underlying compiler command: `POMP_CC` and friends may hold a
+    /// launcher too (`ccache gcc`).
+    pub fn command(self) -> Result<Vec<OsString>> {
+        let (variable, default) = self.environment();
+        let words = match std::env::var_os(variable).filter(|v| !v.is_empty()) {
+            Some(value) => shlex::bytes::split(value.as_bytes())
+                .filter(|words| !words.is_empty())
+                .with_context(|| format!("cannot split {variable}={}", value.to_string_lossy()))?
+                .into_iter()
+                .map(|w| OsStr::from_bytes(&w).to_owned())
+                .collect(),
+            None => vec![OsString::from(default)],
+        };
+        let invokes_a_wrapper = words.iter().any(|w| {
+            Path::new(w)
+                .file_name()
+                .and_then(OsStr::to_str)
+                .is_some_and(|n| Compiler::from_wrapper_name(n).is_some())
+        });
+        if invokes_a_wrapper {
+            bail!("{variable} names a pomp wrapper; it must name the real compiler");
+        }
+        Ok(words)
+    }
 }
 
+/// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnError {
+    Fail,
+    CompileOriginal,
+}
+
+impl OnError {
+    fn from_env() -> Result<OnError> {
+        match std::env::var("POMP_ON_ERROR").as_deref() {
+            Err(_) | Ok("") | Ok("fail") => Ok(OnError::Fail),
+            Ok("compile-original") => Ok(OnError::CompileOriginal),
+            Ok(other) => bail!("POMP_ON_ERROR={other}: expected 'fail' or 'compile-original'"),
+        }
+    }
+}
+
+/// An error whose diagnostics were already printed.
+#[derive(Debug)]
+struct AlreadyReported;
+
+impl std::fmt::Display for AlreadyReported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("instrumentation failed")
+    }
+}
+
+impl std::error::Error for AlreadyReported {}
+
 pub fn run(compiler: Compiler, args: Vec<OsString>) -> ExitCode {
-    let _ = (compiler, args);
-    todo!("compiler wrapper")
+    match Wrapper::new(compiler, args).and_then(Wrapper::run) {
+        Ok(code) => code,
+        Err(error) if error.is::<AlreadyReported>() => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("{}: error: {error:#}", compiler.wrapper_name());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A source instrumented for this invocation.
+struct InstrumentedSource {
+    arg_index: usize,
+    user_path: PathBuf,
+    /// The instrumented copy the compiler reads, in the scratch directory.
+    compiled_path: PathBuf,
+    language: Language,
+    explicit_language: Option<String>,
+    init_function: Option<InitFunction>,
+}
+
+struct Wrapper {
+    compiler: Compiler,
+    line: CommandLine,
+    command: Vec<OsString>,
+    on_error: OnError,
+    scratch: Option<Scratch>,
+}
+
+impl Wrapper {
+    fn new(compiler: Compiler, args: Vec<OsString>) -> Result<Wrapper> {
+        let line = CommandLine::parse(cmdline::expand_response_files(args)?)?;
+        Ok(Wrapper {
+            compiler,
+            command: compiler.command()?,
+            on_error: OnError::from_env()?,
+            line,
+            scratch: None,
+        })
+    }
+
+    fn run(mut self) -> Result<ExitCode> {
+        if self.line.wrapper.help {
+            print!("{}", help_text(self.compiler));
+            return Ok(ExitCode::SUCCESS);
+        }
+        let has_sources = self.line.sources().next().is_some();
+        let compiles = matches!(self.line.mode, Mode::Compile | Mode::Assemble);
+        if self.line.mode == Mode::Preprocess
+            || (compiles && !has_sources)
+            || self.line.inputs.is_empty()
+        {
+            let args = self.line.args.clone();
+            return self.run_compiler(&self.command.clone(), &args);
+        }
+
+        let instrumented = self.instrument_sources()?;
+        let mut prefix = search_path_flags(&instrumented);
+        let mut suffix = Vec::new();
+        if self.line.mode == Mode::Link {
+            let functions = instrumented.iter().filter_map(|s| s.init_function.clone());
+            if let Some(link) = self.link_additions(functions)? {
+                prefix.push(link.registration_object.into_os_string());
+                suffix.extend(link.libraries);
+            }
+        }
+        let mut args = prefix;
+        args.extend(self.with_sources_swapped(&instrumented));
+        args.extend(suffix);
+        let code = self.run_compiler(&self.command.clone(), &args)?;
+        if code == ExitCode::SUCCESS && self.line.dependencies.while_compiling {
+            self.rewrite_dependency_files(&instrumented)?;
+        }
+        Ok(code)
+    }
+
+    fn scratch(&mut self) -> Result<&Scratch> {
+        if self.scratch.is_none() {
+            self.scratch = Some(Scratch::create(&self.line.args)?);
+        }
+        Ok(self.scratch.as_ref().expect("created above"))
+    }
+
+    fn options(&self, input: &Input, language: Language) -> Options {
+        let wrapper = &self.line.wrapper;
+        Options {
+            disable: wrapper.disable.clone(),
+            events: wrapper.events,
+            interface: wrapper.interface,
+            no_line_markers: wrapper.no_line_markers,
+            keep_untied: wrapper.keep_untied,
+            language: input.explicit_language.as_ref().map(|_| language),
+        }
+    }
+
+    fn instrument_sources(&mut self) -> Result<Vec<InstrumentedSource>> {
+        let sources: Vec<(Input, Language)> = self
+            .line
+            .sources()
+            .map(|(_, input, language)| (input.clone(), language))
+            .collect();
+        let mut instrumented = Vec::new();
+        for (number, (input, language)) in sources.into_iter().enumerate() {
+            if let Some(source) = self.instrument_source(number, &input, language)? {
+                instrumented.push(source);
+            }
+        }
+        Ok(instrumented)
+    }
+
+    /// Instrument one source, or decide that the original is what gets
+    /// compiled (nothing to instrument, unreadable, or a tolerated failure).
+    fn instrument_source(
+        &mut self,
+        number: usize,
+        input: &Input,
+        language: Language,
+    ) -> Result<Option<InstrumentedSource>> {
+        // An unreadable source is the compiler's to report, in its words.
+        let Ok(bytes) = std::fs::read(&input.path) else {
+            return Ok(None);
+        };
+        if !instrument::may_need_instrumenting(&bytes) {
+            return Ok(None);
+        }
+        let options = self.options(input, language);
+        let directory = self.scratch()?.subdirectory(&number.to_string())?;
+        let compiled_path = directory.join(compiled_file_name(&input.path, language));
+        let kept = self
+            .line
+            .wrapper
+            .keep
+            .then(|| self.kept_paths(&input.path, language));
+        let idf = kept.as_ref().map(|(_, idf)| idf.as_path());
+        let (file, result) =
+            instrument::instrument_path(&input.path, &compiled_path, idf, &options)
+                .with_context(|| format!("instrumenting {}", input.path.display()))?;
+        let color = std::io::stderr().is_terminal();
+        let done = match result {
+            Ok(done) => done,
+            Err(failure) => {
+                eprint!(
+                    "{}",
+                    crate::diagnostics::render(&file, &failure.diagnostics, color)
+                );
+                if self.on_error == OnError::Fail {
+                    return Err(AlreadyReported.into());
+                }
+                eprintln!(
+                    "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
+                    self.compiler.wrapper_name(),
+                    input.path.display()
+                );
+                return Ok(None);
+            }
+        };
+        if !done.diagnostics.is_empty() {
+            eprint!(
+                "{}",
+                crate::diagnostics::render(&file, &done.diagnostics, color)
+            );
+        }
+        if let Some((kept_source, _)) = &kept {
+            std::fs::write(kept_source, &done.output)
+                .with_context(|| format!("writing {}", kept_source.display()))?;
+        }
+        if done.init_function.is_none() && done.output == file.bytes {
+            return Ok(None);
+        }
+        let init_function = done.init_function.as_deref().map(|symbol| {
+            InitFunction::from_symbol(symbol).unwrap_or(InitFunction {
+                symbol: symbol.to_owned(),
+                regions: done.regions,
+            })
+        });
+        Ok(Some(InstrumentedSource {
+            arg_index: input.arg_index,
+            user_path: input.path.clone(),
+            compiled_path,
+            language,
+            explicit_language: input.explicit_language.clone(),
+            init_function,
+        }))
+    }
+
+    /// Where `--pomp-keep` puts the instrumented source and its IDF: beside
+    /// the object.
+    fn kept_paths(&self, source: &Path, language: Language) -> (PathBuf, PathBuf) {
+        let single_output = matches!(self.line.mode, Mode::Compile | Mode::Assemble)
+            && self.line.sources().count() == 1;
+        let directory = match (&self.line.output, single_output) {
+            (Some(output), true) => output.parent().unwrap_or(Path::new("")).to_path_buf(),
+            _ => PathBuf::new(),
+        };
+        let name = instrument::instrumented_name(source, language);
+        let stem = source.file_stem().unwrap_or_default().to_string_lossy();
+        (
+            directory.join(name),
+            directory.join(format!("{stem}.pomp.json")),
+        )
+    }
+
+    /// The user's arguments with each instrumented source replaced by its
+    /// instrumented copy.
+    fn with_sources_swapped(&self, instrumented: &[InstrumentedSource]) -> Vec<OsString> {
+        let by_index: BTreeMap<usize, &InstrumentedSource> =
+            instrumented.iter().map(|s| (s.arg_index, s)).collect();
+        let mut args = Vec::with_capacity(self.line.args.len() + 4);
+        for (index, arg) in self.line.args.iter().enumerate() {
+            let Some(source) = by_index.get(&index) else {
+                args.push(arg.clone());
+                continue;
+            };
+            // An explicit `-x f95` would skip the preprocessor that reads
+            // the `#line` markers.
+            let preprocessed_language = match (source.language, &source.explicit_language) {
+                (Language::FortranFixed, Some(_)) => Some("f77-cpp-input"),
+                (Language::FortranFree, Some(_)) => Some("f95-cpp-input"),
+                _ => None,
+            };
+            match (preprocessed_language, &source.explicit_language) {
+                (Some(language), Some(user_language)) => {
+                    args.extend(["-x".into(), language.into()]);
+                    args.push(source.compiled_path.clone().into_os_string());
+                    args.extend(["-x".into(), user_language.into()]);
+                }
+                _ => args.push(source.compiled_path.clone().into_os_string()),
+            }
+        }
+        args
+    }
+
+    fn link_additions(
+        &mut self,
+        instrumented: impl Iterator<Item = InitFunction>,
+    ) -> Result<Option<LinkAdditions>> {
+        let mut scan = LinkScan::default();
+        instrumented.for_each(|f| scan.add_function(f));
+        for path in self.linked_files() {
+            // The linker judges files it cannot use; registration only
+            // needs the ones it can read.
+            if let Err(error) = scan.add_file(&path) {
+                if self.line.wrapper.verbose {
+                    eprintln!("{}: note: {error:#}", self.compiler.wrapper_name());
+                }
+            }
+        }
+        if !scan.needs_pomp_library() {
+            return Ok(None);
+        }
+        let functions = scan.distinct_functions();
+        let source = render_registration(&functions);
+        let scratch = self.scratch()?.path().to_path_buf();
+        let source_path = scratch.join("pomp_init_regions.c");
+        let object_path = scratch.join("pomp_init_regions.o");
+        std::fs::write(&source_path, source)
+            .with_context(|| format!("writing {}", source_path.display()))?;
+        let mut args: Vec<OsString> = target_flags(&self.line.args);
+        args.extend(["-c".into(), source_path.into_os_string(), "-o".into()]);
+        args.push(object_path.clone().into_os_string());
+        let c_compiler = Compiler::C.command()?;
+        let status = self.run_compiler(&c_compiler, &args)?;
+        if status != ExitCode::SUCCESS {
+            bail!("compiling the region registration file failed");
+        }
+        let mut libraries = runtime::link_arguments(self.line.wrapper.runtime.as_deref())?;
+        if !self.line.openmp {
+            libraries.push("-fopenmp".into());
+        }
+        Ok(Some(LinkAdditions {
+            registration_object: object_path,
+            libraries,
+        }))
+    }
+
+    /// Objects, archives and shared libraries on the command line, with
+    /// `-lNAME` looked up in the `-L` directories.
+    fn linked_files(&self) -> Vec<PathBuf> {
+        let static_only = self.line.args.iter().any(|a| a == "-static");
+        self.line
+            .inputs
+            .iter()
+            .filter_map(|input| match &input.kind {
+                InputKind::Object | InputKind::Archive | InputKind::SharedLibrary => {
+                    Some(input.path.clone())
+                }
+                InputKind::Library(name) => {
+                    let candidates: &[String] = if static_only {
+                        &[format!("lib{name}.a")]
+                    } else {
+                        &[format!("lib{name}.so"), format!("lib{name}.a")]
+                    };
+                    self.line.library_dirs.iter().find_map(|dir| {
+                        candidates.iter().map(|c| dir.join(c)).find(|p| p.is_file())
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Make the dependency files name the user's sources, not the
+    /// instrumented copies the compiler read.
+    fn rewrite_dependency_files(&self, instrumented: &[InstrumentedSource]) -> Result<()> {
+        for source in instrumented {
+            for file in self.dependency_file_candidates(source) {
+                let Ok(text) = std::fs::read(&file) else {
+                    continue;
+                };
+                let compiled = source.compiled_path.as_os_str().as_bytes();
+                if !contains(&text, compiled) {
+                    continue;
+                }
+                let replaced = replace_all(
+                    &text,
+                    compiled,
+                    &make_escaped(source.user_path.as_os_str().as_bytes()),
+                );
+                std::fs::write(&file, replaced)
+                    .with_context(|| format!("writing {}", file.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where gcc and clang put a dependency file when `-MF` does not say.
+    fn dependency_file_candidates(&self, source: &InstrumentedSource) -> Vec<PathBuf> {
+        if let Some(file) = &self.line.dependencies.file {
+            return vec![file.clone()];
+        }
+        let stem = source
+            .user_path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        match (&self.line.output, self.line.mode) {
+            (Some(output), Mode::Compile | Mode::Assemble) => vec![output.with_extension("d")],
+            (Some(output), _) => {
+                let program = output.file_stem().unwrap_or_default().to_string_lossy();
+                vec![
+                    output.with_file_name(format!("{program}-{stem}.d")),
+                    PathBuf::from(format!("{stem}.d")),
+                ]
+            }
+            (None, _) => vec![PathBuf::from(format!("{stem}.d"))],
+        }
+    }
+
+    fn run_compiler(&mut self, command: &[OsString], args: &[OsString]) -> Result<ExitCode> {
+        let verbose = self.line.wrapper.verbose;
+        let length: usize = args.iter().map(|a| a.len() + 1).sum();
+        let args = if length > RESPONSE_FILE_THRESHOLD {
+            let file = self.scratch()?.path().join("arguments.rsp");
+            cmdline::write_response_file(&file, args)?;
+            let mut at = OsString::from("@");
+            at.push(&file);
+            vec![at]
+        } else {
+            args.to_vec()
+        };
+        if verbose {
+            let words: Vec<String> = command
+                .iter()
+                .chain(&args)
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
+            let line = shlex::try_join(words.iter().map(String::as_str))
+                .unwrap_or_else(|_| words.join(" "));
+            eprintln!("+ {line}");
+        }
+        let (program, launcher_args) = command.split_first().context("empty compiler command")?;
+        let status = Command::new(program)
+            .args(launcher_args)
+            .args(&args)
+            .status()
+            .with_context(|| format!("running {}", program.to_string_lossy()))?;
+        Ok(exit_code(status))
+    }
+}
+
+/// Command lines longer than this go to the compiler in a response file,
+/// well below the kernel's limit on one argument.
+const RESPONSE_FILE_THRESHOLD: usize = 100_000;
+
+struct LinkAdditions {
+    registration_object: PathBuf,
+    libraries: Vec<OsString>,
+}
+
+/// The instrumented copy keeps the original's file name, so the compiler
+/// derives the same object, assembly and dependency file names from it;
+/// Fortran gets a capital suffix so that gfortran preprocesses it.
+fn compiled_file_name(source: &Path, language: Language) -> OsString {
+    let name = source.file_name().unwrap_or_default();
+    if !language.is_fortran() {
+        return name.to_owned();
+    }
+    let stem = source.file_stem().unwrap_or_default().to_string_lossy();
+    match source.extension().map(|e| e.to_string_lossy()) {
+        Some(ext) => format!("{stem}.{}", ext.to_uppercase()).into(),
+        None => name.to_owned(),
+    }
+}
+
+/// Flags that make the instrumented copies see what the originals saw from
+/// their own directory (quoted includes, Fortran `include` lines), and make
+/// debug information name the original's directory instead of the scratch
+/// directory.
+fn search_path_flags(instrumented: &[InstrumentedSource]) -> Vec<OsString> {
+    let mut flags = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for source in instrumented {
+        let user_directory = source.user_path.parent().unwrap_or(Path::new(""));
+        let compiled_directory = source.compiled_path.parent().unwrap_or(Path::new(""));
+        let mut map = OsString::from("-ffile-prefix-map=");
+        map.push(compiled_directory);
+        map.push("/=");
+        if !user_directory.as_os_str().is_empty() {
+            map.push(user_directory);
+            map.push("/");
+        }
+        flags.push(map);
+        if !seen.insert((source.language.is_fortran(), user_directory.to_path_buf())) {
+            continue;
+        }
+        let directory = if user_directory.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            user_directory
+        };
+        if source.language.is_fortran() {
+            if !user_directory.as_os_str().is_empty() {
+                flags.extend(["-I".into(), directory.as_os_str().to_owned()]);
+            }
+        } else {
+            flags.extend(["-iquote".into(), directory.as_os_str().to_owned()]);
+        }
+    }
+    flags
+}
+
+/// Flags the registration object must share with the program's objects to
+/// link with them (`-m32`, `--target`, `-fPIC`, ...).
+fn target_flags(args: &[OsString]) -> Vec<OsString> {
+    let mut flags = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let text = arg.to_string_lossy();
+        if text == "-target" || text == "--sysroot" {
+            flags.push(arg.clone());
+            flags.extend(iter.next().cloned());
+        } else if text.starts_with("-m")
+            || text.starts_with("--target=")
+            || text.starts_with("--sysroot=")
+            || matches!(text.as_ref(), "-fPIC" | "-fpic" | "-fPIE" | "-fpie")
+        {
+            flags.push(arg.clone());
+        }
+    }
+    flags
+}
+
+fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
+        (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
+        (None, None) => ExitCode::FAILURE,
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn replace_all(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.windows(from.len()).position(|w| w == from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// A path as gcc writes it into a dependency rule.
+fn make_escaped(path: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(path.len());
+    for &byte in path {
+        match byte {
+            b' ' | b'\t' | b'#' => out.extend_from_slice(&[b'\\', byte]),
+            b'$' => out.extend_from_slice(b"$$"),
+            _ => out.push(byte),
+        }
+    }
+    out
+}
+
+fn help_text(compiler: Compiler) -> String {
+    let name = compiler.wrapper_name();
+    let (variable, default) = compiler.environment();
+    format!(
+        "Usage: {name} [compiler options] [--pomp-OPTION ...] FILES...
+
+Compiles and links like {default}, instrumenting every source that contains
+OpenMP directives for the POMP2 measurement interface. Linking a program adds
+the region registration and the pomp runtime (or another POMP2 library).
+
+Wrapper options (removed before the compiler runs):
+  --pomp-disable=LIST     leave these constructs or groups uninstrumented
+                          (barrier, critical, ..., sync, task, locks, omp)
+  --pomp-events=SET       extended (default) or opari2
+  --pomp-interface=NAME   pomp2 (default) or pomp1
+  --pomp-keep-untied      keep untied tasks untied
+  --pomp-nosrc            no #line markers in instrumented sources
+  --pomp-keep             keep instrumented sources and IDF JSON beside the objects
+  --pomp-runtime=LIB      link this POMP2 library instead of pomp's runtime
+                          (a .a or .so path, or -lNAME)
+  --pomp-verbose          print the commands run
+  --pomp-help             this text
+
+Environment:
+  {variable:<23} the underlying compiler (default {default}; may include a launcher)
+  POMP_ON_ERROR           fail (default) or compile-original: compile a source
+                          that cannot be instrumented as it is, with a warning
+  POMP_RUNTIME            like --pomp-runtime
+  POMP_RUNTIME_DIR        directory holding libpomp_runtime.a
+"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiled_names_keep_the_stem() {
+        assert_eq!(compiled_file_name(Path::new("src/a.c"), Language::C), "a.c");
+        assert_eq!(
+            compiled_file_name(Path::new("m.f90"), Language::FortranFree),
+            "m.F90"
+        );
+        assert_eq!(
+            compiled_file_name(Path::new("old.f"), Language::FortranFixed),
+            "old.F"
+        );
+    }
+
+    #[test]
+    fn dependency_paths_are_escaped_like_gcc() {
+        assert_eq!(make_escaped(b"my dir/a$b#.c"), b"my\\ dir/a$$b\\#.c");
+        assert_eq!(
+            replace_all(b"a.o: /t/a.c x.h /t/a.c", b"/t/a.c", b"src/a.c"),
+            b"a.o: src/a.c x.h src/a.c"
+        );
+    }
+
+    #[test]
+    fn target_flags_are_forwarded_to_the_registration_compile() {
+        let args: Vec<OsString> = [
+            "-O2",
+            "-m32",
+            "-target",
+            "x86_64-linux-gnu",
+            "-fPIC",
+            "-Wall",
+            "a.o",
+        ]
+        .into_iter()
+        .map(OsString::from)
+        .collect();
+        assert_eq!(
+            target_flags(&args),
+            ["-m32", "-target", "x86_64-linux-gnu", "-fPIC"]
+        );
+    }
 }

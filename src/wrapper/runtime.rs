@@ -1,0 +1,85 @@
+//! Which POMP2 library a program is linked with.
+
+use anyhow::{bail, Result};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+const RUNTIME_ARCHIVE: &str = "libpomp_runtime.a";
+
+/// Linker arguments for the POMP2 library: the one the user chose
+/// (`--pomp-runtime`, `POMP_RUNTIME`), or pomp's own runtime archive.
+pub fn link_arguments(chosen: Option<&str>) -> Result<Vec<OsString>> {
+    let chosen = chosen
+        .map(str::to_owned)
+        .or_else(|| std::env::var("POMP_RUNTIME").ok().filter(|v| !v.is_empty()));
+    if let Some(library) = chosen {
+        return Ok(chosen_library(&library));
+    }
+    let Some(archive) = find_runtime_archive() else {
+        bail!(
+            "cannot find {RUNTIME_ARCHIVE}: build it with `cargo build -p pomp-runtime` (it lands \
+             beside the pomp binary), set POMP_RUNTIME_DIR to its directory, or choose another \
+             POMP2 library with --pomp-runtime=LIB"
+        );
+    };
+    // The runtime is a Rust static library: these are the system libraries
+    // the Rust standard library needs.
+    Ok(vec![
+        archive.into_os_string(),
+        "-lpthread".into(),
+        "-ldl".into(),
+        "-lm".into(),
+    ])
+}
+
+fn chosen_library(library: &str) -> Vec<OsString> {
+    if library.starts_with("-l") || library.starts_with("-Wl,") {
+        return vec![library.into()];
+    }
+    let path = Path::new(library);
+    let shared = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".so") || n.contains(".so."));
+    let mut args = vec![OsString::from(library)];
+    if shared {
+        // So the program finds the library without LD_LIBRARY_PATH.
+        let directory = std::path::absolute(path.parent().unwrap_or(Path::new(".")))
+            .unwrap_or_else(|_| PathBuf::from("."));
+        let mut rpath = OsString::from("-Wl,-rpath,");
+        rpath.push(directory);
+        args.push(rpath);
+    }
+    args
+}
+
+/// `POMP_RUNTIME_DIR`, else beside the running binary (cargo's target
+/// directory), else `../lib` from it (an installed prefix).
+fn find_runtime_archive() -> Option<PathBuf> {
+    if let Some(directory) = std::env::var_os("POMP_RUNTIME_DIR").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(directory).join(RUNTIME_ARCHIVE)).filter(|p| p.is_file());
+    }
+    let executable = std::env::current_exe().ok()?;
+    let directory = executable.parent()?;
+    [
+        directory.join(RUNTIME_ARCHIVE),
+        directory.join("../lib").join(RUNTIME_ARCHIVE),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chosen_libraries() {
+        assert_eq!(chosen_library("-lscorep_adapter"), ["-lscorep_adapter"]);
+        assert_eq!(chosen_library("/opt/p/libcheck.a"), ["/opt/p/libcheck.a"]);
+        assert_eq!(
+            chosen_library("/opt/p/libcheck.so"),
+            ["/opt/p/libcheck.so", "-Wl,-rpath,/opt/p"]
+        );
+    }
+}
