@@ -69,8 +69,33 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, Failure> {
-    let _ = (file, options);
-    todo!("pipeline")
+    let front_end = crate::frontend::for_file(file);
+    let model = front_end.analyse(file);
+    let plan = crate::rules::plan(file, &model, options);
+    let mut diagnostics: Vec<Diagnostic> = model
+        .diagnostics
+        .iter()
+        .chain(&plan.diagnostics)
+        .cloned()
+        .collect();
+    diagnostics.sort_by_key(|d| d.span.start);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(Failure { diagnostics });
+    }
+    let output = if file.language.is_fortran() {
+        crate::output::fortran::render(file, &model, &plan, options)
+    } else {
+        crate::output::c::render(file, &model, &plan, options)
+    };
+    let idf =
+        crate::output::idf::document(file, front_end.name(), &model, &plan, options, &diagnostics);
+    Ok(Instrumented {
+        output,
+        idf,
+        diagnostics,
+        init_function: (!plan.regions.is_empty()).then(|| plan.init_function()),
+        regions: plan.regions.len(),
+    })
 }
 
 /// Read `input`, instrument it, and write `output` (and the IDF JSON) via
@@ -81,8 +106,42 @@ pub fn instrument_path(
     idf: Option<&Path>,
     options: &Options,
 ) -> anyhow::Result<(SourceFile, Result<Instrumented, Failure>)> {
-    let _ = (input, output, idf, options);
-    todo!("pipeline")
+    use anyhow::Context;
+    let language = detect_language(input, options).with_context(|| {
+        format!(
+            "{}: cannot tell the language from the suffix; use -x c, -x c++, --free-form or --fixed-form",
+            input.display()
+        )
+    })?;
+    let bytes = std::fs::read(input).with_context(|| format!("cannot read {}", input.display()))?;
+    let file = SourceFile::new(input, bytes, language);
+    let result = instrument(&file, options);
+    if let Ok(done) = &result {
+        if same_file(input, output) {
+            anyhow::bail!(
+                "refusing to overwrite the input {}: choose another -o",
+                input.display()
+            );
+        }
+        let idf_bytes = match idf {
+            Some(_) => Some(serde_json::to_vec_pretty(&done.idf)?),
+            None => None,
+        };
+        crate::output::write_atomically(output, &done.output)
+            .with_context(|| format!("cannot write {}", output.display()))?;
+        if let (Some(path), Some(bytes)) = (idf, idf_bytes) {
+            crate::output::write_atomically(path, &bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok((file, result))
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The name the language is detected from: `--fixed-form` and friends win.
@@ -118,6 +177,32 @@ pub fn run_cli(
     idf: Option<&Path>,
     options: &Options,
 ) -> std::process::ExitCode {
-    let _ = (input, output, idf, options);
-    todo!("pipeline")
+    use std::io::IsTerminal;
+    let color = std::io::stderr().is_terminal();
+    match instrument_path(input, output, idf, options) {
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+        Ok((file, Ok(done))) => {
+            eprint!(
+                "{}",
+                crate::diagnostics::render(&file, &done.diagnostics, color)
+            );
+            std::process::ExitCode::SUCCESS
+        }
+        Ok((file, Err(failure))) => {
+            eprint!(
+                "{}",
+                crate::diagnostics::render(&file, &failure.diagnostics, color)
+            );
+            let errors = failure.diagnostics.iter().filter(|d| d.is_error()).count();
+            eprintln!(
+                "error: {} not instrumented ({errors} error{}); nothing was written",
+                input.display(),
+                if errors == 1 { "" } else { "s" }
+            );
+            std::process::ExitCode::FAILURE
+        }
+    }
 }

@@ -6,7 +6,10 @@
 
 pub mod diagnostics;
 pub mod directive;
+pub mod edits;
 pub mod frontend;
 pub mod instrument;
+pub mod output;
+pub mod rules;
 pub mod source;
 pub mod wrapper;

@@ -5,6 +5,7 @@
 //! may go. Nothing after this stage knows which parser produced the model.
 
 pub mod c;
+pub mod fortran;
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Directive;
@@ -22,6 +23,9 @@ pub enum DirectiveForm {
     Attribute,
     /// Fortran `!$omp ...` comment directive (any sentinel, any form).
     FortranComment,
+    /// Not written at all: the first section of `sections` when its
+    /// `section` directive is omitted.
+    Implicit,
 }
 
 /// One directive occurrence in the file.
@@ -78,6 +82,9 @@ pub struct Model {
     /// Ranges where nothing may be inserted: target regions, `declare
     /// target` code, simd loops.
     pub device_code: Vec<Span>,
+    /// Statements that leave the enclosing program unit (`return`): a user
+    /// region they leave must be closed first.
+    pub exits: Vec<Span>,
     /// Directives produced by macro expansion or otherwise left alone, with
     /// errors for anything the parse could not decide.
     pub diagnostics: Vec<Diagnostic>,
@@ -99,6 +106,8 @@ pub trait FrontEnd {
 pub fn for_file(file: &SourceFile) -> Box<dyn FrontEnd> {
     match file.language {
         crate::source::Language::C | crate::source::Language::Cpp => Box::new(c::TreeSitterC),
-        _ => unimplemented!("Fortran front end"),
+        crate::source::Language::FortranFree | crate::source::Language::FortranFixed => {
+            Box::new(fortran::TreeSitterFortran)
+        }
     }
 }

@@ -1,0 +1,543 @@
+//! The tree-sitter front end for C and C++.
+//!
+//! Directives are found lexically ([`scan`]), masked with spaces of the same
+//! length, and the masked text is parsed: offsets stay the same and the
+//! grammar sees plain C, so a pragma between `if (c)` and its statement no
+//! longer confuses it. A directive's block is then the statement that begins
+//! at the first token after it.
+
+pub mod scan;
+
+use super::{DirectiveForm, FrontEnd, LockCall, Model, Site, Unit};
+use crate::diagnostics::Diagnostic;
+use crate::directive::{parse_directive, Association, Sentinel};
+use crate::source::{Language, SourceFile, Span};
+use scan::{RawDirective, RawKind};
+use tree_sitter::{Node, Parser, Tree};
+
+pub struct TreeSitterC;
+
+/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
+pub const LOCK_ROUTINES: &[&str] = &[
+    "omp_init_lock",
+    "omp_destroy_lock",
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_init_nest_lock",
+    "omp_destroy_nest_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_test_nest_lock",
+];
+
+const STATEMENT_KINDS: &[&str] = &[
+    "compound_statement",
+    "expression_statement",
+    "if_statement",
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+    "return_statement",
+    "break_statement",
+    "continue_statement",
+    "goto_statement",
+    "labeled_statement",
+    "case_statement",
+    "attributed_statement",
+    "try_statement",
+    "throw_statement",
+    "co_return_statement",
+    "co_yield_statement",
+    "seh_try_statement",
+];
+
+const LOOP_KINDS: &[&str] = &["for_statement", "for_range_loop"];
+
+impl FrontEnd for TreeSitterC {
+    fn name(&self) -> &'static str {
+        "tree-sitter"
+    }
+
+    fn analyse(&self, file: &SourceFile) -> Model {
+        let raw = scan::scan(&file.bytes);
+        let masked = mask(&file.bytes, &raw);
+        let tree = parse(&masked, file.language);
+        let mut analysis = Analysis {
+            file,
+            masked: &masked,
+            tree: &tree,
+            model: Model::default(),
+        };
+        analysis.directives(&raw);
+        analysis.implicit_sections();
+        analysis.nesting();
+        analysis.units();
+        analysis.lock_calls();
+        analysis.device_code();
+        analysis.model
+    }
+}
+
+fn mask(bytes: &[u8], raw: &[RawDirective]) -> Vec<u8> {
+    let mut masked = bytes.to_vec();
+    for d in raw {
+        if matches!(d.kind, RawKind::InMacro { .. }) {
+            continue;
+        }
+        for b in &mut masked[d.span.clone()] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    masked
+}
+
+fn parse(text: &[u8], language: Language) -> Tree {
+    let mut parser = Parser::new();
+    let grammar: tree_sitter::Language = match language {
+        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+        _ => tree_sitter_c::LANGUAGE.into(),
+    };
+    parser
+        .set_language(&grammar)
+        .expect("tree-sitter grammar matches the library version");
+    parser
+        .parse(text, None)
+        .expect("parsing without a timeout or cancellation always returns a tree")
+}
+
+struct Analysis<'a> {
+    file: &'a SourceFile,
+    masked: &'a [u8],
+    tree: &'a Tree,
+    model: Model,
+}
+
+impl Analysis<'_> {
+    fn directives(&mut self, raw: &[RawDirective]) {
+        for (index, d) in raw.iter().enumerate() {
+            let form = match &d.kind {
+                RawKind::InMacro { macro_name } => {
+                    self.model.diagnostics.push(
+                        Diagnostic::warning(
+                            d.span.clone(),
+                            format!("OpenMP directive inside macro `{macro_name}` is not instrumented"),
+                            "produced where the macro expands, so it cannot be rewritten here",
+                        )
+                        .with_note(format!(
+                            "write the directive as `#pragma omp {}` at the places `{macro_name}` is used to have it measured",
+                            d.text
+                        )),
+                    );
+                    continue;
+                }
+                RawKind::Pragma => DirectiveForm::Pragma,
+                RawKind::PragmaOperator => DirectiveForm::PragmaOperator,
+                RawKind::Attribute => DirectiveForm::Attribute,
+            };
+            let sentinel = if d.pomp {
+                Sentinel::Pomp
+            } else {
+                Sentinel::Omp
+            };
+            let directive = match parse_directive(&d.text, sentinel, self.file.language) {
+                Ok(directive) => directive,
+                Err(e) => {
+                    self.model.diagnostics.push(
+                        Diagnostic::error(self.text_span(d, &e.span), e.message.clone(), "here")
+                            .with_note("the file is not instrumented; fix or remove the directive"),
+                    );
+                    continue;
+                }
+            };
+            let association = directive.spec().association;
+            let lines = match form {
+                DirectiveForm::Pragma => {
+                    self.file.start_of_line(d.span.start)..self.file.end_of_line(d.span.end)
+                }
+                _ => d.span.clone(),
+            };
+            let mut site = Site {
+                form,
+                span: d.span.clone(),
+                lines,
+                directive,
+                block: None,
+                end_site: None,
+                unit: None,
+                parent: None,
+            };
+            if matches!(
+                association,
+                Association::Block | Association::Loop | Association::Separator
+            ) {
+                let following: Vec<&RawDirective> = raw[index + 1..].iter().collect();
+                match self.block_after(d, &following, association) {
+                    Ok(block) => site.block = Some(block),
+                    Err(diagnostic) => {
+                        self.model.diagnostics.push(diagnostic);
+                        continue;
+                    }
+                }
+            }
+            self.model.sites.push(site);
+        }
+    }
+
+    /// Map a span inside a directive's text back to the file, as closely as
+    /// the cleaned text allows (exact for the common one-line pragma).
+    fn text_span(&self, d: &RawDirective, inner: &Span) -> Span {
+        let original = &self.file.bytes[d.span.clone()];
+        let needle = d.text.as_bytes();
+        if let Some(at) = original
+            .windows(needle.len().max(1))
+            .position(|w| w == needle)
+        {
+            let start = d.span.start + at + inner.start.min(needle.len());
+            let end = d.span.start + at + inner.end.min(needle.len());
+            return start..end.max(start + 1).min(d.span.end);
+        }
+        d.span.clone()
+    }
+
+    /// The statement a block or loop directive applies to, extended back
+    /// over nested directives between the two.
+    fn block_after(
+        &self,
+        d: &RawDirective,
+        following: &[&RawDirective],
+        association: Association,
+    ) -> Result<Span, Diagnostic> {
+        let mut start = self.next_token(d.span.end, following);
+        let name = self.file.text(d.span.clone()).trim().to_string();
+        if start >= self.masked.len() {
+            return Err(Diagnostic::error(
+                d.span.clone(),
+                "directive without a block",
+                "nothing follows this directive",
+            ));
+        }
+        let root = self.tree.root_node();
+        let leaf = root
+            .descendant_for_byte_range(start, start + 1)
+            .ok_or_else(|| {
+                Diagnostic::error(
+                    d.span.clone(),
+                    "directive without a block",
+                    "no statement follows this directive",
+                )
+            })?;
+        let statement = highest_statement_at(leaf, start).ok_or_else(|| {
+            let found = leaf
+                .parent()
+                .map(|p| p.kind())
+                .unwrap_or(leaf.kind())
+                .replace('_', " ");
+            Diagnostic::error(
+                d.span.clone(),
+                "directive without a block",
+                format!("a statement must follow this directive, found {found}"),
+            )
+        })?;
+        if statement.has_error() || statement.is_missing() || has_error_ancestor(statement) {
+            let error = first_error(statement).unwrap_or(statement);
+            return Err(Diagnostic::error(
+                d.span.clone(),
+                "the block of this directive could not be parsed exactly",
+                "this directive's block",
+            )
+            .with_note(format!(
+                "the parser reports a syntax problem at line {}; pomp never guesses where a block ends",
+                self.file.line_of(error.start_byte())
+            )));
+        }
+        if association == Association::Loop && !LOOP_KINDS.contains(&statement.kind()) {
+            return Err(Diagnostic::error(
+                d.span.clone(),
+                "loop directive not followed by a loop",
+                format!("`{name}` must be followed by a `for` loop"),
+            ));
+        }
+        // Directives between this one and the statement belong to the block:
+        // `#pragma omp parallel` / `#pragma omp for` / loop.
+        for n in following {
+            if n.span.start >= d.span.end && n.span.end <= statement.start_byte() {
+                start = start.min(n.span.start);
+            }
+        }
+        Ok(start..statement.end_byte())
+    }
+
+    /// First byte after `from` that is neither white space, a comment nor
+    /// a masked directive.
+    fn next_token(&self, from: usize, following: &[&RawDirective]) -> usize {
+        let mut i = from;
+        loop {
+            while i < self.masked.len() && self.masked[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i >= self.masked.len() {
+                return i;
+            }
+            if let Some(node) = self.tree.root_node().descendant_for_byte_range(i, i + 1) {
+                if node.kind() == "comment" {
+                    i = node.end_byte();
+                    continue;
+                }
+            }
+            if let Some(d) = following.iter().find(|d| d.span.contains(&i)) {
+                i = d.span.end;
+                continue;
+            }
+            return i;
+        }
+    }
+
+    /// `sections` may begin without `#pragma omp section`: the statements
+    /// before the first explicit section form an implicit one.
+    fn implicit_sections(&mut self) {
+        let mut added = Vec::new();
+        for site in &self.model.sites {
+            let leaves = &site.directive.spec().leaves;
+            if !leaves.iter().any(|l| l == "sections") {
+                continue;
+            }
+            let Some(block) = site.block.clone() else {
+                continue;
+            };
+            let Some(body) = self
+                .tree
+                .root_node()
+                .descendant_for_byte_range(block.end - 1, block.end)
+            else {
+                continue;
+            };
+            let Some(body) = body
+                .parent()
+                .filter(|p| p.kind() == "compound_statement" && p.end_byte() == block.end)
+            else {
+                continue;
+            };
+            let open = body.start_byte() + 1;
+            let first_section = self
+                .model
+                .sites
+                .iter()
+                .filter(|s| {
+                    s.directive.name == "section" && s.span.start > open && s.span.end < block.end
+                })
+                .map(|s| s.span.start)
+                .min()
+                .unwrap_or(block.end - 1);
+            let mut cursor = body.walk();
+            let statements: Vec<Node> = body
+                .named_children(&mut cursor)
+                .filter(|n| {
+                    n.kind() != "comment" && n.end_byte() <= first_section && n.start_byte() >= open
+                })
+                .collect();
+            if let (Some(first), Some(last)) = (statements.first(), statements.last()) {
+                let mut directive = site.directive.clone();
+                directive.name = "section".into();
+                directive.argument = None;
+                directive.clauses.clear();
+                added.push(Site {
+                    form: DirectiveForm::Implicit,
+                    span: first.start_byte()..first.start_byte(),
+                    lines: first.start_byte()..first.start_byte(),
+                    directive,
+                    block: Some(first.start_byte()..last.end_byte()),
+                    end_site: None,
+                    unit: None,
+                    parent: None,
+                });
+            }
+        }
+        self.model.sites.extend(added);
+        self.model.sites.sort_by_key(|s| s.span.start);
+    }
+
+    fn nesting(&mut self) {
+        let spans: Vec<(Span, Option<Span>)> = self
+            .model
+            .sites
+            .iter()
+            .map(|s| (s.span.clone(), s.block.clone()))
+            .collect();
+        for (i, site) in self.model.sites.iter_mut().enumerate() {
+            site.parent = spans
+                .iter()
+                .enumerate()
+                .filter(|(j, (_, block))| {
+                    *j != i
+                        && block.as_ref().is_some_and(|b| {
+                            b.start <= site.span.start && site.span.end <= b.end && b.len() > 0
+                        })
+                })
+                // The innermost enclosing block is the shortest one.
+                .min_by_key(|(_, (_, block))| block.as_ref().map(|b| b.len()).unwrap_or(usize::MAX))
+                .map(|(j, _)| j);
+        }
+    }
+
+    fn units(&mut self) {
+        let root = self.tree.root_node();
+        for index in 0..self.model.sites.len() {
+            let at = self.model.sites[index]
+                .block
+                .as_ref()
+                .map(|b| b.start)
+                .unwrap_or(self.model.sites[index].span.start);
+            let Some(node) = root.descendant_for_byte_range(at, at) else {
+                continue;
+            };
+            let Some(function) = ancestors(node).find(|n| n.kind() == "function_definition") else {
+                continue;
+            };
+            let span = function.byte_range();
+            let unit = match self.model.units.iter().position(|u| u.span == span) {
+                Some(u) => u,
+                None => {
+                    self.model.units.push(Unit {
+                        name: self.qualified_name(function),
+                        span,
+                        declarations_at: None,
+                        indent: String::new(),
+                    });
+                    self.model.units.len() - 1
+                }
+            };
+            self.model.sites[index].unit = Some(unit);
+        }
+    }
+
+    fn qualified_name(&self, function: Node) -> String {
+        let mut declarator = function.child_by_field_name("declarator");
+        while let Some(d) = declarator {
+            if d.kind() == "function_declarator" {
+                break;
+            }
+            declarator = d.child_by_field_name("declarator");
+        }
+        let own = declarator
+            .and_then(|d| d.child_by_field_name("declarator"))
+            .map(|n| self.node_text(n))
+            .unwrap_or_else(|| "<anonymous>".into());
+        let mut scopes: Vec<String> = ancestors(function)
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "namespace_definition" | "class_specifier" | "struct_specifier"
+                )
+            })
+            .filter_map(|n| {
+                n.child_by_field_name("name")
+                    .map(|name| self.node_text(name))
+            })
+            .collect();
+        scopes.reverse();
+        scopes.push(own);
+        scopes.join("::")
+    }
+
+    fn node_text(&self, node: Node) -> String {
+        let text = String::from_utf8_lossy(&self.masked[node.byte_range()]);
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn lock_calls(&mut self) {
+        let mut stack = vec![self.tree.root_node()];
+        while let Some(node) = stack.pop() {
+            if node.kind() == "return_statement" {
+                self.model.exits.push(node.byte_range());
+            }
+            if node.kind() == "call_expression" {
+                if let Some(function) = node
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind() == "identifier")
+                {
+                    let name = self.node_text(function);
+                    if LOCK_ROUTINES.contains(&name.as_str()) {
+                        self.model.lock_calls.push(LockCall {
+                            span: function.byte_range(),
+                            name,
+                        });
+                    }
+                }
+            }
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+        self.model.lock_calls.sort_by_key(|c| c.span.start);
+        self.model.exits.sort_by_key(|e| e.start);
+    }
+
+    /// Target regions, `declare target` code and simd loops: nothing may be
+    /// inserted there, nested directives and lock calls included.
+    fn device_code(&mut self) {
+        let mut open_declare_target: Vec<usize> = Vec::new();
+        for site in &self.model.sites {
+            let name = site.directive.name.as_str();
+            let leaves = &site.directive.spec().leaves;
+            if let Some(block) = &site.block {
+                if leaves.iter().any(|l| l == "target" || l == "simd") {
+                    self.model.device_code.push(block.clone());
+                }
+            }
+            match name {
+                "declare target" | "begin declare target"
+                    if site.directive.clauses.is_empty() && site.directive.argument.is_none() =>
+                {
+                    open_declare_target.push(site.span.end)
+                }
+                "begin declare target" => open_declare_target.push(site.span.end),
+                "end declare target" => {
+                    if let Some(start) = open_declare_target.pop() {
+                        self.model.device_code.push(start..site.span.start);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
+/// The outermost statement that starts exactly at `start`.
+fn highest_statement_at(leaf: Node, start: usize) -> Option<Node> {
+    let mut best = None;
+    let mut node = Some(leaf);
+    while let Some(n) = node {
+        if n.start_byte() != start {
+            break;
+        }
+        if STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR" {
+            best = Some(n);
+        }
+        node = n.parent();
+    }
+    best
+}
+
+fn has_error_ancestor(node: Node) -> bool {
+    ancestors(node).any(|n| n.kind() == "ERROR")
+}
+
+fn first_error(node: Node) -> Option<Node> {
+    if node.is_error() || node.is_missing() {
+        return Some(node);
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    children
+        .into_iter()
+        .filter(|c| c.has_error() || c.is_missing())
+        .find_map(first_error)
+}

@@ -1,0 +1,523 @@
+//! A lexical scan of C and C++ source that finds directives without being
+//! fooled by strings, character literals, raw strings or comments.
+//!
+//! The scan only classifies; it never parses statements. Blocks are found
+//! afterwards by tree-sitter on the text with every directive masked out.
+
+use crate::source::Span;
+
+/// A directive found lexically, before its text is parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawDirective {
+    pub kind: RawKind,
+    /// All bytes to mask before parsing (the whole `#pragma` logical line,
+    /// the whole `_Pragma(...)` call, the whole `[[...]]` attribute).
+    pub span: Span,
+    /// The directive text after the sentinel, continuations and comments
+    /// turned into spaces, string escapes undone for `_Pragma`.
+    pub text: String,
+    /// `true` for `#pragma pomp`, `_Pragma("pomp ...")`.
+    pub pomp: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawKind {
+    Pragma,
+    PragmaOperator,
+    Attribute,
+    /// `_Pragma("omp ...")` in the body of `#define NAME`: it can only be
+    /// seen where the macro expands, so it cannot be rewritten in place.
+    InMacro {
+        macro_name: String,
+    },
+}
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    found: Vec<RawDirective>,
+}
+
+/// Every OpenMP/POMP directive in the file, in order.
+pub fn scan(bytes: &[u8]) -> Vec<RawDirective> {
+    let mut s = Scanner {
+        bytes,
+        pos: 0,
+        found: Vec::new(),
+    };
+    s.run();
+    s.found
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self, off: usize) -> u8 {
+        self.bytes.get(self.pos + off).copied().unwrap_or(0)
+    }
+
+    fn at_line_start(&self, pos: usize) -> bool {
+        // Only horizontal white space (or an escaped newline) before `#` on this line.
+        let mut i = pos;
+        while i > 0 {
+            match self.bytes[i - 1] {
+                b' ' | b'\t' | b'\x0c' | b'\x0b' | b'\r' => i -= 1,
+                b'\n' => return true,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    fn run(&mut self) {
+        while self.pos < self.bytes.len() {
+            let b = self.bytes[self.pos];
+            match b {
+                b'#' if self.at_line_start(self.pos) => self.preprocessor_line(),
+                b'/' if self.peek(1) == b'*' => self.pos = self.block_comment_end(self.pos),
+                b'/' if self.peek(1) == b'/' => self.pos = self.logical_line_end(self.pos),
+                b'"' => self.pos = self.quoted_end(self.pos, b'"'),
+                b'\'' => self.pos = self.quoted_end(self.pos, b'\''),
+                b'[' if self.peek(1) == b'[' => self.attribute(),
+                _ if is_ident(b) => self.word(),
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// An identifier or number; recognises `_Pragma`, raw strings and C++14
+    /// digit separators (which would otherwise look like character literals).
+    fn word(&mut self) {
+        let start = self.pos;
+        let number = self.bytes[start].is_ascii_digit();
+        while self.pos < self.bytes.len() {
+            let b = self.bytes[self.pos];
+            if is_ident(b) || (number && (b == b'\'' || b == b'.') && is_ident(self.peek(1))) {
+                self.pos += 1;
+            } else if number
+                && (b == b'+' || b == b'-')
+                && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P')
+            {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let word = &self.bytes[start..self.pos];
+        if self.peek(0) == b'"' && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
+            self.pos = self.raw_string_end(self.pos);
+        } else if word == b"_Pragma" {
+            if let Some(d) = self.pragma_operator(start) {
+                self.pos = d.span.end;
+                self.found.push(d);
+            }
+        }
+    }
+
+    /// `_Pragma ( "omp ..." )` starting at `start`; `None` if it is not an
+    /// OpenMP one.
+    fn pragma_operator(&self, start: usize) -> Option<RawDirective> {
+        let mut i = self.skip_space(start + "_Pragma".len());
+        if self.bytes.get(i) != Some(&b'(') {
+            return None;
+        }
+        i = self.skip_space(i + 1);
+        let literal_start = i;
+        // An encoding prefix is allowed before the string literal.
+        while i < self.bytes.len() && self.bytes[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        if self.bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        let literal_end = self.quoted_end(i, b'"');
+        let close = self.skip_space(literal_end);
+        if self.bytes.get(close) != Some(&b')') {
+            return None;
+        }
+        let _ = literal_start;
+        let content = unescape(&self.bytes[i + 1..literal_end.saturating_sub(1)]);
+        let (pomp, text) = strip_sentinel(&content)?;
+        Some(RawDirective {
+            kind: RawKind::PragmaOperator,
+            span: start..close + 1,
+            text,
+            pomp,
+        })
+    }
+
+    /// `[[omp::directive(...)]]` / `[[omp::sequence(...)]]`, and nothing else.
+    fn attribute(&mut self) {
+        let start = self.pos;
+        let mut i = self.skip_space(start + 2);
+        let rest = &self.bytes[i..];
+        let Some(after_omp) = rest.strip_prefix(b"omp") else {
+            self.pos += 2;
+            return;
+        };
+        i += 3;
+        let _ = after_omp;
+        i = self.skip_space(i);
+        if !self.bytes[i..].starts_with(b"::") {
+            self.pos += 2;
+            return;
+        }
+        i = self.skip_space(i + 2);
+        let name_start = i;
+        while i < self.bytes.len() && is_ident(self.bytes[i]) {
+            i += 1;
+        }
+        let name = &self.bytes[name_start..i];
+        if name != b"directive" && name != b"sequence" {
+            self.pos += 2;
+            return;
+        }
+        i = self.skip_space(i);
+        if self.bytes.get(i) != Some(&b'(') {
+            self.pos += 2;
+            return;
+        }
+        let Some(close) = self.matching_paren(i) else {
+            self.pos += 2;
+            return;
+        };
+        let end = self.skip_space(close + 1);
+        if !self.bytes[end..].starts_with(b"]]") {
+            self.pos += 2;
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.bytes[i + 1..close]).into_owned();
+        let text = if name == b"sequence" {
+            format!("sequence({text})")
+        } else {
+            text
+        };
+        self.found.push(RawDirective {
+            kind: RawKind::Attribute,
+            span: start..end + 2,
+            text,
+            pomp: false,
+        });
+        self.pos = end + 2;
+    }
+
+    fn matching_paren(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = open;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                b'"' => {
+                    i = self.quoted_end(i, b'"');
+                    continue;
+                }
+                b'\'' => {
+                    i = self.quoted_end(i, b'\'');
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    fn skip_space(&self, mut i: usize) -> usize {
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                b'/' if self.bytes.get(i + 1) == Some(&b'*') => i = self.block_comment_end(i),
+                b'/' if self.bytes.get(i + 1) == Some(&b'/') => i = self.logical_line_end(i),
+                _ => break,
+            }
+        }
+        i
+    }
+
+    /// Offset just past `*/`.
+    fn block_comment_end(&self, start: usize) -> usize {
+        let mut i = start + 2;
+        while i + 1 < self.bytes.len() {
+            if self.bytes[i] == b'*' && self.bytes[i + 1] == b'/' {
+                return i + 2;
+            }
+            i += 1;
+        }
+        self.bytes.len()
+    }
+
+    /// Offset of the newline that ends the logical line containing `start`
+    /// (backslash-newline continues a line).
+    fn logical_line_end(&self, start: usize) -> usize {
+        let mut i = start;
+        while i < self.bytes.len() {
+            if self.bytes[i] == b'\n' && !self.escaped_newline(i) {
+                return i;
+            }
+            i += 1;
+        }
+        self.bytes.len()
+    }
+
+    fn escaped_newline(&self, newline: usize) -> bool {
+        let mut j = newline;
+        if j > 0 && self.bytes[j - 1] == b'\r' {
+            j -= 1;
+        }
+        j > 0 && self.bytes[j - 1] == b'\\'
+    }
+
+    /// Offset just past the closing quote of a string or character literal.
+    fn quoted_end(&self, start: usize, quote: u8) -> usize {
+        let mut i = start + 1;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b'\n' => return i, // unterminated: stop at the line end
+                b if b == quote => return i + 1,
+                _ => i += 1,
+            }
+        }
+        self.bytes.len()
+    }
+
+    fn raw_string_end(&self, quote: usize) -> usize {
+        let open = match self.bytes[quote..].iter().position(|&b| b == b'(') {
+            Some(p) => quote + p,
+            None => return self.quoted_end(quote, b'"'),
+        };
+        let mut terminator = vec![b')'];
+        terminator.extend_from_slice(&self.bytes[quote + 1..open]);
+        terminator.push(b'"');
+        match self.bytes[open..]
+            .windows(terminator.len())
+            .position(|w| w == terminator.as_slice())
+        {
+            Some(p) => open + p + terminator.len(),
+            None => self.bytes.len(),
+        }
+    }
+
+    /// A `#...` line: an OpenMP pragma becomes a directive, `#define` bodies
+    /// are searched for `_Pragma`, everything else is skipped whole.
+    fn preprocessor_line(&mut self) {
+        let start = self.pos;
+        let end = self.directive_line_end(start);
+        let line = &self.bytes[start..end];
+        let text = clean_directive_line(line);
+        let after_hash = text[1..].trim_start();
+        let (word, rest) = split_word(after_hash);
+        if word == "pragma" {
+            if let Some((pomp, text)) = strip_sentinel(rest) {
+                self.found.push(RawDirective {
+                    kind: RawKind::Pragma,
+                    span: start..end,
+                    text,
+                    pomp,
+                });
+            }
+        } else if word == "define" {
+            let (macro_name, _) = split_word(rest.trim_start());
+            let macro_name = macro_name.split('(').next().unwrap_or("").to_string();
+            for (at, _) in text.match_indices("_Pragma") {
+                let sub = Scanner {
+                    bytes: line,
+                    pos: at,
+                    found: vec![],
+                };
+                if let Some(d) = sub.pragma_operator(at) {
+                    self.found.push(RawDirective {
+                        kind: RawKind::InMacro {
+                            macro_name: macro_name.clone(),
+                        },
+                        span: start + d.span.start..start + d.span.end,
+                        text: d.text,
+                        pomp: d.pomp,
+                    });
+                }
+            }
+        }
+        self.pos = end;
+    }
+
+    /// End of a preprocessor line: the first newline that is neither escaped
+    /// nor inside a block comment.
+    fn directive_line_end(&self, start: usize) -> usize {
+        let mut i = start;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'\n' if !self.escaped_newline(i) => {
+                    return if i > 0 && self.bytes[i - 1] == b'\r' {
+                        i - 1
+                    } else {
+                        i
+                    }
+                }
+                b'/' if self.bytes.get(i + 1) == Some(&b'*') => {
+                    i = self.block_comment_end(i);
+                    continue;
+                }
+                b'/' if self.bytes.get(i + 1) == Some(&b'/') => {
+                    let e = self.logical_line_end(i);
+                    return if e > 0 && self.bytes.get(e - 1) == Some(&b'\r') {
+                        e - 1
+                    } else {
+                        e
+                    };
+                }
+                b'"' => {
+                    i = self.quoted_end(i, b'"');
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.bytes.len()
+    }
+}
+
+/// A preprocessor line with continuations and comments turned into spaces.
+fn clean_directive_line(line: &[u8]) -> String {
+    let mut out = Vec::with_capacity(line.len());
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'\\' if matches!(line.get(i + 1), Some(b'\n')) => {
+                out.push(b' ');
+                i += 2;
+            }
+            b'\\' if line.get(i + 1) == Some(&b'\r') && line.get(i + 2) == Some(&b'\n') => {
+                out.push(b' ');
+                i += 3;
+            }
+            b'/' if line.get(i + 1) == Some(&b'*') => {
+                let end = line[i + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map(|p| i + 2 + p + 2)
+                    .unwrap_or(line.len());
+                out.push(b' ');
+                i = end;
+            }
+            b'/' if line.get(i + 1) == Some(&b'/') => break,
+            b'"' | b'\'' => {
+                let quote = line[i];
+                let mut j = i + 1;
+                while j < line.len() && line[j] != quote {
+                    j += if line[j] == b'\\' { 2 } else { 1 };
+                }
+                let j = (j + 1).min(line.len());
+                out.extend_from_slice(&line[i..j]);
+                i = j;
+            }
+            b'\r' | b'\n' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn split_word(s: &str) -> (&str, &str) {
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    (&s[..end], &s[end..])
+}
+
+/// `omp parallel` → (false, "parallel"), `pomp inst begin(x)` → (true, ...).
+fn strip_sentinel(text: &str) -> Option<(bool, String)> {
+    let (word, rest) = split_word(text.trim_start());
+    let pomp = match word {
+        "omp" => false,
+        "pomp" => true,
+        _ => return None,
+    };
+    Some((pomp, rest.trim().to_string()))
+}
+
+/// Undo the escapes of a `_Pragma` string literal (C11 6.10.9: `\"` and `\\`).
+fn unescape(bytes: &[u8]) -> String {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && matches!(bytes.get(i + 1), Some(b'"') | Some(b'\\')) {
+            out.push(bytes[i + 1]);
+            i += 2;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(src: &str) -> Vec<(RawKind, String, String)> {
+        scan(src.as_bytes())
+            .into_iter()
+            .map(|d| (d.kind, d.text, src[d.span].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn finds_pragmas_with_continuations_and_comments() {
+        let src = "int x;\n  #  pragma omp parallel \\\n   for /* c */ reduction(+:s) // tail\nfor(;;);\n";
+        let found = texts(src);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "parallel      for   reduction(+:s)");
+        assert_eq!(
+            found[0].2,
+            "#  pragma omp parallel \\\n   for /* c */ reduction(+:s) // tail"
+        );
+    }
+
+    #[test]
+    fn ignores_strings_comments_and_raw_strings() {
+        let src = "const char* s = \"\\n#pragma omp parallel\";\n/*\n#pragma omp barrier\n*/\nauto r = R\"x(\n#pragma omp barrier\n)x\";\nint n = 1'000;\n#pragma omp barrier\n";
+        let found = texts(src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].1, "barrier");
+    }
+
+    #[test]
+    fn pragma_operator_attribute_and_macro() {
+        let src = "#define PAR _Pragma(\"omp parallel for\")\nvoid f(){ _Pragma(\"omp barrier\") [[omp::directive(parallel for)]] for(;;); }\n";
+        let found = texts(src);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(
+            found[0].0,
+            RawKind::InMacro {
+                macro_name: "PAR".into()
+            }
+        );
+        assert_eq!(found[1].0, RawKind::PragmaOperator);
+        assert_eq!(found[1].2, "_Pragma(\"omp barrier\")");
+        assert_eq!(found[2].0, RawKind::Attribute);
+        assert_eq!(found[2].1, "parallel for");
+    }
+
+    #[test]
+    fn pomp_sentinel_and_other_pragmas() {
+        let found = texts("#pragma once\n#pragma pomp inst begin(phase)\n#pragma GCC ivdep\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "inst begin(phase)");
+    }
+}

@@ -1,0 +1,381 @@
+//! Rendering a plan as C/C++ text: each instrumented construct becomes one
+//! compound statement, so unbraced `if`/`else`, loops and labels keep their
+//! structure; `#line` markers follow every insertion.
+
+use crate::edits::EditSet;
+use crate::frontend::{DirectiveForm, Model, Site};
+use crate::instrument::Options;
+use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Shape, Var};
+use crate::source::SourceFile;
+use std::collections::BTreeSet;
+
+pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
+    let mut r = Renderer {
+        file,
+        model,
+        plan,
+        options,
+        edits: EditSet::default(),
+        events: BTreeSet::new(),
+    };
+    for construct in &plan.constructs {
+        r.construct(construct);
+    }
+    for (site, action) in &plan.pomp_directives {
+        r.pomp_directive(&model.sites[*site], action);
+    }
+    for exit in &plan.region_exits {
+        let closing: String = exit
+            .regions
+            .iter()
+            .map(|&i| r.call(&r.plan.regions[i], &user_end()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        r.edits.insert(exit.span.start, format!("{{ {closing} "), 0);
+        r.edits.insert(exit.span.end, " }", 0);
+    }
+    for lock in &plan.lock_calls {
+        let renamed = lock_wrapper(&lock.name);
+        r.events.insert(renamed.clone());
+        r.edits
+            .replace(lock.span.clone(), format!("POMP2_{renamed}"), 0);
+    }
+    if plan.regions.is_empty() && r.edits.is_empty() {
+        return file.bytes.clone();
+    }
+    let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let preamble = r.preamble();
+    let init = r.init_function();
+    let mut edits = std::mem::take(&mut r.edits);
+    edits.insert(preamble_at, preamble, i64::MIN);
+    let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
+        init
+    } else {
+        format!("\n{init}")
+    };
+    edits.insert(file.bytes.len(), tail, i64::MAX);
+    edits.apply(&file.bytes)
+}
+
+fn user_end() -> Call {
+    crate::rules::rules().user_region.end[0].clone()
+}
+
+/// `omp_set_nest_lock` → `Set_nest_lock`.
+fn lock_wrapper(name: &str) -> String {
+    let rest = name.strip_prefix("omp_").unwrap_or(name);
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+struct Renderer<'a> {
+    file: &'a SourceFile,
+    model: &'a Model,
+    plan: &'a Plan,
+    options: &'a Options,
+    edits: EditSet,
+    /// Every event called, for the prototypes.
+    events: BTreeSet<String>,
+}
+
+impl Renderer<'_> {
+    fn line_marker(&self, line: usize) -> String {
+        if self.options.no_line_markers {
+            String::new()
+        } else {
+            format!("#line {line} {}\n", self.file.quoted_path())
+        }
+    }
+
+    fn call(&self, region: &Region, call: &Call) -> String {
+        let args: Vec<String> = call
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::Handle => format!("&{}", region.handle),
+                Arg::Ctc => format!("pomp2_ctc_{}", region.id),
+                Arg::OldTask => "pomp2_old_task".into(),
+                Arg::OldTaskRef => "&pomp2_old_task".into(),
+                Arg::NewTask => "pomp2_new_task".into(),
+                Arg::NewTaskRef => "&pomp2_new_task".into(),
+                Arg::If => "pomp2_if".into(),
+                Arg::NumThreads => "pomp2_num_threads".into(),
+            })
+            .collect();
+        format!("POMP2_{}({});", call.event, args.join(", "))
+    }
+
+    fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
+        for c in calls {
+            self.events.insert(c.event.clone());
+        }
+        calls
+            .iter()
+            .map(|c| self.call(region, c))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn implicit_barrier(&mut self, region: &Region) -> String {
+        let pair = &crate::rules::rules().implicit_barrier;
+        let enter = self.calls(region, &pair.before);
+        let exit = self.calls(region, &pair.after);
+        format!("{{ POMP2_Task_handle pomp2_old_task; {enter}\n#pragma omp barrier\n{exit} }}\n")
+    }
+
+    fn declarations(vars: &[Var]) -> String {
+        vars.iter()
+            .map(|v| match v {
+                Var::NumThreads(Some(e)) => format!("int pomp2_num_threads = ({e});"),
+                Var::NumThreads(None) => "int pomp2_num_threads = omp_get_max_threads();".into(),
+                Var::If(Some(e)) => format!("int pomp2_if = (int)({e});"),
+                Var::If(None) => "int pomp2_if = 1;".into(),
+                Var::OldTask => "POMP2_Task_handle pomp2_old_task;".into(),
+                Var::NewTask => "POMP2_Task_handle pomp2_new_task;".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn construct(&mut self, construct: &Construct) {
+        let site = &self.model.sites[construct.site];
+        let region = &self.plan.regions[construct.region];
+        let directive_line = self.file.line_of(site.span.start);
+        let mut prefix = String::new();
+        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
+            prefix.push('\n');
+        }
+        let mut suffixes: Vec<String> = Vec::new();
+        for (i, layer) in construct.layers.iter().enumerate() {
+            let (open, close) =
+                self.layer(region, layer, directive_line, construct.layers.get(i + 1));
+            prefix.push_str(&open);
+            suffixes.push(close);
+        }
+        let standalone = site.block.is_none();
+        let after_lines = if site.form == DirectiveForm::Implicit {
+            site.block.as_ref().map_or(site.lines.end, |b| b.start)
+        } else {
+            site.lines.end
+        };
+        let mut closing: String = suffixes.into_iter().rev().collect();
+        if standalone {
+            prefix.push_str(&closing);
+            closing = String::new();
+        }
+        prefix.push_str(&self.line_marker(self.file.line_of(after_lines)));
+        let order = depth(self.model, construct.site);
+        if site.form == DirectiveForm::Implicit {
+            self.edits.insert(after_lines, prefix, order);
+        } else {
+            self.edits.replace(site.lines.clone(), prefix, order);
+        }
+        if let Some(block) = &site.block {
+            let end = block.end;
+            let resume = self.line_marker(self.file.line_of(end));
+            self.edits
+                .insert(end, format!("\n{closing}{resume}"), -order);
+        }
+    }
+
+    /// The text a layer opens with and the text that closes it.
+    fn layer(
+        &mut self,
+        region: &Region,
+        layer: &Layer,
+        line: usize,
+        inner: Option<&Layer>,
+    ) -> (String, String) {
+        let mut open = String::new();
+        let mut close = String::new();
+        let outer_scope = layer.needs_outer_scope();
+        if outer_scope {
+            open.push_str("{ ");
+            open.push_str(&Self::declarations(&layer.vars));
+            if !layer.vars.is_empty() {
+                open.push(' ');
+            }
+            open.push_str(&self.calls(region, &layer.before));
+            open.push('\n');
+        }
+        if let Some(directive) = &layer.directive {
+            open.push_str(&self.line_marker(line));
+            open.push_str("#pragma ");
+            open.push_str(match directive.sentinel {
+                crate::directive::Sentinel::Omp => "omp ",
+                crate::directive::Sentinel::Pomp => "pomp ",
+            });
+            open.push_str(&directive.render());
+            open.push('\n');
+        }
+        if layer.needs_inner_scope() {
+            open.push_str("{ ");
+            open.push_str(&self.calls(region, &layer.begin));
+            open.push('\n');
+            let inner_barrier = inner.is_some_and(|l| l.add_nowait);
+            if layer.barrier_before_end && !inner_barrier {
+                close.push_str(&self.implicit_barrier(region));
+            }
+            close.push_str(&self.calls(region, &layer.end));
+            close.push_str(" }\n");
+        }
+        if layer.add_nowait {
+            close.push_str(&self.implicit_barrier(region));
+        }
+        if outer_scope {
+            close.push_str(&self.calls(region, &layer.after));
+            close.push_str(" }\n");
+        }
+        let _ = Shape::Block;
+        (open, close)
+    }
+
+    fn pomp_directive(&mut self, site: &Site, action: &PompAction) {
+        let text = match action {
+            PompAction::Remove => String::new(),
+            PompAction::Call(call) => {
+                self.events.insert(call.event.clone());
+                format!("POMP2_{}();\n", call.event)
+            }
+            PompAction::UserBegin(r) => {
+                let region = &self.plan.regions[*r];
+                let calls = crate::rules::rules().user_region.begin.clone();
+                format!("{}\n", self.calls(region, &calls))
+            }
+            PompAction::UserEnd(r) => {
+                let region = &self.plan.regions[*r];
+                let calls = crate::rules::rules().user_region.end.clone();
+                format!("{}\n", self.calls(region, &calls))
+            }
+        };
+        // A removed line stays a line, so the numbering below it holds.
+        let text = if text.is_empty() {
+            "\n".to_string()
+        } else {
+            format!(
+                "{text}{}",
+                self.line_marker(self.file.line_of(site.lines.end))
+            )
+        };
+        self.edits.replace(site.lines.clone(), text, 0);
+    }
+
+    fn preamble(&self) -> String {
+        let mut out = String::new();
+        out.push_str("#include <omp.h>\n#include <stdint.h>\n");
+        out.push_str("#ifndef _POMP\n#define _POMP 200110\n#endif\n");
+        out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+        out.push_str("typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n");
+        for event in &self.events {
+            out.push_str(&prototype(event));
+            out.push('\n');
+        }
+        out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        out.push_str("#ifdef __cplusplus\n}\n#endif\n");
+        for region in &self.plan.regions {
+            out.push_str(&format!(
+                "static POMP2_Region_handle {} = 0;\n",
+                region.handle
+            ));
+            out.push_str(&format!(
+                "#define pomp2_ctc_{} \"{}\"\n",
+                region.id, region.ctc
+            ));
+        }
+        out.push_str(&self.line_marker(1));
+        out
+    }
+
+    fn init_function(&self) -> String {
+        let mut out = String::new();
+        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+        out.push_str(&format!("void {}(void);\n", self.plan.init_function()));
+        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+        out.push_str(&format!("void {}(void)\n{{\n", self.plan.init_function()));
+        for region in &self.plan.regions {
+            out.push_str(&format!(
+                "    POMP2_Assign_handle(&{}, pomp2_ctc_{});\n",
+                region.handle, region.id
+            ));
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// Nesting depth of a site: inner constructs close before outer ones at the
+/// same offset.
+fn depth(model: &Model, site: usize) -> i64 {
+    let mut d = 0;
+    let mut s = model.sites[site].parent;
+    while let Some(p) = s {
+        d += 1;
+        s = model.sites[p].parent;
+    }
+    d
+}
+
+/// The C prototype of an event (or lock wrapper) by its argument pattern.
+fn prototype(event: &str) -> String {
+    if let Some(lock) = event.strip_suffix("_lock") {
+        let kind = if lock.ends_with("_nest") {
+            "omp_nest_lock_t"
+        } else {
+            "omp_lock_t"
+        };
+        let ret = if lock.starts_with("Test") {
+            "int"
+        } else {
+            "void"
+        };
+        return format!("{ret} POMP2_{event}({kind}*);");
+    }
+    let rules = crate::rules::rules();
+    let known = rules
+        .construct
+        .values()
+        .flat_map(|r| {
+            r.before
+                .iter()
+                .chain(&r.begin)
+                .chain(&r.end)
+                .chain(&r.after)
+        })
+        .chain(
+            rules
+                .implicit_barrier
+                .before
+                .iter()
+                .chain(&rules.implicit_barrier.after),
+        )
+        .chain(rules.user_region.begin.iter().chain(&rules.user_region.end))
+        .chain(rules.control.values())
+        .find(|c| c.event == event);
+    let args: Vec<&str> = known
+        .map(|c| {
+            c.args
+                .iter()
+                .map(|a| match a {
+                    Arg::Handle => "POMP2_Region_handle*",
+                    Arg::Ctc => "const char*",
+                    Arg::OldTask | Arg::NewTask => "POMP2_Task_handle",
+                    Arg::OldTaskRef | Arg::NewTaskRef => "POMP2_Task_handle*",
+                    Arg::If | Arg::NumThreads => "int",
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let args = if args.is_empty() {
+        "void".to_string()
+    } else {
+        args.join(", ")
+    };
+    format!("void POMP2_{event}({args});")
+}

@@ -1,0 +1,23 @@
+//! Output: the instrumented source, the IDF descriptor, and writing both
+//! without ever leaving a partial file behind.
+
+pub mod c;
+pub mod fortran;
+pub mod idf;
+
+use std::io::Write;
+use std::path::Path;
+
+/// Write `bytes` to `path` through a temporary file in the same directory
+/// and a rename: readers see the old file or the whole new one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new().prefix(".pomp-").tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_data().ok();
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

@@ -1,0 +1,711 @@
+//! Rules: which POMP2 events go where. From the front end's [`Model`] to a
+//! language-neutral [`Plan`]; the output stage renders the plan as C or
+//! Fortran text. The events of each construct are data in
+//! `grammars/rules.toml`; this module only applies them.
+
+mod ctc;
+mod split;
+pub mod table;
+
+use crate::diagnostics::Diagnostic;
+use crate::directive::{table as directive_table, Clause, Directive};
+use crate::frontend::{DirectiveForm, LockCall, Model, Site};
+use crate::instrument::{EventSet, Options};
+use crate::source::{SourceFile, Span};
+pub use table::{rules, Arg, Call, EventFamily, Shape};
+
+/// A measured region: one per instrumented construct (a combined construct
+/// is one region) and one per user region.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// 1-based, in file order.
+    pub id: usize,
+    /// The opening site.
+    pub site: usize,
+    /// The closing site for user regions (`inst end`) and Fortran end
+    /// directives.
+    pub end_site: Option<usize>,
+    pub region_type: String,
+    /// C identifier of the handle variable.
+    pub handle: String,
+    /// The CTC string, without quotes.
+    pub ctc: String,
+    /// Region id of the innermost enclosing region.
+    pub parent: Option<usize>,
+    /// Critical name or user region name.
+    pub name: Option<String>,
+    pub start_lines: (usize, usize),
+    pub end_lines: (usize, usize),
+    /// Key/value pairs beyond type and position (numSections, ...).
+    pub aux: Vec<(String, String)>,
+}
+
+/// Variables instrumented code evaluates before a directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Var {
+    /// `num_threads` value: the user's expression, or `None` for the
+    /// default (the maximum number of threads).
+    NumThreads(Option<String>),
+    /// `if` value: the user's expression, or `None` for true.
+    If(Option<String>),
+    OldTask,
+    NewTask,
+}
+
+/// One leaf construct of an instrumented directive, with its calls.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub rule: String,
+    /// The directive to write, with clauses distributed and rewritten;
+    /// `None` for an implicit first section, which has no directive.
+    pub directive: Option<Directive>,
+    pub shape: Shape,
+    pub vars: Vec<Var>,
+    pub before: Vec<Call>,
+    pub begin: Vec<Call>,
+    pub end: Vec<Call>,
+    pub after: Vec<Call>,
+    /// `nowait` was added: the implicit barrier is called explicitly
+    /// between the block and `after`.
+    pub add_nowait: bool,
+    /// The parallel construct's own implicit barrier, called before `end`.
+    pub barrier_before_end: bool,
+}
+
+impl Layer {
+    pub fn is_instrumented(&self) -> bool {
+        !(self.before.is_empty()
+            && self.begin.is_empty()
+            && self.end.is_empty()
+            && self.after.is_empty())
+    }
+
+    /// Does the layer need a compound statement of its own around the
+    /// directive (for variables and calls before and after)?
+    pub fn needs_outer_scope(&self) -> bool {
+        !self.vars.is_empty()
+            || !self.before.is_empty()
+            || !self.after.is_empty()
+            || self.add_nowait
+    }
+
+    /// Does the layer need braces inside the construct, around the block?
+    pub fn needs_inner_scope(&self) -> bool {
+        self.shape == Shape::Block
+            && (!self.begin.is_empty() || !self.end.is_empty() || self.barrier_before_end)
+    }
+
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        self.before
+            .iter()
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+}
+
+/// An instrumented directive occurrence.
+#[derive(Clone, Debug)]
+pub struct Construct {
+    pub site: usize,
+    /// Index into [`Plan::regions`].
+    pub region: usize,
+    pub layers: Vec<Layer>,
+}
+
+/// A `return` inside a user region that must close it first.
+#[derive(Clone, Debug)]
+pub struct RegionExit {
+    pub span: Span,
+    /// Regions to close, innermost first (indexes into [`Plan::regions`]).
+    pub regions: Vec<usize>,
+}
+
+/// What a pomp directive line becomes.
+#[derive(Clone, Debug)]
+pub enum PompAction {
+    /// A control call (`POMP2_Init()` ...).
+    Call(Call),
+    /// `Begin`/`End` of a user region (index into [`Plan::regions`]).
+    UserBegin(usize),
+    UserEnd(usize),
+    /// Consumed by pomp (noinstrument/instrument): removed.
+    Remove,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub regions: Vec<Region>,
+    pub constructs: Vec<Construct>,
+    pub pomp_directives: Vec<(usize, PompAction)>,
+    pub region_exits: Vec<RegionExit>,
+    pub lock_calls: Vec<LockCall>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`).
+    pub unique: String,
+}
+
+impl Plan {
+    pub fn init_function(&self) -> String {
+        format!("POMP2_Init_reg_{}_{}", self.unique, self.regions.len())
+    }
+}
+
+/// Apply the rules to a model.
+pub fn plan(file: &SourceFile, model: &Model, options: &Options) -> Plan {
+    let mut planner = Planner {
+        file,
+        model,
+        options,
+        plan: Plan::default(),
+        site_region: vec![None; model.sites.len()],
+    };
+    planner.plan.unique = unique_name(file);
+    planner.run();
+    planner.plan
+}
+
+/// Hash of path and content: the same input always gives the same names,
+/// so instrumented builds cache and distribute.
+pub fn unique_name(file: &SourceFile) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(file.path.to_string_lossy().as_bytes());
+    hasher.update([0]);
+    hasher.update(&file.bytes);
+    let digest = hasher.finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+struct Planner<'a> {
+    file: &'a SourceFile,
+    model: &'a Model,
+    options: &'a Options,
+    plan: Plan,
+    site_region: Vec<Option<usize>>,
+}
+
+impl Planner<'_> {
+    fn run(&mut self) {
+        let skipped = self.skipped_ranges();
+        let mut user_stack: Vec<(String, usize)> = Vec::new();
+        for (index, site) in self.model.sites.iter().enumerate() {
+            let inside_skipped = skipped
+                .iter()
+                .any(|r| r.start < site.span.start && site.span.start < r.end);
+            if site.directive.spec().pomp {
+                self.pomp_directive(index, site, inside_skipped, &mut user_stack);
+                continue;
+            }
+            if inside_skipped
+                || site.form == DirectiveForm::Implicit && self.parent_region(site).is_none()
+            {
+                continue;
+            }
+            if site.directive.name == "metadirective"
+                || site.directive.name == "begin metadirective"
+            {
+                self.plan.diagnostics.push(Diagnostic::warning(
+                    site.span.clone(),
+                    "metadirective is not instrumented",
+                    "the construct it selects is only known at compile time",
+                ));
+                continue;
+            }
+            self.construct(index, site);
+        }
+        for (name, index) in user_stack {
+            let site = &self.model.sites[self.plan.regions[index].site];
+            self.plan.diagnostics.push(
+                Diagnostic::error(
+                    site.span.clone(),
+                    format!("user region `{name}` is never closed"),
+                    "opened here",
+                )
+                .with_note(format!("add `inst end({name})` where the region ends")),
+            );
+        }
+        self.shared_handles_for_default_clauses();
+        self.lock_calls(&skipped);
+        self.user_region_exits();
+        self.parents();
+    }
+
+    /// Ranges where nothing is instrumented: device code and the stretches
+    /// between `noinstrument` and `instrument`.
+    fn skipped_ranges(&self) -> Vec<Span> {
+        let mut ranges = self.model.device_code.clone();
+        let mut open: Option<usize> = None;
+        for site in &self.model.sites {
+            match site.directive.name.as_str() {
+                "noinstrument" => open = open.or(Some(site.span.end)),
+                "instrument" => {
+                    if let Some(start) = open.take() {
+                        ranges.push(start..site.span.start);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(start) = open {
+            ranges.push(start..self.file.bytes.len());
+        }
+        ranges
+    }
+
+    fn disabled(&self, rule: &str, region_type: &str) -> bool {
+        let disable = &self.options.disable;
+        if disable.contains("omp") || disable.contains(rule) || disable.contains(region_type) {
+            return true;
+        }
+        let table = directive_table();
+        disable.iter().any(|group| {
+            table
+                .group(group)
+                .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
+        })
+    }
+
+    fn wanted(&self, rule: &table::ConstructRule) -> bool {
+        !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
+    }
+
+    fn construct(&mut self, index: usize, site: &Site) {
+        let spec = site.directive.spec();
+        let region_type = spec
+            .region_type
+            .clone()
+            .unwrap_or_else(|| spec.name.replace(' ', ""));
+        let mut layers = Vec::new();
+        for (leaf, directive) in split::split(&site.directive) {
+            layers.push(self.layer(site, &leaf, directive, &region_type));
+        }
+        // A combined construct's worksharing part already ends in a barrier.
+        for i in 0..layers.len() {
+            let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
+            if inner_barrier {
+                layers[i].barrier_before_end = false;
+            }
+        }
+        if !layers.iter().any(Layer::is_instrumented) {
+            return;
+        }
+        let is_section = site.directive.name == "section";
+        let region = if is_section {
+            match self.parent_region(site) {
+                Some(r) => r,
+                None => return,
+            }
+        } else {
+            self.new_region(index, site, &region_type, None)
+        };
+        self.site_region[index] = Some(region);
+        self.plan.constructs.push(Construct {
+            site: index,
+            region,
+            layers,
+        });
+    }
+
+    fn layer(
+        &mut self,
+        site: &Site,
+        leaf: &str,
+        mut directive: Directive,
+        region_type: &str,
+    ) -> Layer {
+        let mut rule_name = leaf.to_string();
+        if leaf == "task" && directive.has_clause("untied") {
+            if self.options.keep_untied {
+                rule_name = "untied task".into();
+            } else {
+                directive.clauses.retain(|c| c.name != "untied");
+                self.plan.diagnostics.push(
+                    Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
+                        .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+                );
+            }
+        }
+        let rule = rules()
+            .construct
+            .get(&rule_name)
+            .filter(|r| self.wanted(r) && !self.disabled(leaf, region_type));
+        let Some(rule) = rule else {
+            return Layer {
+                rule: rule_name,
+                directive: Some(directive),
+                shape: Shape::Block,
+                vars: vec![],
+                before: vec![],
+                begin: vec![],
+                end: vec![],
+                after: vec![],
+                add_nowait: false,
+                barrier_before_end: false,
+            };
+        };
+        let mut vars = Vec::new();
+        if rule.fork {
+            let (if_expr, threads) = (
+                take_if(&mut directive, "parallel"),
+                take_clause(&mut directive, "num_threads"),
+            );
+            vars.push(Var::NumThreads(threads));
+            vars.push(Var::If(if_expr));
+            vars.push(Var::OldTask);
+            directive
+                .clauses
+                .push(Clause::new("firstprivate", Some("pomp2_old_task")));
+            directive.clauses.push(Clause::new("if", Some("pomp2_if")));
+            directive
+                .clauses
+                .push(Clause::new("num_threads", Some("pomp2_num_threads")));
+        }
+        if rule.task {
+            let if_expr = take_if(&mut directive, "task");
+            vars.push(Var::NewTask);
+            vars.push(Var::OldTask);
+            vars.push(Var::If(if_expr));
+            directive.clauses.push(Clause::new("if", Some("pomp2_if")));
+            directive.clauses.push(Clause::new(
+                "firstprivate",
+                Some("pomp2_new_task, pomp2_if"),
+            ));
+        }
+        let forbidden = rules()
+            .nowait_forbidden_by
+            .clauses
+            .iter()
+            .any(|c| directive.has_clause(c));
+        let add_nowait = rule.nowait && !directive.has_clause("nowait") && !forbidden;
+        if add_nowait && !self.file.language.is_fortran() {
+            directive.clauses.push(Clause::new("nowait", None));
+        }
+        for call in rule.calls_needing_vars() {
+            for var in vars_of(call) {
+                if !vars.contains(&var) {
+                    vars.push(var);
+                }
+            }
+        }
+        let directive = if site.form == DirectiveForm::Implicit {
+            None
+        } else {
+            Some(directive)
+        };
+        Layer {
+            rule: rule_name,
+            directive,
+            shape: rule.shape,
+            vars,
+            before: rule.before.clone(),
+            begin: rule.begin.clone(),
+            end: rule.end.clone(),
+            after: rule.after.clone(),
+            add_nowait,
+            barrier_before_end: rule.implicit_barrier_at_end,
+        }
+    }
+
+    fn parent_region(&self, site: &Site) -> Option<usize> {
+        let parent = site.parent?;
+        if self.model.sites[parent]
+            .directive
+            .spec()
+            .leaves
+            .iter()
+            .any(|l| l == "sections")
+        {
+            self.site_region[parent]
+        } else {
+            None
+        }
+    }
+
+    fn new_region(
+        &mut self,
+        site_index: usize,
+        site: &Site,
+        region_type: &str,
+        end_site: Option<usize>,
+    ) -> usize {
+        let id = self.plan.regions.len() + 1;
+        let start_lines = (
+            self.file.line_of(site.span.start),
+            self.file
+                .line_of(site.span.end.max(site.span.start + 1) - 1),
+        );
+        let end_lines = match (end_site, &site.block, site.end_site) {
+            (Some(e), _, _) | (None, _, Some(e)) => {
+                let s = &self.model.sites[e];
+                (
+                    self.file.line_of(s.span.start),
+                    self.file.line_of(s.span.end.max(s.span.start + 1) - 1),
+                )
+            }
+            (None, Some(block), None) => {
+                let line = self.file.line_of(block.end.max(block.start + 1) - 1);
+                (line, line)
+            }
+            _ => start_lines,
+        };
+        let name = match site.directive.name.as_str() {
+            "critical" => site.directive.argument.clone(),
+            "inst begin" => site.directive.argument.clone(),
+            _ => None,
+        };
+        let aux = ctc::aux(self.model, site_index, &site.directive);
+        let mut region = Region {
+            id,
+            site: site_index,
+            end_site,
+            region_type: region_type.to_string(),
+            handle: format!("pomp2_region_{id}"),
+            ctc: String::new(),
+            parent: None,
+            name,
+            start_lines,
+            end_lines,
+            aux,
+        };
+        let pomp_id = (self.options.events == EventSet::Extended)
+            .then(|| format!("{}.{id}", self.plan.unique));
+        region.ctc = ctc::ctc_string(self.file, &region, pomp_id.as_deref());
+        self.plan.regions.push(region);
+        self.plan.regions.len() - 1
+    }
+
+    fn pomp_directive(
+        &mut self,
+        index: usize,
+        site: &Site,
+        inside_skipped: bool,
+        stack: &mut Vec<(String, usize)>,
+    ) {
+        let name = site.directive.name.as_str();
+        let disabled_user = self.disabled("region", "region");
+        let action = match name {
+            "noinstrument" | "instrument" => PompAction::Remove,
+            "inst begin" | "inst end" if inside_skipped || disabled_user => PompAction::Remove,
+            "inst begin" => {
+                let region_name = site.directive.argument.clone().unwrap_or_default();
+                let region = self.new_region(index, site, "region", None);
+                stack.push((region_name, region));
+                PompAction::UserBegin(region)
+            }
+            "inst end" => {
+                let region_name = site.directive.argument.clone().unwrap_or_default();
+                match stack.iter().rposition(|(n, _)| *n == region_name) {
+                    Some(pos) if pos + 1 == stack.len() => {
+                        let (_, region) = stack.pop().expect("position found");
+                        self.close_user_region(region, index);
+                        PompAction::UserEnd(region)
+                    }
+                    Some(_) => {
+                        let innermost = stack.last().map(|(n, _)| n.clone()).unwrap_or_default();
+                        self.plan.diagnostics.push(Diagnostic::error(
+                            site.span.clone(),
+                            format!("user region `{region_name}` ends before `{innermost}`, which it encloses"),
+                            "user regions must nest",
+                        ));
+                        PompAction::Remove
+                    }
+                    None => {
+                        self.plan.diagnostics.push(Diagnostic::error(
+                            site.span.clone(),
+                            format!("`inst end({region_name})` without a matching `inst begin({region_name})`"),
+                            "no region of this name is open",
+                        ));
+                        PompAction::Remove
+                    }
+                }
+            }
+            _ if inside_skipped => PompAction::Remove,
+            other => match rules().control.get(other) {
+                Some(call) => PompAction::Call(call.clone()),
+                None => PompAction::Remove,
+            },
+        };
+        self.plan.pomp_directives.push((index, action));
+    }
+
+    fn close_user_region(&mut self, region: usize, end_site: usize) {
+        let site = &self.model.sites[end_site];
+        let lines = (
+            self.file.line_of(site.span.start),
+            self.file
+                .line_of(site.span.end.max(site.span.start + 1) - 1),
+        );
+        let r = &mut self.plan.regions[region];
+        r.end_site = Some(end_site);
+        r.end_lines = lines;
+        let pomp_id = (self.options.events == EventSet::Extended)
+            .then(|| format!("{}.{}", self.plan.unique, r.id));
+        let snapshot = r.clone();
+        self.plan.regions[region].ctc = ctc::ctc_string(self.file, &snapshot, pomp_id.as_deref());
+    }
+
+    /// `default(none)` (and `private`, `firstprivate`) would reject or
+    /// privatise the file-scope handles the inserted calls use: list them
+    /// as shared on every such construct.
+    fn shared_handles_for_default_clauses(&mut self) {
+        let handle_sites: Vec<(Span, String)> = self
+            .plan
+            .constructs
+            .iter()
+            .map(|c| {
+                (
+                    self.model.sites[c.site].span.clone(),
+                    self.plan.regions[c.region].handle.clone(),
+                )
+            })
+            .chain(
+                self.plan
+                    .pomp_directives
+                    .iter()
+                    .filter_map(|(site, action)| match action {
+                        PompAction::UserBegin(r) | PompAction::UserEnd(r) => Some((
+                            self.model.sites[*site].span.clone(),
+                            self.plan.regions[*r].handle.clone(),
+                        )),
+                        _ => None,
+                    }),
+            )
+            .collect();
+        for construct in &mut self.plan.constructs {
+            let site = &self.model.sites[construct.site];
+            let Some(block) = site.block.clone() else {
+                continue;
+            };
+            let own = self.plan.regions[construct.region].handle.clone();
+            for layer in &mut construct.layers {
+                let Some(directive) = layer.directive.as_mut() else {
+                    continue;
+                };
+                let needs = directive
+                    .clause("default")
+                    .and_then(|c| c.args.as_deref())
+                    .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"));
+                if !needs {
+                    continue;
+                }
+                let mut handles = vec![own.clone()];
+                for (span, handle) in &handle_sites {
+                    if block.start <= span.start
+                        && span.end <= block.end
+                        && !handles.contains(handle)
+                    {
+                        handles.push(handle.clone());
+                    }
+                }
+                directive
+                    .clauses
+                    .push(Clause::new("shared", Some(&handles.join(", "))));
+            }
+        }
+    }
+
+    fn lock_calls(&mut self, skipped: &[Span]) {
+        if self.disabled("locks", "locks") {
+            return;
+        }
+        self.plan.lock_calls = self
+            .model
+            .lock_calls
+            .iter()
+            .filter(|c| {
+                !skipped
+                    .iter()
+                    .any(|r| r.start <= c.span.start && c.span.end <= r.end)
+            })
+            .cloned()
+            .collect();
+    }
+
+    /// Every `return` between a user region's begin and end closes it.
+    fn user_region_exits(&mut self) {
+        for exit in &self.model.exits {
+            let mut open: Vec<(usize, usize)> = Vec::new();
+            for (index, region) in self.plan.regions.iter().enumerate() {
+                let Some(end_site) = region.end_site else {
+                    continue;
+                };
+                if region.region_type != "region" {
+                    continue;
+                }
+                let begin = &self.model.sites[region.site];
+                let end = &self.model.sites[end_site];
+                if begin.span.end <= exit.start
+                    && exit.end <= end.span.start
+                    && begin.unit == end.unit
+                {
+                    open.push((begin.span.start, index));
+                }
+            }
+            if !open.is_empty() {
+                open.sort_by_key(|(start, _)| std::cmp::Reverse(*start));
+                self.plan.region_exits.push(RegionExit {
+                    span: exit.clone(),
+                    regions: open.into_iter().map(|(_, r)| r).collect(),
+                });
+            }
+        }
+    }
+
+    fn parents(&mut self) {
+        let mut parents = Vec::new();
+        for region in &self.plan.regions {
+            let mut site = self.model.sites[region.site].parent;
+            let mut parent = None;
+            while let Some(s) = site {
+                if let Some(r) = self.site_region[s] {
+                    parent = Some(self.plan.regions[r].id);
+                    break;
+                }
+                site = self.model.sites[s].parent;
+            }
+            parents.push(parent);
+        }
+        for (region, parent) in self.plan.regions.iter_mut().zip(parents) {
+            region.parent = parent;
+        }
+    }
+}
+
+impl table::ConstructRule {
+    fn calls_needing_vars(&self) -> impl Iterator<Item = &Call> {
+        self.before
+            .iter()
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+}
+
+fn vars_of(call: &Call) -> Vec<Var> {
+    call.args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::OldTask | Arg::OldTaskRef => Some(Var::OldTask),
+            Arg::NewTask | Arg::NewTaskRef => Some(Var::NewTask),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Remove the `if` clause that applies to `leaf` and return its expression.
+fn take_if(directive: &mut Directive, leaf: &str) -> Option<String> {
+    let position = directive.clauses.iter().position(|c| {
+        c.name == "if"
+            && c.modifier_split()
+                .0
+                .is_none_or(|m| m.eq_ignore_ascii_case(leaf))
+    })?;
+    let clause = directive.clauses.remove(position);
+    Some(clause.modifier_split().1.to_string())
+}
+
+fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
+    let position = directive.clauses.iter().position(|c| c.name == name)?;
+    directive.clauses.remove(position).args
+}
