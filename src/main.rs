@@ -48,6 +48,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<OsString>,
     },
+    /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
+    InstallWrappers { dir: PathBuf },
 }
 
 #[derive(clap::Args)]
@@ -109,6 +111,7 @@ fn main() -> ExitCode {
         Command::Cc { args } => pomp::wrapper::run(pomp::wrapper::Compiler::C, args),
         Command::Cxx { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Cxx, args),
         Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
+        Command::InstallWrappers { dir } => pomp::wrapper::install_wrappers_cli(&dir),
     }
 }
 

@@ -87,6 +87,41 @@ impl Compiler {
     }
 }
 
+/// Create `pomp-cc`, `pomp-cxx` and `pomp-f90` in `directory` as symbolic
+/// links to the running `pomp` binary, replacing older links of those names.
+pub fn install_wrappers(directory: &Path) -> Result<Vec<PathBuf>> {
+    let pomp = std::env::current_exe().context("locating the pomp binary")?;
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("creating {}", directory.display()))?;
+    let mut installed = Vec::new();
+    for compiler in [Compiler::C, Compiler::Cxx, Compiler::Fortran] {
+        let link = directory.join(compiler.wrapper_name());
+        if link.symlink_metadata().is_ok() {
+            std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
+        }
+        std::os::unix::fs::symlink(&pomp, &link)
+            .with_context(|| format!("creating {}", link.display()))?;
+        installed.push(link);
+    }
+    Ok(installed)
+}
+
+/// `pomp install-wrappers DIR`.
+pub fn install_wrappers_cli(directory: &Path) -> ExitCode {
+    match install_wrappers(directory) {
+        Ok(links) => {
+            for link in links {
+                println!("{}", link.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("pomp: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum OnError {
