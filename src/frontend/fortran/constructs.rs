@@ -1,0 +1,419 @@
+//! What each directive applies to: block constructs end at their end
+//! directive; loop constructs and `atomic` take their loop nest or
+//! statement from the tree, followed by an optional end directive;
+//! `section` directives divide their `sections` construct.
+
+use super::lines::LineKind;
+use super::Analysis;
+use crate::diagnostics::Diagnostic;
+use crate::directive::{Association, Directive};
+use crate::frontend::{DirectiveForm, Site};
+use tree_sitter::Node;
+
+/// What a directive needs from the code after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Ends at a required end directive.
+    Block,
+    /// A loop nest, then an optional end directive.
+    Loop,
+    /// One statement and an optional `end atomic`; with `capture`, any
+    /// statements up to a required `end atomic`.
+    Atomic {
+        capture: bool,
+    },
+    /// `section`.
+    Separator,
+    End {
+        of: String,
+    },
+    Other,
+}
+
+pub(crate) fn role(directive: &Directive) -> Role {
+    let spec = directive.spec();
+    match spec.association {
+        Association::Block if directive.name == "atomic" => Role::Atomic {
+            capture: directive.has_clause("capture"),
+        },
+        Association::Block => Role::Block,
+        Association::Loop => Role::Loop,
+        Association::Separator => Role::Separator,
+        Association::End => match &spec.ends {
+            Some(of) => Role::End { of: of.clone() },
+            None => Role::End {
+                of: directive.name.trim_start_matches("end ").to_string(),
+            },
+        },
+        _ => Role::Other,
+    }
+}
+
+fn same_argument(a: &Option<String>, b: &Option<String>) -> bool {
+    let normal = |s: &Option<String>| s.as_deref().map(|s| s.trim().to_ascii_lowercase());
+    normal(a) == normal(b)
+}
+
+impl Analysis<'_> {
+    pub(super) fn constructs(&mut self) {
+        let roles: Vec<Role> = self
+            .model
+            .sites
+            .iter()
+            .map(|s| role(&s.directive))
+            .collect();
+        let site_of_line: std::collections::HashMap<usize, usize> = self
+            .model
+            .sites
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (self.scan.line_index(s.lines.start), i))
+            .collect();
+        let mut claimed = vec![false; roles.len()];
+        // Open block constructs, innermost last, with the sections they hold.
+        let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+        for index in 0..roles.len() {
+            if claimed[index] {
+                continue;
+            }
+            let unit = self.unit_of(index);
+            while let Some(&(top, _)) = open.last() {
+                if self.unit_of(top) == unit {
+                    break;
+                }
+                open.pop();
+                self.unterminated(top);
+            }
+            match &roles[index] {
+                Role::Block | Role::Atomic { capture: true } => open.push((index, vec![])),
+                Role::Loop => {
+                    if let Some(end) = self.loop_block(index, &roles) {
+                        self.optional_end(index, end, &roles, &site_of_line, &mut claimed);
+                    }
+                }
+                Role::Atomic { capture: false } => {
+                    if let Some(end) = self.atomic_statement(index) {
+                        self.optional_end(index, end, &roles, &site_of_line, &mut claimed);
+                    }
+                }
+                Role::Separator => match open.last_mut() {
+                    Some((top, sections))
+                        if self.model.sites[*top].directive.name.ends_with("sections") =>
+                    {
+                        sections.push(index)
+                    }
+                    _ => self.model.diagnostics.push(Diagnostic::error(
+                        self.model.sites[index].span.clone(),
+                        "`section` outside a `sections` construct",
+                        "not directly inside `sections`",
+                    )),
+                },
+                Role::End { of } => {
+                    let opener = open.iter().rposition(|(i, _)| {
+                        let site = &self.model.sites[*i];
+                        site.directive.name == *of
+                    });
+                    match opener {
+                        Some(position) => {
+                            for (inner, _) in open.drain(position + 1..).collect::<Vec<_>>() {
+                                self.unterminated(inner);
+                            }
+                            let (opener, sections) =
+                                open.pop().expect("the opener is on the stack");
+                            self.close(opener, index, sections);
+                        }
+                        None => self.model.diagnostics.push(Diagnostic::error(
+                            self.model.sites[index].span.clone(),
+                            format!(
+                                "`{}` without a matching `{of}` directive",
+                                self.model.sites[index].directive.name
+                            ),
+                            "nothing to end here",
+                        )),
+                    }
+                }
+                Role::Other => {}
+            }
+        }
+        for (index, _) in open {
+            self.unterminated(index);
+        }
+        self.restore_file_order();
+    }
+
+    /// Implicit sections were appended; put them in place and renumber the
+    /// end sites.
+    fn restore_file_order(&mut self) {
+        let mut order: Vec<usize> = (0..self.model.sites.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                self.model.sites[i].lines.start,
+                self.model.sites[i].form != DirectiveForm::Implicit,
+            )
+        });
+        let mut new_index = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        let mut sites: Vec<Option<Site>> = std::mem::take(&mut self.model.sites)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.model.sites = order
+            .iter()
+            .map(|&old| sites[old].take().expect("each site moves once"))
+            .collect();
+        for site in &mut self.model.sites {
+            site.end_site = site.end_site.map(|e| new_index[e]);
+        }
+    }
+
+    fn unit_of(&self, site: usize) -> Option<usize> {
+        let at = self.model.sites[site].span.start;
+        self.model
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.span.start <= at && at < u.span.end)
+            .min_by_key(|(_, u)| u.span.len())
+            .map(|(i, _)| i)
+    }
+
+    fn unterminated(&mut self, index: usize) {
+        let site = &self.model.sites[index];
+        self.model.diagnostics.push(Diagnostic::error(
+            site.span.clone(),
+            format!(
+                "`{}` has no `end {}` directive",
+                site.directive.name, site.directive.name
+            ),
+            "construct opened here",
+        ));
+    }
+
+    fn close(&mut self, opener: usize, end: usize, sections: Vec<usize>) {
+        let (open, close) = (&self.model.sites[opener], &self.model.sites[end]);
+        if open.directive.name == "critical"
+            && !same_argument(&open.directive.argument, &close.directive.argument)
+        {
+            let message = "the names of `critical` and `end critical` differ";
+            let diagnostic = Diagnostic::error(close.span.clone(), message, "different name")
+                .with_note(format!(
+                    "the construct is `critical{}`",
+                    open.directive
+                        .argument
+                        .as_ref()
+                        .map(|a| format!("({a})"))
+                        .unwrap_or_default()
+                ));
+            self.model.diagnostics.push(diagnostic);
+            return;
+        }
+        let block = open.lines.end..close.lines.start;
+        self.model.sites[opener].block = Some(block.clone());
+        self.model.sites[opener].end_site = Some(end);
+        self.divide_sections(opener, block, sections);
+    }
+
+    /// Each `section` runs to the next one or to `end sections`. Code before
+    /// the first `section` directive is a section too, written implicitly.
+    fn divide_sections(
+        &mut self,
+        construct: usize,
+        block: std::ops::Range<usize>,
+        sections: Vec<usize>,
+    ) {
+        if !self.model.sites[construct]
+            .directive
+            .name
+            .ends_with("sections")
+        {
+            return;
+        }
+        let first_section = sections
+            .first()
+            .map_or(block.end, |&s| self.model.sites[s].lines.start);
+        if let Some(statement) = self.statement_after(block.start) {
+            let start = self.file.start_of_line(self.original_span(statement).start);
+            if start < first_section {
+                let mut directive = self.model.sites[construct].directive.clone();
+                directive.name = "section".into();
+                directive.argument = None;
+                directive.clauses.clear();
+                self.model.sites.push(Site {
+                    form: DirectiveForm::Implicit,
+                    span: start..start,
+                    lines: start..start,
+                    directive,
+                    block: Some(start..first_section),
+                    end_site: None,
+                    unit: None,
+                    parent: None,
+                });
+            }
+        }
+        for (k, &section) in sections.iter().enumerate() {
+            let end = sections
+                .get(k + 1)
+                .map_or(block.end, |&next| self.model.sites[next].lines.start);
+            self.model.sites[section].block = Some(self.model.sites[section].lines.end..end);
+        }
+    }
+
+    /// The loop nest of a loop construct; returns where its block ends.
+    fn loop_block(&mut self, index: usize, roles: &[Role]) -> Option<usize> {
+        let site = &self.model.sites[index];
+        let statement = self.statement_after(site.lines.end);
+        let Some(statement) = statement.filter(|s| s.kind() == "do_loop") else {
+            self.expected(index, "a DO loop", statement);
+            return None;
+        };
+        // Only loop-transforming directives may stand between.
+        let loop_start = self.original_span(statement).start;
+        let between = self
+            .model
+            .sites
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .take_while(|(_, s)| s.span.start < loop_start);
+        if let Some((other, _)) = between.filter(|(i, _)| roles[*i] != Role::Loop).next() {
+            let diagnostic = Diagnostic::error(
+                self.model.sites[other].span.clone(),
+                format!(
+                    "this directive stands between `{}` and its loop",
+                    self.model.sites[index].directive.name
+                ),
+                "not a loop directive",
+            );
+            self.model.diagnostics.push(diagnostic);
+            return None;
+        }
+        let wanted = self.collapse(index);
+        let depth = nest_depth(statement, wanted);
+        if depth < wanted {
+            let site = &self.model.sites[index];
+            self.model.diagnostics.push(Diagnostic::error(
+                site.span.clone(),
+                format!(
+                    "`collapse({wanted})` needs {wanted} perfectly nested loops, found {depth}"
+                ),
+                "loop nest too shallow",
+            ));
+            return None;
+        }
+        let end = self.end_of_last_line(statement);
+        let site = &mut self.model.sites[index];
+        site.block = Some(site.lines.end..end);
+        Some(end)
+    }
+
+    fn collapse(&self, index: usize) -> usize {
+        let directive = &self.model.sites[index].directive;
+        directive
+            .clause("collapse")
+            .and_then(|c| c.args.as_deref())
+            .and_then(|a| a.trim().parse().ok())
+            .unwrap_or(1)
+    }
+
+    /// The statement an `atomic` applies to; returns where its block ends.
+    fn atomic_statement(&mut self, index: usize) -> Option<usize> {
+        let site = &self.model.sites[index];
+        let statement = self.statement_after(site.lines.end);
+        let Some(statement) = statement.filter(|s| is_statement(s.kind())) else {
+            self.expected(index, "a statement", statement);
+            return None;
+        };
+        let end = self.end_of_last_line(statement);
+        let site = &mut self.model.sites[index];
+        site.block = Some(site.lines.end..end);
+        Some(end)
+    }
+
+    fn expected(&mut self, index: usize, what: &str, found: Option<Node>) {
+        let site = &self.model.sites[index];
+        let found = match found {
+            Some(node) if node.kind() == "ERROR" => "code that cannot be parsed".to_string(),
+            Some(node) => format!("`{}`", node.kind().replace('_', " ")),
+            None => "the end of the program unit".to_string(),
+        };
+        let diagnostic = Diagnostic::error(
+            site.span.clone(),
+            format!(
+                "`{}` must be followed by {what}, found {found}",
+                site.directive.name
+            ),
+            "directive here",
+        );
+        self.model.diagnostics.push(diagnostic);
+    }
+
+    /// An end directive for `index` that directly follows `after` (only
+    /// blank and comment lines between).
+    fn optional_end(
+        &mut self,
+        index: usize,
+        after: usize,
+        roles: &[Role],
+        site_of_line: &std::collections::HashMap<usize, usize>,
+        claimed: &mut [bool],
+    ) {
+        let mut line = self.scan.line_index(after);
+        if after >= self.file.bytes.len() {
+            return;
+        }
+        while matches!(
+            self.scan.kinds.get(line),
+            Some(LineKind::Blank | LineKind::Comment)
+        ) {
+            line += 1;
+        }
+        let Some(&candidate) = site_of_line.get(&line) else {
+            return;
+        };
+        if let Role::End { of } = &roles[candidate] {
+            if *of == self.model.sites[index].directive.name {
+                self.model.sites[index].end_site = Some(candidate);
+                claimed[candidate] = true;
+            }
+        }
+    }
+}
+
+/// How many loops, up to `wanted`, are perfectly nested from `outer` on.
+fn nest_depth(outer: Node, wanted: usize) -> usize {
+    let mut depth = 1;
+    let mut current = outer;
+    while depth < wanted {
+        let mut cursor = current.walk();
+        let body: Vec<Node> = current
+            .named_children(&mut cursor)
+            .filter(|c| {
+                !matches!(
+                    c.kind(),
+                    "do_statement"
+                        | "comment"
+                        | "end_do_loop_statement"
+                        | "end_do_label_loop_statement"
+                )
+            })
+            .collect();
+        match body.as_slice() {
+            [inner] if inner.kind() == "do_loop" => {
+                current = *inner;
+                depth += 1;
+            }
+            _ => break,
+        }
+    }
+    depth
+}
+
+fn is_statement(kind: &str) -> bool {
+    !matches!(
+        kind,
+        "ERROR" | "comment" | "internal_procedures" | "contains_statement"
+    ) && !kind.starts_with("end_")
+        && !kind.starts_with("preproc")
+}

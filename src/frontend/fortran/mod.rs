@@ -1,0 +1,256 @@
+//! The tree-sitter front end for Fortran, free and fixed form.
+//!
+//! Directives are comments to Fortran, so they are found line by line
+//! ([`lines`]) and their text joined over continuation lines. The code is
+//! parsed by tree-sitter-fortran from a free-form text of (nearly) the
+//! same bytes ([`parse_text`]), whose offsets map back to the file exactly.
+//! Block constructs end at their end directives; loop constructs and
+//! `atomic` take their loop nest or statement from the tree; program units
+//! and the end of their specification parts come from the tree too.
+
+mod constructs;
+mod lines;
+mod parse_text;
+mod units;
+
+pub use units::LOCK_ROUTINES;
+
+use super::{DirectiveForm, FrontEnd, Model, Site};
+use crate::diagnostics::Diagnostic;
+use crate::directive::parse_directive;
+use crate::source::{Language, SourceFile, Span};
+use lines::Scan;
+use parse_text::ParseText;
+use tree_sitter::{Node, Parser, Tree};
+
+pub struct TreeSitterFortran;
+
+impl FrontEnd for TreeSitterFortran {
+    fn name(&self) -> &'static str {
+        "tree-sitter"
+    }
+
+    fn analyse(&self, file: &SourceFile) -> Model {
+        let fixed_form = file.language == Language::FortranFixed;
+        let scan = lines::scan(&file.bytes, fixed_form);
+        let parse = if fixed_form {
+            ParseText::fixed(&file.bytes, &scan)
+        } else {
+            ParseText::free(&file.bytes, &scan)
+        };
+        let tree = parse_fortran(&parse.bytes);
+        let mut analysis = Analysis {
+            file,
+            scan: &scan,
+            parse: &parse,
+            tree: &tree,
+            model: Model::default(),
+        };
+        analysis
+            .model
+            .diagnostics
+            .extend(scan.diagnostics.iter().cloned());
+        analysis.sites();
+        analysis.units();
+        analysis.constructs();
+        analysis.nesting();
+        analysis.lock_calls();
+        analysis.device_code();
+        analysis.parse_errors();
+        analysis.model
+    }
+}
+
+fn parse_fortran(text: &[u8]) -> Tree {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_fortran::LANGUAGE.into())
+        .expect("the tree-sitter-fortran grammar matches the tree-sitter library");
+    parser
+        .parse(text, None)
+        .expect("parsing without a timeout or cancellation flag finishes")
+}
+
+pub(crate) struct Analysis<'a> {
+    file: &'a SourceFile,
+    scan: &'a Scan,
+    parse: &'a ParseText,
+    tree: &'a Tree,
+    model: Model,
+}
+
+impl<'a> Analysis<'a> {
+    fn sites(&mut self) {
+        for raw in &self.scan.directives {
+            match parse_directive(&raw.text, raw.sentinel, self.file.language) {
+                Ok(directive) => self.model.sites.push(Site {
+                    form: DirectiveForm::FortranComment,
+                    span: raw.span.clone(),
+                    lines: raw.lines.clone(),
+                    directive,
+                    block: None,
+                    end_site: None,
+                    unit: None,
+                    parent: None,
+                }),
+                Err(error) => self.model.diagnostics.push(Diagnostic::error(
+                    raw.span.clone(),
+                    format!("invalid directive: {}", error.message),
+                    error.message,
+                )),
+            }
+        }
+    }
+
+    fn original_span(&self, node: Node) -> Span {
+        self.parse.span_to_original(node.byte_range())
+    }
+
+    fn parse_text_of(&self, node: Node) -> &'a str {
+        std::str::from_utf8(&self.parse.bytes[node.byte_range()]).unwrap_or("")
+    }
+
+    /// The end of the line holding the last byte of `node`.
+    fn end_of_last_line(&self, node: Node) -> usize {
+        let span = self.original_span(node);
+        self.file
+            .end_of_line(span.end.saturating_sub(1).max(span.start))
+    }
+
+    /// The outermost node that is not a comment and begins at or after
+    /// `offset` (an original offset): the statement that follows.
+    fn statement_after(&self, offset: usize) -> Option<Node<'a>> {
+        let at = self.parse.to_parse(offset);
+        let mut node = self.tree.root_node();
+        'descend: loop {
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                if child.end_byte() <= at || child.kind() == "comment" {
+                    continue;
+                }
+                if child.start_byte() >= at {
+                    if child.kind() == "statement_label" {
+                        // A labelled statement: the label is a sibling.
+                        continue;
+                    }
+                    return Some(child);
+                }
+                node = child;
+                continue 'descend;
+            }
+            return None;
+        }
+    }
+
+    /// Each site's innermost enclosing unit and site.
+    fn nesting(&mut self) {
+        let units: Vec<Span> = self.model.units.iter().map(|u| u.span.clone()).collect();
+        let blocks: Vec<Option<Span>> = self.model.sites.iter().map(|s| s.block.clone()).collect();
+        for (index, site) in self.model.sites.iter_mut().enumerate() {
+            let at = site.span.start;
+            site.unit = units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.start <= at && at < u.end)
+                .min_by_key(|(_, u)| u.len())
+                .map(|(i, _)| i);
+            site.parent = blocks
+                .iter()
+                .enumerate()
+                .filter(|(j, block)| {
+                    *j != index
+                        && block.as_ref().is_some_and(|b| {
+                            b.start <= at && site.span.end <= b.end && !b.is_empty()
+                        })
+                })
+                .min_by_key(|(_, block)| block.as_ref().map_or(usize::MAX, |b| b.len()))
+                .map(|(j, _)| j);
+        }
+    }
+
+    /// Code where nothing may be inserted: target and simd constructs, and
+    /// program units declared for the device.
+    fn device_code(&mut self) {
+        let mut device = Vec::new();
+        for site in &self.model.sites {
+            let spec = site.directive.spec();
+            if let Some(block) = &site.block {
+                if spec.leaves.iter().any(|l| l == "target" || l == "simd") {
+                    device.push(block.clone());
+                }
+            }
+            if site.directive.name == "declare target" {
+                if let Some(unit) = site.unit {
+                    device.push(self.model.units[unit].span.clone());
+                }
+            }
+        }
+        device.sort_by_key(|s| (s.start, s.end));
+        device.dedup();
+        self.model.device_code = device;
+    }
+
+    /// Syntax errors in code that directives apply to are errors: their
+    /// blocks cannot be known. Elsewhere they are left alone, with a warning.
+    fn parse_errors(&mut self) {
+        let mut errors = Vec::new();
+        collect_errors(self.tree.root_node(), &mut errors);
+        for node in errors {
+            let span = self.original_span(node);
+            let touched = self.model.sites.iter().any(|site| {
+                let construct = site.lines.start
+                    ..site
+                        .block
+                        .as_ref()
+                        .map_or(site.lines.end, |b| b.end.max(site.lines.end));
+                overlaps(&construct, &span)
+            });
+            let specification = self.model.units.iter().any(|unit| {
+                let holds_sites = self
+                    .model
+                    .sites
+                    .iter()
+                    .any(|s| unit.span.start <= s.span.start && s.span.end <= unit.span.end);
+                let declarations = unit.span.start..unit.declarations_at.unwrap_or(unit.span.start);
+                holds_sites && overlaps(&declarations, &span)
+            });
+            let what = if node.is_missing() {
+                format!("missing `{}`", node.kind())
+            } else {
+                "syntax error".to_string()
+            };
+            self.model.diagnostics.push(if touched || specification {
+                Diagnostic::error(
+                    span,
+                    format!("cannot parse the code a directive applies to: {what}"),
+                    what,
+                )
+                .with_note("the construct's extent cannot be decided, so it is not instrumented")
+            } else {
+                Diagnostic::warning(
+                    span,
+                    format!("cannot parse this code ({what}); no directive depends on it"),
+                    what,
+                )
+            });
+        }
+    }
+}
+
+fn overlaps(a: &Span, b: &Span) -> bool {
+    a.start < b.end.max(b.start + 1) && b.start < a.end
+}
+
+fn collect_errors<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
+    if node.is_error() || node.is_missing() {
+        errors.push(node);
+        return;
+    }
+    if !node.has_error() {
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect_errors(child, errors);
+    }
+}

@@ -1,0 +1,317 @@
+//! Program units, the end of their specification parts, and lock calls.
+
+use super::Analysis;
+use crate::diagnostics::Diagnostic;
+use crate::frontend::{LockCall, Unit};
+use crate::source::Language;
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+const UNIT_KINDS: &[&str] = &["program", "subroutine", "function", "module_procedure"];
+
+/// Statements that may stand in a specification part. `data`, `format` and
+/// `entry` may also stand among executable statements; before the first
+/// executable statement they are part of the specification part.
+const SPECIFICATION_KINDS: &[&str] = &[
+    "use_statement",
+    "import_statement",
+    "implicit_statement",
+    "variable_declaration",
+    "variable_modification",
+    "parameter_statement",
+    "data_statement",
+    "format_statement",
+    "entry_statement",
+    "include_statement",
+    "derived_type_definition",
+    "interface",
+    "common_statement",
+    "equivalence_statement",
+    "namelist_statement",
+    "save_statement",
+    "private_statement",
+    "public_statement",
+    "bind_statement",
+    "cray_pointer_declaration",
+    "enum",
+    "enumeration_type",
+    "preproc_include",
+];
+
+/// Lines that neither belong to a part nor end one.
+const NEUTRAL_KINDS: &[&str] = &[
+    "comment",
+    "preproc_def",
+    "preproc_function_def",
+    "preproc_call",
+];
+
+const CONDITIONAL_KINDS: &[&str] = &["preproc_if", "preproc_ifdef"];
+
+const UNIT_STATEMENT_KINDS: &[&str] = &[
+    "program_statement",
+    "subroutine_statement",
+    "function_statement",
+    "module_procedure_statement",
+];
+
+/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
+pub const LOCK_ROUTINES: &[&str] = &[
+    "omp_init_lock",
+    "omp_destroy_lock",
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_init_nest_lock",
+    "omp_destroy_nest_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_test_nest_lock",
+];
+
+impl Analysis<'_> {
+    pub(super) fn units(&mut self) {
+        let mut found = Vec::new();
+        collect_units(self.tree.root_node(), &mut found);
+        for node in found {
+            let unit = self.unit(node);
+            self.model.units.push(unit);
+        }
+        self.model.units.sort_by_key(|u| u.span.start);
+    }
+
+    fn unit(&mut self, node: Node) -> Unit {
+        let name = node
+            .named_child(0)
+            .filter(|s| UNIT_STATEMENT_KINDS.contains(&s.kind()))
+            .and_then(|s| {
+                s.child_by_field_name("name")
+                    .or_else(|| named_child_of_kind(s, "name"))
+            })
+            .map(|n| self.parse_text_of(n).to_string())
+            // A main program may omit its `program` statement.
+            .unwrap_or_else(|| "main".to_string());
+        let span = self.original_span(node);
+        let (declarations_at, reference) = self.end_of_specification(node);
+        let indent = match reference {
+            Some(statement) => self.indent_of(statement),
+            None => String::new(),
+        };
+        let indent = match self.file.language {
+            Language::FortranFixed
+                if indent
+                    .chars()
+                    .map(|c| if c == '\t' { 6 } else { 1 })
+                    .sum::<usize>()
+                    < 6 =>
+            {
+                " ".repeat(6)
+            }
+            _ => indent,
+        };
+        Unit {
+            name,
+            span,
+            declarations_at,
+            indent,
+        }
+    }
+
+    /// Where declarations go, and the statement whose indentation they take.
+    fn end_of_specification<'t>(&mut self, unit: Node<'t>) -> (Option<usize>, Option<Node<'t>>) {
+        let mut cursor = unit.walk();
+        let children: Vec<Node> = unit.named_children(&mut cursor).collect();
+        let mut last_specification = None;
+        let mut first_executable = None;
+        let mut arrays = HashSet::new();
+        for (index, &child) in children.iter().enumerate() {
+            let kind = child.kind();
+            if index == 0 && UNIT_STATEMENT_KINDS.contains(&kind) {
+                last_specification = Some(child);
+                continue;
+            }
+            if NEUTRAL_KINDS.contains(&kind) || kind == "statement_label" {
+                continue;
+            }
+            let specification = if CONDITIONAL_KINDS.contains(&kind) {
+                self.is_specification_only(child, &arrays)
+            } else {
+                self.is_specification(child, &arrays)
+            };
+            if !specification {
+                first_executable = Some(child);
+                break;
+            }
+            collect_array_names(child, self, &mut arrays);
+            last_specification = Some(child);
+        }
+        let Some(last) = last_specification else {
+            // A main program without `program` statement or declarations.
+            let at = self.file.start_of_line(self.original_span(unit).start);
+            return (Some(at), first_executable);
+        };
+        let end = self.original_span(last).end;
+        let at = self
+            .file
+            .end_of_line(end.saturating_sub(1).max(self.original_span(last).start));
+        if let Some(next) = first_executable {
+            if self.original_span(next).start < at {
+                self.model.diagnostics.push(Diagnostic::warning(
+                    self.original_span(next),
+                    "the specification part ends within a line",
+                    "first executable statement",
+                ));
+                return (None, Some(last));
+            }
+        }
+        let reference = if UNIT_STATEMENT_KINDS.contains(&last.kind()) {
+            first_executable.or(Some(last))
+        } else {
+            Some(last)
+        };
+        (Some(at), reference)
+    }
+
+    fn is_specification(&self, node: Node, arrays: &HashSet<String>) -> bool {
+        SPECIFICATION_KINDS.contains(&node.kind()) || self.is_statement_function(node, arrays)
+    }
+
+    /// A preprocessor conditional counts as specification when everything
+    /// in all its branches does.
+    fn is_specification_only(&self, node: Node, arrays: &HashSet<String>) -> bool {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        children.iter().all(|&child| match child.kind() {
+            "preproc_else" | "preproc_elif" | "preproc_elifdef" => {
+                self.is_specification_only(child, arrays)
+            }
+            "identifier"
+            | "preproc_arg"
+            | "preproc_defined"
+            | "binary_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+            | "number_literal"
+            | "call_expression"
+            | "logical_expression" => true,
+            kind if NEUTRAL_KINDS.contains(&kind) => true,
+            kind if CONDITIONAL_KINDS.contains(&kind) => self.is_specification_only(child, arrays),
+            _ => self.is_specification(child, arrays),
+        })
+    }
+
+    /// `f(x, y) = expression` defines a statement function unless `f` is an
+    /// array: arrays must be declared as such, and a substring has a `:`.
+    fn is_statement_function(&self, node: Node, arrays: &HashSet<String>) -> bool {
+        if node.kind() != "assignment_statement" {
+            return false;
+        }
+        let Some(left) = node
+            .named_child(0)
+            .filter(|n| n.kind() == "call_expression")
+        else {
+            return false;
+        };
+        let Some(name) = left.child_by_field_name("function") else {
+            return false;
+        };
+        let Some(arguments) = left.child_by_field_name("arguments") else {
+            return false;
+        };
+        let mut cursor = arguments.walk();
+        let plain_dummies = arguments
+            .named_children(&mut cursor)
+            .all(|a| a.kind() == "identifier");
+        plain_dummies && !arrays.contains(&self.parse_text_of(name).to_ascii_lowercase())
+    }
+
+    fn indent_of(&self, statement: Node) -> String {
+        let start = self.parse.to_original(statement.start_byte());
+        let line_start = self.file.start_of_line(start);
+        let prefix = &self.file.bytes[line_start..start];
+        if prefix.iter().all(|&b| b == b' ' || b == b'\t') {
+            String::from_utf8_lossy(prefix).into_owned()
+        } else {
+            // A label or a `!$` sentinel stands before the statement.
+            " ".repeat(prefix.len())
+        }
+    }
+
+    pub(super) fn lock_calls(&mut self) {
+        let mut calls = Vec::new();
+        let mut cursor = self.tree.walk();
+        let mut stack = vec![self.tree.root_node()];
+        while let Some(node) = stack.pop() {
+            let callee = match node.kind() {
+                "subroutine_call" => node.child_by_field_name("subroutine"),
+                "call_expression" => node.child_by_field_name("function"),
+                _ => None,
+            };
+            if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
+                let name = self.parse_text_of(callee).to_ascii_lowercase();
+                if LOCK_ROUTINES.contains(&name.as_str()) {
+                    let span = self.original_span(callee);
+                    if span.len() == callee.byte_range().len() {
+                        calls.push(LockCall { span, name });
+                    } else {
+                        self.model.diagnostics.push(Diagnostic::warning(
+                            span,
+                            "lock routine name split over a continuation line is left alone",
+                            "not renamed",
+                        ));
+                    }
+                }
+            }
+            stack.extend(node.children(&mut cursor));
+        }
+        calls.sort_by_key(|c| c.span.start);
+        self.model.lock_calls = calls;
+    }
+}
+
+fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let found = node.named_children(&mut cursor).find(|c| c.kind() == kind);
+    found
+}
+
+/// Units in the tree, except interface bodies, which have no code.
+fn collect_units<'t>(node: Node<'t>, found: &mut Vec<Node<'t>>) {
+    if node.kind() == "interface" {
+        return;
+    }
+    if UNIT_KINDS.contains(&node.kind()) {
+        found.push(node);
+    }
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        collect_units(child, found);
+    }
+}
+
+/// Names declared with a shape in a specification statement.
+fn collect_array_names(node: Node, analysis: &Analysis, arrays: &mut HashSet<String>) {
+    if matches!(node.kind(), "interface" | "derived_type_definition") {
+        return;
+    }
+    let declares_shape = match node.kind() {
+        "sized_declarator" | "coarray_declarator" => true,
+        "variable_declaration" | "variable_modification" => {
+            let text = analysis.parse_text_of(node).to_ascii_lowercase();
+            text.contains("dimension")
+        }
+        _ => false,
+    };
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.named_children(&mut cursor).collect();
+    if declares_shape {
+        for child in &children {
+            if child.kind() == "identifier" {
+                arrays.insert(analysis.parse_text_of(*child).to_ascii_lowercase());
+            }
+        }
+    }
+    for child in children {
+        collect_array_names(child, analysis, arrays);
+    }
+}
