@@ -193,7 +193,8 @@ fn clause_list(scanner: &mut Scanner) -> Result<Vec<(Clause, Range<usize>)>, Dir
         scanner.skip_trivia()?;
         let Some(next) = scanner.peek() else { break };
         if next == b',' {
-            if clauses.is_empty() || comma.is_some() {
+            // OpenMP allows a comma before the first clause, too.
+            if comma.is_some() {
                 let at = scanner.pos;
                 return Err(DirectiveError::new(
                     "expected a clause before `,`",
@@ -258,17 +259,16 @@ fn check_clause(
 
     // A word that is not a clause here may be a misspelt clause, or the
     // rest of a longer (combined) directive name.
-    let written = format!("{} {}", spec.spelling(), clause.name);
+    let name_words = spec.name.split(' ').count();
     let longer_directive = t
         .directive
         .iter()
-        .filter(|d| d.form_of.is_none() && d.is_for(language) && d.name.len() > spec.name.len())
+        .filter(|d| d.form_of.is_none() && d.is_for(language))
         .filter(|d| d.name.starts_with(&format!("{} ", spec.name)))
         .filter_map(|d| {
-            let words = written.split(' ').count();
-            let compared: Vec<&str> = d.name.split(' ').take(words).collect();
-            let distance = edit_distance(&written, &compared.join(" "));
-            close_enough(distance, &written).then_some((distance, d.name.len(), &d.name))
+            let next_word = d.name.split(' ').nth(name_words)?;
+            let distance = edit_distance(&clause.name, next_word);
+            close_enough(distance, next_word).then_some((distance, d.name.len(), &d.name))
         })
         .min()
         .map(|(distance, _, name)| (distance, format!("`{name}`")));
@@ -412,8 +412,14 @@ fn walk<B>(
                     None => return Err(WalkError::UnterminatedComment(i)),
                 }
             }
-            b'/' if syntax == Syntax::C && bytes.get(i + 1) == Some(&b'/') => break,
-            b'!' if syntax == Syntax::Fortran => break,
+            b'/' if syntax == Syntax::C && bytes.get(i + 1) == Some(&b'/') => {
+                i = line_end(s, i);
+                continue;
+            }
+            b'!' if syntax == Syntax::Fortran => {
+                i = line_end(s, i);
+                continue;
+            }
             b'(' | b'[' | b'{' => {
                 if let ControlFlow::Break(b) = visit(i, c, open.len()) {
                     return Ok(Some(b));
@@ -450,6 +456,12 @@ fn walk<B>(
     }
 }
 
+/// Where a line comment starting at `from` ends. Joined continuation lines
+/// normally leave none, but a line break that remains ends the comment.
+fn line_end(s: &str, from: usize) -> usize {
+    s[from..].find('\n').map_or(s.len(), |i| from + i)
+}
+
 struct Scanner<'a> {
     text: &'a str,
     pos: usize,
@@ -468,10 +480,10 @@ impl Scanner<'_> {
             let r = rest(self);
             if let Some(c) = r.chars().next().filter(|c| c.is_whitespace()) {
                 self.pos += c.len_utf8();
-            } else if self.syntax == Syntax::Fortran && r.starts_with('!') {
-                self.pos = self.text.len();
-            } else if self.syntax == Syntax::C && r.starts_with("//") {
-                self.pos = self.text.len();
+            } else if (self.syntax == Syntax::Fortran && r.starts_with('!'))
+                || (self.syntax == Syntax::C && r.starts_with("//"))
+            {
+                self.pos = line_end(self.text, self.pos);
             } else if self.syntax == Syntax::C && r.starts_with("/*") {
                 let Some(end) = r[2..].find("*/") else {
                     return Err(DirectiveError::new(

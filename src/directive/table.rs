@@ -361,7 +361,7 @@ mod tests {
         assert!(t.clauses_of(d).contains(&"proc_bind"));
         let leaves: Vec<&str> = t.leaves_accepting(d, "private").collect();
         assert_eq!(leaves.last(), Some(&"simd"));
-        assert_eq!(leaves.len(), 5);
+        assert_eq!(leaves.len(), 6);
     }
 
     #[test]
