@@ -5,6 +5,8 @@
 mod parse;
 mod table;
 
+use crate::source::Language;
+
 pub use parse::{parse_directive, DirectiveError};
 pub use table::{
     table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
@@ -50,6 +52,22 @@ impl Directive {
         table()
             .directive(&self.name)
             .expect("parsed directives are in the table")
+    }
+
+    /// The association of this occurrence. It differs from the table's in
+    /// one case: in C and C++, `declare target` without clauses or list
+    /// opens a region that `end declare target` closes.
+    pub fn association(&self, language: Language) -> Association {
+        let spec = self.spec();
+        let opens_region = self.name == "declare target"
+            && !language.is_fortran()
+            && self.argument.is_none()
+            && self.clauses.is_empty();
+        if opens_region {
+            Association::BeginDeclarative
+        } else {
+            spec.association
+        }
     }
 
     pub fn clause(&self, name: &str) -> Option<&Clause> {

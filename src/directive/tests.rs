@@ -489,3 +489,31 @@ fn top_level_colon_ignores_nested_and_scoped_colons() {
     assert_eq!(top_level_colon("\"a:b\""), None);
     assert_eq!(top_level_colon("x"), None);
 }
+
+#[test]
+fn declare_target_without_clauses_opens_a_region_in_c() {
+    let d = c("declare target");
+    assert_eq!(d.association(Language::C), Association::BeginDeclarative);
+    let d = c("declare target enter(f)");
+    assert_eq!(d.association(Language::C), Association::Declarative);
+    let d = fortran("declare target");
+    assert_eq!(
+        d.association(Language::FortranFree),
+        Association::Declarative
+    );
+    assert_eq!(
+        c("end declare target").spec().ends.as_deref(),
+        Some("begin declare target")
+    );
+}
+
+#[test]
+fn fortran_names_stay_unambiguous_without_blanks() {
+    let mut seen = std::collections::HashMap::new();
+    for d in table().directive.iter().filter(|d| d.form_of.is_none()) {
+        if let Some(other) = seen.insert(d.name.replace(' ', ""), &d.name) {
+            panic!("`{other}` and `{}` read the same without blanks", d.name);
+        }
+    }
+    assert!(seen.len() > 150);
+}
