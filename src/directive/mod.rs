@@ -7,7 +7,7 @@ mod table;
 
 use crate::source::Language;
 
-pub use parse::{parse_directive, DirectiveError};
+pub use parse::{parse_directive, split_top_level, top_level_colon, DirectiveError};
 pub use table::{
     table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
 };

@@ -563,7 +563,7 @@ impl Scanner<'_> {
 /// Byte position of the first `:` in `s` outside brackets, strings and
 /// comments that is neither half of a C++ `::` nor the `:` of a `? :`
 /// conditional: the separator of `reduction(inscan, +: x)`.
-pub(crate) fn top_level_colon(s: &str) -> Option<usize> {
+pub fn top_level_colon(s: &str) -> Option<usize> {
     let bytes = s.as_bytes();
     let mut open_conditionals = 0usize;
     let mut scope_operator_at = None;
@@ -584,8 +584,9 @@ pub(crate) fn top_level_colon(s: &str) -> Option<usize> {
     .flatten()
 }
 
-/// `s` split at commas outside brackets, strings and comments.
-fn split_top_level(s: &str) -> Vec<&str> {
+/// `s` split at commas outside brackets, strings and comments: the items
+/// of a clause list.
+pub fn split_top_level(s: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut start = 0;
     let _ = walk(s, Syntax::Args, |i, c, depth| {

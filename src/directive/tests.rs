@@ -478,7 +478,6 @@ fn list_items_reduce_to_base_names() {
 
 #[test]
 fn top_level_colon_ignores_nested_and_scoped_colons() {
-    use super::parse::top_level_colon;
     assert_eq!(top_level_colon("parallel: n > 8"), Some(8));
     assert_eq!(top_level_colon("a[0:n]"), None);
     assert_eq!(top_level_colon("std::plus<int>"), None);
@@ -516,4 +515,13 @@ fn fortran_names_stay_unambiguous_without_blanks() {
         }
     }
     assert!(seen.len() > 150);
+}
+
+#[test]
+fn split_top_level_keeps_nested_commas() {
+    assert_eq!(
+        split_top_level("a[f(1, 2)], b, \"x,y\", {1, 2}"),
+        ["a[f(1, 2)]", " b", " \"x,y\"", " {1, 2}"]
+    );
+    assert_eq!(split_top_level("x"), ["x"]);
 }
