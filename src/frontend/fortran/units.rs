@@ -91,7 +91,11 @@ impl Analysis<'_> {
             .map(|n| self.parse_text_of(n).to_string())
             // A main program may omit its `program` statement.
             .unwrap_or_else(|| "main".to_string());
-        let span = self.original_span(node);
+        let mut span = self.original_span(node);
+        // The grammar lets a unit end after the newline of its last line.
+        while span.end > span.start && self.file.bytes[span.end - 1].is_ascii_whitespace() {
+            span.end -= 1;
+        }
         let (declarations_at, reference) = self.end_of_specification(node);
         let indent = match reference {
             Some(statement) => self.indent_of(statement),
@@ -122,6 +126,9 @@ impl Analysis<'_> {
         let mut cursor = unit.walk();
         let children: Vec<Node> = unit.named_children(&mut cursor).collect();
         let mut last_specification = None;
+        // The last specification statement that is no preprocessor line:
+        // the one whose indentation new declarations take.
+        let mut last_declaration = None;
         let mut first_executable = None;
         let mut arrays = HashSet::new();
         for (index, &child) in children.iter().enumerate() {
@@ -144,6 +151,9 @@ impl Analysis<'_> {
             }
             collect_array_names(child, self, &mut arrays);
             last_specification = Some(child);
+            if !kind.starts_with("preproc") && kind != "format_statement" {
+                last_declaration = Some(child);
+            }
         }
         let Some(last) = last_specification else {
             // A main program without `program` statement or declarations.
@@ -164,11 +174,7 @@ impl Analysis<'_> {
                 return (None, Some(last));
             }
         }
-        let reference = if UNIT_STATEMENT_KINDS.contains(&last.kind()) {
-            first_executable.or(Some(last))
-        } else {
-            Some(last)
-        };
+        let reference = last_declaration.or(first_executable).or(Some(last));
         (Some(at), reference)
     }
 
@@ -212,10 +218,10 @@ impl Analysis<'_> {
         else {
             return false;
         };
-        let Some(name) = left.child_by_field_name("function") else {
+        let Some(name) = callee_of(left) else {
             return false;
         };
-        let Some(arguments) = left.child_by_field_name("arguments") else {
+        let Some(arguments) = named_child_of_kind(left, "argument_list") else {
             return false;
         };
         let mut cursor = arguments.walk();
@@ -244,7 +250,7 @@ impl Analysis<'_> {
         while let Some(node) = stack.pop() {
             let callee = match node.kind() {
                 "subroutine_call" => node.child_by_field_name("subroutine"),
-                "call_expression" => node.child_by_field_name("function"),
+                "call_expression" => callee_of(node),
                 _ => None,
             };
             if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
@@ -267,6 +273,14 @@ impl Analysis<'_> {
         calls.sort_by_key(|c| c.span.start);
         self.model.lock_calls = calls;
     }
+}
+
+/// The name called in `name(arguments)`. The grammar does not always set
+/// the `function` field.
+fn callee_of(call: Node) -> Option<Node> {
+    call.child_by_field_name("function")
+        .or_else(|| call.named_child(0))
+        .filter(|n| n.kind() == "identifier")
 }
 
 fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {

@@ -1,0 +1,611 @@
+//! The Fortran front end on tricky free- and fixed-form snippets: every span
+//! is checked by the text it covers.
+
+use pomp::frontend::fortran::TreeSitterFortran;
+use pomp::frontend::{FrontEnd, Model};
+use pomp::source::{Language, SourceFile};
+
+fn analyse(source: &str, language: Language) -> (SourceFile, Model) {
+    let file = SourceFile::new("test.f90", source.as_bytes().to_vec(), language);
+    let model = TreeSitterFortran.analyse(&file);
+    (file, model)
+}
+
+fn free(source: &str) -> (SourceFile, Model) {
+    analyse(source, Language::FortranFree)
+}
+
+fn fixed(source: &str) -> (SourceFile, Model) {
+    analyse(source, Language::FortranFixed)
+}
+
+fn text(file: &SourceFile, span: &std::ops::Range<usize>) -> String {
+    file.text(span.clone()).into_owned()
+}
+
+/// Each site as (directive name, span text, block text, end site name).
+fn sites(
+    file: &SourceFile,
+    model: &Model,
+) -> Vec<(String, String, Option<String>, Option<String>)> {
+    model
+        .sites
+        .iter()
+        .map(|s| {
+            (
+                s.directive.name.clone(),
+                text(file, &s.span),
+                s.block.as_ref().map(|b| text(file, b)),
+                s.end_site.map(|e| model.sites[e].directive.name.clone()),
+            )
+        })
+        .collect()
+}
+
+fn no_errors(file: &SourceFile, model: &Model) {
+    assert!(
+        !model.has_errors(),
+        "{}",
+        pomp::diagnostics::render(file, &model.diagnostics, false)
+    );
+}
+
+#[test]
+fn parallel_with_labelled_loops_sharing_a_label() {
+    let source = "\
+program p
+  implicit none
+  integer :: i, j, a(10,10)
+!$omp parallel
+!$omp do private(j)
+  do 10 i = 1, 10
+  do 10 j = 1, 10
+10 a(i,j) = 0
+  ! a comment
+!$omp end do nowait
+!$omp end parallel
+end program p
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[0].0, "parallel");
+    assert_eq!(got[0].1, "!$omp parallel");
+    assert_eq!(
+        got[0].2.as_deref(),
+        Some("!$omp do private(j)\n  do 10 i = 1, 10\n  do 10 j = 1, 10\n10 a(i,j) = 0\n  ! a comment\n!$omp end do nowait\n")
+    );
+    assert_eq!(got[0].3.as_deref(), Some("end parallel"));
+    assert_eq!(got[1].0, "do");
+    assert_eq!(
+        got[1].2.as_deref(),
+        Some("  do 10 i = 1, 10\n  do 10 j = 1, 10\n10 a(i,j) = 0\n")
+    );
+    assert_eq!(got[1].3.as_deref(), Some("end do"));
+    assert_eq!(model.sites[1].parent, Some(0));
+    assert_eq!(model.sites[2].parent, Some(0));
+    assert_eq!(model.sites[3].parent, None);
+    assert!(model.sites[2].directive.has_clause("nowait"));
+    assert_eq!(text(&file, &model.sites[1].lines), "!$omp do private(j)\n");
+    assert_eq!(model.units.len(), 1);
+    assert_eq!(model.units[0].name, "p");
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with("!$omp parallel\n"));
+    assert_eq!(model.units[0].indent, "  ");
+    assert!(model.sites.iter().all(|s| s.unit == Some(0)));
+}
+
+#[test]
+fn loops_with_and_without_end_directives() {
+    let source = "\
+subroutine s(n, a)
+  integer, intent(in) :: n
+  real :: a(n)
+  integer :: i, j
+!$omp parallel do
+  do i = 1, n
+    a(i) = 0
+  end do
+  a(1) = 1
+!$omp parallel do simd collapse(2)
+  do i = 1, n
+    do j = 1, n
+      a(i) = a(i) + j
+    enddo
+  end do
+
+!$omp end parallel do simd
+  !$omp parallel do &
+  !$omp & schedule(static)
+  do concurrent (i = 1:n)
+    a(i) = 2
+  end do
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(got.len(), 4);
+    assert_eq!(
+        got[0].2.as_deref(),
+        Some("  do i = 1, n\n    a(i) = 0\n  end do\n")
+    );
+    assert_eq!(got[0].3, None);
+    assert_eq!(got[1].0, "parallel do simd");
+    assert_eq!(
+        got[1].2.as_deref(),
+        Some("  do i = 1, n\n    do j = 1, n\n      a(i) = a(i) + j\n    enddo\n  end do\n")
+    );
+    assert_eq!(got[1].3.as_deref(), Some("end parallel do simd"));
+    assert_eq!(got[3].1, "!$omp parallel do &\n  !$omp & schedule(static)");
+    assert!(model.sites[3].directive.has_clause("schedule"));
+    assert_eq!(
+        got[3].2.as_deref(),
+        Some("  do concurrent (i = 1:n)\n    a(i) = 2\n  end do\n")
+    );
+    // simd loops are device code: nothing may be inserted inside.
+    assert!(model
+        .device_code
+        .contains(model.sites[1].block.as_ref().unwrap()));
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with("!$omp parallel do\n"));
+}
+
+#[test]
+fn collapse_needs_a_deep_enough_nest() {
+    let source = "\
+subroutine s(a)
+  real :: a(4)
+  integer :: i
+!$omp do collapse(2)
+  do i = 1, 4
+    a(i) = 0
+  end do
+end subroutine
+";
+    let (_, model) = free(source);
+    assert!(model.has_errors());
+}
+
+#[test]
+fn sections_with_and_without_a_first_section_directive() {
+    let source = "\
+program p
+  integer :: x, y
+!$omp parallel sections
+  x = 1
+!$omp section
+  y = 2
+!$omp section
+  ! comment
+  y = 3
+!$omp end parallel sections
+!$omp sections
+!$omp section
+  x = 4
+!$omp end sections nowait
+end
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    let names: Vec<&str> = got.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "parallel sections",
+            "section",
+            "section",
+            "section",
+            "end parallel sections",
+            "sections",
+            "section",
+            "end sections"
+        ]
+    );
+    assert_eq!(model.sites[1].form, pomp::frontend::DirectiveForm::Implicit);
+    assert_eq!(got[1].2.as_deref(), Some("  x = 1\n"));
+    assert_eq!(got[2].2.as_deref(), Some("  y = 2\n"));
+    assert_eq!(got[3].2.as_deref(), Some("  ! comment\n  y = 3\n"));
+    assert_eq!(got[0].3.as_deref(), Some("end parallel sections"));
+    assert_eq!(model.sites[0].end_site, Some(4));
+    assert_eq!(model.sites[5].end_site, Some(7));
+    assert!(model.sites[1..4].iter().all(|s| s.parent == Some(0)));
+    assert_eq!(got[6].2.as_deref(), Some("  x = 4\n"));
+    assert_eq!(model.units[0].name, "p");
+}
+
+#[test]
+fn atomic_statements_over_several_lines() {
+    let source = "\
+subroutine s(x, v)
+  integer :: x, v
+!$omp atomic
+  x = x + &
+      1
+!$omp atomic update
+  x = x + 2
+!$omp end atomic
+!$omp atomic capture
+  v = x
+  x = x + 1
+!$omp end atomic
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(got.len(), 5);
+    assert_eq!(got[0].2.as_deref(), Some("  x = x + &\n      1\n"));
+    assert_eq!(got[0].3, None);
+    assert_eq!(got[1].2.as_deref(), Some("  x = x + 2\n"));
+    assert_eq!(got[1].3.as_deref(), Some("end atomic"));
+    assert_eq!(got[3].2.as_deref(), Some("  v = x\n  x = x + 1\n"));
+    assert_eq!(got[3].3.as_deref(), Some("end atomic"));
+}
+
+#[test]
+fn capture_without_end_atomic_is_an_error() {
+    let (_, model) =
+        free("subroutine s(x, v)\n!$omp atomic capture\n  v = x\n  x = x + 1\nend subroutine\n");
+    assert!(model.has_errors());
+}
+
+#[test]
+fn single_critical_and_friends_keep_end_clauses() {
+    let source = "\
+subroutine s(x)
+  integer :: x
+!$omp parallel private(x)
+!$omp single
+  x = 1
+!$omp end single copyprivate(x)
+!$omp critical (upd)
+  x = x + 1
+!$omp end critical (UPD)
+!$omp master
+  x = 2
+!$omp end master
+!$omp barrier
+!$omp flush(x)
+!$omp taskwait
+!$omp end parallel
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(got[1].3.as_deref(), Some("end single"));
+    let end_single = model.sites[1].end_site.unwrap();
+    assert!(model.sites[end_single].directive.has_clause("copyprivate"));
+    assert_eq!(got[3].0, "critical");
+    assert_eq!(model.sites[3].directive.argument.as_deref(), Some("upd"));
+    assert_eq!(got[3].2.as_deref(), Some("  x = x + 1\n"));
+    for standalone in &got[7..10] {
+        assert_eq!(standalone.2, None, "{standalone:?}");
+    }
+    assert!(model.sites[7..10].iter().all(|s| s.parent == Some(0)));
+}
+
+#[test]
+fn mismatched_critical_names_and_missing_end_directives_are_errors() {
+    let (_, model) =
+        free("subroutine s\n!$omp critical(a)\n  x = 1\n!$omp end critical(b)\nend subroutine\n");
+    assert!(model.has_errors());
+    let (file, model) = free("subroutine s\n!$omp parallel\n  x = 1\nend subroutine\n");
+    assert!(model.has_errors());
+    let error = model.diagnostics.iter().find(|d| d.is_error()).unwrap();
+    assert_eq!(text(&file, &error.span), "!$omp parallel");
+    let (_, model) = free("subroutine s\n  x = 1\n!$omp end parallel\nend subroutine\n");
+    assert!(model.has_errors());
+    let (_, model) = free("subroutine s\n!$omp do\n  x = 1\nend subroutine\n");
+    assert!(model.has_errors());
+}
+
+#[test]
+fn invalid_directive_text_is_an_error_and_the_site_is_dropped() {
+    let (file, model) = free("subroutine s\n!$omp parallel bogus_clause(x)\n!$omp end parallel\n!$omp barrier\nend subroutine\n");
+    assert!(model.has_errors());
+    let error = model.diagnostics.iter().find(|d| d.is_error()).unwrap();
+    assert_eq!(text(&file, &error.span), "!$omp parallel bogus_clause(x)");
+    assert!(model.sites.iter().any(|s| s.directive.name == "barrier"));
+}
+
+#[test]
+fn modules_submodules_internal_procedures_and_interfaces() {
+    let source = "\
+module m
+  implicit none
+  integer :: g
+  interface
+    subroutine ext(x)
+      integer :: x
+    end subroutine
+  end interface
+contains
+  integer function f(x) result(r)
+    use omp_lib
+    integer, intent(in) :: x
+    type t
+      integer :: a
+    end type t
+    r = x
+  end function f
+  subroutine host()
+    integer :: k
+    k = 1
+!$omp parallel
+    call inner()
+!$omp end parallel
+  contains
+    subroutine inner()
+!$omp barrier
+    end subroutine inner
+  end subroutine host
+end module m
+submodule (m) sm
+contains
+  module procedure foo
+    x = 1
+  end procedure foo
+end submodule
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let names: Vec<&str> = model.units.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["f", "host", "inner", "foo"]);
+    let decl = |i: usize| {
+        let at = model.units[i].declarations_at.unwrap();
+        assert_eq!(file.start_of_line(at), at);
+        source[at..].lines().next().unwrap().to_string()
+    };
+    assert_eq!(decl(0), "    r = x");
+    assert_eq!(model.units[0].indent, "    ");
+    assert_eq!(decl(1), "    k = 1");
+    assert_eq!(decl(2), "!$omp barrier");
+    assert_eq!(model.units[2].indent, "    ");
+    assert_eq!(decl(3), "    x = 1");
+    assert!(text(&file, &model.units[1].span).starts_with("subroutine host()"));
+    assert!(text(&file, &model.units[1].span).ends_with("end subroutine host"));
+    assert_eq!(model.sites[0].unit, Some(1));
+    assert_eq!(model.sites[2].unit, Some(2));
+}
+
+#[test]
+fn specification_part_ends_before_the_first_executable_statement() {
+    let source = "\
+subroutine s(a, n)
+  use omp_lib
+  implicit none
+  include 'consts.h'
+  integer :: n, i
+  real :: a(n), b
+  real :: f, x
+  parameter (m = 3)
+  data b /1.0/
+  f(x) = x + 1.0
+100 format(i5)
+#ifdef DEBUG
+  logical :: dbg
+#endif
+  a(1) = f(2.0)
+  block
+    integer :: k
+    k = 1
+  end block
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(
+        source[at..].starts_with("  a(1) = f(2.0)\n"),
+        "{}",
+        &source[at..]
+    );
+    assert_eq!(model.units[0].indent, "  ");
+}
+
+#[test]
+fn array_element_assignment_is_executable() {
+    let source = "subroutine s\n  real :: a(3)\n  a(i) = 1.0\nend subroutine\n";
+    let (_, model) = free(source);
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with("  a(i) = 1.0\n"));
+}
+
+#[test]
+fn conditional_lines_are_code_for_the_specification_part() {
+    let source = "program p\n  use iso_fortran_env\n!$ use omp_lib\n  i = 1\n!$ i = omp_get_num_threads()\nend program p\n";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with("  i = 1\n"));
+    assert!(model.sites.is_empty());
+}
+
+#[test]
+fn lock_calls_in_call_position_only() {
+    let source = "\
+program p
+  use omp_lib
+  integer(omp_lock_kind) :: l
+  logical :: ok
+  call omp_init_lock(l)
+  call OMP_Set_Lock(l)
+  ok = omp_test_lock(l)
+  print *, 'call omp_set_lock(l)' ! call omp_unset_lock(l)
+  call omp_unset_lock (l)
+  call omp_destroy_lock(l)
+  call omp_set_nest_lock(n)
+end program
+";
+    let (file, model) = free(source);
+    let calls: Vec<(String, String)> = model
+        .lock_calls
+        .iter()
+        .map(|c| (c.name.clone(), text(&file, &c.span)))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("omp_init_lock", "omp_init_lock"),
+            ("omp_set_lock", "OMP_Set_Lock"),
+            ("omp_test_lock", "omp_test_lock"),
+            ("omp_unset_lock", "omp_unset_lock"),
+            ("omp_destroy_lock", "omp_destroy_lock"),
+            ("omp_set_nest_lock", "omp_set_nest_lock"),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+}
+
+#[test]
+fn pomp_user_regions_and_proposal_directives() {
+    let source = "\
+program p
+!$pomp inst init
+!$pomp inst begin(phase1)
+  x = 1
+!$pomp inst end(phase1)
+!$omp inst begin(phase2)
+!$omp inst end(phase2)
+!$omp noinstrument
+!P$ call foo()
+!$acc kernels
+end program
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got: Vec<(pomp::directive::Sentinel, String)> = model
+        .sites
+        .iter()
+        .map(|s| (s.directive.sentinel, s.directive.name.clone()))
+        .collect();
+    use pomp::directive::Sentinel::*;
+    assert_eq!(
+        got,
+        [
+            (Pomp, "inst init"),
+            (Pomp, "inst begin"),
+            (Pomp, "inst end"),
+            (Omp, "inst begin"),
+            (Omp, "inst end"),
+            (Omp, "noinstrument"),
+        ]
+        .map(|(s, n)| (s, n.to_string()))
+    );
+    assert_eq!(model.sites[1].directive.argument.as_deref(), Some("phase1"));
+}
+
+#[test]
+fn target_and_declare_target_are_device_code() {
+    let source = "\
+subroutine dev(x)
+!$omp declare target
+  x = 1
+end subroutine
+subroutine host(a)
+  real :: a(10)
+!$omp target
+  a(1) = 2
+!$omp end target
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let device: Vec<String> = model.device_code.iter().map(|s| text(&file, s)).collect();
+    assert!(
+        device.iter().any(|d| d.starts_with("subroutine dev(x)")),
+        "{device:?}"
+    );
+    assert!(device.contains(&"  a(1) = 2\n".to_string()), "{device:?}");
+}
+
+#[test]
+fn syntax_errors_near_directives_are_errors_elsewhere_warnings() {
+    let (_, model) =
+        free("subroutine s\n!$omp parallel\n  x = = 1\n!$omp end parallel\nend subroutine\n");
+    assert!(model.has_errors());
+    let (_, model) = free("subroutine s\n  x = = 1\nend subroutine\nsubroutine t\n  integer y\n!$omp barrier\nend subroutine\n");
+    assert!(!model.has_errors(), "{:?}", model.diagnostics);
+    assert!(!model.diagnostics.is_empty());
+}
+
+#[test]
+fn fixed_form_program() {
+    let source = "\
+C     a fixed-form program
+      PROGRAM FIX
+      INTEGER I, J, A(10,10), S
+      INTEGER(8) L
+      S = 0
+C$OMP PARALLEL DO PRIVATE(J)
+C$OMP+REDUCTION(+:S)
+      DO 10 I = 1, 10
+      DO 10 J = 1,
+     &          10
+         S = S + I
+   10 CONTINUE
+*$OMP END PARALLEL DO
+!$OMP ATOMIC
+      S = S +
+     1    1
+c$omp critical
+      CALL OMP_SET_LOCK(L)
+c$omp end critical
+      END
+";
+    let (file, model) = fixed(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(got.len(), 5);
+    assert_eq!(got[0].0, "parallel do");
+    assert_eq!(
+        got[0].1,
+        "C$OMP PARALLEL DO PRIVATE(J)\nC$OMP+REDUCTION(+:S)"
+    );
+    assert!(model.sites[0].directive.has_clause("reduction"));
+    assert_eq!(
+        got[0].2.as_deref(),
+        Some("      DO 10 I = 1, 10\n      DO 10 J = 1,\n     &          10\n         S = S + I\n   10 CONTINUE\n")
+    );
+    assert_eq!(got[0].3.as_deref(), Some("end parallel do"));
+    assert_eq!(got[2].0, "atomic");
+    assert_eq!(got[2].2.as_deref(), Some("      S = S +\n     1    1\n"));
+    assert_eq!(got[3].2.as_deref(), Some("      CALL OMP_SET_LOCK(L)\n"));
+    assert_eq!(model.units[0].name, "FIX");
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with("      S = 0\n"));
+    assert_eq!(model.units[0].indent, "      ");
+    assert_eq!(text(&file, &model.lock_calls[0].span), "OMP_SET_LOCK");
+}
+
+#[test]
+fn fixed_form_long_lines_and_labels() {
+    let code = "      X = 1";
+    let long = format!("{code}{}THIS IS IGNORED\n", " ".repeat(72 - code.len()));
+    let source = format!(
+        "      SUBROUTINE S(X)\n{long}C$OMP PARALLEL\n  100 X = 2\nC$OMP END PARALLEL\n      END\n"
+    );
+    let (file, model) = fixed(&source);
+    no_errors(&file, &model);
+    let at = model.units[0].declarations_at.unwrap();
+    assert!(source[at..].starts_with(&long));
+    assert_eq!(model.units[0].indent, "      ");
+    assert_eq!(sites(&file, &model)[0].2.as_deref(), Some("  100 X = 2\n"));
+}
+
+#[test]
+fn crlf_files_keep_exact_offsets() {
+    let source =
+        "subroutine s\r\n!$omp parallel\r\n  x = 1\r\n!$omp end parallel\r\nend subroutine\r\n";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    assert_eq!(text(&file, &model.sites[0].span), "!$omp parallel");
+    assert_eq!(
+        text(&file, &model.sites[0].block.clone().unwrap()),
+        "  x = 1\r\n"
+    );
+}
