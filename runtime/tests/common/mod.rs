@@ -1,0 +1,211 @@
+//! Building hand-instrumented C and Fortran programs against the runtime's
+//! static library, running them and reading what they wrote.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::process::{Command, Output};
+
+/// `target/<profile>`: the test binary lives in its `deps` folder, and
+/// cargo builds the staticlib there before running the tests.
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .to_path_buf()
+}
+
+pub fn staticlib() -> PathBuf {
+    let lib = target_dir().join("libpomp_runtime.a");
+    assert!(
+        lib.exists(),
+        "{} missing; run cargo build -p pomp-runtime",
+        lib.display()
+    );
+    lib
+}
+
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")
+}
+
+/// Compiles `tests/c/<name>.c` (or `.f90` with its `_init.c`) into a
+/// binary of its own under the target directory.
+pub fn build(name: &str) -> PathBuf {
+    // Tests run in parallel and share programs: compile each once, and never
+    // overwrite a binary another test may be executing.
+    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(exe) = built.get(name) {
+        return exe.clone();
+    }
+    let exe = compile(name);
+    built.insert(name.to_string(), exe.clone());
+    exe
+}
+
+fn compile(name: &str) -> PathBuf {
+    let out_dir = target_dir().join("pomp-runtime-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join(format!("{name}-{}", std::process::id()));
+    let fortran = sources().join(format!("{name}.f90"));
+    let mut command = if fortran.exists() {
+        let mut c = Command::new("gfortran");
+        c.arg(&fortran)
+            .arg(sources().join(format!("{name}_init.c")));
+        c
+    } else {
+        let mut c = Command::new("gcc");
+        c.arg(sources().join(format!("{name}.c")));
+        c
+    };
+    command
+        .args(["-fopenmp", "-O1", "-Wall", "-o"])
+        .arg(&exe)
+        .arg(staticlib())
+        .args(["-lpthread", "-ldl", "-lm"])
+        .current_dir(&out_dir);
+    let output = command.output().expect("compiler runs");
+    assert!(
+        output.status.success(),
+        "compiling {name} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+pub struct Run {
+    pub dir: tempfile::TempDir,
+    pub output: Output,
+}
+
+impl Run {
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// Files in the run directory whose names start with `prefix`.
+    pub fn files(&self, prefix: &str) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+            .collect();
+        files.sort();
+        files
+    }
+
+    /// The one profile the run wrote.
+    pub fn profile(&self) -> Value {
+        let files = self.files("pomp-profile.");
+        assert_eq!(
+            files.len(),
+            1,
+            "expected one profile, found {files:?}\n{}",
+            self.stderr()
+        );
+        read_json(&files[0])
+    }
+
+    /// A `key=value` integer the program printed.
+    pub fn printed(&self, key: &str) -> i64 {
+        let stdout = self.stdout();
+        stdout
+            .split_whitespace()
+            .find_map(|word| word.strip_prefix(&format!("{key}=")))
+            .unwrap_or_else(|| panic!("{key} not printed in {stdout:?}"))
+            .parse()
+            .unwrap()
+    }
+}
+
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+/// Runs `exe` with `threads` OpenMP threads in a fresh directory.
+pub fn run(exe: &Path, threads: usize, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = Command::new(exe);
+    command
+        .args(args)
+        .current_dir(dir.path())
+        .env("OMP_NUM_THREADS", threads.to_string())
+        .env_remove("POMP_PROFILE")
+        .env_remove("POMP_TRACE")
+        .env_remove("POMP_TRACE_LIMIT")
+        .env_remove("POMP_SUMMARY");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().expect("program runs");
+    Run { dir, output }
+}
+
+pub fn run_ok(exe: &Path, threads: usize, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let run = run(exe, threads, args, env);
+    assert!(
+        run.output.status.success(),
+        "{} failed: {:?}\n{}",
+        exe.display(),
+        run.output.status,
+        run.stderr()
+    );
+    run
+}
+
+/// The profile's region id of the region whose CTC had `type` and started
+/// on `line`.
+pub fn region_id(profile: &Value, region_type: &str, line: u64) -> u64 {
+    profile["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["type"] == region_type && r["first_line"] == line)
+        .unwrap_or_else(|| panic!("no {region_type} region at line {line}"))["id"]
+        .as_u64()
+        .unwrap()
+}
+
+/// Visits of (region, kind) summed over all threads.
+pub fn visits(profile: &Value, region: Option<u64>, kind: &str) -> u64 {
+    profile["region_summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == kind && s["region"].as_u64() == region)
+        .map(|s| s["visits"].as_u64().unwrap())
+        .sum()
+}
+
+/// Every call-tree node of every thread, with its thread and parent node.
+pub fn for_each_node(profile: &Value, mut visit: impl FnMut(u64, Option<&Value>, &Value)) {
+    fn walk(
+        thread: u64,
+        parent: Option<&Value>,
+        node: &Value,
+        visit: &mut dyn FnMut(u64, Option<&Value>, &Value),
+    ) {
+        visit(thread, parent, node);
+        for child in node["children"].as_array().unwrap() {
+            walk(thread, Some(node), child, visit);
+        }
+    }
+    for thread in profile["threads"].as_array().unwrap() {
+        walk(
+            thread["thread"].as_u64().unwrap(),
+            None,
+            &thread["tree"],
+            &mut visit,
+        );
+    }
+}

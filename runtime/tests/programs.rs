@@ -1,0 +1,421 @@
+//! Hand-instrumented OpenMP programs built with gcc/gfortran -fopenmp
+//! against the static library; their profiles are checked against what the
+//! programs did.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+fn check_times_are_consistent(profile: &Value) {
+    for_each_node(profile, |thread, _, node| {
+        let inclusive = node["inclusive_ns"].as_u64().unwrap();
+        let exclusive = node["exclusive_ns"].as_u64().unwrap();
+        assert!(inclusive >= exclusive, "thread {thread}: {node}");
+        let children: u64 = node["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["inclusive_ns"].as_u64().unwrap())
+            .sum();
+        if node["kind"] != "thread" {
+            assert!(node["visits"].as_u64().unwrap() > 0, "{node}");
+            assert!(inclusive >= children, "children exceed parent: {node}");
+        }
+    });
+}
+
+fn basic_with(threads: usize) {
+    const REPS: u64 = 3;
+    let exe = build("basic");
+    let run = run_ok(&exe, threads, &["3"], &[]);
+    let profile = run.profile();
+    let t = threads as u64;
+    assert_eq!(run.printed("init_regions_calls"), 1);
+    assert_eq!(run.printed("team"), threads as i64);
+    assert_eq!(profile["thread_count"], t);
+    assert_eq!(profile["declared_regions"], 8);
+    assert_eq!(profile["opari2_version"], "pomp-test-1");
+
+    let user = region_id(&profile, "region", 40);
+    let par = region_id(&profile, "parallel", 42);
+    let for_ = region_id(&profile, "for", 45);
+    let crit = region_id(&profile, "critical", 50);
+    let single = region_id(&profile, "single", 60);
+    let master = region_id(&profile, "master", 70);
+    let barrier = region_id(&profile, "barrier", 75);
+    let atomic = region_id(&profile, "atomic", 55);
+
+    let region = &profile["regions"][(for_ - 1) as usize];
+    assert_eq!(region["idf_id"], "basic.c#3");
+    assert_eq!(region["attributes"]["scheduleType"], "static");
+    assert_eq!(region["end_last_line"], 46);
+    assert_eq!(profile["regions"][(crit - 1) as usize]["name"], "io");
+    assert_eq!(profile["regions"][(user - 1) as usize]["name"], "main_loop");
+
+    assert_eq!(visits(&profile, Some(user), "region"), 1);
+    assert_eq!(visits(&profile, Some(par), "parallel"), REPS * t);
+    assert_eq!(visits(&profile, Some(for_), "for"), REPS * t);
+    assert_eq!(visits(&profile, Some(for_), "implicit_barrier"), REPS * t);
+    assert_eq!(visits(&profile, Some(par), "implicit_barrier"), REPS * t);
+    assert_eq!(visits(&profile, Some(crit), "critical"), REPS * t);
+    assert_eq!(visits(&profile, Some(atomic), "atomic"), REPS * t);
+    assert_eq!(visits(&profile, Some(single), "single"), REPS * t);
+    assert_eq!(visits(&profile, Some(single), "single_body"), REPS);
+    assert_eq!(visits(&profile, Some(master), "master"), REPS);
+    assert_eq!(visits(&profile, Some(barrier), "barrier"), REPS * t);
+    assert_eq!(visits(&profile, None, "set_lock"), REPS * t);
+
+    // The main thread's path: user region > parallel > for > implicit barrier.
+    let mut found_path = false;
+    for_each_node(&profile, |_, parent, node| {
+        if node["kind"] == "implicit_barrier" && node["region"] == for_ {
+            assert_eq!(parent.unwrap()["kind"], "for");
+        }
+        if node["kind"] == "parallel" {
+            if let Some(parent) = parent {
+                if parent["kind"] == "region" && parent["region"] == user {
+                    assert_eq!(node["visits"], REPS);
+                    found_path = true;
+                }
+            }
+        }
+    });
+    assert!(found_path, "parallel not nested in the user region");
+    check_times_are_consistent(&profile);
+
+    let breakdown = &profile["breakdown"];
+    assert!(breakdown["implicit_barrier_ns"].as_u64().unwrap() > 0);
+    assert!(breakdown["fork_ns"].as_u64().unwrap() > 0);
+    for thread in profile["threads"].as_array().unwrap() {
+        assert_eq!(thread["unmatched_ends"], 0, "{thread}");
+        let totals = &thread["totals"];
+        assert!(totals["measured_ns"].as_u64().unwrap() >= totals["work_ns"].as_u64().unwrap());
+    }
+    assert!(
+        run.stderr().contains("pomp: "),
+        "summary missing: {}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn basic_program_with_2_threads() {
+    basic_with(2);
+}
+
+#[test]
+fn basic_program_with_4_threads() {
+    basic_with(4);
+}
+
+#[test]
+fn hundreds_of_threads() {
+    let exe = build("basic");
+    let run = run_ok(&exe, 256, &["2"], &[("POMP_SUMMARY", "0")]);
+    let profile = run.profile();
+    assert_eq!(profile["thread_count"], 256);
+    let par = region_id(&profile, "parallel", 42);
+    assert_eq!(visits(&profile, Some(par), "parallel"), 512);
+    assert_eq!(visits(&profile, None, "set_lock"), 512);
+    assert!(
+        run.stderr().is_empty(),
+        "POMP_SUMMARY=0 still printed: {}",
+        run.stderr()
+    );
+}
+
+fn tasks_with(threads: usize) {
+    let exe = build("tasks");
+    let run = run_ok(&exe, threads, &[], &[]);
+    assert_eq!(run.printed("done"), 20);
+    assert_eq!(
+        run.printed("distinct_ids"),
+        1,
+        "task ids must be unique and non-zero"
+    );
+    let profile = run.profile();
+    let outer = region_id(&profile, "task", 36);
+    let inner = region_id(&profile, "task", 40);
+    let tasks = &profile["tasks"];
+    assert_eq!(tasks["created"], 24);
+    assert_eq!(tasks["executed"], 24);
+    let relations = tasks["relations"].as_array().unwrap();
+    assert!(
+        relations.contains(
+            &serde_json::json!({"parent_region": null, "child_region": outer, "count": 4})
+        ),
+        "{relations:?}"
+    );
+    assert!(
+        relations.contains(
+            &serde_json::json!({"parent_region": outer, "child_region": inner, "count": 20})
+        ),
+        "{relations:?}"
+    );
+    assert_eq!(visits(&profile, Some(inner), "task"), 20);
+    assert_eq!(visits(&profile, Some(outer), "task_create"), 4);
+
+    // Task instances are tree nodes of their own, directly below the thread.
+    let mut inner_ns = 0;
+    for_each_node(&profile, |_, parent, node| {
+        if node["kind"] == "task" {
+            assert_eq!(
+                parent.unwrap()["kind"],
+                "thread",
+                "task nested in a region: {node}"
+            );
+            if node["region"] == inner {
+                inner_ns += node["inclusive_ns"].as_u64().unwrap();
+            }
+        }
+    });
+    // Each inner task sleeps 2 ms.
+    assert!(inner_ns >= 20 * 2_000_000, "inner tasks took {inner_ns} ns");
+    // Barrier time excludes the tasks executed while waiting in it.
+    let barrier_ns = profile["breakdown"]["implicit_barrier_ns"]
+        .as_u64()
+        .unwrap();
+    let par = region_id(&profile, "parallel", 30);
+    let parallel_ns: u64 = profile["region_summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["region"] == par && s["kind"] == "parallel")
+        .map(|s| s["inclusive_ns"].as_u64().unwrap())
+        .sum();
+    let wall_ns = profile["wall_ns"].as_u64().unwrap();
+    assert!(
+        parallel_ns + inner_ns <= wall_ns * threads as u64 + 1_000_000,
+        "task time counted twice: parallel {parallel_ns} + tasks {inner_ns} > {threads} x wall {wall_ns}"
+    );
+    assert!(barrier_ns <= parallel_ns);
+    check_times_are_consistent(&profile);
+}
+
+#[test]
+fn tasks_with_2_threads() {
+    tasks_with(2);
+}
+
+#[test]
+fn tasks_with_4_threads() {
+    tasks_with(4);
+}
+
+#[test]
+fn nested_parallel_regions() {
+    let exe = build("nested");
+    let run = run_ok(&exe, 2, &[], &[]);
+    assert_eq!(run.printed("level_sum"), 16);
+    let profile = run.profile();
+    let outer = region_id(&profile, "parallelfor", 20);
+    let inner = region_id(&profile, "parallel", 25);
+    assert_eq!(visits(&profile, Some(outer), "parallel"), 2);
+    assert_eq!(visits(&profile, Some(outer), "for"), 2);
+    // 4 iterations, each forks a team of 2.
+    assert_eq!(visits(&profile, Some(inner), "parallel"), 8);
+    let mut nested_under_for = 0;
+    for_each_node(&profile, |_, parent, node| {
+        if node["kind"] == "parallel" && node["region"] == inner {
+            let parent = parent.unwrap();
+            if parent["kind"] == "for" && parent["region"] == outer {
+                nested_under_for += node["visits"].as_u64().unwrap();
+            }
+        }
+    });
+    assert_eq!(
+        nested_under_for, 4,
+        "inner regions forked by the outer team"
+    );
+    check_times_are_consistent(&profile);
+}
+
+#[test]
+fn exit_inside_parallel_region_still_writes_profile() {
+    let exe = build("exit_in_parallel");
+    let run = run(&exe, 4, &[], &[]);
+    assert_eq!(run.output.status.code(), Some(3));
+    let profile = run.profile();
+    let atomic = region_id(&profile, "atomic", 30);
+    assert!(visits(&profile, Some(atomic), "atomic") > 20_000);
+    assert_eq!(profile["incomplete_threads"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn fork_child_writes_its_own_profile_only() {
+    let exe = build("fork");
+    let run = run_ok(&exe, 2, &[], &[]);
+    let parent = run.printed("parent");
+    let child = run.printed("child");
+    assert_eq!(run.printed("child_status"), 0);
+    let dir = run.dir.path();
+    let parent_profile = read_json(&dir.join(format!("pomp-profile.{parent}.json")));
+    let child_profile = read_json(&dir.join(format!("pomp-profile.{child}.json")));
+    assert_eq!(run.files("pomp-profile.").len(), 2);
+    let parent_region = region_id(&parent_profile, "region", 40);
+    let child_region = region_id(&parent_profile, "region", 45);
+    assert_eq!(visits(&parent_profile, Some(parent_region), "region"), 1);
+    assert_eq!(visits(&parent_profile, Some(child_region), "region"), 0);
+    assert_eq!(visits(&child_profile, Some(child_region), "region"), 1);
+    assert_eq!(visits(&child_profile, Some(parent_region), "region"), 0);
+    assert_eq!(child_profile["pid"], child);
+    assert_eq!(child_profile["thread_count"], 1);
+}
+
+#[test]
+fn misuse_does_no_harm_and_finalize_writes_once() {
+    let exe = build("robust");
+    let run = run_ok(&exe, 2, &[], &[]);
+    assert_eq!(run.printed("init_regions_calls"), 1);
+    assert_eq!(run.printed("old_task_cleared"), 1);
+    assert_eq!(
+        run.printed("renamed"),
+        1,
+        "POMP2_Finalize did not write the profile"
+    );
+    assert_eq!(run.printed("lazy_assigned"), 1);
+    assert!(
+        run.files("pomp-profile.").is_empty(),
+        "profile written again after finalize"
+    );
+    let profile = read_json(&run.dir.path().join("finalized.json"));
+    let for_ = region_id(&profile, "for", 10);
+    // Once before POMP2_Off; neither the event while off nor after finalize.
+    assert_eq!(visits(&profile, Some(for_), "for"), 1);
+    let garbled = &profile["regions"][1];
+    assert_eq!(garbled["malformed_ctc"], true);
+    assert_eq!(visits(&profile, Some(2), "critical"), 1);
+    let lazy = region_id(&profile, "flush", 20);
+    assert_eq!(visits(&profile, Some(lazy), "flush"), 2);
+}
+
+#[test]
+fn trace_is_valid_chrome_json() {
+    let exe = build("basic");
+    let run = run_ok(&exe, 2, &["2"], &[("POMP_TRACE", "1")]);
+    let profile = run.profile();
+    let traces = run.files("pomp-trace.");
+    assert_eq!(traces.len(), 1);
+    let trace = read_json(&traces[0]);
+    let events = trace["traceEvents"].as_array().unwrap();
+    let complete: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    // One complete event per timed visit.
+    let mut timed_visits = 0;
+    for_each_node(&profile, |_, _, node| {
+        if node["kind"] != "thread" {
+            timed_visits += node["visits"].as_u64().unwrap();
+        }
+    });
+    assert_eq!(complete.len() as u64, timed_visits);
+    for event in &complete {
+        assert!(event["ts"].as_f64().unwrap() >= 0.0);
+        assert!(event["dur"].as_f64().unwrap() >= 0.0);
+        assert!(event["pid"].is_u64() && event["tid"].is_u64());
+        assert!(event["name"].is_string());
+    }
+    assert_eq!(trace["otherData"]["dropped_events"], 0);
+    assert!(trace["otherData"]["note"].is_null());
+}
+
+#[test]
+fn trace_limit_drops_events_and_says_so() {
+    let exe = build("basic");
+    let run = run_ok(
+        &exe,
+        2,
+        &["3"],
+        &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "10")],
+    );
+    let traces = run.files("pomp-trace.");
+    let trace = read_json(&traces[0]);
+    let complete = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .count();
+    assert!(complete <= 10, "{complete} events kept");
+    assert!(trace["otherData"]["dropped_events"].as_u64().unwrap() > 0);
+    assert!(trace["otherData"]["note"]
+        .as_str()
+        .unwrap()
+        .contains("dropped"));
+    assert!(run.stderr().contains("dropped"), "{}", run.stderr());
+    let profile = run.profile();
+    assert!(profile["trace"]["dropped_events"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn unwritable_profile_path_is_reported_not_fatal() {
+    let exe = build("basic");
+    for path in [
+        "/nonexistent-pomp-dir/profile.json",
+        "/proc/pomp-profile.json",
+    ] {
+        let run = run_ok(
+            &exe,
+            2,
+            &["1"],
+            &[("POMP_PROFILE", path), ("POMP_TRACE", "1")],
+        );
+        assert!(
+            run.stderr().contains("cannot write profile"),
+            "{path}: {}",
+            run.stderr()
+        );
+        assert!(
+            run.stderr().contains("cannot write trace"),
+            "{path}: {}",
+            run.stderr()
+        );
+    }
+}
+
+#[test]
+fn profile_path_and_mpi_rank() {
+    let exe = build("basic");
+    let run = run_ok(
+        &exe,
+        2,
+        &["1"],
+        &[("POMP_PROFILE", "out.json"), ("PMI_RANK", "3")],
+    );
+    let profile = read_json(&run.dir.path().join("out.rank3.json"));
+    assert_eq!(profile["rank"], "3");
+    let run = run_ok(&exe, 2, &["1"], &[("SLURM_PROCID", "5")]);
+    let files = run.files("pomp-profile.rank5.");
+    assert_eq!(files.len(), 1, "{:?}", run.files(""));
+}
+
+#[test]
+fn fortran_entry_points() {
+    let exe = build("ftest");
+    let run = run_ok(&exe, 3, &[], &[]);
+    assert_eq!(run.printed("max_threads"), 3);
+    assert_eq!(run.printed("total"), 5050);
+    assert_eq!(run.printed("critical"), 3);
+    assert_eq!(run.printed("tasks"), 5);
+    assert_eq!(run.printed("locked"), 3);
+    let profile = run.profile();
+    let par = region_id(&profile, "parallel", 30);
+    let do_ = region_id(&profile, "do", 33);
+    let crit = region_id(&profile, "critical", 40);
+    let task = region_id(&profile, "task", 50);
+    assert_eq!(
+        profile["regions"][(do_ - 1) as usize]["idf_id"],
+        "ftest.f90#2"
+    );
+    assert_eq!(
+        profile["regions"][(do_ - 1) as usize]["malformed_ctc"],
+        false
+    );
+    assert_eq!(visits(&profile, Some(par), "parallel"), 3);
+    assert_eq!(visits(&profile, Some(do_), "do"), 3);
+    assert_eq!(visits(&profile, Some(do_), "implicit_barrier"), 3);
+    assert_eq!(visits(&profile, Some(crit), "critical"), 3);
+    assert_eq!(visits(&profile, Some(task), "task"), 5);
+    assert_eq!(visits(&profile, None, "set_lock"), 3);
+    assert_eq!(profile["tasks"]["created"], 5);
+    check_times_are_consistent(&profile);
+}
