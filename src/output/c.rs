@@ -160,11 +160,7 @@ impl Renderer<'_> {
             suffixes.push(close);
         }
         let standalone = site.block.is_none();
-        let after_lines = if site.form == DirectiveForm::Implicit {
-            site.block.as_ref().map_or(site.lines.end, |b| b.start)
-        } else {
-            site.lines.end
-        };
+        let after_lines = site.lines.end;
         let mut closing: String = suffixes.into_iter().rev().collect();
         if standalone {
             prefix.push_str(&closing);

@@ -341,14 +341,24 @@ impl Analysis<'_> {
                 })
                 .collect();
             if let (Some(first), Some(last)) = (statements.first(), statements.last()) {
+                // Insert before the indentation, so the statement's line stays whole.
+                let line_start = self.file.start_of_line(first.start_byte());
+                let only_blanks = self.file.bytes[line_start..first.start_byte()]
+                    .iter()
+                    .all(|b| *b == b' ' || *b == b'\t');
+                let at = if only_blanks {
+                    line_start
+                } else {
+                    first.start_byte()
+                };
                 let mut directive = site.directive.clone();
                 directive.name = "section".into();
                 directive.argument = None;
                 directive.clauses.clear();
                 added.push(Site {
                     form: DirectiveForm::Implicit,
-                    span: first.start_byte()..first.start_byte(),
-                    lines: first.start_byte()..first.start_byte(),
+                    span: at..at,
+                    lines: at..at,
                     directive,
                     block: Some(first.start_byte()..last.end_byte()),
                     end_site: None,

@@ -1,0 +1,4 @@
+void f(int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++ { }
+}

@@ -1,0 +1,5 @@
+﻿void w(int);
+void f(void) {
+#pragma omp parallel
+  w(1);
+}

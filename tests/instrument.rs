@@ -1,0 +1,272 @@
+//! The instrumenter on its own: snapshots of tricky cases, the invariants
+//! of DESIGN.md, diagnostics, and the IDF schema.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn pomp() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pomp"))
+}
+
+fn case(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cases")
+        .join(name)
+}
+
+/// Instrument with the case's file name as the path (so snapshots do not
+/// depend on where the checkout is), returning output, IDF and stderr.
+fn instrument(
+    dir: &Path,
+    source: &Path,
+    extra: &[&str],
+) -> (Option<String>, Option<serde_json::Value>, String, bool) {
+    let name = source.file_name().unwrap();
+    std::fs::copy(source, dir.join(name)).unwrap();
+    let out = dir.join("out.c");
+    let idf = dir.join("out.json");
+    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(&idf);
+    let result = pomp()
+        .current_dir(dir)
+        .arg("instrument")
+        .arg(name)
+        .args(["-o", "out.c", "--idf", "out.json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let output = std::fs::read(&out)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let idf = std::fs::read(&idf)
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap());
+    (
+        output,
+        idf,
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+        result.status.success(),
+    )
+}
+
+#[test]
+fn snapshots_of_tricky_constructs() {
+    for name in [
+        "unbraced_if_else.c",
+        "do_while_switch_label.c",
+        "combined_clauses.c",
+        "sections_tasks.c",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (output, _, stderr, ok) = instrument(dir.path(), &case(name), &[]);
+        assert!(ok, "{name}: {stderr}");
+        insta::assert_snapshot!(name, output.unwrap());
+    }
+}
+
+/// Every line of the original outside directives appears in the output,
+/// whole and in order: nothing is lost or reordered.
+fn assert_original_lines_kept(original: &str, output: &str) {
+    let mut undone = output.to_string();
+    for routine in ["init", "destroy", "set", "unset", "test"] {
+        for kind in ["lock", "nest_lock"] {
+            let wrapper = format!(
+                "POMP2_{}{}_{kind}",
+                routine[..1].to_uppercase(),
+                &routine[1..]
+            );
+            undone = undone.replace(&wrapper, &format!("omp_{routine}_{kind}"));
+        }
+    }
+    // A `return` inside a user region became `{ POMP2_End(&h); return x; }`.
+    let undone: String = undone
+        .lines()
+        .map(|line| {
+            let mut line = line.to_string();
+            let mut closed = false;
+            while let Some(at) = line.find("{ POMP2_End(&pomp2_region_") {
+                let end = at + line[at..].find("); ").expect("a complete call") + 3;
+                line.replace_range(at..end, "");
+                closed = true;
+            }
+            if closed {
+                if let Some(at) = line.rfind(" }") {
+                    line.replace_range(at..at + 2, "");
+                }
+            }
+            line + "\n"
+        })
+        .collect();
+    let mut rest = undone.as_str();
+    let mut in_directive = false;
+    for line in original.lines() {
+        let trimmed = line.trim_start();
+        let starts_directive = (trimmed.starts_with('#')
+            && trimmed[1..].trim_start().starts_with("pragma"))
+            || line.contains("_Pragma(")
+            || line.contains("[[omp::");
+        if starts_directive || in_directive {
+            in_directive = line.ends_with('\\');
+            continue;
+        }
+        match rest.find(line) {
+            Some(at) => rest = &rest[at + line.len()..],
+            None => {
+                panic!("line {line:?} of the original is missing or out of order in the output")
+            }
+        }
+    }
+}
+
+fn corpus_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files = Vec::new();
+    for dir in ["c", "cxx", "kernels"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "cpp")) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn original_text_survives_and_output_is_deterministic() {
+    for file in corpus_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let original = std::fs::read_to_string(&file).unwrap();
+        let (first, _, stderr, ok) = instrument(dir.path(), &file, &[]);
+        assert!(ok, "{}: {stderr}", file.display());
+        let first = first.unwrap();
+        assert_original_lines_kept(&original, &first);
+        let (second, _, _, _) = instrument(dir.path(), &file, &[]);
+        assert_eq!(
+            Some(first),
+            second,
+            "{}: output differs between two runs",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn input_bytes_crlf_and_bom_survive() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("crlf_bom.c");
+    let before = std::fs::read(&source).unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(output.starts_with('\u{feff}'), "the BOM stays first");
+    assert!(
+        output.contains("void w(int);\r\n"),
+        "CRLF line endings are kept"
+    );
+    assert_eq!(
+        std::fs::read(&source).unwrap(),
+        before,
+        "the input is never touched"
+    );
+}
+
+#[test]
+fn a_file_without_directives_is_copied_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("no_directive.c");
+    let (output, idf, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    assert_eq!(output.unwrap().as_bytes(), std::fs::read(&source).unwrap());
+    assert_eq!(idf.unwrap()["init_function"], serde_json::Value::Null);
+}
+
+#[test]
+fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
+    for (name, message, line) in [
+        ("missing_block.c", "directive without a block", 2),
+        ("unknown_directive.c", "paralel", 2),
+        ("broken_block.c", "could not be parsed exactly", 2),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (output, idf, stderr, ok) = instrument(dir.path(), &case(name), &[]);
+        assert!(!ok, "{name} must fail");
+        assert!(
+            output.is_none() && idf.is_none(),
+            "{name}: nothing may be written on failure"
+        );
+        assert!(
+            stderr.contains(message),
+            "{name}: expected {message:?} in:\n{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("{name}:{line}:")),
+            "{name}: the diagnostic points at line {line}:\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn idf_documents_follow_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schemas/idf.schema.json"))
+            .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema");
+    for file in corpus_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, idf, stderr, ok) = instrument(dir.path(), &file, &[]);
+        assert!(ok, "{}: {stderr}", file.display());
+        let idf = idf.unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&idf)
+            .map(|e| format!("{} at {}", e, e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", file.display());
+        let regions = idf["regions"].as_array().unwrap();
+        let ids: Vec<&str> = regions.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        for region in regions {
+            if let Some(parent) = region["parent"].as_str() {
+                assert!(
+                    ids.contains(&parent),
+                    "parent {parent} names a region of the file"
+                );
+            }
+            assert!(region["line_start"].as_u64() <= region["line_end"].as_u64());
+        }
+    }
+}
+
+#[test]
+fn disable_and_opari2_event_set_restrict_the_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("sections_tasks.c");
+    let (all, _, _, _) = instrument(dir.path(), &source, &[]);
+    let all = all.unwrap();
+    assert!(all.contains("POMP2_Task_create_begin") && all.contains("POMP2_Taskwait_begin"));
+    let (no_tasks, _, _, ok) = instrument(dir.path(), &source, &["--disable=task"]);
+    assert!(ok);
+    let no_tasks = no_tasks.unwrap();
+    assert!(
+        !no_tasks.contains("POMP2_Task_create_begin") && !no_tasks.contains("POMP2_Taskwait_begin")
+    );
+    assert!(
+        no_tasks.contains("POMP2_Parallel_fork"),
+        "only the task group is disabled"
+    );
+
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/c/single_master_masked.c");
+    let (extended, _, _, _) = instrument(dir.path(), &source, &[]);
+    assert!(extended.unwrap().contains("POMP2_Masked_begin"));
+    let (opari2, _, _, _) = instrument(dir.path(), &source, &["--pomp=opari2"]);
+    let opari2 = opari2.unwrap();
+    assert!(!opari2.contains("POMP2_Masked_begin") && !opari2.contains("pompId="));
+}
+
+#[test]
+fn line_markers_can_be_omitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, _, ok) = instrument(dir.path(), &case("unbraced_if_else.c"), &["--nosrc"]);
+    assert!(ok);
+    assert!(!output.unwrap().contains("#line"));
+}
