@@ -609,3 +609,51 @@ fn crlf_files_keep_exact_offsets() {
         "  x = 1\r\n"
     );
 }
+
+/// Every Fortran corpus program is analysed without errors, and every
+/// block construct found its end.
+#[test]
+fn corpus_programs_analyse_cleanly() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fortran");
+    let mut analysed = 0;
+    for form in ["free", "fixed"] {
+        let Ok(entries) = std::fs::read_dir(root.join(form)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(language) = Language::from_path(&path) else {
+                continue;
+            };
+            let file = SourceFile::new(&path, std::fs::read(&path).unwrap(), language);
+            let model = TreeSitterFortran.analyse(&file);
+            assert!(
+                model.diagnostics.is_empty(),
+                "{}",
+                pomp::diagnostics::render(&file, &model.diagnostics, false)
+            );
+            assert!(!model.sites.is_empty(), "{}", path.display());
+            for site in &model.sites {
+                let spec = site.directive.spec();
+                if spec.association == pomp::directive::Association::Block
+                    && site.directive.name != "atomic"
+                {
+                    assert!(
+                        site.end_site.is_some(),
+                        "{}: {:?}",
+                        path.display(),
+                        file.text(site.span.clone())
+                    );
+                }
+                assert!(
+                    site.unit.is_some(),
+                    "{}: {:?}",
+                    path.display(),
+                    file.text(site.span.clone())
+                );
+            }
+            analysed += 1;
+        }
+    }
+    assert!(analysed >= 5);
+}
