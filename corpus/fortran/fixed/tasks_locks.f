@@ -1,0 +1,51 @@
+C     Fixed form: tasks, locks, master, barrier, conditional lines in
+C     both spellings, a subroutine with a COMMON block and user regions.
+      PROGRAM TASKLK
+C$    USE OMP_LIB
+      IMPLICIT NONE
+      INTEGER TOTAL, I, THREADS
+      COMMON /SHARED/ TOTAL
+      TOTAL = 0
+      THREADS = 1
+!$    THREADS = OMP_GET_MAX_THREADS()
+      IF (THREADS .LT. 1) ERROR STOP 1
+!$POMP INST BEGIN(WORK)
+      CALL WORK(20)
+!$POMP INST END(WORK)
+      IF (TOTAL .NE. 210) ERROR STOP 2
+C$OMP PARALLEL
+C$OMP SINGLE
+      DO 40 I = 1, 10
+C$OMP TASK FIRSTPRIVATE(I)
+C$OMP ATOMIC
+      TOTAL = TOTAL + I
+C$OMP END TASK
+   40 CONTINUE
+C$OMP TASKWAIT
+C$OMP END SINGLE
+C$OMP MASTER
+      TOTAL = TOTAL + 0
+C$OMP END MASTER
+C$OMP BARRIER
+C$OMP END PARALLEL
+      IF (TOTAL .NE. 265) ERROR STOP 3
+      PRINT '(A, I0)', 'TOTAL = ', TOTAL
+      END
+
+      SUBROUTINE WORK(N)
+      USE OMP_LIB
+      IMPLICIT NONE
+      INTEGER N, I, TOTAL
+      INTEGER(OMP_LOCK_KIND) LCK
+      COMMON /SHARED/ TOTAL
+      CALL OMP_INIT_LOCK(LCK)
+C$OMP PARALLEL DO SHARED(TOTAL,
+C$OMP&   LCK)
+      DO 50 I = 1, N
+         CALL OMP_SET_LOCK(LCK)
+         TOTAL = TOTAL
+     &         + I
+         CALL OMP_UNSET_LOCK(LCK)
+   50 CONTINUE
+      CALL OMP_DESTROY_LOCK(LCK)
+      END
