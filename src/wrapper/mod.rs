@@ -139,13 +139,14 @@ impl OnError {
     }
 }
 
-/// An error whose diagnostics were already printed.
+/// A failure whose cause was already printed: by the instrumenter's
+/// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
-struct AlreadyReported;
+struct AlreadyReported(ExitCode);
 
 impl std::fmt::Display for AlreadyReported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("instrumentation failed")
+        f.write_str("failed")
     }
 }
 
@@ -154,8 +155,10 @@ impl std::error::Error for AlreadyReported {}
 pub fn run(compiler: Compiler, args: Vec<OsString>) -> ExitCode {
     match Wrapper::new(compiler, args).and_then(Wrapper::run) {
         Ok(code) => code,
-        Err(error) if error.is::<AlreadyReported>() => ExitCode::FAILURE,
         Err(error) => {
+            if let Some(AlreadyReported(code)) = error.downcast_ref::<AlreadyReported>() {
+                return *code;
+            }
             eprintln!("{}: error: {error:#}", compiler.wrapper_name());
             ExitCode::FAILURE
         }
@@ -298,7 +301,7 @@ impl Wrapper {
                     crate::diagnostics::render(&file, &failure.diagnostics, color)
                 );
                 if self.on_error == OnError::Fail {
-                    return Err(AlreadyReported.into());
+                    return Err(AlreadyReported(ExitCode::FAILURE).into());
                 }
                 eprintln!(
                     "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
@@ -415,7 +418,7 @@ impl Wrapper {
         let c_compiler = Compiler::C.command()?;
         let status = self.run_compiler(&c_compiler, &args)?;
         if status != ExitCode::SUCCESS {
-            bail!("compiling the region registration file failed");
+            return Err(AlreadyReported(status).into());
         }
         let mut libraries = runtime::link_arguments(self.line.wrapper.runtime.as_deref())?;
         if !self.line.openmp {

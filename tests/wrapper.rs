@@ -1,0 +1,752 @@
+//! The compiler wrappers end to end: real multi-file projects built with make
+//! and CMake through pomp-cc, pomp-cxx and pomp-f90, run, and compared with
+//! the same projects built by the plain compilers.
+
+use std::ffi::OsStr;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use tempfile::TempDir;
+
+const THREADS: &str = "3";
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pomp_binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pomp"))
+}
+
+/// A private directory holding the wrapper links, the scratch TMPDIR the
+/// wrappers must leave empty, and whatever a test builds.
+struct Workspace {
+    root: TempDir,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let root = tempfile::Builder::new()
+            .prefix("pomp-wrapper-test")
+            .tempdir()
+            .unwrap();
+        let bin = root.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        for name in ["pomp-cc", "pomp-cxx", "pomp-f90"] {
+            std::os::unix::fs::symlink(pomp_binary(), bin.join(name)).unwrap();
+        }
+        std::fs::create_dir(root.path().join("tmp")).unwrap();
+        Workspace { root }
+    }
+
+    fn path(&self) -> &Path {
+        self.root.path()
+    }
+
+    fn wrapper(&self, name: &str) -> PathBuf {
+        self.path().join("bin").join(name)
+    }
+
+    fn scratch_root(&self) -> PathBuf {
+        self.path().join("tmp")
+    }
+
+    /// A command with the environment every wrapper run in a test gets.
+    fn command(&self, program: impl AsRef<OsStr>, cwd: &Path) -> Command {
+        let mut command = Command::new(program);
+        command
+            .current_dir(cwd)
+            .env("TMPDIR", self.scratch_root())
+            .env("POMP_RUNTIME_DIR", runtime_dir())
+            .env("OMP_NUM_THREADS", THREADS)
+            .env_remove("POMP_CC")
+            .env_remove("POMP_CXX")
+            .env_remove("POMP_FC")
+            .env_remove("POMP_ON_ERROR")
+            .env_remove("POMP_RUNTIME")
+            .env_remove("POMP_PROFILE");
+        command
+    }
+
+    /// A fresh copy of a project from tests/projects.
+    fn project(&self, name: &str, copy_name: &str) -> PathBuf {
+        let target = self.path().join(copy_name);
+        copy_tree(&repository().join("tests/projects").join(name), &target);
+        target
+    }
+
+    fn assert_scratch_removed(&self) {
+        let left: Vec<_> = std::fs::read_dir(self.scratch_root())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(left.is_empty(), "temporary files left behind: {left:?}");
+    }
+
+    /// The checking POMP2 library (tests/support/pomp2_check.c) as an archive.
+    fn checker_library(&self) -> PathBuf {
+        let object = self.path().join("pomp2_check.o");
+        let archive = self.path().join("libpomp2_check.a");
+        succeed(
+            Command::new("gcc")
+                .args(["-O1", "-fopenmp", "-c"])
+                .arg(repository().join("tests/support/pomp2_check.c"))
+                .arg("-o")
+                .arg(&object),
+        );
+        succeed(Command::new("ar").arg("rcs").arg(&archive).arg(&object));
+        archive
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Run to success, or fail the test with everything the command printed.
+fn succeed(command: &mut Command) -> Output {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed with {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Where libpomp_runtime.a is, built once for this test run so that it is
+/// current: `cargo test --test wrapper` does not build the runtime crate.
+fn runtime_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let release = pomp_binary()
+            .parent()
+            .is_some_and(|d| d.ends_with("release"));
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(repository())
+            .args(["build", "--quiet", "-p", "pomp-runtime"]);
+        if release {
+            build.arg("--release");
+        }
+        succeed(&mut build);
+        let dir = pomp_binary().parent().unwrap().to_path_buf();
+        assert!(
+            dir.join("libpomp_runtime.a").is_file(),
+            "no libpomp_runtime.a in {}",
+            dir.display()
+        );
+        dir
+    })
+}
+
+/// The program built from a project by the plain compiler, and what it prints.
+fn plain_output(
+    workspace: &Workspace,
+    project: &str,
+    make_variables: &[&str],
+    program: &str,
+) -> String {
+    let dir = workspace.project(project, &format!("{project}-plain"));
+    succeed(
+        workspace
+            .command("make", &dir)
+            .arg("-s")
+            .args(make_variables),
+    );
+    stdout(&succeed(&mut workspace.command(dir.join(program), &dir)))
+}
+
+/// Run an instrumented program in `dir` and return its output; it must
+/// write a profile where POMP_PROFILE says.
+fn run_with_profile(workspace: &Workspace, program: &Path, dir: &Path) -> String {
+    let profile = dir.join("profile.json");
+    let output = succeed(
+        workspace
+            .command(program, dir)
+            .env("POMP_PROFILE", &profile),
+    );
+    let text = std::fs::read_to_string(&profile).unwrap_or_else(|e| {
+        panic!(
+            "no profile at {}: {e}\nstderr:\n{}",
+            profile.display(),
+            stderr(&output)
+        )
+    });
+    let json: serde_json::Value = serde_json::from_str(&text).expect("the profile is JSON");
+    assert!(!json.is_null());
+    stdout(&output)
+}
+
+/// Link `objects` again with the checking POMP2 library and run the result:
+/// it exits with 97 on any misuse of the interface, and says how many
+/// regions were registered.
+fn check_with_pomp2_checker(
+    workspace: &Workspace,
+    wrapper: &str,
+    dir: &Path,
+    objects: &[&str],
+) -> (String, String) {
+    let checker = workspace.checker_library();
+    let mut runtime = std::ffi::OsString::from("--pomp-runtime=");
+    runtime.push(&checker);
+    succeed(
+        workspace
+            .command(workspace.wrapper(wrapper), dir)
+            .arg("-fopenmp")
+            .args(objects)
+            .arg(&runtime)
+            .args(["-o", "checked"]),
+    );
+    let summary = dir.join("check-summary.txt");
+    let output = succeed(
+        workspace
+            .command(dir.join("checked"), dir)
+            .env("POMP_CHECK_OUT", &summary),
+    );
+    (stdout(&output), std::fs::read_to_string(summary).unwrap())
+}
+
+#[test]
+fn c_project_through_make_runs_like_the_plain_build() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "c-app", &["CC=gcc"], "app");
+
+    let dir = workspace.project("c-app", "c-app-pomp");
+    let cc = format!("CC={}", workspace.wrapper("pomp-cc").display());
+    succeed(workspace.command("make", &dir).arg("-s").arg(&cc));
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("app"), &dir),
+        expected
+    );
+
+    // Dependency files name the user's sources, so make rebuilds on edits.
+    let deps = std::fs::read_to_string(dir.join("build/stencil.d")).unwrap();
+    let words: Vec<&str> = deps.split_whitespace().filter(|w| *w != "\\").collect();
+    assert_eq!(words[..2], ["build/stencil.o:", "src/stencil.c"], "{deps}");
+    assert!(deps.contains("src/stencil_weights.h"), "{deps}");
+    assert!(
+        !deps.contains(&*workspace.scratch_root().to_string_lossy()),
+        "{deps}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    std::fs::write(
+        dir.join("src/stencil_weights.h"),
+        "#define WEIGHT_LEFT 1\n#define WEIGHT_CENTRE 2\n#define WEIGHT_RIGHT 1\n",
+    )
+    .unwrap();
+    let rebuild = succeed(workspace.command("make", &dir).arg(&cc));
+    assert!(
+        stdout(&rebuild).contains("src/stencil.c"),
+        "{}",
+        stdout(&rebuild)
+    );
+
+    let (checked, summary) = check_with_pomp2_checker(
+        &workspace,
+        "pomp-cc",
+        &dir,
+        &["build/main.o", "build/stencil.o", "build/libkernels.a"],
+    );
+    assert_eq!(checked, expected);
+    assert!(!summary.is_empty());
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn c_project_through_cmake_with_find_package_openmp() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "c-app", &["CC=gcc"], "app");
+
+    let source = workspace.project("c-app", "c-app-cmake");
+    let build = workspace.path().join("c-app-cmake-build");
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("-S")
+            .arg(&source)
+            .arg("-B")
+            .arg(&build)
+            .arg(format!(
+                "-DCMAKE_C_COMPILER={}",
+                workspace.wrapper("pomp-cc").display()
+            ))
+            .arg("-DCMAKE_BUILD_TYPE=Release"),
+    );
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("--build")
+            .arg(&build),
+    );
+    assert_eq!(
+        run_with_profile(&workspace, &build.join("app"), &build),
+        expected
+    );
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn cxx_project_through_cmake_and_make() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "cxx-app", &["CXX=g++"], "sim");
+
+    let source = workspace.project("cxx-app", "cxx-app-cmake");
+    let build = workspace.path().join("cxx-app-cmake-build");
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("-S")
+            .arg(&source)
+            .arg("-B")
+            .arg(&build)
+            .arg(format!(
+                "-DCMAKE_CXX_COMPILER={}",
+                workspace.wrapper("pomp-cxx").display()
+            )),
+    );
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("--build")
+            .arg(&build),
+    );
+    assert_eq!(
+        run_with_profile(&workspace, &build.join("sim"), &build),
+        expected
+    );
+
+    let dir = workspace.project("cxx-app", "cxx-app-make");
+    let cxx = format!("CXX={}", workspace.wrapper("pomp-cxx").display());
+    succeed(workspace.command("make", &dir).arg("-s").arg(cxx));
+    let (checked, _) = check_with_pomp2_checker(
+        &workspace,
+        "pomp-cxx",
+        &dir,
+        &["build/main.o", "build/libphysics.a"],
+    );
+    assert_eq!(checked, expected);
+
+    // clang++ underneath works the same.
+    let dir = workspace.project("cxx-app", "cxx-app-clang");
+    let cxx = format!("CXX={}", workspace.wrapper("pomp-cxx").display());
+    succeed(
+        workspace
+            .command("make", &dir)
+            .arg("-s")
+            .arg(cxx)
+            .env("POMP_CXX", "clang++"),
+    );
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("sim"), &dir),
+        expected
+    );
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn fortran_project_with_a_module() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "fortran-app", &["FC=gfortran"], "app");
+
+    let dir = workspace.project("fortran-app", "fortran-app-pomp");
+    let fc = format!("FC={}", workspace.wrapper("pomp-f90").display());
+    succeed(workspace.command("make", &dir).arg("-s").arg(fc));
+    // Module files land where -J puts them, as for the original compile.
+    assert!(dir.join("mods/geometry.mod").is_file());
+    assert!(!dir.join("geometry.mod").exists());
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("app"), &dir),
+        expected
+    );
+    let objects = [
+        "build/geometry.o",
+        "build/counters.o",
+        "build/report.o",
+        "build/main.o",
+    ];
+    let (checked, _) = check_with_pomp2_checker(&workspace, "pomp-f90", &dir, &objects);
+    assert_eq!(checked, expected);
+    workspace.assert_scratch_removed();
+}
+
+const OPENMP_SOURCE: &str = r#"#include <stdio.h>
+int main(void)
+{
+    int total = 0;
+#pragma omp parallel for reduction(+ : total)
+    for (int i = 0; i < 100; i++)
+        total += i;
+    printf("%d\n", total);
+    return 0;
+}
+"#;
+
+#[test]
+fn compile_errors_name_the_users_file_and_line() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("errors");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let broken = OPENMP_SOURCE.replace(
+        "    printf(\"%d\\n\", total);",
+        "    printf(\"%d\\n\", totl);",
+    );
+    assert_ne!(broken, OPENMP_SOURCE);
+    std::fs::write(dir.join("src/broken.c"), broken).unwrap();
+    let output = workspace
+        .command(workspace.wrapper("pomp-cc"), &dir)
+        .args(["-fopenmp", "-c", "src/broken.c"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("src/broken.c:8:"), "{message}");
+    assert!(message.contains("totl"), "{message}");
+    assert!(
+        !message.contains(&*workspace.scratch_root().to_string_lossy()),
+        "{message}"
+    );
+    assert!(!dir.join("broken.o").exists());
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn objects_assembly_and_dependency_files_are_named_as_for_the_original() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("names");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("src/sum.c"), OPENMP_SOURCE).unwrap();
+    std::fs::write(dir.join("src/plain.c"), "int plain(void) { return 1; }\n").unwrap();
+    let cc = workspace.wrapper("pomp-cc");
+
+    succeed(workspace.command(&cc, &dir).args([
+        "-fopenmp",
+        "-MD",
+        "-c",
+        "src/sum.c",
+        "src/plain.c",
+    ]));
+    assert!(dir.join("sum.o").is_file() && dir.join("plain.o").is_file());
+    assert!(!dir.join("src/sum.o").exists());
+    let deps = std::fs::read_to_string(dir.join("sum.d")).unwrap();
+    assert!(deps.starts_with("sum.o: src/sum.c"), "{deps}");
+
+    succeed(workspace.command(&cc, &dir).args([
+        "-fopenmp",
+        "-MMD",
+        "-MF",
+        "out/custom.d",
+        "-MT",
+        "target",
+        "-c",
+        "src/sum.c",
+        "-o",
+        "out/s.o",
+    ]));
+    assert!(dir.join("out/s.o").is_file());
+    let deps = std::fs::read_to_string(dir.join("out/custom.d")).unwrap();
+    assert_eq!(deps.trim(), "target: src/sum.c");
+
+    succeed(
+        workspace
+            .command(&cc, &dir)
+            .args(["-fopenmp", "-S", "src/sum.c"]),
+    );
+    let assembly = std::fs::read_to_string(dir.join("sum.s")).unwrap();
+    assert!(
+        assembly.contains("POMP2_"),
+        "the assembly is of the instrumented source"
+    );
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn preprocessing_passes_the_original_through() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    std::fs::write(dir.join("sum.c"), OPENMP_SOURCE).unwrap();
+    let plain = succeed(
+        workspace
+            .command("gcc", dir)
+            .args(["-fopenmp", "-E", "sum.c"]),
+    );
+    let wrapped = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), dir)
+            .args(["-fopenmp", "-E", "sum.c"]),
+    );
+    assert_eq!(stdout(&wrapped), stdout(&plain));
+    let version = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), dir)
+            .arg("--version"),
+    );
+    assert_eq!(
+        stdout(&version),
+        stdout(&succeed(workspace.command("gcc", dir).arg("--version")))
+    );
+}
+
+#[test]
+fn instrumented_objects_do_not_depend_on_the_scratch_directory() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("same");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/sum.c"), OPENMP_SOURCE).unwrap();
+    let args = ["-g", "-O2", "-fopenmp", "-c", "src/sum.c", "-o"];
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(args)
+            .arg("first.o"),
+    );
+    let other_tmp = workspace.path().join("other-tmp");
+    std::fs::create_dir(&other_tmp).unwrap();
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(args)
+            .arg("second.o")
+            .env("TMPDIR", &other_tmp),
+    );
+    let first = std::fs::read(dir.join("first.o")).unwrap();
+    let second = std::fs::read(dir.join("second.o")).unwrap();
+    assert!(
+        first == second,
+        "objects differ between scratch directories"
+    );
+    for scratch in [workspace.scratch_root(), other_tmp] {
+        let scratch = scratch.to_string_lossy().into_owned();
+        let found = first
+            .windows(scratch.len())
+            .any(|w| w == scratch.as_bytes());
+        assert!(!found, "{scratch} is named in the object");
+    }
+}
+
+#[test]
+fn kept_sources_and_idf_land_beside_the_object() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("keep");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::create_dir_all(dir.join("build")).unwrap();
+    std::fs::write(dir.join("src/sum.c"), OPENMP_SOURCE).unwrap();
+    succeed(workspace.command(workspace.wrapper("pomp-cc"), &dir).args([
+        "--pomp-keep",
+        "-fopenmp",
+        "-c",
+        "src/sum.c",
+        "-o",
+        "build/sum.o",
+    ]));
+    let kept = std::fs::read_to_string(dir.join("build/sum.pomp.c")).unwrap();
+    assert!(kept.contains("POMP2_Parallel_fork"));
+    let idf: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("build/sum.pomp.json")).unwrap())
+            .unwrap();
+    assert!(idf.is_object());
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn response_files_and_verbose_commands() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("rsp");
+    std::fs::create_dir_all(dir.join("my src")).unwrap();
+    std::fs::write(dir.join("my src/sum.c"), OPENMP_SOURCE).unwrap();
+    std::fs::write(
+        dir.join("args.rsp"),
+        "-fopenmp --pomp-verbose\n\"my src/sum.c\" -o 'sum program'\n",
+    )
+    .unwrap();
+    let output = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .arg("@args.rsp"),
+    );
+    assert!(
+        stderr(&output).contains("pomp_init_regions.c"),
+        "{}",
+        stderr(&output)
+    );
+    let run = succeed(
+        workspace
+            .command(dir.join("sum program"), &dir)
+            .env("POMP_PROFILE", dir.join("p.json")),
+    );
+    assert_eq!(stdout(&run), "4950\n");
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn instrumentation_failures_stop_or_fall_back_to_the_original() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("fallback");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The block is a macro expansion: no parser can see where it ends
+    // without preprocessing, so the instrumenter refuses it.
+    let source = "#include <stdio.h>\n#define BLOCK_BEGIN {\n#define BLOCK_END }\n\
+                  int main(void)\n{\n    int n = 0;\n#pragma omp parallel\n    BLOCK_BEGIN\n\
+                  #pragma omp atomic\n        n++;\n    BLOCK_END\n    printf(\"%d\\n\", n > 0);\n    return 0;\n}\n";
+    std::fs::write(dir.join("macro.c"), source).unwrap();
+    let cc = workspace.wrapper("pomp-cc");
+    let refused = workspace
+        .command(&cc, &dir)
+        .args(["-fopenmp", "-c", "macro.c"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("macro.c"), "{}", stderr(&refused));
+    assert!(!dir.join("macro.o").exists());
+
+    let tolerated = succeed(
+        workspace
+            .command(&cc, &dir)
+            .args(["-fopenmp", "-c", "macro.c"])
+            .env("POMP_ON_ERROR", "compile-original"),
+    );
+    assert!(
+        stderr(&tolerated).contains("uninstrumented"),
+        "{}",
+        stderr(&tolerated)
+    );
+    assert!(dir.join("macro.o").is_file());
+    workspace.assert_scratch_removed();
+}
+
+/// An object instrumented by hand (tests/support/hand_instrumented.c),
+/// compiled by gcc: the link step alone must register its regions.
+fn hand_instrumented_object(workspace: &Workspace) -> PathBuf {
+    let object = workspace.path().join("hand.o");
+    succeed(
+        Command::new("gcc")
+            .args(["-fopenmp", "-c"])
+            .arg(repository().join("tests/support/hand_instrumented.c"))
+            .arg("-o")
+            .arg(&object),
+    );
+    object
+}
+
+#[test]
+fn link_step_registers_regions_from_objects_and_archives() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    let object = hand_instrumented_object(&workspace);
+    let archive = dir.join("libhand.a");
+    succeed(Command::new("ar").arg("rcs").arg(&archive).arg(&object));
+
+    for library in [&object, &archive] {
+        let source = pomp::wrapper::registration_source(std::slice::from_ref(library)).unwrap();
+        assert!(source.contains("    POMP2_Init_reg_hand_6();"), "{source}");
+        assert!(source.contains("return 6;"), "{source}");
+    }
+
+    let (_, summary) = check_with_pomp2_checker(&workspace, "pomp-cc", dir, &["libhand.a"]);
+    assert!(summary.contains('6'), "{summary}");
+    // The default runtime links too, and the program profiles.
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), dir)
+            .arg(&object)
+            .args(["-o", "hand"]),
+    );
+    run_with_profile(&workspace, &dir.join("hand"), dir);
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn ctrl_c_removes_the_scratch_directory() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    let object = hand_instrumented_object(&workspace);
+    // The registration compile hangs until the wrapper is interrupted.
+    let slow = dir.join("slow-cc");
+    std::fs::write(
+        &slow,
+        "#!/bin/sh\ntouch \"$0.started\"\nsleep 30\nexec gcc \"$@\"\n",
+    )
+    .unwrap();
+    succeed(Command::new("chmod").arg("+x").arg(&slow));
+    // Its own process group, which a terminal signals as a whole on Ctrl-C.
+    let mut child = workspace
+        .command(workspace.wrapper("pomp-cc"), dir)
+        .process_group(0)
+        .arg(&object)
+        .args(["-o", "never"])
+        .env("POMP_CC", &slow)
+        .spawn()
+        .unwrap();
+    let started = dir.join("slow-cc.started");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !started.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the compiler never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let scratch: Vec<_> = std::fs::read_dir(workspace.scratch_root())
+        .unwrap()
+        .collect();
+    assert_eq!(
+        scratch.len(),
+        1,
+        "the scratch directory exists while compiling"
+    );
+    succeed(Command::new("kill").args(["-INT", "--", &format!("-{}", child.id())]));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn wrapper_options_are_checked() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    let help = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-f90"), dir)
+            .arg("--pomp-help"),
+    );
+    assert!(stdout(&help).contains("POMP_FC"));
+    let unknown = workspace
+        .command(workspace.wrapper("pomp-cc"), dir)
+        .args(["--pomp-frobnicate", "-c", "x.c"])
+        .output()
+        .unwrap();
+    assert!(!unknown.status.success());
+    assert!(stderr(&unknown).contains("--pomp-frobnicate"));
+    let recursive = workspace
+        .command(workspace.wrapper("pomp-cc"), dir)
+        .arg("--version")
+        .env("POMP_CC", workspace.wrapper("pomp-cc"))
+        .output()
+        .unwrap();
+    assert!(!recursive.status.success());
+    assert!(stderr(&recursive).contains("POMP_CC"));
+}
