@@ -102,8 +102,7 @@ fn has_directives(source: &str, language: Language) -> bool {
                 let directive = line.strip_prefix('#').map(str::trim_start);
                 directive.is_some_and(|d| {
                     let mut words = d.split_whitespace();
-                    words.next() == Some("pragma")
-                        && matches!(words.next(), Some("omp" | "pomp"))
+                    words.next() == Some("pragma") && matches!(words.next(), Some("omp" | "pomp"))
                 }) || line.contains("_Pragma(\"omp")
                     || line.contains("[[omp::")
                     || ["omp_set_lock(", "omp_init_lock("]
@@ -159,7 +158,8 @@ fn run_with_timeout(mut command: Command, work: &Path, label: &str) -> Result<Ru
             Err(e) => return Err(format!("{label}: waiting failed: {e}")),
         }
     };
-    let read = |path: &Path| String::from_utf8_lossy(&fs::read(path).unwrap_or_default()).into_owned();
+    let read =
+        |path: &Path| String::from_utf8_lossy(&fs::read(path).unwrap_or_default()).into_owned();
     Ok(RunResult {
         status,
         stdout: read(&stdout_path),
@@ -190,32 +190,44 @@ fn build_step(mut command: Command, work: &Path) -> Result<(), String> {
     }
 }
 
-/// The link-time registration file: `POMP2_Init_regions` calls every
-/// translation unit's init function, whose name ends in the number of regions
-/// it registers.
-fn registration_source(init_functions: &[String]) -> Result<String, String> {
-    let mut total: usize = 0;
-    let mut source = String::from("#include <stddef.h>\n");
-    for name in init_functions {
-        let count = name
+/// A translation unit's registration function, as the linker sees it.
+struct InitFunction {
+    symbol: String,
+    regions: usize,
+}
+
+impl InitFunction {
+    /// `name` is the IDF's `init_function`, which ends in the number of
+    /// regions it registers; `symbol` how the object file spells it.
+    fn new(name: &str, symbol: String) -> Result<InitFunction, String> {
+        let regions = name
             .rsplit('_')
             .next()
             .and_then(|n| n.parse::<usize>().ok())
             .ok_or_else(|| format!("init function {name:?} does not end in its region count"))?;
-        total += count;
-        writeln!(source, "extern void {name}(void);").unwrap();
+        Ok(InitFunction { symbol, regions })
+    }
+}
+
+/// The link-time registration file: `POMP2_Init_regions` calls every
+/// translation unit's init function.
+fn registration_source(init_functions: &[InitFunction]) -> String {
+    let mut source = String::from("#include <stddef.h>\n");
+    for function in init_functions {
+        writeln!(source, "extern void {}(void);", function.symbol).unwrap();
     }
     source.push_str("void POMP2_Init_regions(void)\n{\n");
-    for name in init_functions {
-        writeln!(source, "    {name}();").unwrap();
+    for function in init_functions {
+        writeln!(source, "    {}();", function.symbol).unwrap();
     }
+    let total: usize = init_functions.iter().map(|f| f.regions).sum();
     write!(
         source,
         "}}\nsize_t POMP2_Get_num_regions(void) {{ return {total}; }}\n\
          const char *POMP2_Get_opari2_version(void) {{ return \"{OPARI2_VERSION}\"; }}\n"
     )
     .unwrap();
-    Ok(source)
+    source
 }
 
 /// The init function an IDF descriptor names; none when the file has no regions.
@@ -229,6 +241,25 @@ fn init_function_of(idf_path: &Path) -> Result<Option<String>, String> {
         None | Some(serde_json::Value::Null) => Ok(None),
         Some(other) => Err(format!("IDF init_function is not a string: {other}")),
     }
+}
+
+/// The symbol by which an object file defines the init function the IDF
+/// names: the name itself (C linkage), or as gfortran spells a Fortran
+/// subroutine's name, in lower case with a trailing underscore.
+fn linkable_symbol(object_path: &Path, init_function: &str) -> Result<String, String> {
+    use object::{Object, ObjectSymbol};
+    let bytes = fs::read(object_path).map_err(|e| format!("{}: {e}", object_path.display()))?;
+    let file =
+        object::File::parse(&*bytes).map_err(|e| format!("{}: {e}", object_path.display()))?;
+    let fortran_spelling = format!("{}_", init_function.to_ascii_lowercase());
+    file.symbols()
+        .filter(|symbol| symbol.is_definition() && symbol.is_global())
+        .filter_map(|symbol| symbol.name().ok())
+        .find(|name| *name == init_function || *name == fortran_spelling)
+        .map(str::to_string)
+        .ok_or_else(|| {
+            format!("the instrumented object defines no init function {init_function} (IDF init_function)")
+        })
 }
 
 /// What the checking library wrote at exit.
@@ -285,13 +316,13 @@ fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
 fn link_checked(
     language: Language,
     objects: &[PathBuf],
-    init_functions: &[String],
+    init_functions: &[InitFunction],
     support: &Support,
     work: &Path,
     executable: &Path,
 ) -> Result<(), String> {
     let registration = work.join("pomp2_init_regions.c");
-    fs::write(&registration, registration_source(init_functions)?).map_err(|e| e.to_string())?;
+    fs::write(&registration, registration_source(init_functions)).map_err(|e| e.to_string())?;
     let registration_object = work.join("pomp2_init_regions.o");
     let mut command = Command::new("gcc");
     command
@@ -313,11 +344,19 @@ fn link_checked(
     build_step(command, work)
 }
 
-fn run_checked(executable: &Path, env: &[(&str, &str)], work: &Path, label: &str) -> Result<(RunResult, CheckReport), String> {
+fn run_checked(
+    executable: &Path,
+    env: &[(&str, &str)],
+    work: &Path,
+    label: &str,
+) -> Result<(RunResult, CheckReport), String> {
     let report_path = work.join(format!("{label}.check"));
     let _ = fs::remove_file(&report_path);
     let mut command = Command::new(executable);
-    command.current_dir(work).envs(env.iter().copied()).env("POMP_CHECK_OUT", &report_path);
+    command
+        .current_dir(work)
+        .envs(env.iter().copied())
+        .env("POMP_CHECK_OUT", &report_path);
     let run = run_with_timeout(command, work, label)?;
     let text = fs::read_to_string(&report_path).unwrap_or_else(|_| {
         format!(
@@ -335,7 +374,10 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let object = work.path().join("hand_instrumented.o");
     let mut command = Command::new("gcc");
-    command.args(COMPILE_FLAGS).arg("-c").arg(&support.hand_instrumented);
+    command
+        .args(COMPILE_FLAGS)
+        .arg("-c")
+        .arg(&support.hand_instrumented);
     if break_nesting {
         command.arg("-DBREAK_NESTING");
     }
@@ -345,7 +387,10 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
     link_checked(
         Language::C,
         &[object],
-        &["POMP2_Init_reg_hand_6".to_string()],
+        &[InitFunction::new(
+            "POMP2_Init_reg_hand_6",
+            "POMP2_Init_reg_hand_6".to_string(),
+        )?],
         support,
         work.path(),
         &executable,
@@ -381,8 +426,14 @@ struct CorpusFile {
     language: Language,
 }
 
-fn corpus_trial(file: CorpusFile, support: Arc<Result<Support, String>>) -> Result<Completion, Failed> {
-    let support = support.as_ref().as_ref().map_err(|e| format!("checking library: {e}"))?;
+fn corpus_trial(
+    file: CorpusFile,
+    support: Arc<Result<Support, String>>,
+) -> Result<Completion, Failed> {
+    let support = support
+        .as_ref()
+        .as_ref()
+        .map_err(|e| format!("checking library: {e}"))?;
     let work = tempfile::Builder::new()
         .prefix("pomp-corpus-")
         .tempdir()
@@ -400,7 +451,11 @@ fn corpus_trial(file: CorpusFile, support: Arc<Result<Support, String>>) -> Resu
     }
 }
 
-fn check_corpus_file(file: &CorpusFile, support: &Support, work: &Path) -> Result<Completion, String> {
+fn check_corpus_file(
+    file: &CorpusFile,
+    support: &Support,
+    work: &Path,
+) -> Result<Completion, String> {
     let compiler = file.language.compiler();
 
     // The original program, as its author builds it.
@@ -433,8 +488,7 @@ fn check_corpus_file(file: &CorpusFile, support: &Support, work: &Path) -> Resul
                 run.describe_status(),
                 run.stdout,
                 run.stderr
-            )
-            );
+            ));
         }
         original_runs.push((label, run));
     }
@@ -478,12 +532,24 @@ fn check_corpus_file(file: &CorpusFile, support: &Support, work: &Path) -> Resul
         .arg(&instrumented)
         .arg("-o")
         .arg(&object);
-    build_step(command, work).map_err(|e| format!("the instrumented file does not compile: {e}"))?;
-    let init_functions: Vec<String> = init_function_of(&idf)?.into_iter().collect();
+    build_step(command, work)
+        .map_err(|e| format!("the instrumented file does not compile: {e}"))?;
+    let init_functions = match init_function_of(&idf)? {
+        Some(name) => vec![InitFunction::new(&name, linkable_symbol(&object, &name)?)?],
+        None => Vec::new(),
+    };
     let executable = work.join("instrumented");
-    link_checked(file.language, &[object], &init_functions, support, work, &executable)?;
+    link_checked(
+        file.language,
+        &[object],
+        &init_functions,
+        support,
+        work,
+        &executable,
+    )?;
 
-    let source = String::from_utf8_lossy(&fs::read(&file.path).map_err(|e| e.to_string())?).into_owned();
+    let source =
+        String::from_utf8_lossy(&fs::read(&file.path).map_err(|e| e.to_string())?).into_owned();
     let expects_events = has_directives(&source, file.language);
     let mut problems = String::new();
     for ((label, env), (_, original_run)) in RUNS.iter().zip(&original_runs) {
@@ -499,7 +565,12 @@ fn check_corpus_file(file: &CorpusFile, support: &Support, work: &Path) -> Resul
         if run.stdout != original_run.stdout {
             failures.push(format!(
                 "stdout differs:\n{}",
-                diff(&original_run.stdout, &run.stdout, "original", "instrumented")
+                diff(
+                    &original_run.stdout,
+                    &run.stdout,
+                    "original",
+                    "instrumented"
+                )
             ));
         }
         if !report.ok() {
@@ -531,7 +602,9 @@ fn check_corpus_file(file: &CorpusFile, support: &Support, work: &Path) -> Resul
 
 fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     fn walk(dir: &Path, files: &mut Vec<CorpusFile>) {
-        let Ok(entries) = fs::read_dir(dir) else { return };
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -577,7 +650,9 @@ fn main() {
             .to_string_lossy()
             .into_owned();
         let support = Arc::clone(&support);
-        trials.push(Trial::ignorable_test(name, move || corpus_trial(file, support)));
+        trials.push(Trial::ignorable_test(name, move || {
+            corpus_trial(file, support)
+        }));
     }
 
     let conclusion = libtest_mimic::run(&arguments, trials);
