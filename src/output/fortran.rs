@@ -1,11 +1,694 @@
-//! Rendering a plan as Fortran text.
+//! Rendering a plan as Fortran text, free or fixed form.
+//!
+//! Fortran has no block scopes, so the handles live in one common block per
+//! file, declared in every program unit that uses them and in the
+//! registration routine; the variables the calls need are declared once per
+//! unit. Directive lines are replaced by the directive (split into its
+//! layers) with the calls around it; end directives likewise, and where an
+//! optional end directive was left out, one is inserted after the loop or
+//! statement when `nowait` or a split combined construct needs it.
 
-use crate::frontend::Model;
+use crate::directive::Directive;
+use crate::edits::EditSet;
+use crate::frontend::{DirectiveForm, Model, Site};
 use crate::instrument::Options;
-use crate::rules::Plan;
-use crate::source::SourceFile;
+use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Shape, Var};
+use crate::source::{Language, SourceFile};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Longest line gfortran accepts by default in free form.
+const FREE_FORM_WIDTH: usize = 132;
+/// Fixed form: statements end in column 72.
+const FIXED_FORM_WIDTH: usize = 72;
+/// Longest piece of a CTC string on one line.
+const CTC_CHUNK: usize = 48;
 
 pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
-    let _ = (model, plan, options);
-    unimplemented!("Fortran output for {}", file.path.display())
+    let mut r = Renderer {
+        file,
+        model,
+        plan,
+        options,
+        fixed_form: file.language == Language::FortranFixed,
+        edits: EditSet::default(),
+        needs: BTreeMap::new(),
+    };
+    for construct in &plan.constructs {
+        r.construct(construct);
+    }
+    for (site, action) in &plan.pomp_directives {
+        r.pomp_directive(*site, action);
+    }
+    r.region_exits();
+    r.lock_calls();
+    r.conditional_lines();
+    if plan.regions.is_empty() && r.edits.is_empty() {
+        return file.bytes.clone();
+    }
+    r.declarations();
+    if !options.no_line_markers {
+        let preamble = format!(
+            "#ifndef _POMP\n#define _POMP 200110\n#endif\n{}",
+            r.line_marker(1)
+        );
+        r.edits.insert(0, preamble, i64::MIN);
+    }
+    if !plan.regions.is_empty() {
+        let mut tail = r.registration();
+        if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
+            tail.insert(0, '\n');
+        }
+        r.edits.insert(file.bytes.len(), tail, i64::MAX);
+    }
+    std::mem::take(&mut r.edits).apply(&file.bytes)
+}
+
+/// What a program unit must declare for the code inserted into it.
+#[derive(Default)]
+struct UnitNeeds {
+    /// Regions (indexes into [`Plan::regions`]) whose handle or CTC it uses.
+    regions: BTreeSet<usize>,
+    old_task: bool,
+    new_task: bool,
+    num_threads: bool,
+    if_value: bool,
+    max_threads: bool,
+    /// Lock test functions it calls: they return a logical.
+    lock_tests: BTreeSet<String>,
+}
+
+struct Renderer<'a> {
+    file: &'a SourceFile,
+    model: &'a Model,
+    plan: &'a Plan,
+    options: &'a Options,
+    fixed_form: bool,
+    edits: EditSet,
+    /// Per unit index.
+    needs: BTreeMap<usize, UnitNeeds>,
+}
+
+impl Renderer<'_> {
+    fn line_marker(&self, line: usize) -> String {
+        if self.options.no_line_markers {
+            String::new()
+        } else {
+            format!("#line {line} {}\n", self.file.quoted_path())
+        }
+    }
+
+    fn common_block(&self) -> String {
+        format!("pomp2_cb_{}", self.plan.unique)
+    }
+
+    fn width(&self) -> usize {
+        if self.fixed_form {
+            FIXED_FORM_WIDTH
+        } else {
+            FREE_FORM_WIDTH
+        }
+    }
+
+    /// Indentation for inserted statements in a unit; fixed form keeps
+    /// columns 1-6 free.
+    fn indent(&self, unit: Option<usize>) -> String {
+        let indent = unit
+            .and_then(|u| self.model.units.get(u))
+            .map_or("  ", |u| u.indent.as_str());
+        let plain = indent.bytes().all(|b| b == b' ');
+        if self.fixed_form && !(plain && indent.len() >= 6) {
+            "      ".to_string()
+        } else if plain {
+            indent.to_string()
+        } else {
+            "  ".to_string()
+        }
+    }
+
+    /// One statement, continued over as many lines as the form allows.
+    fn statement(&self, indent: &str, text: &str) -> String {
+        let (first, continued) = if self.fixed_form {
+            (indent.to_string(), "     &    ".to_string())
+        } else {
+            (indent.to_string(), format!("{indent}    "))
+        };
+        self.wrap(&first, &continued, text, !self.fixed_form)
+    }
+
+    /// A directive line `!$omp text`, continued in the form's own way.
+    fn directive_line(&self, text: &str) -> String {
+        if self.fixed_form {
+            self.wrap("!$omp ", "!$omp&   ", text, false)
+        } else {
+            self.wrap("!$omp ", "!$omp&   ", text, true)
+        }
+    }
+
+    /// Packs `text` onto lines no wider than the form allows, breaking
+    /// only after blanks outside character literals. Free form ends a
+    /// continued line with `&`; fixed form marks the next one in column 6.
+    fn wrap(&self, first: &str, continued: &str, text: &str, trailing_ampersand: bool) -> String {
+        let limit = self.width() - if trailing_ampersand { 2 } else { 0 };
+        let mut out = String::new();
+        let mut line = first.to_string();
+        let mut line_has_text = false;
+        for piece in break_points(text) {
+            if line_has_text && line.len() + piece.trim_end().len() > limit {
+                let kept = line.trim_end().to_string();
+                out.push_str(&kept);
+                if trailing_ampersand {
+                    out.push_str(" &");
+                }
+                out.push('\n');
+                line = continued.to_string();
+            }
+            line.push_str(piece);
+            line_has_text = true;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        out
+    }
+
+    fn arg(&self, region: &Region, arg: &Arg) -> String {
+        match arg {
+            Arg::Handle => region.handle.clone(),
+            Arg::Ctc => format!("pomp2_ctc_{}", region.id),
+            Arg::OldTask | Arg::OldTaskRef => "pomp2_old_task".into(),
+            Arg::NewTask | Arg::NewTaskRef => "pomp2_new_task".into(),
+            Arg::If => "pomp2_if".into(),
+            Arg::NumThreads => "pomp2_num_threads".into(),
+        }
+    }
+
+    fn note_call(&mut self, unit: Option<usize>, region: usize, call: &Call) {
+        let Some(unit) = unit else { return };
+        let needs = self.needs.entry(unit).or_default();
+        needs.regions.insert(region);
+        for arg in &call.args {
+            match arg {
+                Arg::OldTask | Arg::OldTaskRef => needs.old_task = true,
+                Arg::NewTask | Arg::NewTaskRef => needs.new_task = true,
+                Arg::If => needs.if_value = true,
+                Arg::NumThreads => needs.num_threads = true,
+                Arg::Handle | Arg::Ctc => {}
+            }
+        }
+    }
+
+    fn calls(&mut self, unit: Option<usize>, region: usize, calls: &[Call]) -> String {
+        let indent = self.indent(unit);
+        let mut out = String::new();
+        for call in calls {
+            self.note_call(unit, region, call);
+            let r = &self.plan.regions[region];
+            let args: Vec<String> = call.args.iter().map(|a| self.arg(r, a)).collect();
+            let text = format!("call POMP2_{}({})", call.event, args.join(", "));
+            out.push_str(&self.statement(&indent, &text));
+        }
+        out
+    }
+
+    fn implicit_barrier(&mut self, unit: Option<usize>, region: usize) -> String {
+        let pair = &crate::rules::rules().implicit_barrier;
+        let mut out = self.calls(unit, region, &pair.before);
+        out.push_str("!$omp barrier\n");
+        out.push_str(&self.calls(unit, region, &pair.after));
+        out
+    }
+
+    /// Evaluation of the values a directive's clauses get instead of the
+    /// user's expressions.
+    fn assignments(&mut self, unit: Option<usize>, vars: &[Var]) -> String {
+        let indent = self.indent(unit);
+        let mut out = String::new();
+        for var in vars {
+            let needs = unit.map(|u| self.needs.entry(u).or_default());
+            let text = match var {
+                Var::NumThreads(expression) => {
+                    if let Some(needs) = needs {
+                        needs.num_threads = true;
+                        needs.max_threads |= expression.is_none();
+                    }
+                    match expression {
+                        Some(e) => format!("pomp2_num_threads = {e}"),
+                        None => "pomp2_num_threads = pomp2_lib_get_max_threads()".into(),
+                    }
+                }
+                Var::If(expression) => {
+                    if let Some(needs) = needs {
+                        needs.if_value = true;
+                    }
+                    match expression {
+                        Some(e) => format!("pomp2_if = ({e})"),
+                        None => "pomp2_if = .true.".into(),
+                    }
+                }
+                Var::OldTask => {
+                    if let Some(needs) = needs {
+                        needs.old_task = true;
+                    }
+                    continue;
+                }
+                Var::NewTask => {
+                    if let Some(needs) = needs {
+                        needs.new_task = true;
+                    }
+                    continue;
+                }
+            };
+            out.push_str(&self.statement(&indent, &text));
+        }
+        out
+    }
+
+    /// The directive as the rules left it, with what Fortran needs instead:
+    /// handles in a common block are named through the block, and a task
+    /// keeps its own copy of the saved task handle so that constructs in its
+    /// body cannot overwrite the creator's.
+    fn fortran_directive(&self, layer: &Layer, directive: &Directive) -> Directive {
+        let mut directive = directive.clone();
+        for clause in &mut directive.clauses {
+            let args = clause.args.clone().unwrap_or_default();
+            let only_handles = !args.is_empty()
+                && args
+                    .split(',')
+                    .all(|item| item.trim().starts_with("pomp2_region_"));
+            if clause.name == "shared" && only_handles {
+                clause.args = Some(format!("/{}/", self.common_block()));
+            }
+            let is_task = layer.rule == "task" || layer.rule == "untied task";
+            if is_task && clause.name == "firstprivate" && args.contains("pomp2_new_task") {
+                clause.args = Some(format!("{args}, pomp2_old_task"));
+            }
+        }
+        directive
+    }
+
+    fn construct(&mut self, construct: &Construct) {
+        let site = &self.model.sites[construct.site];
+        let unit = site.unit;
+        let region = construct.region;
+        let directive_line = self.file.line_of(site.span.start);
+        let end_site = site.end_site.map(|e| &self.model.sites[e]);
+        let end_directive = end_site.map(|s| &s.directive);
+        let layers = &construct.layers;
+        let innermost = layers.len().saturating_sub(1);
+        // In Fortran `nowait` and `copyprivate` are written on the end
+        // directive, which the rules do not look at.
+        let user_end_forbids_nowait =
+            end_directive.is_some_and(|d| d.has_clause("nowait") || d.has_clause("copyprivate"));
+        let adds_nowait: Vec<bool> = layers
+            .iter()
+            .enumerate()
+            .map(|(i, l)| l.add_nowait && !(i == innermost && user_end_forbids_nowait))
+            .collect();
+
+        let mut opening = String::new();
+        for layer in layers {
+            opening.push_str(&self.assignments(unit, &layer.vars));
+            opening.push_str(&self.calls(unit, region, &layer.before));
+            if let Some(directive) = &layer.directive {
+                let directive = self.fortran_directive(layer, directive);
+                opening.push_str(&self.line_marker(directive_line));
+                opening.push_str(&self.directive_line(&directive.render()));
+            }
+            if layer.shape == Shape::Block {
+                opening.push_str(&self.calls(unit, region, &layer.begin));
+            }
+        }
+
+        let standalone = site.block.is_none();
+        let mut closing = String::new();
+        for (i, layer) in layers.iter().enumerate().rev() {
+            let inner_lost_nowait = layers
+                .get(i + 1)
+                .is_some_and(|inner| inner.add_nowait && !adds_nowait[i + 1]);
+            if layer.shape == Shape::Block && !standalone {
+                if layer.barrier_before_end || inner_lost_nowait {
+                    closing.push_str(&self.implicit_barrier(unit, region));
+                }
+                closing.push_str(&self.calls(unit, region, &layer.end));
+            }
+            if let Some(directive) = &layer.directive {
+                let written = !standalone
+                    && directive.name != "section"
+                    && (end_site.is_some()
+                        || adds_nowait[i]
+                        || (layer.shape == Shape::Block && i < innermost));
+                if written {
+                    let mut text = format!("end {}", directive.name);
+                    if let Some(argument) = directive
+                        .argument
+                        .as_ref()
+                        .filter(|_| directive.name == "critical")
+                    {
+                        text.push_str(&format!(" ({argument})"));
+                    }
+                    if i == innermost {
+                        for clause in end_directive.map_or(&[][..], |d| &d.clauses[..]) {
+                            text.push(' ');
+                            text.push_str(&clause.render());
+                        }
+                    }
+                    if adds_nowait[i] {
+                        text.push_str(" nowait");
+                    }
+                    closing.push_str(&self.directive_line(&text));
+                }
+            }
+            if adds_nowait[i] {
+                closing.push_str(&self.implicit_barrier(unit, region));
+            }
+            closing.push_str(&self.calls(unit, region, &layer.after));
+        }
+
+        let order = depth(self.model, construct.site);
+        if standalone {
+            opening.push_str(&closing);
+            closing.clear();
+        }
+        opening.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
+        if site.form == DirectiveForm::Implicit {
+            self.edits.insert(site.lines.end, opening, order);
+        } else {
+            self.edits.replace(site.lines.clone(), opening, order);
+        }
+        if standalone {
+            return;
+        }
+        match (end_site, &site.block) {
+            (Some(end), _) => {
+                closing.push_str(&self.line_marker(self.file.line_of(end.lines.end)));
+                self.edits.replace(end.lines.clone(), closing, -order);
+            }
+            (None, Some(block)) if !closing.is_empty() => {
+                let at = block.end;
+                let mut text = String::new();
+                if at > 0 && self.file.bytes[at - 1] != b'\n' {
+                    text.push('\n');
+                }
+                text.push_str(&closing);
+                text.push_str(&self.line_marker(self.file.line_of(at)));
+                self.edits.insert(at, text, -order);
+            }
+            _ => {}
+        }
+    }
+
+    fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
+        let site: &Site = &self.model.sites[site_index];
+        let unit = site.unit;
+        let rules = crate::rules::rules();
+        let text = match action {
+            PompAction::Remove => String::new(),
+            PompAction::Call(call) => {
+                self.statement(&self.indent(unit), &format!("call POMP2_{}()", call.event))
+            }
+            PompAction::UserBegin(r) => self.calls(unit, *r, &rules.user_region.begin),
+            PompAction::UserEnd(r) => self.calls(unit, *r, &rules.user_region.end),
+        };
+        // A removed line stays a line, so the numbering below it holds.
+        let text = if text.is_empty() {
+            "\n".to_string()
+        } else {
+            format!(
+                "{text}{}",
+                self.line_marker(self.file.line_of(site.lines.end))
+            )
+        };
+        self.edits.replace(site.lines.clone(), text, 0);
+    }
+
+    /// A `return` inside user regions closes them first. The call goes
+    /// after a statement label, so a jump to the label closes them too; a
+    /// one-line `if (...) return` becomes an `if` construct.
+    fn region_exits(&mut self) {
+        let end_calls = crate::rules::rules().user_region.end.clone();
+        for exit in &self.plan.region_exits {
+            let unit = self.unit_at(exit.span.start);
+            let mut closing = String::new();
+            for &region in &exit.regions {
+                closing.push_str(&self.calls(unit, region, &end_calls));
+            }
+            let line_start = self.file.start_of_line(exit.span.start);
+            let before = self.file.text(line_start..exit.span.start).to_string();
+            let statement_start = before
+                .trim_start()
+                .trim_start_matches(|c: char| c.is_ascii_digit());
+            let line = self.file.line_of(exit.span.start);
+            if statement_start.trim().is_empty() {
+                let column = before
+                    .chars()
+                    .count()
+                    .max(if self.fixed_form { 6 } else { 0 });
+                let resume = format!("{}{}", self.line_marker(line), " ".repeat(column));
+                let text = format!("{}{resume}", closing.trim_start());
+                self.edits.insert(exit.span.start, text, 0);
+            } else if statement_start
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("if")
+            {
+                let indent = self.indent(unit);
+                let text = format!(
+                    "then\n{closing}{}{indent}return\n{}{indent}end if",
+                    self.line_marker(line),
+                    self.line_marker(line)
+                );
+                self.edits.replace(exit.span.clone(), text, 0);
+            }
+        }
+    }
+
+    fn lock_calls(&mut self) {
+        for lock in &self.plan.lock_calls {
+            let renamed = lock_wrapper(&lock.name);
+            if renamed.starts_with("Test") {
+                if let Some(unit) = self.unit_at(lock.span.start) {
+                    let needs = self.needs.entry(unit).or_default();
+                    needs.lock_tests.insert(format!("POMP2_{renamed}"));
+                }
+            }
+            self.edits
+                .replace(lock.span.clone(), format!("POMP2_{renamed}"), 0);
+        }
+    }
+
+    /// `!P$` lines (fixed form also `CP$`, `*P$`) are code when
+    /// instrumenting: the sentinel becomes blanks, columns stay put.
+    fn conditional_lines(&mut self) {
+        let bytes = &self.file.bytes;
+        let mut start = 0;
+        while start < bytes.len() {
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(bytes.len(), |p| start + p + 1);
+            let at = if self.fixed_form {
+                start
+            } else {
+                start
+                    + bytes[start..end]
+                        .iter()
+                        .take_while(|b| **b == b' ' || **b == b'\t')
+                        .count()
+            };
+            let sentinel = bytes.get(at..at + 3).unwrap_or(&[]);
+            let first_allowed: &[u8] = if self.fixed_form { b"!cC*" } else { b"!" };
+            let is_sentinel = sentinel.len() == 3
+                && first_allowed.contains(&sentinel[0])
+                && sentinel[1].eq_ignore_ascii_case(&b'p')
+                && sentinel[2] == b'$'
+                && bytes
+                    .get(at + 3)
+                    .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'&' | b'0'..=b'9'));
+            if is_sentinel {
+                self.edits.replace(at..at + 3, "   ", 0);
+            }
+            start = end;
+        }
+    }
+
+    /// The innermost unit holding `offset`.
+    fn unit_at(&self, offset: usize) -> Option<usize> {
+        self.model
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.span.start <= offset && offset < u.span.end)
+            .min_by_key(|(_, u)| u.span.len())
+            .map(|(i, _)| i)
+    }
+
+    fn handle_declarations(&self, indent: &str) -> String {
+        let mut out = String::new();
+        let block = self.common_block();
+        // One statement per handle: no line grows with the region count,
+        // and repeated COMMON statements extend the block in order.
+        for region in &self.plan.regions {
+            out.push_str(&self.statement(indent, &format!("integer(kind=8) :: {}", region.handle)));
+        }
+        for region in &self.plan.regions {
+            out.push_str(&self.statement(indent, &format!("common /{block}/ {}", region.handle)));
+        }
+        out
+    }
+
+    fn ctc_declaration(&self, indent: &str, region: &Region) -> String {
+        let mut text = format!("character(len=*), parameter :: pomp2_ctc_{} = ", region.id);
+        let chars: Vec<char> = region.ctc.chars().collect();
+        let chunks: Vec<String> = chars
+            .chunks(CTC_CHUNK)
+            .map(|c| c.iter().collect::<String>().replace('"', "\"\""))
+            .collect();
+        if chunks.is_empty() {
+            text.push_str("\"\"");
+        }
+        for (i, chunk) in chunks.iter().enumerate() {
+            if i > 0 {
+                text.push_str(" // ");
+            }
+            text.push('"');
+            text.push_str(chunk);
+            text.push('"');
+        }
+        self.statement(indent, &text)
+    }
+
+    fn declarations(&mut self) {
+        let needs = std::mem::take(&mut self.needs);
+        for (unit_index, needs) in &needs {
+            let unit = &self.model.units[*unit_index];
+            let Some(at) = unit.declarations_at else {
+                continue;
+            };
+            let indent = self.indent(Some(*unit_index));
+            let mut out = String::new();
+            if !needs.regions.is_empty() {
+                out.push_str(&self.handle_declarations(&indent));
+                for &region in &needs.regions {
+                    out.push_str(&self.ctc_declaration(&indent, &self.plan.regions[region]));
+                }
+            }
+            let tasks: Vec<&str> = [
+                (needs.old_task, "pomp2_old_task"),
+                (needs.new_task, "pomp2_new_task"),
+            ]
+            .iter()
+            .filter(|(needed, _)| *needed)
+            .map(|(_, name)| *name)
+            .collect();
+            if !tasks.is_empty() {
+                out.push_str(
+                    &self.statement(&indent, &format!("integer(kind=8) :: {}", tasks.join(", "))),
+                );
+            }
+            if needs.num_threads {
+                out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
+            }
+            if needs.if_value {
+                out.push_str(&self.statement(&indent, "logical :: pomp2_if"));
+            }
+            if needs.max_threads {
+                out.push_str(
+                    &self.statement(&indent, "integer, external :: pomp2_lib_get_max_threads"),
+                );
+            }
+            if !needs.lock_tests.is_empty() {
+                let names: Vec<&str> = needs.lock_tests.iter().map(String::as_str).collect();
+                out.push_str(&self.statement(
+                    &indent,
+                    &format!("logical, external :: {}", names.join(", ")),
+                ));
+            }
+            if out.is_empty() {
+                continue;
+            }
+            let mut text = String::new();
+            if at > 0 && self.file.bytes[at - 1] != b'\n' {
+                text.push('\n');
+            }
+            text.push_str(&out);
+            text.push_str(&self.line_marker(self.file.line_of(at)));
+            self.edits.insert(at, text, i64::MIN + 1);
+        }
+    }
+
+    /// The routine the link-time `POMP2_Init_regions` calls: it hands every
+    /// handle of this file to the library.
+    fn registration(&self) -> String {
+        let name = self.plan.init_function();
+        let outer = if self.fixed_form { "      " } else { "" };
+        let inner = if self.fixed_form { "      " } else { "  " };
+        let mut out = String::new();
+        out.push_str(&self.statement(
+            outer,
+            &format!("subroutine {name}() bind(C, name=\"{name}\")"),
+        ));
+        out.push_str(&self.statement(inner, "implicit none"));
+        out.push_str(&self.handle_declarations(inner));
+        for region in &self.plan.regions {
+            out.push_str(&self.ctc_declaration(inner, region));
+        }
+        for region in &self.plan.regions {
+            out.push_str(&self.statement(
+                inner,
+                &format!(
+                    "call POMP2_Assign_handle({}, pomp2_ctc_{})",
+                    region.handle, region.id
+                ),
+            ));
+        }
+        out.push_str(&self.statement(outer, &format!("end subroutine {name}")));
+        out
+    }
+}
+
+/// `text` cut after each blank outside character literals: the places a
+/// statement may continue on the next line.
+fn break_points(text: &str) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    let mut previous_blank = false;
+    for (i, c) in text.char_indices() {
+        if previous_blank && c != ' ' && quote.is_none() && i > start {
+            pieces.push(&text[start..i]);
+            start = i;
+        }
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), _) if q == c => quote = None,
+            _ => {}
+        }
+        previous_blank = c == ' ' && quote.is_none();
+    }
+    if start < text.len() {
+        pieces.push(&text[start..]);
+    }
+    pieces
+}
+
+/// `omp_set_nest_lock` → `Set_nest_lock`.
+fn lock_wrapper(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let rest = lower.strip_prefix("omp_").unwrap_or(&lower);
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Nesting depth of a site: inner constructs close before outer ones at the
+/// same offset.
+fn depth(model: &Model, site: usize) -> i64 {
+    let mut d = 0;
+    let mut s = model.sites[site].parent;
+    while let Some(p) = s {
+        d += 1;
+        s = model.sites[p].parent;
+    }
+    d
 }
