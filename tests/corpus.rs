@@ -262,6 +262,25 @@ fn linkable_symbol(object_path: &Path, init_function: &str) -> Result<String, St
         })
 }
 
+/// Copies the files next to `source` into a directory of the work area and
+/// returns it. The instrumented file is written there, so that its quoted
+/// includes (`#include "x.h"`, Fortran `include 'x.inc'`) find what the
+/// original finds next to itself, with no include path added.
+fn copy_siblings(source: &Path, work: &Path) -> Result<PathBuf, String> {
+    let copies = work.join("source-dir");
+    fs::create_dir_all(&copies).map_err(|e| format!("{}: {e}", copies.display()))?;
+    let dir = source.parent().unwrap_or(Path::new("."));
+    let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_file() {
+            fs::copy(&path, copies.join(entry.file_name()))
+                .map_err(|e| format!("copying {}: {e}", path.display()))?;
+        }
+    }
+    Ok(copies)
+}
+
 /// What the checking library wrote at exit.
 struct CheckReport {
     text: String,
@@ -505,7 +524,8 @@ fn check_corpus_file(
     }
 
     // Instrumented by pomp.
-    let instrumented = work.join(instrumented_name(&file.path));
+    let beside_copies = copy_siblings(&file.path, work)?;
+    let instrumented = beside_copies.join(instrumented_name(&file.path));
     let idf = work.join("idf.json");
     let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
         .arg("instrument")
