@@ -324,29 +324,10 @@ fn close_enough(distance: usize, target: &str) -> bool {
     distance <= (target.len() / 3).max(1)
 }
 
-/// Optimal string alignment distance: edits and swaps of adjacent
-/// characters, each counting one.
+/// Optimal string alignment distance: a swap of adjacent characters, the
+/// commonest typo in directive names, counts as one edit.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    rows[0] = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let substitution = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + substitution);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
+    strsim::osa_distance(a, b)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -64,6 +64,20 @@ pub struct Unit {
     pub indent: String,
 }
 
+/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
+pub const LOCK_ROUTINES: &[&str] = &[
+    "omp_init_lock",
+    "omp_destroy_lock",
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_init_nest_lock",
+    "omp_destroy_nest_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_test_nest_lock",
+];
+
 /// A call of an OpenMP lock routine (`omp_set_lock`, …) in call position.
 #[derive(Clone, Debug)]
 pub struct LockCall {

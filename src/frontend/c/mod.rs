@@ -17,20 +17,6 @@ use tree_sitter::{Node, Parser, Tree};
 
 pub struct TreeSitterC;
 
-/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
-pub const LOCK_ROUTINES: &[&str] = &[
-    "omp_init_lock",
-    "omp_destroy_lock",
-    "omp_set_lock",
-    "omp_unset_lock",
-    "omp_test_lock",
-    "omp_init_nest_lock",
-    "omp_destroy_nest_lock",
-    "omp_set_nest_lock",
-    "omp_unset_nest_lock",
-    "omp_test_nest_lock",
-];
-
 const STATEMENT_KINDS: &[&str] = &[
     "compound_statement",
     "expression_statement",
@@ -471,7 +457,7 @@ impl Analysis<'_> {
                     .filter(|f| f.kind() == "identifier")
                 {
                     let name = self.node_text(function);
-                    if LOCK_ROUTINES.contains(&name.as_str()) {
+                    if super::LOCK_ROUTINES.contains(&name.as_str()) {
                         self.model.lock_calls.push(LockCall {
                             span: function.byte_range(),
                             name,

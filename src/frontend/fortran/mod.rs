@@ -13,7 +13,7 @@ mod lines;
 mod parse_text;
 mod units;
 
-pub use units::LOCK_ROUTINES;
+pub use super::LOCK_ROUTINES;
 
 use super::{DirectiveForm, FrontEnd, Model, Site};
 use crate::diagnostics::Diagnostic;

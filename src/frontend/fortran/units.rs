@@ -55,20 +55,6 @@ const UNIT_STATEMENT_KINDS: &[&str] = &[
     "module_procedure_statement",
 ];
 
-/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
-pub const LOCK_ROUTINES: &[&str] = &[
-    "omp_init_lock",
-    "omp_destroy_lock",
-    "omp_set_lock",
-    "omp_unset_lock",
-    "omp_test_lock",
-    "omp_init_nest_lock",
-    "omp_destroy_nest_lock",
-    "omp_set_nest_lock",
-    "omp_unset_nest_lock",
-    "omp_test_nest_lock",
-];
-
 impl Analysis<'_> {
     pub(super) fn units(&mut self) {
         let mut found = Vec::new();
@@ -255,7 +241,7 @@ impl Analysis<'_> {
             };
             if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
                 let name = self.parse_text_of(callee).to_ascii_lowercase();
-                if LOCK_ROUTINES.contains(&name.as_str()) {
+                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str()) {
                     let span = self.original_span(callee);
                     if span.len() == callee.byte_range().len() {
                         calls.push(LockCall { span, name });
