@@ -289,17 +289,39 @@ impl Wrapper {
             .keep
             .then(|| self.kept_paths(&input.path, language));
         let idf = kept.as_ref().map(|(_, idf)| idf.as_path());
-        let (file, result) =
+        // A defect in the instrumenter must not stop a large build that
+        // asked to fall back to the original: it counts as a failure.
+        let attempt = std::panic::catch_unwind(|| {
             instrument::instrument_path(&input.path, &compiled_path, idf, &options)
-                .with_context(|| format!("instrumenting {}", input.path.display()))?;
+        });
         let color = std::io::stderr().is_terminal();
-        let done = match result {
-            Ok(done) => done,
-            Err(failure) => {
-                eprint!(
-                    "{}",
-                    crate::diagnostics::render(&file, &failure.diagnostics, color)
+        let outcome = match attempt {
+            Ok(result) => {
+                let (file, result) =
+                    result.with_context(|| format!("instrumenting {}", input.path.display()))?;
+                match result {
+                    Ok(done) => Ok((file, done)),
+                    Err(failure) => {
+                        eprint!(
+                            "{}",
+                            crate::diagnostics::render(&file, &failure.diagnostics, color)
+                        );
+                        Err(())
+                    }
+                }
+            }
+            Err(_) => {
+                eprintln!(
+                    "{}: error: internal error while instrumenting {}",
+                    self.compiler.wrapper_name(),
+                    input.path.display()
                 );
+                Err(())
+            }
+        };
+        let (file, done) = match outcome {
+            Ok(instrumented) => instrumented,
+            Err(()) => {
                 if self.on_error == OnError::Fail {
                     return Err(AlreadyReported(ExitCode::FAILURE).into());
                 }
