@@ -6,8 +6,8 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::process::{Command, Output};
+use std::sync::Mutex;
 
 /// `target/<profile>`: the test binary lives in its `deps` folder, and
 /// cargo builds the staticlib there before running the tests.
