@@ -5,6 +5,9 @@
 //! nothing, but still writes defined values into task-handle outputs.
 
 #![allow(non_snake_case)]
+// Safety contract of every entry point: pointers are NULL or valid as the
+// POMP2 interface defines them (handle slots live as long as the program).
+#![allow(clippy::missing_safety_doc)]
 
 use crate::kind::Kind;
 use crate::regions::{self, RegionId, NO_REGION};

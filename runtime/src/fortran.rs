@@ -3,6 +3,10 @@
 //! `INTEGER(KIND=8)`, the same size as a C handle), and the length of each
 //! character argument appended after all others.
 
+// Safety contract: as for the C entry points; character arguments are
+// valid for their hidden length.
+#![allow(clippy::missing_safety_doc)]
+
 use crate::events::{self, Ctc};
 use crate::kind::Kind;
 use crate::regions;

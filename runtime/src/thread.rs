@@ -468,3 +468,66 @@ pub fn reset_after_fork() {
         unsafe { *data.state() = ThreadState::new(data.index, crate::config().trace) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child_of(state: &ThreadState, parent: NodeIndex, kind: Kind) -> &Node {
+        state
+            .nodes
+            .iter()
+            .find(|n| n.parent == parent && n.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind:?} below node {parent}"))
+    }
+
+    #[test]
+    fn an_end_skipped_by_cancel_is_closed_by_the_enclosing_end() {
+        let mut state = ThreadState::new(0, false);
+        state.push(1, Kind::Parallel, 0);
+        state.push(2, Kind::For, 10);
+        state.push(2, Kind::ImplicitBarrier, 20);
+        state.point(3, Kind::Cancel);
+        // The loop was cancelled: no barrier exit, no For_exit.
+        assert!(state.pop_to(1, Kind::Parallel, 100).is_some());
+        assert!(state.stack.is_empty());
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!((parallel.visits, parallel.inclusive_ns), (1, 100));
+        let for_node = child_of(&state, 1, Kind::For);
+        assert_eq!((for_node.visits, for_node.inclusive_ns), (1, 90));
+        assert_eq!(state.breakdown.implicit_barrier_ns, 80);
+        assert_eq!(state.unmatched_ends, 0);
+        assert!(state.pop_to(2, Kind::For, 110).is_none());
+        assert_eq!(state.unmatched_ends, 1);
+    }
+
+    #[test]
+    fn task_time_is_not_charged_to_the_suspended_region() {
+        let mut state = ThreadState::new(0, false);
+        let implicit_task = state.current_task;
+        state.push(1, Kind::ImplicitBarrier, 0);
+        state.push(5, Kind::Task, 10);
+        state.current_task = 77;
+        state.pop_to(5, Kind::Task, 40);
+        assert_eq!(state.current_task, implicit_task, "suspended task resumed");
+        state.pop_to(1, Kind::ImplicitBarrier, 50);
+        assert_eq!(child_of(&state, ROOT, Kind::Task).inclusive_ns, 30);
+        assert_eq!(
+            child_of(&state, ROOT, Kind::ImplicitBarrier).inclusive_ns,
+            20
+        );
+        assert_eq!(state.breakdown.implicit_barrier_ns, 20);
+        assert_eq!(state.breakdown.task_execution_ns, 30);
+    }
+
+    #[test]
+    fn task_ids_carry_the_thread_number() {
+        let mut first = ThreadState::new(0, false);
+        let mut second = ThreadState::new(1, false);
+        let (a, b) = (first.new_task_id(), second.new_task_id());
+        assert_ne!(a, b);
+        assert_eq!(a >> TASK_COUNTER_BITS, 1);
+        assert_eq!(b >> TASK_COUNTER_BITS, 2);
+        assert_eq!(first.new_task_id(), a + 1);
+    }
+}
