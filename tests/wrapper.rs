@@ -781,3 +781,64 @@ fn wrapper_options_are_checked() {
     assert!(!recursive.status.success());
     assert!(stderr(&recursive).contains("POMP_CC"));
 }
+
+#[test]
+fn sources_from_different_directories_see_their_own_headers() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("two-dirs");
+    for (name, value) in [("left", 1), ("right", 2)] {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        std::fs::write(
+            dir.join(name).join("config.h"),
+            format!("#define VALUE {value}\n"),
+        )
+        .unwrap();
+        let source = format!(
+            "#include \"config.h\"\nint {name}(void)\n{{\n    int total = 0;\n\
+             #pragma omp parallel for reduction(+ : total)\n    for (int i = 0; i < 10; i++)\n        total += VALUE;\n\
+             return total;\n}}\n"
+        );
+        std::fs::write(dir.join(name).join(format!("{name}.c")), source).unwrap();
+    }
+    std::fs::write(
+        dir.join("main.c"),
+        "#include <stdio.h>\nint left(void);\nint right(void);\nint main(void) { printf(\"%d %d\\n\", left(), right()); return 0; }\n",
+    )
+    .unwrap();
+    let cc = workspace.wrapper("pomp-cc");
+    succeed(workspace.command(&cc, &dir).args([
+        "-fopenmp",
+        "-c",
+        "left/left.c",
+        "right/right.c",
+        "main.c",
+    ]));
+    succeed(
+        workspace
+            .command(&cc, &dir)
+            .args(["-fopenmp", "left.o", "right.o", "main.o", "-o", "app"]),
+    );
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("app"), &dir),
+        "10 20\n"
+    );
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn link_time_optimised_objects_still_register_their_regions() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("lto");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sum.c"), OPENMP_SOURCE).unwrap();
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["-O2", "-flto", "-fopenmp", "-c", "sum.c"]),
+    );
+    let (output, summary) =
+        check_with_pomp2_checker(&workspace, "pomp-cc", &dir, &["-flto", "sum.o"]);
+    assert_eq!(output, "4950\n");
+    assert!(summary.contains("regions registered: 1"), "{summary}");
+    workspace.assert_scratch_removed();
+}

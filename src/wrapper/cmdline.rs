@@ -86,6 +86,8 @@ pub struct CommandLine {
     pub library_dirs: Vec<PathBuf>,
     /// Whether an OpenMP flag (`-fopenmp`, `-fopenmp=libomp`, ...) is present.
     pub openmp: bool,
+    /// Whether link-time optimisation is on (the last `-flto`/`-fno-lto` wins).
+    pub lto: bool,
     pub wrapper: WrapperOptions,
 }
 
@@ -167,6 +169,7 @@ impl CommandLine {
             dependencies: Dependencies::default(),
             library_dirs: Vec::new(),
             openmp: false,
+            lto: false,
             wrapper,
         };
         let (mut preprocess, mut assemble, mut compile, mut partial_link) =
@@ -228,6 +231,8 @@ impl CommandLine {
                     line.dependencies.file = file.map(|(_, f)| PathBuf::from(f));
                 }
                 _ if is_openmp_flag(&text) => line.openmp = true,
+                "-fno-lto" => line.lto = false,
+                _ if text == "-flto" || text.starts_with("-flto=") => line.lto = true,
                 _ => {
                     if let Some(path) = attached("-o") {
                         line.output = Some(PathBuf::from(path));

@@ -19,7 +19,7 @@ use crate::source::Language;
 use anyhow::{bail, Context, Result};
 use cmdline::{CommandLine, Input, InputKind, Mode};
 use scratch::Scratch;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
@@ -212,21 +212,103 @@ impl Wrapper {
         }
 
         let instrumented = self.instrument_sources()?;
-        let mut prefix = search_path_flags(&instrumented);
-        let mut suffix = Vec::new();
+        let groups = self.compile_groups(&instrumented);
+        if groups.len() > 1 {
+            for group in &groups {
+                let code = self.compile(group, &[], &[])?;
+                if code != ExitCode::SUCCESS {
+                    return Ok(code);
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut leading = Vec::new();
+        let mut trailing = Vec::new();
         if self.line.mode == Mode::Link {
             let functions = instrumented.iter().filter_map(|s| s.init_function.clone());
             if let Some(link) = self.link_additions(functions)? {
-                prefix.push(link.registration_object.into_os_string());
-                suffix.extend(link.libraries);
+                leading.push(link.registration_object.into_os_string());
+                trailing = link.libraries;
             }
         }
-        let mut args = prefix;
-        args.extend(self.with_sources_swapped(&instrumented));
-        args.extend(suffix);
+        let everything = CompileGroup {
+            sources: instrumented.iter().collect(),
+            excluded: BTreeSet::new(),
+        };
+        self.compile(&everything, &leading, &trailing)
+    }
+
+    /// Instrumented copies find quoted includes through `-iquote` of their
+    /// original's directory, which would apply to every source of one
+    /// compiler run: sources from different directories are compiled in
+    /// separate runs, one per directory, when that changes nothing else
+    /// (`-c` and `-S` name each output after its source anyway).
+    fn compile_groups<'a>(&self, instrumented: &'a [InstrumentedSource]) -> Vec<CompileGroup<'a>> {
+        let mut by_directory: Vec<(&Path, Vec<&'a InstrumentedSource>)> = Vec::new();
+        for source in instrumented {
+            let directory = source.user_path.parent().unwrap_or(Path::new(""));
+            match by_directory.iter_mut().find(|(d, _)| *d == directory) {
+                Some((_, sources)) => sources.push(source),
+                None => by_directory.push((directory, vec![source])),
+            }
+        }
+        let separable =
+            matches!(self.line.mode, Mode::Compile | Mode::Assemble) && self.line.output.is_none();
+        if by_directory.len() < 2 || !separable {
+            return Vec::new();
+        }
+        let inputs: BTreeSet<usize> = self
+            .line
+            .inputs
+            .iter()
+            .filter(|i| !matches!(i.kind, InputKind::Library(_)))
+            .map(|i| i.arg_index)
+            .collect();
+        by_directory
+            .into_iter()
+            .enumerate()
+            .map(|(n, (_, sources))| {
+                let own: BTreeSet<usize> = sources.iter().map(|s| s.arg_index).collect();
+                let others_instrumented = instrumented
+                    .iter()
+                    .map(|s| s.arg_index)
+                    .filter(|i| !own.contains(i));
+                // The first run also compiles every source that was not instrumented.
+                let excluded = if n == 0 {
+                    others_instrumented.collect()
+                } else {
+                    inputs
+                        .iter()
+                        .copied()
+                        .filter(|i| !own.contains(i))
+                        .collect()
+                };
+                CompileGroup { sources, excluded }
+            })
+            .collect()
+    }
+
+    /// Run the compiler on the user's command line with the group's sources
+    /// swapped for their instrumented copies and the excluded inputs left
+    /// out; `leading` and `trailing` are inputs the link step adds.
+    fn compile(
+        &mut self,
+        group: &CompileGroup,
+        leading: &[OsString],
+        trailing: &[OsString],
+    ) -> Result<ExitCode> {
+        let mut args = search_path_flags(&group.sources);
+        if !group.sources.is_empty() && self.line.lto && !is_clang(&self.command) {
+            // Slim LTO objects have no symbol table the link step can read
+            // the registration functions from.
+            args.push("-ffat-lto-objects".into());
+        }
+        args.extend_from_slice(leading);
+        args.extend(self.with_sources_swapped(&group.sources, &group.excluded));
+        args.extend_from_slice(trailing);
         let code = self.run_compiler(&self.command.clone(), &args)?;
         if code == ExitCode::SUCCESS && self.line.dependencies.while_compiling {
-            self.rewrite_dependency_files(&instrumented)?;
+            self.rewrite_dependency_files(&group.sources)?;
         }
         Ok(code)
     }
@@ -381,11 +463,18 @@ impl Wrapper {
 
     /// The user's arguments with each instrumented source replaced by its
     /// instrumented copy.
-    fn with_sources_swapped(&self, instrumented: &[InstrumentedSource]) -> Vec<OsString> {
+    fn with_sources_swapped(
+        &self,
+        instrumented: &[&InstrumentedSource],
+        excluded: &BTreeSet<usize>,
+    ) -> Vec<OsString> {
         let by_index: BTreeMap<usize, &InstrumentedSource> =
-            instrumented.iter().map(|s| (s.arg_index, s)).collect();
+            instrumented.iter().map(|s| (s.arg_index, *s)).collect();
         let mut args = Vec::with_capacity(self.line.args.len() + 4);
         for (index, arg) in self.line.args.iter().enumerate() {
+            if excluded.contains(&index) {
+                continue;
+            }
             let Some(source) = by_index.get(&index) else {
                 args.push(arg.clone());
                 continue;
@@ -480,7 +569,7 @@ impl Wrapper {
 
     /// Make the dependency files name the user's sources, not the
     /// instrumented copies the compiler read.
-    fn rewrite_dependency_files(&self, instrumented: &[InstrumentedSource]) -> Result<()> {
+    fn rewrite_dependency_files(&self, instrumented: &[&InstrumentedSource]) -> Result<()> {
         for source in instrumented {
             for file in self.dependency_file_candidates(source) {
                 let Ok(text) = std::fs::read(&file) else {
@@ -562,6 +651,21 @@ impl Wrapper {
 /// well below the kernel's limit on one argument.
 const RESPONSE_FILE_THRESHOLD: usize = 100_000;
 
+/// Instrumented sources compiled in one compiler run, and the arguments
+/// (by index) of inputs that belong to other runs.
+struct CompileGroup<'a> {
+    sources: Vec<&'a InstrumentedSource>,
+    excluded: BTreeSet<usize>,
+}
+
+fn is_clang(command: &[OsString]) -> bool {
+    command.iter().any(|word| {
+        Path::new(word)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains("clang"))
+    })
+}
+
 struct LinkAdditions {
     registration_object: PathBuf,
     libraries: Vec<OsString>,
@@ -586,7 +690,7 @@ fn compiled_file_name(source: &Path, language: Language) -> OsString {
 /// their own directory (quoted includes, Fortran `include` lines), and make
 /// debug information name the original's directory instead of the scratch
 /// directory.
-fn search_path_flags(instrumented: &[InstrumentedSource]) -> Vec<OsString> {
+fn search_path_flags(instrumented: &[&InstrumentedSource]) -> Vec<OsString> {
     let mut flags = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for source in instrumented {
