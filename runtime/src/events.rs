@@ -92,8 +92,8 @@ pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
             let Some(frame) = state.find(region, kind) else {
                 return;
             };
-            let wait = now.saturating_sub(frame.start_ns);
-            frame.mark_ns = now;
+            let wait = now.saturating_sub(frame.start);
+            frame.mark = now;
             let node = frame.node;
             state.nodes[node as usize].wait_ns += wait;
             match kind {
@@ -174,7 +174,7 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
                         && frame.fork == ForkState::AwaitingBegin =>
                 {
                     frame.fork = ForkState::InTeam;
-                    Some(now.saturating_sub(frame.start_ns))
+                    Some(now.saturating_sub(frame.start))
                 }
                 _ => None,
             };
@@ -198,7 +198,7 @@ pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
             };
             if frame.fork == ForkState::InTeam {
                 frame.fork = ForkState::AwaitingJoin;
-                frame.mark_ns = now;
+                frame.mark = now;
             } else {
                 state.pop_to(region, Kind::Parallel, now);
             }
@@ -211,7 +211,7 @@ pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHand
         record(|state, now| {
             if let Some(frame) = state.find(region, Kind::Parallel) {
                 if frame.fork == ForkState::AwaitingJoin {
-                    let join_ns = now.saturating_sub(frame.mark_ns);
+                    let join_ns = now.saturating_sub(frame.mark);
                     state.breakdown.join_ns += join_ns;
                 }
             }

@@ -23,7 +23,7 @@ mod thread;
 mod trace;
 
 use std::ffi::{c_char, c_void};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU8, Ordering};
 use std::sync::{Once, OnceLock};
 
 pub use kind::Kind;
@@ -91,11 +91,17 @@ static INIT: Once = Once::new();
 /// `POMP2_On`/`POMP2_Off`: while off, constructs are not entered, but
 /// constructs already open still close so the stacks stay balanced.
 static RECORDING: AtomicBool = AtomicBool::new(true);
-static START_NS: AtomicU64 = AtomicU64::new(0);
 static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
-pub(crate) fn start_ns() -> u64 {
-    START_NS.load(Ordering::Relaxed)
+/// Whether the busy/phase handshake uses the kernel's process-wide memory
+/// barrier. The writer then pays for the barrier once, and the hot path
+/// needs no fence instruction of its own.
+static ASYMMETRIC_FENCE: AtomicBool = AtomicBool::new(false);
+const MEMBARRIER_CMD_PRIVATE_EXPEDITED: libc::c_int = 1 << 3;
+const MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_int = 1 << 4;
+
+fn membarrier(command: libc::c_int) -> bool {
+    unsafe { libc::syscall(libc::SYS_membarrier, command, 0, 0) == 0 }
 }
 
 /// Initialises on the first event; `false` once finished.
@@ -111,7 +117,11 @@ pub(crate) fn ensure_running() -> bool {
 fn initialize() {
     let config = config();
     trace::set_budget(config.trace_limit);
-    START_NS.store(clock::now_ns(), Ordering::Relaxed);
+    clock::init();
+    ASYMMETRIC_FENCE.store(
+        membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
+        Ordering::Relaxed,
+    );
     unsafe {
         libc::atexit(write_at_exit);
         libc::pthread_atfork(None, None, Some(after_fork_in_child));
@@ -126,6 +136,13 @@ extern "C" fn write_at_exit() {
 
 extern "C" fn after_fork_in_child() {
     FORKED_CHILD.store(true, Ordering::Relaxed);
+    if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
+        // The registration belongs to the parent's address space.
+        ASYMMETRIC_FENCE.store(
+            membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
+            Ordering::Relaxed,
+        );
+    }
     thread::reset_after_fork();
 }
 
@@ -148,11 +165,16 @@ pub(crate) fn opari2_version() -> Option<String> {
 #[inline(always)]
 pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
     let data = thread::current();
-    data.busy.swap(true, Ordering::SeqCst);
-    if PHASE.load(Ordering::SeqCst) == RUNNING {
+    if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
+        data.busy.store(true, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+    } else {
+        data.busy.swap(true, Ordering::SeqCst);
+    }
+    if PHASE.load(Ordering::Relaxed) == RUNNING {
         let state = unsafe { data.state() };
         state.events += 1;
-        update(state, clock::now_ns());
+        update(state, clock::now());
     }
     data.busy.store(false, Ordering::Release);
 }
@@ -160,7 +182,17 @@ pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
 /// Freezes all threads' data; true for the one caller that should write.
 pub(crate) fn freeze() -> bool {
     INIT.call_once(|| {});
-    PHASE.swap(FINISHED, Ordering::SeqCst) == RUNNING
+    let was_running = PHASE.swap(FINISHED, Ordering::SeqCst) == RUNNING;
+    if was_running
+        && ASYMMETRIC_FENCE.load(Ordering::Relaxed)
+        && !membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+    {
+        // Without the barrier a thread may still be starting an update it
+        // has not yet announced; give it time to announce or to see the
+        // phase change.
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    was_running
 }
 
 pub(crate) fn recording() -> bool {

@@ -46,9 +46,9 @@ fn measured_acquire(kind: Kind, acquire: impl FnOnce()) {
         acquire();
         return;
     }
-    let start = clock::now_ns();
+    let start = clock::now();
     acquire();
-    let end = clock::now_ns();
+    let end = clock::now();
     crate::record(|state, _| {
         state.leaf(NO_REGION, kind, start, end);
         state.breakdown.lock_wait_ns += end - start;

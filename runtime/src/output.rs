@@ -24,7 +24,7 @@ pub fn finish() {
     if !crate::freeze() {
         return;
     }
-    let now = clock::now_ns();
+    let now = clock::now();
     let mut threads = Vec::new();
     let mut incomplete = Vec::new();
     let deadline = Instant::now() + IDLE_WAIT;
@@ -51,6 +51,11 @@ pub fn finish() {
     for (_, state) in states.iter_mut() {
         state.pop_all(now);
     }
+    let scale = clock::Scale::measure();
+    for (_, state) in states.iter_mut() {
+        state.rescale(&scale);
+    }
+    let wall_ns = scale.since_start_ns(now);
     let states: Vec<(&ThreadData, &ThreadState)> =
         states.into_iter().map(|(d, s)| (d, &*s)).collect();
 
@@ -69,7 +74,14 @@ pub fn finish() {
         None
     };
 
-    let profile = build_profile(&states, &region_table, &incomplete, now, pid, &trace_report);
+    let profile = build_profile(
+        &states,
+        &region_table,
+        &incomplete,
+        wall_ns,
+        pid,
+        &trace_report,
+    );
     let written = write_atomically(&profile_path, |out| {
         serde_json::to_writer(&mut *out, &profile).map_err(io::Error::from)
     });
@@ -80,7 +92,13 @@ pub fn finish() {
         );
     }
     if config.summary {
-        print_summary(&states, &region_table, &profile_path, written.is_ok(), now);
+        print_summary(
+            &states,
+            &region_table,
+            &profile_path,
+            written.is_ok(),
+            wall_ns,
+        );
     }
 }
 
@@ -262,7 +280,7 @@ fn build_profile(
     states: &[(&ThreadData, &ThreadState)],
     region_table: &[RegionInfo],
     incomplete: &[u32],
-    now: u64,
+    wall_ns: u64,
     pid: u32,
     trace: &Option<TraceReport>,
 ) -> Value {
@@ -363,7 +381,7 @@ fn build_profile(
         "rank": crate::config().rank,
         "opari2_version": crate::opari2_version(),
         "declared_regions": crate::declared_region_count(),
-        "wall_ns": now.saturating_sub(crate::start_ns()),
+        "wall_ns": wall_ns,
         "thread_count": thread_count,
         "incomplete_threads": incomplete,
         "regions": region_table_json(region_table),
@@ -404,7 +422,7 @@ fn print_summary(
     table: &[RegionInfo],
     profile_path: &Path,
     written: bool,
-    now: u64,
+    wall_ns: u64,
 ) {
     let mut rows: Vec<((RegionId, Kind), RegionTotals)> =
         region_totals(states).into_iter().collect();
@@ -417,7 +435,7 @@ fn print_summary(
         "pomp: {} threads, {} regions, {} wall; profile {}{}\n",
         states.len(),
         table.len(),
-        millis(now.saturating_sub(crate::start_ns())),
+        millis(wall_ns),
         profile_path.display(),
         if written { "" } else { " (NOT written)" }
     );
@@ -467,7 +485,6 @@ fn write_trace(
             "POMP_TRACE_LIMIT={limit} reached: {dropped} events were dropped; the trace is incomplete"
         )
     });
-    let origin = crate::start_ns();
     let result = write_atomically(path, |out| {
         out.write_all(b"{\"displayTimeUnit\":\"ns\",\"otherData\":")?;
         serde_json::to_writer(
@@ -508,7 +525,7 @@ fn write_trace(
                         "name": label,
                         "cat": record.kind.name(),
                         "ph": "X",
-                        "ts": record.start_ns.saturating_sub(origin) as f64 / 1e3,
+                        "ts": record.start_ns as f64 / 1e3,
                         "dur": record.duration_ns as f64 / 1e3,
                         "pid": pid,
                         "tid": data.index,

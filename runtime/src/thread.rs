@@ -72,13 +72,13 @@ pub struct Frame {
     pub node: NodeIndex,
     pub region: RegionId,
     pub kind: Kind,
-    pub start_ns: u64,
+    pub start: u64,
     /// This thread's task execution time when the frame opened; what is
     /// added while it is open was spent in tasks, not in the frame.
     task_time_at_start: u64,
     /// A time inside the frame: `begin` of critical/ordered, `end` of a
     /// forked parallel region.
-    pub mark_ns: u64,
+    pub mark: u64,
     pub fork: ForkState,
     /// The task to resume when a task frame closes.
     pub saved_task: i64,
@@ -124,6 +124,9 @@ impl Breakdown {
     }
 }
 
+/// Times in the tree, the breakdown and the trace are clock ticks while the
+/// program runs (see [`crate::clock`]) and nanoseconds once rescaled.
+///
 /// Creation counts of one task region, and who created its instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskRelation {
@@ -232,9 +235,9 @@ impl ThreadState {
             node,
             region,
             kind,
-            start_ns: now,
+            start: now,
             task_time_at_start: self.task_time_ns,
-            mark_ns: now,
+            mark: now,
             fork: ForkState::NotForked,
             saved_task: self.current_task,
             saved_task_region: self.current_task_region,
@@ -289,7 +292,7 @@ impl ThreadState {
 
     #[inline]
     fn close(&mut self, frame: &Frame, now: u64) {
-        let elapsed = now.saturating_sub(frame.start_ns);
+        let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
         let inclusive = elapsed.saturating_sub(in_tasks);
         let node = &mut self.nodes[frame.node as usize];
@@ -312,12 +315,41 @@ impl ThreadState {
         }
         if self.trace.enabled {
             self.trace.record(TraceRecord {
-                start_ns: frame.start_ns,
+                start_ns: frame.start,
                 duration_ns: elapsed,
                 region: frame.region,
                 kind: frame.kind,
                 task: self.current_task,
             });
+        }
+    }
+
+    /// Converts every stored time from clock ticks to nanoseconds, once,
+    /// before the data is written.
+    pub fn rescale(&mut self, scale: &crate::clock::Scale) {
+        for node in &mut self.nodes {
+            node.inclusive_ns = scale.ns(node.inclusive_ns);
+            node.children_ns = scale.ns(node.children_ns);
+            node.wait_ns = scale.ns(node.wait_ns);
+        }
+        let b = &mut self.breakdown;
+        for field in [
+            &mut b.implicit_barrier_ns,
+            &mut b.barrier_ns,
+            &mut b.taskwait_ns,
+            &mut b.critical_wait_ns,
+            &mut b.ordered_wait_ns,
+            &mut b.lock_wait_ns,
+            &mut b.fork_ns,
+            &mut b.join_ns,
+            &mut b.task_create_ns,
+            &mut b.task_execution_ns,
+        ] {
+            *field = scale.ns(*field);
+        }
+        for record in &mut self.trace.records {
+            record.start_ns = scale.since_start_ns(record.start_ns);
+            record.duration_ns = scale.ns(record.duration_ns);
         }
     }
 
