@@ -822,6 +822,20 @@ fn sources_from_different_directories_see_their_own_headers() {
         run_with_profile(&workspace, &dir.join("app"), &dir),
         "10 20\n"
     );
+    // Compiled and linked in one step.
+    let one_step = [
+        "-fopenmp",
+        "left/left.c",
+        "-o",
+        "app2",
+        "right/right.c",
+        "main.c",
+    ];
+    succeed(workspace.command(&cc, &dir).args(one_step));
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("app2"), &dir),
+        "10 20\n"
+    );
     workspace.assert_scratch_removed();
 }
 

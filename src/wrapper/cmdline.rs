@@ -82,6 +82,8 @@ pub struct CommandLine {
     pub inputs: Vec<Input>,
     pub mode: Mode,
     pub output: Option<PathBuf>,
+    /// Positions in `args` of the option naming the output (the last one wins).
+    pub output_args: Vec<usize>,
     pub dependencies: Dependencies,
     pub library_dirs: Vec<PathBuf>,
     /// Whether an OpenMP flag (`-fopenmp`, `-fopenmp=libomp`, ...) is present.
@@ -166,6 +168,7 @@ impl CommandLine {
             inputs: Vec::new(),
             mode: Mode::Link,
             output: None,
+            output_args: Vec::new(),
             dependencies: Dependencies::default(),
             library_dirs: Vec::new(),
             openmp: false,
@@ -212,7 +215,10 @@ impl CommandLine {
                 "-S" => assemble = true,
                 "-c" => compile = true,
                 "-shared" | "-r" | "-Wl,-r" | "-Wl,--relocatable" => partial_link = true,
-                "-o" => line.output = value.map(PathBuf::from),
+                "-o" => {
+                    line.output = value.map(PathBuf::from);
+                    line.output_args.extend([i, i + 1]);
+                }
                 "-MF" => line.dependencies.file = value.map(PathBuf::from),
                 "-L" => line.library_dirs.extend(value.map(PathBuf::from)),
                 "-x" => language = value.and_then(language_name),
@@ -236,6 +242,7 @@ impl CommandLine {
                 _ => {
                     if let Some(path) = attached("-o") {
                         line.output = Some(PathBuf::from(path));
+                        line.output_args.push(i);
                     } else if let Some(path) = attached("-MF") {
                         line.dependencies.file = Some(PathBuf::from(path));
                     } else if let Some(dir) = attached("-L") {
@@ -462,6 +469,7 @@ mod tests {
             [("src/a.c".into(), InputKind::Source(Language::C))]
         );
         assert_eq!(line.inputs[0].arg_index, 3);
+        assert_eq!(line.output_args, [4, 5]);
     }
 
     #[test]

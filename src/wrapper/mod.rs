@@ -222,6 +222,18 @@ impl Wrapper {
             }
             return Ok(ExitCode::SUCCESS);
         }
+        let mut objects = BTreeMap::new();
+        if self.line.mode != Mode::Compile
+            && self.line.mode != Mode::Assemble
+            && source_directories(&instrumented) > 1
+        {
+            for (number, source) in instrumented.iter().enumerate() {
+                match self.compile_to_object(number, source)? {
+                    Ok(object) => objects.insert(source.arg_index, object),
+                    Err(code) => return Ok(code),
+                };
+            }
+        }
         let mut leading = Vec::new();
         let mut trailing = Vec::new();
         if self.line.mode == Mode::Link {
@@ -232,8 +244,12 @@ impl Wrapper {
             }
         }
         let everything = CompileGroup {
-            sources: instrumented.iter().collect(),
+            sources: instrumented
+                .iter()
+                .filter(|s| !objects.contains_key(&s.arg_index))
+                .collect(),
             excluded: BTreeSet::new(),
+            objects,
         };
         self.compile(&everything, &leading, &trailing)
     }
@@ -283,9 +299,56 @@ impl Wrapper {
                         .filter(|i| !own.contains(i))
                         .collect()
                 };
-                CompileGroup { sources, excluded }
+                CompileGroup {
+                    sources,
+                    excluded,
+                    objects: BTreeMap::new(),
+                }
             })
             .collect()
+    }
+
+    /// Compile one instrumented source alone into an object in the scratch
+    /// directory, for a link whose sources come from several directories;
+    /// the compiler's status if it fails.
+    fn compile_to_object(
+        &mut self,
+        number: usize,
+        source: &InstrumentedSource,
+    ) -> Result<Result<PathBuf, ExitCode>> {
+        let stem = source
+            .user_path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let object = self
+            .scratch()?
+            .subdirectory(&format!("object-{number}"))?
+            .join(format!("{stem}.o"));
+        // Library options stay: with -c they are ignored, and their values
+        // would otherwise be read as options.
+        let excluded: BTreeSet<usize> = self
+            .line
+            .inputs
+            .iter()
+            .filter(|i| !matches!(i.kind, InputKind::Library(_)) && i.arg_index != source.arg_index)
+            .map(|i| i.arg_index)
+            .chain(self.line.output_args.iter().copied())
+            .collect();
+        let group = CompileGroup {
+            sources: vec![source],
+            excluded,
+            objects: BTreeMap::new(),
+        };
+        let mut object_output: Vec<OsString> = vec!["-c".into(), "-o".into()];
+        object_output.push(object.clone().into_os_string());
+        let code = self.compile(&group, &[], &object_output)?;
+        Ok(if code == ExitCode::SUCCESS {
+            Ok(object)
+        } else {
+            Err(code)
+        })
     }
 
     /// Run the compiler on the user's command line with the group's sources
@@ -304,7 +367,7 @@ impl Wrapper {
             args.push("-ffat-lto-objects".into());
         }
         args.extend_from_slice(leading);
-        args.extend(self.with_sources_swapped(&group.sources, &group.excluded));
+        args.extend(self.with_sources_swapped(&group.sources, &group.excluded, &group.objects));
         args.extend_from_slice(trailing);
         let code = self.run_compiler(&self.command.clone(), &args)?;
         if code == ExitCode::SUCCESS && self.line.dependencies.while_compiling {
@@ -467,12 +530,17 @@ impl Wrapper {
         &self,
         instrumented: &[&InstrumentedSource],
         excluded: &BTreeSet<usize>,
+        objects: &BTreeMap<usize, PathBuf>,
     ) -> Vec<OsString> {
         let by_index: BTreeMap<usize, &InstrumentedSource> =
             instrumented.iter().map(|s| (s.arg_index, *s)).collect();
         let mut args = Vec::with_capacity(self.line.args.len() + 4);
         for (index, arg) in self.line.args.iter().enumerate() {
             if excluded.contains(&index) {
+                continue;
+            }
+            if let Some(object) = objects.get(&index) {
+                args.push(object.clone().into_os_string());
                 continue;
             }
             let Some(source) = by_index.get(&index) else {
@@ -651,11 +719,21 @@ impl Wrapper {
 /// well below the kernel's limit on one argument.
 const RESPONSE_FILE_THRESHOLD: usize = 100_000;
 
-/// Instrumented sources compiled in one compiler run, and the arguments
-/// (by index) of inputs that belong to other runs.
+/// Instrumented sources compiled in one compiler run, the arguments (by
+/// index) of inputs that belong to other runs, and sources already compiled
+/// to objects, by the index of their argument.
 struct CompileGroup<'a> {
     sources: Vec<&'a InstrumentedSource>,
     excluded: BTreeSet<usize>,
+    objects: BTreeMap<usize, PathBuf>,
+}
+
+fn source_directories(instrumented: &[InstrumentedSource]) -> usize {
+    let directories: BTreeSet<&Path> = instrumented
+        .iter()
+        .map(|s| s.user_path.parent().unwrap_or(Path::new("")))
+        .collect();
+    directories.len()
 }
 
 fn is_clang(command: &[OsString]) -> bool {
