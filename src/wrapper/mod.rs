@@ -222,18 +222,10 @@ impl Wrapper {
             }
             return Ok(ExitCode::SUCCESS);
         }
-        let mut objects = BTreeMap::new();
-        if self.line.mode != Mode::Compile
-            && self.line.mode != Mode::Assemble
-            && source_directories(&instrumented) > 1
-        {
-            for (number, source) in instrumented.iter().enumerate() {
-                match self.compile_to_object(number, source)? {
-                    Ok(object) => objects.insert(source.arg_index, object),
-                    Err(code) => return Ok(code),
-                };
-            }
-        }
+        let objects = match self.objects_for_link(&instrumented)? {
+            Ok(objects) => objects,
+            Err(code) => return Ok(code),
+        };
         let mut leading = Vec::new();
         let mut trailing = Vec::new();
         if self.line.mode == Mode::Link {
@@ -260,6 +252,11 @@ impl Wrapper {
     /// separate runs, one per directory, when that changes nothing else
     /// (`-c` and `-S` name each output after its source anyway).
     fn compile_groups<'a>(&self, instrumented: &'a [InstrumentedSource]) -> Vec<CompileGroup<'a>> {
+        let separable =
+            matches!(self.line.mode, Mode::Compile | Mode::Assemble) && self.line.output.is_none();
+        if !separable || source_directories(instrumented) < 2 {
+            return Vec::new();
+        }
         let mut by_directory: Vec<(&Path, Vec<&'a InstrumentedSource>)> = Vec::new();
         for source in instrumented {
             let directory = source.user_path.parent().unwrap_or(Path::new(""));
@@ -267,11 +264,6 @@ impl Wrapper {
                 Some((_, sources)) => sources.push(source),
                 None => by_directory.push((directory, vec![source])),
             }
-        }
-        let separable =
-            matches!(self.line.mode, Mode::Compile | Mode::Assemble) && self.line.output.is_none();
-        if by_directory.len() < 2 || !separable {
-            return Vec::new();
         }
         let inputs: BTreeSet<usize> = self
             .line
@@ -306,6 +298,27 @@ impl Wrapper {
                 }
             })
             .collect()
+    }
+
+    /// A link whose instrumented sources come from several directories
+    /// cannot compile them in one run (see [`Wrapper::compile_groups`]):
+    /// each is compiled to an object first, by the index of its argument.
+    fn objects_for_link(
+        &mut self,
+        instrumented: &[InstrumentedSource],
+    ) -> Result<Result<BTreeMap<usize, PathBuf>, ExitCode>> {
+        let mut objects = BTreeMap::new();
+        let linking = matches!(self.line.mode, Mode::Link | Mode::PartialLink);
+        if !linking || source_directories(instrumented) < 2 {
+            return Ok(Ok(objects));
+        }
+        for (number, source) in instrumented.iter().enumerate() {
+            match self.compile_to_object(number, source)? {
+                Ok(object) => objects.insert(source.arg_index, object),
+                Err(code) => return Ok(Err(code)),
+            };
+        }
+        Ok(Ok(objects))
     }
 
     /// Compile one instrumented source alone into an object in the scratch
