@@ -32,10 +32,12 @@ impl Workspace {
             .tempdir()
             .unwrap();
         let bin = root.path().join("bin");
-        std::fs::create_dir(&bin).unwrap();
-        for name in ["pomp-cc", "pomp-cxx", "pomp-f90"] {
-            std::os::unix::fs::symlink(pomp_binary(), bin.join(name)).unwrap();
-        }
+        let installed = succeed(
+            Command::new(pomp_binary())
+                .arg("install-wrappers")
+                .arg(&bin),
+        );
+        assert_eq!(stdout(&installed).lines().count(), 3);
         std::fs::create_dir(root.path().join("tmp")).unwrap();
         Workspace { root }
     }
@@ -759,6 +761,12 @@ fn ctrl_c_removes_the_scratch_directory() {
 fn wrapper_options_are_checked() {
     let workspace = Workspace::new();
     let dir = workspace.path();
+    let subcommand = succeed(
+        workspace
+            .command(pomp_binary(), dir)
+            .args(["cc", "--pomp-help"]),
+    );
+    assert!(stdout(&subcommand).contains("POMP_CC"));
     let help = succeed(
         workspace
             .command(workspace.wrapper("pomp-f90"), dir)
