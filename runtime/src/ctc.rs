@@ -50,8 +50,10 @@ pub fn parse(bytes: &[u8]) -> RegionInfo {
 
     match body.split_once('*') {
         Some((declared_len, rest)) if declared_len.chars().all(|c| c.is_ascii_digit()) => {
+            // The declared length only serves to detect truncation: OPARI2
+            // declares one less than the full length, pomp the full length.
             match declared_len.parse::<usize>() {
-                Ok(len) if len == text.len() => {}
+                Ok(len) if len <= text.len() => {}
                 _ => info.malformed = true,
             }
             body = rest;
@@ -171,9 +173,12 @@ mod tests {
             let info = parse(bad.as_bytes());
             assert!(info.malformed, "{bad:?} parsed as well-formed");
         }
-        let info = parse(b"5*regionType=for*sscl=f.c:1:2**");
+        let info = parse(b"99*regionType=for*sscl=f.c:1:2**");
         assert_eq!(info.region_type, "for");
         assert_eq!(info.start.unwrap().last_line, 2);
-        assert!(info.malformed, "wrong declared length must be flagged");
+        assert!(info.malformed, "a truncated string must be flagged");
+        let opari2_style = "31*regionType=for*sscl=f.c:1:2**";
+        assert_eq!(opari2_style.len(), 32);
+        assert!(!parse(opari2_style.as_bytes()).malformed);
     }
 }

@@ -419,3 +419,46 @@ fn fortran_entry_points() {
     assert_eq!(profile["tasks"]["created"], 5);
     check_times_are_consistent(&profile);
 }
+
+/// Objects instrumented by OPARI2 itself link against the runtime unchanged.
+#[test]
+fn program_instrumented_by_opari2() {
+    let exe = build_from(
+        "opari2_workload",
+        &["opari2/workload.opari.c", "opari2/workload_init.c"],
+        &["opari2/include"],
+    );
+    for threads in [2, 4] {
+        let run = run_ok(&exe, threads, &[], &[]);
+        let t = threads as u64;
+        assert_eq!(run.printed("team"), threads as i64);
+        assert_eq!(run.printed("tasks"), 8);
+        let profile = run.profile();
+        assert_eq!(profile["regions"].as_array().unwrap().len(), 12);
+        assert_eq!(profile["opari2_version"], "2.0.7");
+        for region in profile["regions"].as_array().unwrap() {
+            assert_eq!(region["malformed_ctc"], false, "{region}");
+            assert!(region["file"].as_str().unwrap().ends_with("workload.c"));
+        }
+        let id = |ty: &str, line: u64| Some(region_id(&profile, ty, line));
+        assert_eq!(visits(&profile, id("parallel", 12), "parallel"), t);
+        assert_eq!(visits(&profile, id("for", 14), "for"), t);
+        assert_eq!(visits(&profile, id("critical", 16), "critical"), t);
+        assert_eq!(visits(&profile, id("sections", 18), "sections"), t);
+        assert_eq!(visits(&profile, id("sections", 18), "section"), 2);
+        assert_eq!(visits(&profile, id("single", 31), "single_body"), 1);
+        assert_eq!(visits(&profile, id("task", 34), "task"), 8);
+        assert_eq!(visits(&profile, id("task", 34), "task_create"), 8);
+        assert_eq!(visits(&profile, id("taskwait", 41), "taskwait"), 1);
+        assert_eq!(visits(&profile, id("barrier", 46), "barrier"), t);
+        assert_eq!(visits(&profile, id("master", 47), "master"), 1);
+        assert_eq!(visits(&profile, None, "set_lock"), t);
+        let sections = &profile["regions"][(region_id(&profile, "sections", 18) - 1) as usize];
+        assert_eq!(sections["attributes"]["numSections"], "2");
+        assert_eq!(profile["tasks"]["created"], 8);
+        for thread in profile["threads"].as_array().unwrap() {
+            assert_eq!(thread["unmatched_ends"], 0);
+        }
+        check_times_are_consistent(&profile);
+    }
+}

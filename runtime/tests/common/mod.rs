@@ -19,7 +19,25 @@ pub fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// The static library, rebuilt first: `cargo test` itself only builds the
+/// rlib, and a stale archive would test old code.
 pub fn staticlib() -> PathBuf {
+    static FRESH: std::sync::Once = std::sync::Once::new();
+    FRESH.call_once(|| {
+        let profile_dir = target_dir();
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .args(["build", "--quiet", "-p", "pomp-runtime", "--lib"])
+            .arg("--manifest-path")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", profile_dir.parent().unwrap());
+        if release {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "building the static library failed");
+    });
     let lib = target_dir().join("libpomp_runtime.a");
     assert!(
         lib.exists(),
@@ -33,9 +51,20 @@ fn sources() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")
 }
 
-/// Compiles `tests/c/<name>.c` (or `.f90` with its `_init.c`) into a
-/// binary of its own under the target directory.
+/// Compiles `tests/c/<name>.c` (or `<name>.f90` with its `<name>_init.c`)
+/// into a binary of its own under the target directory.
 pub fn build(name: &str) -> PathBuf {
+    let fortran = format!("{name}.f90");
+    if sources().join(&fortran).exists() {
+        build_from(name, &[&fortran, &format!("{name}_init.c")], &[])
+    } else {
+        build_from(name, &[&format!("{name}.c")], &[])
+    }
+}
+
+/// Compiles the given files (relative to `tests/c`) with extra include
+/// directories (also relative to `tests/c`).
+pub fn build_from(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf {
     // Tests run in parallel and share programs: compile each once, and never
     // overwrite a binary another test may be executing.
     static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
@@ -43,26 +72,25 @@ pub fn build(name: &str) -> PathBuf {
     if let Some(exe) = built.get(name) {
         return exe.clone();
     }
-    let exe = compile(name);
+    let exe = compile(name, files, include_dirs);
     built.insert(name.to_string(), exe.clone());
     exe
 }
 
-fn compile(name: &str) -> PathBuf {
+fn compile(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf {
     let out_dir = target_dir().join("pomp-runtime-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(format!("{name}-{}", std::process::id()));
-    let fortran = sources().join(format!("{name}.f90"));
-    let mut command = if fortran.exists() {
-        let mut c = Command::new("gfortran");
-        c.arg(&fortran)
-            .arg(sources().join(format!("{name}_init.c")));
-        c
+    let driver = if files.iter().any(|f| f.ends_with(".f90")) {
+        "gfortran"
     } else {
-        let mut c = Command::new("gcc");
-        c.arg(sources().join(format!("{name}.c")));
-        c
+        "gcc"
     };
+    let mut command = Command::new(driver);
+    command.args(files.iter().map(|f| sources().join(f)));
+    for dir in include_dirs {
+        command.arg("-I").arg(sources().join(dir));
+    }
     command
         .args(["-fopenmp", "-O1", "-Wall", "-o"])
         .arg(&exe)
