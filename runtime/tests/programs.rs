@@ -462,3 +462,17 @@ fn program_instrumented_by_opari2() {
         check_times_are_consistent(&profile);
     }
 }
+
+#[test]
+fn threads_that_ended_are_still_in_the_profile() {
+    let exe = build("thread_exit");
+    let run = run_ok(&exe, 2, &[], &[]);
+    assert_eq!(run.printed("joined"), 3);
+    let profile = run.profile();
+    assert_eq!(profile["thread_count"], 3);
+    let work = region_id(&profile, "region", 20);
+    assert_eq!(visits(&profile, Some(work), "region"), 30);
+    for thread in profile["threads"].as_array().unwrap() {
+        assert_eq!(thread["tree"]["children"][0]["visits"], 10);
+    }
+}
