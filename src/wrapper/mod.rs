@@ -15,7 +15,7 @@ mod scratch;
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 
 use crate::instrument::{self, Options};
-use crate::source::Language;
+use crate::source::{Language, SourceFile};
 use anyhow::{bail, Context, Result};
 use cmdline::{CommandLine, Input, InputKind, Mode};
 use scratch::Scratch;
@@ -439,34 +439,19 @@ impl Wrapper {
             return Ok(None);
         }
         let options = self.options(input, language);
-        let directory = self.scratch()?.subdirectory(&number.to_string())?;
-        let compiled_path = directory.join(compiled_file_name(&input.path, language));
-        let kept = self
-            .line
-            .wrapper
-            .keep
-            .then(|| self.kept_paths(&input.path, language));
-        let idf = kept.as_ref().map(|(_, idf)| idf.as_path());
+        let file = SourceFile::new(&input.path, bytes, language);
         // A defect in the instrumenter must not stop a large build that
         // asked to fall back to the original: it counts as a failure.
-        let attempt = std::panic::catch_unwind(|| {
-            instrument::instrument_path(&input.path, &compiled_path, idf, &options)
-        });
+        let attempt = std::panic::catch_unwind(|| instrument::instrument(&file, &options));
         let color = std::io::stderr().is_terminal();
-        let outcome = match attempt {
-            Ok(result) => {
-                let (file, result) =
-                    result.with_context(|| format!("instrumenting {}", input.path.display()))?;
-                match result {
-                    Ok(done) => Ok((file, done)),
-                    Err(failure) => {
-                        eprint!(
-                            "{}",
-                            crate::diagnostics::render(&file, &failure.diagnostics, color)
-                        );
-                        Err(())
-                    }
-                }
+        let done = match attempt {
+            Ok(Ok(done)) => done,
+            Ok(Err(failure)) => {
+                eprint!(
+                    "{}",
+                    crate::diagnostics::render(&file, &failure.diagnostics, color)
+                );
+                return self.after_failure(input);
             }
             Err(_) => {
                 eprintln!(
@@ -474,21 +459,7 @@ impl Wrapper {
                     self.compiler.wrapper_name(),
                     input.path.display()
                 );
-                Err(())
-            }
-        };
-        let (file, done) = match outcome {
-            Ok(instrumented) => instrumented,
-            Err(()) => {
-                if self.on_error == OnError::Fail {
-                    return Err(AlreadyReported(ExitCode::FAILURE).into());
-                }
-                eprintln!(
-                    "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
-                    self.compiler.wrapper_name(),
-                    input.path.display()
-                );
-                return Ok(None);
+                return self.after_failure(input);
             }
         };
         if !done.diagnostics.is_empty() {
@@ -497,13 +468,23 @@ impl Wrapper {
                 crate::diagnostics::render(&file, &done.diagnostics, color)
             );
         }
-        if let Some((kept_source, _)) = &kept {
-            std::fs::write(kept_source, &done.output)
-                .with_context(|| format!("writing {}", kept_source.display()))?;
+        if self.line.wrapper.keep {
+            let (kept_source, kept_idf) = self.kept_paths(&input.path, language);
+            let idf = serde_json::to_vec_pretty(&done.idf)?;
+            for (path, bytes) in [(&kept_source, &done.output), (&kept_idf, &idf)] {
+                crate::output::write_atomically(path, bytes)
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
         }
         if done.init_function.is_none() && done.output == file.bytes {
             return Ok(None);
         }
+        // The scratch copy lives only as long as this compile: unlike the
+        // user's files it needs neither atomic replacement nor a flush to disk.
+        let directory = self.scratch()?.subdirectory(&number.to_string())?;
+        let compiled_path = directory.join(compiled_file_name(&input.path, language));
+        std::fs::write(&compiled_path, &done.output)
+            .with_context(|| format!("writing {}", compiled_path.display()))?;
         let init_function = done.init_function.as_deref().map(|symbol| {
             InitFunction::from_symbol(symbol).unwrap_or(InitFunction {
                 symbol: symbol.to_owned(),
@@ -518,6 +499,20 @@ impl Wrapper {
             explicit_language: input.explicit_language.clone(),
             init_function,
         }))
+    }
+
+    /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
+    /// diagnostics are already printed.
+    fn after_failure(&self, input: &Input) -> Result<Option<InstrumentedSource>> {
+        if self.on_error == OnError::Fail {
+            return Err(AlreadyReported(ExitCode::FAILURE).into());
+        }
+        eprintln!(
+            "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
+            self.compiler.wrapper_name(),
+            input.path.display()
+        );
+        Ok(None)
     }
 
     /// Where `--pomp-keep` puts the instrumented source and its IDF: beside
