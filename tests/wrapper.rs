@@ -864,3 +864,29 @@ fn link_time_optimised_objects_still_register_their_regions() {
     assert!(summary.contains("regions registered: 1"), "{summary}");
     workspace.assert_scratch_removed();
 }
+
+#[test]
+fn instrumentation_options_reach_the_instrumenter() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("options");
+    std::fs::create_dir_all(&dir).unwrap();
+    copy_tree(&repository().join("tests/projects/c-app/src"), &dir);
+    let kept = |options: &[&str]| {
+        let mut command = workspace.command(workspace.wrapper("pomp-cc"), &dir);
+        command.args(["--pomp-keep", "-fopenmp"]);
+        command.arg(format!(
+            "-I{}",
+            repository().join("tests/projects/c-app/include").display()
+        ));
+        succeed(command.args(options).args(["-c", "tasks.c"]));
+        std::fs::read_to_string(dir.join("tasks.pomp.c")).unwrap()
+    };
+    let default = kept(&[]);
+    assert!(default.contains("POMP2_Critical_enter") && default.contains("#line"));
+    let disabled = kept(&["--pomp-disable=critical"]);
+    assert!(
+        !disabled.contains("POMP2_Critical_enter") && disabled.contains("POMP2_Task_create_begin")
+    );
+    assert!(!kept(&["--pomp-nosrc"]).contains("#line"));
+    workspace.assert_scratch_removed();
+}
