@@ -651,15 +651,12 @@ impl Wrapper {
                 let Ok(text) = std::fs::read(&file) else {
                     continue;
                 };
-                let compiled = source.compiled_path.as_os_str().as_bytes();
-                if !contains(&text, compiled) {
+                let compiled = make_escaped(source.compiled_path.as_os_str().as_bytes());
+                if !contains(&text, &compiled) {
                     continue;
                 }
-                let replaced = replace_all(
-                    &text,
-                    compiled,
-                    &make_escaped(source.user_path.as_os_str().as_bytes()),
-                );
+                let user = make_escaped(source.user_path.as_os_str().as_bytes());
+                let replaced = replace_all(&text, &compiled, &user);
                 std::fs::write(&file, replaced)
                     .with_context(|| format!("writing {}", file.display()))?;
             }
