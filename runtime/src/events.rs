@@ -181,6 +181,10 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
             match forked_here {
                 Some(fork_ns) => state.breakdown.fork_ns += fork_ns,
                 None => {
+                    // A team worker starts from idle: whatever is still open
+                    // was left by a cancelled region that skipped its ends.
+                    state.unmatched_ends += state.stack.len() as u64;
+                    state.pop_all(now);
                     state.push(region, Kind::Parallel, now);
                 }
             }
@@ -292,6 +296,8 @@ c_enter_exit! {
     Distribute: POMP2_Distribute_enter / POMP2_Distribute_exit;
     Target: POMP2_Target_enter / POMP2_Target_exit;
     Taskyield: POMP2_Taskyield_begin / POMP2_Taskyield_end;
+    // The interface description also names the taskgroup pair begin/end.
+    Taskgroup: POMP2_Taskgroup_begin / POMP2_Taskgroup_end;
 }
 
 /// Events without a CTC that open a nested part of a construct.

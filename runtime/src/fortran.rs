@@ -57,6 +57,7 @@ fortran_enter_exit! {
     Distribute: pomp2_distribute_enter_ / pomp2_distribute_exit_;
     Target: pomp2_target_enter_ / pomp2_target_exit_;
     Taskyield: pomp2_taskyield_begin_ / pomp2_taskyield_end_;
+    Taskgroup: pomp2_taskgroup_begin_ / pomp2_taskgroup_end_;
 }
 
 #[no_mangle]

@@ -476,3 +476,41 @@ fn threads_that_ended_are_still_in_the_profile() {
         assert_eq!(thread["tree"]["children"][0]["visits"], 10);
     }
 }
+
+#[test]
+fn extended_events_and_cancelled_parallel_regions() {
+    let exe = build("extended");
+    for threads in [2, 4] {
+        let run = run_ok(&exe, threads, &[], &[("OMP_CANCELLATION", "true")]);
+        assert_eq!(run.printed("cancellation"), 1);
+        assert_eq!(run.printed("scoped"), threads as i64);
+        assert_eq!(run.printed("loop_sum"), 4950);
+        assert_eq!(run.printed("grouped"), 4);
+        assert_eq!(run.printed("looped"), 10);
+        assert_eq!(run.printed("distributed"), 4);
+        assert_eq!(run.printed("target"), 1);
+        let profile = run.profile();
+        let t = threads as u64;
+        let id = |ty: &str, line: u64| Some(region_id(&profile, ty, line));
+        assert_eq!(visits(&profile, id("masked", 2), "masked"), 1);
+        assert_eq!(visits(&profile, id("scope", 3), "scope"), t);
+        assert_eq!(visits(&profile, id("loop", 4), "loop"), t);
+        assert_eq!(visits(&profile, id("taskgroup", 6), "taskgroup"), 1);
+        assert_eq!(visits(&profile, id("taskloop", 7), "taskloop"), 1);
+        assert_eq!(visits(&profile, id("taskyield", 8), "taskyield"), 1);
+        assert_eq!(visits(&profile, id("teams", 9), "teams"), 1);
+        assert!(visits(&profile, id("distribute", 10), "distribute") >= 1);
+        assert_eq!(visits(&profile, id("target", 11), "target"), 1);
+        // Each thread's frame of the cancelled region is closed, either by
+        // the join, by the worker's next region, or at exit.
+        assert_eq!(visits(&profile, id("parallel", 12), "parallel"), 2 * t);
+        assert_eq!(visits(&profile, id("cancel", 13), "cancel"), 2);
+        check_times_are_consistent(&profile);
+        // Nothing cancelled stays nested under the next region.
+        for_each_node(&profile, |_, parent, node| {
+            if node["kind"] == "parallel" && node["region"] == region_id(&profile, "parallel", 12) {
+                assert_eq!(parent.unwrap()["kind"], "thread", "{node}");
+            }
+        });
+    }
+}
