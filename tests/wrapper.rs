@@ -463,6 +463,23 @@ fn compile_errors_name_the_users_file_and_line() {
         "{message}"
     );
     assert!(!dir.join("broken.o").exists());
+
+    let fortran = "subroutine total(n, t)\n  integer :: n, i, t\n  t = 0\n\
+                   !$omp parallel do reduction(+:t)\n  do i = 1, n\n    t = t + i\n  end do\n\
+                   !$omp end parallel do\n  call report(t, )\nend subroutine\n";
+    std::fs::write(dir.join("src/broken.f90"), fortran).unwrap();
+    let output = workspace
+        .command(workspace.wrapper("pomp-f90"), &dir)
+        .args(["-fopenmp", "-c", "src/broken.f90"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("src/broken.f90:9:"), "{message}");
+    assert!(
+        !message.contains(&*workspace.scratch_root().to_string_lossy()),
+        "{message}"
+    );
     workspace.assert_scratch_removed();
 }
 
