@@ -11,7 +11,7 @@
 
 use crate::kind::Kind;
 use crate::regions::{self, RegionId, NO_REGION};
-use crate::thread::{ForkState, ThreadState};
+use crate::thread::{ForkState, ThreadState, NO_NODE};
 use crate::{record, RegionHandle, TaskHandle};
 use std::ffi::c_char;
 
@@ -95,7 +95,9 @@ pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
             let wait = now.saturating_sub(frame.start);
             frame.mark = now;
             let node = frame.node;
-            state.nodes[node as usize].wait_ns += wait;
+            if node != NO_NODE {
+                state.nodes[node as usize].wait_ns += wait;
+            }
             match kind {
                 Kind::Critical => state.breakdown.critical_wait_ns += wait,
                 _ => state.breakdown.ordered_wait_ns += wait,

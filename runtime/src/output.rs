@@ -296,6 +296,7 @@ fn build_profile(
             "os_tid": data.os_tid,
             "events": state.events,
             "unmatched_ends": state.unmatched_ends,
+            "frames_beyond_depth_limit": state.frames_beyond_depth_limit,
             "totals": {
                 "measured_ns": covered,
                 "waiting_ns": waiting,

@@ -14,7 +14,13 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 
 pub type NodeIndex = u32;
 pub const ROOT: NodeIndex = 0;
-const NO_NODE: NodeIndex = NodeIndex::MAX;
+pub const NO_NODE: NodeIndex = NodeIndex::MAX;
+
+/// Frames nested deeper than this get no tree node of their own; their time
+/// stays with the deepest node. Deep recursion through instrumented
+/// functions would otherwise make the profile nest beyond what JSON readers
+/// accept (serde_json, for one, stops at 128 levels, two per tree level).
+pub const MAX_TREE_DEPTH: usize = 48;
 
 /// Task ids are the registering thread's number concatenated with a counter
 /// of that thread, so creating one needs no synchronisation.
@@ -151,6 +157,8 @@ pub struct ThreadState {
     /// End events whose begin was not on this thread's stack (untied tasks
     /// resumed elsewhere, events after `POMP2_Off`).
     pub unmatched_ends: u64,
+    /// Frames closed below [`MAX_TREE_DEPTH`], measured in their ancestor.
+    pub frames_beyond_depth_limit: u64,
     pub events: u64,
     pub trace: ThreadTrace,
 }
@@ -172,6 +180,7 @@ impl ThreadState {
             tasks_created: 0,
             task_relations: Vec::new(),
             unmatched_ends: 0,
+            frames_beyond_depth_limit: 0,
             events: 0,
             trace: ThreadTrace::new(trace),
         }
@@ -218,19 +227,25 @@ impl ThreadState {
 
     #[inline]
     fn top_node(&self) -> NodeIndex {
-        self.stack.last().map_or(ROOT, |frame| frame.node)
+        self.stack
+            .iter()
+            .rev()
+            .find(|frame| frame.node != NO_NODE)
+            .map_or(ROOT, |frame| frame.node)
     }
 
     /// Opens a frame. Task instances hang off the root: their time belongs
     /// to the task, not to the region in which the thread picked them up.
     #[inline]
     pub fn push(&mut self, region: RegionId, kind: Kind, now: u64) -> &mut Frame {
-        let parent = if kind.is_task() {
-            ROOT
+        let node = if kind.is_task() {
+            self.child(ROOT, region, kind)
+        } else if self.stack.len() >= MAX_TREE_DEPTH {
+            NO_NODE
         } else {
-            self.top_node()
+            let parent = self.top_node();
+            self.child(parent, region, kind)
         };
-        let node = self.child(parent, region, kind);
         self.stack.push(Frame {
             node,
             region,
@@ -295,11 +310,15 @@ impl ThreadState {
         let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
         let inclusive = elapsed.saturating_sub(in_tasks);
-        let node = &mut self.nodes[frame.node as usize];
-        node.visits += 1;
-        node.inclusive_ns += inclusive;
-        let parent = node.parent;
-        self.nodes[parent as usize].children_ns += inclusive;
+        if frame.node == NO_NODE {
+            self.frames_beyond_depth_limit += 1;
+        } else {
+            let node = &mut self.nodes[frame.node as usize];
+            node.visits += 1;
+            node.inclusive_ns += inclusive;
+            let parent = node.parent;
+            self.nodes[parent as usize].children_ns += inclusive;
+        }
         match frame.kind {
             Kind::ImplicitBarrier => self.breakdown.implicit_barrier_ns += inclusive,
             Kind::Barrier => self.breakdown.barrier_ns += inclusive,

@@ -514,3 +514,26 @@ fn extended_events_and_cancelled_parallel_regions() {
         });
     }
 }
+
+#[test]
+fn deep_recursion_keeps_the_tree_readable() {
+    let exe = build("recursion");
+    let run = run_ok(&exe, 1, &["500"], &[]);
+    assert_eq!(run.printed("reached"), 500);
+    // `profile()` parses with serde_json's default nesting limit.
+    let profile = run.profile();
+    let fn_region = region_id(&profile, "region", 14);
+    let mut depth = 0;
+    let mut node = &profile["threads"][0]["tree"];
+    while let Some(child) = node["children"].as_array().and_then(|c| c.first()) {
+        assert_eq!(child["region"], fn_region);
+        assert_eq!(child["visits"], 1);
+        depth += 1;
+        node = child;
+    }
+    assert_eq!(depth, 48);
+    let thread = &profile["threads"][0];
+    assert_eq!(thread["frames_beyond_depth_limit"], 500 - 48);
+    assert_eq!(thread["unmatched_ends"], 0);
+    check_times_are_consistent(&profile);
+}
