@@ -181,6 +181,8 @@ pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
 
 /// Freezes all threads' data; true for the one caller that should write.
 pub(crate) fn freeze() -> bool {
+    // Finalising before the first event must also keep later events from
+    // initialising; and an initialisation under way completes first.
     INIT.call_once(|| {});
     let was_running = PHASE.swap(FINISHED, Ordering::SeqCst) == RUNNING;
     if was_running
