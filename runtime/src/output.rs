@@ -20,6 +20,14 @@ const IDLE_WAIT: Duration = Duration::from_secs(2);
 
 const SUMMARY_ROWS: usize = 5;
 
+/// Like `eprintln!`, but a failing stderr (a closed pipe) is ignored rather
+/// than a panic: this runs at exit, inside the instrumented program.
+macro_rules! warn {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 pub fn finish() {
     if !crate::freeze() {
         return;
@@ -86,7 +94,7 @@ pub fn finish() {
         serde_json::to_writer(&mut *out, &profile).map_err(io::Error::from)
     });
     if let Err(err) = &written {
-        eprintln!(
+        warn!(
             "pomp: cannot write profile {}: {err}",
             profile_path.display()
         );
@@ -538,10 +546,10 @@ fn write_trace(
         out.write_all(b"]}\n")
     });
     if let Some(note) = &note {
-        eprintln!("pomp: {note}");
+        warn!("pomp: {note}");
     }
     if let Err(err) = &result {
-        eprintln!("pomp: cannot write trace {}: {err}", path.display());
+        warn!("pomp: cannot write trace {}: {err}", path.display());
     }
     TraceReport {
         path: path.to_path_buf(),
