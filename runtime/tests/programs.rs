@@ -537,3 +537,41 @@ fn deep_recursion_keeps_the_tree_readable() {
     assert_eq!(thread["unmatched_ends"], 0);
     check_times_are_consistent(&profile);
 }
+
+#[test]
+fn profile_to_a_pipe_is_written_in_place() {
+    let exe = build("basic");
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("profile.fifo");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let link = dir.path().join("profile-link");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let link_text = link.to_str().unwrap().to_string();
+    let run = run_ok(
+        &exe,
+        2,
+        &["1"],
+        &[("POMP_PROFILE", &link_text), ("POMP_SUMMARY", "0")],
+    );
+    let text = reader.join().unwrap();
+    let profile: Value = serde_json::from_str(&text).expect("profile JSON through the pipe");
+    assert_eq!(profile["format"], "pomp-profile");
+    let fifo_type = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&fifo_type),
+        "the pipe was replaced"
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(run.files("pomp-profile.").is_empty());
+}
