@@ -427,6 +427,7 @@ fn program_instrumented_by_opari2() {
         "opari2_workload",
         &["opari2/workload.opari.c", "opari2/workload_init.c"],
         &["opari2/include"],
+        &[],
     );
     for threads in [2, 4] {
         let run = run_ok(&exe, threads, &[], &[]);
@@ -574,4 +575,42 @@ fn profile_to_a_pipe_is_written_in_place() {
         .file_type()
         .is_symlink());
     assert!(run.files("pomp-profile.").is_empty());
+}
+
+/// Fortran instrumented by OPARI2: hidden string lengths of blank-padded
+/// CTC constants, handles in a common block, `pomp2_lib_get_max_threads`.
+#[test]
+fn fortran_program_instrumented_by_opari2() {
+    let exe = build_from(
+        "opari2_fwork",
+        &["opari2/fwork.opari.f90", "opari2/fwork_init.c"],
+        &["opari2"],
+        // OPARI2 marks lines with #line, which needs the preprocessor.
+        &["-cpp"],
+    );
+    for threads in [2, 3] {
+        let run = run_ok(&exe, threads, &[], &[]);
+        assert_eq!(run.printed("total"), 5050);
+        assert_eq!(run.printed("critical"), threads as i64);
+        assert_eq!(run.printed("tasks"), 6);
+        let profile = run.profile();
+        let t = threads as u64;
+        assert_eq!(profile["regions"].as_array().unwrap().len(), 7);
+        for region in profile["regions"].as_array().unwrap() {
+            assert_eq!(region["malformed_ctc"], false, "{region}");
+        }
+        let id = |ty: &str, line: u64| Some(region_id(&profile, ty, line));
+        assert_eq!(visits(&profile, id("parallel", 12), "parallel"), t);
+        assert_eq!(visits(&profile, id("do", 13), "do"), t);
+        assert_eq!(visits(&profile, id("do", 13), "implicit_barrier"), t);
+        assert_eq!(visits(&profile, id("critical", 18), "critical"), t);
+        assert_eq!(visits(&profile, id("single", 23), "single_body"), 1);
+        assert_eq!(visits(&profile, id("task", 25), "task"), 6);
+        assert_eq!(visits(&profile, id("taskwait", 30), "taskwait"), 1);
+        assert_eq!(visits(&profile, None, "set_lock"), t);
+        for thread in profile["threads"].as_array().unwrap() {
+            assert_eq!(thread["unmatched_ends"], 0);
+        }
+        check_times_are_consistent(&profile);
+    }
 }

@@ -56,15 +56,15 @@ fn sources() -> PathBuf {
 pub fn build(name: &str) -> PathBuf {
     let fortran = format!("{name}.f90");
     if sources().join(&fortran).exists() {
-        build_from(name, &[&fortran, &format!("{name}_init.c")], &[])
+        build_from(name, &[&fortran, &format!("{name}_init.c")], &[], &[])
     } else {
-        build_from(name, &[&format!("{name}.c")], &[])
+        build_from(name, &[&format!("{name}.c")], &[], &[])
     }
 }
 
 /// Compiles the given files (relative to `tests/c`) with extra include
-/// directories (also relative to `tests/c`).
-pub fn build_from(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf {
+/// directories (also relative to `tests/c`) and compiler flags.
+pub fn build_from(name: &str, files: &[&str], include_dirs: &[&str], flags: &[&str]) -> PathBuf {
     // Tests run in parallel and share programs: compile each once, and never
     // overwrite a binary another test may be executing.
     static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
@@ -72,12 +72,12 @@ pub fn build_from(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf 
     if let Some(exe) = built.get(name) {
         return exe.clone();
     }
-    let exe = compile(name, files, include_dirs);
+    let exe = compile(name, files, include_dirs, flags);
     built.insert(name.to_string(), exe.clone());
     exe
 }
 
-fn compile(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf {
+fn compile(name: &str, files: &[&str], include_dirs: &[&str], flags: &[&str]) -> PathBuf {
     let out_dir = target_dir().join("pomp-runtime-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(format!("{name}-{}", std::process::id()));
@@ -92,6 +92,7 @@ fn compile(name: &str, files: &[&str], include_dirs: &[&str]) -> PathBuf {
         command.arg("-I").arg(sources().join(dir));
     }
     command
+        .args(flags)
         .args(["-fopenmp", "-O1", "-Wall", "-o"])
         .arg(&exe)
         .arg(staticlib())
