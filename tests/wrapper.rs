@@ -397,7 +397,7 @@ fn cxx_project_through_cmake_and_make() {
 }
 
 #[test]
-fn fortran_project_with_a_module() {
+fn fortran_project_with_a_module_through_make_and_cmake() {
     let workspace = Workspace::new();
     let expected = plain_output(&workspace, "fortran-app", &["FC=gfortran"], "app");
 
@@ -419,6 +419,32 @@ fn fortran_project_with_a_module() {
     ];
     let (checked, _) = check_with_pomp2_checker(&workspace, "pomp-f90", &dir, &objects);
     assert_eq!(checked, expected);
+
+    let source = workspace.project("fortran-app", "fortran-app-cmake");
+    let build = workspace.path().join("fortran-app-cmake-build");
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("-S")
+            .arg(&source)
+            .arg("-B")
+            .arg(&build)
+            .arg(format!(
+                "-DCMAKE_Fortran_COMPILER={}",
+                workspace.wrapper("pomp-f90").display()
+            )),
+    );
+    succeed(
+        workspace
+            .command("cmake", workspace.path())
+            .arg("--build")
+            .arg(&build),
+    );
+    assert!(build.join("mods/geometry.mod").is_file());
+    assert_eq!(
+        run_with_profile(&workspace, &build.join("app"), &build),
+        expected
+    );
     workspace.assert_scratch_removed();
 }
 
