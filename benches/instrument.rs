@@ -14,9 +14,15 @@ fn dense_file(target: usize) -> Vec<u8> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut sources = Vec::new();
     for dir in ["c", "kernels"] {
-        let mut entries: Vec<_> = std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         entries.sort();
-        for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "c")) {
+        for path in entries
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        {
             sources.push(std::fs::read_to_string(path).unwrap());
         }
     }
@@ -60,27 +66,45 @@ fn throughput(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut group = c.benchmark_group("instrument");
     group.sample_size(10);
-    for (name, bytes) in [("dense", dense_file(SIZE)), ("no-directives", plain_file(SIZE))] {
+    for (name, bytes) in [
+        ("dense", dense_file(SIZE)),
+        ("no-directives", plain_file(SIZE)),
+    ] {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         let file = SourceFile::new("bench.c", bytes.clone(), Language::C);
         group.bench_with_input(BenchmarkId::new("pomp", name), &file, |b, file| {
-            b.iter(|| black_box(instrument(file, &options).map(|i| i.output.len()).unwrap_or(0)))
+            b.iter(|| {
+                black_box(
+                    instrument(file, &options)
+                        .map(|i| i.output.len())
+                        .unwrap_or(0),
+                )
+            })
         });
         let input = dir.path().join(format!("{name}.c"));
         std::fs::write(&input, &bytes).unwrap();
         let output = dir.path().join(format!("{name}.out.c"));
-        group.bench_with_input(BenchmarkId::new("copy-through-file", name), &input, |b, input| {
-            b.iter(|| {
-                let data = std::fs::read(input).unwrap();
-                pomp::output::write_atomically(&output, &data).unwrap();
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("pomp-through-file", name), &input, |b, input| {
-            b.iter(|| {
-                let out = pomp::instrument::instrument_path(input, &output, None, &options).unwrap();
-                black_box(out.1.is_ok())
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new("copy-through-file", name),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    let data = std::fs::read(input).unwrap();
+                    pomp::output::write_atomically(&output, &data).unwrap();
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("pomp-through-file", name),
+            &input,
+            |b, input| {
+                b.iter(|| {
+                    let out =
+                        pomp::instrument::instrument_path(input, &output, None, &options).unwrap();
+                    black_box(out.1.is_ok())
+                })
+            },
+        );
     }
     group.finish();
 }
