@@ -81,14 +81,19 @@ pub struct DirectiveSpec {
     pub selected_by: Vec<String>,
 }
 
+/// An entry without `languages` belongs to C, C++ and Fortran alike.
+fn written_for(languages: &[String], language: Language) -> bool {
+    let wanted = if language.is_fortran() {
+        "fortran"
+    } else {
+        "c"
+    };
+    languages.is_empty() || languages.iter().any(|l| l == wanted)
+}
+
 impl DirectiveSpec {
     pub fn is_for(&self, language: Language) -> bool {
-        let wanted = if language.is_fortran() {
-            "fortran"
-        } else {
-            "c"
-        };
-        self.languages.is_empty() || self.languages.iter().any(|l| l == wanted)
+        written_for(&self.languages, language)
     }
 
     /// How the directive is written in source.
@@ -119,12 +124,7 @@ pub struct ClauseSpec {
 
 impl ClauseSpec {
     pub fn is_for(&self, language: Language) -> bool {
-        let wanted = if language.is_fortran() {
-            "fortran"
-        } else {
-            "c"
-        };
-        self.languages.is_empty() || self.languages.iter().any(|l| l == wanted)
+        written_for(&self.languages, language)
     }
 }
 
