@@ -183,6 +183,18 @@ fn a_file_without_directives_is_copied_unchanged() {
 }
 
 #[test]
+fn lock_calls_are_measured_in_a_file_without_directives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &case("locks_only.c"), &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(output.contains("POMP2_Set_lock(&lock)"), "{output}");
+    assert!(output.contains("POMP2_Unset_lock(&lock)"), "{output}");
+    assert!(output.contains("\"call omp_unset_lock when done\""));
+    assert!(output.contains("(omp_set_lock)"));
+}
+
+#[test]
 fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
     for (name, message, line) in [
         ("missing_block.c", "directive without a block", 2),

@@ -190,9 +190,7 @@ impl Planner<'_> {
         let skipped = self.skipped_ranges();
         let mut user_stack: Vec<(String, usize)> = Vec::new();
         for (index, site) in self.model.sites.iter().enumerate() {
-            let inside_skipped = skipped
-                .iter()
-                .any(|r| r.start < site.span.start && site.span.start < r.end);
+            let inside_skipped = skipped.strictly_inside(site.span.start);
             if site.directive.spec().pomp {
                 self.pomp_directive(index, site, inside_skipped, &mut user_stack);
                 continue;
@@ -233,7 +231,7 @@ impl Planner<'_> {
 
     /// Ranges where nothing is instrumented: device code and the stretches
     /// between `noinstrument` and `instrument`.
-    fn skipped_ranges(&self) -> Vec<Span> {
+    fn skipped_ranges(&self) -> SkippedRanges {
         let mut ranges = self.model.device_code.clone();
         let mut open: Option<usize> = None;
         for site in &self.model.sites {
@@ -250,7 +248,7 @@ impl Planner<'_> {
         if let Some(start) = open {
             ranges.push(start..self.file.bytes.len());
         }
-        ranges
+        SkippedRanges::new(ranges)
     }
 
     fn disabled(&self, rule: &str, region_type: &str) -> bool {
@@ -549,7 +547,7 @@ impl Planner<'_> {
     /// privatise the file-scope handles the inserted calls use: list them
     /// as shared on every such construct.
     fn shared_handles_for_default_clauses(&mut self) {
-        let handle_sites: Vec<(Span, String)> = self
+        let mut handle_sites: Vec<(Span, String)> = self
             .plan
             .constructs
             .iter()
@@ -572,6 +570,7 @@ impl Planner<'_> {
                     }),
             )
             .collect();
+        handle_sites.sort_by_key(|(span, _)| span.start);
         for construct in &mut self.plan.constructs {
             let site = &self.model.sites[construct.site];
             let Some(block) = site.block.clone() else {
@@ -590,11 +589,12 @@ impl Planner<'_> {
                     continue;
                 }
                 let mut handles = vec![own.clone()];
-                for (span, handle) in &handle_sites {
-                    if block.start <= span.start
-                        && span.end <= block.end
-                        && !handles.contains(handle)
-                    {
+                let inside = handle_sites.partition_point(|(span, _)| span.start < block.start);
+                for (span, handle) in handle_sites[inside..]
+                    .iter()
+                    .take_while(|(span, _)| span.start < block.end)
+                {
+                    if span.end <= block.end && !handles.contains(handle) {
                         handles.push(handle.clone());
                     }
                 }
@@ -605,7 +605,7 @@ impl Planner<'_> {
         }
     }
 
-    fn lock_calls(&mut self, skipped: &[Span]) {
+    fn lock_calls(&mut self, skipped: &SkippedRanges) {
         if self.disabled("locks", "locks") {
             return;
         }
@@ -613,35 +613,40 @@ impl Planner<'_> {
             .model
             .lock_calls
             .iter()
-            .filter(|c| {
-                !skipped
-                    .iter()
-                    .any(|r| r.start <= c.span.start && c.span.end <= r.end)
-            })
+            .filter(|c| !skipped.covers(&c.span))
             .cloned()
             .collect();
     }
 
     /// Every `return` between a user region's begin and end closes it.
     fn user_region_exits(&mut self) {
-        for exit in &self.model.exits {
-            let mut open: Vec<(usize, usize)> = Vec::new();
-            for (index, region) in self.plan.regions.iter().enumerate() {
-                let Some(end_site) = region.end_site else {
-                    continue;
-                };
-                if region.region_type != "region" {
-                    continue;
+        let mut exits = self.model.exits.clone();
+        exits.sort_by_key(|e| e.start);
+        let mut closing: Vec<Vec<(usize, usize)>> = vec![Vec::new(); exits.len()];
+        for (index, region) in self.plan.regions.iter().enumerate() {
+            let Some(end_site) = region.end_site else {
+                continue;
+            };
+            if region.region_type != "region" {
+                continue;
+            }
+            let begin = &self.model.sites[region.site];
+            let end = &self.model.sites[end_site];
+            if begin.unit != end.unit {
+                continue;
+            }
+            // Visit only the exits inside.
+            let first = exits.partition_point(|e| e.start < begin.span.end);
+            for (at, exit) in exits[first..].iter().enumerate() {
+                if exit.start >= end.span.start {
+                    break;
                 }
-                let begin = &self.model.sites[region.site];
-                let end = &self.model.sites[end_site];
-                if begin.span.end <= exit.start
-                    && exit.end <= end.span.start
-                    && begin.unit == end.unit
-                {
-                    open.push((begin.span.start, index));
+                if exit.end <= end.span.start {
+                    closing[first + at].push((begin.span.start, index));
                 }
             }
+        }
+        for (exit, mut open) in exits.iter().zip(closing) {
             if !open.is_empty() {
                 open.sort_by_key(|(start, _)| std::cmp::Reverse(*start));
                 self.plan.region_exits.push(RegionExit {
@@ -669,6 +674,44 @@ impl Planner<'_> {
         for (region, parent) in self.plan.regions.iter_mut().zip(parents) {
             region.parent = parent;
         }
+    }
+}
+
+/// Ranges where nothing is instrumented, sorted and with overlaps merged,
+/// so that every question about them is a binary search.
+struct SkippedRanges(Vec<Span>);
+
+impl SkippedRanges {
+    fn new(mut ranges: Vec<Span>) -> Self {
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Span> = Vec::with_capacity(ranges.len());
+        for range in ranges {
+            match merged.last_mut() {
+                Some(last) if range.start < last.end => last.end = last.end.max(range.end),
+                _ => merged.push(range),
+            }
+        }
+        SkippedRanges(merged)
+    }
+
+    /// The range that starts last at or before `at`.
+    fn last_starting_before(&self, at: usize, inclusive: bool) -> Option<&Span> {
+        let count = self
+            .0
+            .partition_point(|r| r.start < at || (inclusive && r.start == at));
+        count.checked_sub(1).map(|i| &self.0[i])
+    }
+
+    /// `at` lies inside a range, not on its edges.
+    fn strictly_inside(&self, at: usize) -> bool {
+        self.last_starting_before(at, false)
+            .is_some_and(|r| at < r.end)
+    }
+
+    /// `span` lies wholly within a range.
+    fn covers(&self, span: &Span) -> bool {
+        self.last_starting_before(span.start, true)
+            .is_some_and(|r| span.end <= r.end)
     }
 }
 
@@ -708,4 +751,26 @@ fn take_if(directive: &mut Directive, leaf: &str) -> Option<String> {
 fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
     let position = directive.clauses.iter().position(|c| c.name == name)?;
     directive.clauses.remove(position).args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SkippedRanges;
+
+    #[test]
+    fn skipped_ranges_merge_overlaps_and_answer_by_search() {
+        let ranges = SkippedRanges::new(vec![30..40, 10..20, 15..25, 40..45]);
+        assert_eq!(ranges.0, vec![10..25, 30..40, 40..45]);
+        assert!(!ranges.strictly_inside(10));
+        assert!(ranges.strictly_inside(11));
+        assert!(ranges.strictly_inside(20));
+        assert!(!ranges.strictly_inside(25));
+        assert!(!ranges.strictly_inside(40));
+        assert!(ranges.strictly_inside(41));
+        assert!(ranges.covers(&(10..25)));
+        assert!(ranges.covers(&(12..18)));
+        assert!(!ranges.covers(&(24..31)));
+        assert!(!ranges.covers(&(5..12)));
+        assert!(!ranges.covers(&(50..51)));
+    }
 }

@@ -49,6 +49,10 @@ impl FrontEnd for TreeSitterC {
 
     fn analyse(&self, file: &SourceFile) -> Model {
         let raw = scan::scan(&file.bytes);
+        if raw.is_empty() && !mentions_lock_routine(&file.bytes) {
+            // Nothing can change: the syntax tree would not be looked at.
+            return Model::default();
+        }
         let masked = mask(&file.bytes, &raw);
         let tree = parse(&masked, file.language);
         let mut analysis = Analysis {
@@ -65,6 +69,20 @@ impl FrontEnd for TreeSitterC {
         analysis.device_code();
         analysis.model
     }
+}
+
+/// Whether a lock routine's name occurs anywhere, as a whole word (a cheap
+/// over-approximation of a call to one).
+fn mentions_lock_routine(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"omp_").any(|at| {
+        let word_start = at == 0 || !scan::is_ident(bytes[at - 1]);
+        let end = bytes[at..]
+            .iter()
+            .position(|b| !scan::is_ident(*b))
+            .map_or(bytes.len(), |len| at + len);
+        word_start
+            && std::str::from_utf8(&bytes[at..end]).is_ok_and(|w| super::LOCK_ROUTINES.contains(&w))
+    })
 }
 
 fn mask(bytes: &[u8], raw: &[RawDirective]) -> Vec<u8> {
@@ -161,8 +179,7 @@ impl Analysis<'_> {
                 association,
                 Association::Block | Association::Loop | Association::Separator
             ) {
-                let following: Vec<&RawDirective> = raw[index + 1..].iter().collect();
-                match self.block_after(d, &following, association) {
+                match self.block_after(d, &raw[index + 1..], association) {
                     Ok(block) => site.block = Some(block),
                     Err(diagnostic) => {
                         self.model.diagnostics.push(diagnostic);
@@ -195,7 +212,7 @@ impl Analysis<'_> {
     fn block_after(
         &self,
         d: &RawDirective,
-        following: &[&RawDirective],
+        following: &[RawDirective],
         association: Association,
     ) -> Result<Span, Diagnostic> {
         let mut start = self.next_token(d.span.end, following);
@@ -250,17 +267,19 @@ impl Analysis<'_> {
         }
         // Directives between this one and the statement belong to the block:
         // `#pragma omp parallel` / `#pragma omp for` / loop.
-        for n in following {
-            if n.span.start >= d.span.end && n.span.end <= statement.start_byte() {
-                start = start.min(n.span.start);
-            }
+        if let Some(first) = following
+            .iter()
+            .take_while(|n| n.span.end <= statement.start_byte())
+            .find(|n| n.span.start >= d.span.end)
+        {
+            start = start.min(first.span.start);
         }
         Ok(start..statement.end_byte())
     }
 
     /// First byte after `from` that is neither white space, a comment nor
     /// a masked directive.
-    fn next_token(&self, from: usize, following: &[&RawDirective]) -> usize {
+    fn next_token(&self, from: usize, following: &[RawDirective]) -> usize {
         let mut i = from;
         loop {
             while i < self.masked.len() && self.masked[i].is_ascii_whitespace() {
@@ -275,7 +294,14 @@ impl Analysis<'_> {
                     continue;
                 }
             }
-            if let Some(d) = following.iter().find(|d| d.span.contains(&i)) {
+            // `following` is sorted by position: only a directive starting
+            // at or before `i` can cover it.
+            let before = following.partition_point(|d| d.span.start <= i);
+            if let Some(d) = before
+                .checked_sub(1)
+                .map(|at| &following[at])
+                .filter(|d| d.span.contains(&i))
+            {
                 i = d.span.end;
                 continue;
             }
@@ -309,15 +335,13 @@ impl Analysis<'_> {
                 continue;
             };
             let open = body.start_byte() + 1;
-            let first_section = self
-                .model
-                .sites
+            // Sites are sorted by position: look only at those inside the body.
+            let sites = &self.model.sites;
+            let first_section = sites[sites.partition_point(|s| s.span.start <= open)..]
                 .iter()
-                .filter(|s| {
-                    s.directive.name == "section" && s.span.start > open && s.span.end < block.end
-                })
+                .take_while(|s| s.span.end < block.end)
+                .find(|s| s.directive.name == "section")
                 .map(|s| s.span.start)
-                .min()
                 .unwrap_or(block.end - 1);
             let mut cursor = body.walk();
             let statements: Vec<Node> = body
@@ -358,30 +382,15 @@ impl Analysis<'_> {
     }
 
     fn nesting(&mut self) {
-        let spans: Vec<(Span, Option<Span>)> = self
-            .model
-            .sites
-            .iter()
-            .map(|s| (s.span.clone(), s.block.clone()))
-            .collect();
-        for (i, site) in self.model.sites.iter_mut().enumerate() {
-            site.parent = spans
-                .iter()
-                .enumerate()
-                .filter(|(j, (_, block))| {
-                    *j != i
-                        && block.as_ref().is_some_and(|b| {
-                            b.start <= site.span.start && site.span.end <= b.end && b.len() > 0
-                        })
-                })
-                // The innermost enclosing block is the shortest one.
-                .min_by_key(|(_, (_, block))| block.as_ref().map(|b| b.len()).unwrap_or(usize::MAX))
-                .map(|(j, _)| j);
+        let parents = innermost_enclosing(&self.model.sites);
+        for (site, parent) in self.model.sites.iter_mut().zip(parents) {
+            site.parent = parent;
         }
     }
 
     fn units(&mut self) {
         let root = self.tree.root_node();
+        let mut unit_of_span: std::collections::HashMap<Span, usize> = Default::default();
         for index in 0..self.model.sites.len() {
             let at = self.model.sites[index]
                 .block
@@ -395,9 +404,10 @@ impl Analysis<'_> {
                 continue;
             };
             let span = function.byte_range();
-            let unit = match self.model.units.iter().position(|u| u.span == span) {
-                Some(u) => u,
+            let unit = match unit_of_span.get(&span) {
+                Some(u) => *u,
                 None => {
+                    unit_of_span.insert(span.clone(), self.model.units.len());
                     self.model.units.push(Unit {
                         name: self.qualified_name(function),
                         span,
@@ -446,8 +456,9 @@ impl Analysis<'_> {
     }
 
     fn lock_calls(&mut self) {
-        let mut stack = vec![self.tree.root_node()];
-        while let Some(node) = stack.pop() {
+        let mut cursor = self.tree.walk();
+        'walk: loop {
+            let node = cursor.node();
             if node.kind() == "return_statement" {
                 self.model.exits.push(node.byte_range());
             }
@@ -456,20 +467,25 @@ impl Analysis<'_> {
                     .child_by_field_name("function")
                     .filter(|f| f.kind() == "identifier")
                 {
-                    let name = self.node_text(function);
-                    if super::LOCK_ROUTINES.contains(&name.as_str()) {
+                    let name = std::str::from_utf8(&self.masked[function.byte_range()]);
+                    if let Some(name) = name.ok().filter(|n| super::LOCK_ROUTINES.contains(n)) {
                         self.model.lock_calls.push(LockCall {
                             span: function.byte_range(),
-                            name,
+                            name: name.to_string(),
                         });
                     }
                 }
             }
-            let mut cursor = node.walk();
-            stack.extend(node.children(&mut cursor));
+            // Depth first, in source order.
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
         }
-        self.model.lock_calls.sort_by_key(|c| c.span.start);
-        self.model.exits.sort_by_key(|e| e.start);
     }
 
     /// Target regions, `declare target` code and simd loops: nothing may be
@@ -500,6 +516,44 @@ impl Analysis<'_> {
             }
         }
     }
+}
+
+/// For every site, the site whose block most closely encloses it. Blocks
+/// nest like the statements they are, so one sweep in source order with a
+/// stack of open blocks finds them all.
+fn innermost_enclosing(sites: &[Site]) -> Vec<Option<usize>> {
+    let mut blocks: Vec<(Span, usize)> = sites
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.block.clone().filter(|b| !b.is_empty()).map(|b| (b, i)))
+        .collect();
+    // Outer blocks first where two start together.
+    blocks.sort_by_key(|(b, i)| (b.start, std::cmp::Reverse(b.end), std::cmp::Reverse(*i)));
+    let mut order: Vec<usize> = (0..sites.len()).collect();
+    order.sort_by_key(|&i| (sites[i].span.start, sites[i].span.end));
+    let mut parents = vec![None; sites.len()];
+    let mut open: Vec<(Span, usize)> = Vec::new();
+    let mut next_block = blocks.iter().peekable();
+    for i in order {
+        let span = &sites[i].span;
+        while let Some((block, owner)) = next_block.next_if(|(b, _)| b.start <= span.start) {
+            while open.last().is_some_and(|(outer, _)| outer.end < block.end) {
+                open.pop();
+            }
+            open.push((block.clone(), *owner));
+        }
+        while open.last().is_some_and(|(block, _)| block.end < span.end) {
+            open.pop();
+        }
+        parents[i] = open
+            .iter()
+            .rev()
+            .find(|(block, owner)| {
+                *owner != i && block.start <= span.start && span.end <= block.end
+            })
+            .map(|(_, owner)| *owner);
+    }
+    parents
 }
 
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {

@@ -49,7 +49,7 @@ pub fn scan(bytes: &[u8]) -> Vec<RawDirective> {
     s.found
 }
 
-fn is_ident(b: u8) -> bool {
+pub fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
