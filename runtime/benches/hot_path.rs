@@ -74,6 +74,38 @@ fn hot_path(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // One task instance as the creating thread sees it when the task runs
+    // at once (undeferred): four events, four clock reads.
+    let mut group = c.benchmark_group("task");
+    group.bench_function("create_begin_begin_end_create_end", |b| {
+        b.iter(|| unsafe {
+            let mut new_task: TaskHandle = 0;
+            let mut old_task: TaskHandle = 0;
+            POMP2_Task_create_begin(
+                black_box(task_region),
+                &mut new_task,
+                &mut old_task,
+                1,
+                task_ctc.as_ptr(),
+            );
+            POMP2_Task_begin(task_region, new_task);
+            POMP2_Task_end(task_region);
+            POMP2_Task_create_end(task_region, old_task);
+        })
+    });
+    // The floor under the above: the clock alone, read four times.
+    group.bench_function("four_clock_reads", |b| {
+        b.iter(|| {
+            (
+                black_box(pomp_runtime::clock_ticks()),
+                black_box(pomp_runtime::clock_ticks()),
+                black_box(pomp_runtime::clock_ticks()),
+                black_box(pomp_runtime::clock_ticks()),
+            )
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, hot_path);

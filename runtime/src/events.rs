@@ -59,18 +59,18 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, now| {
-            state.push(region, kind, now);
-        });
+        if let Some((mut update, now)) = crate::update() {
+            update.state().push(region, kind, now);
+        }
     }
 }
 
 #[inline(always)]
 pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
-            state.pop_to(region, kind, now);
-        });
+        if let Some((mut update, now)) = crate::update() {
+            update.state().pop_to(region, kind, now);
+        }
     }
 }
 
@@ -127,10 +127,11 @@ pub(crate) unsafe fn enter_saving_task(
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, now| {
+        if let Some((mut update, now)) = crate::update() {
+            let state = update.state();
             store_task(old_task, Some(state));
             state.push(region, kind, now);
-        });
+        }
     }
 }
 
@@ -143,10 +144,11 @@ pub(crate) unsafe fn exit_resuming_task(
     kind: Kind,
 ) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+        if let Some((mut update, now)) = crate::update() {
+            let state = update.state();
             state.pop_to(region, kind, now);
             state.current_task = old_task;
-        });
+        }
     }
 }
 
@@ -229,6 +231,7 @@ pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHand
     }
 }
 
+#[inline(always)]
 pub(crate) unsafe fn task_create_begin(
     handle: *mut RegionHandle,
     new_task: *mut TaskHandle,
@@ -239,7 +242,8 @@ pub(crate) unsafe fn task_create_begin(
     store_task(old_task, None);
     store_task(new_task, None);
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, now| {
+        if let Some((mut update, now)) = crate::update() {
+            let state = update.state();
             store_task(old_task, Some(state));
             if !new_task.is_null() {
                 *new_task = state.new_task_id();
@@ -248,18 +252,20 @@ pub(crate) unsafe fn task_create_begin(
             if crate::recording() {
                 state.push(region, kind, now);
             }
-        });
+        }
     }
 }
 
+#[inline(always)]
 pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+        if let Some((mut update, now)) = crate::update() {
+            let state = update.state();
             // Task frames restore the suspended task when they close.
             state.push(region, kind, now);
             state.current_task = task;
             state.current_task_region = region;
-        });
+        }
     }
 }
 

@@ -146,6 +146,14 @@ extern "C" fn after_fork_in_child() {
     thread::reset_after_fork();
 }
 
+/// The hot path's clock, read as events read it (benchmarks compare event
+/// costs with it). Initialises the runtime like an event would.
+#[doc(hidden)]
+pub fn clock_ticks() -> u64 {
+    ensure_running();
+    clock::now()
+}
+
 pub(crate) fn declared_region_count() -> usize {
     unsafe { POMP2_Get_num_regions() }
 }
@@ -159,11 +167,34 @@ pub(crate) fn opari2_version() -> Option<String> {
     Some(String::from_utf8_lossy(bytes).into_owned())
 }
 
-/// Runs `update` on this thread's state, unless the runtime is not
-/// running. See [`thread::ThreadData::busy`] for why this is safe against a
-/// concurrent writer without taking a lock.
+/// This thread's state, open for one update, and the time of the event.
+/// See [`thread::ThreadData::busy`] for why this is safe against a
+/// concurrent writer without taking a lock: the guard marks the thread busy
+/// until it is dropped, and is only handed out while the runtime runs.
+pub(crate) struct Update {
+    data: &'static thread::ThreadData,
+}
+
+impl Update {
+    #[inline(always)]
+    pub(crate) fn state(&mut self) -> &mut thread::ThreadState {
+        // Only the owning thread updates, and only while marked busy.
+        unsafe { self.data.state() }
+    }
+}
+
+impl Drop for Update {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.data.busy.store(false, Ordering::Release);
+    }
+}
+
+/// Opens this thread's state for an update and reads the clock, unless the
+/// runtime is not running. Everything inlines into the calling event, so
+/// the event's kind is a constant there.
 #[inline(always)]
-pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
+pub(crate) fn update() -> Option<(Update, u64)> {
     let data = thread::current();
     if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
         data.busy.store(true, Ordering::Relaxed);
@@ -171,12 +202,21 @@ pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
     } else {
         data.busy.swap(true, Ordering::SeqCst);
     }
-    if PHASE.load(Ordering::Relaxed) == RUNNING {
-        let state = unsafe { data.state() };
-        state.events += 1;
-        update(state, clock::now());
+    let mut update = Update { data };
+    if PHASE.load(Ordering::Relaxed) != RUNNING {
+        return None;
     }
-    data.busy.store(false, Ordering::Release);
+    update.state().events += 1;
+    Some((update, clock::now()))
+}
+
+/// Runs `update` on this thread's state, unless the runtime is not
+/// running (see [`update`]).
+#[inline(always)]
+pub(crate) fn record(update: impl FnOnce(&mut thread::ThreadState, u64)) {
+    if let Some((mut guard, now)) = self::update() {
+        update(guard.state(), now);
+    }
 }
 
 /// Freezes all threads' data; true for the one caller that should write.

@@ -154,6 +154,8 @@ pub struct ThreadState {
     pub breakdown: Breakdown,
     pub tasks_created: u64,
     pub task_relations: Vec<TaskRelation>,
+    /// Index of the relation counted last.
+    last_relation: usize,
     /// End events whose begin was not on this thread's stack (untied tasks
     /// resumed elsewhere, events after `POMP2_Off`).
     pub unmatched_ends: u64,
@@ -179,6 +181,7 @@ impl ThreadState {
             breakdown: Breakdown::default(),
             tasks_created: 0,
             task_relations: Vec::new(),
+            last_relation: 0,
             unmatched_ends: 0,
             frames_beyond_depth_limit: 0,
             events: 0,
@@ -236,7 +239,7 @@ impl ThreadState {
 
     /// Opens a frame. Task instances hang off the root: their time belongs
     /// to the task, not to the region in which the thread picked them up.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, region: RegionId, kind: Kind, now: u64) -> &mut Frame {
         let node = if kind.is_task() {
             self.child(ROOT, region, kind)
@@ -291,8 +294,23 @@ impl ThreadState {
 
     /// Closes the innermost frame of `region` and `kind` and every frame
     /// opened after it.
-    #[inline]
+    #[inline(always)]
     pub fn pop_to(&mut self, region: RegionId, kind: Kind, now: u64) -> Option<Frame> {
+        // Almost always the frame to close is the innermost one.
+        match self.stack.last() {
+            Some(top) if top.region == region && top.kind == kind => {
+                let frame = *top;
+                self.stack.pop();
+                self.close(&frame, now);
+                Some(frame)
+            }
+            _ => self.pop_to_below(region, kind, now),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pop_to_below(&mut self, region: RegionId, kind: Kind, now: u64) -> Option<Frame> {
         self.close_above(region, kind, now)?;
         let frame = self.stack.pop().unwrap();
         self.close(&frame, now);
@@ -305,7 +323,7 @@ impl ThreadState {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn close(&mut self, frame: &Frame, now: u64) {
         let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
@@ -401,22 +419,39 @@ impl ThreadState {
         }
     }
 
+    #[inline(always)]
     pub fn note_task_created(&mut self, child_region: RegionId) {
         self.tasks_created += 1;
         let parent_region = self.current_task_region;
-        if let Some(relation) = self
-            .task_relations
-            .iter_mut()
-            .find(|r| r.parent_region == parent_region && r.child_region == child_region)
-        {
-            relation.count += 1;
-        } else {
-            self.task_relations.push(TaskRelation {
-                parent_region,
-                child_region,
-                count: 1,
-            });
+        // A loop creating tasks hits the same relation over and over.
+        if let Some(relation) = self.task_relations.get_mut(self.last_relation) {
+            if relation.parent_region == parent_region && relation.child_region == child_region {
+                relation.count += 1;
+                return;
+            }
         }
+        self.note_other_task_relation(parent_region, child_region);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_other_task_relation(&mut self, parent_region: RegionId, child_region: RegionId) {
+        let found = self
+            .task_relations
+            .iter()
+            .position(|r| r.parent_region == parent_region && r.child_region == child_region);
+        self.last_relation = match found {
+            Some(index) => index,
+            None => {
+                self.task_relations.push(TaskRelation {
+                    parent_region,
+                    child_region,
+                    count: 0,
+                });
+                self.task_relations.len() - 1
+            }
+        };
+        self.task_relations[self.last_relation].count += 1;
     }
 }
 
