@@ -657,3 +657,64 @@ fn corpus_programs_analyse_cleanly() {
     }
     assert!(analysed >= 5);
 }
+
+#[test]
+fn returns_are_exits_and_logical_ifs_are_whole() {
+    let source = "\
+subroutine s(n)
+  integer :: n
+!$pomp inst begin(r)
+  if (n > 1) return
+  if (n > 2) then
+    return
+  end if
+  if (n > 3 .and. &
+      n < 9) &
+    & RETURN ! done
+10 return 1
+  n = 1; return
+  returned = 1
+!$  if (n > 4) return
+!$pomp inst end(r)
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, e)).collect();
+    assert_eq!(
+        exits,
+        [
+            "if (n > 1) return",
+            "return",
+            "if (n > 3 .and. &\n      n < 9) &\n    & RETURN",
+            "return 1",
+            "return",
+            "if (n > 4) return",
+        ]
+    );
+}
+
+#[test]
+fn fixed_form_returns_are_exits() {
+    let source = "\
+      subroutine s(n)
+      integer n
+      if (n .gt. 1)
+c       a comment line
+     &   return
+   10 return
+c$    if (n .gt. 4) return
+      end
+";
+    let (file, model) = fixed(source);
+    no_errors(&file, &model);
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, e)).collect();
+    assert_eq!(
+        exits,
+        [
+            "if (n .gt. 1)\nc       a comment line\n     &   return",
+            "return",
+            "if (n .gt. 4) return",
+        ]
+    );
+}

@@ -238,3 +238,186 @@ fn default_none_names_the_common_block() {
     assert!(text.contains("call POMP2_Set_lock(lck)"));
     assert!(text.contains("logical, external :: POMP2_Test_lock"));
 }
+
+/// Instruments `source` (written as `name`), builds it against the checking
+/// library, runs it with two threads and returns its output and the
+/// library's report, which must say OK. The original is not built: gfortran
+/// rejects the proposal's `!$omp inst` directives.
+fn instrumented_run(name: &str, source: &str) -> Option<(String, String, String)> {
+    if !have_gfortran() {
+        eprintln!("gfortran not found: skipped");
+        return None;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    let path = dir.join(name);
+    fs::write(&path, source).unwrap();
+    let fixed = name.ends_with(".f");
+    let suffix = if fixed { "F" } else { "F90" };
+    let (instrumented_source, init) = instrument(dir, &path, suffix);
+    let text = fs::read_to_string(&instrumented_source).unwrap();
+    check_line_lengths(&text, fixed);
+    fs::write(dir.join("init.c"), registration(&init)).unwrap();
+    let executable = dir.join("instrumented");
+    run(Command::new("gfortran")
+        .args(["-fopenmp", "-Wall"])
+        .arg(&instrumented_source)
+        .arg(dir.join("init.c"))
+        .arg(root().join("tests/support/pomp2_check.c"))
+        .arg("-o")
+        .arg(&executable)
+        .current_dir(dir));
+    let report = dir.join("check.txt");
+    let output = run(Command::new(&executable)
+        .env("OMP_NUM_THREADS", "2")
+        .env("POMP_CHECK_OUT", &report)
+        .current_dir(dir));
+    let report = fs::read_to_string(&report).unwrap_or_default();
+    assert!(
+        report.contains("pomp2_check: OK"),
+        "the checking library reports:\n{report}\n{text}"
+    );
+    Some((output, report, text))
+}
+
+/// The count of `event` in a checking library report.
+fn event_count(report: &str, event: &str) -> u64 {
+    report
+        .lines()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some(event))
+                .then(|| words.next().and_then(|n| n.parse().ok()))
+                .flatten()
+        })
+        .unwrap_or(0)
+}
+
+const PROPOSAL_FREE: &str = "\
+! The 2002 proposal's directives in free form, next to OPARI2's !$pomp.
+module work
+  implicit none
+contains
+  integer function steps(n)
+    integer, intent(in) :: n
+    integer :: i
+!$omp inst begin(Steps)
+    steps = 0
+    do i = 1, n
+      steps = steps + i
+      if (steps > 20) &
+        return
+    end do
+!$omp inst end(STEPS)
+  end function steps
+end module work
+
+program proposal
+  use work
+  implicit none
+  integer :: total, hidden
+!P$ integer :: only_instrumented
+  total = 0
+  hidden = 0
+!P$ only_instrumented = 7
+!$omp inst init
+!$omp inst begin(all)
+!$omp parallel reduction(+:total)
+  total = total + 1
+!$omp end parallel
+!$omp inst off
+!$omp inst on
+!$omp noinstrument
+!$omp parallel reduction(+:hidden)
+  hidden = hidden + 1
+!$omp end parallel
+!$omp instrument
+!$pomp inst begin(pomp)
+  total = total + steps(3) + steps(10)
+!$pomp inst end(pomp)
+  !P$ total = total + only_instrumented
+!$omp inst end(all)
+!$omp inst finalize
+  print *, 'total', total, 'hidden', hidden
+end program proposal
+";
+
+const PROPOSAL_FIXED: &str = "\
+c     The 2002 proposal's directives in fixed form, with every sentinel.
+      integer function steps(n)
+      implicit none
+      integer n, i
+C$OMP INST BEGIN(steps)
+      steps = 0
+      do 10 i = 1, n
+         steps = steps + i
+         if (steps .gt. 20)
+     &      return
+   10 continue
+*$omp inst end(steps)
+      end
+
+      program proposal
+      implicit none
+      integer total, hidden, steps
+CP$   integer only_instrumented
+      external steps
+      total = 0
+      hidden = 0
+*P$   only_instrumented = 7
+c$omp inst init
+!$omp inst begin(all)
+c$omp parallel reduction(+:total)
+      total = total + 1
+c$omp end parallel
+c$omp inst off
+c$omp inst on
+c$omp noinstrument
+c$omp parallel reduction(+:hidden)
+      hidden = hidden + 1
+c$omp end parallel
+c$omp instrument
+c$pomp inst begin(pomp)
+      total = total + steps(3) + steps(10)
+*$POMP INST END(POMP)
+cp$   total = total + only_instrumented
+!P$   total = total + 100
+!$omp inst end(all)
+c$omp inst finalize
+      print *, 'total', total, 'hidden', hidden
+      end
+";
+
+fn check_proposal(name: &str, source: &str, extra: u64) {
+    let Some((output, report, text)) = instrumented_run(name, source) else {
+        return;
+    };
+    // 2 threads; steps(3) = 6, steps(10) returns at 21; `!P$` lines add.
+    let expected = format!("total {} hidden 2", 2 + 6 + 21 + 7 + extra);
+    assert_eq!(
+        output.split_whitespace().collect::<Vec<_>>().join(" "),
+        expected,
+        "{text}"
+    );
+    for (event, count) in [
+        ("Init", 1),
+        ("Finalize", 1),
+        ("On", 1),
+        ("Off", 1),
+        ("Begin", 4),
+        ("End", 4),
+        ("Parallel_fork", 1),
+    ] {
+        assert_eq!(event_count(&report, event), count, "{event}:\n{report}");
+    }
+}
+
+#[test]
+fn proposal_directives_free_form() {
+    check_proposal("proposal.f90", PROPOSAL_FREE, 0);
+}
+
+#[test]
+fn proposal_directives_fixed_form() {
+    check_proposal("proposal.f", PROPOSAL_FIXED, 100);
+}

@@ -10,6 +10,7 @@
 
 use crate::directive::Directive;
 use crate::edits::EditSet;
+use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::frontend::{DirectiveForm, Model, Site};
 use crate::instrument::Options;
 use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Shape, Var};
@@ -420,45 +421,165 @@ impl Renderer<'_> {
         self.edits.replace(site.lines.clone(), text, 0);
     }
 
-    /// A `return` inside user regions closes them first. The call goes
-    /// after a statement label, so a jump to the label closes them too; a
-    /// one-line `if (...) return` becomes an `if` construct.
+    /// A `return` inside user regions closes them first. On a line of its
+    /// own the calls go on the lines before it; after a statement label (a
+    /// jump to the label closes the regions too) or a `;` the first call
+    /// takes the return's place and the return moves to the next line, in
+    /// its own column. The front end hands a logical `if (c) return` over
+    /// as the whole `if` statement: it becomes an `if` construct, `then`
+    /// where the return stood, the return on a line of its own.
     fn region_exits(&mut self) {
         let end_calls = crate::rules::rules().user_region.end.clone();
         for exit in &self.plan.region_exits {
             let unit = self.unit_at(exit.span.start);
+            let bytes = &self.file.bytes;
+            let logical_if = starts_with_keyword(&bytes[exit.span.clone()], b"if");
+            let return_start = if logical_if {
+                match logical_if_action(bytes, exit.span.start, exit.span.end, self.fixed_form) {
+                    Some(at) => at,
+                    None => continue,
+                }
+            } else {
+                exit.span.start
+            };
+            let line_start = self.file.start_of_line(return_start);
+            let sentinel = self.conditional_sentinel(line_start);
+            let prefix = self.file.text(line_start..return_start).into_owned();
+            // The return's own column, on a line of its own: the prefix
+            // blanked, tabs and a `!$` sentinel kept.
+            let pad: String = prefix
+                .chars()
+                .enumerate()
+                .map(|(i, c)| match (c, sentinel) {
+                    ('\t', _) => '\t',
+                    (c, Some(at)) if i == at || i == at + 1 => c,
+                    _ => ' ',
+                })
+                .collect();
             let mut closing = String::new();
             for &region in &exit.regions {
                 closing.push_str(&self.calls(unit, region, &end_calls));
             }
-            let line_start = self.file.start_of_line(exit.span.start);
-            let before = self.file.text(line_start..exit.span.start).to_string();
-            let statement_start = before
-                .trim_start()
-                .trim_start_matches(|c: char| c.is_ascii_digit());
-            let line = self.file.line_of(exit.span.start);
-            if statement_start.trim().is_empty() {
-                let column = before
+            let line = self.file.line_of(return_start);
+            if logical_if {
+                let closing = self.with_sentinel(&closing, sentinel.is_some());
+                let text = format!("then\n{closing}{}{pad}", self.line_marker(line));
+                self.edits.insert(return_start, text, 0);
+                let end_line_start = self.file.start_of_line(exit.span.end);
+                let end_column = self
+                    .file
+                    .text(end_line_start..exit.span.end)
                     .chars()
-                    .count()
-                    .max(if self.fixed_form { 6 } else { 0 });
-                let resume = format!("{}{}", self.line_marker(line), " ".repeat(column));
-                let text = format!("{}{resume}", closing.trim_start());
-                self.edits.insert(exit.span.start, text, 0);
-            } else if statement_start
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("if")
-            {
-                let indent = self.indent(unit);
+                    .count();
+                let end_if_line = self.with_sentinel(
+                    &format!("{}end if\n", self.indent(unit)),
+                    self.conditional_sentinel(end_line_start).is_some(),
+                );
+                let mut end_if = end_if_line.trim_end_matches('\n').to_string();
+                // Whatever follows the return keeps its column.
+                let rest = self
+                    .file
+                    .text(exit.span.end..self.file.end_of_line(exit.span.end))
+                    .into_owned();
+                if !rest.trim().is_empty() {
+                    while end_if.chars().count() < end_column {
+                        end_if.push(' ');
+                    }
+                }
                 let text = format!(
-                    "then\n{closing}{}{indent}return\n{}{indent}end if",
-                    self.line_marker(line),
+                    "\n{}{end_if}",
+                    self.line_marker(self.file.line_of(exit.span.end))
+                );
+                self.edits.insert(exit.span.end, text, 0);
+            } else if prefix.trim().is_empty() {
+                let text = format!(
+                    "{}{}",
+                    self.with_sentinel(&closing, false),
                     self.line_marker(line)
                 );
-                self.edits.replace(exit.span.clone(), text, 0);
+                self.edits.insert(line_start, text, 0);
+            } else {
+                // The first call continues the line, wrapped as if it began
+                // in the return's column.
+                let column = prefix.chars().count();
+                let mut text = String::new();
+                for (k, &region) in exit.regions.iter().enumerate() {
+                    let call = self.calls(unit, region, &end_calls);
+                    let call = if k == 0 {
+                        let statement = call.trim_start().trim_end_matches('\n').to_string();
+                        let first = " ".repeat(column);
+                        let continued = if self.fixed_form {
+                            "     &    ".to_string()
+                        } else {
+                            format!("{}    ", self.indent(unit))
+                        };
+                        let wrapped = self.wrap(&first, &continued, &statement, !self.fixed_form);
+                        wrapped[column..].to_string()
+                    } else {
+                        call
+                    };
+                    text.push_str(&call);
+                }
+                let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
+                let text = format!(
+                    "{first}{}{}{pad}",
+                    self.with_sentinel(rest, sentinel.is_some()),
+                    self.line_marker(line)
+                );
+                self.edits.insert(return_start, text, 0);
             }
         }
+    }
+
+    /// Where a `!$` conditional compilation sentinel stands on the line
+    /// starting at `line_start` (as a character index), if it is one.
+    fn conditional_sentinel(&self, line_start: usize) -> Option<usize> {
+        let bytes = &self.file.bytes[line_start..self.file.end_of_line(line_start)];
+        let at = if self.fixed_form {
+            if !matches!(bytes.first(), Some(b'!' | b'c' | b'C' | b'*')) {
+                return None;
+            }
+            0
+        } else {
+            let at = bytes.iter().position(|&b| b != b' ' && b != b'\t')?;
+            if bytes[at] != b'!' {
+                return None;
+            }
+            at
+        };
+        let after = bytes.get(at + 2);
+        let conditional = bytes.get(at + 1) == Some(&b'$')
+            && if self.fixed_form {
+                bytes
+                    .iter()
+                    .skip(2)
+                    .take(3)
+                    .all(|&b| b == b' ' || b == b'\t' || b.is_ascii_digit())
+            } else {
+                after.is_none_or(|&b| b == b' ' || b == b'\t' || b == b'&')
+            };
+        conditional.then_some(at)
+    }
+
+    /// Inserted code lines on a `!$` line stay conditional like it: each
+    /// line (not the `#line` markers) gets the sentinel.
+    fn with_sentinel(&self, text: &str, sentinel: bool) -> String {
+        if !sentinel {
+            return text.to_string();
+        }
+        let mut out = String::new();
+        for line in text.split_inclusive('\n') {
+            if line.starts_with('#') {
+                out.push_str(line);
+            } else if self.fixed_form && line.starts_with("  ") {
+                out.push_str("!$");
+                out.push_str(&line[2..]);
+            } else {
+                out.push_str("!$ ");
+                out.push_str(line);
+            }
+        }
+        out
     }
 
     fn lock_calls(&mut self) {
@@ -476,37 +597,24 @@ impl Renderer<'_> {
     }
 
     /// `!P$` lines (fixed form also `CP$`, `*P$`) are code when
-    /// instrumenting: the sentinel becomes blanks, columns stay put.
+    /// instrumenting: the sentinel becomes blanks, columns stay put. The
+    /// front end parsed them as code by the same rule.
     fn conditional_lines(&mut self) {
         let bytes = &self.file.bytes;
         let mut start = 0;
         while start < bytes.len() {
-            let end = bytes[start..]
+            let next = bytes[start..]
                 .iter()
                 .position(|&b| b == b'\n')
                 .map_or(bytes.len(), |p| start + p + 1);
-            let at = if self.fixed_form {
-                start
-            } else {
-                start
-                    + bytes[start..end]
-                        .iter()
-                        .take_while(|b| **b == b' ' || **b == b'\t')
-                        .count()
-            };
-            let sentinel = bytes.get(at..at + 3).unwrap_or(&[]);
-            let first_allowed: &[u8] = if self.fixed_form { b"!cC*" } else { b"!" };
-            let is_sentinel = sentinel.len() == 3
-                && first_allowed.contains(&sentinel[0])
-                && sentinel[1].eq_ignore_ascii_case(&b'p')
-                && sentinel[2] == b'$'
-                && bytes
-                    .get(at + 3)
-                    .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'&' | b'0'..=b'9'));
-            if is_sentinel {
-                self.edits.replace(at..at + 3, "   ", 0);
+            let mut end = next;
+            while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
+                end -= 1;
             }
-            start = end;
+            if let Some(at) = pomp_conditional_sentinel(&bytes[start..end], self.fixed_form) {
+                self.edits.replace(start + at..start + at + 3, "   ", 0);
+            }
+            start = next;
         }
     }
 
@@ -691,4 +799,108 @@ fn depth(model: &Model, site: usize) -> i64 {
         s = model.sites[p].parent;
     }
     d
+}
+
+/// Does `text` begin with the keyword `keyword` (any case, not followed by
+/// a letter, digit or underscore)?
+fn starts_with_keyword(text: &[u8], keyword: &[u8]) -> bool {
+    text.len() >= keyword.len()
+        && text[..keyword.len()].eq_ignore_ascii_case(keyword)
+        && text
+            .get(keyword.len())
+            .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+}
+
+/// Where the action statement of the logical `if` statement occupying
+/// `start..end` begins: the first character of code after the parenthesis
+/// closing its condition. Character literals, comments, continuation marks
+/// and (fixed form) comment lines, columns past 72 and the label field of
+/// continuation lines are skipped exactly as the compiler does.
+fn logical_if_action(bytes: &[u8], start: usize, end: usize, fixed_form: bool) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut closed = false;
+    let mut quote: Option<u8> = None;
+    let mut line_start = start;
+    let mut first_line = true;
+    while line_start < end {
+        let line_end = bytes[line_start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| line_start + i);
+        let next = (line_end + 1).min(bytes.len());
+        let text = &bytes[line_start..line_end];
+        let field = if !fixed_form {
+            0..text.len()
+        } else if first_line {
+            let line_begin = bytes[..start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let visible = (line_begin + 72).saturating_sub(line_start);
+            0..text.len().min(visible)
+        } else {
+            match fixed_form_statement_field(text) {
+                Some(field) => field,
+                None => {
+                    line_start = next;
+                    continue;
+                }
+            }
+        };
+        first_line = false;
+        for i in field {
+            let b = text[i];
+            if let Some(q) = quote {
+                if b == q {
+                    quote = None;
+                }
+                continue;
+            }
+            match b {
+                b'!' => break,
+                b' ' | b'\t' | b'\r' => {}
+                b'&' if !fixed_form => {}
+                _ if closed => return Some(line_start + i),
+                b'\'' | b'"' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' if depth > 0 => {
+                    depth -= 1;
+                    closed = depth == 0;
+                }
+                _ => {}
+            }
+        }
+        line_start = next;
+    }
+    None
+}
+
+/// The statement field of a fixed-form line that continues a statement, or
+/// `None` for comment, blank and preprocessor lines.
+fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
+    match text.first() {
+        Some(b'c' | b'C' | b'*' | b'!' | b'd' | b'D' | b'#') | None => return None,
+        _ => {}
+    }
+    let (start, visible) = match text.iter().take(6).position(|&b| b == b'\t') {
+        // A tab in the label field: the statement starts after it, after
+        // the continuation digit if there is one.
+        Some(tab) => {
+            let continued = text.get(tab + 1).is_some_and(|b| (b'1'..=b'9').contains(b));
+            (tab + 1 + continued as usize, tab + 1 + 66)
+        }
+        None => (6, 72),
+    };
+    let visible = text.len().min(visible);
+    let field = &text[start.min(visible)..visible];
+    let first = field.iter().position(|&b| b != b' ' && b != b'\t')?;
+    if field[first] == b'!' {
+        // Only a comment (column 6 is no comment start, but that is
+        // outside the field).
+        let label_field = &text[..start.min(text.len())];
+        if label_field.iter().all(|&b| b == b' ' || b == b'\t') {
+            return None;
+        }
+    }
+    Some(start.min(visible)..visible)
 }

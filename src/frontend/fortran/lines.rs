@@ -24,12 +24,14 @@ pub(crate) struct Line {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LineKind {
     Blank,
-    /// Comments, including other sentinels (`!$acc`, `!P$`).
+    /// Comments, including other sentinels (`!$acc`).
     Comment,
     /// A line of an `!$omp` or `!$pomp` directive.
     Directive,
     /// `!$ code`: code when compiled with OpenMP.
     Conditional,
+    /// `!P$ code` (fixed form also `CP$`, `*P$`): code when instrumenting.
+    PompConditional,
     Preprocessor,
     Code,
 }
@@ -95,6 +97,38 @@ fn directive_sentinel(text: &[u8]) -> Option<(Sentinel, usize)> {
     } else {
         None
     }
+}
+
+/// Where a `!P$` sentinel (fixed form also `CP$`, `*P$`) stands on a line
+/// (`text` without its line end), if the line is one of pomp's conditional
+/// lines: code when instrumenting, a comment otherwise. Free form wants a
+/// blank, `&` or the end of the line after the sentinel; fixed form wants
+/// the sentinel in columns 1-3 and blanks or digits in columns 4-5, like
+/// the `!$` sentinel.
+pub(crate) fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option<usize> {
+    let at = if fixed_form {
+        0
+    } else {
+        text.iter().position(|&b| !is_blank(b))?
+    };
+    let sentinel = text.get(at..at + 3)?;
+    let first_allowed: &[u8] = if fixed_form { b"!cC*" } else { b"!" };
+    if !(first_allowed.contains(&sentinel[0])
+        && sentinel[1].eq_ignore_ascii_case(&b'p')
+        && sentinel[2] == b'$')
+    {
+        return None;
+    }
+    let after_ok = if fixed_form {
+        text.iter()
+            .take(FIXED_FORM_LAST_COLUMN)
+            .skip(3)
+            .take(2)
+            .all(|&b| is_blank(b) || b.is_ascii_digit())
+    } else {
+        text.get(at + 3).is_none_or(|&b| is_blank(b) || b == b'&')
+    };
+    after_ok.then_some(at)
 }
 
 fn is_blank(b: u8) -> bool {
@@ -167,6 +201,7 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
         let rest = &text[first..];
         scan.kinds[i] = match rest[0] {
             b'#' if first == 0 => LineKind::Preprocessor,
+            b'!' if pomp_conditional_sentinel(rest, false).is_some() => LineKind::PompConditional,
             b'!' => match directive_sentinel(rest) {
                 Some((sentinel, len))
                     if rest.get(len).is_none_or(|&b| is_blank(b) || b == b'&') =>
@@ -256,6 +291,9 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
         }
         scan.kinds[i] = match text[0] {
             b'#' => LineKind::Preprocessor,
+            b'!' | b'c' | b'C' | b'*' if pomp_conditional_sentinel(text, true).is_some() => {
+                LineKind::PompConditional
+            }
             b'!' | b'c' | b'C' | b'*' => match directive_sentinel(text) {
                 Some((sentinel, len)) => {
                     sentinels[i] = Some((sentinel, len, is_continuation_mark(visible.get(len))));
@@ -377,7 +415,7 @@ mod tests {
                 Directive,
                 Conditional,
                 Comment,
-                Comment
+                PompConditional
             ]
         );
         assert_eq!(

@@ -14,6 +14,7 @@ mod parse_text;
 mod units;
 
 pub use super::LOCK_ROUTINES;
+pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::{DirectiveForm, FrontEnd, Model, Site};
 use crate::diagnostics::Diagnostic;
@@ -54,7 +55,7 @@ impl FrontEnd for TreeSitterFortran {
         analysis.units();
         analysis.constructs();
         analysis.nesting();
-        analysis.lock_calls();
+        analysis.lock_calls_and_exits();
         analysis.device_code();
         analysis.parse_errors();
         analysis.model
@@ -81,18 +82,37 @@ pub(crate) struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn sites(&mut self) {
+        // Names of open user regions: Fortran names are case-insensitive,
+        // so `inst end(NAME)` closes `inst begin(name)` and is spelt like it.
+        let mut user_regions: Vec<String> = Vec::new();
         for raw in &self.scan.directives {
             match parse_directive(&raw.text, raw.sentinel, self.file.language) {
-                Ok(directive) => self.model.sites.push(Site {
-                    form: DirectiveForm::FortranComment,
-                    span: raw.span.clone(),
-                    lines: raw.lines.clone(),
-                    directive,
-                    block: None,
-                    end_site: None,
-                    unit: None,
-                    parent: None,
-                }),
+                Ok(mut directive) => {
+                    if let Some(name) = directive.argument.as_mut() {
+                        match directive.name.as_str() {
+                            "inst begin" => user_regions.push(name.clone()),
+                            "inst end" => {
+                                let open = user_regions
+                                    .iter()
+                                    .rposition(|n| n.trim().eq_ignore_ascii_case(name.trim()));
+                                if let Some(open) = open {
+                                    *name = user_regions.remove(open);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.model.sites.push(Site {
+                        form: DirectiveForm::FortranComment,
+                        span: raw.span.clone(),
+                        lines: raw.lines.clone(),
+                        directive,
+                        block: None,
+                        end_site: None,
+                        unit: None,
+                        parent: None,
+                    })
+                }
                 Err(error) => self.model.diagnostics.push(Diagnostic::error(
                     raw.span.clone(),
                     format!("invalid directive: {}", error.message),

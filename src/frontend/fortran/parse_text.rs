@@ -2,7 +2,8 @@
 //!
 //! tree-sitter-fortran reads free form. Free-form files are parsed as they
 //! are, except that `!$` conditional lines are unmasked (an OpenMP compiler
-//! compiles them, and declarations may only go after their `use`s). Fixed
+//! compiles them, and declarations may only go after their `use`s), and so
+//! are pomp's `!P$` lines, which are code in the instrumented file. Fixed
 //! form becomes equivalent free form of the same length wherever possible:
 //! comment lines get `!` in column 1, columns past 72 become blanks, and a
 //! continuation mark in column 6 becomes `&`. Free form also needs an `&`
@@ -21,19 +22,20 @@ pub(crate) struct ParseText {
 impl ParseText {
     pub fn free(bytes: &[u8], scan: &Scan) -> ParseText {
         let mut out = bytes.to_vec();
-        for (line, _) in scan
-            .lines
-            .iter()
-            .zip(&scan.kinds)
-            .filter(|(_, k)| **k == LineKind::Conditional)
-        {
+        for (line, kind) in scan.lines.iter().zip(&scan.kinds) {
+            let length = match kind {
+                LineKind::Conditional => 2,
+                LineKind::PompConditional => 3,
+                _ => continue,
+            };
             let sentinel = line.start
                 + out[line.start..line.end]
                     .iter()
                     .position(|&b| b == b'!')
                     .unwrap_or(0);
-            out[sentinel] = b' ';
-            out[sentinel + 1] = b' ';
+            for b in &mut out[sentinel..sentinel + length] {
+                *b = b' ';
+            }
         }
         ParseText {
             bytes: out,
@@ -70,6 +72,9 @@ impl ParseText {
                 LineKind::Conditional => {
                     out[line.start] = b' ';
                     out[line.start + 1] = b' ';
+                }
+                LineKind::PompConditional => {
+                    out[line.start..line.start + 3].fill(b' ');
                 }
                 LineKind::Code => {}
             }

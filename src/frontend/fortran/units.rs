@@ -3,7 +3,7 @@
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::{LockCall, Unit};
-use crate::source::Language;
+use crate::source::{Language, Span};
 use std::collections::HashSet;
 use tree_sitter::Node;
 
@@ -229,11 +229,16 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn lock_calls(&mut self) {
+    /// Lock calls and `return` statements, in one walk over the tree.
+    pub(super) fn lock_calls_and_exits(&mut self) {
         let mut calls = Vec::new();
+        let mut exits = Vec::new();
         let mut cursor = self.tree.walk();
         let mut stack = vec![self.tree.root_node()];
         while let Some(node) = stack.pop() {
+            if let Some(exit) = self.exit(node) {
+                exits.push(exit);
+            }
             let callee = match node.kind() {
                 "subroutine_call" => node.child_by_field_name("subroutine"),
                 "call_expression" => callee_of(node),
@@ -258,6 +263,30 @@ impl Analysis<'_> {
         }
         calls.sort_by_key(|c| c.span.start);
         self.model.lock_calls = calls;
+        exits.sort_by_key(|e| e.start);
+        self.model.exits = exits;
+    }
+
+    /// A `return` statement: its span, or for the action of a logical `if`
+    /// (`if (c) return`), the span of the whole `if` statement, which the
+    /// output turns into an `if` construct.
+    fn exit(&self, node: Node) -> Option<Span> {
+        if node.kind() != "keyword_statement" || node.child(0).is_none_or(|k| k.kind() != "return")
+        {
+            return None;
+        }
+        let span = self.original_span(node);
+        let logical_if = node.parent().filter(|p| {
+            let mut cursor = p.walk();
+            p.kind() == "if_statement"
+                && !p
+                    .children(&mut cursor)
+                    .any(|c| c.kind() == "end_if_statement")
+        });
+        Some(match logical_if {
+            Some(statement) => self.original_span(statement).start..span.end,
+            None => span,
+        })
     }
 }
 
