@@ -33,9 +33,10 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         fixed_form: file.language == Language::FortranFixed,
         edits: EditSet::default(),
         needs: BTreeMap::new(),
+        private_vars: private_vars(model, plan),
     };
-    for construct in &plan.constructs {
-        r.construct(construct);
+    for (index, construct) in plan.constructs.iter().enumerate() {
+        r.construct(index, construct);
     }
     for (site, action) in &plan.pomp_directives {
         r.pomp_directive(*site, action);
@@ -87,6 +88,10 @@ struct Renderer<'a> {
     edits: EditSet,
     /// Per unit index.
     needs: BTreeMap<usize, UnitNeeds>,
+    /// For each construct (index into [`Plan::constructs`]) with a
+    /// `default` clause other than `default(shared)`: the variables of
+    /// inserted code that its region holds.
+    private_vars: BTreeMap<usize, BTreeSet<&'static str>>,
 }
 
 impl Renderer<'_> {
@@ -267,8 +272,35 @@ impl Renderer<'_> {
     /// handles in a common block are named through the block, and a task
     /// keeps its own copy of the saved task handle so that constructs in its
     /// body cannot overwrite the creator's.
-    fn fortran_directive(&self, layer: &Layer, directive: &Directive) -> Directive {
+    ///
+    /// Under a `default` clause other than `default(shared)` the variables
+    /// that inserted code inside the region uses become private: each is
+    /// set before it is read there, and `default(none)` would reject them.
+    fn fortran_directive(
+        &self,
+        layer: &Layer,
+        directive: &Directive,
+        private: Option<&BTreeSet<&'static str>>,
+    ) -> Directive {
         let mut directive = directive.clone();
+        if let Some(private) = private.filter(|_| has_restrictive_default(&directive)) {
+            let listed = listed_variables(&directive);
+            let mut missing: Vec<&str> = private
+                .iter()
+                .copied()
+                .filter(|v| !listed.contains(*v))
+                .collect();
+            // The task handles: a task copies them in (below).
+            if layer.rule == "task" || layer.rule == "untied task" {
+                missing.retain(|v| *v != "pomp2_old_task");
+            }
+            if !missing.is_empty() {
+                directive.clauses.push(crate::directive::Clause::new(
+                    "private",
+                    Some(&missing.join(", ")),
+                ));
+            }
+        }
         for clause in &mut directive.clauses {
             let args = clause.args.clone().unwrap_or_default();
             let only_handles = !args.is_empty()
@@ -286,7 +318,7 @@ impl Renderer<'_> {
         directive
     }
 
-    fn construct(&mut self, construct: &Construct) {
+    fn construct(&mut self, index: usize, construct: &Construct) {
         let site = &self.model.sites[construct.site];
         let unit = site.unit;
         let region = construct.region;
@@ -310,7 +342,8 @@ impl Renderer<'_> {
             opening.push_str(&self.assignments(unit, &layer.vars));
             opening.push_str(&self.calls(unit, region, &layer.before));
             if let Some(directive) = &layer.directive {
-                let directive = self.fortran_directive(layer, directive);
+                let directive =
+                    self.fortran_directive(layer, directive, self.private_vars.get(&index));
                 opening.push_str(&self.line_marker(directive_line));
                 opening.push_str(&self.directive_line(&directive.render()));
             }
@@ -903,4 +936,119 @@ fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
         }
     }
     Some(start.min(visible)..visible)
+}
+
+/// The variables inserted code of `construct` uses, and where: in front of
+/// each layer (its own variables and `before`/`after` calls) or inside it.
+fn construct_vars(construct: &Construct) -> BTreeSet<&'static str> {
+    let mut vars = BTreeSet::new();
+    for layer in &construct.layers {
+        for var in &layer.vars {
+            vars.insert(match var {
+                Var::NumThreads(_) => "pomp2_num_threads",
+                Var::If(_) => "pomp2_if",
+                Var::OldTask => "pomp2_old_task",
+                Var::NewTask => "pomp2_new_task",
+            });
+        }
+        for call in layer.calls() {
+            for arg in &call.args {
+                vars.extend(arg_var(arg));
+            }
+        }
+        if layer.add_nowait || layer.barrier_before_end {
+            for call in crate::rules::rules().implicit_barrier.before.iter() {
+                for arg in &call.args {
+                    vars.extend(arg_var(arg));
+                }
+            }
+        }
+    }
+    vars
+}
+
+fn arg_var(arg: &Arg) -> Option<&'static str> {
+    match arg {
+        Arg::OldTask | Arg::OldTaskRef => Some("pomp2_old_task"),
+        Arg::NewTask | Arg::NewTaskRef => Some("pomp2_new_task"),
+        Arg::If => Some("pomp2_if"),
+        Arg::NumThreads => Some("pomp2_num_threads"),
+        Arg::Handle | Arg::Ctc => None,
+    }
+}
+
+fn has_restrictive_default(directive: &Directive) -> bool {
+    directive
+        .clause("default")
+        .and_then(|c| c.args.as_deref())
+        .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"))
+}
+
+/// Variables a directive already gives a data-sharing attribute.
+fn listed_variables(directive: &Directive) -> BTreeSet<String> {
+    const CLAUSES: &[&str] = &[
+        "private",
+        "firstprivate",
+        "lastprivate",
+        "shared",
+        "reduction",
+        "in_reduction",
+        "task_reduction",
+        "linear",
+        "copyin",
+    ];
+    let mut listed = BTreeSet::new();
+    for clause in &directive.clauses {
+        if !CLAUSES.contains(&clause.name.as_str()) {
+            continue;
+        }
+        let args = clause.args.as_deref().unwrap_or("");
+        // `reduction(+: a, b)`, `linear(x: 2)`: the list is before or
+        // after the colon, never both names.
+        for item in args.split([',', ':']) {
+            listed.insert(item.trim().to_ascii_lowercase());
+        }
+    }
+    listed
+}
+
+/// For each construct with a `default` clause other than `default(shared)`
+/// in any of its layers: the variables inserted code inside its region
+/// uses (of its inner layers and of every construct nested in it). Each
+/// construct adds its variables to its enclosing ones, so the cost grows
+/// with the nesting depth, not the number of constructs.
+fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static str>> {
+    let mut by_site: BTreeMap<usize, usize> = BTreeMap::new();
+    for (index, construct) in plan.constructs.iter().enumerate() {
+        let restrictive = construct
+            .layers
+            .iter()
+            .any(|l| l.directive.as_ref().is_some_and(has_restrictive_default));
+        if restrictive {
+            by_site.insert(construct.site, index);
+        }
+    }
+    let mut vars: BTreeMap<usize, BTreeSet<&'static str>> = BTreeMap::new();
+    if by_site.is_empty() {
+        return vars;
+    }
+    for (index, construct) in plan.constructs.iter().enumerate() {
+        let used = construct_vars(construct);
+        if used.is_empty() {
+            continue;
+        }
+        if by_site.contains_key(&construct.site) && construct.layers.len() > 1 {
+            // A combined construct: the inner layers' code is inside the
+            // outer ones.
+            vars.entry(index).or_default().extend(used.iter().copied());
+        }
+        let mut site = model.sites[construct.site].parent;
+        while let Some(s) = site {
+            if let Some(&outer) = by_site.get(&s) {
+                vars.entry(outer).or_default().extend(used.iter().copied());
+            }
+            site = model.sites[s].parent;
+        }
+    }
+    vars
 }
