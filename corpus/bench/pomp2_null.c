@@ -32,6 +32,8 @@ void POMP2_Parallel_end(POMP2_Region_handle *h) { (void)h; }
 void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task) { (void)h; (void)old_task; }
 void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]) { (void)h; (void)ctc; }
 void POMP2_For_exit(POMP2_Region_handle *h) { (void)h; }
+void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]) { (void)h; (void)ctc; }
+void POMP2_Atomic_exit(POMP2_Region_handle *h) { (void)h; }
 void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task) {
     (void)h;
     *old_task = 0;

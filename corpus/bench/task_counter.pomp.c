@@ -1,5 +1,8 @@
 /* task_counter.c instrumented for POMP2 following the reference
- * transformation (parallel region, implicit barrier, tied task). */
+ * transformation (parallel region, implicit barrier, tied task, atomic):
+ * the same calls in the same order as `pomp instrument task_counter.c`
+ * emits, so each task costs six events (create begin/end, begin/end and
+ * the atomic's enter/exit). */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,18 +23,23 @@ void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task
 void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
 void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
 void POMP2_Task_end(POMP2_Region_handle *h);
+void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Atomic_exit(POMP2_Region_handle *h);
 
 static POMP2_Region_handle pomp2_region_1 = NULL;
 static POMP2_Region_handle pomp2_region_2 = NULL;
+static POMP2_Region_handle pomp2_region_3 = NULL;
 static const char pomp2_ctc_1[] = "76*regionType=parallel*sscl=task_counter.c:12:12*escl=task_counter.c:21:21**";
 static const char pomp2_ctc_2[] = "72*regionType=task*sscl=task_counter.c:15:15*escl=task_counter.c:19:19**";
+static const char pomp2_ctc_3[] = "74*regionType=atomic*sscl=task_counter.c:17:17*escl=task_counter.c:18:18**";
 
 void POMP2_Init_reg_task_counter_c(void) {
     POMP2_Assign_handle(&pomp2_region_1, pomp2_ctc_1);
     POMP2_Assign_handle(&pomp2_region_2, pomp2_ctc_2);
+    POMP2_Assign_handle(&pomp2_region_3, pomp2_ctc_3);
 }
 void POMP2_Init_regions(void) { POMP2_Init_reg_task_counter_c(); }
-size_t POMP2_Get_num_regions(void) { return 2; }
+size_t POMP2_Get_num_regions(void) { return 3; }
 const char *POMP2_Get_opari2_version(void) { return "pomp-bench"; }
 
 int main(int argc, char **argv) {
@@ -48,8 +56,10 @@ int main(int argc, char **argv) {
             POMP2_Task_create_begin(&pomp2_region_2, &pomp2_new_task, &pomp2_old_task, pomp2_if, pomp2_ctc_2);
 #pragma omp task firstprivate(pomp2_new_task, pomp2_if) if(pomp2_if) shared(counter)
             { POMP2_Task_begin(&pomp2_region_2, pomp2_new_task);
+              { POMP2_Atomic_enter(&pomp2_region_3, pomp2_ctc_3);
 #pragma omp atomic
-              counter++;
+                counter++;
+                POMP2_Atomic_exit(&pomp2_region_3); }
               POMP2_Task_end(&pomp2_region_2); }
             POMP2_Task_create_end(&pomp2_region_2, pomp2_old_task); }
         }

@@ -607,6 +607,92 @@ mod tests {
     }
 
     #[test]
+    fn a_task_run_inside_its_creation_is_timed_as_the_task() {
+        // An undeferred task: its instance runs between the creation events.
+        let mut state = ThreadState::new(0, false);
+        state.push(1, Kind::Parallel, 0);
+        let implicit_task = state.current_task;
+        for round in 0..3u64 {
+            let t = 100 + round * 100;
+            state.note_task_created(2);
+            let id = state.new_task_id();
+            state.push(2, Kind::TaskCreate, t);
+            state.push(2, Kind::Task, t + 10);
+            state.current_task = id;
+            state.current_task_region = 2;
+            state.push(3, Kind::Atomic, t + 20);
+            assert!(state.pop_to(3, Kind::Atomic, t + 25).is_some());
+            assert!(state.pop_to(2, Kind::Task, t + 40).is_some());
+            assert_eq!(state.current_task, implicit_task, "the creator resumes");
+            assert!(state.pop_to(2, Kind::TaskCreate, t + 50).is_some());
+        }
+        state.pop_to(1, Kind::Parallel, 500);
+        let task = child_of(&state, ROOT, Kind::Task);
+        assert_eq!((task.visits, task.inclusive_ns), (3, 90));
+        let create = child_of(&state, 1, Kind::TaskCreate);
+        assert_eq!((create.visits, create.inclusive_ns), (3, 60));
+        let task_index = state
+            .nodes
+            .iter()
+            .position(|n| n.kind == Kind::Task)
+            .unwrap();
+        let atomic = child_of(&state, task_index as NodeIndex, Kind::Atomic);
+        assert_eq!((atomic.visits, atomic.inclusive_ns), (3, 15));
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!(parallel.inclusive_ns, 500 - 90, "task time is the task's");
+        assert_eq!(state.breakdown.task_create_ns, 60);
+        assert_eq!(state.breakdown.task_execution_ns, 90);
+        assert_eq!(state.tasks_created, 3);
+        assert_eq!(
+            state.task_relations,
+            [TaskRelation {
+                parent_region: NO_REGION,
+                child_region: 2,
+                count: 3
+            }]
+        );
+    }
+
+    #[test]
+    fn alternating_task_relations_are_counted_apart() {
+        let mut state = ThreadState::new(0, false);
+        for i in 0..10 {
+            state.current_task_region = if i % 2 == 0 { NO_REGION } else { 7 };
+            state.note_task_created(if i % 3 == 0 { 8 } else { 9 });
+        }
+        let count = |parent, child| {
+            state
+                .task_relations
+                .iter()
+                .find(|r| r.parent_region == parent && r.child_region == child)
+                .map_or(0, |r| r.count)
+        };
+        // i = 0..10: (parent, child) pairs counted by hand.
+        assert_eq!(count(NO_REGION, 8), 2); // 0, 6
+        assert_eq!(count(NO_REGION, 9), 3); // 2, 4, 8
+        assert_eq!(count(7, 8), 2); // 3, 9
+        assert_eq!(count(7, 9), 3); // 1, 5, 7
+        assert_eq!(state.task_relations.len(), 4);
+        assert_eq!(state.tasks_created, 10);
+    }
+
+    #[test]
+    fn closing_a_frame_below_the_top_closes_those_above() {
+        let mut state = ThreadState::new(0, false);
+        state.push(1, Kind::Parallel, 0);
+        state.push(2, Kind::Single, 10);
+        state.push(3, Kind::UserRegion, 20);
+        // The fast path only looks at the innermost frame.
+        let closed = state.pop_to(2, Kind::Single, 50).unwrap();
+        assert_eq!((closed.region, closed.kind), (2, Kind::Single));
+        assert_eq!(state.stack.len(), 1);
+        assert_eq!(child_of(&state, 2, Kind::UserRegion).inclusive_ns, 30);
+        assert_eq!(child_of(&state, 1, Kind::Single).inclusive_ns, 40);
+        assert!(state.pop_to(9, Kind::Single, 60).is_none());
+        assert_eq!(state.unmatched_ends, 1);
+    }
+
+    #[test]
     fn task_ids_carry_the_thread_number() {
         let mut first = ThreadState::new(0, false);
         let mut second = ThreadState::new(1, false);
