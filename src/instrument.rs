@@ -69,6 +69,16 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, Failure> {
+    if file.language.is_fortran() && options.interface == Interface::Pomp1 {
+        return Err(Failure {
+            diagnostics: vec![Diagnostic::error(
+                0..0,
+                "`--interface pomp1` is not available for Fortran yet",
+                "this file is Fortran",
+            )
+            .with_note("instrument it for POMP2 (the default) instead")],
+        });
+    }
     let front_end = crate::frontend::for_file(file);
     let model = front_end.analyse(file);
     let plan = crate::rules::plan(file, &model, options);
@@ -93,7 +103,7 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
         output,
         idf,
         diagnostics,
-        init_function: (!plan.regions.is_empty()).then(|| plan.init_function()),
+        init_function: plan.registration(),
         regions: plan.regions.len(),
     })
 }

@@ -4,6 +4,10 @@
 //! program must print the same output and exit the same way, and the library
 //! must find the POMP2 calls well formed and properly nested.
 //!
+//! C and C++ files are also instrumented for the original POMP interface
+//! (`--interface pomp1`), checked by `tests/support/pomp1_check.c`, as
+//! trials named `pomp1/<path>`.
+//!
 //! Each corpus file is one trial named by its path under `corpus/`, so
 //! `cargo test --test corpus -- c/atomic` runs one file. Files the original
 //! compiler rejects are reported as ignored, with the compiler's reason.
@@ -231,11 +235,14 @@ fn registration_source(init_functions: &[InitFunction]) -> String {
 }
 
 /// The init function an IDF descriptor names; none when the file has no regions.
-fn init_function_of(idf_path: &Path) -> Result<Option<String>, String> {
+fn idf_document(idf_path: &Path) -> Result<serde_json::Value, String> {
     let text = fs::read_to_string(idf_path)
         .map_err(|e| format!("pomp wrote no IDF descriptor {}: {e}", idf_path.display()))?;
-    let idf: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("IDF descriptor {} is not JSON: {e}", idf_path.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("IDF descriptor {} is not JSON: {e}", idf_path.display()))
+}
+
+fn init_function_of(idf: &serde_json::Value) -> Result<Option<String>, String> {
     match idf.get("init_function") {
         Some(serde_json::Value::String(name)) => Ok(Some(name.clone())),
         None | Some(serde_json::Value::Null) => Ok(None),
@@ -281,18 +288,37 @@ fn copy_siblings(source: &Path, work: &Path) -> Result<PathBuf, String> {
     Ok(copies)
 }
 
+/// The measurement interface a trial instruments for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Interface {
+    Pomp2,
+    Pomp1,
+}
+
+impl Interface {
+    /// The name the checking library starts its report lines with.
+    fn check_library(self) -> &'static str {
+        match self {
+            Interface::Pomp2 => "pomp2_check",
+            Interface::Pomp1 => "pomp1_check",
+        }
+    }
+}
+
 /// What the checking library wrote at exit.
 struct CheckReport {
     text: String,
+    library: &'static str,
 }
 
 impl CheckReport {
     fn ok(&self) -> bool {
-        self.text.lines().any(|line| line == "pomp2_check: OK")
+        let ok = format!("{}: OK", self.library);
+        self.text.lines().any(|line| line == ok)
     }
 
     fn number(&self, key: &str) -> Option<u64> {
-        let prefix = format!("pomp2_check: {key}: ");
+        let prefix = format!("{}: {key}: ", self.library);
         self.text
             .lines()
             .find_map(|line| line.strip_prefix(&prefix)?.trim().parse().ok())
@@ -310,22 +336,36 @@ fn diff(expected: &str, actual: &str, expected_name: &str, actual_name: &str) ->
 /// The checking library, compiled once for all trials.
 struct Support {
     check_object: PathBuf,
+    pomp1_check_object: PathBuf,
     hand_instrumented: PathBuf,
+}
+
+impl Support {
+    fn check_object(&self, interface: Interface) -> &Path {
+        match interface {
+            Interface::Pomp2 => &self.check_object,
+            Interface::Pomp1 => &self.pomp1_check_object,
+        }
+    }
 }
 
 fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
     let support = root.join("tests/support");
-    let check_object = dir.join("pomp2_check.o");
-    let mut command = Command::new("gcc");
-    command
-        .args(COMPILE_FLAGS)
-        .args(["-Wall", "-Werror", "-c"])
-        .arg(support.join("pomp2_check.c"))
-        .arg("-o")
-        .arg(&check_object);
-    build_step(command, dir)?;
+    let compile = |name: &str| -> Result<PathBuf, String> {
+        let object = dir.join(name).with_extension("o");
+        let mut command = Command::new("gcc");
+        command
+            .args(COMPILE_FLAGS)
+            .args(["-Wall", "-Werror", "-c"])
+            .arg(support.join(name))
+            .arg("-o")
+            .arg(&object);
+        build_step(command, dir)?;
+        Ok(object)
+    };
     Ok(Support {
-        check_object,
+        check_object: compile("pomp2_check.c")?,
+        pomp1_check_object: compile("pomp1_check.c")?,
         hand_instrumented: support.join("hand_instrumented.c"),
     })
 }
@@ -336,7 +376,7 @@ fn link_checked(
     language: Language,
     objects: &[PathBuf],
     init_functions: &[InitFunction],
-    support: &Support,
+    check_object: &Path,
     work: &Path,
     executable: &Path,
 ) -> Result<(), String> {
@@ -356,7 +396,7 @@ fn link_checked(
         .args(COMPILE_FLAGS)
         .args(objects)
         .arg(&registration_object)
-        .arg(&support.check_object)
+        .arg(check_object)
         .args(language.link_libraries())
         .arg("-o")
         .arg(executable);
@@ -368,6 +408,7 @@ fn run_checked(
     env: &[(&str, &str)],
     work: &Path,
     label: &str,
+    interface: Interface,
 ) -> Result<(RunResult, CheckReport), String> {
     let report_path = work.join(format!("{label}.check"));
     let _ = fs::remove_file(&report_path);
@@ -383,7 +424,13 @@ fn run_checked(
             run.describe_status()
         )
     });
-    Ok((run, CheckReport { text }))
+    Ok((
+        run,
+        CheckReport {
+            text,
+            library: interface.check_library(),
+        },
+    ))
 }
 
 /// The self-test of the checking library: correct hand instrumentation
@@ -410,12 +457,12 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
             "POMP2_Init_reg_hand_6",
             "POMP2_Init_reg_hand_6".to_string(),
         )?],
-        support,
+        &support.check_object,
         work.path(),
         &executable,
     )?;
     for (label, env) in RUNS {
-        let (run, report) = run_checked(&executable, env, work.path(), "run")?;
+        let (run, report) = run_checked(&executable, env, work.path(), "run", Interface::Pomp2)?;
         let events = report.number("events").unwrap_or(0);
         let regions = report.number("regions registered").unwrap_or(0);
         let passed = if break_nesting {
@@ -443,6 +490,7 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
 struct CorpusFile {
     path: PathBuf,
     language: Language,
+    interface: Interface,
 }
 
 fn corpus_trial(
@@ -527,6 +575,10 @@ fn check_corpus_file(
     let beside_copies = copy_siblings(&file.path, work)?;
     let instrumented = beside_copies.join(instrumented_name(&file.path));
     let idf = work.join("idf.json");
+    let interface = match file.interface {
+        Interface::Pomp2 => "pomp2",
+        Interface::Pomp1 => "pomp1",
+    };
     let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
         .arg("instrument")
         .arg(&file.path)
@@ -534,6 +586,7 @@ fn check_corpus_file(
         .arg(&instrumented)
         .arg("--idf")
         .arg(&idf)
+        .args(["--interface", interface])
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run pomp: {e}"))?;
@@ -554,6 +607,7 @@ fn check_corpus_file(
         .arg(&object);
     build_step(command, work)
         .map_err(|e| format!("the instrumented file does not compile: {e}"))?;
+    let idf = idf_document(&idf)?;
     let init_functions = match init_function_of(&idf)? {
         Some(name) => vec![InitFunction::new(&name, linkable_symbol(&object, &name)?)?],
         None => Vec::new(),
@@ -563,17 +617,21 @@ fn check_corpus_file(
         file.language,
         &[object],
         &init_functions,
-        support,
+        support.check_object(file.interface),
         work,
         &executable,
     )?;
 
     let source =
         String::from_utf8_lossy(&fs::read(&file.path).map_err(|e| e.to_string())?).into_owned();
-    let expects_events = has_directives(&source, file.language);
+    let expects_events = match file.interface {
+        Interface::Pomp2 => has_directives(&source, file.language),
+        // Tasks and newer constructs have no events in the original interface.
+        Interface::Pomp1 => idf["regions"].as_array().is_some_and(|r| !r.is_empty()),
+    };
     let mut problems = String::new();
     for ((label, env), (_, original_run)) in RUNS.iter().zip(&original_runs) {
-        let (run, report) = run_checked(&executable, env, work, "instrumented")?;
+        let (run, report) = run_checked(&executable, env, work, "instrumented", file.interface)?;
         let mut failures = Vec::new();
         if run.status.code() != original_run.status.code() {
             failures.push(format!(
@@ -599,7 +657,10 @@ fn check_corpus_file(
         if expects_events && report.number("events").unwrap_or(0) == 0 {
             failures.push("the file has directives, but no POMP2 event was seen".to_string());
         }
-        if expects_events && report.number("regions registered").unwrap_or(0) == 0 {
+        if expects_events
+            && file.interface == Interface::Pomp2
+            && report.number("regions registered").unwrap_or(0) == 0
+        {
             failures.push("the file has directives, but no region was registered".to_string());
         }
         if !failures.is_empty() {
@@ -630,7 +691,18 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
             if path.is_dir() {
                 walk(&path, files);
             } else if let Some(language) = Language::of(&path) {
-                files.push(CorpusFile { path, language });
+                if language != Language::Fortran {
+                    files.push(CorpusFile {
+                        path: path.clone(),
+                        language,
+                        interface: Interface::Pomp1,
+                    });
+                }
+                files.push(CorpusFile {
+                    path,
+                    language,
+                    interface: Interface::Pomp2,
+                });
             }
         }
     }
@@ -638,7 +710,7 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     for dir in CORPUS_DIRS {
         walk(&root.join("corpus").join(dir), &mut files);
     }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files.sort_by_key(|f| (f.interface == Interface::Pomp1, f.path.clone()));
     files
 }
 
@@ -669,6 +741,10 @@ fn main() {
             .unwrap_or(&file.path)
             .to_string_lossy()
             .into_owned();
+        let name = match file.interface {
+            Interface::Pomp2 => name,
+            Interface::Pomp1 => format!("pomp1/{name}"),
+        };
         let support = Arc::clone(&support);
         trials.push(Trial::ignorable_test(name, move || {
             corpus_trial(file, support)

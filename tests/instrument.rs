@@ -183,6 +183,21 @@ fn a_file_without_directives_is_copied_unchanged() {
 }
 
 #[test]
+fn original_interface_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, idf, stderr, ok) = instrument(
+        dir.path(),
+        &case("original_interface.c"),
+        &["--interface", "pomp1"],
+    );
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(!output.contains("POMP2_"), "{output}");
+    assert_eq!(idf.unwrap()["init_function"], serde_json::Value::Null);
+    insta::assert_snapshot!("original_interface.c", output);
+}
+
+#[test]
 fn lock_calls_are_measured_in_a_file_without_directives() {
     let dir = tempfile::tempdir().unwrap();
     let (output, _, stderr, ok) = instrument(dir.path(), &case("locks_only.c"), &[]);

@@ -4,8 +4,8 @@
 
 use crate::edits::EditSet;
 use crate::frontend::{DirectiveForm, Model, Site};
-use crate::instrument::Options;
-use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Shape, Var};
+use crate::instrument::{Interface, Options};
+use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Var};
 use crate::source::SourceFile;
 use std::collections::BTreeSet;
 
@@ -28,7 +28,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         let closing: String = exit
             .regions
             .iter()
-            .map(|&i| r.call(&r.plan.regions[i], &user_end()))
+            .map(|&i| r.call(&r.plan.regions[i], &plan.user_region.end[0]))
             .collect::<Vec<_>>()
             .join(" ");
         r.edits.insert(exit.span.start, format!("{{ {closing} "), 0);
@@ -38,7 +38,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         let renamed = lock_wrapper(&lock.name);
         r.events.insert(renamed.clone());
         r.edits
-            .replace(lock.span.clone(), format!("POMP2_{renamed}"), 0);
+            .replace(lock.span.clone(), format!("{}{renamed}", plan.prefix()), 0);
     }
     if plan.regions.is_empty() && r.edits.is_empty() {
         return file.bytes.clone();
@@ -52,17 +52,15 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
     let init = r.init_function();
     let mut edits = std::mem::take(&mut r.edits);
     edits.insert(preamble_at, preamble, i64::MIN);
-    let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
-        init
-    } else {
-        format!("\n{init}")
-    };
-    edits.insert(file.bytes.len(), tail, i64::MAX);
+    if !init.is_empty() {
+        let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
+            init
+        } else {
+            format!("\n{init}")
+        };
+        edits.insert(file.bytes.len(), tail, i64::MAX);
+    }
     edits.apply(&file.bytes)
-}
-
-fn user_end() -> Call {
-    crate::rules::rules().user_region.end[0].clone()
 }
 
 /// `omp_set_nest_lock` → `Set_nest_lock`.
@@ -109,7 +107,7 @@ impl Renderer<'_> {
                 Arg::NumThreads => "pomp2_num_threads".into(),
             })
             .collect();
-        format!("POMP2_{}({});", call.event, args.join(", "))
+        format!("{}{}({});", self.plan.prefix(), call.event, args.join(", "))
     }
 
     fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
@@ -124,10 +122,15 @@ impl Renderer<'_> {
     }
 
     fn implicit_barrier(&mut self, region: &Region) -> String {
-        let pair = &crate::rules::rules().implicit_barrier;
+        let pair = &self.plan.implicit_barrier;
         let enter = self.calls(region, &pair.before);
         let exit = self.calls(region, &pair.after);
-        format!("{{ POMP2_Task_handle pomp2_old_task; {enter}\n#pragma omp barrier\n{exit} }}\n")
+        match self.plan.interface {
+            Interface::Pomp2 => format!(
+                "{{ POMP2_Task_handle pomp2_old_task; {enter}\n#pragma omp barrier\n{exit} }}\n"
+            ),
+            Interface::Pomp1 => format!("{enter}\n#pragma omp barrier\n{exit}\n"),
+        }
     }
 
     fn declarations(vars: &[Var]) -> String {
@@ -229,7 +232,6 @@ impl Renderer<'_> {
             close.push_str(&self.calls(region, &layer.after));
             close.push_str(" }\n");
         }
-        let _ = Shape::Block;
         (open, close)
     }
 
@@ -238,16 +240,16 @@ impl Renderer<'_> {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => {
                 self.events.insert(call.event.clone());
-                format!("POMP2_{}();\n", call.event)
+                format!("{}{}();\n", self.plan.prefix(), call.event)
             }
             PompAction::UserBegin(r) => {
                 let region = &self.plan.regions[*r];
-                let calls = crate::rules::rules().user_region.begin.clone();
+                let calls = self.plan.user_region.begin.clone();
                 format!("{}\n", self.calls(region, &calls))
             }
             PompAction::UserEnd(r) => {
                 let region = &self.plan.regions[*r];
-                let calls = crate::rules::rules().user_region.end.clone();
+                let calls = self.plan.user_region.end.clone();
                 format!("{}\n", self.calls(region, &calls))
             }
         };
@@ -265,31 +267,82 @@ impl Renderer<'_> {
 
     fn preamble(&self) -> String {
         let mut out = String::new();
-        out.push_str("#include <omp.h>\n#include <stdint.h>\n");
+        out.push_str("#include <omp.h>\n");
+        if self.plan.interface == Interface::Pomp2 {
+            out.push_str("#include <stdint.h>\n");
+        }
         out.push_str("#ifndef _POMP\n#define _POMP 200110\n#endif\n");
         out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
-        out.push_str("typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n");
+        match self.plan.interface {
+            Interface::Pomp2 => out.push_str(
+                "typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n",
+            ),
+            Interface::Pomp1 => out.push_str(POMP1_DESCRIPTOR),
+        }
         for event in &self.events {
-            out.push_str(&prototype(event));
+            out.push_str(&prototype(self.plan, event));
             out.push('\n');
         }
-        out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        if self.plan.interface == Interface::Pomp2 {
+            out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
-        for region in &self.plan.regions {
-            out.push_str(&format!(
-                "static POMP2_Region_handle {} = 0;\n",
-                region.handle
-            ));
-            out.push_str(&format!(
-                "#define pomp2_ctc_{} \"{}\"\n",
-                region.id, region.ctc
-            ));
+        match self.plan.interface {
+            Interface::Pomp2 => {
+                for region in &self.plan.regions {
+                    out.push_str(&format!(
+                        "static POMP2_Region_handle {} = 0;\n",
+                        region.handle
+                    ));
+                    out.push_str(&format!(
+                        "#define pomp2_ctc_{} \"{}\"\n",
+                        region.id, region.ctc
+                    ));
+                }
+            }
+            // Defined last to first, so each can point to the next.
+            Interface::Pomp1 => {
+                for (i, region) in self.plan.regions.iter().enumerate().rev() {
+                    let next = self.plan.regions.get(i + 1);
+                    out.push_str(&self.descriptor(region, next));
+                }
+            }
         }
         out.push_str(&self.line_marker(1));
         out
     }
 
+    /// A region's static context descriptor of the original interface.
+    fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
+        let site = &self.model.sites[region.site];
+        let sub_name = region
+            .name
+            .clone()
+            .or_else(|| site.unit.map(|u| self.model.units[u].name.clone()))
+            .unwrap_or_default();
+        let sections = region
+            .aux
+            .iter()
+            .find(|(key, _)| key == "numSections")
+            .map_or("0", |(_, value)| value.as_str());
+        let next = next.map_or("0".to_string(), |n| format!("&{}", n.handle));
+        format!(
+            "static struct ompregdescr {} = {{ {}, {}, {sections}, {}, {}, {}, {}, {}, 0, {next} }};\n",
+            region.handle,
+            c_string(&region.region_type),
+            c_string(&sub_name),
+            self.file.quoted_path(),
+            region.start_lines.0,
+            region.start_lines.1,
+            region.end_lines.0,
+            region.end_lines.1,
+        )
+    }
+
     fn init_function(&self) -> String {
+        if self.plan.registration().is_none() {
+            return String::new();
+        }
         let mut out = String::new();
         out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
         out.push_str(&format!("void {}(void);\n", self.plan.init_function()));
@@ -318,8 +371,41 @@ fn depth(model: &Model, site: usize) -> i64 {
     d
 }
 
+/// The context descriptor of the original interface, field by field as
+/// the proposal lists them.
+const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
+    const char* name;
+    const char* sub_name;
+    int num_sections;
+    const char* file_name;
+    int begin_first_line;
+    int begin_last_line;
+    int end_first_line;
+    int end_last_line;
+    void* data;
+    struct ompregdescr* next;
+};
+";
+
+/// A C string literal of `text`.
+fn c_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The C prototype of an event (or lock wrapper) by its argument pattern.
-fn prototype(event: &str) -> String {
+fn prototype(plan: &Plan, event: &str) -> String {
+    let prefix = plan.prefix();
     if let Some(lock) = event.strip_suffix("_lock") {
         let kind = if lock.ends_with("_nest") {
             "omp_nest_lock_t"
@@ -331,7 +417,7 @@ fn prototype(event: &str) -> String {
         } else {
             "void"
         };
-        return format!("{ret} POMP2_{event}({kind}*);");
+        return format!("{ret} {prefix}{event}({kind}*);");
     }
     let rules = crate::rules::rules();
     let known = rules
@@ -354,6 +440,15 @@ fn prototype(event: &str) -> String {
         .chain(rules.user_region.begin.iter().chain(&rules.user_region.end))
         .chain(rules.control.values())
         .find(|c| c.event == event);
+    if plan.interface == Interface::Pomp1 {
+        let control = rules.control.values().any(|c| c.event == event);
+        let args = if control {
+            "void"
+        } else {
+            "struct ompregdescr*"
+        };
+        return format!("void {prefix}{event}({args});");
+    }
     let args: Vec<&str> = known
         .map(|c| {
             c.args
@@ -373,5 +468,5 @@ fn prototype(event: &str) -> String {
     } else {
         args.join(", ")
     };
-    format!("void POMP2_{event}({args});")
+    format!("void {prefix}{event}({args});")
 }

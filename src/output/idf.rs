@@ -88,7 +88,7 @@ pub fn document(
             "keep_untied": options.keep_untied,
         },
         "unique": plan.unique,
-        "init_function": if plan.regions.is_empty() { Value::Null } else { Value::String(plan.init_function()) },
+        "init_function": plan.registration(),
         "regions": regions,
         "diagnostics": diagnostics.iter().map(|d| {
             let (line, column) = file.line_col(d.span.start.min(file.bytes.len()));

@@ -10,9 +10,9 @@ pub mod table;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Clause, Directive};
 use crate::frontend::{DirectiveForm, LockCall, Model, Site};
-use crate::instrument::{EventSet, Options};
+use crate::instrument::{EventSet, Interface, Options};
 use crate::source::{SourceFile, Span};
-pub use table::{rules, Arg, Call, EventFamily, Shape};
+pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// A measured region: one per instrumented construct (a combined construct
 /// is one region) and one per user region.
@@ -133,7 +133,7 @@ pub enum PompAction {
     Remove,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Plan {
     pub regions: Vec<Region>,
     pub constructs: Vec<Construct>,
@@ -143,11 +143,54 @@ pub struct Plan {
     pub diagnostics: Vec<Diagnostic>,
     /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`).
     pub unique: String,
+    pub interface: Interface,
+    /// The calls around an implicit barrier made explicit, and around a
+    /// user region, in the chosen interface.
+    pub implicit_barrier: Pair,
+    pub user_region: Pair,
 }
 
 impl Plan {
+    fn new(file: &SourceFile, interface: Interface) -> Plan {
+        let rules = rules();
+        let (implicit_barrier, user_region) = match interface {
+            Interface::Pomp2 => (rules.implicit_barrier.clone(), rules.user_region.clone()),
+            Interface::Pomp1 => (
+                rules.pomp1.pair(&rules.implicit_barrier),
+                rules.pomp1.pair(&rules.user_region),
+            ),
+        };
+        Plan {
+            regions: vec![],
+            constructs: vec![],
+            pomp_directives: vec![],
+            region_exits: vec![],
+            lock_calls: vec![],
+            diagnostics: vec![],
+            unique: unique_name(file),
+            interface,
+            implicit_barrier,
+            user_region,
+        }
+    }
+
     pub fn init_function(&self) -> String {
         format!("POMP2_Init_reg_{}_{}", self.unique, self.regions.len())
+    }
+
+    /// The registration function the link step calls, if the file has one
+    /// (the original interface has none: its descriptors are static data).
+    pub fn registration(&self) -> Option<String> {
+        (self.interface == Interface::Pomp2 && !self.regions.is_empty())
+            .then(|| self.init_function())
+    }
+
+    /// The prefix of every event's name in the chosen interface.
+    pub fn prefix(&self) -> &'static str {
+        match self.interface {
+            Interface::Pomp2 => "POMP2_",
+            Interface::Pomp1 => "POMP_",
+        }
     }
 }
 
@@ -157,10 +200,9 @@ pub fn plan(file: &SourceFile, model: &Model, options: &Options) -> Plan {
         file,
         model,
         options,
-        plan: Plan::default(),
+        plan: Plan::new(file, options.interface),
         site_region: vec![None; model.sites.len()],
     };
-    planner.plan.unique = unique_name(file);
     planner.run();
     planner.plan
 }
@@ -264,8 +306,13 @@ impl Planner<'_> {
         })
     }
 
-    fn wanted(&self, rule: &table::ConstructRule) -> bool {
-        !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
+    fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
+        match self.options.interface {
+            Interface::Pomp1 => rules().pomp1.constructs.iter().any(|c| c == name),
+            Interface::Pomp2 => {
+                !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
+            }
+        }
     }
 
     fn construct(&mut self, index: usize, site: &Site) {
@@ -313,7 +360,8 @@ impl Planner<'_> {
         region_type: &str,
     ) -> Layer {
         let mut rule_name = leaf.to_string();
-        if leaf == "task" && directive.has_clause("untied") {
+        let pomp1 = self.options.interface == Interface::Pomp1;
+        if leaf == "task" && directive.has_clause("untied") && !pomp1 {
             if self.options.keep_untied {
                 rule_name = "untied task".into();
             } else {
@@ -327,7 +375,7 @@ impl Planner<'_> {
         let rule = rules()
             .construct
             .get(&rule_name)
-            .filter(|r| self.wanted(r) && !self.disabled(leaf, region_type));
+            .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type));
         let Some(rule) = rule else {
             return Layer {
                 rule: rule_name,
@@ -343,6 +391,30 @@ impl Planner<'_> {
             };
         };
         let mut vars = Vec::new();
+        if pomp1 {
+            let forbidden = rules()
+                .nowait_forbidden_by
+                .clauses
+                .iter()
+                .any(|c| directive.has_clause(c));
+            let add_nowait = rule.nowait && !directive.has_clause("nowait") && !forbidden;
+            if add_nowait && !self.file.language.is_fortran() {
+                directive.clauses.push(Clause::new("nowait", None));
+            }
+            let pomp1 = &rules().pomp1;
+            return Layer {
+                rule: rule_name,
+                directive: (site.form != DirectiveForm::Implicit).then_some(directive),
+                shape: rule.shape,
+                vars,
+                before: pomp1.calls(&rule.before),
+                begin: pomp1.calls(&rule.begin),
+                end: pomp1.calls(&rule.end),
+                after: pomp1.calls(&rule.after),
+                add_nowait,
+                barrier_before_end: rule.implicit_barrier_at_end,
+            };
+        }
         if rule.fork {
             let (if_expr, threads) = (
                 take_if(&mut directive, "parallel"),
@@ -458,7 +530,10 @@ impl Planner<'_> {
             site: site_index,
             end_site,
             region_type: region_type.to_string(),
-            handle: format!("pomp2_region_{id}"),
+            handle: match self.options.interface {
+                Interface::Pomp2 => format!("pomp2_region_{id}"),
+                Interface::Pomp1 => format!("pomp_rd_{id}"),
+            },
             ctc: String::new(),
             parent: None,
             name,

@@ -126,6 +126,47 @@ pub struct NowaitForbidden {
     pub clauses: Vec<String>,
 }
 
+/// The original 2002 interface: which constructs it knows, and the events
+/// it names differently.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Pomp1 {
+    pub constructs: Vec<String>,
+    #[serde(default)]
+    pub rename: BTreeMap<String, String>,
+}
+
+impl Pomp1 {
+    /// The proposal's form of a POMP2 call: renamed, the descriptor as the
+    /// only argument (control calls keep having none).
+    pub fn call(&self, call: &Call) -> Call {
+        Call {
+            event: self
+                .rename
+                .get(&call.event)
+                .cloned()
+                .unwrap_or_else(|| call.event.clone()),
+            args: if call.args.is_empty() {
+                vec![]
+            } else {
+                vec![Arg::Handle]
+            },
+        }
+    }
+
+    pub fn calls(&self, calls: &[Call]) -> Vec<Call> {
+        calls.iter().map(|c| self.call(c)).collect()
+    }
+
+    pub fn pair(&self, pair: &Pair) -> Pair {
+        Pair {
+            before: self.calls(&pair.before),
+            after: self.calls(&pair.after),
+            begin: self.calls(&pair.begin),
+            end: self.calls(&pair.end),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 pub struct Rules {
     pub construct: BTreeMap<String, ConstructRule>,
@@ -133,6 +174,7 @@ pub struct Rules {
     pub user_region: Pair,
     pub control: BTreeMap<String, Call>,
     pub nowait_forbidden_by: NowaitForbidden,
+    pub pomp1: Pomp1,
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
