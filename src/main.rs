@@ -70,7 +70,10 @@ struct InstrumentArgs {
     /// `opari2` emits only OPARI2's events, for libraries that know no more.
     #[arg(long = "pomp", value_enum, default_value_t = EventSet::Extended)]
     events: EventSet,
-    /// Measurement interface the instrumented code calls.
+    /// Measurement interface the instrumented code calls: `pomp2` (OPARI2's,
+    /// with registration at link time) or `pomp1`, the original 2002
+    /// proposal's `POMP_*` calls with a static descriptor per region
+    /// (C and C++; tasks and newer constructs have no events there).
     #[arg(long, value_enum, default_value_t = Interface::Pomp2)]
     interface: Interface,
     /// Omit `#line` markers (diagnostics then point at the instrumented file).
