@@ -87,6 +87,37 @@ impl Workspace {
     }
 
     /// The checking POMP2 library (tests/support/pomp2_check.c) as an archive.
+    /// Configures `source` with CMake, the wrapper as the compiler of
+    /// `language` (C, CXX, Fortran), builds it, and returns the build folder.
+    fn cmake_build(
+        &self,
+        source: &Path,
+        build_name: &str,
+        language: &str,
+        wrapper: &str,
+        options: &[&str],
+    ) -> PathBuf {
+        let build = self.path().join(build_name);
+        succeed(
+            self.command("cmake", self.path())
+                .arg("-S")
+                .arg(source)
+                .arg("-B")
+                .arg(&build)
+                .arg(format!(
+                    "-DCMAKE_{language}_COMPILER={}",
+                    self.wrapper(wrapper).display()
+                ))
+                .args(options),
+        );
+        succeed(
+            self.command("cmake", self.path())
+                .arg("--build")
+                .arg(&build),
+        );
+        build
+    }
+
     fn checker_library(&self) -> PathBuf {
         let object = self.path().join("pomp2_check.o");
         let archive = self.path().join("libpomp2_check.a");
@@ -295,25 +326,12 @@ fn c_project_through_cmake_with_find_package_openmp() {
     let expected = plain_output(&workspace, "c-app", &["CC=gcc"], "app");
 
     let source = workspace.project("c-app", "c-app-cmake");
-    let build = workspace.path().join("c-app-cmake-build");
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("-S")
-            .arg(&source)
-            .arg("-B")
-            .arg(&build)
-            .arg(format!(
-                "-DCMAKE_C_COMPILER={}",
-                workspace.wrapper("pomp-cc").display()
-            ))
-            .arg("-DCMAKE_BUILD_TYPE=Release"),
-    );
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("--build")
-            .arg(&build),
+    let build = workspace.cmake_build(
+        &source,
+        "c-app-cmake-build",
+        "C",
+        "pomp-cc",
+        &["-DCMAKE_BUILD_TYPE=Release"],
     );
     assert_eq!(
         run_with_profile(&workspace, &build.join("app"), &build),
@@ -339,25 +357,7 @@ fn cxx_project_through_cmake_and_make() {
     let expected = plain_output(&workspace, "cxx-app", &["CXX=g++"], "sim");
 
     let source = workspace.project("cxx-app", "cxx-app-cmake");
-    let build = workspace.path().join("cxx-app-cmake-build");
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("-S")
-            .arg(&source)
-            .arg("-B")
-            .arg(&build)
-            .arg(format!(
-                "-DCMAKE_CXX_COMPILER={}",
-                workspace.wrapper("pomp-cxx").display()
-            )),
-    );
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("--build")
-            .arg(&build),
-    );
+    let build = workspace.cmake_build(&source, "cxx-app-cmake-build", "CXX", "pomp-cxx", &[]);
     assert_eq!(
         run_with_profile(&workspace, &build.join("sim"), &build),
         expected
@@ -421,24 +421,12 @@ fn fortran_project_with_a_module_through_make_and_cmake() {
     assert_eq!(checked, expected);
 
     let source = workspace.project("fortran-app", "fortran-app-cmake");
-    let build = workspace.path().join("fortran-app-cmake-build");
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("-S")
-            .arg(&source)
-            .arg("-B")
-            .arg(&build)
-            .arg(format!(
-                "-DCMAKE_Fortran_COMPILER={}",
-                workspace.wrapper("pomp-f90").display()
-            )),
-    );
-    succeed(
-        workspace
-            .command("cmake", workspace.path())
-            .arg("--build")
-            .arg(&build),
+    let build = workspace.cmake_build(
+        &source,
+        "fortran-app-cmake-build",
+        "Fortran",
+        "pomp-f90",
+        &[],
     );
     assert!(build.join("mods/geometry.mod").is_file());
     assert_eq!(
