@@ -57,6 +57,9 @@ impl Diagnostic {
 
 /// Render diagnostics as the compiler would, with the source line underlined.
 pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
+    if diagnostics.is_empty() {
+        return String::new();
+    }
     let text = String::from_utf8_lossy(&file.bytes);
     let files = SimpleFile::new(file.path.display().to_string(), text.as_ref());
     let mut buffer = if color {

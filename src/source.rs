@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// Byte range into the original file.
 pub type Span = Range<usize>;
@@ -57,18 +58,28 @@ pub struct SourceFile {
     pub bytes: Vec<u8>,
     pub language: Language,
     line_starts: Vec<usize>,
+    /// SHA-256 of the bytes, computed once when first asked for.
+    digest: OnceLock<[u8; 32]>,
 }
 
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>, language: Language) -> SourceFile {
         let mut line_starts = vec![0];
-        line_starts.extend(memchr_iter(b'\n', &bytes).map(|i| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i + 1));
         SourceFile {
             path: path.into(),
             bytes,
             language,
             line_starts,
+            digest: OnceLock::new(),
         }
+    }
+
+    /// SHA-256 of the content.
+    pub fn content_sha256(&self) -> &[u8; 32] {
+        use sha2::Digest;
+        self.digest
+            .get_or_init(|| sha2::Sha256::digest(&self.bytes).into())
     }
 
     /// 1-based line of a byte offset.
@@ -130,10 +141,11 @@ impl SourceFile {
     }
 }
 
-fn memchr_iter(needle: u8, haystack: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    haystack
-        .iter()
-        .enumerate()
-        .filter(move |(_, b)| **b == needle)
-        .map(|(i, _)| i)
+/// Lower-case hexadecimal digits of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }

@@ -68,11 +68,7 @@ pub fn document(
             })
         })
         .collect();
-    use sha2::Digest;
-    let hash: String = sha2::Sha256::digest(&file.bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hash = crate::source::hex(file.content_sha256());
     json!({
         "schema_version": SCHEMA_VERSION,
         "tool": { "name": "pomp", "version": env!("CARGO_PKG_VERSION") },

@@ -9,7 +9,9 @@ use std::io::Write;
 use std::path::Path;
 
 /// Write `bytes` to `path` through a temporary file in the same directory
-/// and a rename: readers see the old file or the whole new one.
+/// and a rename: readers see the old file or the whole new one. Like a
+/// compiler's output it is not forced to disk: after a crash the build
+/// reruns anyway, and a sync per file would dominate large builds.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -17,7 +19,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let mut tmp = tempfile::Builder::new().prefix(".pomp-").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    tmp.as_file().sync_data().ok();
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

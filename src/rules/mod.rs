@@ -214,9 +214,8 @@ pub fn unique_name(file: &SourceFile) -> String {
     let mut hasher = Sha256::new();
     hasher.update(file.path.to_string_lossy().as_bytes());
     hasher.update([0]);
-    hasher.update(&file.bytes);
-    let digest = hasher.finalize();
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    hasher.update(file.content_sha256());
+    crate::source::hex(&hasher.finalize()[..8])
 }
 
 struct Planner<'a> {

@@ -45,7 +45,7 @@ impl Scratch {
             hasher.update(arg.as_bytes());
         }
         let digest = hasher.finalize();
-        let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let name = crate::source::hex(&digest[..8]);
         let stable = base.join(format!("pomp-{name}"));
         let path = match private_dir_builder().create(&stable) {
             Ok(()) => stable,

@@ -40,6 +40,12 @@ struct Scanner<'a> {
 
 /// Every OpenMP/POMP directive in the file, in order.
 pub fn scan(bytes: &[u8]) -> Vec<RawDirective> {
+    // Every form spells `pragma` (`#pragma`, `_Pragma`) or opens an
+    // attribute with `[[`: a file with neither holds no directive.
+    let finder = memchr::memmem::find;
+    if finder(bytes, b"ragma").is_none() && finder(bytes, b"[[").is_none() {
+        return Vec::new();
+    }
     let mut s = Scanner {
         bytes,
         pos: 0,
@@ -244,27 +250,18 @@ impl<'a> Scanner<'a> {
 
     /// Offset just past `*/`.
     fn block_comment_end(&self, start: usize) -> usize {
-        let mut i = start + 2;
-        while i + 1 < self.bytes.len() {
-            if self.bytes[i] == b'*' && self.bytes[i + 1] == b'/' {
-                return i + 2;
-            }
-            i += 1;
-        }
-        self.bytes.len()
+        let body = (start + 2).min(self.bytes.len());
+        memchr::memmem::find(&self.bytes[body..], b"*/")
+            .map_or(self.bytes.len(), |at| body + at + 2)
     }
 
     /// Offset of the newline that ends the logical line containing `start`
     /// (backslash-newline continues a line).
     fn logical_line_end(&self, start: usize) -> usize {
-        let mut i = start;
-        while i < self.bytes.len() {
-            if self.bytes[i] == b'\n' && !self.escaped_newline(i) {
-                return i;
-            }
-            i += 1;
-        }
-        self.bytes.len()
+        memchr::memchr_iter(b'\n', &self.bytes[start..])
+            .map(|at| start + at)
+            .find(|&newline| !self.escaped_newline(newline))
+            .unwrap_or(self.bytes.len())
     }
 
     fn escaped_newline(&self, newline: usize) -> bool {
