@@ -34,6 +34,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         edits: EditSet::default(),
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
+        unit_parents: unit_parents(model),
     };
     for (index, construct) in plan.constructs.iter().enumerate() {
         r.construct(index, construct);
@@ -92,6 +93,8 @@ struct Renderer<'a> {
     /// `default` clause other than `default(shared)`: the variables of
     /// inserted code that its region holds.
     private_vars: BTreeMap<usize, BTreeSet<&'static str>>,
+    /// The enclosing unit of each unit.
+    unit_parents: Vec<Option<usize>>,
 }
 
 impl Renderer<'_> {
@@ -103,8 +106,19 @@ impl Renderer<'_> {
         }
     }
 
-    fn common_block(&self) -> String {
-        format!("pomp2_cb_{}", self.plan.unique)
+    /// Each handle lives in a common block of its own, so that a unit
+    /// declares only the handles it uses (a common block must have the
+    /// same size everywhere): output grows with the regions, not with
+    /// regions times units.
+    fn common_block(&self, region: &Region) -> String {
+        format!("pomp2_cb_{}_{}", self.plan.unique, region.id)
+    }
+
+    /// The region whose handle is `name`.
+    fn region_of_handle(&self, name: &str) -> Option<usize> {
+        let id: usize = name.trim().strip_prefix("pomp2_region_")?.parse().ok()?;
+        let index = id.checked_sub(1)?;
+        (self.plan.regions.get(index)?.handle == name.trim()).then_some(index)
     }
 
     fn width(&self) -> usize {
@@ -281,6 +295,7 @@ impl Renderer<'_> {
         layer: &Layer,
         directive: &Directive,
         private: Option<&BTreeSet<&'static str>>,
+        regions: &mut Vec<usize>,
     ) -> Directive {
         let mut directive = directive.clone();
         if let Some(private) = private.filter(|_| has_restrictive_default(&directive)) {
@@ -303,12 +318,17 @@ impl Renderer<'_> {
         }
         for clause in &mut directive.clauses {
             let args = clause.args.clone().unwrap_or_default();
-            let only_handles = !args.is_empty()
-                && args
-                    .split(',')
-                    .all(|item| item.trim().starts_with("pomp2_region_"));
-            if clause.name == "shared" && only_handles {
-                clause.args = Some(format!("/{}/", self.common_block()));
+            let handles: Option<Vec<usize>> = args
+                .split(',')
+                .map(|item| self.region_of_handle(item))
+                .collect();
+            if let Some(handles) = handles.filter(|h| clause.name == "shared" && !h.is_empty()) {
+                let blocks: Vec<String> = handles
+                    .iter()
+                    .map(|&r| format!("/{}/", self.common_block(&self.plan.regions[r])))
+                    .collect();
+                clause.args = Some(blocks.join(", "));
+                regions.extend(handles);
             }
             let is_task = layer.rule == "task" || layer.rule == "untied task";
             if is_task && clause.name == "firstprivate" && args.contains("pomp2_new_task") {
@@ -342,8 +362,17 @@ impl Renderer<'_> {
             opening.push_str(&self.assignments(unit, &layer.vars));
             opening.push_str(&self.calls(unit, region, &layer.before));
             if let Some(directive) = &layer.directive {
-                let directive =
-                    self.fortran_directive(layer, directive, self.private_vars.get(&index));
+                let mut shared = Vec::new();
+                let directive = self.fortran_directive(
+                    layer,
+                    directive,
+                    self.private_vars.get(&index),
+                    &mut shared,
+                );
+                // Handles named in a `shared` clause are declared too.
+                if let Some(unit) = unit {
+                    self.needs.entry(unit).or_default().regions.extend(shared);
+                }
                 opening.push_str(&self.line_marker(directive_line));
                 opening.push_str(&self.directive_line(&directive.render()));
             }
@@ -651,26 +680,34 @@ impl Renderer<'_> {
         }
     }
 
-    /// The innermost unit holding `offset`.
+    /// The innermost unit holding `offset`: the last unit starting at or
+    /// before it, or the nearest enclosing unit of that one which holds it.
     fn unit_at(&self, offset: usize) -> Option<usize> {
-        self.model
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.span.start <= offset && offset < u.span.end)
-            .min_by_key(|(_, u)| u.span.len())
-            .map(|(i, _)| i)
+        let units = &self.model.units;
+        let mut candidate = units
+            .partition_point(|u| u.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if offset < units[i].span.end {
+                return Some(i);
+            }
+            candidate = self.unit_parents[i];
+        }
+        None
     }
 
-    fn handle_declarations(&self, indent: &str) -> String {
+    fn handle_declarations<'r>(
+        &self,
+        indent: &str,
+        regions: impl Iterator<Item = &'r Region> + Clone,
+    ) -> String {
         let mut out = String::new();
-        let block = self.common_block();
-        // One statement per handle: no line grows with the region count,
-        // and repeated COMMON statements extend the block in order.
-        for region in &self.plan.regions {
+        // One statement per handle: no line grows with the region count.
+        for region in regions.clone() {
             out.push_str(&self.statement(indent, &format!("integer(kind=8) :: {}", region.handle)));
         }
-        for region in &self.plan.regions {
+        for region in regions {
+            let block = self.common_block(region);
             out.push_str(&self.statement(indent, &format!("common /{block}/ {}", region.handle)));
         }
         out
@@ -707,7 +744,8 @@ impl Renderer<'_> {
             let indent = self.indent(Some(*unit_index));
             let mut out = String::new();
             if !needs.regions.is_empty() {
-                out.push_str(&self.handle_declarations(&indent));
+                let regions = needs.regions.iter().map(|&r| &self.plan.regions[r]);
+                out.push_str(&self.handle_declarations(&indent, regions));
                 for &region in &needs.regions {
                     out.push_str(&self.ctc_declaration(&indent, &self.plan.regions[region]));
                 }
@@ -768,7 +806,7 @@ impl Renderer<'_> {
             &format!("subroutine {name}() bind(C, name=\"{name}\")"),
         ));
         out.push_str(&self.statement(inner, "implicit none"));
-        out.push_str(&self.handle_declarations(inner));
+        out.push_str(&self.handle_declarations(inner, self.plan.regions.iter()));
         for region in &self.plan.regions {
             out.push_str(&self.ctc_declaration(inner, region));
         }
@@ -1051,4 +1089,21 @@ fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static
         }
     }
     vars
+}
+
+/// The enclosing unit of each unit (units are sorted by start and nest).
+fn unit_parents(model: &Model) -> Vec<Option<usize>> {
+    let mut parents = Vec::with_capacity(model.units.len());
+    let mut open: Vec<usize> = Vec::new();
+    for (index, unit) in model.units.iter().enumerate() {
+        while open
+            .last()
+            .is_some_and(|&o| model.units[o].span.end <= unit.span.start)
+        {
+            open.pop();
+        }
+        parents.push(open.last().copied());
+        open.push(index);
+    }
+    parents
 }

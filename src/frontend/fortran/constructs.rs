@@ -76,9 +76,9 @@ impl Analysis<'_> {
             if claimed[index] {
                 continue;
             }
-            let unit = self.unit_of(index);
+            let unit = self.model.sites[index].unit;
             while let Some(&(top, _)) = open.last() {
-                if self.unit_of(top) == unit {
+                if self.model.sites[top].unit == unit {
                     break;
                 }
                 open.pop();
@@ -168,17 +168,6 @@ impl Analysis<'_> {
         }
     }
 
-    fn unit_of(&self, site: usize) -> Option<usize> {
-        let at = self.model.sites[site].span.start;
-        self.model
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.span.start <= at && at < u.span.end)
-            .min_by_key(|(_, u)| u.span.len())
-            .map(|(i, _)| i)
-    }
-
     fn unterminated(&mut self, index: usize) {
         let site = &self.model.sites[index];
         self.model.diagnostics.push(Diagnostic::error(
@@ -247,7 +236,7 @@ impl Analysis<'_> {
                     directive,
                     block: Some(start..first_section),
                     end_site: None,
-                    unit: None,
+                    unit: self.model.sites[construct].unit,
                     parent: None,
                 });
             }

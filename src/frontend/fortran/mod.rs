@@ -45,6 +45,8 @@ impl FrontEnd for TreeSitterFortran {
             scan: &scan,
             parse: &parse,
             tree: &tree,
+            unit_nodes: Vec::new(),
+            unit_parents: Vec::new(),
             model: Model::default(),
         };
         analysis
@@ -53,6 +55,7 @@ impl FrontEnd for TreeSitterFortran {
             .extend(scan.diagnostics.iter().cloned());
         analysis.sites();
         analysis.units();
+        analysis.site_units();
         analysis.constructs();
         analysis.nesting();
         analysis.lock_calls_and_exits();
@@ -77,6 +80,10 @@ pub(crate) struct Analysis<'a> {
     scan: &'a Scan,
     parse: &'a ParseText,
     tree: &'a Tree,
+    /// The tree node of each unit in [`Model::units`].
+    unit_nodes: Vec<Node<'a>>,
+    /// The enclosing unit of each unit.
+    unit_parents: Vec<Option<usize>>,
     model: Model,
 }
 
@@ -139,9 +146,15 @@ impl<'a> Analysis<'a> {
 
     /// The outermost node that is not a comment and begins at or after
     /// `offset` (an original offset): the statement that follows.
+    ///
+    /// The descent starts at the innermost unit holding `offset`, so that
+    /// the cost does not grow with the number of units in the file.
     fn statement_after(&self, offset: usize) -> Option<Node<'a>> {
         let at = self.parse.to_parse(offset);
-        let mut node = self.tree.root_node();
+        let mut node = match self.unit_at(offset) {
+            Some(unit) => self.unit_nodes[unit],
+            None => self.tree.root_node(),
+        };
         'descend: loop {
             let mut cursor = node.walk();
             for child in node.children(&mut cursor) {
@@ -162,29 +175,72 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Each site's innermost enclosing unit and site.
-    fn nesting(&mut self) {
-        let units: Vec<Span> = self.model.units.iter().map(|u| u.span.clone()).collect();
-        let blocks: Vec<Option<Span>> = self.model.sites.iter().map(|s| s.block.clone()).collect();
-        for (index, site) in self.model.sites.iter_mut().enumerate() {
+    /// The innermost unit holding `offset`: the last unit starting at or
+    /// before it, or the nearest enclosing unit of that one holding it.
+    fn unit_at(&self, offset: usize) -> Option<usize> {
+        let units = &self.model.units;
+        let mut candidate = units
+            .partition_point(|u| u.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if offset < units[i].span.end {
+                return Some(i);
+            }
+            candidate = self.unit_parents[i];
+        }
+        None
+    }
+
+    /// Each site's innermost enclosing unit, in one sweep: sites are in
+    /// file order and units nest.
+    fn site_units(&mut self) {
+        let units = &self.model.units;
+        let mut open: Vec<usize> = Vec::new();
+        let mut next = 0;
+        for site in &mut self.model.sites {
             let at = site.span.start;
-            site.unit = units
+            while next < units.len() && units[next].span.start <= at {
+                while open
+                    .last()
+                    .is_some_and(|&o| units[o].span.end <= units[next].span.start)
+                {
+                    open.pop();
+                }
+                open.push(next);
+                next += 1;
+            }
+            while open.last().is_some_and(|&o| units[o].span.end <= at) {
+                open.pop();
+            }
+            site.unit = open.last().copied();
+        }
+    }
+
+    /// Each site's innermost enclosing site, in one sweep over the sites
+    /// with a stack of the blocks still open: blocks nest.
+    fn nesting(&mut self) {
+        let mut open: Vec<(usize, Span)> = Vec::new();
+        for index in 0..self.model.sites.len() {
+            let (at, end) = (
+                self.model.sites[index].span.start,
+                self.model.sites[index].span.end,
+            );
+            // A block ending before this site holds no later site either.
+            while open.last().is_some_and(|(_, b)| b.end < end) {
+                open.pop();
+            }
+            self.model.sites[index].parent = open
                 .iter()
-                .enumerate()
-                .filter(|(_, u)| u.start <= at && at < u.end)
-                .min_by_key(|(_, u)| u.len())
-                .map(|(i, _)| i);
-            site.parent = blocks
-                .iter()
-                .enumerate()
-                .filter(|(j, block)| {
-                    *j != index
-                        && block.as_ref().is_some_and(|b| {
-                            b.start <= at && site.span.end <= b.end && !b.is_empty()
-                        })
-                })
-                .min_by_key(|(_, block)| block.as_ref().map_or(usize::MAX, |b| b.len()))
-                .map(|(j, _)| j);
+                .rev()
+                .find(|(_, b)| b.start <= at && end <= b.end)
+                .map(|(j, _)| *j);
+            if let Some(block) = self.model.sites[index]
+                .block
+                .clone()
+                .filter(|b| !b.is_empty())
+            {
+                open.push((index, block));
+            }
         }
     }
 
@@ -226,13 +282,19 @@ impl<'a> Analysis<'a> {
                 overlaps(&construct, &span)
             });
             let specification = self.model.units.iter().any(|unit| {
-                let holds_sites = self
-                    .model
-                    .sites
-                    .iter()
-                    .any(|s| unit.span.start <= s.span.start && s.span.end <= unit.span.end);
                 let declarations = unit.span.start..unit.declarations_at.unwrap_or(unit.span.start);
-                holds_sites && overlaps(&declarations, &span)
+                overlaps(&declarations, &span) && {
+                    // Sites are in file order: the first one at or after
+                    // the unit's start decides.
+                    let first = self
+                        .model
+                        .sites
+                        .partition_point(|s| s.span.start < unit.span.start);
+                    self.model.sites[first..]
+                        .iter()
+                        .find(|s| s.form != DirectiveForm::Implicit)
+                        .is_some_and(|s| s.span.end <= unit.span.end)
+                }
             });
             let what = if node.is_missing() {
                 format!("missing `{}`", node.kind())

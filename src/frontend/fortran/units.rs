@@ -59,11 +59,23 @@ impl Analysis<'_> {
     pub(super) fn units(&mut self) {
         let mut found = Vec::new();
         collect_units(self.tree.root_node(), &mut found);
-        for node in found {
-            let unit = self.unit(node);
-            self.model.units.push(unit);
+        let mut units: Vec<(Unit, Node)> = found
+            .into_iter()
+            .map(|node| (self.unit(node), node))
+            .collect();
+        units.sort_by_key(|(u, _)| u.span.start);
+        (self.model.units, self.unit_nodes) = units.into_iter().unzip();
+        let mut open: Vec<usize> = Vec::new();
+        for (index, unit) in self.model.units.iter().enumerate() {
+            while open
+                .last()
+                .is_some_and(|&o| self.model.units[o].span.end <= unit.span.start)
+            {
+                open.pop();
+            }
+            self.unit_parents.push(open.last().copied());
+            open.push(index);
         }
-        self.model.units.sort_by_key(|u| u.span.start);
     }
 
     fn unit(&mut self, node: Node) -> Unit {
@@ -304,13 +316,37 @@ fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     found
 }
 
-/// Units in the tree, except interface bodies, which have no code.
+/// Nodes that may hold program units: the file, units and modules (in
+/// their `contains` part), and preprocessor conditionals around them.
+const UNIT_CONTAINER_KINDS: &[&str] = &[
+    "translation_unit",
+    "program",
+    "module",
+    "submodule",
+    "subroutine",
+    "function",
+    "module_procedure",
+    "internal_procedures",
+    "preproc_if",
+    "preproc_ifdef",
+    "preproc_else",
+    "preproc_elif",
+    "preproc_elifdef",
+    "ERROR",
+];
+
+/// Units in the tree, except interface bodies, which have no code. Only
+/// nodes that may hold units are descended into: statements and
+/// expressions never do.
 fn collect_units<'t>(node: Node<'t>, found: &mut Vec<Node<'t>>) {
     if node.kind() == "interface" {
         return;
     }
     if UNIT_KINDS.contains(&node.kind()) {
         found.push(node);
+    }
+    if !UNIT_CONTAINER_KINDS.contains(&node.kind()) {
+        return;
     }
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
