@@ -40,14 +40,15 @@ fn dense_file(target: usize) -> Vec<u8> {
 }
 
 /// Plain C without any OpenMP directive: loops, calls, comments and
-/// strings, and one other pragma, so the file is scanned through.
+/// strings, one other pragma, and words such as `computes` and `OpenMP`, so
+/// that no shortcut spares pomp reading the whole file.
 fn plain_file(target: usize) -> Vec<u8> {
     let mut out =
         String::from("#include <stdio.h>\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n");
     let mut n = 0;
     while out.len() < target {
         out.push_str(&format!(
-            "/* kernel {n}: a comment that mentions nothing special */\n\
+            "/* kernel {n}: computes a weighted sum, no OpenMP */\n\
              static double kernel_{n}(const double *a, int len) {{\n\
              \x20   double s = 0.0;\n\
              \x20   for (int i = 0; i < len; i++) {{\n\

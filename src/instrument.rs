@@ -46,13 +46,31 @@ pub struct Options {
 #[derive(Debug)]
 pub struct Instrumented {
     pub output: Vec<u8>,
-    /// The IDF descriptor document.
-    pub idf: serde_json::Value,
     /// Warnings (a failure carries the errors instead).
     pub diagnostics: Vec<Diagnostic>,
     /// `POMP2_Init_reg_<unique>`, when the file has regions.
     pub init_function: Option<String>,
     pub regions: usize,
+    /// What the IDF document is made from, kept so that it is only built
+    /// when someone asks for it.
+    front_end: &'static str,
+    model: crate::frontend::Model,
+    plan: crate::rules::Plan,
+    options: Options,
+}
+
+impl Instrumented {
+    /// The IDF descriptor document of `file`, the file this came from.
+    pub fn idf(&self, file: &SourceFile) -> serde_json::Value {
+        crate::output::idf::document(
+            file,
+            self.front_end,
+            &self.model,
+            &self.plan,
+            &self.options,
+            &self.diagnostics,
+        )
+    }
 }
 
 /// Instrumentation refused: at least one error, no output.
@@ -62,9 +80,16 @@ pub struct Failure {
 }
 
 /// Cheap test whether a file can need instrumenting at all: does it mention
-/// an OpenMP or POMP sentinel or an OpenMP lock routine?
+/// an OpenMP or POMP sentinel (`omp`, `pomp`, any case) or an OpenMP lock
+/// routine (`omp_...`), or have a Fortran `!P$` line?
 pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
-    bytes.windows(3).any(|w| w.eq_ignore_ascii_case(b"omp"))
+    let spelled_at = |at: usize, word: &[u8]| {
+        bytes
+            .get(at..at + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    };
+    memchr::memchr2_iter(b'o', b'O', bytes).any(|at| spelled_at(at, b"omp"))
+        || memchr::memchr2_iter(b'p', b'P', bytes).any(|at| spelled_at(at, b"p$"))
 }
 
 /// Instrument one file held in memory.
@@ -80,7 +105,12 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
         });
     }
     let front_end = crate::frontend::for_file(file);
-    let model = front_end.analyse(file);
+    // Nothing to find: the file stays as it is, at the cost of a copy.
+    let model = if may_need_instrumenting(&file.bytes) {
+        front_end.analyse(file)
+    } else {
+        crate::frontend::Model::default()
+    };
     let plan = crate::rules::plan(file, &model, options);
     let mut diagnostics: Vec<Diagnostic> = model
         .diagnostics
@@ -97,14 +127,15 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
     } else {
         crate::output::c::render(file, &model, &plan, options)
     };
-    let idf =
-        crate::output::idf::document(file, front_end.name(), &model, &plan, options, &diagnostics);
     Ok(Instrumented {
         output,
-        idf,
-        diagnostics,
         init_function: plan.registration(),
         regions: plan.regions.len(),
+        diagnostics,
+        front_end: front_end.name(),
+        model,
+        plan,
+        options: options.clone(),
     })
 }
 
@@ -134,7 +165,7 @@ pub fn instrument_path(
             );
         }
         let idf_bytes = match idf {
-            Some(_) => Some(serde_json::to_vec_pretty(&done.idf)?),
+            Some(_) => Some(serde_json::to_vec_pretty(&done.idf(&file))?),
             None => None,
         };
         crate::output::write_atomically(output, &done.output)

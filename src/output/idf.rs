@@ -83,7 +83,7 @@ pub fn document(
             "line_markers": !options.no_line_markers,
             "keep_untied": options.keep_untied,
         },
-        "unique": plan.unique,
+        "unique": if plan.unique.is_empty() { crate::rules::unique_name(file) } else { plan.unique.clone() },
         "init_function": plan.registration(),
         "regions": regions,
         "diagnostics": diagnostics.iter().map(|d| {

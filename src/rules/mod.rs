@@ -141,7 +141,8 @@ pub struct Plan {
     pub region_exits: Vec<RegionExit>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`).
+    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
+    /// empty when nothing is instrumented (see [`unique_name`]).
     pub unique: String,
     pub interface: Interface,
     /// The calls around an implicit barrier made explicit, and around a
@@ -151,7 +152,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    fn new(file: &SourceFile, interface: Interface) -> Plan {
+    fn new(file: &SourceFile, model: &Model, interface: Interface) -> Plan {
         let rules = rules();
         let (implicit_barrier, user_region) = match interface {
             Interface::Pomp2 => (rules.implicit_barrier.clone(), rules.user_region.clone()),
@@ -167,7 +168,13 @@ impl Plan {
             region_exits: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
-            unique: unique_name(file),
+            // Hashing a large file is the main cost when nothing in it is
+            // instrumented: the name is only made when it can be used.
+            unique: if model.sites.is_empty() && model.lock_calls.is_empty() {
+                String::new()
+            } else {
+                unique_name(file)
+            },
             interface,
             implicit_barrier,
             user_region,
@@ -200,7 +207,7 @@ pub fn plan(file: &SourceFile, model: &Model, options: &Options) -> Plan {
         file,
         model,
         options,
-        plan: Plan::new(file, options.interface),
+        plan: Plan::new(file, model, options.interface),
         site_region: vec![None; model.sites.len()],
     };
     planner.run();

@@ -470,7 +470,7 @@ impl Wrapper {
         }
         if self.line.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths(&input.path, language);
-            let idf = serde_json::to_vec_pretty(&done.idf)?;
+            let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
             for (path, bytes) in [(&kept_source, &done.output), (&kept_idf, &idf)] {
                 crate::output::write_atomically(path, bytes)
                     .with_context(|| format!("writing {}", path.display()))?;
