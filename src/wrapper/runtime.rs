@@ -22,14 +22,13 @@ pub fn link_arguments(chosen: Option<&str>) -> Result<Vec<OsString>> {
              POMP2 library with --pomp-runtime=LIB"
         );
     };
-    // The runtime is a Rust static library: these are the system libraries
-    // the Rust standard library needs.
-    Ok(vec![
-        archive.into_os_string(),
-        "-lpthread".into(),
-        "-ldl".into(),
-        "-lm".into(),
-    ])
+    Ok(with_runtime_dependencies(archive.into_os_string()))
+}
+
+/// pomp's runtime archive and what it needs: it is a Rust static library,
+/// and these are the system libraries the Rust standard library uses.
+fn with_runtime_dependencies(archive: OsString) -> Vec<OsString> {
+    vec![archive, "-lpthread".into(), "-ldl".into(), "-lm".into()]
 }
 
 fn chosen_library(library: &str) -> Vec<OsString> {
@@ -37,6 +36,9 @@ fn chosen_library(library: &str) -> Vec<OsString> {
         return vec![library.into()];
     }
     let path = Path::new(library);
+    if path.file_name().is_some_and(|n| n == RUNTIME_ARCHIVE) {
+        return with_runtime_dependencies(library.into());
+    }
     let shared = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -77,6 +79,10 @@ mod tests {
     fn chosen_libraries() {
         assert_eq!(chosen_library("-lscorep_adapter"), ["-lscorep_adapter"]);
         assert_eq!(chosen_library("/opt/p/libcheck.a"), ["/opt/p/libcheck.a"]);
+        assert_eq!(
+            chosen_library("/opt/pomp/libpomp_runtime.a"),
+            ["/opt/pomp/libpomp_runtime.a", "-lpthread", "-ldl", "-lm"]
+        );
         assert_eq!(
             chosen_library("/opt/p/libcheck.so"),
             ["/opt/p/libcheck.so", "-Wl,-rpath,/opt/p"]
