@@ -40,8 +40,8 @@ fn dense_file(target: usize) -> Vec<u8> {
 }
 
 /// Plain C without any OpenMP directive: loops, calls, comments and
-/// strings, one other pragma, and words such as `computes` and `OpenMP`, so
-/// that no shortcut spares pomp reading the whole file.
+/// strings, one other pragma, and words such as `computes` in which the
+/// test for OpenMP must look twice.
 fn plain_file(target: usize) -> Vec<u8> {
     let mut out =
         String::from("#include <stdio.h>\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n");

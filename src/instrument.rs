@@ -79,17 +79,24 @@ pub struct Failure {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Cheap test whether a file can need instrumenting at all: does it mention
-/// an OpenMP or POMP sentinel (`omp`, `pomp`, any case) or an OpenMP lock
-/// routine (`omp_...`), or have a Fortran `!P$` line?
+/// Cheap test whether a file can need instrumenting at all: does a word
+/// start with `omp` or `pomp` (any case: sentinels, `#pragma omp`,
+/// `[[omp::`, lock routines `omp_...`), or does it have a Fortran `!P$`
+/// line? Words such as `compute` do not count.
 pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
     let spelled_at = |at: usize, word: &[u8]| {
         bytes
             .get(at..at + word.len())
             .is_some_and(|w| w.eq_ignore_ascii_case(word))
     };
-    memchr::memchr2_iter(b'o', b'O', bytes).any(|at| spelled_at(at, b"omp"))
-        || memchr::memchr2_iter(b'p', b'P', bytes).any(|at| spelled_at(at, b"p$"))
+    let word_starts_at =
+        |at: usize| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+    let omp = memchr::memchr2_iter(b'o', b'O', bytes).any(|at| {
+        spelled_at(at, b"omp")
+            && (word_starts_at(at)
+                || (at > 0 && bytes[at - 1].eq_ignore_ascii_case(&b'p') && word_starts_at(at - 1)))
+    });
+    omp || memchr::memchr2_iter(b'p', b'P', bytes).any(|at| spelled_at(at, b"p$"))
 }
 
 /// Instrument one file held in memory.
@@ -244,6 +251,35 @@ pub fn run_cli(
                 if errors == 1 { "" } else { "s" }
             );
             std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_need_instrumenting;
+
+    #[test]
+    fn only_words_starting_with_omp_or_pomp_count() {
+        for text in [
+            "#pragma omp parallel",
+            "#  pragma  pomp inst begin(x)",
+            "_Pragma(\"omp barrier\")",
+            "[[omp::directive(parallel)]]",
+            "omp_set_lock(&l);",
+            "!$OMP PARALLEL",
+            "C$omp do",
+            "!P$ print *, 'measured'",
+        ] {
+            assert!(may_need_instrumenting(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "compute(components);",
+            "#pragma once",
+            "/* OpenMP-free */",
+            "",
+        ] {
+            assert!(!may_need_instrumenting(text.as_bytes()), "{text}");
         }
     }
 }
