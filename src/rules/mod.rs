@@ -398,15 +398,7 @@ impl Planner<'_> {
         };
         let mut vars = Vec::new();
         if pomp1 {
-            let forbidden = rules()
-                .nowait_forbidden_by
-                .clauses
-                .iter()
-                .any(|c| directive.has_clause(c));
-            let add_nowait = rule.nowait && !directive.has_clause("nowait") && !forbidden;
-            if add_nowait && !self.file.language.is_fortran() {
-                directive.clauses.push(Clause::new("nowait", None));
-            }
+            let add_nowait = self.add_nowait(rule, &mut directive);
             let pomp1 = &rules().pomp1;
             return Layer {
                 rule: rule_name,
@@ -448,15 +440,7 @@ impl Planner<'_> {
                 Some("pomp2_new_task, pomp2_if"),
             ));
         }
-        let forbidden = rules()
-            .nowait_forbidden_by
-            .clauses
-            .iter()
-            .any(|c| directive.has_clause(c));
-        let add_nowait = rule.nowait && !directive.has_clause("nowait") && !forbidden;
-        if add_nowait && !self.file.language.is_fortran() {
-            directive.clauses.push(Clause::new("nowait", None));
-        }
+        let add_nowait = self.add_nowait(rule, &mut directive);
         for call in rule.calls_needing_vars() {
             for var in vars_of(call) {
                 if !vars.contains(&var) {
@@ -481,6 +465,21 @@ impl Planner<'_> {
             add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
         }
+    }
+
+    /// Whether the construct's implicit barrier is made explicit: then C
+    /// gets `nowait` on the directive (Fortran puts it on the end directive).
+    fn add_nowait(&self, rule: &table::ConstructRule, directive: &mut Directive) -> bool {
+        let forbidden = rules()
+            .nowait_forbidden_by
+            .clauses
+            .iter()
+            .any(|c| directive.has_clause(c));
+        let add = rule.nowait && !directive.has_clause("nowait") && !forbidden;
+        if add && !self.file.language.is_fortran() {
+            directive.clauses.push(Clause::new("nowait", None));
+        }
+        add
     }
 
     fn parent_region(&self, site: &Site) -> Option<usize> {
