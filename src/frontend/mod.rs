@@ -62,6 +62,9 @@ pub struct Unit {
     pub declarations_at: Option<usize>,
     /// Fortran: the indentation to use for inserted declarations.
     pub indent: String,
+    /// The unit this one is nested in (Fortran internal and module
+    /// procedures); units are sorted by start.
+    pub parent: Option<usize>,
 }
 
 /// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
@@ -102,6 +105,24 @@ pub struct Model {
     /// Directives produced by macro expansion or otherwise left alone, with
     /// errors for anything the parse could not decide.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Model {
+    /// The innermost unit holding `offset`: the last unit starting at or
+    /// before it, or the nearest enclosing unit of that one which holds it.
+    pub fn unit_at(&self, offset: usize) -> Option<usize> {
+        let mut candidate = self
+            .units
+            .partition_point(|u| u.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if offset < self.units[i].span.end {
+                return Some(i);
+            }
+            candidate = self.units[i].parent;
+        }
+        None
+    }
 }
 
 impl Model {

@@ -413,6 +413,7 @@ impl Analysis<'_> {
                         span,
                         declarations_at: None,
                         indent: String::new(),
+                        parent: None,
                     });
                     self.model.units.len() - 1
                 }

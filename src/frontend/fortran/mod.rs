@@ -46,7 +46,6 @@ impl FrontEnd for TreeSitterFortran {
             parse: &parse,
             tree: &tree,
             unit_nodes: Vec::new(),
-            unit_parents: Vec::new(),
             model: Model::default(),
         };
         analysis
@@ -82,8 +81,6 @@ pub(crate) struct Analysis<'a> {
     tree: &'a Tree,
     /// The tree node of each unit in [`Model::units`].
     unit_nodes: Vec<Node<'a>>,
-    /// The enclosing unit of each unit.
-    unit_parents: Vec<Option<usize>>,
     model: Model,
 }
 
@@ -151,7 +148,7 @@ impl<'a> Analysis<'a> {
     /// the cost does not grow with the number of units in the file.
     fn statement_after(&self, offset: usize) -> Option<Node<'a>> {
         let at = self.parse.to_parse(offset);
-        let mut node = match self.unit_at(offset) {
+        let mut node = match self.model.unit_at(offset) {
             Some(unit) => self.unit_nodes[unit],
             None => self.tree.root_node(),
         };
@@ -173,22 +170,6 @@ impl<'a> Analysis<'a> {
             }
             return None;
         }
-    }
-
-    /// The innermost unit holding `offset`: the last unit starting at or
-    /// before it, or the nearest enclosing unit of that one holding it.
-    fn unit_at(&self, offset: usize) -> Option<usize> {
-        let units = &self.model.units;
-        let mut candidate = units
-            .partition_point(|u| u.span.start <= offset)
-            .checked_sub(1);
-        while let Some(i) = candidate {
-            if offset < units[i].span.end {
-                return Some(i);
-            }
-            candidate = self.unit_parents[i];
-        }
-        None
     }
 
     /// Each site's innermost enclosing unit, in one sweep: sites are in

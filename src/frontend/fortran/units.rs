@@ -66,14 +66,13 @@ impl Analysis<'_> {
         units.sort_by_key(|(u, _)| u.span.start);
         (self.model.units, self.unit_nodes) = units.into_iter().unzip();
         let mut open: Vec<usize> = Vec::new();
-        for (index, unit) in self.model.units.iter().enumerate() {
-            while open
-                .last()
-                .is_some_and(|&o| self.model.units[o].span.end <= unit.span.start)
-            {
+        let units = &mut self.model.units;
+        for index in 0..units.len() {
+            let start = units[index].span.start;
+            while open.last().is_some_and(|&o| units[o].span.end <= start) {
                 open.pop();
             }
-            self.unit_parents.push(open.last().copied());
+            units[index].parent = open.last().copied();
             open.push(index);
         }
     }
@@ -116,6 +115,7 @@ impl Analysis<'_> {
             span,
             declarations_at,
             indent,
+            parent: None,
         }
     }
 
