@@ -6,7 +6,7 @@ use crate::edits::EditSet;
 use crate::frontend::{DirectiveForm, Model, Site};
 use crate::instrument::{Interface, Options};
 use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Var};
-use crate::source::SourceFile;
+use crate::source::{c_string_literal, SourceFile};
 use std::collections::BTreeSet;
 
 pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
@@ -253,16 +253,12 @@ impl Renderer<'_> {
                 format!("{}\n", self.calls(region, &calls))
             }
         };
-        // A removed line stays a line, so the numbering below it holds.
-        let text = if text.is_empty() {
-            "\n".to_string()
-        } else {
-            format!(
-                "{text}{}",
-                self.line_marker(self.file.line_of(site.lines.end))
-            )
-        };
-        self.edits.replace(site.lines.clone(), text, 0);
+        let resume = self.line_marker(self.file.line_of(site.lines.end));
+        self.edits.replace(
+            site.lines.clone(),
+            super::directive_replacement(text, resume),
+            0,
+        );
     }
 
     fn preamble(&self) -> String {
@@ -329,8 +325,8 @@ impl Renderer<'_> {
         format!(
             "static struct ompregdescr {} = {{ {}, {}, {sections}, {}, {}, {}, {}, {}, 0, {next} }};\n",
             region.handle,
-            c_string(&region.region_type),
-            c_string(&sub_name),
+            c_string_literal(&region.region_type),
+            c_string_literal(&sub_name),
             self.file.quoted_path(),
             region.start_lines.0,
             region.start_lines.1,
@@ -386,22 +382,6 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
     struct ompregdescr* next;
 };
 ";
-
-/// A C string literal of `text`.
-fn c_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// The C prototype of an event (or lock wrapper) by its argument pattern.
 fn prototype(plan: &Plan, event: &str) -> String {

@@ -34,7 +34,6 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         edits: EditSet::default(),
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
-        unit_parents: unit_parents(model),
     };
     for (index, construct) in plan.constructs.iter().enumerate() {
         r.construct(index, construct);
@@ -93,8 +92,6 @@ struct Renderer<'a> {
     /// `default` clause other than `default(shared)`: the variables of
     /// inserted code that its region holds.
     private_vars: BTreeMap<usize, BTreeSet<&'static str>>,
-    /// The enclosing unit of each unit.
-    unit_parents: Vec<Option<usize>>,
 }
 
 impl Renderer<'_> {
@@ -230,7 +227,7 @@ impl Renderer<'_> {
     }
 
     fn implicit_barrier(&mut self, unit: Option<usize>, region: usize) -> String {
-        let pair = &crate::rules::rules().implicit_barrier;
+        let pair = &self.plan.implicit_barrier;
         let mut out = self.calls(unit, region, &pair.before);
         out.push_str("!$omp barrier\n");
         out.push_str(&self.calls(unit, region, &pair.after));
@@ -462,25 +459,22 @@ impl Renderer<'_> {
     fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
         let site: &Site = &self.model.sites[site_index];
         let unit = site.unit;
-        let rules = crate::rules::rules();
+        let plan = self.plan;
         let text = match action {
             PompAction::Remove => String::new(),
-            PompAction::Call(call) => {
-                self.statement(&self.indent(unit), &format!("call POMP2_{}()", call.event))
-            }
-            PompAction::UserBegin(r) => self.calls(unit, *r, &rules.user_region.begin),
-            PompAction::UserEnd(r) => self.calls(unit, *r, &rules.user_region.end),
+            PompAction::Call(call) => self.statement(
+                &self.indent(unit),
+                &format!("call {}{}()", plan.prefix(), call.event),
+            ),
+            PompAction::UserBegin(r) => self.calls(unit, *r, &plan.user_region.begin),
+            PompAction::UserEnd(r) => self.calls(unit, *r, &plan.user_region.end),
         };
-        // A removed line stays a line, so the numbering below it holds.
-        let text = if text.is_empty() {
-            "\n".to_string()
-        } else {
-            format!(
-                "{text}{}",
-                self.line_marker(self.file.line_of(site.lines.end))
-            )
-        };
-        self.edits.replace(site.lines.clone(), text, 0);
+        let resume = self.line_marker(self.file.line_of(site.lines.end));
+        self.edits.replace(
+            site.lines.clone(),
+            super::directive_replacement(text, resume),
+            0,
+        );
     }
 
     /// A `return` inside user regions closes them first. On a line of its
@@ -491,9 +485,9 @@ impl Renderer<'_> {
     /// as the whole `if` statement: it becomes an `if` construct, `then`
     /// where the return stood, the return on a line of its own.
     fn region_exits(&mut self) {
-        let end_calls = crate::rules::rules().user_region.end.clone();
+        let end_calls = self.plan.user_region.end.clone();
         for exit in &self.plan.region_exits {
-            let unit = self.unit_at(exit.span.start);
+            let unit = self.model.unit_at(exit.span.start);
             let bytes = &self.file.bytes;
             let logical_if = starts_with_keyword(&bytes[exit.span.clone()], b"if");
             let return_start = if logical_if {
@@ -648,7 +642,7 @@ impl Renderer<'_> {
         for lock in &self.plan.lock_calls {
             let renamed = lock_wrapper(&lock.name);
             if renamed.starts_with("Test") {
-                if let Some(unit) = self.unit_at(lock.span.start) {
+                if let Some(unit) = self.model.unit_at(lock.span.start) {
                     let needs = self.needs.entry(unit).or_default();
                     needs.lock_tests.insert(format!("POMP2_{renamed}"));
                 }
@@ -678,22 +672,6 @@ impl Renderer<'_> {
             }
             start = next;
         }
-    }
-
-    /// The innermost unit holding `offset`: the last unit starting at or
-    /// before it, or the nearest enclosing unit of that one which holds it.
-    fn unit_at(&self, offset: usize) -> Option<usize> {
-        let units = &self.model.units;
-        let mut candidate = units
-            .partition_point(|u| u.span.start <= offset)
-            .checked_sub(1);
-        while let Some(i) = candidate {
-            if offset < units[i].span.end {
-                return Some(i);
-            }
-            candidate = self.unit_parents[i];
-        }
-        None
     }
 
     fn handle_declarations<'r>(
@@ -978,7 +956,7 @@ fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
 
 /// The variables inserted code of `construct` uses, and where: in front of
 /// each layer (its own variables and `before`/`after` calls) or inside it.
-fn construct_vars(construct: &Construct) -> BTreeSet<&'static str> {
+fn construct_vars(plan: &Plan, construct: &Construct) -> BTreeSet<&'static str> {
     let mut vars = BTreeSet::new();
     for layer in &construct.layers {
         for var in &layer.vars {
@@ -995,7 +973,7 @@ fn construct_vars(construct: &Construct) -> BTreeSet<&'static str> {
             }
         }
         if layer.add_nowait || layer.barrier_before_end {
-            for call in crate::rules::rules().implicit_barrier.before.iter() {
+            for call in &plan.implicit_barrier.before {
                 for arg in &call.args {
                     vars.extend(arg_var(arg));
                 }
@@ -1071,7 +1049,7 @@ fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static
         return vars;
     }
     for (index, construct) in plan.constructs.iter().enumerate() {
-        let used = construct_vars(construct);
+        let used = construct_vars(plan, construct);
         if used.is_empty() {
             continue;
         }
@@ -1089,21 +1067,4 @@ fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static
         }
     }
     vars
-}
-
-/// The enclosing unit of each unit (units are sorted by start and nest).
-fn unit_parents(model: &Model) -> Vec<Option<usize>> {
-    let mut parents = Vec::with_capacity(model.units.len());
-    let mut open: Vec<usize> = Vec::new();
-    for (index, unit) in model.units.iter().enumerate() {
-        while open
-            .last()
-            .is_some_and(|&o| model.units[o].span.end <= unit.span.start)
-        {
-            open.pop();
-        }
-        parents.push(open.last().copied());
-        open.push(index);
-    }
-    parents
 }

@@ -22,3 +22,14 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
+
+/// What the lines of a pomp directive become: the calls that replace it and
+/// the line marker resuming the user's numbering, or, when nothing replaces
+/// it, an empty line, so that the numbering below it holds without one.
+pub(crate) fn directive_replacement(calls: String, resume: String) -> String {
+    if calls.is_empty() {
+        "\n".to_string()
+    } else {
+        calls + &resume
+    }
+}
