@@ -126,19 +126,21 @@ impl SourceFile {
 
     /// The path as written into `#line` markers: escaped as a C string.
     pub fn quoted_path(&self) -> String {
-        let mut out = String::from("\"");
-        for c in self.path.to_string_lossy().chars() {
-            match c {
-                '"' | '\\' => {
-                    out.push('\\');
-                    out.push(c)
-                }
-                _ => out.push(c),
-            }
-        }
-        out.push('"');
-        out
+        c_string_literal(&self.path.to_string_lossy())
     }
+}
+
+/// `text` as a C string literal, quotes and backslashes escaped.
+pub fn c_string_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
 }
 
 /// Lower-case hexadecimal digits of `bytes`.

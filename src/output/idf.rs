@@ -83,7 +83,7 @@ pub fn document(
             "line_markers": !options.no_line_markers,
             "keep_untied": options.keep_untied,
         },
-        "unique": if plan.unique.is_empty() { crate::rules::unique_name(file) } else { plan.unique.clone() },
+        "unique": crate::rules::unique_name(file),
         "init_function": plan.registration(),
         "regions": regions,
         "diagnostics": diagnostics.iter().map(|d| {

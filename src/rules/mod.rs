@@ -397,23 +397,8 @@ impl Planner<'_> {
             };
         };
         let mut vars = Vec::new();
-        if pomp1 {
-            let add_nowait = self.add_nowait(rule, &mut directive);
-            let pomp1 = &rules().pomp1;
-            return Layer {
-                rule: rule_name,
-                directive: (site.form != DirectiveForm::Implicit).then_some(directive),
-                shape: rule.shape,
-                vars,
-                before: pomp1.calls(&rule.before),
-                begin: pomp1.calls(&rule.begin),
-                end: pomp1.calls(&rule.end),
-                after: pomp1.calls(&rule.after),
-                add_nowait,
-                barrier_before_end: rule.implicit_barrier_at_end,
-            };
-        }
-        if rule.fork {
+        // The original interface passes no values: clauses stay as written.
+        if rule.fork && !pomp1 {
             let (if_expr, threads) = (
                 take_if(&mut directive, "parallel"),
                 take_clause(&mut directive, "num_threads"),
@@ -429,7 +414,7 @@ impl Planner<'_> {
                 .clauses
                 .push(Clause::new("num_threads", Some("pomp2_num_threads")));
         }
-        if rule.task {
+        if rule.task && !pomp1 {
             let if_expr = take_if(&mut directive, "task");
             vars.push(Var::NewTask);
             vars.push(Var::OldTask);
@@ -441,30 +426,29 @@ impl Planner<'_> {
             ));
         }
         let add_nowait = self.add_nowait(rule, &mut directive);
-        for call in rule.calls_needing_vars() {
-            for var in vars_of(call) {
-                if !vars.contains(&var) {
-                    vars.push(var);
-                }
-            }
-        }
-        let directive = if site.form == DirectiveForm::Implicit {
-            None
-        } else {
-            Some(directive)
+        let in_interface = |calls: &[Call]| match self.options.interface {
+            Interface::Pomp2 => calls.to_vec(),
+            Interface::Pomp1 => rules().pomp1.calls(calls),
         };
-        Layer {
+        let mut layer = Layer {
             rule: rule_name,
-            directive,
+            directive: (site.form != DirectiveForm::Implicit).then_some(directive),
             shape: rule.shape,
-            vars,
-            before: rule.before.clone(),
-            begin: rule.begin.clone(),
-            end: rule.end.clone(),
-            after: rule.after.clone(),
+            vars: Vec::new(),
+            before: in_interface(&rule.before),
+            begin: in_interface(&rule.begin),
+            end: in_interface(&rule.end),
+            after: in_interface(&rule.after),
             add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
+        };
+        for var in layer.calls().flat_map(vars_of).collect::<Vec<_>>() {
+            if !vars.contains(&var) {
+                vars.push(var);
+            }
         }
+        layer.vars = vars;
+        layer
     }
 
     /// Whether the construct's implicit barrier is made explicit: then C
@@ -792,16 +776,6 @@ impl SkippedRanges {
     fn covers(&self, span: &Span) -> bool {
         self.last_starting_before(span.start, true)
             .is_some_and(|r| span.end <= r.end)
-    }
-}
-
-impl table::ConstructRule {
-    fn calls_needing_vars(&self) -> impl Iterator<Item = &Call> {
-        self.before
-            .iter()
-            .chain(&self.begin)
-            .chain(&self.end)
-            .chain(&self.after)
     }
 }
 
