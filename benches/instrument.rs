@@ -2,10 +2,10 @@
 //! directives, (b) a large file with none, next to copying the same bytes
 //! through a file, which is what (b) should cost little more than.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
-use std::hint::black_box;
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use pomp::source::Language;
 use std::path::Path;
 
 /// Every C corpus program with its functions renamed per copy, repeated to
@@ -65,7 +65,6 @@ fn plain_file(target: usize) -> Vec<u8> {
 
 fn throughput(c: &mut Criterion) {
     const SIZE: usize = 4 << 20;
-    let options = Options::default();
     let dir = tempfile::tempdir().unwrap();
     let mut group = c.benchmark_group("instrument");
     group.sample_size(10);
@@ -73,41 +72,7 @@ fn throughput(c: &mut Criterion) {
         ("dense", dense_file(SIZE)),
         ("no-directives", plain_file(SIZE)),
     ] {
-        group.throughput(Throughput::Bytes(bytes.len() as u64));
-        let file = SourceFile::new("bench.c", bytes.clone(), Language::C);
-        group.bench_with_input(BenchmarkId::new("pomp", name), &file, |b, file| {
-            b.iter(|| {
-                black_box(
-                    instrument(file, &options)
-                        .map(|i| i.output.len())
-                        .unwrap_or(0),
-                )
-            })
-        });
-        let input = dir.path().join(format!("{name}.c"));
-        std::fs::write(&input, &bytes).unwrap();
-        let output = dir.path().join(format!("{name}.out.c"));
-        group.bench_with_input(
-            BenchmarkId::new("copy-through-file", name),
-            &input,
-            |b, input| {
-                b.iter(|| {
-                    let data = std::fs::read(input).unwrap();
-                    pomp::output::write_atomically(&output, &data).unwrap();
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("pomp-through-file", name),
-            &input,
-            |b, input| {
-                b.iter(|| {
-                    let out =
-                        pomp::instrument::instrument_path(input, &output, None, &options).unwrap();
-                    black_box(out.1.is_ok())
-                })
-            },
-        );
+        common::bench_input(&mut group, dir.path(), name, "bench.c", Language::C, bytes);
     }
     group.finish();
 }

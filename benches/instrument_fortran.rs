@@ -2,10 +2,10 @@
 //! fixed-form files dense with directives, and a large free-form file with
 //! none, each next to copying the same bytes through a file.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
-use std::hint::black_box;
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use pomp::source::Language;
 use std::path::Path;
 
 /// Every Fortran corpus program of one form, repeated to about `target`
@@ -67,7 +67,6 @@ fn plain_file(target: usize) -> Vec<u8> {
 
 fn throughput(c: &mut Criterion) {
     const SIZE: usize = 4 << 20;
-    let options = Options::default();
     let dir = tempfile::tempdir().unwrap();
     let mut group = c.benchmark_group("instrument-fortran");
     group.sample_size(10);
@@ -91,41 +90,7 @@ fn throughput(c: &mut Criterion) {
             plain_file(SIZE),
         ),
     ] {
-        group.throughput(Throughput::Bytes(bytes.len() as u64));
-        let file = SourceFile::new(file_name, bytes.clone(), language);
-        group.bench_with_input(BenchmarkId::new("pomp", name), &file, |b, file| {
-            b.iter(|| {
-                black_box(
-                    instrument(file, &options)
-                        .map(|i| i.output.len())
-                        .unwrap_or(0),
-                )
-            })
-        });
-        let input = dir.path().join(format!("{name}-{file_name}"));
-        std::fs::write(&input, &bytes).unwrap();
-        let output = dir.path().join(format!("{name}-out-{file_name}"));
-        group.bench_with_input(
-            BenchmarkId::new("copy-through-file", name),
-            &input,
-            |b, input| {
-                b.iter(|| {
-                    let data = std::fs::read(input).unwrap();
-                    pomp::output::write_atomically(&output, &data).unwrap();
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("pomp-through-file", name),
-            &input,
-            |b, input| {
-                b.iter(|| {
-                    let out =
-                        pomp::instrument::instrument_path(input, &output, None, &options).unwrap();
-                    black_box(out.1.is_ok())
-                })
-            },
-        );
+        common::bench_input(&mut group, dir.path(), name, file_name, language, bytes);
     }
     group.finish();
 }
