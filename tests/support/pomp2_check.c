@@ -312,40 +312,28 @@ static void expect_task(enum event event, POMP2_Task_handle given)
                   (long long)given, (long long)this_task()->id);
 }
 
-/* Every region event goes through one of these. */
-static void opening(enum event event, POMP2_Region_handle *handle, const char *ctc,
-                    size_t ctc_length)
-{
-    ensure_initialised();
-    if (ctc != NULL)
-        check_ctc(event, ctc, ctc_length);
-    if (valid_handle(event, handle))
-        count_event(event, handle);
-    else
-        count_event(event, NULL);
-    push(this_task(), event, handle);
-}
-
-static void closing(enum event event, enum event opener, POMP2_Region_handle *handle)
-{
-    ensure_initialised();
-    if (valid_handle(event, handle))
-        count_event(event, handle);
-    else
-        count_event(event, NULL);
-    pop(this_task(), event, opener, handle);
-}
-
+/* Every region event goes through one of these: an event that neither
+ * opens nor closes anything, one that opens, one that closes. */
 static void single_event(enum event event, POMP2_Region_handle *handle, const char *ctc,
                          size_t ctc_length)
 {
     ensure_initialised();
     if (ctc != NULL)
         check_ctc(event, ctc, ctc_length);
-    if (valid_handle(event, handle))
-        count_event(event, handle);
-    else
-        count_event(event, NULL);
+    count_event(event, valid_handle(event, handle) ? handle : NULL);
+}
+
+static void opening(enum event event, POMP2_Region_handle *handle, const char *ctc,
+                    size_t ctc_length)
+{
+    single_event(event, handle, ctc, ctc_length);
+    push(this_task(), event, handle);
+}
+
+static void closing(enum event event, enum event opener, POMP2_Region_handle *handle)
+{
+    single_event(event, handle, NULL, 0);
+    pop(this_task(), event, opener, handle);
 }
 
 /* A new task starts on this thread: implicit (parallel) or explicit. */
