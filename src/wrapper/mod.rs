@@ -176,6 +176,17 @@ struct InstrumentedSource {
     init_function: Option<InitFunction>,
 }
 
+impl InstrumentedSource {
+    /// The user's file name without its suffix, as objects are named.
+    fn user_stem(&self) -> String {
+        self.user_path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
 struct Wrapper {
     compiler: Compiler,
     line: CommandLine,
@@ -329,12 +340,7 @@ impl Wrapper {
         number: usize,
         source: &InstrumentedSource,
     ) -> Result<Result<PathBuf, ExitCode>> {
-        let stem = source
-            .user_path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let stem = source.user_stem();
         let object = self
             .scratch()?
             .subdirectory(&format!("object-{number}"))?
@@ -669,12 +675,7 @@ impl Wrapper {
         if let Some(file) = &self.line.dependencies.file {
             return vec![file.clone()];
         }
-        let stem = source
-            .user_path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let stem = source.user_stem();
         match (&self.line.output, self.line.mode) {
             (Some(output), Mode::Compile | Mode::Assemble) => vec![output.with_extension("d")],
             (Some(output), _) => {
