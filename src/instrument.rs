@@ -101,16 +101,6 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, Failure> {
-    if file.language.is_fortran() && options.interface == Interface::Pomp1 {
-        return Err(Failure {
-            diagnostics: vec![Diagnostic::error(
-                0..0,
-                "`--interface pomp1` is not available for Fortran yet",
-                "this file is Fortran",
-            )
-            .with_note("instrument it for POMP2 (the default) instead")],
-        });
-    }
     let front_end = crate::frontend::for_file(file);
     // Nothing to find: the file stays as it is, at the cost of a copy.
     let model = if may_need_instrumenting(&file.bytes) {

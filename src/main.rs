@@ -73,7 +73,7 @@ struct InstrumentArgs {
     /// Measurement interface the instrumented code calls: `pomp2` (OPARI2's,
     /// with registration at link time) or `pomp1`, the original 2002
     /// proposal's `POMP_*` calls with a static descriptor per region
-    /// (C and C++; tasks and newer constructs have no events there).
+    /// (tasks and newer constructs have no events there).
     #[arg(long, value_enum, default_value_t = Interface::Pomp2)]
     interface: Interface,
     /// Omit `#line` markers (diagnostics then point at the instrumented file).

@@ -4,7 +4,7 @@
 //! program must print the same output and exit the same way, and the library
 //! must find the POMP2 calls well formed and properly nested.
 //!
-//! C and C++ files are also instrumented for the original POMP interface
+//! Every file is also instrumented for the original POMP interface
 //! (`--interface pomp1`), checked by `tests/support/pomp1_check.c`, as
 //! trials named `pomp1/<path>`.
 //!
@@ -691,13 +691,11 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
             if path.is_dir() {
                 walk(&path, files);
             } else if let Some(language) = Language::of(&path) {
-                if language != Language::Fortran {
-                    files.push(CorpusFile {
-                        path: path.clone(),
-                        language,
-                        interface: Interface::Pomp1,
-                    });
-                }
+                files.push(CorpusFile {
+                    path: path.clone(),
+                    language,
+                    interface: Interface::Pomp1,
+                });
                 files.push(CorpusFile {
                     path,
                     language,

@@ -139,7 +139,7 @@ fn build(source: &Path, suffix: &str) -> Builds {
 fn check_line_lengths(text: &str, fixed_form: bool) {
     let limit = if fixed_form { 72 } else { 132 };
     for line in text.lines() {
-        let generated = line.contains("pomp2") || line.contains("POMP2");
+        let generated = line.to_ascii_lowercase().contains("pomp");
         assert!(
             !generated || line.len() <= limit,
             "line longer than {limit} columns: {line}"
@@ -237,6 +237,76 @@ fn default_none_names_the_common_block() {
     assert!(!text.contains("shared(pomp2_region"), "{text}");
     assert!(text.contains("call POMP2_Set_lock(lck)"));
     assert!(text.contains("logical, external :: POMP2_Test_lock"));
+}
+
+/// The original interface in fixed form, from a directory whose path alone
+/// is wider than a fixed-form line: the descriptors name the file, the
+/// program unit and the lines, and every generated line fits 72 columns.
+#[test]
+fn original_interface_fixed_form() {
+    if !have_gfortran() {
+        eprintln!("gfortran not found: skipped");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let deep = work
+        .path()
+        .join("a_directory_whose_name_is_long_enough_to_need_wrapping")
+        .join("and_another_one_below_it");
+    fs::create_dir_all(&deep).unwrap();
+    let source = deep.join("fixed.f");
+    fs::write(&source, FIXED_FORM_PROGRAM).unwrap();
+    let instrumented = deep.join("instrumented.F");
+    run(Command::new(env!("CARGO_BIN_EXE_pomp"))
+        .arg("instrument")
+        .arg(&source)
+        .arg("-o")
+        .arg(&instrumented)
+        .args(["--interface", "pomp1"]));
+    let text = fs::read_to_string(&instrumented).unwrap();
+    check_line_lengths(&text, true);
+    assert!(text.contains("call POMP_Set_lock(lck)"), "{text}");
+    assert!(text.contains("shared(/pomp_rd_cb_"), "{text}");
+    let original = deep.join("original");
+    run(Command::new("gfortran")
+        .arg("-fopenmp")
+        .arg(&source)
+        .arg("-o")
+        .arg(&original));
+    let program = deep.join("instrumented");
+    run(Command::new("gfortran")
+        .args(["-fopenmp", "-Wall"])
+        .arg(&instrumented)
+        .arg(root().join("tests/support/pomp1_check.c"))
+        .arg("-o")
+        .arg(&program));
+    for threads in ["2", "4"] {
+        let expected = run(Command::new(&original).env("OMP_NUM_THREADS", threads));
+        let report_path = deep.join(format!("check-{threads}.txt"));
+        let output = run(Command::new(&program)
+            .env("OMP_NUM_THREADS", threads)
+            .env("POMP_CHECK_OUT", &report_path));
+        assert_eq!(
+            expected.split("counter").next(),
+            output.split("counter").next()
+        );
+        let report = fs::read_to_string(&report_path).unwrap();
+        assert!(report.contains("pomp1_check: OK"), "{report}");
+        let file = source.display();
+        for region in [
+            format!("region paralleldo fixed {file}:14-15:18-18 sections=0"),
+            format!("region parallel fixed {file}:19-19:27-27 sections=0"),
+            format!("region single fixed {file}:23-23:26-26 sections=0"),
+            format!("region region work {file}:35-35:37-37 sections=0"),
+        ] {
+            assert!(
+                report
+                    .lines()
+                    .any(|l| l == format!("pomp1_check: {region}")),
+                "no `{region}` in:\n{report}"
+            );
+        }
+    }
 }
 
 /// Instruments `source` (written as `name`), builds it against the checking

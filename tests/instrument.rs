@@ -297,3 +297,29 @@ fn line_markers_can_be_omitted() {
     assert!(ok);
     assert!(!output.unwrap().contains("#line"));
 }
+
+/// A construct left uninstrumented keeps its `default(none)`, so the
+/// handles of the constructs inside it must be named shared on it, or the
+/// compiler rejects the output.
+#[test]
+fn an_uninstrumented_default_none_task_shares_the_handles_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/c/tasks.c");
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &["--disable=task"]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(
+        output.contains("default(none) shared(guarded) firstprivate(i) shared(pomp2_region_"),
+        "{output}"
+    );
+    let compiled = Command::new("gcc")
+        .current_dir(dir.path())
+        .args(["-fopenmp", "-Wall", "-c", "out.c", "-o", "out.o"])
+        .output()
+        .unwrap();
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+}

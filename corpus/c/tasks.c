@@ -1,5 +1,6 @@
 /* Tasks: tied, untied, if(), depend, final, mergeable, recursion with
- * taskwait, taskgroup and taskyield. */
+ * taskwait, taskgroup and taskyield, and a default(none) task around a
+ * critical section. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -119,6 +120,22 @@ int main(void)
             failures += descendants != 10;
         }
     }
+
+    /* default(none) on a task whose body holds an instrumented construct:
+     * the construct's handle must be shared, whether the task itself is
+     * instrumented or not. */
+    long guarded = 0;
+#pragma omp parallel
+#pragma omp single
+    for (int i = 1; i <= 20; i++) {
+#pragma omp task default(none) shared(guarded) firstprivate(i)
+        {
+#pragma omp critical(guarded_sum)
+            guarded += i;
+        }
+    }
+    printf("default(none) task sum: %ld\n", guarded);
+    failures += guarded != 210;
 
     if (failures) {
         printf("FAILED\n");

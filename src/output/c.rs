@@ -5,7 +5,7 @@
 use crate::edits::EditSet;
 use crate::frontend::{DirectiveForm, Model, Site};
 use crate::instrument::{Interface, Options};
-use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Var};
+use crate::rules::{Arg, BareDirective, Call, Construct, Layer, Plan, PompAction, Region, Var};
 use crate::source::{c_string_literal, SourceFile};
 use std::collections::BTreeSet;
 
@@ -23,6 +23,9 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
     }
     for (site, action) in &plan.pomp_directives {
         r.pomp_directive(&model.sites[*site], action);
+    }
+    for bare in &plan.bare_directives {
+        r.bare_directive(bare);
     }
     for exit in &plan.region_exits {
         let closing: String = exit
@@ -184,6 +187,31 @@ impl Renderer<'_> {
         }
     }
 
+    /// A directive as a `#pragma` line of its own, numbered as the user's.
+    fn pragma(&self, directive: &crate::directive::Directive, line: usize) -> String {
+        let sentinel = match directive.sentinel {
+            crate::directive::Sentinel::Omp => "omp",
+            crate::directive::Sentinel::Pomp => "pomp",
+        };
+        format!(
+            "{}#pragma {sentinel} {}\n",
+            self.line_marker(line),
+            directive.render()
+        )
+    }
+
+    fn bare_directive(&mut self, bare: &BareDirective) {
+        let site = &self.model.sites[bare.site];
+        let mut text = String::new();
+        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
+        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
+        let order = depth(self.model, bare.site);
+        self.edits.replace(site.lines.clone(), text, order);
+    }
+
     /// The text a layer opens with and the text that closes it.
     fn layer(
         &mut self,
@@ -205,14 +233,7 @@ impl Renderer<'_> {
             open.push('\n');
         }
         if let Some(directive) = &layer.directive {
-            open.push_str(&self.line_marker(line));
-            open.push_str("#pragma ");
-            open.push_str(match directive.sentinel {
-                crate::directive::Sentinel::Omp => "omp ",
-                crate::directive::Sentinel::Pomp => "pomp ",
-            });
-            open.push_str(&directive.render());
-            open.push('\n');
+            open.push_str(&self.pragma(directive, line));
         }
         if layer.needs_inner_scope() {
             open.push_str("{ ");
@@ -310,23 +331,14 @@ impl Renderer<'_> {
 
     /// A region's static context descriptor of the original interface.
     fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
-        let site = &self.model.sites[region.site];
-        let sub_name = region
-            .name
-            .clone()
-            .or_else(|| site.unit.map(|u| self.model.units[u].name.clone()))
-            .unwrap_or_default();
-        let sections = region
-            .aux
-            .iter()
-            .find(|(key, _)| key == "numSections")
-            .map_or("0", |(_, value)| value.as_str());
+        let fields = super::Pomp1Descriptor::of(self.model, region);
         let next = next.map_or("0".to_string(), |n| format!("&{}", n.handle));
         format!(
-            "static struct ompregdescr {} = {{ {}, {}, {sections}, {}, {}, {}, {}, {}, 0, {next} }};\n",
+            "static struct ompregdescr {} = {{ {}, {}, {}, {}, {}, {}, {}, {}, 0, {next} }};\n",
             region.handle,
-            c_string_literal(&region.region_type),
-            c_string_literal(&sub_name),
+            c_string_literal(&fields.name),
+            c_string_literal(&fields.sub_name),
+            fields.num_sections,
             self.file.quoted_path(),
             region.start_lines.0,
             region.start_lines.1,

@@ -12,8 +12,11 @@ use crate::directive::Directive;
 use crate::edits::EditSet;
 use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::frontend::{DirectiveForm, Model, Site};
-use crate::instrument::Options;
-use crate::rules::{Arg, Call, Construct, Layer, Plan, PompAction, Region, Shape, Var};
+use crate::instrument::{Interface, Options};
+use crate::rules::{
+    has_restrictive_default, Arg, BareDirective, Call, Construct, Plan, PompAction, Region, Shape,
+    Var,
+};
 use crate::source::{Language, SourceFile};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,6 +26,10 @@ const FREE_FORM_WIDTH: usize = 132;
 const FIXED_FORM_WIDTH: usize = 72;
 /// Longest piece of a CTC string on one line.
 const CTC_CHUNK: usize = 48;
+/// A context descriptor of the original interface (`struct ompregdescr`:
+/// four pointers, five ints, two pointers) occupies 64 bytes on LP64
+/// targets; program units see it as that many 8-byte integers.
+const DESCRIPTOR_WORDS: usize = 8;
 
 pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
     let mut r = Renderer {
@@ -35,11 +42,14 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
     };
-    for (index, construct) in plan.constructs.iter().enumerate() {
-        r.construct(index, construct);
+    for construct in &plan.constructs {
+        r.construct(construct);
     }
     for (site, action) in &plan.pomp_directives {
         r.pomp_directive(*site, action);
+    }
+    for bare in &plan.bare_directives {
+        r.bare_directive(bare);
     }
     r.region_exits();
     r.lock_calls();
@@ -56,7 +66,10 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         r.edits.insert(0, preamble, i64::MIN);
     }
     if !plan.regions.is_empty() {
-        let mut tail = r.registration();
+        let mut tail = match plan.interface {
+            Interface::Pomp2 => r.registration(),
+            Interface::Pomp1 => r.descriptor_initialiser(),
+        };
         if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
             tail.insert(0, '\n');
         }
@@ -108,14 +121,19 @@ impl Renderer<'_> {
     /// same size everywhere): output grows with the regions, not with
     /// regions times units.
     fn common_block(&self, region: &Region) -> String {
-        format!("pomp2_cb_{}_{}", self.plan.unique, region.id)
+        let stem = match self.plan.interface {
+            Interface::Pomp2 => "pomp2_cb",
+            Interface::Pomp1 => "pomp_rd_cb",
+        };
+        format!("{stem}_{}_{}", self.plan.unique, region.id)
     }
 
-    /// The region whose handle is `name`.
+    /// The region whose handle (or descriptor) is `name`.
     fn region_of_handle(&self, name: &str) -> Option<usize> {
-        let id: usize = name.trim().strip_prefix("pomp2_region_")?.parse().ok()?;
+        let name = name.trim();
+        let id: usize = name.rsplit('_').next()?.parse().ok()?;
         let index = id.checked_sub(1)?;
-        (self.plan.regions.get(index)?.handle == name.trim()).then_some(index)
+        (self.plan.regions.get(index)?.handle == name).then_some(index)
     }
 
     fn width(&self) -> usize {
@@ -220,7 +238,12 @@ impl Renderer<'_> {
             self.note_call(unit, region, call);
             let r = &self.plan.regions[region];
             let args: Vec<String> = call.args.iter().map(|a| self.arg(r, a)).collect();
-            let text = format!("call POMP2_{}({})", call.event, args.join(", "));
+            let text = format!(
+                "call {}{}({})",
+                self.plan.prefix(),
+                call.event,
+                args.join(", ")
+            );
             out.push_str(&self.statement(&indent, &text));
         }
         out
@@ -289,7 +312,7 @@ impl Renderer<'_> {
     /// set before it is read there, and `default(none)` would reject them.
     fn fortran_directive(
         &self,
-        layer: &Layer,
+        instrumented_task: bool,
         directive: &Directive,
         private: Option<&BTreeSet<&'static str>>,
         regions: &mut Vec<usize>,
@@ -303,7 +326,7 @@ impl Renderer<'_> {
                 .filter(|v| !listed.contains(*v))
                 .collect();
             // The task handles: a task copies them in (below).
-            if layer.rule == "task" || layer.rule == "untied task" {
+            if instrumented_task {
                 missing.retain(|v| *v != "pomp2_old_task");
             }
             if !missing.is_empty() {
@@ -327,15 +350,15 @@ impl Renderer<'_> {
                 clause.args = Some(blocks.join(", "));
                 regions.extend(handles);
             }
-            let is_task = layer.rule == "task" || layer.rule == "untied task";
-            if is_task && clause.name == "firstprivate" && args.contains("pomp2_new_task") {
+            if instrumented_task && clause.name == "firstprivate" && args.contains("pomp2_new_task")
+            {
                 clause.args = Some(format!("{args}, pomp2_old_task"));
             }
         }
         directive
     }
 
-    fn construct(&mut self, index: usize, construct: &Construct) {
+    fn construct(&mut self, construct: &Construct) {
         let site = &self.model.sites[construct.site];
         let unit = site.unit;
         let region = construct.region;
@@ -354,16 +377,22 @@ impl Renderer<'_> {
             .map(|(i, l)| l.add_nowait && !(i == innermost && user_end_forbids_nowait))
             .collect();
 
-        let mut opening = String::new();
+        // A section's calls use its sections' descriptor, ready by then.
+        let opens_region = self.plan.regions[region].site == construct.site;
+        let mut opening = if opens_region {
+            self.descriptor_guard(unit)
+        } else {
+            String::new()
+        };
         for layer in layers {
             opening.push_str(&self.assignments(unit, &layer.vars));
             opening.push_str(&self.calls(unit, region, &layer.before));
             if let Some(directive) = &layer.directive {
                 let mut shared = Vec::new();
                 let directive = self.fortran_directive(
-                    layer,
+                    layer.rule == "task" || layer.rule == "untied task",
                     directive,
-                    self.private_vars.get(&index),
+                    self.private_vars.get(&construct.site),
                     &mut shared,
                 );
                 // Handles named in a `shared` clause are declared too.
@@ -456,6 +485,28 @@ impl Renderer<'_> {
         }
     }
 
+    fn bare_directive(&mut self, bare: &BareDirective) {
+        let site = &self.model.sites[bare.site];
+        let mut shared = Vec::new();
+        let directive = self.fortran_directive(
+            false,
+            &bare.directive,
+            self.private_vars.get(&bare.site),
+            &mut shared,
+        );
+        if let Some(unit) = site.unit {
+            self.needs.entry(unit).or_default().regions.extend(shared);
+        }
+        let text = format!(
+            "{}{}{}",
+            self.line_marker(self.file.line_of(site.span.start)),
+            self.directive_line(&directive.render()),
+            self.line_marker(self.file.line_of(site.lines.end))
+        );
+        self.edits
+            .replace(site.lines.clone(), text, depth(self.model, bare.site));
+    }
+
     fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
         let site: &Site = &self.model.sites[site_index];
         let unit = site.unit;
@@ -466,7 +517,9 @@ impl Renderer<'_> {
                 &self.indent(unit),
                 &format!("call {}{}()", plan.prefix(), call.event),
             ),
-            PompAction::UserBegin(r) => self.calls(unit, *r, &plan.user_region.begin),
+            PompAction::UserBegin(r) => {
+                self.descriptor_guard(unit) + &self.calls(unit, *r, &plan.user_region.begin)
+            }
             PompAction::UserEnd(r) => self.calls(unit, *r, &plan.user_region.end),
         };
         let resume = self.line_marker(self.file.line_of(site.lines.end));
@@ -644,11 +697,13 @@ impl Renderer<'_> {
             if renamed.starts_with("Test") {
                 if let Some(unit) = self.model.unit_at(lock.span.start) {
                     let needs = self.needs.entry(unit).or_default();
-                    needs.lock_tests.insert(format!("POMP2_{renamed}"));
+                    needs
+                        .lock_tests
+                        .insert(format!("{}{renamed}", self.plan.prefix()));
                 }
             }
-            self.edits
-                .replace(lock.span.clone(), format!("POMP2_{renamed}"), 0);
+            let wrapper = format!("{}{renamed}", self.plan.prefix());
+            self.edits.replace(lock.span.clone(), wrapper, 0);
         }
     }
 
@@ -681,8 +736,15 @@ impl Renderer<'_> {
     ) -> String {
         let mut out = String::new();
         // One statement per handle: no line grows with the region count.
+        let words = match self.plan.interface {
+            Interface::Pomp2 => String::new(),
+            Interface::Pomp1 => format!("({DESCRIPTOR_WORDS})"),
+        };
         for region in regions.clone() {
-            out.push_str(&self.statement(indent, &format!("integer(kind=8) :: {}", region.handle)));
+            out.push_str(&self.statement(
+                indent,
+                &format!("integer(kind=8) :: {}{words}", region.handle),
+            ));
         }
         for region in regions {
             let block = self.common_block(region);
@@ -692,23 +754,11 @@ impl Renderer<'_> {
     }
 
     fn ctc_declaration(&self, indent: &str, region: &Region) -> String {
-        let mut text = format!("character(len=*), parameter :: pomp2_ctc_{} = ", region.id);
-        let chars: Vec<char> = region.ctc.chars().collect();
-        let chunks: Vec<String> = chars
-            .chunks(CTC_CHUNK)
-            .map(|c| c.iter().collect::<String>().replace('"', "\"\""))
-            .collect();
-        if chunks.is_empty() {
-            text.push_str("\"\"");
-        }
-        for (i, chunk) in chunks.iter().enumerate() {
-            if i > 0 {
-                text.push_str(" // ");
-            }
-            text.push('"');
-            text.push_str(chunk);
-            text.push('"');
-        }
+        let text = format!(
+            "character(len=*), parameter :: pomp2_ctc_{} = {}",
+            region.id,
+            string_expression(&region.ctc)
+        );
         self.statement(indent, &text)
     }
 
@@ -724,7 +774,8 @@ impl Renderer<'_> {
             if !needs.regions.is_empty() {
                 let regions = needs.regions.iter().map(|&r| &self.plan.regions[r]);
                 out.push_str(&self.handle_declarations(&indent, regions));
-                for &region in &needs.regions {
+                let ctc_strings = self.plan.interface == Interface::Pomp2;
+                for &region in needs.regions.iter().filter(|_| ctc_strings) {
                     out.push_str(&self.ctc_declaration(&indent, &self.plan.regions[region]));
                 }
             }
@@ -772,6 +823,130 @@ impl Renderer<'_> {
         }
     }
 
+    /// The original interface's descriptors cannot be initialised
+    /// statically in Fortran (a C pointer to a string is no constant), so
+    /// the file's initialiser fills them on first use: each construct and
+    /// user region calls it before its first event. Later events of the
+    /// same region happen after that one.
+    fn descriptor_initialiser_name(&self) -> String {
+        format!("pomp_rd_init_{}", self.plan.unique)
+    }
+
+    fn descriptor_guard(&self, unit: Option<usize>) -> String {
+        match self.plan.interface {
+            Interface::Pomp2 => String::new(),
+            Interface::Pomp1 => self.statement(
+                &self.indent(unit),
+                &format!("call {}()", self.descriptor_initialiser_name()),
+            ),
+        }
+    }
+
+    /// The routine that fills this file's descriptors and chains them
+    /// through `next`, once, whichever thread calls it first: later calls
+    /// only read a flag.
+    fn descriptor_initialiser(&self) -> String {
+        let name = self.descriptor_initialiser_name();
+        let outer = if self.fixed_form { "      " } else { "" };
+        let inner = if self.fixed_form { "      " } else { "  " };
+        let deeper = format!("{inner}  ");
+        // Each distinct string once, NUL-terminated for C.
+        let file_name = self.file.path.to_string_lossy().into_owned();
+        let mut strings: Vec<String> = vec![file_name.clone()];
+        let mut string_var = |text: &str| {
+            let index = strings.iter().position(|s| s == text).unwrap_or_else(|| {
+                strings.push(text.to_string());
+                strings.len() - 1
+            });
+            format!("c_loc(pomp_rd_str_{})", index + 1)
+        };
+        let mut assignments = Vec::new();
+        for (i, region) in self.plan.regions.iter().enumerate() {
+            let fields = super::Pomp1Descriptor::of(self.model, region);
+            let d = &region.handle;
+            assignments.push(format!("{d}%name = {}", string_var(&fields.name)));
+            assignments.push(format!("{d}%sub_name = {}", string_var(&fields.sub_name)));
+            assignments.push(format!("{d}%num_sections = {}", fields.num_sections));
+            assignments.push(format!("{d}%file_name = {}", string_var(&file_name)));
+            assignments.push(format!("{d}%begin_first_line = {}", region.start_lines.0));
+            assignments.push(format!("{d}%begin_last_line = {}", region.start_lines.1));
+            assignments.push(format!("{d}%end_first_line = {}", region.end_lines.0));
+            assignments.push(format!("{d}%end_last_line = {}", region.end_lines.1));
+            // The last one's `next` stays null, as common blocks start zeroed.
+            if let Some(next) = self.plan.regions.get(i + 1) {
+                assignments.push(format!("{d}%next = c_loc({})", next.handle));
+            }
+        }
+
+        let mut out = String::new();
+        let mut line = |indent: &str, text: &str| {
+            if let Some(directive) = text.strip_prefix("!$omp ") {
+                out.push_str(&self.directive_line(directive));
+            } else {
+                out.push_str(&self.statement(indent, text));
+            }
+        };
+        line(outer, &format!("subroutine {name}()"));
+        line(
+            inner,
+            "use, intrinsic :: iso_c_binding, only: c_ptr, c_int, c_char, c_null_char, c_loc",
+        );
+        line(inner, "implicit none");
+        line(inner, "type, bind(C) :: pomp_ompregdescr");
+        for (kind, field) in [
+            ("type(c_ptr)", "name"),
+            ("type(c_ptr)", "sub_name"),
+            ("integer(c_int)", "num_sections"),
+            ("type(c_ptr)", "file_name"),
+            ("integer(c_int)", "begin_first_line"),
+            ("integer(c_int)", "begin_last_line"),
+            ("integer(c_int)", "end_first_line"),
+            ("integer(c_int)", "end_last_line"),
+            ("type(c_ptr)", "data"),
+            ("type(c_ptr)", "next"),
+        ] {
+            line(&deeper, &format!("{kind} :: {field}"));
+        }
+        line(inner, "end type pomp_ompregdescr");
+        for region in &self.plan.regions {
+            line(
+                inner,
+                &format!("type(pomp_ompregdescr), target :: {}", region.handle),
+            );
+        }
+        for region in &self.plan.regions {
+            let block = self.common_block(region);
+            line(inner, &format!("common /{block}/ {}", region.handle));
+        }
+        for (index, text) in strings.iter().enumerate() {
+            line(
+                inner,
+                &format!(
+                    "character(kind=c_char, len={}), target, save :: pomp_rd_str_{} = {} // c_null_char",
+                    text.len() + 1,
+                    index + 1,
+                    string_expression(text)
+                ),
+            );
+        }
+        line(inner, "logical, save :: pomp_rd_ready = .false.");
+        line(inner, "logical :: ready");
+        line(inner, "!$omp atomic read");
+        line(inner, "ready = pomp_rd_ready");
+        line(inner, "if (ready) return");
+        line(inner, &format!("!$omp critical ({name})"));
+        line(inner, "if (.not. pomp_rd_ready) then");
+        for assignment in &assignments {
+            line(&deeper, assignment);
+        }
+        line(inner, "!$omp atomic write");
+        line(&deeper, "pomp_rd_ready = .true.");
+        line(inner, "end if");
+        line(inner, &format!("!$omp end critical ({name})"));
+        line(outer, &format!("end subroutine {name}"));
+        out
+    }
+
     /// The routine the link-time `POMP2_Init_regions` calls: it hands every
     /// handle of this file to the library.
     fn registration(&self) -> String {
@@ -800,6 +975,21 @@ impl Renderer<'_> {
         out.push_str(&self.statement(outer, &format!("end subroutine {name}")));
         out
     }
+}
+
+/// `text` as a Fortran character expression: literals of at most
+/// [`CTC_CHUNK`] characters joined by `//`, so that a statement holding it
+/// can continue between them.
+fn string_expression(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return "\"\"".to_string();
+    }
+    let chunks: Vec<String> = chars
+        .chunks(CTC_CHUNK)
+        .map(|c| format!("\"{}\"", c.iter().collect::<String>().replace('"', "\"\"")))
+        .collect();
+    chunks.join(" // ")
 }
 
 /// `text` cut after each blank outside character literals: the places a
@@ -993,13 +1183,6 @@ fn arg_var(arg: &Arg) -> Option<&'static str> {
     }
 }
 
-fn has_restrictive_default(directive: &Directive) -> bool {
-    directive
-        .clause("default")
-        .and_then(|c| c.args.as_deref())
-        .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"))
-}
-
 /// Variables a directive already gives a data-sharing attribute.
 fn listed_variables(directive: &Directive) -> BTreeSet<String> {
     const CLAUSES: &[&str] = &[
@@ -1028,40 +1211,43 @@ fn listed_variables(directive: &Directive) -> BTreeSet<String> {
     listed
 }
 
-/// For each construct with a `default` clause other than `default(shared)`
-/// in any of its layers: the variables inserted code inside its region
-/// uses (of its inner layers and of every construct nested in it). Each
-/// construct adds its variables to its enclosing ones, so the cost grows
-/// with the nesting depth, not the number of constructs.
+/// For each directive (by site) with a `default` clause other than
+/// `default(shared)`, instrumented or bare: the variables inserted code
+/// inside its region uses (of its inner layers and of every construct
+/// nested in it). Each construct adds its variables to its enclosing ones,
+/// so the cost grows with the nesting depth, not the number of constructs.
 fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static str>> {
-    let mut by_site: BTreeMap<usize, usize> = BTreeMap::new();
-    for (index, construct) in plan.constructs.iter().enumerate() {
-        let restrictive = construct
-            .layers
-            .iter()
-            .any(|l| l.directive.as_ref().is_some_and(has_restrictive_default));
-        if restrictive {
-            by_site.insert(construct.site, index);
-        }
-    }
+    let mut restrictive: BTreeSet<usize> = plan
+        .constructs
+        .iter()
+        .filter(|c| {
+            c.layers
+                .iter()
+                .any(|l| l.directive.as_ref().is_some_and(has_restrictive_default))
+        })
+        .map(|c| c.site)
+        .collect();
+    restrictive.extend(plan.bare_directives.iter().map(|b| b.site));
     let mut vars: BTreeMap<usize, BTreeSet<&'static str>> = BTreeMap::new();
-    if by_site.is_empty() {
+    if restrictive.is_empty() {
         return vars;
     }
-    for (index, construct) in plan.constructs.iter().enumerate() {
+    for construct in &plan.constructs {
         let used = construct_vars(plan, construct);
         if used.is_empty() {
             continue;
         }
-        if by_site.contains_key(&construct.site) && construct.layers.len() > 1 {
+        if restrictive.contains(&construct.site) && construct.layers.len() > 1 {
             // A combined construct: the inner layers' code is inside the
             // outer ones.
-            vars.entry(index).or_default().extend(used.iter().copied());
+            vars.entry(construct.site)
+                .or_default()
+                .extend(used.iter().copied());
         }
         let mut site = model.sites[construct.site].parent;
         while let Some(s) = site {
-            if let Some(&outer) = by_site.get(&s) {
-                vars.entry(outer).or_default().extend(used.iter().copied());
+            if restrictive.contains(&s) {
+                vars.entry(s).or_default().extend(used.iter().copied());
             }
             site = model.sites[s].parent;
         }

@@ -33,3 +33,36 @@ pub(crate) fn directive_replacement(calls: String, resume: String) -> String {
         calls + &resume
     }
 }
+
+/// What a region's context descriptor of the original interface says
+/// besides its lines, the same in C and Fortran.
+pub(crate) struct Pomp1Descriptor {
+    /// The construct, or "region" for a user region.
+    pub name: String,
+    /// The critical section's or user region's name, else the enclosing
+    /// function's.
+    pub sub_name: String,
+    pub num_sections: String,
+}
+
+impl Pomp1Descriptor {
+    pub fn of(model: &crate::frontend::Model, region: &crate::rules::Region) -> Self {
+        let site = &model.sites[region.site];
+        let sub_name = region
+            .name
+            .clone()
+            .or_else(|| site.unit.map(|u| model.units[u].name.clone()))
+            .unwrap_or_default();
+        let num_sections = region
+            .aux
+            .iter()
+            .find(|(key, _)| key == "numSections")
+            .map_or("0", |(_, value)| value.as_str())
+            .to_string();
+        Pomp1Descriptor {
+            name: region.region_type.clone(),
+            sub_name,
+            num_sections,
+        }
+    }
+}

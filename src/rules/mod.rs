@@ -113,6 +113,16 @@ pub struct Construct {
     pub layers: Vec<Layer>,
 }
 
+/// A directive left as written but for a `shared` clause: it is not
+/// instrumented (disabled, or unknown to the chosen interface), yet its
+/// `default` clause would reject or privatise the handles that instrumented
+/// code inside it uses.
+#[derive(Clone, Debug)]
+pub struct BareDirective {
+    pub site: usize,
+    pub directive: Directive,
+}
+
 /// A `return` inside a user region that must close it first.
 #[derive(Clone, Debug)]
 pub struct RegionExit {
@@ -139,6 +149,7 @@ pub struct Plan {
     pub constructs: Vec<Construct>,
     pub pomp_directives: Vec<(usize, PompAction)>,
     pub region_exits: Vec<RegionExit>,
+    pub bare_directives: Vec<BareDirective>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
     /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
@@ -166,6 +177,7 @@ impl Plan {
             constructs: vec![],
             pomp_directives: vec![],
             region_exits: vec![],
+            bare_directives: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
             // Hashing a large file is the main cost when nothing in it is
@@ -199,6 +211,15 @@ impl Plan {
             Interface::Pomp1 => "POMP_",
         }
     }
+}
+
+/// A `default` clause other than `default(shared)`: variables the
+/// directive does not list are rejected or privatised.
+pub fn has_restrictive_default(directive: &Directive) -> bool {
+    directive
+        .clause("default")
+        .and_then(|c| c.args.as_deref())
+        .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"))
 }
 
 /// Apply the rules to a model.
@@ -609,7 +630,7 @@ impl Planner<'_> {
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
     /// privatise the file-scope handles the inserted calls use: list them
-    /// as shared on every such construct.
+    /// as shared on every such construct, instrumented or not.
     fn shared_handles_for_default_clauses(&mut self) {
         let mut handle_sites: Vec<(Span, String)> = self
             .plan
@@ -634,38 +655,67 @@ impl Planner<'_> {
                     }),
             )
             .collect();
+        if handle_sites.is_empty() {
+            return;
+        }
         handle_sites.sort_by_key(|(span, _)| span.start);
+        // The handles used strictly inside a block, after `own`.
+        let handles_within = |block: &Span, own: Option<&String>| {
+            let mut handles: Vec<String> = own.into_iter().cloned().collect();
+            let inside = handle_sites.partition_point(|(span, _)| span.start < block.start);
+            for (span, handle) in handle_sites[inside..]
+                .iter()
+                .take_while(|(span, _)| span.start < block.end)
+            {
+                if span.end <= block.end && !handles.contains(handle) {
+                    handles.push(handle.clone());
+                }
+            }
+            handles
+        };
+        let mut instrumented = vec![false; self.model.sites.len()];
         for construct in &mut self.plan.constructs {
+            instrumented[construct.site] = true;
             let site = &self.model.sites[construct.site];
             let Some(block) = site.block.clone() else {
                 continue;
             };
-            let own = self.plan.regions[construct.region].handle.clone();
+            let own = &self.plan.regions[construct.region].handle;
             for layer in &mut construct.layers {
                 let Some(directive) = layer.directive.as_mut() else {
                     continue;
                 };
-                let needs = directive
-                    .clause("default")
-                    .and_then(|c| c.args.as_deref())
-                    .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"));
-                if !needs {
-                    continue;
+                if has_restrictive_default(directive) {
+                    let handles = handles_within(&block, Some(own));
+                    directive
+                        .clauses
+                        .push(Clause::new("shared", Some(&handles.join(", "))));
                 }
-                let mut handles = vec![own.clone()];
-                let inside = handle_sites.partition_point(|(span, _)| span.start < block.start);
-                for (span, handle) in handle_sites[inside..]
-                    .iter()
-                    .take_while(|(span, _)| span.start < block.end)
-                {
-                    if span.end <= block.end && !handles.contains(handle) {
-                        handles.push(handle.clone());
-                    }
-                }
-                directive
-                    .clauses
-                    .push(Clause::new("shared", Some(&handles.join(", "))));
             }
+        }
+        for (index, site) in self.model.sites.iter().enumerate() {
+            let Some(block) = site.block.as_ref() else {
+                continue;
+            };
+            let bare = !instrumented[index]
+                && site.form != DirectiveForm::Implicit
+                && !site.directive.spec().pomp
+                && has_restrictive_default(&site.directive);
+            if !bare {
+                continue;
+            }
+            let handles = handles_within(block, None);
+            if handles.is_empty() {
+                continue;
+            }
+            let mut directive = site.directive.clone();
+            directive
+                .clauses
+                .push(Clause::new("shared", Some(&handles.join(", "))));
+            self.plan.bare_directives.push(BareDirective {
+                site: index,
+                directive,
+            });
         }
     }
 

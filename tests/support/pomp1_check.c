@@ -7,6 +7,8 @@
  *     pomp1_check: regions seen: N
  *     pomp1_check: events: N
  *     pomp1_check: OK            (or: pomp1_check: N violations)
+ * preceded by one line per region seen, in the order of their first lines:
+ *     pomp1_check: region NAME SUB_NAME FILE:B1-BN:E1-EN sections=N
  */
 #include <omp.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ struct ompregdescr {
 
 #define MAX_DEPTH 256
 #define MAX_CHAIN 100000
+#define MAX_LISTED 4096
 
 struct frame {
     struct ompregdescr *region;
@@ -38,6 +41,7 @@ static __thread struct frame stack[MAX_DEPTH];
 static __thread int depth;
 static unsigned long events, regions_seen, violations;
 static char first_violation[512];
+static struct ompregdescr *listed[MAX_LISTED];
 
 static void violation(const char *what, const struct ompregdescr *d) {
     #pragma omp critical(pomp1_check)
@@ -58,6 +62,8 @@ static void seen(struct ompregdescr *d) {
     {
         if (!d->data) {
             d->data = d;
+            if (regions_seen < MAX_LISTED)
+                listed[regions_seen] = d;
             regions_seen++;
             if (!d->name || !d->sub_name || !d->file_name || !*d->file_name)
                 violation("descriptor without name or file", d);
@@ -98,33 +104,41 @@ static void close_frame(struct ompregdescr *d, const char *opened_by) {
     depth--;
 }
 
-#define PAIR(open_name, close_name)                                                     \
+/* Each event under its C name and its Fortran one (lowercase, trailing
+ * underscore, the descriptor passed by reference like every argument). */
+#define PAIR(open_name, close_name, open_fortran, close_fortran)                         \
     void POMP_##open_name(struct ompregdescr *d) { open_frame(d, #open_name); }         \
-    void POMP_##close_name(struct ompregdescr *d) { close_frame(d, #open_name); }
+    void POMP_##close_name(struct ompregdescr *d) { close_frame(d, #open_name); }       \
+    void pomp_##open_fortran##_(struct ompregdescr *d) { open_frame(d, #open_name); }   \
+    void pomp_##close_fortran##_(struct ompregdescr *d) { close_frame(d, #open_name); }
 
-PAIR(Parallel_fork, Parallel_join)
-PAIR(Parallel_begin, Parallel_end)
-PAIR(For_enter, For_exit)
-PAIR(Do_enter, Do_exit)
-PAIR(Sections_enter, Sections_exit)
-PAIR(Section_begin, Section_end)
-PAIR(Single_enter, Single_exit)
-PAIR(Single_begin, Single_end)
-PAIR(Workshare_enter, Workshare_exit)
-PAIR(Master_begin, Master_end)
-PAIR(Critical_enter, Critical_exit)
-PAIR(Critical_begin, Critical_end)
-PAIR(Atomic_enter, Atomic_exit)
-PAIR(Ordered_enter, Ordered_exit)
-PAIR(Ordered_begin, Ordered_end)
-PAIR(Barrier_enter, Barrier_exit)
-PAIR(Flush_enter, Flush_exit)
-PAIR(Begin, End)
+PAIR(Parallel_fork, Parallel_join, parallel_fork, parallel_join)
+PAIR(Parallel_begin, Parallel_end, parallel_begin, parallel_end)
+PAIR(For_enter, For_exit, for_enter, for_exit)
+PAIR(Do_enter, Do_exit, do_enter, do_exit)
+PAIR(Sections_enter, Sections_exit, sections_enter, sections_exit)
+PAIR(Section_begin, Section_end, section_begin, section_end)
+PAIR(Single_enter, Single_exit, single_enter, single_exit)
+PAIR(Single_begin, Single_end, single_begin, single_end)
+PAIR(Workshare_enter, Workshare_exit, workshare_enter, workshare_exit)
+PAIR(Master_begin, Master_end, master_begin, master_end)
+PAIR(Critical_enter, Critical_exit, critical_enter, critical_exit)
+PAIR(Critical_begin, Critical_end, critical_begin, critical_end)
+PAIR(Atomic_enter, Atomic_exit, atomic_enter, atomic_exit)
+PAIR(Ordered_enter, Ordered_exit, ordered_enter, ordered_exit)
+PAIR(Ordered_begin, Ordered_end, ordered_begin, ordered_end)
+PAIR(Barrier_enter, Barrier_exit, barrier_enter, barrier_exit)
+PAIR(Flush_enter, Flush_exit, flush_enter, flush_exit)
+PAIR(Begin, End, begin, end)
 
 void POMP_Init(void) {}
 void POMP_Finalize(void) {}
 void POMP_On(void) {}
 void POMP_Off(void) {}
+void pomp_init_(void) {}
+void pomp_finalize_(void) {}
+void pomp_on_(void) {}
+void pomp_off_(void) {}
 
 void POMP_Init_lock(omp_lock_t *l) { omp_init_lock(l); }
 void POMP_Destroy_lock(omp_lock_t *l) { omp_destroy_lock(l); }
@@ -137,6 +151,39 @@ void POMP_Set_nest_lock(omp_nest_lock_t *l) { omp_set_nest_lock(l); }
 void POMP_Unset_nest_lock(omp_nest_lock_t *l) { omp_unset_nest_lock(l); }
 int POMP_Test_nest_lock(omp_nest_lock_t *l) { return omp_test_nest_lock(l); }
 
+/* libgomp's own Fortran entry points know how a Fortran lock variable is
+ * laid out. */
+#define FORTRAN_LOCK(lower)                                                               \
+    extern void omp_##lower##_(void *lock);                                               \
+    void pomp_##lower##_(void *lock) { omp_##lower##_(lock); }
+
+FORTRAN_LOCK(init_lock)
+FORTRAN_LOCK(destroy_lock)
+FORTRAN_LOCK(set_lock)
+FORTRAN_LOCK(unset_lock)
+FORTRAN_LOCK(init_nest_lock)
+FORTRAN_LOCK(destroy_nest_lock)
+FORTRAN_LOCK(set_nest_lock)
+FORTRAN_LOCK(unset_nest_lock)
+
+extern int omp_test_lock_(void *lock);
+extern int omp_test_nest_lock_(void *lock);
+int pomp_test_lock_(void *lock) { return omp_test_lock_(lock); }
+int pomp_test_nest_lock_(void *lock) { return omp_test_nest_lock_(lock); }
+
+static const char *or_unknown(const char *text) { return text ? text : "?"; }
+
+static int by_position(const void *a, const void *b) {
+    const struct ompregdescr *x = *(struct ompregdescr *const *)a;
+    const struct ompregdescr *y = *(struct ompregdescr *const *)b;
+    int files = strcmp(or_unknown(x->file_name), or_unknown(y->file_name));
+    if (files)
+        return files;
+    if (x->begin_first_line != y->begin_first_line)
+        return x->begin_first_line - y->begin_first_line;
+    return strcmp(or_unknown(x->name), or_unknown(y->name));
+}
+
 __attribute__((destructor)) static void report(void) {
     const char *path = getenv("POMP_CHECK_OUT");
     FILE *out = path ? fopen(path, "w") : stderr;
@@ -144,6 +191,14 @@ __attribute__((destructor)) static void report(void) {
         return;
     if (depth != 0)
         violation("regions still open at exit", stack[depth - 1].region);
+    unsigned long count = regions_seen < MAX_LISTED ? regions_seen : MAX_LISTED;
+    qsort(listed, count, sizeof listed[0], by_position);
+    for (unsigned long i = 0; i < count; i++) {
+        const struct ompregdescr *d = listed[i];
+        fprintf(out, "pomp1_check: region %s %s %s:%d-%d:%d-%d sections=%d\n",
+                or_unknown(d->name), or_unknown(d->sub_name), or_unknown(d->file_name), d->begin_first_line, d->begin_last_line,
+                d->end_first_line, d->end_last_line, d->num_sections);
+    }
     fprintf(out, "pomp1_check: regions seen: %lu\n", regions_seen);
     fprintf(out, "pomp1_check: events: %lu\n", events);
     if (violations == 0)
