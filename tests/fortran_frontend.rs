@@ -680,7 +680,7 @@ end subroutine
 ";
     let (file, model) = free(source);
     no_errors(&file, &model);
-    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, e)).collect();
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, &e.span)).collect();
     assert_eq!(
         exits,
         [
@@ -699,16 +699,18 @@ fn fixed_form_returns_are_exits() {
     let source = "\
       subroutine s(n)
       integer n
+C$POMP INST BEGIN(r)
       if (n .gt. 1)
 c       a comment line
      &   return
    10 return
 c$    if (n .gt. 4) return
+C$POMP INST END(r)
       end
 ";
     let (file, model) = fixed(source);
     no_errors(&file, &model);
-    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, e)).collect();
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, &e.span)).collect();
     assert_eq!(
         exits,
         [
@@ -717,4 +719,89 @@ c$    if (n .gt. 4) return
             "if (n .gt. 4) return",
         ]
     );
+}
+
+/// Each jump with the lines its targets start on.
+fn jumps(file: &SourceFile, model: &Model) -> Vec<(String, Vec<String>)> {
+    model
+        .exits
+        .iter()
+        .map(|e| {
+            let targets = e
+                .targets
+                .iter()
+                .map(|&t| text(file, &(t..file.end_of_line(t))).trim_end().to_string())
+                .collect();
+            (text(file, &e.span), targets)
+        })
+        .collect()
+}
+
+#[test]
+fn jumps_know_where_they_go() {
+    let source = "\
+subroutine s(n, k)
+  integer :: n, k, i
+!$pomp inst begin(r)
+  outer: do i = 1, n
+    if (i == 2) cycle
+    if (i == 3) exit outer
+    do while (k > 0)
+      exit
+    end do
+    go to 10
+    goto (10, 20) k
+    if (k) 10, 20, 30
+10  continue
+  end do outer
+!$pomp inst end(r)
+20 k = 1
+30 return
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let expected: Vec<(&str, Vec<&str>)> = vec![
+        ("if (i == 2) cycle", vec!["outer: do i = 1, n"]),
+        ("if (i == 3) exit outer", vec!["outer: do i = 1, n"]),
+        ("exit", vec!["do while (k > 0)"]),
+        ("go to 10", vec!["10  continue"]),
+        // A computed `go to` also falls through to the next statement.
+        ("goto (10, 20) k", vec!["10  continue", "20 k = 1", ""]),
+        (
+            "if (k) 10, 20, 30",
+            vec!["10  continue", "20 k = 1", "30 return"],
+        ),
+        ("return", vec!["subroutine s(n, k)"]),
+    ];
+    let expected: Vec<(String, Vec<String>)> = expected
+        .into_iter()
+        .map(|(e, t)| (e.to_string(), t.into_iter().map(String::from).collect()))
+        .collect();
+    assert_eq!(jumps(&file, &model), expected);
+}
+
+#[test]
+fn fixed_form_loops_sharing_a_label_are_jump_targets() {
+    let source = "\
+      subroutine s(n)
+      integer n, i, j
+C$POMP INST BEGIN(r)
+      do 20 i = 1, n
+      do 20 j = 1, n
+        if (j .eq. 2) go to 20
+        if (i .eq. 3) go
+     &    to 30
+   20 continue
+C$POMP INST END(r)
+   30 return
+      end
+";
+    let (file, model) = fixed(source);
+    no_errors(&file, &model);
+    let found = jumps(&file, &model);
+    assert_eq!(found[0].0, "if (j .eq. 2) go to 20");
+    assert!(found[0].1[0].starts_with("20 continue"), "{found:?}");
+    assert_eq!(found[1].0, "if (i .eq. 3) go\n     &    to 30");
+    assert_eq!(found[1].1, ["30 return"]);
 }

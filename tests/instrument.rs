@@ -323,3 +323,30 @@ fn an_uninstrumented_default_none_task_shares_the_handles_inside() {
         String::from_utf8_lossy(&compiled.stderr)
     );
 }
+
+/// A computed `go to` may leave a user region or fall through inside it:
+/// no call placed at the jump is right on both paths, so pomp says so and
+/// still writes the file.
+#[test]
+fn a_jump_that_may_leave_a_user_region_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("computed.f90");
+    std::fs::write(
+        &source,
+        "subroutine s(k)\n  integer :: k\n!$pomp inst begin(r)\n  goto (10) k\n  k = 0\n\
+         !$pomp inst end(r)\n10 continue\nend subroutine\n",
+    )
+    .unwrap();
+    let result = pomp()
+        .current_dir(dir.path())
+        .args(["instrument", "computed.f90", "-o", "out.F90"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("this jump may leave user region `r`") && stderr.contains("computed.f90:4"),
+        "{stderr}"
+    );
+    assert!(dir.path().join("out.F90").exists());
+}

@@ -1,5 +1,6 @@
 /* pomp's own directives: user regions (#pragma pomp inst begin/end, also
- * left by a return), control (init, finalize, on, off), noinstrument and
+ * left by return, break, continue and goto, but not by a break, continue
+ * or goto that stays inside, nor by a lambda's return), control (init, finalize, on, off), noinstrument and
  * instrument, the original proposal's #pragma omp inst begin/end, and code
  * under #ifdef _POMP, which only the instrumented build compiles. Either
  * build prints the same. */
@@ -16,6 +17,44 @@ static int classify(int value)
         return 0;
 #pragma pomp inst end(classify)
     return 1;
+}
+
+/* Jumps out of a region close it; jumps that stay inside do not. */
+static int jumps(int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+#pragma pomp inst begin(loop_body)
+        if (i == 2)
+            continue;
+        if (i == 7)
+            break;
+        switch (i) {
+        case 3:
+            k += 100;
+            break;
+        default:
+            k += i;
+        }
+        for (int j = 0; j < 5; j++) {
+            if (j == 1)
+                continue;
+            if (j == 3)
+                break;
+            k++;
+        }
+        if (i == 5)
+            goto five;
+        if (i == 4)
+            goto four;
+        k += 1000;
+    four:
+        k += 10;
+#pragma pomp inst end(loop_body)
+    }
+    return k;
+five:
+    return -k;
 }
 
 static long summed(int n)
@@ -36,6 +75,9 @@ int main(void)
     int signs = classify(-5) + classify(0) + classify(7) + classify(9);
     printf("signs: %d\n", signs);
     failures += signs != 1;
+
+    printf("jumps: %d %d %d\n", jumps(2), jumps(5), jumps(6));
+    failures += jumps(2) != 2025 || jumps(5) != 3153 || jumps(6) != -3160;
 
     printf("summed: %ld\n", summed(100));
     failures += summed(100) != 4950;

@@ -1,5 +1,6 @@
 // C++ forms around directives: range-based for under parallel for, lambdas
-// whose bodies hold directives, and a lambda called from a parallel region.
+// whose bodies hold directives, a lambda called from a parallel region, and
+// a user region holding a lambda whose return leaves only the lambda.
 #include <cstdio>
 #include <numeric>
 #include <vector>
@@ -52,6 +53,17 @@ int main()
     long doubled_sum = std::accumulate(doubled.begin(), doubled.end(), 0L);
     std::printf("lambda inside parallel: %ld\n", doubled_sum);
     failures += doubled_sum != 2 * range_sum;
+
+#pragma pomp inst begin(with_lambda)
+    auto clamp = [](int v) {
+        if (v > 10)
+            return 10;
+        return v;
+    };
+    int clamped = clamp(3) + clamp(30);
+#pragma pomp inst end(with_lambda)
+    std::printf("clamped: %d\n", clamped);
+    failures += clamped != 13;
 
     if (failures) {
         std::printf("FAILED\n");

@@ -99,12 +99,25 @@ pub struct Model {
     /// Ranges where nothing may be inserted: target regions, `declare
     /// target` code, simd loops.
     pub device_code: Vec<Span>,
-    /// Statements that leave the enclosing program unit (`return`): a user
-    /// region they leave must be closed first.
-    pub exits: Vec<Span>,
+    /// Statements that jump (`return`, `break`, `goto`, Fortran `exit`,
+    /// ...), in file order: a user region they leave must be closed first.
+    pub exits: Vec<Exit>,
     /// Directives produced by macro expansion or otherwise left alone, with
     /// errors for anything the parse could not decide.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A statement that transfers control elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exit {
+    /// The statement; for a Fortran logical `if (c) return`, the whole `if`
+    /// statement, which the output turns into an `if` construct.
+    pub span: Span,
+    /// Where control may go, as offsets that lie inside exactly the regions
+    /// the destination lies in: the start of the function a `return` leaves,
+    /// of the loop or switch a `break` leaves, the labelled statement of a
+    /// `goto` (several for a computed `go to` or an arithmetic `if`).
+    pub targets: Vec<usize>,
 }
 
 impl Model {

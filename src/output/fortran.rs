@@ -530,27 +530,32 @@ impl Renderer<'_> {
         );
     }
 
-    /// A `return` inside user regions closes them first. On a line of its
-    /// own the calls go on the lines before it; after a statement label (a
-    /// jump to the label closes the regions too) or a `;` the first call
-    /// takes the return's place and the return moves to the next line, in
-    /// its own column. The front end hands a logical `if (c) return` over
-    /// as the whole `if` statement: it becomes an `if` construct, `then`
-    /// where the return stood, the return on a line of its own.
+    /// A jump out of user regions (`return`, `exit`, `cycle`, `go to`)
+    /// closes them first. On a line of its own the calls go on the lines
+    /// before it; after a statement label (a jump to the label closes the
+    /// regions too) or a `;` the first call takes the jump's place and the
+    /// jump moves to the next line, in its own column. The front end hands
+    /// a logical `if (c) return` over as the whole `if` statement: it
+    /// becomes an `if` construct, `then` where the jump stood, the jump on
+    /// a line of its own. An arithmetic `if (x) 10, 20, 30` always jumps:
+    /// the calls go before it.
     fn region_exits(&mut self) {
         let end_calls = self.plan.user_region.end.clone();
         for exit in &self.plan.region_exits {
             let unit = self.model.unit_at(exit.span.start);
             let bytes = &self.file.bytes;
-            let logical_if = starts_with_keyword(&bytes[exit.span.clone()], b"if");
-            let return_start = if logical_if {
+            let mut logical_if = false;
+            let mut return_start = exit.span.start;
+            if starts_with_keyword(&bytes[exit.span.clone()], b"if") {
                 match logical_if_action(bytes, exit.span.start, exit.span.end, self.fixed_form) {
-                    Some(at) => at,
+                    Some(at) if bytes[at].is_ascii_digit() => {}
+                    Some(at) => {
+                        logical_if = true;
+                        return_start = at;
+                    }
                     None => continue,
                 }
-            } else {
-                exit.span.start
-            };
+            }
             let line_start = self.file.start_of_line(return_start);
             let sentinel = self.conditional_sentinel(line_start);
             let prefix = self.file.text(line_start..return_start).into_owned();

@@ -123,7 +123,7 @@ pub struct BareDirective {
     pub directive: Directive,
 }
 
-/// A `return` inside a user region that must close it first.
+/// A jump out of user regions that must close them first.
 #[derive(Clone, Debug)]
 pub struct RegionExit {
     pub span: Span,
@@ -732,10 +732,11 @@ impl Planner<'_> {
             .collect();
     }
 
-    /// Every `return` between a user region's begin and end closes it.
+    /// Every jump from inside a user region to outside it closes the
+    /// region first. A jump that may land on either side cannot be closed
+    /// correctly at the jump: it is reported instead.
     fn user_region_exits(&mut self) {
-        let mut exits = self.model.exits.clone();
-        exits.sort_by_key(|e| e.start);
+        let exits = &self.model.exits;
         let mut closing: Vec<Vec<(usize, usize)>> = vec![Vec::new(); exits.len()];
         for (index, region) in self.plan.regions.iter().enumerate() {
             let Some(end_site) = region.end_site else {
@@ -749,14 +750,29 @@ impl Planner<'_> {
             if begin.unit != end.unit {
                 continue;
             }
+            let inside = begin.span.end..end.span.start;
             // Visit only the exits inside.
-            let first = exits.partition_point(|e| e.start < begin.span.end);
+            let first = exits.partition_point(|e| e.span.start < inside.start);
             for (at, exit) in exits[first..].iter().enumerate() {
-                if exit.start >= end.span.start {
+                if exit.span.start >= inside.end {
                     break;
                 }
-                if exit.end <= end.span.start {
+                if exit.span.end > inside.end {
+                    continue;
+                }
+                let leaving = exit.targets.iter().filter(|t| !inside.contains(t)).count();
+                if leaving == exit.targets.len() {
                     closing[first + at].push((begin.span.start, index));
+                } else if leaving > 0 {
+                    let name = region.name.as_deref().unwrap_or_default();
+                    self.plan.diagnostics.push(
+                        Diagnostic::warning(
+                            exit.span.clone(),
+                            format!("this jump may leave user region `{name}`"),
+                            "some of its targets lie outside the region, some inside",
+                        )
+                        .with_note("no end call is inserted for this jump: when control leaves the region this way, the region stays open"),
+                    );
                 }
             }
         }
@@ -764,7 +780,7 @@ impl Planner<'_> {
             if !open.is_empty() {
                 open.sort_by_key(|(start, _)| std::cmp::Reverse(*start));
                 self.plan.region_exits.push(RegionExit {
-                    span: exit.clone(),
+                    span: exit.span.clone(),
                     regions: open.into_iter().map(|(_, r)| r).collect(),
                 });
             }

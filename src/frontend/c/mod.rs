@@ -8,7 +8,7 @@
 
 pub mod scan;
 
-use super::{DirectiveForm, FrontEnd, LockCall, Model, Site, Unit};
+use super::{DirectiveForm, Exit, FrontEnd, LockCall, Model, Site, Unit};
 use crate::diagnostics::Diagnostic;
 use crate::directive::{parse_directive, Association, Sentinel};
 use crate::source::{Language, SourceFile, Span};
@@ -65,10 +65,51 @@ impl FrontEnd for TreeSitterC {
         analysis.implicit_sections();
         analysis.nesting();
         analysis.units();
-        analysis.lock_calls();
+        analysis.lock_calls_and_exits();
         analysis.device_code();
         analysis.model
     }
+}
+
+/// What a `break` leaves: the innermost of these; a `continue`, the
+/// innermost of all but the last.
+const BREAK_TARGETS: [&str; 5] = [
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+];
+
+/// Bodies a jump cannot leave.
+const FUNCTION_KINDS: &[&str] = &["function_definition", "lambda_expression"];
+
+/// The innermost enclosing node of one of `kinds`, within the function.
+fn innermost_of<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if kinds.contains(&n.kind()) {
+            return Some(n);
+        }
+        if FUNCTION_KINDS.contains(&n.kind()) {
+            return None;
+        }
+        at = n.parent();
+    }
+    None
+}
+
+/// Where the function (or lambda) holding `node` starts: a `return` goes
+/// there, and labels are its own.
+fn enclosing_function_start(node: Node) -> usize {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if FUNCTION_KINDS.contains(&n.kind()) {
+            return n.start_byte();
+        }
+        at = n.parent();
+    }
+    0
 }
 
 /// Whether a lock routine's name occurs anywhere, as a whole word (a cheap
@@ -456,26 +497,53 @@ impl Analysis<'_> {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    fn lock_calls(&mut self) {
+    /// Lock routine calls and jumps, in one walk over the tree. Jumps
+    /// matter only to user regions: without one they are not collected.
+    fn lock_calls_and_exits(&mut self) {
+        let user_regions = self
+            .model
+            .sites
+            .iter()
+            .any(|s| s.directive.name == "inst begin");
+        let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
+        let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
         let mut cursor = self.tree.walk();
         'walk: loop {
             let node = cursor.node();
-            if node.kind() == "return_statement" {
-                self.model.exits.push(node.byte_range());
-            }
-            if node.kind() == "call_expression" {
-                if let Some(function) = node
-                    .child_by_field_name("function")
-                    .filter(|f| f.kind() == "identifier")
-                {
-                    let name = std::str::from_utf8(&self.masked[function.byte_range()]);
-                    if let Some(name) = name.ok().filter(|n| super::LOCK_ROUTINES.contains(n)) {
-                        self.model.lock_calls.push(LockCall {
-                            span: function.byte_range(),
-                            name: name.to_string(),
+            match node.kind() {
+                "call_expression" => self.lock_call(node),
+                "return_statement" | "co_return_statement" if user_regions => {
+                    self.model.exits.push(Exit {
+                        span: node.byte_range(),
+                        targets: vec![enclosing_function_start(node)],
+                    });
+                }
+                kind @ ("break_statement" | "continue_statement") if user_regions => {
+                    let leaves: &[&str] = if kind == "break_statement" {
+                        &BREAK_TARGETS
+                    } else {
+                        &BREAK_TARGETS[..BREAK_TARGETS.len() - 1]
+                    };
+                    if let Some(target) = innermost_of(node, leaves) {
+                        self.model.exits.push(Exit {
+                            span: node.byte_range(),
+                            targets: vec![target.start_byte()],
                         });
                     }
                 }
+                "goto_statement" if user_regions => {
+                    if let Some(label) = node.child_by_field_name("label") {
+                        let name = &self.masked[label.byte_range()];
+                        gotos.push((node.byte_range(), enclosing_function_start(node), name));
+                    }
+                }
+                "labeled_statement" if user_regions => {
+                    if let Some(label) = node.child_by_field_name("label") {
+                        let name = &self.masked[label.byte_range()];
+                        labels.push((enclosing_function_start(node), name, node.start_byte()));
+                    }
+                }
+                _ => {}
             }
             // Depth first, in source order.
             if cursor.goto_first_child() {
@@ -486,6 +554,37 @@ impl Analysis<'_> {
                     break 'walk;
                 }
             }
+        }
+        // A label names a statement of its function (lambdas included).
+        labels.sort();
+        for (span, function, name) in gotos {
+            let at = labels.partition_point(|(f, n, _)| (*f, *n) < (function, name));
+            if let Some(&(_, _, target)) = labels
+                .get(at)
+                .filter(|(f, n, _)| (*f, *n) == (function, name))
+            {
+                self.model.exits.push(Exit {
+                    span,
+                    targets: vec![target],
+                });
+            }
+        }
+        self.model.exits.sort_by_key(|e| e.span.start);
+    }
+
+    fn lock_call(&mut self, call: Node) {
+        let Some(function) = call
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "identifier")
+        else {
+            return;
+        };
+        let name = std::str::from_utf8(&self.masked[function.byte_range()]);
+        if let Some(name) = name.ok().filter(|n| super::LOCK_ROUTINES.contains(n)) {
+            self.model.lock_calls.push(LockCall {
+                span: function.byte_range(),
+                name: name.to_string(),
+            });
         }
     }
 

@@ -100,16 +100,17 @@ impl<'a> Scanner<'a> {
         let number = self.bytes[start].is_ascii_digit();
         while self.pos < self.bytes.len() {
             let b = self.bytes[self.pos];
-            if is_ident(b) || (number && (b == b'\'' || b == b'.') && is_ident(self.peek(1))) {
-                self.pos += 1;
-            } else if number
-                && (b == b'+' || b == b'-')
-                && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P')
-            {
-                self.pos += 1;
-            } else {
+            // Digit separators, decimal points and exponent signs continue
+            // a number.
+            let continues = is_ident(b)
+                || (number && (b == b'\'' || b == b'.') && is_ident(self.peek(1)))
+                || (number
+                    && (b == b'+' || b == b'-')
+                    && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P'));
+            if !continues {
                 break;
             }
+            self.pos += 1;
         }
         let word = &self.bytes[start..self.pos];
         if self.peek(0) == b'"' && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {

@@ -259,14 +259,14 @@ impl Analysis<'_> {
         };
         // Only loop-transforming directives may stand between.
         let loop_start = self.original_span(statement).start;
-        let between = self
+        let mut between = self
             .model
             .sites
             .iter()
             .enumerate()
             .skip(index + 1)
             .take_while(|(_, s)| s.span.start < loop_start);
-        if let Some((other, _)) = between.filter(|(i, _)| roles[*i] != Role::Loop).next() {
+        if let Some((other, _)) = between.find(|(i, _)| roles[*i] != Role::Loop) {
             let diagnostic = Diagnostic::error(
                 self.model.sites[other].span.clone(),
                 format!(

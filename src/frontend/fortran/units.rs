@@ -2,7 +2,7 @@
 
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
-use crate::frontend::{LockCall, Unit};
+use crate::frontend::{Exit, LockCall, Unit};
 use crate::source::{Language, Span};
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -241,15 +241,54 @@ impl Analysis<'_> {
         }
     }
 
-    /// Lock calls and `return` statements, in one walk over the tree.
+    /// Lock calls and jumps, in one walk over the tree. Jumps matter only
+    /// to user regions: without one they are not collected.
     pub(super) fn lock_calls_and_exits(&mut self) {
+        let user_regions = self
+            .model
+            .sites
+            .iter()
+            .any(|s| s.directive.name == "inst begin");
         let mut calls = Vec::new();
         let mut exits = Vec::new();
+        // (unit start, label, where the labelled statement starts)
+        let mut labels: Vec<(usize, u32, usize)> = Vec::new();
+        let mut gotos: Vec<(Span, usize, Vec<u32>, Option<usize>)> = Vec::new();
         let mut cursor = self.tree.walk();
         let mut stack = vec![self.tree.root_node()];
         while let Some(node) = stack.pop() {
-            if let Some(exit) = self.exit(node) {
-                exits.push(exit);
+            if user_regions {
+                match node.kind() {
+                    "keyword_statement" => {
+                        if let Some(jump) = self.jump(node) {
+                            match jump {
+                                Jump::To(targets) => exits.push(Exit {
+                                    span: self.exit_span(node),
+                                    targets,
+                                }),
+                                Jump::ToLabels(refs, fallthrough) => gotos.push((
+                                    self.exit_span(node),
+                                    unit_start(node),
+                                    refs,
+                                    fallthrough,
+                                )),
+                            }
+                        }
+                    }
+                    "arithmetic_if_statement" => {
+                        let refs = self.label_references(node);
+                        gotos.push((self.original_span(node), unit_start(node), refs, None));
+                    }
+                    // Loops sharing a terminal statement: the grammar gives
+                    // the inner one a virtual label over the real one.
+                    "statement_label" | "do_label_virtual" if node.is_named() => {
+                        if let Some(label) = self.label_number(node) {
+                            let at = self.original_span(node).start;
+                            labels.push((unit_start(node), label, at));
+                        }
+                    }
+                    _ => {}
+                }
             }
             let callee = match node.kind() {
                 "subroutine_call" => node.child_by_field_name("subroutine"),
@@ -273,33 +312,172 @@ impl Analysis<'_> {
             }
             stack.extend(node.children(&mut cursor));
         }
+        // A label names a statement of its own program unit.
+        labels.sort();
+        for (span, unit, refs, fallthrough) in gotos {
+            let mut targets: Vec<usize> = refs
+                .iter()
+                .filter_map(|&label| {
+                    let at = labels.partition_point(|&(u, l, _)| (u, l) < (unit, label));
+                    labels
+                        .get(at)
+                        .filter(|&&(u, l, _)| (u, l) == (unit, label))
+                        .map(|&(_, _, target)| target)
+                })
+                .collect();
+            if targets.len() == refs.len() && !targets.is_empty() {
+                targets.extend(fallthrough);
+                exits.push(Exit { span, targets });
+            }
+        }
         calls.sort_by_key(|c| c.span.start);
         self.model.lock_calls = calls;
-        exits.sort_by_key(|e| e.start);
+        exits.sort_by_key(|e| e.span.start);
         self.model.exits = exits;
     }
 
-    /// A `return` statement: its span, or for the action of a logical `if`
-    /// (`if (c) return`), the span of the whole `if` statement, which the
-    /// output turns into an `if` construct.
-    fn exit(&self, node: Node) -> Option<Span> {
-        if node.kind() != "keyword_statement" || node.child(0).is_none_or(|k| k.kind() != "return")
-        {
-            return None;
+    /// Where a `return`, `exit`, `cycle` or `go to` statement goes.
+    fn jump(&self, statement: Node) -> Option<Jump> {
+        let keyword = statement.child(0)?;
+        let name = || {
+            let mut cursor = statement.walk();
+            let found = statement
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "identifier")
+                .map(|c| self.parse_text_of(c).to_ascii_lowercase());
+            found
+        };
+        match keyword.kind() {
+            // A return leaves the unit: its start is outside every region.
+            "return" => Some(Jump::To(vec![
+                self.original_span(enclosing_unit(statement)?).start,
+            ])),
+            // `cycle` continues a loop and `exit` leaves a loop, or with a
+            // name any construct so named: either way control stays inside
+            // exactly the regions that hold the construct.
+            kind @ ("exit" | "cycle") => {
+                let construct = match name() {
+                    Some(name) => self.named_construct(statement, &name, kind == "cycle")?,
+                    None => innermost_do_loop(statement)?,
+                };
+                Some(Jump::To(vec![self.original_span(construct).start]))
+            }
+            "go" | "goto" => {
+                let refs = self.label_references(statement);
+                if refs.is_empty() {
+                    // An assigned `go to k`: the target is unknown here.
+                    return None;
+                }
+                // A computed `go to (10, 20) k` falls through when k is out
+                // of range.
+                let computed = statement
+                    .children(&mut statement.walk())
+                    .any(|c| c.kind() == "(");
+                let fallthrough = computed.then(|| self.original_span(statement).end);
+                Some(Jump::ToLabels(refs, fallthrough))
+            }
+            _ => None,
         }
-        let span = self.original_span(node);
-        let logical_if = node.parent().filter(|p| {
+    }
+
+    /// The construct named `name` that holds `statement` (only a loop when
+    /// `loops_only`).
+    fn named_construct<'t>(
+        &self,
+        statement: Node<'t>,
+        name: &str,
+        loops_only: bool,
+    ) -> Option<Node<'t>> {
+        let mut at = statement.parent();
+        while let Some(node) = at {
+            if UNIT_KINDS.contains(&node.kind()) {
+                return None;
+            }
+            let labelled = (!loops_only || node.kind() == "do_loop")
+                && named_child_of_kind(node, "block_label_start_expression").is_some_and(|l| {
+                    let text = self.parse_text_of(l);
+                    text.trim_end_matches(':').trim().eq_ignore_ascii_case(name)
+                });
+            if labelled {
+                return Some(node);
+            }
+            at = node.parent();
+        }
+        None
+    }
+
+    fn label_references(&self, node: Node) -> Vec<u32> {
+        let mut cursor = node.walk();
+        let refs: Vec<u32> = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "statement_label_reference")
+            .filter_map(|c| self.label_number(c))
+            .collect();
+        refs
+    }
+
+    fn label_number(&self, node: Node) -> Option<u32> {
+        let text: String = self
+            .parse_text_of(node)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        text.parse().ok()
+    }
+
+    /// The span a jump is rewritten over: the statement, or for the action
+    /// of a logical `if` (`if (c) return`) the whole `if` statement, which
+    /// the output turns into an `if` construct.
+    fn exit_span(&self, statement: Node) -> Span {
+        let span = self.original_span(statement);
+        let logical_if = statement.parent().filter(|p| {
             let mut cursor = p.walk();
             p.kind() == "if_statement"
                 && !p
                     .children(&mut cursor)
                     .any(|c| c.kind() == "end_if_statement")
         });
-        Some(match logical_if {
+        match logical_if {
             Some(statement) => self.original_span(statement).start..span.end,
             None => span,
-        })
+        }
     }
+}
+
+enum Jump {
+    /// Offsets control goes to.
+    To(Vec<usize>),
+    /// Statement labels, and the offset a computed `go to` falls through to.
+    ToLabels(Vec<u32>, Option<usize>),
+}
+
+fn enclosing_unit(node: Node) -> Option<Node> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if UNIT_KINDS.contains(&n.kind()) {
+            return Some(n);
+        }
+        at = n.parent();
+    }
+    None
+}
+
+/// The program unit labels are scoped to, by where it starts (0 outside
+/// any).
+fn unit_start(node: Node) -> usize {
+    enclosing_unit(node).map_or(0, |u| u.start_byte())
+}
+
+fn innermost_do_loop(node: Node) -> Option<Node> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match n.kind() {
+            "do_loop" => return Some(n),
+            kind if UNIT_KINDS.contains(&kind) => return None,
+            _ => at = n.parent(),
+        }
+    }
+    None
 }
 
 /// The name called in `name(arguments)`. The grammar does not always set
