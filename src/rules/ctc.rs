@@ -19,9 +19,13 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
         }
     }
     if directive.spec().leaves.iter().any(|l| l == "sections") {
-        let sections = model
-            .sites
+        // Sites are in file order: the sections are among those inside
+        // the construct's block.
+        let site = &model.sites[site_index];
+        let block_end = site.block.as_ref().map_or(site.span.end, |b| b.end);
+        let sections = model.sites[site_index + 1..]
             .iter()
+            .take_while(|s| s.span.start < block_end)
             .filter(|s| s.parent == Some(site_index) && s.directive.name == "section")
             .count();
         aux.push(("numSections".into(), sections.to_string()));
