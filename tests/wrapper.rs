@@ -932,3 +932,86 @@ fn instrumentation_options_reach_the_instrumenter() {
     assert!(!kept(&["--pomp-nosrc"]).contains("#line"));
     workspace.assert_scratch_removed();
 }
+
+/// The original interface from compile to run: sources compiled and linked
+/// in one call and as separate objects, C and Fortran, linked with the
+/// library `--pomp-runtime` names and no registration. Without a library
+/// the link stops and says why.
+#[test]
+fn original_interface_programs_link_the_library_named() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("pomp1");
+    std::fs::create_dir_all(&dir).unwrap();
+    let c_source = repository().join("corpus/c/sections.c");
+    let fortran_source = repository().join("corpus/fortran/free/worksharing.f90");
+    let checker = dir.join("pomp1_check.o");
+    succeed(
+        Command::new("gcc")
+            .args(["-O1", "-fopenmp", "-c"])
+            .arg(repository().join("tests/support/pomp1_check.c"))
+            .arg("-o")
+            .arg(&checker),
+    );
+    let runtime = format!("--pomp-runtime={}", checker.display());
+    let cases: [(&str, &Path, &[&str]); 3] = [
+        ("pomp-cc", &c_source, &[]),
+        ("pomp-f90", &fortran_source, &[]),
+        ("pomp-cc", &c_source, &["-c"]),
+    ];
+    for (wrapper, source, compile_only) in cases {
+        let mut compile = workspace.command(workspace.wrapper(wrapper), &dir);
+        compile
+            .args(["-fopenmp", "--pomp-interface=pomp1"])
+            .args(compile_only)
+            .arg(source);
+        let program = if compile_only.is_empty() {
+            succeed(compile.arg(&runtime).args(["-o", "program"]));
+            dir.join("program")
+        } else {
+            succeed(compile.args(["-o", "separate.o"]));
+            let unlinked = workspace
+                .command(workspace.wrapper(wrapper), &dir)
+                .args(["-fopenmp", "separate.o", "-o", "without"])
+                .output()
+                .unwrap();
+            assert!(!unlinked.status.success());
+            assert!(
+                stderr(&unlinked).contains("--pomp-runtime=LIB"),
+                "{}",
+                stderr(&unlinked)
+            );
+            succeed(workspace.command(workspace.wrapper(wrapper), &dir).args([
+                "-fopenmp",
+                "separate.o",
+                &runtime,
+                "-o",
+                "separate",
+            ]));
+            dir.join("separate")
+        };
+        let report = dir.join("report.txt");
+        let run = succeed(
+            workspace
+                .command(&program, &dir)
+                .env("POMP_CHECK_OUT", &report),
+        );
+        let compiler = if wrapper == "pomp-f90" {
+            "gfortran"
+        } else {
+            "gcc"
+        };
+        succeed(
+            Command::new(compiler)
+                .current_dir(&dir)
+                .arg("-fopenmp")
+                .arg(source)
+                .args(["-o", "plain"]),
+        );
+        let expected = succeed(&mut workspace.command(dir.join("plain"), &dir));
+        assert_eq!(stdout(&run), stdout(&expected), "{}", source.display());
+        let report = std::fs::read_to_string(&report).unwrap();
+        assert!(report.contains("pomp1_check: OK"), "{report}");
+        assert!(!report.contains("regions seen: 0"), "{report}");
+    }
+    workspace.assert_scratch_removed();
+}

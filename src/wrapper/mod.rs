@@ -14,7 +14,7 @@ mod scratch;
 
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 
-use crate::instrument::{self, Options};
+use crate::instrument::{self, Interface, Options};
 use crate::source::{Language, SourceFile};
 use anyhow::{bail, Context, Result};
 use cmdline::{CommandLine, Input, InputKind, Mode};
@@ -174,6 +174,8 @@ struct InstrumentedSource {
     language: Language,
     explicit_language: Option<String>,
     init_function: Option<InitFunction>,
+    /// The interface its calls go to.
+    interface: Interface,
 }
 
 impl InstrumentedSource {
@@ -240,9 +242,8 @@ impl Wrapper {
         let mut leading = Vec::new();
         let mut trailing = Vec::new();
         if self.line.mode == Mode::Link {
-            let functions = instrumented.iter().filter_map(|s| s.init_function.clone());
-            if let Some(link) = self.link_additions(functions)? {
-                leading.push(link.registration_object.into_os_string());
+            if let Some(link) = self.link_additions(&instrumented)? {
+                leading.extend(link.registration_object.map(PathBuf::into_os_string));
                 trailing = link.libraries;
             }
         }
@@ -504,6 +505,7 @@ impl Wrapper {
             language,
             explicit_language: input.explicit_language.clone(),
             init_function,
+            interface: options.interface,
         }))
     }
 
@@ -582,10 +584,16 @@ impl Wrapper {
 
     fn link_additions(
         &mut self,
-        instrumented: impl Iterator<Item = InitFunction>,
+        instrumented: &[InstrumentedSource],
     ) -> Result<Option<LinkAdditions>> {
         let mut scan = LinkScan::default();
-        instrumented.for_each(|f| scan.add_function(f));
+        for source in instrumented {
+            scan.init_functions.extend(source.init_function.clone());
+            match source.interface {
+                Interface::Pomp2 => scan.calls_pomp = true,
+                Interface::Pomp1 => scan.calls_pomp1 = true,
+            }
+        }
         for path in self.linked_files() {
             // The linker judges files it cannot use; registration only
             // needs the ones it can read.
@@ -598,6 +606,31 @@ impl Wrapper {
         if !scan.needs_pomp_library() {
             return Ok(None);
         }
+        let chosen = runtime::chosen(self.line.wrapper.runtime.as_deref());
+        if scan.calls_pomp1 && chosen.is_none() {
+            bail!(
+                "the program calls the original POMP interface (--pomp-interface=pomp1), which \
+                 pomp's runtime does not implement: name a library for it with \
+                 --pomp-runtime=LIB or POMP_RUNTIME"
+            );
+        }
+        let registration_object = if scan.needs_registration() {
+            Some(self.registration_object(&scan)?)
+        } else {
+            None
+        };
+        let mut libraries = runtime::link_arguments(chosen.as_deref())?;
+        if !self.line.openmp {
+            libraries.push("-fopenmp".into());
+        }
+        Ok(Some(LinkAdditions {
+            registration_object,
+            libraries,
+        }))
+    }
+
+    /// Writes and compiles the registration file for the scanned inputs.
+    fn registration_object(&mut self, scan: &LinkScan) -> Result<PathBuf> {
         let functions = scan.distinct_functions();
         let source = render_registration(&functions);
         let scratch = self.scratch()?.path().to_path_buf();
@@ -613,14 +646,7 @@ impl Wrapper {
         if status != ExitCode::SUCCESS {
             return Err(AlreadyReported(status).into());
         }
-        let mut libraries = runtime::link_arguments(self.line.wrapper.runtime.as_deref())?;
-        if !self.line.openmp {
-            libraries.push("-fopenmp".into());
-        }
-        Ok(Some(LinkAdditions {
-            registration_object: object_path,
-            libraries,
-        }))
+        Ok(object_path)
     }
 
     /// Objects, archives and shared libraries on the command line, with
@@ -751,7 +777,9 @@ fn is_clang(command: &[OsString]) -> bool {
 }
 
 struct LinkAdditions {
-    registration_object: PathBuf,
+    /// None when only the original interface is called: it has no
+    /// registration.
+    registration_object: Option<PathBuf>,
     libraries: Vec<OsString>,
 }
 
@@ -880,7 +908,10 @@ Wrapper options (removed before the compiler runs):
   --pomp-disable=LIST     leave these constructs or groups uninstrumented
                           (barrier, critical, ..., sync, task, locks, omp)
   --pomp-events=SET       extended (default) or opari2
-  --pomp-interface=NAME   pomp2 (default) or pomp1
+  --pomp-interface=NAME   pomp2 (default) or pomp1, the original 2002
+                          interface; a program calling it is linked with
+                          the library --pomp-runtime names (pomp's runtime
+                          implements POMP2 only)
   --pomp-keep-untied      keep untied tasks untied
   --pomp-nosrc            no #line markers in instrumented sources
   --pomp-keep             keep instrumented sources and IDF JSON beside the objects

@@ -41,6 +41,9 @@ pub struct LinkScan {
     /// Some input calls POMP2 (instrumented code without regions still
     /// calls the lock functions), so a POMP2 library must be linked.
     pub calls_pomp: bool,
+    /// Some input calls the original interface (`POMP_For_enter`, Fortran
+    /// `pomp_do_enter_`), which pomp's own runtime does not implement.
+    pub calls_pomp1: bool,
 }
 
 impl LinkScan {
@@ -79,6 +82,8 @@ impl LinkScan {
             let Ok(name) = symbol.name() else { continue };
             if symbol.is_undefined() {
                 self.calls_pomp |= name.starts_with("POMP2_") || name.starts_with("pomp2_");
+                self.calls_pomp1 |=
+                    name.starts_with("POMP_") || (name.starts_with("pomp_") && name.ends_with('_'));
             } else if symbol.is_global() && symbol.is_definition() {
                 if let Some(function) = InitFunction::from_symbol(name) {
                     self.init_functions.push(function);
@@ -93,6 +98,12 @@ impl LinkScan {
     }
 
     pub fn needs_pomp_library(&self) -> bool {
+        self.needs_registration() || self.calls_pomp1
+    }
+
+    /// POMP2 code needs `POMP2_Init_regions`; the original interface has
+    /// no registration.
+    pub fn needs_registration(&self) -> bool {
         self.calls_pomp || !self.init_functions.is_empty()
     }
 
