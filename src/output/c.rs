@@ -38,7 +38,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         r.edits.insert(exit.span.end, " }", 0);
     }
     for lock in &plan.lock_calls {
-        let renamed = lock_wrapper(&lock.name);
+        let renamed = super::lock_wrapper(&lock.name);
         r.events.insert(renamed.clone());
         r.edits
             .replace(lock.span.clone(), format!("{}{renamed}", plan.prefix()), 0);
@@ -64,16 +64,6 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         edits.insert(file.bytes.len(), tail, i64::MAX);
     }
     edits.apply(&file.bytes)
-}
-
-/// `omp_set_nest_lock` → `Set_nest_lock`.
-fn lock_wrapper(name: &str) -> String {
-    let rest = name.strip_prefix("omp_").unwrap_or(name);
-    let mut chars = rest.chars();
-    match chars.next() {
-        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
-        None => String::new(),
-    }
 }
 
 struct Renderer<'a> {
@@ -173,7 +163,7 @@ impl Renderer<'_> {
             closing = String::new();
         }
         prefix.push_str(&self.line_marker(self.file.line_of(after_lines)));
-        let order = depth(self.model, construct.site);
+        let order = super::nesting_depth(self.model, construct.site);
         if site.form == DirectiveForm::Implicit {
             self.edits.insert(after_lines, prefix, order);
         } else {
@@ -208,7 +198,7 @@ impl Renderer<'_> {
         }
         text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
         text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
-        let order = depth(self.model, bare.site);
+        let order = super::nesting_depth(self.model, bare.site);
         self.edits.replace(site.lines.clone(), text, order);
     }
 
@@ -365,18 +355,6 @@ impl Renderer<'_> {
         out.push_str("}\n");
         out
     }
-}
-
-/// Nesting depth of a site: inner constructs close before outer ones at the
-/// same offset.
-fn depth(model: &Model, site: usize) -> i64 {
-    let mut d = 0;
-    let mut s = model.sites[site].parent;
-    while let Some(p) = s {
-        d += 1;
-        s = model.sites[p].parent;
-    }
-    d
 }
 
 /// The context descriptor of the original interface, field by field as

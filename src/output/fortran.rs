@@ -27,8 +27,8 @@ const FIXED_FORM_WIDTH: usize = 72;
 /// Longest piece of a CTC string on one line.
 const CTC_CHUNK: usize = 48;
 /// A context descriptor of the original interface (`struct ompregdescr`:
-/// four pointers, five ints, two pointers) occupies 64 bytes on LP64
-/// targets; program units see it as that many 8-byte integers.
+/// six pointers and five ints, padded) occupies 64 bytes on LP64 targets;
+/// program units see it as that many bytes of 8-byte integers.
 const DESCRIPTOR_WORDS: usize = 8;
 
 pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
@@ -452,7 +452,7 @@ impl Renderer<'_> {
             closing.push_str(&self.calls(unit, region, &layer.after));
         }
 
-        let order = depth(self.model, construct.site);
+        let order = super::nesting_depth(self.model, construct.site);
         if standalone {
             opening.push_str(&closing);
             closing.clear();
@@ -503,8 +503,11 @@ impl Renderer<'_> {
             self.directive_line(&directive.render()),
             self.line_marker(self.file.line_of(site.lines.end))
         );
-        self.edits
-            .replace(site.lines.clone(), text, depth(self.model, bare.site));
+        self.edits.replace(
+            site.lines.clone(),
+            text,
+            super::nesting_depth(self.model, bare.site),
+        );
     }
 
     fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
@@ -698,7 +701,7 @@ impl Renderer<'_> {
 
     fn lock_calls(&mut self) {
         for lock in &self.plan.lock_calls {
-            let renamed = lock_wrapper(&lock.name);
+            let renamed = super::lock_wrapper(&lock.name);
             if renamed.starts_with("Test") {
                 if let Some(unit) = self.model.unit_at(lock.span.start) {
                     let needs = self.needs.entry(unit).or_default();
@@ -884,6 +887,7 @@ impl Renderer<'_> {
         }
 
         let mut out = String::new();
+        // Statements and, spelled with their sentinel, directives.
         let mut line = |indent: &str, text: &str| {
             if let Some(directive) = text.strip_prefix("!$omp ") {
                 out.push_str(&self.directive_line(directive));
@@ -1020,29 +1024,6 @@ fn break_points(text: &str) -> Vec<&str> {
         pieces.push(&text[start..]);
     }
     pieces
-}
-
-/// `omp_set_nest_lock` → `Set_nest_lock`.
-fn lock_wrapper(name: &str) -> String {
-    let lower = name.to_ascii_lowercase();
-    let rest = lower.strip_prefix("omp_").unwrap_or(&lower);
-    let mut chars = rest.chars();
-    match chars.next() {
-        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
-        None => String::new(),
-    }
-}
-
-/// Nesting depth of a site: inner constructs close before outer ones at the
-/// same offset.
-fn depth(model: &Model, site: usize) -> i64 {
-    let mut d = 0;
-    let mut s = model.sites[site].parent;
-    while let Some(p) = s {
-        d += 1;
-        s = model.sites[p].parent;
-    }
-    d
 }
 
 /// Does `text` begin with the keyword `keyword` (any case, not followed by

@@ -34,6 +34,30 @@ pub(crate) fn directive_replacement(calls: String, resume: String) -> String {
     }
 }
 
+/// The POMP wrapper a lock routine is renamed to, without the interface's
+/// prefix: `omp_set_nest_lock` → `Set_nest_lock`. Front ends hand the
+/// name over in lower case, as the OpenMP API spells it.
+pub(crate) fn lock_wrapper(name: &str) -> String {
+    let rest = name.strip_prefix("omp_").unwrap_or(name);
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Nesting depth of a site, the order of edits at one offset: inner
+/// constructs open after and close before outer ones.
+pub(crate) fn nesting_depth(model: &crate::frontend::Model, site: usize) -> i64 {
+    let mut depth = 0;
+    let mut parent = model.sites[site].parent;
+    while let Some(p) = parent {
+        depth += 1;
+        parent = model.sites[p].parent;
+    }
+    depth
+}
+
 /// What a region's context descriptor of the original interface says
 /// besides its lines, the same in C and Fortran.
 pub(crate) struct Pomp1Descriptor {

@@ -588,7 +588,9 @@ impl Wrapper {
     ) -> Result<Option<LinkAdditions>> {
         let mut scan = LinkScan::default();
         for source in instrumented {
-            scan.init_functions.extend(source.init_function.clone());
+            if let Some(function) = &source.init_function {
+                scan.add_function(function.clone());
+            }
             match source.interface {
                 Interface::Pomp2 => scan.calls_pomp = true,
                 Interface::Pomp1 => scan.calls_pomp1 = true,

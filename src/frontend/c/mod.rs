@@ -71,9 +71,16 @@ impl FrontEnd for TreeSitterC {
     }
 }
 
-/// What a `break` leaves: the innermost of these; a `continue`, the
-/// innermost of all but the last.
-const BREAK_TARGETS: [&str; 5] = [
+/// What a `continue` continues: the innermost of these.
+const CONTINUE_TARGETS: &[&str] = &[
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+];
+
+/// What a `break` leaves: the innermost loop or `switch`.
+const BREAK_TARGETS: &[&str] = &[
     "for_statement",
     "for_range_loop",
     "while_statement",
@@ -519,10 +526,10 @@ impl Analysis<'_> {
                     });
                 }
                 kind @ ("break_statement" | "continue_statement") if user_regions => {
-                    let leaves: &[&str] = if kind == "break_statement" {
-                        &BREAK_TARGETS
+                    let leaves = if kind == "break_statement" {
+                        BREAK_TARGETS
                     } else {
-                        &BREAK_TARGETS[..BREAK_TARGETS.len() - 1]
+                        CONTINUE_TARGETS
                     };
                     if let Some(target) = innermost_of(node, leaves) {
                         self.model.exits.push(Exit {
