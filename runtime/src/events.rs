@@ -417,68 +417,42 @@ pub unsafe extern "C" fn POMP2_Taskwait_end(handle: *mut RegionHandle, old_task:
     exit_resuming_task(handle, old_task, Kind::Taskwait)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Task_create_begin(
-    handle: *mut RegionHandle,
-    new_task: *mut TaskHandle,
-    old_task: *mut TaskHandle,
-    _if_clause: i32,
-    ctc: *const c_char,
-) {
-    task_create_begin(handle, new_task, old_task, Ctc::C(ctc), Kind::TaskCreate)
+/// The four events of a task: creation (begin, end) in the creating task,
+/// execution (begin, end) in the created one.
+macro_rules! c_task_events {
+    ($($create:ident, $run:ident: $create_begin:ident, $create_end:ident, $begin:ident, $end:ident;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $create_begin(
+            handle: *mut RegionHandle,
+            new_task: *mut TaskHandle,
+            old_task: *mut TaskHandle,
+            _if_clause: i32,
+            ctc: *const c_char,
+        ) {
+            task_create_begin(handle, new_task, old_task, Ctc::C(ctc), Kind::$create)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
+            exit_resuming_task(handle, old_task, Kind::$create)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $begin(handle: *mut RegionHandle, task: TaskHandle) {
+            task_begin(handle, task, Kind::$run)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
+            exit(handle, Kind::$run)
+        }
+    )*};
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Task_create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
-    exit_resuming_task(handle, old_task, Kind::TaskCreate)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Task_begin(handle: *mut RegionHandle, task: TaskHandle) {
-    task_begin(handle, task, Kind::Task)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Task_end(handle: *mut RegionHandle) {
-    exit(handle, Kind::Task)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Untied_task_create_begin(
-    handle: *mut RegionHandle,
-    new_task: *mut TaskHandle,
-    old_task: *mut TaskHandle,
-    _if_clause: i32,
-    ctc: *const c_char,
-) {
-    task_create_begin(
-        handle,
-        new_task,
-        old_task,
-        Ctc::C(ctc),
-        Kind::UntiedTaskCreate,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Untied_task_create_end(
-    handle: *mut RegionHandle,
-    old_task: TaskHandle,
-) {
-    exit_resuming_task(handle, old_task, Kind::UntiedTaskCreate)
-}
-
-/// An untied task may resume on another thread; POMP2 has no event for
-/// that, so it is measured from where it began, and an end arriving on a
-/// thread that never saw the begin is counted as unmatched.
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Untied_task_begin(handle: *mut RegionHandle, task: TaskHandle) {
-    task_begin(handle, task, Kind::UntiedTask)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Untied_task_end(handle: *mut RegionHandle) {
-    exit(handle, Kind::UntiedTask)
+// An untied task may resume on another thread; POMP2 has no event for
+// that, so it is measured from where it began, and an end arriving on a
+// thread that never saw the begin is counted as unmatched.
+c_task_events! {
+    TaskCreate, Task: POMP2_Task_create_begin, POMP2_Task_create_end, POMP2_Task_begin, POMP2_Task_end;
+    UntiedTaskCreate, UntiedTask: POMP2_Untied_task_create_begin, POMP2_Untied_task_create_end,
+        POMP2_Untied_task_begin, POMP2_Untied_task_end;
 }
 
 #[no_mangle]

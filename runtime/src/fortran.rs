@@ -168,79 +168,46 @@ pub unsafe extern "C" fn pomp2_taskwait_end_(
     events::exit_resuming_task(handle, task_arg(old_task), Kind::Taskwait)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_task_create_begin_(
-    handle: *mut RegionHandle,
-    new_task: *mut TaskHandle,
-    old_task: *mut TaskHandle,
-    _if_clause: *const i32,
-    ctc: *const c_char,
-    ctc_len: usize,
-) {
-    events::task_create_begin(
-        handle,
-        new_task,
-        old_task,
-        Ctc::Fortran(ctc, ctc_len),
-        Kind::TaskCreate,
-    )
+/// A task's four events, as for C (`events::c_task_events`), with every
+/// argument by reference.
+macro_rules! fortran_task_events {
+    ($($create:ident, $run:ident: $create_begin:ident, $create_end:ident, $begin:ident, $end:ident;)*) => {$(
+        #[no_mangle]
+        pub unsafe extern "C" fn $create_begin(
+            handle: *mut RegionHandle,
+            new_task: *mut TaskHandle,
+            old_task: *mut TaskHandle,
+            _if_clause: *const i32,
+            ctc: *const c_char,
+            ctc_len: usize,
+        ) {
+            events::task_create_begin(
+                handle,
+                new_task,
+                old_task,
+                Ctc::Fortran(ctc, ctc_len),
+                Kind::$create,
+            )
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $create_end(handle: *mut RegionHandle, old_task: *const TaskHandle) {
+            events::exit_resuming_task(handle, task_arg(old_task), Kind::$create)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $begin(handle: *mut RegionHandle, task: *const TaskHandle) {
+            events::task_begin(handle, task_arg(task), Kind::$run)
+        }
+        #[no_mangle]
+        pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
+            events::exit(handle, Kind::$run)
+        }
+    )*};
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_task_create_end_(
-    handle: *mut RegionHandle,
-    old_task: *const TaskHandle,
-) {
-    events::exit_resuming_task(handle, task_arg(old_task), Kind::TaskCreate)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_task_begin_(handle: *mut RegionHandle, task: *const TaskHandle) {
-    events::task_begin(handle, task_arg(task), Kind::Task)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_task_end_(handle: *mut RegionHandle) {
-    events::exit(handle, Kind::Task)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_untied_task_create_begin_(
-    handle: *mut RegionHandle,
-    new_task: *mut TaskHandle,
-    old_task: *mut TaskHandle,
-    _if_clause: *const i32,
-    ctc: *const c_char,
-    ctc_len: usize,
-) {
-    events::task_create_begin(
-        handle,
-        new_task,
-        old_task,
-        Ctc::Fortran(ctc, ctc_len),
-        Kind::UntiedTaskCreate,
-    )
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_untied_task_create_end_(
-    handle: *mut RegionHandle,
-    old_task: *const TaskHandle,
-) {
-    events::exit_resuming_task(handle, task_arg(old_task), Kind::UntiedTaskCreate)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_untied_task_begin_(
-    handle: *mut RegionHandle,
-    task: *const TaskHandle,
-) {
-    events::task_begin(handle, task_arg(task), Kind::UntiedTask)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn pomp2_untied_task_end_(handle: *mut RegionHandle) {
-    events::exit(handle, Kind::UntiedTask)
+fortran_task_events! {
+    TaskCreate, Task: pomp2_task_create_begin_, pomp2_task_create_end_, pomp2_task_begin_, pomp2_task_end_;
+    UntiedTaskCreate, UntiedTask: pomp2_untied_task_create_begin_, pomp2_untied_task_create_end_,
+        pomp2_untied_task_begin_, pomp2_untied_task_end_;
 }
 
 #[no_mangle]
