@@ -1,0 +1,4 @@
+//! The POMP2 contract: what instrumented code, the measurement library and
+//! the tools that read their output agree on. Both sides of every interface
+//! use these definitions, so the instrumenter, the runtime, the tests and
+//! the reports cannot drift apart.
