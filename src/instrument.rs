@@ -4,42 +4,15 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{Language, SourceFile};
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Which events instrumented code calls.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EventSet {
-    /// OPARI2's events plus pomp's extended events for newer constructs.
-    #[default]
-    Extended,
-    /// Only the events OPARI2 emits, for POMP2 libraries that know no more.
-    Opari2,
-}
-
-/// Which measurement interface instrumented code calls.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Interface {
-    #[default]
-    Pomp2,
-    /// The original 2002 proposal: `POMP_*` calls with static descriptors.
-    Pomp1,
-}
-
-#[derive(Clone, Debug, Default, serde::Serialize)]
+/// Everything that decides how a file is instrumented, one part per stage.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Options {
-    /// Constructs or groups (`sync`, `task`, `locks`, `omp`) left alone.
-    pub disable: BTreeSet<String>,
-    pub events: EventSet,
-    pub interface: Interface,
-    /// Omit `#line` markers (`--nosrc`).
-    pub no_line_markers: bool,
-    /// Keep `untied` on tasks and call the `Untied_task_*` events.
-    pub keep_untied: bool,
     /// Override the language chosen by suffix (`--fixed-form`, `-x`).
     pub language: Option<Language>,
+    pub rules: crate::rules::Config,
+    pub output: crate::output::Config,
 }
 
 /// A successful instrumentation.
@@ -67,7 +40,8 @@ impl Instrumented {
             self.front_end,
             &self.model,
             &self.plan,
-            &self.options,
+            &self.options.rules,
+            &self.options.output,
             &self.diagnostics,
         )
     }
@@ -108,7 +82,7 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
     } else {
         crate::frontend::Model::default()
     };
-    let plan = crate::rules::plan(file, &model, options);
+    let plan = crate::rules::plan(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model
         .diagnostics
         .iter()
@@ -120,9 +94,9 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
         return Err(Failure { diagnostics });
     }
     let output = if file.language.is_fortran() {
-        crate::output::fortran::render(file, &model, &plan, options)
+        crate::output::fortran::render(file, &model, &plan, &options.output)
     } else {
-        crate::output::c::render(file, &model, &plan, options)
+        crate::output::c::render(file, &model, &plan, &options.output)
     };
     Ok(Instrumented {
         output,

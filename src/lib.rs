@@ -7,6 +7,7 @@
 pub mod diagnostics;
 pub mod directive;
 pub mod edits;
+pub mod flags;
 pub mod frontend;
 pub mod instrument;
 pub mod output;

@@ -2,8 +2,8 @@
 //! `pomp-cc`, `pomp-cxx` or `pomp-f90` it behaves as that compiler wrapper.
 
 use clap::{Parser, Subcommand};
-use pomp::instrument::{EventSet, Interface, Options};
-use std::collections::BTreeSet;
+use pomp::flags::Value;
+use pomp::instrument::Options;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,27 +62,8 @@ struct InstrumentArgs {
     /// Also write the IDF descriptor JSON of every region to this file.
     #[arg(long, value_name = "OUT.json")]
     idf: Option<PathBuf>,
-    /// Leave these constructs uninstrumented: construct names (barrier,
-    /// critical, ...) or groups (sync, task, locks, omp). Comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    disable: Vec<String>,
-    /// Event set: `extended` adds events for constructs OPARI2 leaves alone;
-    /// `opari2` emits only OPARI2's events, for libraries that know no more.
-    #[arg(long = "pomp", value_enum, default_value_t = EventSet::Extended)]
-    events: EventSet,
-    /// Measurement interface the instrumented code calls: `pomp2` (OPARI2's,
-    /// with registration at link time) or `pomp1`, the original 2002
-    /// proposal's `POMP_*` calls with a static descriptor per region
-    /// (tasks and newer constructs have no events there).
-    #[arg(long, value_enum, default_value_t = Interface::Pomp2)]
-    interface: Interface,
-    /// Omit `#line` markers (diagnostics then point at the instrumented file).
-    #[arg(long)]
-    nosrc: bool,
-    /// Keep `untied` tasks untied and call the Untied_task events
-    /// (by default untied tasks are made tied, with a warning).
-    #[arg(long)]
-    keep_untied: bool,
+    #[command(flatten)]
+    flags: InstrumentationFlags,
     /// Treat a Fortran file as fixed form whatever its suffix.
     #[arg(long, conflicts_with = "free_form")]
     fixed_form: bool,
@@ -128,16 +109,80 @@ fn instrument(a: InstrumentArgs) -> ExitCode {
         _ => None,
     };
     let options = Options {
-        disable: a
-            .disable
-            .into_iter()
-            .map(|s| s.trim().to_lowercase())
-            .collect::<BTreeSet<_>>(),
-        events: a.events,
-        interface: a.interface,
-        no_line_markers: a.nosrc,
-        keep_untied: a.keep_untied,
         language,
+        ..a.flags.0
     };
     pomp::instrument::run_cli(&a.file, &a.output, a.idf.as_deref(), &options)
+}
+
+/// The instrumentation options of `pomp instrument`, made from the one
+/// table the wrappers read too ([`pomp::flags::INSTRUMENTATION`]).
+struct InstrumentationFlags(Options);
+
+impl clap::Args for InstrumentationFlags {
+    fn augment_args(mut command: clap::Command) -> clap::Command {
+        use clap::builder::PossibleValuesParser;
+        use clap::{Arg, ArgAction};
+        for flag in pomp::flags::INSTRUMENTATION {
+            let arg = Arg::new(flag.name)
+                .long(flag.name)
+                .visible_aliases(flag.aliases)
+                .help(flag.help);
+            command = command.arg(match flag.value {
+                Value::Switch => arg.action(ArgAction::SetTrue),
+                Value::Choice {
+                    placeholder,
+                    choices,
+                    default,
+                } => arg
+                    .value_name(placeholder)
+                    .value_parser(PossibleValuesParser::new(choices))
+                    .default_value(default),
+                Value::Text { placeholder } => arg.value_name(placeholder),
+                Value::List { placeholder } => arg
+                    .value_name(placeholder)
+                    .action(ArgAction::Append)
+                    .value_delimiter(','),
+            });
+        }
+        command
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
+}
+
+impl clap::FromArgMatches for InstrumentationFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut options = Options::default();
+        for flag in pomp::flags::INSTRUMENTATION {
+            let values: Vec<Option<&str>> = match flag.value {
+                Value::Switch => match matches.get_flag(flag.name) {
+                    true => vec![None],
+                    false => vec![],
+                },
+                _ => matches
+                    .get_many::<String>(flag.name)
+                    .into_iter()
+                    .flatten()
+                    .map(|v| Some(v.as_str()))
+                    .collect(),
+            };
+            for value in values {
+                flag.set(&mut options, value).map_err(|message| {
+                    clap::Error::raw(
+                        clap::error::ErrorKind::InvalidValue,
+                        format!("--{}: {message}\n", flag.name),
+                    )
+                })?;
+            }
+        }
+        Ok(InstrumentationFlags(options))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
 }

@@ -4,17 +4,18 @@
 
 use crate::edits::EditSet;
 use crate::frontend::{DirectiveForm, Model, Site};
-use crate::instrument::{Interface, Options};
-use crate::rules::{Arg, BareDirective, Call, Construct, Layer, Plan, PompAction, Region, Var};
+use crate::rules::{
+    Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, Var,
+};
 use crate::source::{c_string_literal, SourceFile};
 use std::collections::BTreeSet;
 
-pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
+pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> Vec<u8> {
     let mut r = Renderer {
         file,
         model,
         plan,
-        options,
+        config,
         edits: EditSet::default(),
         events: BTreeSet::new(),
     };
@@ -70,7 +71,7 @@ struct Renderer<'a> {
     file: &'a SourceFile,
     model: &'a Model,
     plan: &'a Plan,
-    options: &'a Options,
+    config: &'a super::Config,
     edits: EditSet,
     /// Every event called, for the prototypes.
     events: BTreeSet<String>,
@@ -78,7 +79,7 @@ struct Renderer<'a> {
 
 impl Renderer<'_> {
     fn line_marker(&self, line: usize) -> String {
-        if self.options.no_line_markers {
+        if !self.config.line_markers {
             String::new()
         } else {
             format!("#line {line} {}\n", self.file.quoted_path())

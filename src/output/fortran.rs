@@ -12,10 +12,9 @@ use crate::directive::Directive;
 use crate::edits::EditSet;
 use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::frontend::{DirectiveForm, Model, Site};
-use crate::instrument::{Interface, Options};
 use crate::rules::{
-    has_restrictive_default, Arg, BareDirective, Call, Construct, Plan, PompAction, Region, Shape,
-    Var,
+    has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Plan, PompAction,
+    Region, Shape, Var,
 };
 use crate::source::{Language, SourceFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,12 +30,12 @@ const CTC_CHUNK: usize = 48;
 /// program units see it as that many bytes of 8-byte integers.
 const DESCRIPTOR_WORDS: usize = 8;
 
-pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) -> Vec<u8> {
+pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> Vec<u8> {
     let mut r = Renderer {
         file,
         model,
         plan,
-        options,
+        config,
         fixed_form: file.language == Language::FortranFixed,
         edits: EditSet::default(),
         needs: BTreeMap::new(),
@@ -58,7 +57,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, options: &Options) 
         return file.bytes.clone();
     }
     r.declarations();
-    if !options.no_line_markers {
+    if config.line_markers {
         let preamble = format!(
             "#ifndef _POMP\n#define _POMP 200110\n#endif\n{}",
             r.line_marker(1)
@@ -96,7 +95,7 @@ struct Renderer<'a> {
     file: &'a SourceFile,
     model: &'a Model,
     plan: &'a Plan,
-    options: &'a Options,
+    config: &'a super::Config,
     fixed_form: bool,
     edits: EditSet,
     /// Per unit index.
@@ -109,7 +108,7 @@ struct Renderer<'a> {
 
 impl Renderer<'_> {
     fn line_marker(&self, line: usize) -> String {
-        if self.options.no_line_markers {
+        if !self.config.line_markers {
             String::new()
         } else {
             format!("#line {line} {}\n", self.file.quoted_path())

@@ -3,8 +3,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::frontend::Model;
-use crate::instrument::Options;
-use crate::rules::Plan;
+use crate::rules::{self, Plan};
 use crate::source::SourceFile;
 use serde_json::{json, Value};
 
@@ -15,7 +14,8 @@ pub fn document(
     front_end: &str,
     model: &Model,
     plan: &Plan,
-    options: &Options,
+    rules_config: &rules::Config,
+    output_config: &super::Config,
     diagnostics: &[Diagnostic],
 ) -> Value {
     let regions: Vec<Value> = plan
@@ -77,11 +77,11 @@ pub fn document(
         "language": file.language.name(),
         "front_end": front_end,
         "options": {
-            "disable": options.disable,
-            "events": options.events,
-            "interface": options.interface,
-            "line_markers": !options.no_line_markers,
-            "keep_untied": options.keep_untied,
+            "disable": rules_config.disable,
+            "events": rules_config.events,
+            "interface": rules_config.interface,
+            "line_markers": output_config.line_markers,
+            "keep_untied": rules_config.keep_untied,
         },
         "unique": crate::rules::unique_name(file),
         "init_function": plan.registration(),

@@ -8,6 +8,20 @@ pub mod idf;
 use std::io::Write;
 use std::path::Path;
 
+/// The choices that shape the instrumented text but not what is measured.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Config {
+    /// Follow every insertion with a `#line` marker, so that diagnostics,
+    /// debuggers and profiles point at the user's lines.
+    pub line_markers: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { line_markers: true }
+    }
+}
+
 /// Write `bytes` to `path` through a temporary file in the same directory
 /// and a rename: readers see the old file or the whole new one. Like a
 /// compiler's output it is not forced to disk: after a crash the build

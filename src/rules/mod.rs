@@ -3,6 +3,7 @@
 //! Fortran text. The events of each construct are data in
 //! `grammars/rules.toml`; this module only applies them.
 
+mod config;
 mod ctc;
 mod split;
 pub mod table;
@@ -10,8 +11,8 @@ pub mod table;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Clause, Directive};
 use crate::frontend::{DirectiveForm, LockCall, Model, Site};
-use crate::instrument::{EventSet, Interface, Options};
 use crate::source::{SourceFile, Span};
+pub use config::{Config, EventSet, Interface};
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// A measured region: one per instrumented construct (a combined construct
@@ -223,7 +224,7 @@ pub fn has_restrictive_default(directive: &Directive) -> bool {
 }
 
 /// Apply the rules to a model.
-pub fn plan(file: &SourceFile, model: &Model, options: &Options) -> Plan {
+pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     let mut planner = Planner {
         file,
         model,
@@ -249,7 +250,7 @@ pub fn unique_name(file: &SourceFile) -> String {
 struct Planner<'a> {
     file: &'a SourceFile,
     model: &'a Model,
-    options: &'a Options,
+    options: &'a Config,
     plan: Plan,
     site_region: Vec<Option<usize>>,
 }

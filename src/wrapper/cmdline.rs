@@ -2,10 +2,10 @@
 //! of what kind, what the invocation produces, and which arguments belong to
 //! the wrapper rather than the compiler.
 
-use crate::instrument::{EventSet, Interface};
+use crate::flags::{Flag, Value};
+use crate::instrument::Options;
 use crate::source::Language;
 use anyhow::{bail, Context, Result};
-use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -63,17 +63,58 @@ pub struct Dependencies {
 /// compiler runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WrapperOptions {
-    pub disable: BTreeSet<String>,
-    pub events: EventSet,
-    pub interface: Interface,
+    /// How sources are instrumented: the options `pomp instrument` has.
+    pub instrument: Options,
     pub keep: bool,
     pub verbose: bool,
     pub help: bool,
-    pub no_line_markers: bool,
-    pub keep_untied: bool,
     /// Another POMP2 library to link instead of pomp's runtime.
     pub runtime: Option<String>,
 }
+
+/// The wrappers' own options, besides those of instrumentation.
+pub static WRAPPER_FLAGS: &[Flag<WrapperOptions>] = &[
+    Flag {
+        name: "keep",
+        aliases: &[],
+        value: Value::Switch,
+        help: "Keep instrumented sources and IDF JSON beside the objects.",
+        apply: |o, _| {
+            o.keep = true;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "runtime",
+        aliases: &[],
+        value: Value::Text { placeholder: "LIB" },
+        help: "Link this POMP2 library instead of pomp's runtime (a .a or .so path, or -lNAME).",
+        apply: |o, v| {
+            o.runtime = v.map(str::to_owned);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "verbose",
+        aliases: &[],
+        value: Value::Switch,
+        help: "Print the commands run.",
+        apply: |o, _| {
+            o.verbose = true;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "help",
+        aliases: &[],
+        value: Value::Switch,
+        help: "This text.",
+        apply: |o, _| {
+            o.help = true;
+            Ok(())
+        },
+    },
+];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandLine {
@@ -347,47 +388,24 @@ fn kind_by_suffix(path: &Path) -> InputKind {
 }
 
 impl WrapperOptions {
+    /// Apply `--pomp-OPTION`, given without its prefix.
     fn apply(&mut self, option: &str) -> Result<()> {
         let (name, value) = match option.split_once('=') {
             Some((name, value)) => (name, Some(value)),
             None => (option, None),
         };
-        let required =
-            || value.with_context(|| format!("--pomp-{name} needs a value (--pomp-{name}=...)"));
-        match name {
-            "disable" => self.disable.extend(
-                required()?
-                    .split(',')
-                    .map(|s| s.trim().to_lowercase())
-                    .filter(|s| !s.is_empty()),
-            ),
-            "events" => {
-                self.events = match required()? {
-                    "opari2" => EventSet::Opari2,
-                    "extended" => EventSet::Extended,
-                    other => bail!("--pomp-events: unknown event set '{other}' (opari2, extended)"),
-                }
-            }
-            "interface" => {
-                self.interface = match required()? {
-                    "pomp2" => Interface::Pomp2,
-                    "pomp1" => Interface::Pomp1,
-                    other => bail!("--pomp-interface: unknown interface '{other}' (pomp2, pomp1)"),
-                }
-            }
-            "runtime" => self.runtime = Some(required()?.to_owned()),
-            "keep" => self.keep = true,
-            "verbose" => self.verbose = true,
-            "help" => self.help = true,
-            "nosrc" => self.no_line_markers = true,
-            "keep-untied" => self.keep_untied = true,
-            _ => bail!("unknown wrapper option '--pomp-{option}' (see --pomp-help)"),
-        }
-        if value.is_some() && matches!(name, "keep" | "verbose" | "help" | "nosrc" | "keep-untied")
+        // The aliases are `pomp instrument`'s own spellings.
+        let result = if let Some(flag) = crate::flags::INSTRUMENTATION
+            .iter()
+            .find(|f| f.name == name)
         {
-            bail!("--pomp-{name} takes no value");
-        }
-        Ok(())
+            flag.set(&mut self.instrument, value)
+        } else if let Some(flag) = WRAPPER_FLAGS.iter().find(|f| f.name == name) {
+            flag.set(self, value)
+        } else {
+            bail!("unknown wrapper option '--pomp-{option}' (see --pomp-help)");
+        };
+        result.map_err(|message| anyhow::anyhow!("--pomp-{name}: {message}"))
     }
 }
 
@@ -572,11 +590,14 @@ mod tests {
         assert_eq!(line.args, ["-c", "a.c"]);
         assert_eq!(line.inputs[0].arg_index, 1);
         assert!(line.wrapper.keep);
-        assert_eq!(line.wrapper.events, EventSet::Opari2);
+        assert_eq!(
+            line.wrapper.instrument.rules.events,
+            crate::rules::EventSet::Opari2
+        );
         assert_eq!(line.wrapper.runtime.as_deref(), Some("-lscorep"));
         assert_eq!(
-            line.wrapper.disable,
-            BTreeSet::from(["sync".into(), "locks".into()])
+            line.wrapper.instrument.rules.disable,
+            std::collections::BTreeSet::from(["sync".into(), "locks".into()])
         );
         let error = CommandLine::parse(vec!["--pomp-frobnicate".into()]).unwrap_err();
         assert!(error.to_string().contains("--pomp-frobnicate"), "{error}");

@@ -14,7 +14,8 @@ mod scratch;
 
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 
-use crate::instrument::{self, Interface, Options};
+use crate::instrument::{self, Options};
+use crate::rules::Interface;
 use crate::source::{Language, SourceFile};
 use anyhow::{bail, Context, Result};
 use cmdline::{CommandLine, Input, InputKind, Mode};
@@ -406,12 +407,8 @@ impl Wrapper {
     fn options(&self, input: &Input, language: Language) -> Options {
         let wrapper = &self.line.wrapper;
         Options {
-            disable: wrapper.disable.clone(),
-            events: wrapper.events,
-            interface: wrapper.interface,
-            no_line_markers: wrapper.no_line_markers,
-            keep_untied: wrapper.keep_untied,
             language: input.explicit_language.as_ref().map(|_| language),
+            ..wrapper.instrument.clone()
         }
     }
 
@@ -505,7 +502,7 @@ impl Wrapper {
             language,
             explicit_language: input.explicit_language.clone(),
             init_function,
-            interface: options.interface,
+            interface: options.rules.interface,
         }))
     }
 
@@ -899,6 +896,8 @@ fn make_escaped(path: &[u8]) -> Vec<u8> {
 fn help_text(compiler: Compiler) -> String {
     let name = compiler.wrapper_name();
     let (variable, default) = compiler.environment();
+    let options = crate::flags::help_lines(crate::flags::INSTRUMENTATION, "pomp-")
+        + &crate::flags::help_lines(cmdline::WRAPPER_FLAGS, "pomp-");
     format!(
         "Usage: {name} [compiler options] [--pomp-OPTION ...] FILES...
 
@@ -907,20 +906,9 @@ OpenMP directives for the POMP2 measurement interface. Linking a program adds
 the region registration and the pomp runtime (or another POMP2 library).
 
 Wrapper options (removed before the compiler runs):
-  --pomp-disable=LIST     leave these constructs or groups uninstrumented
-                          (barrier, critical, ..., sync, task, locks, omp)
-  --pomp-events=SET       extended (default) or opari2
-  --pomp-interface=NAME   pomp2 (default) or pomp1, the original 2002
-                          interface; a program calling it is linked with
-                          the library --pomp-runtime names (pomp's runtime
-                          implements POMP2 only)
-  --pomp-keep-untied      keep untied tasks untied
-  --pomp-nosrc            no #line markers in instrumented sources
-  --pomp-keep             keep instrumented sources and IDF JSON beside the objects
-  --pomp-runtime=LIB      link this POMP2 library instead of pomp's runtime
-                          (a .a or .so path, or -lNAME)
-  --pomp-verbose          print the commands run
-  --pomp-help             this text
+{options}
+A program calling the original interface (--pomp-interface=pomp1) is linked
+with the library --pomp-runtime names: pomp's runtime implements POMP2 only.
 
 Environment:
   {variable:<23} the underlying compiler (default {default}; may include a launcher)

@@ -1,0 +1,252 @@
+//! The options that shape instrumentation, each defined once: its name,
+//! its value, its help text and what it sets. `pomp instrument` offers
+//! them as `--NAME`, the compiler wrappers as `--pomp-NAME`, and both help
+//! texts are written from here. Parsing the rest of a command line belongs
+//! to the program that owns it; this module knows no argument parser.
+
+use crate::instrument::Options;
+use crate::rules::{EventSet, Interface};
+
+/// What an option takes after its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Nothing: the option is a switch.
+    Switch,
+    /// One of `choices`.
+    Choice {
+        placeholder: &'static str,
+        choices: &'static [&'static str],
+        default: &'static str,
+    },
+    /// Any text.
+    Text { placeholder: &'static str },
+    /// A comma-separated list; the option may be repeated.
+    List { placeholder: &'static str },
+}
+
+/// One option, generic over what it configures.
+pub struct Flag<T> {
+    /// The long name without dashes: `disable` is `--disable` and
+    /// `--pomp-disable`.
+    pub name: &'static str,
+    /// Further spellings kept for `pomp instrument` (`--pomp=opari2`).
+    pub aliases: &'static [&'static str],
+    pub value: Value,
+    /// One line for the wrappers' help, the first paragraph for
+    /// `pomp instrument --help`.
+    pub help: &'static str,
+    /// Sets the option; `value` is `None` for a switch. The error says
+    /// what was expected, without the option's spelling.
+    pub apply: fn(&mut T, Option<&str>) -> Result<(), String>,
+}
+
+impl<T> Flag<T> {
+    /// The option in `flags` spelt `name` (without dashes), aliases included.
+    pub fn find<'f>(flags: &'f [Flag<T>], name: &str) -> Option<&'f Flag<T>> {
+        flags
+            .iter()
+            .find(|f| f.name == name || f.aliases.contains(&name))
+    }
+
+    /// Check that a value is present exactly when the option takes one,
+    /// and apply it.
+    pub fn set(&self, target: &mut T, value: Option<&str>) -> Result<(), String> {
+        match (self.value, value) {
+            (Value::Switch, Some(_)) => Err("takes no value".into()),
+            (Value::Switch, None) => (self.apply)(target, None),
+            (_, None) => Err("needs a value".into()),
+            (Value::Choice { choices, .. }, Some(v)) if !choices.contains(&v) => Err(format!(
+                "unknown value '{v}' (expected {})",
+                choices.join(", ")
+            )),
+            (_, Some(v)) => (self.apply)(target, Some(v)),
+        }
+    }
+
+    /// `--PREFIXNAME=VALUE` as the help lists it.
+    pub fn synopsis(&self, prefix: &str) -> String {
+        match self.value {
+            Value::Switch => format!("--{prefix}{}", self.name),
+            Value::Choice { placeholder, .. }
+            | Value::Text { placeholder }
+            | Value::List { placeholder } => {
+                format!("--{prefix}{}={placeholder}", self.name)
+            }
+        }
+    }
+}
+
+/// Help lines for `flags` as the wrappers print them: the synopsis, then
+/// the help text wrapped beside it.
+pub fn help_lines<T>(flags: &[Flag<T>], prefix: &str) -> String {
+    const HELP_COLUMN: usize = 26;
+    const WIDTH: usize = 78;
+    let mut out = String::new();
+    for flag in flags {
+        let synopsis = flag.synopsis(prefix);
+        let mut help = flag.help.to_string();
+        if let Value::Choice {
+            choices, default, ..
+        } = flag.value
+        {
+            help.push_str(&format!(" ({}; default {default})", choices.join(", ")));
+        }
+        let mut line = format!("  {synopsis}");
+        if line.len() + 2 > HELP_COLUMN {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::new();
+        }
+        for word in help.split_whitespace() {
+            let column = line.len().max(HELP_COLUMN);
+            let fits = line.len() > HELP_COLUMN && column + 1 + word.len() <= WIDTH;
+            if fits {
+                line.push(' ');
+            } else {
+                if line.len() > HELP_COLUMN {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::new();
+                }
+                line.push_str(&" ".repeat(HELP_COLUMN - line.len()));
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The names `--disable` accepts, lower-cased and without blanks.
+fn disable_list(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split(',')
+        .map(|s| s.trim().to_lowercase())
+        .filter(|s| !s.is_empty())
+}
+
+/// The options of instrumentation proper, the same for `pomp instrument`
+/// and the wrappers.
+pub static INSTRUMENTATION: &[Flag<Options>] = &[
+    Flag {
+        name: "disable",
+        aliases: &[],
+        value: Value::List {
+            placeholder: "LIST",
+        },
+        help: "Leave these constructs uninstrumented: construct names (barrier, critical, ...) \
+               or groups (sync, task, locks, omp), comma-separated.",
+        apply: |o, v| {
+            o.rules.disable.extend(disable_list(v.unwrap_or_default()));
+            Ok(())
+        },
+    },
+    Flag {
+        name: "events",
+        aliases: &["pomp"],
+        value: Value::Choice {
+            placeholder: "SET",
+            choices: &["extended", "opari2"],
+            default: "extended",
+        },
+        help: "Event set: `extended` adds events for constructs OPARI2 leaves alone; `opari2` \
+               emits only OPARI2's events, for POMP2 libraries that know no more.",
+        apply: |o, v| {
+            o.rules.events = match v {
+                Some("opari2") => EventSet::Opari2,
+                _ => EventSet::Extended,
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "interface",
+        aliases: &[],
+        value: Value::Choice {
+            placeholder: "NAME",
+            choices: &["pomp2", "pomp1"],
+            default: "pomp2",
+        },
+        help: "Measurement interface: `pomp2` (OPARI2's, regions registered at link time) or \
+               `pomp1`, the original 2002 proposal's POMP_* calls with a static descriptor per \
+               region (tasks and newer constructs have no events there).",
+        apply: |o, v| {
+            o.rules.interface = match v {
+                Some("pomp1") => Interface::Pomp1,
+                _ => Interface::Pomp2,
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "nosrc",
+        aliases: &[],
+        value: Value::Switch,
+        help: "Omit #line markers (diagnostics then point at the instrumented file).",
+        apply: |o, _| {
+            o.output.line_markers = false;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "keep-untied",
+        aliases: &[],
+        value: Value::Switch,
+        help: "Keep untied tasks untied and call the Untied_task events (by default they are \
+               made tied, with a warning).",
+        apply: |o, _| {
+            o.rules.keep_untied = true;
+            Ok(())
+        },
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(name: &str, value: Option<&str>) -> Result<Options, String> {
+        let mut options = Options::default();
+        Flag::find(INSTRUMENTATION, name)
+            .ok_or("unknown")?
+            .set(&mut options, value)?;
+        Ok(options)
+    }
+
+    #[test]
+    fn each_option_sets_what_it_names() {
+        assert_eq!(
+            set("disable", Some("Task, sync,,")).unwrap().rules.disable,
+            ["sync".to_string(), "task".to_string()].into()
+        );
+        assert_eq!(
+            set("pomp", Some("opari2")).unwrap().rules.events,
+            EventSet::Opari2
+        );
+        assert_eq!(
+            set("interface", Some("pomp1")).unwrap().rules.interface,
+            Interface::Pomp1
+        );
+        assert!(!set("nosrc", None).unwrap().output.line_markers);
+        assert!(set("keep-untied", None).unwrap().rules.keep_untied);
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(set("nosrc", Some("1")).unwrap_err(), "takes no value");
+        assert_eq!(set("events", None).unwrap_err(), "needs a value");
+        assert_eq!(
+            set("interface", Some("pomp3")).unwrap_err(),
+            "unknown value 'pomp3' (expected pomp2, pomp1)"
+        );
+    }
+
+    #[test]
+    fn help_lines_wrap_beside_the_synopsis() {
+        let help = help_lines(INSTRUMENTATION, "pomp-");
+        assert!(help.starts_with("  --pomp-disable=LIST     Leave these"));
+        assert!(help.lines().all(|l| l.len() <= 78), "{help}");
+        assert!(help.contains("(extended, opari2; default extended)"));
+    }
+}
