@@ -15,24 +15,43 @@ pub struct Options {
     pub output: crate::output::Config,
 }
 
-/// A successful instrumentation.
+/// Everything the pipeline found and made for one file: what the front
+/// end saw, what the rules planned, the edits and the text they give, and
+/// the diagnostics. Directives that failed are left out of the plan, so
+/// when some fail the rest is still here to look at; only a file without
+/// errors may be written.
 #[derive(Debug)]
-pub struct Instrumented {
+pub struct Instrumentation {
+    pub front_end: &'static str,
+    pub model: crate::frontend::Model,
+    pub plan: crate::rules::Plan,
+    pub edits: crate::edits::EditSet,
+    /// The instrumented text: the original bytes with the edits applied.
     pub output: Vec<u8>,
-    /// Warnings (a failure carries the errors instead).
+    /// Errors and warnings of every stage, in file order.
     pub diagnostics: Vec<Diagnostic>,
-    /// `POMP2_Init_reg_<unique>`, when the file has regions.
-    pub init_function: Option<String>,
-    pub regions: usize,
-    /// What the IDF document is made from, kept so that it is only built
-    /// when someone asks for it.
-    front_end: &'static str,
-    model: crate::frontend::Model,
-    plan: crate::rules::Plan,
-    options: Options,
+    pub options: Options,
 }
 
-impl Instrumented {
+impl Instrumentation {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers regions.
+    pub fn init_function(&self) -> Option<String> {
+        self.plan.registration()
+    }
+
+    /// Whether compiling the output differs from compiling the original.
+    pub fn changes_anything(&self) -> bool {
+        !self.edits.is_empty()
+    }
+
     /// The IDF descriptor document of `file`, the file this came from.
     pub fn idf(&self, file: &SourceFile) -> serde_json::Value {
         crate::output::idf::document(
@@ -47,10 +66,54 @@ impl Instrumented {
     }
 }
 
-/// Instrumentation refused: at least one error, no output.
-#[derive(Debug)]
-pub struct Failure {
-    pub diagnostics: Vec<Diagnostic>,
+/// Why a source file could not be instrumented at all.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error(
+        "{}: cannot tell the language from the suffix; use -x c, -x c++, --free-form or --fixed-form",
+        .0.display()
+    )]
+    UnknownLanguage(PathBuf),
+    #[error("cannot read {}: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A defect of pomp, caught so that one file does not stop a build.
+    #[error("internal error while instrumenting {}: {message}", .path.display())]
+    Internal { path: PathBuf, message: String },
+}
+
+/// Read a source file; its language is `language`, or else told by the
+/// suffix.
+pub fn read_source(path: &Path, language: Option<Language>) -> Result<SourceFile, InputError> {
+    let language = language
+        .or_else(|| Language::from_path(path))
+        .ok_or_else(|| InputError::UnknownLanguage(path.to_path_buf()))?;
+    let bytes = std::fs::read(path).map_err(|source| InputError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(SourceFile::new(path, bytes, language))
+}
+
+/// [`instrument`], with a defect of pomp (a panic) turned into an error, so
+/// that builds and batch runs over many files report it and go on.
+pub fn instrument_guarded(
+    file: &SourceFile,
+    options: &Options,
+) -> Result<Instrumentation, InputError> {
+    std::panic::catch_unwind(|| instrument(file, options)).map_err(|panic| {
+        let message = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".into());
+        InputError::Internal {
+            path: file.path.clone(),
+            message,
+        }
+    })
 }
 
 /// Cheap test whether a file can need instrumenting at all: does a word
@@ -74,7 +137,7 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 }
 
 /// Instrument one file held in memory.
-pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, Failure> {
+pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     let front_end = crate::frontend::for_file(file);
     // Nothing to find: the file stays as it is, at the cost of a copy.
     let model = if may_need_instrumenting(&file.bytes) {
@@ -90,63 +153,51 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Result<Instrumented, 
         .cloned()
         .collect();
     diagnostics.sort_by_key(|d| d.span.start);
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        return Err(Failure { diagnostics });
-    }
-    let output = if file.language.is_fortran() {
-        crate::output::fortran::render(file, &model, &plan, &options.output)
-    } else {
-        crate::output::c::render(file, &model, &plan, &options.output)
-    };
-    Ok(Instrumented {
-        output,
-        init_function: plan.registration(),
-        regions: plan.regions.len(),
-        diagnostics,
+    let edits = crate::output::emit(file, &model, &plan, &options.output);
+    let output = edits.apply(&file.bytes);
+    Instrumentation {
         front_end: front_end.name(),
         model,
         plan,
+        edits,
+        output,
+        diagnostics,
         options: options.clone(),
-    })
+    }
 }
 
-/// Read `input`, instrument it, and write `output` (and the IDF JSON) via
-/// temporary files and renames. On failure nothing is written.
+/// Read `input`, instrument it, and, when it has no errors, write `output`
+/// (and the IDF JSON) via temporary files and renames. With errors nothing
+/// is written; the diagnostics say why.
 pub fn instrument_path(
     input: &Path,
     output: &Path,
     idf: Option<&Path>,
     options: &Options,
-) -> anyhow::Result<(SourceFile, Result<Instrumented, Failure>)> {
+) -> anyhow::Result<(SourceFile, Instrumentation)> {
     use anyhow::Context;
-    let language = detect_language(input, options).with_context(|| {
-        format!(
-            "{}: cannot tell the language from the suffix; use -x c, -x c++, --free-form or --fixed-form",
-            input.display()
-        )
-    })?;
-    let bytes = std::fs::read(input).with_context(|| format!("cannot read {}", input.display()))?;
-    let file = SourceFile::new(input, bytes, language);
-    let result = instrument(&file, options);
-    if let Ok(done) = &result {
-        if same_file(input, output) {
-            anyhow::bail!(
-                "refusing to overwrite the input {}: choose another -o",
-                input.display()
-            );
-        }
-        let idf_bytes = match idf {
-            Some(_) => Some(serde_json::to_vec_pretty(&done.idf(&file))?),
-            None => None,
-        };
-        crate::output::write_atomically(output, &done.output)
-            .with_context(|| format!("cannot write {}", output.display()))?;
-        if let (Some(path), Some(bytes)) = (idf, idf_bytes) {
-            crate::output::write_atomically(path, &bytes)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
+    let file = read_source(input, options.language)?;
+    let done = instrument(&file, options);
+    if done.has_errors() {
+        return Ok((file, done));
     }
-    Ok((file, result))
+    if same_file(input, output) {
+        anyhow::bail!(
+            "refusing to overwrite the input {}: choose another -o",
+            input.display()
+        );
+    }
+    let idf_bytes = match idf {
+        Some(_) => Some(serde_json::to_vec_pretty(&done.idf(&file))?),
+        None => None,
+    };
+    crate::output::write_atomically(output, &done.output)
+        .with_context(|| format!("cannot write {}", output.display()))?;
+    if let (Some(path), Some(bytes)) = (idf, idf_bytes) {
+        crate::output::write_atomically(path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok((file, done))
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -154,11 +205,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
-}
-
-/// The name the language is detected from: `--fixed-form` and friends win.
-pub fn detect_language(path: &Path, options: &Options) -> Option<Language> {
-    options.language.or_else(|| Language::from_path(path))
 }
 
 /// A stable file name for instrumented output next to nothing in the source
@@ -196,19 +242,15 @@ pub fn run_cli(
             eprintln!("error: {e:#}");
             std::process::ExitCode::from(2)
         }
-        Ok((file, Ok(done))) => {
+        Ok((file, done)) => {
             eprint!(
                 "{}",
                 crate::diagnostics::render(&file, &done.diagnostics, color)
             );
-            std::process::ExitCode::SUCCESS
-        }
-        Ok((file, Err(failure))) => {
-            eprint!(
-                "{}",
-                crate::diagnostics::render(&file, &failure.diagnostics, color)
-            );
-            let errors = failure.diagnostics.iter().filter(|d| d.is_error()).count();
+            if !done.has_errors() {
+                return std::process::ExitCode::SUCCESS;
+            }
+            let errors = done.error_count();
             eprintln!(
                 "error: {} not instrumented ({errors} error{}); nothing was written",
                 input.display(),
@@ -221,7 +263,60 @@ pub fn run_cli(
 
 #[cfg(test)]
 mod tests {
-    use super::may_need_instrumenting;
+    use super::*;
+    use crate::edits::Origin;
+
+    fn instrumented(text: &str, language: Language) -> Instrumentation {
+        let file = SourceFile::new("t", text.as_bytes().to_vec(), language);
+        instrument(&file, &Options::default())
+    }
+
+    #[test]
+    fn failed_directives_leave_the_rest_planned_and_edited() {
+        let c =
+            "void f(int n) {\n#pragma omp barrier\n}\nvoid g(void) {\n#pragma omp parallel\n}\n";
+        let done = instrumented(c, Language::C);
+        assert!(done.has_errors());
+        assert_eq!(done.plan.regions.len(), 1);
+        assert_eq!(done.plan.regions[0].region_type, "barrier");
+        assert!(done.edits.iter().any(|e| e.origin.region() == Some(0)));
+
+        let fortran = "subroutine s\n!$omp parallel\nx = 1\nend subroutine\nsubroutine t\n!$omp barrier\nend subroutine\n";
+        let done = instrumented(fortran, Language::FortranFree);
+        assert!(done.has_errors());
+        let types: Vec<&str> = done
+            .plan
+            .regions
+            .iter()
+            .map(|r| r.region_type.as_str())
+            .collect();
+        assert_eq!(types, ["barrier"]);
+    }
+
+    #[test]
+    fn every_edit_names_its_directive_or_the_file() {
+        let c = "#include <omp.h>\nint main(void) {\n  omp_lock_t l;\n  omp_init_lock(&l);\n#pragma omp parallel\n  { }\n  return 0;\n}\n";
+        let done = instrumented(c, Language::C);
+        assert!(!done.has_errors());
+        let origins: Vec<&Origin> = done.edits.iter().map(|e| &e.origin).collect();
+        assert!(origins.contains(&&Origin::File));
+        assert!(origins.contains(&&Origin::LockCall));
+        let site_edits = origins
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o,
+                    Origin::Site {
+                        site: 0,
+                        region: Some(0)
+                    }
+                )
+            })
+            .count();
+        // The directive's lines, and the code closing its block.
+        assert_eq!(site_edits, 2);
+        assert_eq!(done.edits.apply(c.as_bytes()), done.output);
+    }
 
     #[test]
     fn only_words_starting_with_omp_or_pomp_count() {

@@ -1,10 +1,39 @@
 //! The edit set: byte-exact insertions and replacements on the original
-//! text. Bytes outside the edits are copied unchanged, so encodings, CRLF,
-//! tabs and a BOM survive.
+//! text, each knowing what it came from. Bytes outside the edits are copied
+//! unchanged, so encodings, CRLF, tabs and a BOM survive.
 
 use crate::source::Span;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What an edit was made for, so that a preview can show what each
+/// directive becomes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Origin {
+    /// A directive of the model (index into `Model::sites`) and, when it is
+    /// measured, its region (index into `Plan::regions`).
+    Site { site: usize, region: Option<usize> },
+    /// A jump closing the user regions it leaves, innermost first.
+    Exit { regions: Vec<usize> },
+    /// A call of an OpenMP lock routine, renamed to its wrapper.
+    LockCall,
+    /// Declarations a program unit needs (index into `Model::units`).
+    Unit { unit: usize },
+    /// Code for the whole file: prototypes, handles, registration.
+    File,
+}
+
+impl Origin {
+    /// The region this edit belongs to, if it belongs to one.
+    pub fn region(&self) -> Option<usize> {
+        match self {
+            Origin::Site { region, .. } => *region,
+            Origin::Exit { regions } => regions.first().copied(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Edit {
     /// Empty for an insertion.
     pub range: Span,
@@ -12,27 +41,37 @@ pub struct Edit {
     /// Among edits at the same offset, lower goes first: closing code of an
     /// inner construct before that of an outer one.
     pub order: i64,
+    pub origin: Origin,
 }
 
+impl Edit {
+    pub fn is_insertion(&self) -> bool {
+        self.range.is_empty()
+    }
+}
+
+/// Edits being collected, in any order.
 #[derive(Clone, Debug, Default)]
-pub struct EditSet {
+pub struct EditBuilder {
     edits: Vec<Edit>,
 }
 
-impl EditSet {
-    pub fn insert(&mut self, at: usize, text: impl Into<String>, order: i64) {
+impl EditBuilder {
+    pub fn insert(&mut self, at: usize, text: impl Into<String>, order: i64, origin: Origin) {
         self.edits.push(Edit {
             range: at..at,
             text: text.into(),
             order,
+            origin,
         });
     }
 
-    pub fn replace(&mut self, range: Span, text: impl Into<String>, order: i64) {
+    pub fn replace(&mut self, range: Span, text: impl Into<String>, order: i64, origin: Origin) {
         self.edits.push(Edit {
             range,
             text: text.into(),
             order,
+            origin,
         });
     }
 
@@ -40,11 +79,38 @@ impl EditSet {
         self.edits.is_empty()
     }
 
-    /// Apply to `original`. Replacements never overlap: the front end hands
-    /// out disjoint directive ranges, so an overlap is a bug, not input.
-    pub fn apply(mut self, original: &[u8]) -> Vec<u8> {
+    /// The edits in the order they apply: by offset, insertions before a
+    /// replacement at the same offset, then by `order`, then as collected.
+    pub fn build(mut self) -> EditSet {
         self.edits
             .sort_by_key(|e| (e.range.start, !e.range.is_empty(), e.order));
+        EditSet { edits: self.edits }
+    }
+}
+
+/// Edits in the order they apply.
+#[derive(Clone, Debug, Default)]
+pub struct EditSet {
+    edits: Vec<Edit>,
+}
+
+impl EditSet {
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.edits.len()
+    }
+
+    /// The edits in the order they apply.
+    pub fn iter(&self) -> std::slice::Iter<'_, Edit> {
+        self.edits.iter()
+    }
+
+    /// Apply to `original`. Replacements never overlap: the front end hands
+    /// out disjoint directive ranges, so an overlap is a bug, not input.
+    pub fn apply(&self, original: &[u8]) -> Vec<u8> {
         let extra: usize = self.edits.iter().map(|e| e.text.len()).sum();
         let mut out = Vec::with_capacity(original.len() + extra);
         let mut copied = 0;
@@ -63,25 +129,46 @@ impl EditSet {
     }
 }
 
+impl<'a> IntoIterator for &'a EditSet {
+    type Item = &'a Edit;
+    type IntoIter = std::slice::Iter<'a, Edit>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn edits_apply_in_offset_then_order() {
-        let mut set = EditSet::default();
-        set.insert(5, "[outer]", 2);
-        set.insert(5, "[inner]", 1);
-        set.replace(0..1, "H", 0);
+        let mut set = EditBuilder::default();
+        set.insert(5, "[outer]", 2, Origin::File);
+        set.insert(5, "[inner]", 1, Origin::File);
+        set.replace(0..1, "H", 0, Origin::LockCall);
+        let set = set.build();
         assert_eq!(set.apply(b"hello world"), b"Hello[inner][outer] world");
+        let origins: Vec<&Origin> = set.iter().map(|e| &e.origin).collect();
+        assert_eq!(origins, [&Origin::LockCall, &Origin::File, &Origin::File]);
+    }
+
+    #[test]
+    fn edits_at_one_place_with_one_order_keep_their_sequence() {
+        let mut set = EditBuilder::default();
+        set.insert(3, "a", 0, Origin::File);
+        set.insert(3, "b", 0, Origin::File);
+        set.insert(3, "c", 0, Origin::File);
+        let set = set.build();
+        assert_eq!(set.apply(b"xyz!"), b"xyzabc!");
     }
 
     #[test]
     #[should_panic(expected = "overlapping")]
     fn overlapping_replacements_are_a_bug() {
-        let mut set = EditSet::default();
-        set.replace(0..4, "a", 0);
-        set.replace(2..6, "b", 0);
-        set.apply(b"0123456789");
+        let mut set = EditBuilder::default();
+        set.replace(0..4, "a", 0, Origin::File);
+        set.replace(2..6, "b", 0, Origin::File);
+        set.build().apply(b"0123456789");
     }
 }

@@ -49,6 +49,9 @@ pub struct Site {
     pub unit: Option<usize>,
     /// Index of the innermost enclosing site whose block contains this one.
     pub parent: Option<usize>,
+    /// The front end reported an error for this directive (its extent is
+    /// unknown): it is left as written and the file cannot be written.
+    pub failed: bool,
 }
 
 /// A program unit: a C/C++ function (qualified name in C++), a Fortran

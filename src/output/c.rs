@@ -2,28 +2,29 @@
 //! compound statement, so unbraced `if`/`else`, loops and labels keep their
 //! structure; `#line` markers follow every insertion.
 
-use crate::edits::EditSet;
-use crate::frontend::{DirectiveForm, Model, Site};
+use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::frontend::{DirectiveForm, Model};
 use crate::rules::{
     Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, Var,
 };
 use crate::source::{c_string_literal, SourceFile};
 use std::collections::BTreeSet;
 
-pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> Vec<u8> {
+/// The edits that turn `file` into its instrumented form.
+pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> EditSet {
     let mut r = Renderer {
         file,
         model,
         plan,
         config,
-        edits: EditSet::default(),
+        edits: EditBuilder::default(),
         events: BTreeSet::new(),
     };
     for construct in &plan.constructs {
         r.construct(construct);
     }
     for (site, action) in &plan.pomp_directives {
-        r.pomp_directive(&model.sites[*site], action);
+        r.pomp_directive(*site, action);
     }
     for bare in &plan.bare_directives {
         r.bare_directive(bare);
@@ -35,17 +36,25 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Con
             .map(|&i| r.call(&r.plan.regions[i], &plan.user_region.end[0]))
             .collect::<Vec<_>>()
             .join(" ");
-        r.edits.insert(exit.span.start, format!("{{ {closing} "), 0);
-        r.edits.insert(exit.span.end, " }", 0);
+        let origin = Origin::Exit {
+            regions: exit.regions.clone(),
+        };
+        r.edits
+            .insert(exit.span.start, format!("{{ {closing} "), 0, origin.clone());
+        r.edits.insert(exit.span.end, " }", 0, origin);
     }
     for lock in &plan.lock_calls {
         let renamed = super::lock_wrapper(&lock.name);
         r.events.insert(renamed.clone());
-        r.edits
-            .replace(lock.span.clone(), format!("{}{renamed}", plan.prefix()), 0);
+        r.edits.replace(
+            lock.span.clone(),
+            format!("{}{renamed}", plan.prefix()),
+            0,
+            Origin::LockCall,
+        );
     }
     if plan.regions.is_empty() && r.edits.is_empty() {
-        return file.bytes.clone();
+        return EditSet::default();
     }
     let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
         3
@@ -55,16 +64,16 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Con
     let preamble = r.preamble();
     let init = r.init_function();
     let mut edits = std::mem::take(&mut r.edits);
-    edits.insert(preamble_at, preamble, i64::MIN);
+    edits.insert(preamble_at, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
         let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
             init
         } else {
             format!("\n{init}")
         };
-        edits.insert(file.bytes.len(), tail, i64::MAX);
+        edits.insert(file.bytes.len(), tail, i64::MAX, Origin::File);
     }
-    edits.apply(&file.bytes)
+    edits.build()
 }
 
 struct Renderer<'a> {
@@ -72,7 +81,7 @@ struct Renderer<'a> {
     model: &'a Model,
     plan: &'a Plan,
     config: &'a super::Config,
-    edits: EditSet,
+    edits: EditBuilder,
     /// Every event called, for the prototypes.
     events: BTreeSet<String>,
 }
@@ -165,16 +174,22 @@ impl Renderer<'_> {
         }
         prefix.push_str(&self.line_marker(self.file.line_of(after_lines)));
         let order = super::nesting_depth(self.model, construct.site);
+        let origin = Origin::Site {
+            site: construct.site,
+            region: Some(construct.region),
+        };
         if site.form == DirectiveForm::Implicit {
-            self.edits.insert(after_lines, prefix, order);
+            self.edits
+                .insert(after_lines, prefix, order, origin.clone());
         } else {
-            self.edits.replace(site.lines.clone(), prefix, order);
+            self.edits
+                .replace(site.lines.clone(), prefix, order, origin.clone());
         }
         if let Some(block) = &site.block {
             let end = block.end;
             let resume = self.line_marker(self.file.line_of(end));
             self.edits
-                .insert(end, format!("\n{closing}{resume}"), -order);
+                .insert(end, format!("\n{closing}{resume}"), -order, origin);
         }
     }
 
@@ -200,7 +215,11 @@ impl Renderer<'_> {
         text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
         text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
         let order = super::nesting_depth(self.model, bare.site);
-        self.edits.replace(site.lines.clone(), text, order);
+        let origin = Origin::Site {
+            site: bare.site,
+            region: None,
+        };
+        self.edits.replace(site.lines.clone(), text, order, origin);
     }
 
     /// The text a layer opens with and the text that closes it.
@@ -247,7 +266,8 @@ impl Renderer<'_> {
         (open, close)
     }
 
-    fn pomp_directive(&mut self, site: &Site, action: &PompAction) {
+    fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
+        let site = &self.model.sites[site_index];
         let text = match action {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => {
@@ -266,10 +286,15 @@ impl Renderer<'_> {
             }
         };
         let resume = self.line_marker(self.file.line_of(site.lines.end));
+        let origin = Origin::Site {
+            site: site_index,
+            region: action.region(),
+        };
         self.edits.replace(
             site.lines.clone(),
             super::directive_replacement(text, resume),
             0,
+            origin,
         );
     }
 

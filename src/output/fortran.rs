@@ -9,7 +9,7 @@
 //! statement when `nowait` or a split combined construct needs it.
 
 use crate::directive::Directive;
-use crate::edits::EditSet;
+use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::frontend::{DirectiveForm, Model, Site};
 use crate::rules::{
@@ -30,14 +30,15 @@ const CTC_CHUNK: usize = 48;
 /// program units see it as that many bytes of 8-byte integers.
 const DESCRIPTOR_WORDS: usize = 8;
 
-pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> Vec<u8> {
+/// The edits that turn `file` into its instrumented form.
+pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> EditSet {
     let mut r = Renderer {
         file,
         model,
         plan,
         config,
         fixed_form: file.language == Language::FortranFixed,
-        edits: EditSet::default(),
+        edits: EditBuilder::default(),
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
     };
@@ -54,7 +55,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Con
     r.lock_calls();
     r.conditional_lines();
     if plan.regions.is_empty() && r.edits.is_empty() {
-        return file.bytes.clone();
+        return EditSet::default();
     }
     r.declarations();
     if config.line_markers {
@@ -62,7 +63,7 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Con
             "#ifndef _POMP\n#define _POMP 200110\n#endif\n{}",
             r.line_marker(1)
         );
-        r.edits.insert(0, preamble, i64::MIN);
+        r.edits.insert(0, preamble, i64::MIN, Origin::File);
     }
     if !plan.regions.is_empty() {
         let mut tail = match plan.interface {
@@ -72,9 +73,10 @@ pub fn render(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Con
         if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
             tail.insert(0, '\n');
         }
-        r.edits.insert(file.bytes.len(), tail, i64::MAX);
+        r.edits
+            .insert(file.bytes.len(), tail, i64::MAX, Origin::File);
     }
-    std::mem::take(&mut r.edits).apply(&file.bytes)
+    std::mem::take(&mut r.edits).build()
 }
 
 /// What a program unit must declare for the code inserted into it.
@@ -97,7 +99,7 @@ struct Renderer<'a> {
     plan: &'a Plan,
     config: &'a super::Config,
     fixed_form: bool,
-    edits: EditSet,
+    edits: EditBuilder,
     /// Per unit index.
     needs: BTreeMap<usize, UnitNeeds>,
     /// For each construct (index into [`Plan::constructs`]) with a
@@ -452,15 +454,21 @@ impl Renderer<'_> {
         }
 
         let order = super::nesting_depth(self.model, construct.site);
+        let origin = Origin::Site {
+            site: construct.site,
+            region: Some(region),
+        };
         if standalone {
             opening.push_str(&closing);
             closing.clear();
         }
         opening.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
         if site.form == DirectiveForm::Implicit {
-            self.edits.insert(site.lines.end, opening, order);
+            self.edits
+                .insert(site.lines.end, opening, order, origin.clone());
         } else {
-            self.edits.replace(site.lines.clone(), opening, order);
+            self.edits
+                .replace(site.lines.clone(), opening, order, origin.clone());
         }
         if standalone {
             return;
@@ -468,7 +476,8 @@ impl Renderer<'_> {
         match (end_site, &site.block) {
             (Some(end), _) => {
                 closing.push_str(&self.line_marker(self.file.line_of(end.lines.end)));
-                self.edits.replace(end.lines.clone(), closing, -order);
+                self.edits
+                    .replace(end.lines.clone(), closing, -order, origin);
             }
             (None, Some(block)) if !closing.is_empty() => {
                 let at = block.end;
@@ -478,7 +487,7 @@ impl Renderer<'_> {
                 }
                 text.push_str(&closing);
                 text.push_str(&self.line_marker(self.file.line_of(at)));
-                self.edits.insert(at, text, -order);
+                self.edits.insert(at, text, -order, origin);
             }
             _ => {}
         }
@@ -506,6 +515,10 @@ impl Renderer<'_> {
             site.lines.clone(),
             text,
             super::nesting_depth(self.model, bare.site),
+            Origin::Site {
+                site: bare.site,
+                region: None,
+            },
         );
     }
 
@@ -529,6 +542,10 @@ impl Renderer<'_> {
             site.lines.clone(),
             super::directive_replacement(text, resume),
             0,
+            Origin::Site {
+                site: site_index,
+                region: action.region(),
+            },
         );
     }
 
@@ -544,6 +561,9 @@ impl Renderer<'_> {
     fn region_exits(&mut self) {
         let end_calls = self.plan.user_region.end.clone();
         for exit in &self.plan.region_exits {
+            let origin = Origin::Exit {
+                regions: exit.regions.clone(),
+            };
             let unit = self.model.unit_at(exit.span.start);
             let bytes = &self.file.bytes;
             let mut logical_if = false;
@@ -580,7 +600,7 @@ impl Renderer<'_> {
             if logical_if {
                 let closing = self.with_sentinel(&closing, sentinel.is_some());
                 let text = format!("then\n{closing}{}{pad}", self.line_marker(line));
-                self.edits.insert(return_start, text, 0);
+                self.edits.insert(return_start, text, 0, origin.clone());
                 let end_line_start = self.file.start_of_line(exit.span.end);
                 let end_column = self
                     .file
@@ -606,14 +626,14 @@ impl Renderer<'_> {
                     "\n{}{end_if}",
                     self.line_marker(self.file.line_of(exit.span.end))
                 );
-                self.edits.insert(exit.span.end, text, 0);
+                self.edits.insert(exit.span.end, text, 0, origin);
             } else if prefix.trim().is_empty() {
                 let text = format!(
                     "{}{}",
                     self.with_sentinel(&closing, false),
                     self.line_marker(line)
                 );
-                self.edits.insert(line_start, text, 0);
+                self.edits.insert(line_start, text, 0, origin);
             } else {
                 // The first call continues the line, wrapped as if it began
                 // in the return's column.
@@ -642,7 +662,7 @@ impl Renderer<'_> {
                     self.with_sentinel(rest, sentinel.is_some()),
                     self.line_marker(line)
                 );
-                self.edits.insert(return_start, text, 0);
+                self.edits.insert(return_start, text, 0, origin);
             }
         }
     }
@@ -710,7 +730,8 @@ impl Renderer<'_> {
                 }
             }
             let wrapper = format!("{}{renamed}", self.plan.prefix());
-            self.edits.replace(lock.span.clone(), wrapper, 0);
+            self.edits
+                .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
         }
     }
 
@@ -730,7 +751,8 @@ impl Renderer<'_> {
                 end -= 1;
             }
             if let Some(at) = pomp_conditional_sentinel(&bytes[start..end], self.fixed_form) {
-                self.edits.replace(start + at..start + at + 3, "   ", 0);
+                self.edits
+                    .replace(start + at..start + at + 3, "   ", 0, Origin::File);
             }
             start = next;
         }
@@ -826,7 +848,8 @@ impl Renderer<'_> {
             }
             text.push_str(&out);
             text.push_str(&self.line_marker(self.file.line_of(at)));
-            self.edits.insert(at, text, i64::MIN + 1);
+            self.edits
+                .insert(at, text, i64::MIN + 1, Origin::Unit { unit: *unit_index });
         }
     }
 

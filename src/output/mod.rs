@@ -22,6 +22,20 @@ impl Default for Config {
     }
 }
 
+/// The edits that instrument `file` as the plan says, in its language.
+pub fn emit(
+    file: &crate::source::SourceFile,
+    model: &crate::frontend::Model,
+    plan: &crate::rules::Plan,
+    config: &Config,
+) -> crate::edits::EditSet {
+    if file.language.is_fortran() {
+        fortran::emit(file, model, plan, config)
+    } else {
+        c::emit(file, model, plan, config)
+    }
+}
+
 /// Write `bytes` to `path` through a temporary file in the same directory
 /// and a rename: readers see the old file or the whole new one. Like a
 /// compiler's output it is not forced to disk: after a crash the build

@@ -144,6 +144,16 @@ pub enum PompAction {
     Remove,
 }
 
+impl PompAction {
+    /// The user region the action opens or closes.
+    pub fn region(&self) -> Option<usize> {
+        match self {
+            PompAction::UserBegin(r) | PompAction::UserEnd(r) => Some(*r),
+            PompAction::Call(_) | PompAction::Remove => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub regions: Vec<Region>,
@@ -260,6 +270,9 @@ impl Planner<'_> {
         let skipped = self.skipped_ranges();
         let mut user_stack: Vec<(String, usize)> = Vec::new();
         for (index, site) in self.model.sites.iter().enumerate() {
+            if site.failed {
+                continue;
+            }
             let inside_skipped = skipped.strictly_inside(site.span.start);
             if site.directive.spec().pomp {
                 self.pomp_directive(index, site, inside_skipped, &mut user_stack);

@@ -444,25 +444,11 @@ impl Wrapper {
         }
         let options = self.options(input, language);
         let file = SourceFile::new(&input.path, bytes, language);
-        // A defect in the instrumenter must not stop a large build that
-        // asked to fall back to the original: it counts as a failure.
-        let attempt = std::panic::catch_unwind(|| instrument::instrument(&file, &options));
         let color = std::io::stderr().is_terminal();
-        let done = match attempt {
-            Ok(Ok(done)) => done,
-            Ok(Err(failure)) => {
-                eprint!(
-                    "{}",
-                    crate::diagnostics::render(&file, &failure.diagnostics, color)
-                );
-                return self.after_failure(input);
-            }
-            Err(_) => {
-                eprintln!(
-                    "{}: error: internal error while instrumenting {}",
-                    self.compiler.wrapper_name(),
-                    input.path.display()
-                );
+        let done = match instrument::instrument_guarded(&file, &options) {
+            Ok(done) => done,
+            Err(error) => {
+                eprintln!("{}: error: {error}", self.compiler.wrapper_name());
                 return self.after_failure(input);
             }
         };
@@ -472,6 +458,9 @@ impl Wrapper {
                 crate::diagnostics::render(&file, &done.diagnostics, color)
             );
         }
+        if done.has_errors() {
+            return self.after_failure(input);
+        }
         if self.line.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths(&input.path, language);
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
@@ -480,7 +469,7 @@ impl Wrapper {
                     .with_context(|| format!("writing {}", path.display()))?;
             }
         }
-        if done.init_function.is_none() && done.output == file.bytes {
+        if !done.changes_anything() {
             return Ok(None);
         }
         // The scratch copy lives only as long as this compile: unlike the
@@ -489,10 +478,10 @@ impl Wrapper {
         let compiled_path = directory.join(compiled_file_name(&input.path, language));
         std::fs::write(&compiled_path, &done.output)
             .with_context(|| format!("writing {}", compiled_path.display()))?;
-        let init_function = done.init_function.as_deref().map(|symbol| {
-            InitFunction::from_symbol(symbol).unwrap_or(InitFunction {
-                symbol: symbol.to_owned(),
-                regions: done.regions,
+        let init_function = done.init_function().map(|symbol| {
+            InitFunction::from_symbol(&symbol).unwrap_or(InitFunction {
+                symbol,
+                regions: done.plan.regions.len(),
             })
         });
         Ok(Some(InstrumentedSource {

@@ -222,6 +222,7 @@ impl Analysis<'_> {
                 end_site: None,
                 unit: None,
                 parent: None,
+                failed: false,
             };
             if matches!(
                 association,
@@ -422,6 +423,7 @@ impl Analysis<'_> {
                     end_site: None,
                     unit: None,
                     parent: None,
+                    failed: false,
                 });
             }
         }

@@ -102,11 +102,14 @@ impl Analysis<'_> {
                     {
                         sections.push(index)
                     }
-                    _ => self.model.diagnostics.push(Diagnostic::error(
-                        self.model.sites[index].span.clone(),
-                        "`section` outside a `sections` construct",
-                        "not directly inside `sections`",
-                    )),
+                    _ => {
+                        let diagnostic = Diagnostic::error(
+                            self.model.sites[index].span.clone(),
+                            "`section` outside a `sections` construct",
+                            "not directly inside `sections`",
+                        );
+                        self.fail(index, diagnostic);
+                    }
                 },
                 Role::End { of } => {
                     let opener = open.iter().rposition(|(i, _)| {
@@ -122,14 +125,17 @@ impl Analysis<'_> {
                                 open.pop().expect("the opener is on the stack");
                             self.close(opener, index, sections);
                         }
-                        None => self.model.diagnostics.push(Diagnostic::error(
-                            self.model.sites[index].span.clone(),
-                            format!(
-                                "`{}` without a matching `{of}` directive",
-                                self.model.sites[index].directive.name
-                            ),
-                            "nothing to end here",
-                        )),
+                        None => {
+                            let diagnostic = Diagnostic::error(
+                                self.model.sites[index].span.clone(),
+                                format!(
+                                    "`{}` without a matching `{of}` directive",
+                                    self.model.sites[index].directive.name
+                                ),
+                                "nothing to end here",
+                            );
+                            self.fail(index, diagnostic);
+                        }
                     }
                 }
                 Role::Other => {}
@@ -170,14 +176,21 @@ impl Analysis<'_> {
 
     fn unterminated(&mut self, index: usize) {
         let site = &self.model.sites[index];
-        self.model.diagnostics.push(Diagnostic::error(
+        let diagnostic = Diagnostic::error(
             site.span.clone(),
             format!(
                 "`{}` has no `end {}` directive",
                 site.directive.name, site.directive.name
             ),
             "construct opened here",
-        ));
+        );
+        self.fail(index, diagnostic);
+    }
+
+    /// Report an error about a directive, which is then left as written.
+    fn fail(&mut self, index: usize, diagnostic: Diagnostic) {
+        self.model.sites[index].failed = true;
+        self.model.diagnostics.push(diagnostic);
     }
 
     fn close(&mut self, opener: usize, end: usize, sections: Vec<usize>) {
@@ -195,7 +208,8 @@ impl Analysis<'_> {
                         .map(|a| format!("({a})"))
                         .unwrap_or_default()
                 ));
-            self.model.diagnostics.push(diagnostic);
+            self.fail(opener, diagnostic);
+            self.model.sites[end].failed = true;
             return;
         }
         let block = open.lines.end..close.lines.start;
@@ -238,6 +252,7 @@ impl Analysis<'_> {
                     end_site: None,
                     unit: self.model.sites[construct].unit,
                     parent: None,
+                    failed: false,
                 });
             }
         }
@@ -275,20 +290,21 @@ impl Analysis<'_> {
                 ),
                 "not a loop directive",
             );
-            self.model.diagnostics.push(diagnostic);
+            self.fail(index, diagnostic);
             return None;
         }
         let wanted = self.collapse(index);
         let depth = nest_depth(statement, wanted);
         if depth < wanted {
             let site = &self.model.sites[index];
-            self.model.diagnostics.push(Diagnostic::error(
+            let diagnostic = Diagnostic::error(
                 site.span.clone(),
                 format!(
                     "`collapse({wanted})` needs {wanted} perfectly nested loops, found {depth}"
                 ),
                 "loop nest too shallow",
-            ));
+            );
+            self.fail(index, diagnostic);
             return None;
         }
         let end = self.end_of_last_line(statement);
@@ -335,7 +351,7 @@ impl Analysis<'_> {
             ),
             "directive here",
         );
-        self.model.diagnostics.push(diagnostic);
+        self.fail(index, diagnostic);
     }
 
     /// An end directive for `index` that directly follows `after` (only

@@ -115,6 +115,7 @@ impl<'a> Analysis<'a> {
                         end_site: None,
                         unit: None,
                         parent: None,
+                        failed: false,
                     })
                 }
                 Err(error) => self.model.diagnostics.push(Diagnostic::error(
@@ -254,14 +255,21 @@ impl<'a> Analysis<'a> {
         collect_errors(self.tree.root_node(), &mut errors);
         for node in errors {
             let span = self.original_span(node);
-            let touched = self.model.sites.iter().any(|site| {
-                let construct = site.lines.start
-                    ..site
-                        .block
-                        .as_ref()
-                        .map_or(site.lines.end, |b| b.end.max(site.lines.end));
-                overlaps(&construct, &span)
-            });
+            let touching: Vec<usize> = (0..self.model.sites.len())
+                .filter(|&index| {
+                    let site = &self.model.sites[index];
+                    let construct = site.lines.start
+                        ..site
+                            .block
+                            .as_ref()
+                            .map_or(site.lines.end, |b| b.end.max(site.lines.end));
+                    overlaps(&construct, &span)
+                })
+                .collect();
+            let touched = !touching.is_empty();
+            for index in touching {
+                self.model.sites[index].failed = true;
+            }
             let specification = self.model.units.iter().any(|unit| {
                 let declarations = unit.span.start..unit.declarations_at.unwrap_or(unit.span.start);
                 overlaps(&declarations, &span) && {
