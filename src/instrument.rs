@@ -23,7 +23,7 @@ pub struct Options {
 #[derive(Debug)]
 pub struct Instrumentation {
     pub front_end: &'static str,
-    pub model: crate::frontend::Model,
+    pub model: crate::model::Model,
     pub plan: crate::rules::Plan,
     pub edits: crate::edits::EditSet,
     /// The instrumented text: the original bytes with the edits applied.
@@ -143,7 +143,7 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     let model = if may_need_instrumenting(&file.bytes) {
         front_end.analyse(file)
     } else {
-        crate::frontend::Model::default()
+        crate::model::Model::default()
     };
     let plan = crate::rules::plan(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model

@@ -10,6 +10,7 @@ pub mod edits;
 pub mod flags;
 pub mod frontend;
 pub mod instrument;
+pub mod model;
 pub mod output;
 pub mod rules;
 pub mod source;

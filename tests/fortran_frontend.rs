@@ -2,7 +2,8 @@
 //! is checked by the text it covers.
 
 use pomp::frontend::fortran::TreeSitterFortran;
-use pomp::frontend::{FrontEnd, Model};
+use pomp::frontend::FrontEnd;
+use pomp::model::Model;
 use pomp::source::{Language, SourceFile};
 
 fn analyse(source: &str, language: Language) -> (SourceFile, Model) {
@@ -146,7 +147,7 @@ end subroutine
     );
     // simd loops are device code: nothing may be inserted inside.
     assert!(model
-        .device_code
+        .no_insert
         .contains(model.sites[1].block.as_ref().unwrap()));
     let at = model.units[0].declarations_at.unwrap();
     assert!(source[at..].starts_with("!$omp parallel do\n"));
@@ -204,7 +205,7 @@ end
             "end sections"
         ]
     );
-    assert_eq!(model.sites[1].form, pomp::frontend::DirectiveForm::Implicit);
+    assert_eq!(model.sites[1].form, pomp::model::DirectiveForm::Implicit);
     assert_eq!(got[1].2.as_deref(), Some("  x = 1\n"));
     assert_eq!(got[2].2.as_deref(), Some("  y = 2\n"));
     assert_eq!(got[3].2.as_deref(), Some("  ! comment\n  y = 3\n"));
@@ -515,7 +516,7 @@ end subroutine
 ";
     let (file, model) = free(source);
     no_errors(&file, &model);
-    let device: Vec<String> = model.device_code.iter().map(|s| text(&file, s)).collect();
+    let device: Vec<String> = model.no_insert.iter().map(|s| text(&file, s)).collect();
     assert!(
         device.iter().any(|d| d.starts_with("subroutine dev(x)")),
         "{device:?}"

@@ -3,7 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
-use crate::frontend::{DirectiveForm, Model};
+use crate::model::{DirectiveForm, Model};
 use crate::rules::{
     Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, Var,
 };

@@ -11,7 +11,7 @@
 use crate::directive::Directive;
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::frontend::fortran::pomp_conditional_sentinel;
-use crate::frontend::{DirectiveForm, Model, Site};
+use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
     has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Plan, PompAction,
     Region, Shape, Var,

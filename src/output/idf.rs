@@ -2,7 +2,7 @@
 //! Its schema is `schemas/idf.schema.json`.
 
 use crate::diagnostics::Diagnostic;
-use crate::frontend::Model;
+use crate::model::Model;
 use crate::rules::{self, Plan};
 use crate::source::SourceFile;
 use serde_json::{json, Value};

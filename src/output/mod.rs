@@ -25,7 +25,7 @@ impl Default for Config {
 /// The edits that instrument `file` as the plan says, in its language.
 pub fn emit(
     file: &crate::source::SourceFile,
-    model: &crate::frontend::Model,
+    model: &crate::model::Model,
     plan: &crate::rules::Plan,
     config: &Config,
 ) -> crate::edits::EditSet {
@@ -76,7 +76,7 @@ pub(crate) fn lock_wrapper(name: &str) -> String {
 
 /// Nesting depth of a site, the order of edits at one offset: inner
 /// constructs open after and close before outer ones.
-pub(crate) fn nesting_depth(model: &crate::frontend::Model, site: usize) -> i64 {
+pub(crate) fn nesting_depth(model: &crate::model::Model, site: usize) -> i64 {
     let mut depth = 0;
     let mut parent = model.sites[site].parent;
     while let Some(p) = parent {
@@ -98,7 +98,7 @@ pub(crate) struct Pomp1Descriptor {
 }
 
 impl Pomp1Descriptor {
-    pub fn of(model: &crate::frontend::Model, region: &crate::rules::Region) -> Self {
+    pub fn of(model: &crate::model::Model, region: &crate::rules::Region) -> Self {
         let site = &model.sites[region.site];
         let sub_name = region
             .name

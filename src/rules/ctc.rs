@@ -2,7 +2,7 @@
 
 use super::Region;
 use crate::directive::Directive;
-use crate::frontend::Model;
+use crate::model::Model;
 use crate::source::SourceFile;
 
 /// The keys beyond type and position that describe a construct.

@@ -10,7 +10,7 @@ pub mod table;
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Clause, Directive};
-use crate::frontend::{DirectiveForm, LockCall, Model, Site};
+use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
@@ -315,7 +315,7 @@ impl Planner<'_> {
     /// Ranges where nothing is instrumented: device code and the stretches
     /// between `noinstrument` and `instrument`.
     fn skipped_ranges(&self) -> SkippedRanges {
-        let mut ranges = self.model.device_code.clone();
+        let mut ranges = self.model.no_insert.clone();
         let mut open: Option<usize> = None;
         for site in &self.model.sites {
             match site.directive.name.as_str() {

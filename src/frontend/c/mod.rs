@@ -8,9 +8,10 @@
 
 pub mod scan;
 
-use super::{DirectiveForm, Exit, FrontEnd, LockCall, Model, Site, Unit};
+use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{parse_directive, Association, Sentinel};
+use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
 use crate::source::{Language, SourceFile, Span};
 use scan::{RawDirective, RawKind};
 use tree_sitter::{Node, Parser, Tree};
@@ -47,7 +48,7 @@ impl FrontEnd for TreeSitterC {
         "tree-sitter"
     }
 
-    fn analyse(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Model {
         let raw = scan::scan(&file.bytes);
         if raw.is_empty() && !mentions_lock_routine(&file.bytes) {
             // Nothing can change: the syntax tree would not be looked at.
@@ -63,10 +64,8 @@ impl FrontEnd for TreeSitterC {
         };
         analysis.directives(&raw);
         analysis.implicit_sections();
-        analysis.nesting();
         analysis.units();
         analysis.lock_calls_and_exits();
-        analysis.device_code();
         analysis.model
     }
 }
@@ -220,6 +219,7 @@ impl Analysis<'_> {
                 directive,
                 block: None,
                 end_site: None,
+                implicit_section: None,
                 unit: None,
                 parent: None,
                 failed: false,
@@ -361,8 +361,8 @@ impl Analysis<'_> {
     /// `sections` may begin without `#pragma omp section`: the statements
     /// before the first explicit section form an implicit one.
     fn implicit_sections(&mut self) {
-        let mut added = Vec::new();
-        for site in &self.model.sites {
+        let mut found = Vec::new();
+        for (index, site) in self.model.sites.iter().enumerate() {
             let leaves = &site.directive.spec().leaves;
             if !leaves.iter().any(|l| l == "sections") {
                 continue;
@@ -400,64 +400,26 @@ impl Analysis<'_> {
                 })
                 .collect();
             if let (Some(first), Some(last)) = (statements.first(), statements.last()) {
-                // Insert before the indentation, so the statement's line stays whole.
-                let line_start = self.file.start_of_line(first.start_byte());
-                let only_blanks = self.file.bytes[line_start..first.start_byte()]
-                    .iter()
-                    .all(|b| *b == b' ' || *b == b'\t');
-                let at = if only_blanks {
-                    line_start
-                } else {
-                    first.start_byte()
-                };
-                let mut directive = site.directive.clone();
-                directive.name = "section".into();
-                directive.argument = None;
-                directive.clauses.clear();
-                added.push(Site {
-                    form: DirectiveForm::Implicit,
-                    span: at..at,
-                    lines: at..at,
-                    directive,
-                    block: Some(first.start_byte()..last.end_byte()),
-                    end_site: None,
-                    unit: None,
-                    parent: None,
-                    failed: false,
-                });
+                found.push((index, first.start_byte()..last.end_byte()));
             }
         }
-        self.model.sites.extend(added);
-        self.model.sites.sort_by_key(|s| s.span.start);
-    }
-
-    fn nesting(&mut self) {
-        let parents = innermost_enclosing(&self.model.sites);
-        for (site, parent) in self.model.sites.iter_mut().zip(parents) {
-            site.parent = parent;
+        for (index, statements) in found {
+            self.model.sites[index].implicit_section = Some(statements);
         }
     }
 
+    /// The functions that hold directives, in file order.
     fn units(&mut self) {
         let root = self.tree.root_node();
-        let mut unit_of_span: std::collections::HashMap<Span, usize> = Default::default();
+        let mut seen: std::collections::HashSet<Span> = Default::default();
         for index in 0..self.model.sites.len() {
-            let at = self.model.sites[index]
-                .block
-                .as_ref()
-                .map(|b| b.start)
-                .unwrap_or(self.model.sites[index].span.start);
+            let at = self.model.sites[index].span.start;
             let Some(node) = root.descendant_for_byte_range(at, at) else {
                 continue;
             };
-            let Some(function) = ancestors(node).find(|n| n.kind() == "function_definition") else {
-                continue;
-            };
-            let span = function.byte_range();
-            let unit = match unit_of_span.get(&span) {
-                Some(u) => *u,
-                None => {
-                    unit_of_span.insert(span.clone(), self.model.units.len());
+            for function in ancestors(node).filter(|n| n.kind() == "function_definition") {
+                let span = function.byte_range();
+                if seen.insert(span.clone()) {
                     self.model.units.push(Unit {
                         name: self.qualified_name(function),
                         span,
@@ -465,11 +427,12 @@ impl Analysis<'_> {
                         indent: String::new(),
                         parent: None,
                     });
-                    self.model.units.len() - 1
                 }
-            };
-            self.model.sites[index].unit = Some(unit);
+            }
         }
+        self.model
+            .units
+            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
     }
 
     fn qualified_name(&self, function: Node) -> String {
@@ -596,73 +559,6 @@ impl Analysis<'_> {
             });
         }
     }
-
-    /// Target regions, `declare target` code and simd loops: nothing may be
-    /// inserted there, nested directives and lock calls included.
-    fn device_code(&mut self) {
-        let mut open_declare_target: Vec<usize> = Vec::new();
-        for site in &self.model.sites {
-            let name = site.directive.name.as_str();
-            let leaves = &site.directive.spec().leaves;
-            if let Some(block) = &site.block {
-                if leaves.iter().any(|l| l == "target" || l == "simd") {
-                    self.model.device_code.push(block.clone());
-                }
-            }
-            match name {
-                "declare target" | "begin declare target"
-                    if site.directive.clauses.is_empty() && site.directive.argument.is_none() =>
-                {
-                    open_declare_target.push(site.span.end)
-                }
-                "begin declare target" => open_declare_target.push(site.span.end),
-                "end declare target" => {
-                    if let Some(start) = open_declare_target.pop() {
-                        self.model.device_code.push(start..site.span.start);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-/// For every site, the site whose block most closely encloses it. Blocks
-/// nest like the statements they are, so one sweep in source order with a
-/// stack of open blocks finds them all.
-fn innermost_enclosing(sites: &[Site]) -> Vec<Option<usize>> {
-    let mut blocks: Vec<(Span, usize)> = sites
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| s.block.clone().filter(|b| !b.is_empty()).map(|b| (b, i)))
-        .collect();
-    // Outer blocks first where two start together.
-    blocks.sort_by_key(|(b, i)| (b.start, std::cmp::Reverse(b.end), std::cmp::Reverse(*i)));
-    let mut order: Vec<usize> = (0..sites.len()).collect();
-    order.sort_by_key(|&i| (sites[i].span.start, sites[i].span.end));
-    let mut parents = vec![None; sites.len()];
-    let mut open: Vec<(Span, usize)> = Vec::new();
-    let mut next_block = blocks.iter().peekable();
-    for i in order {
-        let span = &sites[i].span;
-        while let Some((block, owner)) = next_block.next_if(|(b, _)| b.start <= span.start) {
-            while open.last().is_some_and(|(outer, _)| outer.end < block.end) {
-                open.pop();
-            }
-            open.push((block.clone(), *owner));
-        }
-        while open.last().is_some_and(|(block, _)| block.end < span.end) {
-            open.pop();
-        }
-        parents[i] = open
-            .iter()
-            .rev()
-            .find(|(block, owner)| {
-                *owner != i && block.start <= span.start && span.end <= block.end
-            })
-            .map(|(_, owner)| *owner);
-    }
-    parents
 }
 
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {

@@ -7,7 +7,6 @@ use super::lines::LineKind;
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Directive};
-use crate::frontend::{DirectiveForm, Site};
 use tree_sitter::Node;
 
 /// What a directive needs from the code after it.
@@ -144,34 +143,6 @@ impl Analysis<'_> {
         for (index, _) in open {
             self.unterminated(index);
         }
-        self.restore_file_order();
-    }
-
-    /// Implicit sections were appended; put them in place and renumber the
-    /// end sites.
-    fn restore_file_order(&mut self) {
-        let mut order: Vec<usize> = (0..self.model.sites.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                self.model.sites[i].lines.start,
-                self.model.sites[i].form != DirectiveForm::Implicit,
-            )
-        });
-        let mut new_index = vec![0; order.len()];
-        for (new, &old) in order.iter().enumerate() {
-            new_index[old] = new;
-        }
-        let mut sites: Vec<Option<Site>> = std::mem::take(&mut self.model.sites)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.model.sites = order
-            .iter()
-            .map(|&old| sites[old].take().expect("each site moves once"))
-            .collect();
-        for site in &mut self.model.sites {
-            site.end_site = site.end_site.map(|e| new_index[e]);
-        }
     }
 
     fn unterminated(&mut self, index: usize) {
@@ -239,21 +210,7 @@ impl Analysis<'_> {
         if let Some(statement) = self.statement_after(block.start) {
             let start = self.file.start_of_line(self.original_span(statement).start);
             if start < first_section {
-                let mut directive = self.model.sites[construct].directive.clone();
-                directive.name = "section".into();
-                directive.argument = None;
-                directive.clauses.clear();
-                self.model.sites.push(Site {
-                    form: DirectiveForm::Implicit,
-                    span: start..start,
-                    lines: start..start,
-                    directive,
-                    block: Some(start..first_section),
-                    end_site: None,
-                    unit: self.model.sites[construct].unit,
-                    parent: None,
-                    failed: false,
-                });
+                self.model.sites[construct].implicit_section = Some(start..first_section);
             }
         }
         for (k, &section) in sections.iter().enumerate() {

@@ -16,9 +16,10 @@ mod units;
 pub use super::LOCK_ROUTINES;
 pub(crate) use lines::pomp_conditional_sentinel;
 
-use super::{DirectiveForm, FrontEnd, Model, Site};
+use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::directive::parse_directive;
+use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{Language, SourceFile, Span};
 use lines::Scan;
 use parse_text::ParseText;
@@ -31,7 +32,7 @@ impl FrontEnd for TreeSitterFortran {
         "tree-sitter"
     }
 
-    fn analyse(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Model {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
         let parse = if fixed_form {
@@ -54,11 +55,10 @@ impl FrontEnd for TreeSitterFortran {
             .extend(scan.diagnostics.iter().cloned());
         analysis.sites();
         analysis.units();
-        analysis.site_units();
+        // Constructs end with their unit: they need each site's unit.
+        crate::model::assign_units(&mut analysis.model);
         analysis.constructs();
-        analysis.nesting();
         analysis.lock_calls_and_exits();
-        analysis.device_code();
         analysis.parse_errors();
         analysis.model
     }
@@ -113,6 +113,7 @@ impl<'a> Analysis<'a> {
                         directive,
                         block: None,
                         end_site: None,
+                        implicit_section: None,
                         unit: None,
                         parent: None,
                         failed: false,
@@ -173,81 +174,6 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Each site's innermost enclosing unit, in one sweep: sites are in
-    /// file order and units nest.
-    fn site_units(&mut self) {
-        let units = &self.model.units;
-        let mut open: Vec<usize> = Vec::new();
-        let mut next = 0;
-        for site in &mut self.model.sites {
-            let at = site.span.start;
-            while next < units.len() && units[next].span.start <= at {
-                while open
-                    .last()
-                    .is_some_and(|&o| units[o].span.end <= units[next].span.start)
-                {
-                    open.pop();
-                }
-                open.push(next);
-                next += 1;
-            }
-            while open.last().is_some_and(|&o| units[o].span.end <= at) {
-                open.pop();
-            }
-            site.unit = open.last().copied();
-        }
-    }
-
-    /// Each site's innermost enclosing site, in one sweep over the sites
-    /// with a stack of the blocks still open: blocks nest.
-    fn nesting(&mut self) {
-        let mut open: Vec<(usize, Span)> = Vec::new();
-        for index in 0..self.model.sites.len() {
-            let (at, end) = (
-                self.model.sites[index].span.start,
-                self.model.sites[index].span.end,
-            );
-            // A block ending before this site holds no later site either.
-            while open.last().is_some_and(|(_, b)| b.end < end) {
-                open.pop();
-            }
-            self.model.sites[index].parent = open
-                .iter()
-                .rev()
-                .find(|(_, b)| b.start <= at && end <= b.end)
-                .map(|(j, _)| *j);
-            if let Some(block) = self.model.sites[index]
-                .block
-                .clone()
-                .filter(|b| !b.is_empty())
-            {
-                open.push((index, block));
-            }
-        }
-    }
-
-    /// Code where nothing may be inserted: target and simd constructs, and
-    /// program units declared for the device.
-    fn device_code(&mut self) {
-        let mut device = Vec::new();
-        for site in &self.model.sites {
-            let spec = site.directive.spec();
-            if let Some(block) = &site.block {
-                if spec.leaves.iter().any(|l| l == "target" || l == "simd") {
-                    device.push(block.clone());
-                }
-            }
-            if site.directive.name == "declare target" {
-                if let Some(unit) = site.unit {
-                    device.push(self.model.units[unit].span.clone());
-                }
-            }
-        }
-        device.sort_by_key(|s| (s.start, s.end));
-        device.dedup();
-        self.model.device_code = device;
-    }
-
     /// Syntax errors in code that directives apply to are errors: their
     /// blocks cannot be known. Elsewhere they are left alone, with a warning.
     fn parse_errors(&mut self) {
@@ -279,9 +205,9 @@ impl<'a> Analysis<'a> {
                         .model
                         .sites
                         .partition_point(|s| s.span.start < unit.span.start);
-                    self.model.sites[first..]
-                        .iter()
-                        .find(|s| s.form != DirectiveForm::Implicit)
+                    self.model
+                        .sites
+                        .get(first)
                         .is_some_and(|s| s.span.end <= unit.span.end)
                 }
             });

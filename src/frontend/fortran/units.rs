@@ -2,7 +2,7 @@
 
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
-use crate::frontend::{Exit, LockCall, Unit};
+use crate::model::{Exit, LockCall, Unit};
 use crate::source::{Language, Span};
 use std::collections::HashSet;
 use tree_sitter::Node;

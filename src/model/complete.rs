@@ -1,0 +1,334 @@
+//! What the model gains from the sites, units and blocks alone, computed
+//! once for every front end.
+
+use super::{DirectiveForm, Model, Site};
+use crate::directive::Association;
+use crate::source::{SourceFile, Span};
+
+/// Add to a front end's model the implicit first sections, each site's
+/// unit and enclosing site, the units' nesting and the ranges where nothing
+/// may be inserted.
+pub fn complete(file: &SourceFile, mut model: Model) -> Model {
+    nest_units(&mut model);
+    implicit_sections(file, &mut model);
+    assign_units(&mut model);
+    nest_sites(&mut model);
+    model.no_insert = no_insert_zones(file, &model);
+    model
+}
+
+/// Each unit's innermost enclosing unit, from their extents: units are
+/// sorted by start and nest.
+fn nest_units(model: &mut Model) {
+    let mut open: Vec<usize> = Vec::new();
+    for index in 0..model.units.len() {
+        let span = model.units[index].span.clone();
+        while open
+            .last()
+            .is_some_and(|&o| model.units[o].span.end < span.end)
+        {
+            open.pop();
+        }
+        if model.units[index].parent.is_none() {
+            model.units[index].parent = open.last().copied();
+        }
+        open.push(index);
+    }
+}
+
+/// Each site's innermost enclosing unit, in one sweep: sites are in file
+/// order and units nest. Front ends that need it early may call it.
+pub fn assign_units(model: &mut Model) {
+    let units = &model.units;
+    let mut open: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for site in &mut model.sites {
+        let at = site.span.start;
+        while next < units.len() && units[next].span.start <= at {
+            while open
+                .last()
+                .is_some_and(|&o| units[o].span.end <= units[next].span.start)
+            {
+                open.pop();
+            }
+            open.push(next);
+            next += 1;
+        }
+        while open.last().is_some_and(|&o| units[o].span.end <= at) {
+            open.pop();
+        }
+        site.unit = open.last().copied();
+    }
+}
+
+/// `sections` may begin without a `section` directive: the statements
+/// before the first one form a section, which becomes a site written
+/// nowhere, placed before the indentation of its first line so that the
+/// line stays whole.
+fn implicit_sections(file: &SourceFile, model: &mut Model) {
+    let mut added = Vec::new();
+    for site in &model.sites {
+        let Some(block) = site.implicit_section.clone() else {
+            continue;
+        };
+        let line_start = file.start_of_line(block.start);
+        let only_blanks = file.bytes[line_start..block.start]
+            .iter()
+            .all(|b| *b == b' ' || *b == b'\t');
+        let at = if only_blanks { line_start } else { block.start };
+        let mut directive = site.directive.clone();
+        directive.name = "section".into();
+        directive.argument = None;
+        directive.clauses.clear();
+        added.push(Site {
+            form: DirectiveForm::Implicit,
+            span: at..at,
+            lines: at..at,
+            directive,
+            block: Some(block),
+            end_site: None,
+            implicit_section: None,
+            unit: None,
+            parent: None,
+            failed: false,
+        });
+    }
+    if added.is_empty() {
+        return;
+    }
+    model.sites.extend(added);
+    // An implicit section goes before a directive on the same line start,
+    // and end directives keep pointing at their sites.
+    let mut order: Vec<usize> = (0..model.sites.len()).collect();
+    order.sort_by_key(|&i| {
+        let site = &model.sites[i];
+        (site.span.start, site.form != DirectiveForm::Implicit)
+    });
+    let mut new_index = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old] = new;
+    }
+    let mut sites: Vec<Option<Site>> = std::mem::take(&mut model.sites)
+        .into_iter()
+        .map(Some)
+        .collect();
+    model.sites = order
+        .iter()
+        .map(|&old| sites[old].take().expect("each site moves once"))
+        .collect();
+    for site in &mut model.sites {
+        site.end_site = site.end_site.map(|e| new_index[e]);
+    }
+}
+
+/// For every site, the site whose block most closely encloses it. Blocks
+/// nest like the statements they are, so one sweep in source order with a
+/// stack of open blocks finds them all.
+fn nest_sites(model: &mut Model) {
+    let sites = &model.sites;
+    let mut blocks: Vec<(Span, usize)> = sites
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.block.clone().filter(|b| !b.is_empty()).map(|b| (b, i)))
+        .collect();
+    // Outer blocks first where two start together.
+    blocks.sort_by_key(|(b, i)| (b.start, std::cmp::Reverse(b.end), std::cmp::Reverse(*i)));
+    let mut order: Vec<usize> = (0..sites.len()).collect();
+    order.sort_by_key(|&i| (sites[i].span.start, sites[i].span.end));
+    let mut parents = vec![None; sites.len()];
+    let mut open: Vec<(Span, usize)> = Vec::new();
+    let mut next_block = blocks.iter().peekable();
+    for i in order {
+        let span = &sites[i].span;
+        while let Some((block, owner)) = next_block.next_if(|(b, _)| b.start <= span.start) {
+            while open.last().is_some_and(|(outer, _)| outer.end < block.end) {
+                open.pop();
+            }
+            open.push((block.clone(), *owner));
+        }
+        while open.last().is_some_and(|(block, _)| block.end < span.end) {
+            open.pop();
+        }
+        parents[i] = open
+            .iter()
+            .rev()
+            .find(|(block, owner)| {
+                *owner != i && block.start <= span.start && span.end <= block.end
+            })
+            .map(|(_, owner)| *owner);
+    }
+    for (site, parent) in model.sites.iter_mut().zip(parents) {
+        site.parent = parent;
+    }
+}
+
+/// Target regions, `declare target` code and simd loops: the host library
+/// cannot be called there, so nothing may be inserted, nested directives
+/// and lock calls included.
+fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
+    let mut zones = Vec::new();
+    let mut open_declare_target: Vec<usize> = Vec::new();
+    for site in &model.sites {
+        let directive = &site.directive;
+        if let Some(block) = &site.block {
+            let leaves = &directive.spec().leaves;
+            if leaves.iter().any(|l| l == "target" || l == "simd") {
+                zones.push(block.clone());
+            }
+        }
+        match directive.association(file.language) {
+            Association::BeginDeclarative if directive.name.ends_with("declare target") => {
+                open_declare_target.push(site.span.end)
+            }
+            Association::EndDeclarative if directive.name == "end declare target" => {
+                if let Some(start) = open_declare_target.pop() {
+                    zones.push(start..site.span.start);
+                }
+            }
+            // In Fortran the directive stands in the procedure it makes
+            // device code.
+            Association::Declarative
+                if directive.name == "declare target" && file.language.is_fortran() =>
+            {
+                if let Some(unit) = site.unit {
+                    zones.push(model.units[unit].span.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    zones.sort_by_key(|s| (s.start, s.end));
+    zones.dedup();
+    zones
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::directive::{parse_directive, Sentinel};
+    use crate::model::Unit;
+    use crate::source::Language;
+
+    /// A site as a front end hands it over: the directive `text` written as
+    /// the first occurrence of `at`, and its block from the first occurrence
+    /// of one text to the end of the first occurrence of another.
+    fn site(file: &SourceFile, text: &str, at: &str, block: Option<(&str, &str)>) -> Site {
+        let find = |needle: &str| {
+            let start = file.text(0..file.bytes.len()).find(needle).expect(needle);
+            start..start + needle.len()
+        };
+        // `at` may end in a newline to tell `section` from `sections`.
+        let start = find(at).start;
+        let span = start..start + at.trim_end().len();
+        Site {
+            form: DirectiveForm::Pragma,
+            lines: file.start_of_line(span.start)..file.end_of_line(span.end),
+            span,
+            directive: parse_directive(text, Sentinel::Omp, file.language).unwrap(),
+            block: block.map(|(first, last)| find(first).start..find(last).end),
+            end_site: None,
+            implicit_section: None,
+            unit: None,
+            parent: None,
+            failed: false,
+        }
+    }
+
+    #[test]
+    fn a_front_end_needs_only_sites_units_and_blocks() {
+        let text = "void f(void) {\n\
+                    #pragma omp parallel\n\
+                    {\n  #pragma omp sections\n  {\n    a();\n    b();\n\
+                    #pragma omp section\n    c();\n  }\n\
+                    #pragma omp target\n  { d(); }\n}\n}\n";
+        let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+        let mut sections = site(
+            &file,
+            "sections",
+            "#pragma omp sections",
+            Some(("{\n    a", "c();\n  }")),
+        );
+        sections.implicit_section = Some({
+            let a = text.find("a();").unwrap();
+            a..text.find("b();").unwrap() + 4
+        });
+        let model = Model {
+            sites: vec![
+                site(
+                    &file,
+                    "parallel",
+                    "#pragma omp parallel",
+                    Some(("{\n  #pragma", "}\n}\n}")),
+                ),
+                sections,
+                site(
+                    &file,
+                    "section",
+                    "#pragma omp section\n",
+                    Some(("c();", "c();")),
+                ),
+                site(
+                    &file,
+                    "target",
+                    "#pragma omp target",
+                    Some(("{ d(); }", "{ d(); }")),
+                ),
+            ],
+            units: vec![Unit {
+                name: "f".into(),
+                span: 0..text.len() - 1,
+                declarations_at: None,
+                indent: String::new(),
+                parent: None,
+            }],
+            ..Model::default()
+        };
+        let model = complete(&file, model);
+        let names: Vec<(&str, Option<usize>)> = model
+            .sites
+            .iter()
+            .map(|s| (s.directive.name.as_str(), s.parent))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("parallel", None),
+                ("sections", Some(0)),
+                ("section", Some(1)),
+                ("section", Some(1)),
+                ("target", Some(0)),
+            ]
+        );
+        let implicit = &model.sites[2];
+        assert_eq!(implicit.form, DirectiveForm::Implicit);
+        // Before the indentation of `a();`, so that its line stays whole.
+        assert_eq!(
+            implicit.span.start,
+            file.start_of_line(text.find("a();").unwrap())
+        );
+        assert!(model.sites.iter().all(|s| s.unit == Some(0)));
+        let target_block = model.sites[4].block.clone().unwrap();
+        assert_eq!(model.no_insert, [target_block]);
+    }
+
+    #[test]
+    fn fortran_declare_target_makes_its_procedure_device_code() {
+        let text = "subroutine g\n!$omp declare target\nend subroutine\n";
+        let file = SourceFile::new("t.f90", text.as_bytes().to_vec(), Language::FortranFree);
+        let mut declare = site(&file, "declare target", "!$omp declare target", None);
+        declare.form = DirectiveForm::FortranComment;
+        let model = Model {
+            sites: vec![declare],
+            units: vec![Unit {
+                name: "g".into(),
+                span: 0..text.len(),
+                declarations_at: None,
+                indent: String::new(),
+                parent: None,
+            }],
+            ..Model::default()
+        };
+        let whole_unit: Span = 0..text.len();
+        assert_eq!(complete(&file, model).no_insert, vec![whole_unit]);
+    }
+}

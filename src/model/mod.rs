@@ -1,0 +1,142 @@
+//! The model of a file that the rules work on: every directive occurrence
+//! (a [`Site`]) with the exact extent of its block, the program units
+//! around them, lock calls and jumps. A front end reads the sites, units,
+//! blocks, lock calls and jumps; [`complete`] then adds what follows from
+//! them alone, the same for every front end: which unit and which
+//! construct encloses each site, the implicit first section of `sections`,
+//! and where nothing may be inserted.
+
+mod complete;
+
+pub use complete::{assign_units, complete};
+
+use crate::diagnostics::Diagnostic;
+use crate::directive::Directive;
+use crate::source::Span;
+
+/// How a directive is written in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DirectiveForm {
+    /// `#pragma omp ...` / `#pragma pomp ...` on lines of its own.
+    Pragma,
+    /// `_Pragma("omp ...")` written in the file.
+    PragmaOperator,
+    /// C++ `[[omp::directive(...)]]` (and `omp::sequence`).
+    Attribute,
+    /// Fortran `!$omp ...` comment directive (any sentinel, any form).
+    FortranComment,
+    /// Not written at all: the first section of `sections` when its
+    /// `section` directive is omitted.
+    Implicit,
+}
+
+/// One directive occurrence in the file.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub form: DirectiveForm,
+    /// The directive's own bytes, from `#` (or the sentinel) to the end of
+    /// its last continuation line, without the final newline.
+    pub span: Span,
+    /// Whole lines the directive occupies: from the start of its first line
+    /// to just past the newline of its last line. Rules replace these.
+    pub lines: Span,
+    pub directive: Directive,
+    /// For block and loop directives: the structured block or associated
+    /// loop nest, including any nested directive lines in front of it.
+    pub block: Option<Span>,
+    /// For Fortran constructs closed by an end directive: that directive's
+    /// index in [`Model::sites`].
+    pub end_site: Option<usize>,
+    /// For `sections`: the statements before its first `section`
+    /// directive, which form a section without one. [`complete`] makes it
+    /// a site of its own.
+    pub implicit_section: Option<Span>,
+    /// Index of the innermost enclosing [`Unit`] (filled in by [`complete`]).
+    pub unit: Option<usize>,
+    /// Index of the innermost enclosing site whose block contains this one
+    /// (filled in by [`complete`]).
+    pub parent: Option<usize>,
+    /// The front end reported an error for this directive (its extent is
+    /// unknown): it is left as written and the file cannot be written.
+    pub failed: bool,
+}
+
+/// A program unit: a C/C++ function (qualified name in C++), a Fortran
+/// program, subroutine, function or module procedure.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub name: String,
+    pub span: Span,
+    /// Fortran: where declarations of this unit's handles go (the end of the
+    /// specification part, at the start of a line). C/C++: `None`.
+    pub declarations_at: Option<usize>,
+    /// Fortran: the indentation to use for inserted declarations.
+    pub indent: String,
+    /// The unit this one is nested in (Fortran internal and module
+    /// procedures); units are sorted by start.
+    pub parent: Option<usize>,
+}
+
+/// A call of an OpenMP lock routine (`omp_set_lock`, …) in call position.
+#[derive(Clone, Debug)]
+pub struct LockCall {
+    /// The identifier's bytes, to be renamed.
+    pub span: Span,
+    pub name: String,
+}
+
+/// What a front end hands to the rules.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Directives in file order.
+    pub sites: Vec<Site>,
+    pub units: Vec<Unit>,
+    pub lock_calls: Vec<LockCall>,
+    /// Ranges where nothing may be inserted: target regions, `declare
+    /// target` code, simd loops. Sorted by start.
+    pub no_insert: Vec<Span>,
+    /// Statements that jump (`return`, `break`, `goto`, Fortran `exit`,
+    /// ...), in file order: a user region they leave must be closed first.
+    pub exits: Vec<Exit>,
+    /// Directives produced by macro expansion or otherwise left alone, with
+    /// errors for anything the parse could not decide.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A statement that transfers control elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exit {
+    /// The statement; for a Fortran logical `if (c) return`, the whole `if`
+    /// statement, which the output turns into an `if` construct.
+    pub span: Span,
+    /// Where control may go, as offsets that lie inside exactly the regions
+    /// the destination lies in: the start of the function a `return` leaves,
+    /// of the loop or switch a `break` leaves, the labelled statement of a
+    /// `goto` (several for a computed `go to` or an arithmetic `if`).
+    pub targets: Vec<usize>,
+}
+
+impl Model {
+    /// The innermost unit holding `offset`: the last unit starting at or
+    /// before it, or the nearest enclosing unit of that one which holds it.
+    pub fn unit_at(&self, offset: usize) -> Option<usize> {
+        let mut candidate = self
+            .units
+            .partition_point(|u| u.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if offset < self.units[i].span.end {
+                return Some(i);
+            }
+            candidate = self.units[i].parent;
+        }
+        None
+    }
+}
+
+impl Model {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
