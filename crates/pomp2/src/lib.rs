@@ -2,3 +2,7 @@
 //! the tools that read their output agree on. Both sides of every interface
 //! use these definitions, so the instrumenter, the runtime, the tests and
 //! the reports cannot drift apart.
+
+pub mod ctc;
+pub mod profile;
+pub mod trace;

@@ -1,0 +1,601 @@
+//! CTC strings: a region's source context, passed by instrumented code to
+//! `POMP2_Assign_handle` and with a region's first event.
+//!
+//! Format: `<len>*regionType=<type>*sscl=<file>:<first>:<last>*escl=...*key=value*...**`,
+//! where `<len>` is the decimal length of the whole string. [`write`] makes
+//! the string from a [`Context`]; [`parse`] reads one back. Instrumenters
+//! differ in which keys they emit (OPARI2 declares one less than the full
+//! length, for one), and a handle may be assigned from a string that is
+//! truncated or garbled, so parsing never fails: it keeps whatever fields it
+//! could read and says whether the string was malformed.
+
+use std::fmt::Write as _;
+
+/// The keys of a CTC string that [`Context`] holds in fields of their own.
+pub mod keys {
+    pub const REGION_TYPE: &str = "regionType";
+    pub const START: &str = "sscl";
+    pub const END: &str = "escl";
+    /// The region's id in pomp's IDF descriptor.
+    pub const POMP_ID: &str = "pompId";
+    /// The enclosing function or program unit, qualified (`ns::Class::f`).
+    pub const POMP_UNIT: &str = "pompUnit";
+    /// `inferred` on a parallel region whose closing barrier stays implicit;
+    /// pomp's runtime then infers its waiting (see [`super::ImplicitBarrier`]).
+    pub const POMP_IMPLICIT_BARRIER: &str = "pompImplicitBarrier";
+    /// Names of critical sections and user regions; kept among the
+    /// attributes, in the order the instrumenter wrote them.
+    pub const CRITICAL_NAME: &str = "criticalName";
+    pub const USER_REGION_NAME: &str = "userRegionName";
+}
+
+/// A source location range as written in `sscl`/`escl`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceRange {
+    pub file: String,
+    pub first_line: u32,
+    pub last_line: u32,
+}
+
+/// How the waiting at the end of a parallel region is measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ImplicitBarrier {
+    /// OPARI2's structure: the instrumented code makes the barrier explicit
+    /// between `Implicit_barrier_enter` and `Implicit_barrier_exit`, or the
+    /// construct has no such barrier at all.
+    #[default]
+    Explicit,
+    /// The barrier stays implicit: each thread calls `Parallel_end` where it
+    /// arrives, the master `Parallel_join` after the release, and the
+    /// library infers the waiting from those times.
+    Inferred,
+}
+
+impl ImplicitBarrier {
+    const INFERRED: &'static str = "inferred";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ImplicitBarrier::Explicit => "explicit",
+            ImplicitBarrier::Inferred => "inferred",
+        }
+    }
+}
+
+/// Everything a CTC string says about a region.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    pub region_type: String,
+    pub start: Option<SourceRange>,
+    pub end: Option<SourceRange>,
+    /// Every other `key=value`, in order: `criticalName`, `numSections`,
+    /// `hasIf`, `scheduleType`, ... Keys are never those of [`keys`] that
+    /// have fields here.
+    pub attributes: Vec<(String, String)>,
+    /// `pompId`.
+    pub pomp_id: Option<String>,
+    /// `pompUnit`.
+    pub unit: Option<String>,
+    /// `pompImplicitBarrier`.
+    pub implicit_barrier: ImplicitBarrier,
+}
+
+impl Context {
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The name a user gave the region: a critical section's or a user
+    /// region's.
+    pub fn name(&self) -> Option<&str> {
+        self.attribute(keys::CRITICAL_NAME)
+            .or_else(|| self.attribute(keys::USER_REGION_NAME))
+    }
+
+    /// How people name the region: `parallel for in CalcKinematicsForElems
+    /// (lulesh.cc:782)`, `critical (io) in main (basic.c:50)`. The file is
+    /// given by its last path component; the enclosing unit appears when the
+    /// instrumenter said which it is.
+    pub fn label(&self) -> String {
+        let mut label = construct_words(&self.region_type);
+        if let Some(name) = self.name() {
+            let _ = write!(label, " ({name})");
+        }
+        if let Some(unit) = &self.unit {
+            let _ = write!(label, " in {unit}");
+        }
+        if let Some(start) = &self.start {
+            let file = start.file.rsplit(['/', '\\']).next().unwrap_or_default();
+            let _ = write!(label, " ({file}:{})", start.first_line);
+        }
+        label
+    }
+}
+
+/// Construct names as people write them: CTC region types run the words of
+/// a combined construct together (`parallelfor`, `targetteamsdistribute`).
+const CONSTRUCT_WORDS: &[&str] = &[
+    "allocators",
+    "assume",
+    "atomic",
+    "barrier",
+    "cancel",
+    "cancellation",
+    "critical",
+    "data",
+    "depobj",
+    "dispatch",
+    "distribute",
+    "do",
+    "enter",
+    "exit",
+    "flush",
+    "for",
+    "interop",
+    "loop",
+    "masked",
+    "master",
+    "ordered",
+    "parallel",
+    "point",
+    "region",
+    "scan",
+    "scope",
+    "section",
+    "sections",
+    "simd",
+    "single",
+    "standalone",
+    "target",
+    "task",
+    "taskgroup",
+    "taskloop",
+    "taskwait",
+    "taskyield",
+    "teams",
+    "tile",
+    "unroll",
+    "untied",
+    "update",
+    "workshare",
+];
+
+/// `parallelfor` → `parallel for`, `cancellationpoint` → `cancellation
+/// point`. Longest known word first; a rest no word matches is kept whole.
+pub fn construct_words(region_type: &str) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for token in region_type.split_whitespace() {
+        let mut rest = token;
+        while !rest.is_empty() {
+            let word = CONSTRUCT_WORDS
+                .iter()
+                .filter(|w| rest.starts_with(**w))
+                .max_by_key(|w| w.len());
+            match word {
+                Some(word) => {
+                    words.push(word);
+                    rest = &rest[word.len()..];
+                }
+                None => {
+                    words.push(rest);
+                    rest = "";
+                }
+            }
+        }
+    }
+    if words.is_empty() {
+        return "region".to_string();
+    }
+    words.join(" ")
+}
+
+/// The characters that cannot appear in a field (`*` separates fields) or
+/// in a C or Fortran string literal without escaping become `_`.
+pub fn sanitize(value: &str) -> String {
+    value.replace(['*', '"', '\\'], "_")
+}
+
+/// The CTC string of `context`, length prefix included. File names and
+/// values are [`sanitize`]d; attribute keys are written as given.
+pub fn write(context: &Context) -> String {
+    let mut body = String::from("*");
+    let mut field = |key: &str, value: &str| {
+        debug_assert!(
+            !key.is_empty() && !key.contains(['*', '=']),
+            "CTC key {key:?}"
+        );
+        let _ = write!(body, "{key}={}*", sanitize(value));
+    };
+    field(keys::REGION_TYPE, &context.region_type);
+    for (key, range) in [(keys::START, &context.start), (keys::END, &context.end)] {
+        if let Some(range) = range {
+            let value = format!("{}:{}:{}", range.file, range.first_line, range.last_line);
+            field(key, &value);
+        }
+    }
+    for (key, value) in &context.attributes {
+        field(key, value);
+    }
+    if let Some(id) = &context.pomp_id {
+        field(keys::POMP_ID, id);
+    }
+    if let Some(unit) = &context.unit {
+        field(keys::POMP_UNIT, unit);
+    }
+    if context.implicit_barrier == ImplicitBarrier::Inferred {
+        field(keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
+    }
+    body.push('*');
+    with_length_prefix(&body)
+}
+
+/// Prefixes `body` with the decimal length of the result.
+fn with_length_prefix(body: &str) -> String {
+    let mut digits = 1;
+    loop {
+        let total = body.len() + digits;
+        if total.to_string().len() == digits {
+            return format!("{total}{body}");
+        }
+        digits += 1;
+    }
+}
+
+/// A parsed CTC string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub context: Context,
+    /// The string was truncated, lacked its terminator or a field, or had
+    /// a field that could not be read.
+    pub malformed: bool,
+}
+
+/// Parses a CTC string given as raw bytes (C strings without their NUL,
+/// Fortran strings with their hidden length, blank padding included).
+pub fn parse(bytes: &[u8]) -> Parsed {
+    let text = String::from_utf8_lossy(bytes);
+    let mut context = Context::default();
+    let mut malformed = false;
+    let mut body: &str = &text;
+
+    match body.split_once('*') {
+        Some((declared_len, rest)) if declared_len.chars().all(|c| c.is_ascii_digit()) => {
+            // The declared length only serves to detect truncation.
+            match declared_len.parse::<usize>() {
+                Ok(len) if len <= text.len() => {}
+                _ => malformed = true,
+            }
+            body = rest;
+        }
+        _ => malformed = true,
+    }
+
+    let mut terminated = false;
+    for field in body.split('*') {
+        if field.is_empty() {
+            terminated = true;
+            break;
+        }
+        let Some((key, value)) = field.split_once('=') else {
+            malformed = true;
+            continue;
+        };
+        match key {
+            keys::REGION_TYPE => context.region_type = value.to_string(),
+            keys::START => context.start = parse_range(value, &mut malformed),
+            keys::END => context.end = parse_range(value, &mut malformed),
+            keys::POMP_ID => context.pomp_id = Some(value.to_string()),
+            keys::POMP_UNIT => context.unit = Some(value.to_string()),
+            keys::POMP_IMPLICIT_BARRIER => match value {
+                ImplicitBarrier::INFERRED => context.implicit_barrier = ImplicitBarrier::Inferred,
+                // An unknown form is measured the only way that needs no
+                // inference: as written.
+                _ => malformed = true,
+            },
+            _ => context
+                .attributes
+                .push((key.to_string(), value.to_string())),
+        }
+    }
+    if !terminated {
+        malformed = true;
+    }
+    if context.region_type.is_empty() {
+        malformed = true;
+    }
+    Parsed { context, malformed }
+}
+
+/// `<file>:<first>:<last>`; the file name may itself contain colons.
+fn parse_range(value: &str, malformed: &mut bool) -> Option<SourceRange> {
+    let mut parts = value.rsplitn(3, ':');
+    let last = parts.next()?.parse::<u32>();
+    let first = parts.next().map(str::parse::<u32>);
+    let file = parts.next();
+    match (file, first, last) {
+        (Some(file), Some(Ok(first_line)), Ok(last_line)) => Some(SourceRange {
+            file: file.to_string(),
+            first_line,
+            last_line,
+        }),
+        _ => {
+            *malformed = true;
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn range(file: &str, first_line: u32, last_line: u32) -> Option<SourceRange> {
+        Some(SourceRange {
+            file: file.into(),
+            first_line,
+            last_line,
+        })
+    }
+
+    #[test]
+    fn writes_what_the_instrumenter_always_wrote() {
+        let context = Context {
+            region_type: "critical".into(),
+            start: range("src/a.c", 10, 11),
+            end: range("src/a.c", 14, 14),
+            attributes: vec![("criticalName".into(), "io".into())],
+            pomp_id: Some("3f2a.4".into()),
+            ..Context::default()
+        };
+        assert_eq!(
+            write(&context),
+            "92*regionType=critical*sscl=src/a.c:10:11*escl=src/a.c:14:14*criticalName=io*pompId=3f2a.4**"
+        );
+    }
+
+    #[test]
+    fn pomp_keys_follow_the_others() {
+        let context = Context {
+            region_type: "parallel".into(),
+            start: range("lulesh.cc", 782, 782),
+            end: range("lulesh.cc", 790, 790),
+            attributes: vec![("hasNumThreads".into(), "1".into())],
+            pomp_id: Some("x.1".into()),
+            unit: Some("CalcKinematicsForElems".into()),
+            implicit_barrier: ImplicitBarrier::Inferred,
+        };
+        let ctc = write(&context);
+        assert!(
+            ctc.ends_with(
+                "*hasNumThreads=1*pompId=x.1*pompUnit=CalcKinematicsForElems*pompImplicitBarrier=inferred**"
+            ),
+            "{ctc}"
+        );
+        assert_eq!(parse(ctc.as_bytes()).context, context);
+    }
+
+    #[test]
+    fn reads_all_known_fields() {
+        let ctc = write(&Context {
+            region_type: "critical".into(),
+            start: range("src/a b.c", 10, 11),
+            end: range("src/a b.c", 14, 14),
+            attributes: vec![
+                ("criticalName".into(), "io".into()),
+                ("hasIf".into(), "1".into()),
+                ("futureKey".into(), "x".into()),
+            ],
+            pomp_id: Some("a.c#3".into()),
+            ..Context::default()
+        });
+        let Parsed { context, malformed } = parse(ctc.as_bytes());
+        assert!(!malformed, "{context:?}");
+        assert_eq!(context.region_type, "critical");
+        assert_eq!(context.start, range("src/a b.c", 10, 11));
+        assert_eq!(context.end.as_ref().unwrap().first_line, 14);
+        assert_eq!(context.name(), Some("io"));
+        assert_eq!(context.pomp_id.as_deref(), Some("a.c#3"));
+        assert_eq!(context.attribute("futureKey"), Some("x"));
+    }
+
+    #[test]
+    fn file_names_may_contain_colons() {
+        let parsed = parse(b"47*regionType=for*sscl=C:/x/y.c:3:4*escl=C:/x/y.c:9:9**");
+        assert_eq!(parsed.context.start.unwrap().file, "C:/x/y.c");
+        assert!(!parsed.malformed);
+    }
+
+    #[test]
+    fn garbage_is_flagged_not_fatal() {
+        for bad in [
+            "",
+            "*",
+            "**",
+            "12",
+            "x*y*z",
+            "99*regionType=for*sscl=:::*",
+            "\u{0}\u{ff}",
+            "60*regionType=parallel*pompImplicitBarrier=sometimes**",
+        ] {
+            assert!(
+                parse(bad.as_bytes()).malformed,
+                "{bad:?} parsed as well-formed"
+            );
+        }
+        let parsed = parse(b"99*regionType=for*sscl=f.c:1:2**");
+        assert_eq!(parsed.context.region_type, "for");
+        assert_eq!(parsed.context.start.unwrap().last_line, 2);
+        assert!(parsed.malformed, "a truncated string must be flagged");
+    }
+
+    #[test]
+    fn opari2_strings_declare_one_less_and_pad_fortran_constants() {
+        let opari2_style = "31*regionType=for*sscl=f.c:1:2**";
+        assert_eq!(opari2_style.len(), 32);
+        assert!(!parse(opari2_style.as_bytes()).malformed);
+        let padded = format!("{opari2_style}      ");
+        let parsed = parse(padded.as_bytes());
+        assert!(!parsed.malformed);
+        assert_eq!(parsed.context.start, range("f.c", 1, 2));
+    }
+
+    #[test]
+    fn labels_name_construct_unit_and_place() {
+        let mut context = parse(
+            write(&Context {
+                region_type: "parallelfor".into(),
+                start: range("/src/lulesh/lulesh.cc", 782, 782),
+                end: range("/src/lulesh/lulesh.cc", 790, 790),
+                unit: Some("CalcKinematicsForElems".into()),
+                ..Context::default()
+            })
+            .as_bytes(),
+        )
+        .context;
+        assert_eq!(
+            context.label(),
+            "parallel for in CalcKinematicsForElems (lulesh.cc:782)"
+        );
+        context.region_type = "critical".into();
+        context.unit = None;
+        context.attributes = vec![("criticalName".into(), "io".into())];
+        assert_eq!(context.label(), "critical (io) (lulesh.cc:782)");
+    }
+
+    #[test]
+    fn combined_region_types_split_into_words() {
+        for (region_type, words) in [
+            ("parallelfor", "parallel for"),
+            (
+                "targetteamsdistributeparalleldosimd",
+                "target teams distribute parallel do simd",
+            ),
+            ("taskloopsimd", "taskloop simd"),
+            ("cancellationpoint", "cancellation point"),
+            ("parallelsections", "parallel sections"),
+            ("orderedstandalone", "ordered standalone"),
+            ("targetenterdata", "target enter data"),
+            ("implicit barrier", "implicit barrier"),
+            ("taskwait", "taskwait"),
+            ("", "region"),
+        ] {
+            assert_eq!(construct_words(region_type), words);
+        }
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        // Any characters, the separators and the characters that are
+        // sanitized included.
+        proptest::string::string_regex("[a-zA-Z0-9_ .:/=*\"\\\\é-]{0,24}").unwrap()
+    }
+
+    fn source_range() -> impl Strategy<Value = Option<SourceRange>> {
+        proptest::option::of((text(), any::<u32>(), any::<u32>()).prop_map(
+            |(file, first_line, last_line)| SourceRange {
+                file,
+                first_line,
+                last_line,
+            },
+        ))
+    }
+
+    fn attribute_key() -> impl Strategy<Value = String> {
+        proptest::string::string_regex("[a-zA-Z][a-zA-Z0-9_]{0,15}")
+            .unwrap()
+            .prop_filter("keys with fields of their own", |key| {
+                ![
+                    keys::REGION_TYPE,
+                    keys::START,
+                    keys::END,
+                    keys::POMP_ID,
+                    keys::POMP_UNIT,
+                    keys::POMP_IMPLICIT_BARRIER,
+                ]
+                .contains(&key.as_str())
+            })
+    }
+
+    fn context() -> impl Strategy<Value = Context> {
+        (
+            proptest::string::string_regex("[a-z][a-z ]{0,30}").unwrap(),
+            source_range(),
+            source_range(),
+            proptest::collection::vec((attribute_key(), text()), 0..6),
+            proptest::option::of(text()),
+            proptest::option::of(text()),
+            any::<bool>(),
+        )
+            .prop_map(
+                |(region_type, start, end, attributes, pomp_id, unit, inferred)| Context {
+                    region_type,
+                    start,
+                    end,
+                    attributes,
+                    pomp_id,
+                    unit,
+                    implicit_barrier: if inferred {
+                        ImplicitBarrier::Inferred
+                    } else {
+                        ImplicitBarrier::Explicit
+                    },
+                },
+            )
+    }
+
+    fn sanitized(context: &Context) -> Context {
+        let range = |r: &Option<SourceRange>| {
+            r.as_ref().map(|r| SourceRange {
+                file: sanitize(&r.file),
+                ..r.clone()
+            })
+        };
+        Context {
+            region_type: context.region_type.clone(),
+            start: range(&context.start),
+            end: range(&context.end),
+            attributes: context
+                .attributes
+                .iter()
+                .map(|(k, v)| (k.clone(), sanitize(v)))
+                .collect(),
+            pomp_id: context.pomp_id.as_deref().map(sanitize),
+            unit: context.unit.as_deref().map(sanitize),
+            implicit_barrier: context.implicit_barrier,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn written_strings_parse_back(context in context()) {
+            let ctc = write(&context);
+            let parsed = parse(ctc.as_bytes());
+            prop_assert!(!parsed.malformed, "{ctc}");
+            prop_assert_eq!(&parsed.context, &sanitized(&context));
+            prop_assert_eq!(write(&parsed.context), ctc);
+        }
+
+        #[test]
+        fn the_length_prefix_is_the_whole_length(context in context()) {
+            let ctc = write(&context);
+            let digits: String = ctc.chars().take_while(char::is_ascii_digit).collect();
+            prop_assert_eq!(digits.parse::<usize>().unwrap(), ctc.len());
+            prop_assert!(ctc.ends_with("**"));
+        }
+
+        #[test]
+        fn any_prefix_of_a_string_is_flagged(context in context(), cut in 0usize..1000) {
+            let ctc = write(&context);
+            let cut = cut % ctc.len();
+            prop_assert!(parse(&ctc.as_bytes()[..cut]).malformed);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse(&bytes);
+        }
+    }
+}

@@ -1,0 +1,758 @@
+//! The profile pomp's runtime writes at exit (`pomp-profile.<pid>.json`):
+//! the document's types, and [`read`] for the tools that load it.
+//!
+//! Times are nanoseconds. Region ids are the runtime's (1, 2, ... in the
+//! order handles were assigned); each region entry carries the IDF id
+//! (`idf_id`) that joins it with the instrumenter's descriptor.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The value of [`Profile::format`].
+pub const FORMAT: &str = "pomp-profile";
+/// The version of the document this crate reads and writes. Changes that
+/// older readers would misread raise it.
+pub const VERSION: u32 = 2;
+
+/// Region id of events without a region of their own (lock calls) and of
+/// the implicit task.
+pub type RegionId = u32;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`] when written by this crate.
+    pub version: u32,
+    pub pid: u32,
+    /// MPI rank from the launcher's environment, if any.
+    pub rank: Option<String>,
+    /// What the link-time registration reports (`POMP2_Get_opari2_version`).
+    pub opari2_version: Option<String>,
+    /// `POMP2_Get_num_regions`: regions the registration declared.
+    pub declared_regions: u64,
+    pub wall_ns: u64,
+    pub thread_count: u64,
+    /// Threads that were still recording an event when the program ended;
+    /// their data is left out.
+    pub incomplete_threads: Vec<u32>,
+    pub throttling: Throttling,
+    pub regions: Vec<Region>,
+    /// Summed over threads.
+    pub breakdown: Breakdown,
+    /// Per region and kind, over threads; largest inclusive time first.
+    pub region_summary: Vec<RegionSummary>,
+    pub tasks: Tasks,
+    pub threads: Vec<Thread>,
+    /// The Chrome trace written beside the profile, when one was asked for.
+    pub trace: Option<TraceSummary>,
+}
+
+/// The throttling rule the run used: a call-path node whose visits on a
+/// thread reach `numcalls` with a mean inclusive time under `percall_ns`
+/// stops being timed on that thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Throttling {
+    pub enabled: bool,
+    pub numcalls: u64,
+    pub percall_ns: u64,
+}
+
+/// One region handle, from its CTC string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Region {
+    pub id: RegionId,
+    /// The CTC `regionType` (`parallel`, `for`, `parallelfor`, `critical`,
+    /// `region` for user regions, ...); `unknown` when the CTC had none.
+    #[serde(rename = "type")]
+    pub region_type: String,
+    pub file: Option<String>,
+    pub first_line: Option<u32>,
+    pub last_line: Option<u32>,
+    pub end_first_line: Option<u32>,
+    pub end_last_line: Option<u32>,
+    /// A critical section's or user region's name.
+    pub name: Option<String>,
+    /// The enclosing function or program unit (`pompUnit`).
+    pub unit: Option<String>,
+    /// How people name the region: `parallel for in CalcKinematicsForElems
+    /// (lulesh.cc:782)`.
+    pub label: String,
+    /// pomp's `pompId`, the region's id in the IDF descriptor.
+    pub idf_id: Option<String>,
+    pub implicit_barrier: ImplicitBarrier,
+    /// The CTC's remaining `key=value` pairs (`numSections`, `hasIf`, ...).
+    pub attributes: BTreeMap<String, String>,
+    /// The CTC string was truncated or garbled; the fields above hold what
+    /// could be read.
+    pub malformed_ctc: bool,
+}
+
+/// How a parallel region's closing barrier was measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImplicitBarrier {
+    /// Between `Implicit_barrier_enter` and `_exit` (or the construct has no
+    /// closing barrier).
+    #[default]
+    Explicit,
+    /// From the team's `Parallel_end` times and the join.
+    Inferred,
+}
+
+impl From<crate::ctc::ImplicitBarrier> for ImplicitBarrier {
+    fn from(form: crate::ctc::ImplicitBarrier) -> Self {
+        match form {
+            crate::ctc::ImplicitBarrier::Explicit => ImplicitBarrier::Explicit,
+            crate::ctc::ImplicitBarrier::Inferred => ImplicitBarrier::Inferred,
+        }
+    }
+}
+
+/// What a call-tree node measures. One region handle serves several events
+/// (a combined `parallel for` uses the same handle for the fork, the loop
+/// and its implicit barrier), so a node is keyed by region *and* kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum Kind {
+    /// The per-thread root of the call tree.
+    Thread,
+    Parallel,
+    For,
+    Do,
+    Sections,
+    Section,
+    Single,
+    /// Inside a single construct: the thread that executes it.
+    SingleBody,
+    Master,
+    Masked,
+    Critical,
+    Atomic,
+    Ordered,
+    Workshare,
+    Barrier,
+    ImplicitBarrier,
+    Flush,
+    TaskCreate,
+    Task,
+    UntiedTaskCreate,
+    UntiedTask,
+    Taskwait,
+    #[serde(rename = "region")]
+    UserRegion,
+    Taskgroup,
+    Taskloop,
+    Scope,
+    Loop,
+    Teams,
+    Distribute,
+    Target,
+    Taskyield,
+    Cancel,
+    CancellationPoint,
+    SetLock,
+    SetNestLock,
+    TestLock,
+    TestNestLock,
+}
+
+impl Kind {
+    /// The name the profile and the trace use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Thread => "thread",
+            Kind::Parallel => "parallel",
+            Kind::For => "for",
+            Kind::Do => "do",
+            Kind::Sections => "sections",
+            Kind::Section => "section",
+            Kind::Single => "single",
+            Kind::SingleBody => "single_body",
+            Kind::Master => "master",
+            Kind::Masked => "masked",
+            Kind::Critical => "critical",
+            Kind::Atomic => "atomic",
+            Kind::Ordered => "ordered",
+            Kind::Workshare => "workshare",
+            Kind::Barrier => "barrier",
+            Kind::ImplicitBarrier => "implicit_barrier",
+            Kind::Flush => "flush",
+            Kind::TaskCreate => "task_create",
+            Kind::Task => "task",
+            Kind::UntiedTaskCreate => "untied_task_create",
+            Kind::UntiedTask => "untied_task",
+            Kind::Taskwait => "taskwait",
+            Kind::UserRegion => "region",
+            Kind::Taskgroup => "taskgroup",
+            Kind::Taskloop => "taskloop",
+            Kind::Scope => "scope",
+            Kind::Loop => "loop",
+            Kind::Teams => "teams",
+            Kind::Distribute => "distribute",
+            Kind::Target => "target",
+            Kind::Taskyield => "taskyield",
+            Kind::Cancel => "cancel",
+            Kind::CancellationPoint => "cancellation_point",
+            Kind::SetLock => "set_lock",
+            Kind::SetNestLock => "set_nest_lock",
+            Kind::TestLock => "test_lock",
+            Kind::TestNestLock => "test_nest_lock",
+        }
+    }
+
+    /// Task instances are measured in their own subtree, apart from whatever
+    /// region the executing thread was suspended in.
+    #[inline]
+    pub fn is_task(self) -> bool {
+        matches!(self, Kind::Task | Kind::UntiedTask)
+    }
+
+    /// Whether this kind is what a region of `region_type` is named after,
+    /// rather than one part of it (a `parallelfor` region's fork is its
+    /// `parallel` kind; its loop and barrier are parts).
+    pub fn names_region(self, region_type: &str) -> bool {
+        let kind_words = self.name().replace('_', " ");
+        let region_words = crate::ctc::construct_words(region_type);
+        region_words == kind_words
+            || region_words
+                .strip_prefix(&kind_words)
+                .is_some_and(|rest| rest.starts_with(' '))
+    }
+}
+
+/// A node's label: the region's own where the kind is what the region is
+/// named after, else the kind within it (`implicit barrier of parallel for
+/// in main (a.c:12)`). Events without a region are named by their kind.
+pub fn kind_label(kind: Kind, region: Option<&Region>) -> String {
+    let kind_words = kind.name().replace('_', " ");
+    match region {
+        None => kind_words,
+        Some(region) if kind.names_region(&region.region_type) => region.label.clone(),
+        Some(region) => format!("{kind_words} of {}", region.label),
+    }
+}
+
+/// Time by what threads were doing, in nanoseconds.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Breakdown {
+    pub implicit_barrier_ns: u64,
+    pub barrier_ns: u64,
+    pub taskwait_ns: u64,
+    pub critical_wait_ns: u64,
+    pub ordered_wait_ns: u64,
+    pub lock_wait_ns: u64,
+    pub fork_ns: u64,
+    pub join_ns: u64,
+    pub task_create_ns: u64,
+    pub task_execution_ns: u64,
+}
+
+impl Breakdown {
+    pub fn add(&mut self, other: &Breakdown) {
+        for (sum, value) in self.fields_mut().into_iter().zip(other.fields()) {
+            *sum += value;
+        }
+    }
+
+    /// Time threads spent waiting for each other rather than working.
+    pub fn waiting_ns(&self) -> u64 {
+        self.implicit_barrier_ns
+            + self.barrier_ns
+            + self.taskwait_ns
+            + self.critical_wait_ns
+            + self.ordered_wait_ns
+            + self.lock_wait_ns
+    }
+
+    pub fn fields(&self) -> [u64; 10] {
+        [
+            self.implicit_barrier_ns,
+            self.barrier_ns,
+            self.taskwait_ns,
+            self.critical_wait_ns,
+            self.ordered_wait_ns,
+            self.lock_wait_ns,
+            self.fork_ns,
+            self.join_ns,
+            self.task_create_ns,
+            self.task_execution_ns,
+        ]
+    }
+
+    pub fn fields_mut(&mut self) -> [&mut u64; 10] {
+        [
+            &mut self.implicit_barrier_ns,
+            &mut self.barrier_ns,
+            &mut self.taskwait_ns,
+            &mut self.critical_wait_ns,
+            &mut self.ordered_wait_ns,
+            &mut self.lock_wait_ns,
+            &mut self.fork_ns,
+            &mut self.join_ns,
+            &mut self.task_create_ns,
+            &mut self.task_execution_ns,
+        ]
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionSummary {
+    /// `None` for events without a region (lock calls).
+    pub region: Option<RegionId>,
+    pub kind: Kind,
+    pub visits: u64,
+    pub inclusive_ns: u64,
+    pub exclusive_ns: u64,
+    /// Threads that recorded this region and kind.
+    pub threads: u64,
+    pub min_thread_inclusive_ns: u64,
+    pub max_thread_inclusive_ns: u64,
+    pub mean_thread_inclusive_ns: u64,
+    /// Threads on which some node of this region and kind was throttled.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub throttled_threads: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tasks {
+    pub created: u64,
+    pub executed: u64,
+    pub per_region: Vec<TaskRegion>,
+    /// Which task region created instances of which; a `None` parent is an
+    /// implicit task.
+    pub relations: Vec<TaskRelation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRegion {
+    pub region: RegionId,
+    pub created: u64,
+    pub executed: u64,
+    pub inclusive_ns: u64,
+    pub exclusive_ns: u64,
+    pub mean_ns: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskRelation {
+    pub parent_region: Option<RegionId>,
+    pub child_region: RegionId,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Thread {
+    /// The thread's number in this profile (and the trace's `tid`).
+    pub thread: u32,
+    pub os_tid: i64,
+    pub events: u64,
+    /// End events whose begin was not on this thread's stack.
+    pub unmatched_ends: u64,
+    /// Frames nested too deep for a node of their own; measured in their
+    /// deepest ancestor.
+    pub frames_beyond_depth_limit: u64,
+    /// Parallel regions with an inferred barrier whose waiting could not be
+    /// inferred on this thread (the team's times were lost to a concurrent
+    /// instance of the same region, or the program ended inside it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub barriers_not_inferred: u64,
+    pub totals: ThreadTotals,
+    pub breakdown: Breakdown,
+    pub tree: Node,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadTotals {
+    /// Time covered by the thread's top-level nodes.
+    pub measured_ns: u64,
+    pub waiting_ns: u64,
+    pub work_ns: u64,
+}
+
+/// A call-path node: a region (and kind) reached along one path on one
+/// thread.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Node {
+    /// `None` for the thread's root and events without a region.
+    pub region: Option<RegionId>,
+    pub kind: Kind,
+    /// Exact, also after throttling.
+    pub visits: u64,
+    pub inclusive_ns: u64,
+    pub exclusive_ns: u64,
+    /// Waiting inside the node: enter→begin of critical and ordered, the
+    /// blocking part of a lock acquisition.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wait_ns: u64,
+    /// Set when the node stopped being timed on this thread; its times (and
+    /// those of the nodes below it) are then what was measured until
+    /// then, and the time of later visits stays in the parent node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttled: Option<Throttled>,
+    pub children: Vec<Node>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Throttled {
+    /// The visit after which timing stopped.
+    pub at_visit: u64,
+    /// Inclusive time measured over those visits.
+    pub measured_ns: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    pub path: String,
+    pub written: bool,
+    pub events: u64,
+    pub dropped_events: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+/// Why a file could not be read as a profile.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is empty, not a pomp profile", path.display())]
+    Empty { path: PathBuf },
+    #[error("{} is truncated (it ends inside the JSON document): was the program stopped while writing it?", path.display())]
+    Truncated { path: PathBuf },
+    #[error("{} is not a pomp profile: it is not JSON ({source})", path.display())]
+    NotJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{} is not a pomp profile ({})", path.display(),
+        found.as_deref().map_or("it has no \"format\" field".to_string(), |f| format!("its format is {f:?}")))]
+    Foreign {
+        path: PathBuf,
+        found: Option<String>,
+    },
+    #[error("{} is a pomp profile of format version {found}; this build reads version {VERSION}", path.display())]
+    UnsupportedVersion { path: PathBuf, found: String },
+    #[error("{} is a damaged pomp profile: {source}", path.display())]
+    Invalid {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
+/// Reads a profile written by pomp's runtime.
+pub fn read(path: impl AsRef<Path>) -> Result<Profile, Error> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    from_slice(&bytes, path)
+}
+
+/// Reads a profile from its bytes; `path` names it in errors.
+pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Profile, Error> {
+    /// What tells a pomp profile apart, read before the whole document so
+    /// that a foreign or newer file gets an error that says so.
+    #[derive(Deserialize)]
+    struct Header {
+        format: Option<serde_json::Value>,
+        version: Option<serde_json::Value>,
+    }
+
+    let path_buf = || path.to_path_buf();
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::Empty { path: path_buf() });
+    }
+    let header: Header =
+        serde_json::from_slice(bytes).map_err(|source| match source.classify() {
+            serde_json::error::Category::Eof => Error::Truncated { path: path_buf() },
+            serde_json::error::Category::Data => Error::Foreign {
+                path: path_buf(),
+                found: None,
+            },
+            _ => Error::NotJson {
+                path: path_buf(),
+                source,
+            },
+        })?;
+    match &header.format {
+        Some(serde_json::Value::String(format)) if format == FORMAT => {}
+        other => {
+            return Err(Error::Foreign {
+                path: path_buf(),
+                found: other.as_ref().map(|format| match format {
+                    serde_json::Value::String(text) => text.clone(),
+                    value => value.to_string(),
+                }),
+            })
+        }
+    }
+    match &header.version {
+        Some(version) if version.as_u64() == Some(VERSION as u64) => {}
+        other => {
+            return Err(Error::UnsupportedVersion {
+                path: path_buf(),
+                found: other.as_ref().map_or("none".into(), |v| v.to_string()),
+            })
+        }
+    }
+    serde_json::from_slice(bytes).map_err(|source| Error::Invalid {
+        path: path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(region: RegionId, kind: Kind, visits: u64, ns: u64) -> Node {
+        Node {
+            region: Some(region),
+            kind,
+            visits,
+            inclusive_ns: ns,
+            exclusive_ns: ns,
+            wait_ns: 0,
+            throttled: None,
+            children: Vec::new(),
+        }
+    }
+
+    fn region(id: RegionId, region_type: &str, label: &str) -> Region {
+        Region {
+            id,
+            region_type: region_type.into(),
+            file: Some("a.c".into()),
+            first_line: Some(12),
+            last_line: Some(12),
+            end_first_line: Some(20),
+            end_last_line: Some(20),
+            name: None,
+            unit: Some("main".into()),
+            label: label.into(),
+            idf_id: Some("a1b2.1".into()),
+            implicit_barrier: ImplicitBarrier::Inferred,
+            attributes: BTreeMap::from([("hasIf".into(), "1".into())]),
+            malformed_ctc: false,
+        }
+    }
+
+    fn sample() -> Profile {
+        let mut task = leaf(2, Kind::Task, 300_000, 9_000_000);
+        task.throttled = Some(Throttled {
+            at_visit: 100_000,
+            measured_ns: 9_000_000,
+        });
+        let mut parallel = leaf(1, Kind::Parallel, 1, 50_000_000);
+        parallel.children = vec![leaf(1, Kind::ImplicitBarrier, 1, 1_000_000)];
+        parallel.exclusive_ns = 49_000_000;
+        Profile {
+            format: FORMAT.into(),
+            version: VERSION,
+            pid: 42,
+            rank: None,
+            opari2_version: Some("pomp".into()),
+            declared_regions: 2,
+            wall_ns: 60_000_000,
+            thread_count: 1,
+            incomplete_threads: vec![],
+            throttling: Throttling {
+                enabled: true,
+                numcalls: 100_000,
+                percall_ns: 10_000,
+            },
+            regions: vec![
+                region(1, "parallel", "parallel in main (a.c:12)"),
+                region(2, "task", "task in main (a.c:14)"),
+            ],
+            breakdown: Breakdown {
+                implicit_barrier_ns: 1_000_000,
+                ..Breakdown::default()
+            },
+            region_summary: vec![RegionSummary {
+                region: Some(1),
+                kind: Kind::Parallel,
+                visits: 1,
+                inclusive_ns: 50_000_000,
+                exclusive_ns: 49_000_000,
+                threads: 1,
+                min_thread_inclusive_ns: 50_000_000,
+                max_thread_inclusive_ns: 50_000_000,
+                mean_thread_inclusive_ns: 50_000_000,
+                throttled_threads: 0,
+            }],
+            tasks: Tasks {
+                created: 300_000,
+                executed: 300_000,
+                per_region: vec![],
+                relations: vec![TaskRelation {
+                    parent_region: None,
+                    child_region: 2,
+                    count: 300_000,
+                }],
+            },
+            threads: vec![Thread {
+                thread: 0,
+                os_tid: 4242,
+                events: 1_200_004,
+                unmatched_ends: 0,
+                frames_beyond_depth_limit: 0,
+                barriers_not_inferred: 0,
+                totals: ThreadTotals {
+                    measured_ns: 59_000_000,
+                    waiting_ns: 1_000_000,
+                    work_ns: 58_000_000,
+                },
+                breakdown: Breakdown::default(),
+                tree: Node {
+                    region: None,
+                    kind: Kind::Thread,
+                    visits: 0,
+                    inclusive_ns: 59_000_000,
+                    exclusive_ns: 0,
+                    wait_ns: 0,
+                    throttled: None,
+                    children: vec![parallel, task],
+                },
+            }],
+            trace: None,
+        }
+    }
+
+    fn read_text(text: &str) -> Result<Profile, Error> {
+        from_slice(text.as_bytes(), Path::new("p.json"))
+    }
+
+    #[test]
+    fn a_written_profile_reads_back() {
+        let profile = sample();
+        let text = serde_json::to_string(&profile).unwrap();
+        assert_eq!(read_text(&text).unwrap(), profile);
+        // Unremarkable nodes stay small.
+        assert!(!text.contains("\"wait_ns\""));
+        assert_eq!(text.matches("\"throttled\":{").count(), 1);
+        assert!(text.contains("\"kind\":\"implicit_barrier\""));
+        assert!(text.contains("\"implicit_barrier\":\"inferred\""));
+    }
+
+    #[test]
+    fn reading_from_a_file() {
+        let dir = std::env::temp_dir().join(format!("pomp2-profile-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.json");
+        std::fs::write(&path, serde_json::to_vec(&sample()).unwrap()).unwrap();
+        assert_eq!(read(&path).unwrap(), sample());
+        let missing = read(dir.join("missing.json")).unwrap_err();
+        assert!(matches!(missing, Error::Unreadable { .. }), "{missing}");
+        assert!(missing.to_string().contains("missing.json"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_say_what_they_are() {
+        let text = serde_json::to_string(&sample()).unwrap();
+        let truncated = read_text(&text[..text.len() / 2]).unwrap_err();
+        assert!(matches!(truncated, Error::Truncated { .. }), "{truncated}");
+        assert!(truncated.to_string().contains("truncated"));
+
+        assert!(matches!(read_text(" \n").unwrap_err(), Error::Empty { .. }));
+        assert!(matches!(
+            read_text("pomp!").unwrap_err(),
+            Error::NotJson { .. }
+        ));
+        let trace = r#"{"displayTimeUnit":"ns","traceEvents":[]}"#;
+        let foreign = read_text(trace).unwrap_err();
+        assert!(
+            matches!(foreign, Error::Foreign { found: None, .. }),
+            "{foreign}"
+        );
+        let other = read_text(r#"{"format":"speedscope"}"#).unwrap_err();
+        assert!(other.to_string().contains("\"speedscope\""), "{other}");
+        assert!(matches!(
+            read_text("[1,2]").unwrap_err(),
+            Error::Foreign { .. }
+        ));
+
+        let newer = text.replacen("\"version\":2", "\"version\":3", 1);
+        let error = read_text(&newer).unwrap_err();
+        assert!(matches!(error, Error::UnsupportedVersion { .. }), "{error}");
+        assert!(error.to_string().contains("version 3"), "{error}");
+
+        let damaged = text.replacen("\"visits\":1,", "\"visits\":\"one\",", 1);
+        let error = read_text(&damaged).unwrap_err();
+        assert!(matches!(error, Error::Invalid { .. }), "{error}");
+    }
+
+    #[test]
+    fn kinds_keep_the_names_the_profile_always_used() {
+        for kind in [
+            Kind::Thread,
+            Kind::ImplicitBarrier,
+            Kind::UserRegion,
+            Kind::SingleBody,
+            Kind::CancellationPoint,
+            Kind::UntiedTaskCreate,
+            Kind::TestNestLock,
+        ] {
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+            assert_eq!(serde_json::from_str::<Kind>(&json).unwrap(), kind);
+        }
+    }
+
+    #[test]
+    fn node_labels_say_which_part_of_a_region() {
+        let parallel_for = region(1, "parallelfor", "parallel for in main (a.c:12)");
+        assert_eq!(
+            kind_label(Kind::Parallel, Some(&parallel_for)),
+            "parallel for in main (a.c:12)"
+        );
+        assert_eq!(
+            kind_label(Kind::ImplicitBarrier, Some(&parallel_for)),
+            "implicit barrier of parallel for in main (a.c:12)"
+        );
+        assert_eq!(
+            kind_label(Kind::For, Some(&parallel_for)),
+            "for of parallel for in main (a.c:12)"
+        );
+        let task = region(2, "task", "task in main (a.c:14)");
+        assert_eq!(kind_label(Kind::Task, Some(&task)), "task in main (a.c:14)");
+        assert_eq!(
+            kind_label(Kind::TaskCreate, Some(&task)),
+            "task create of task in main (a.c:14)"
+        );
+        let sections = region(3, "sections", "sections in main (a.c:30)");
+        assert_eq!(
+            kind_label(Kind::Section, Some(&sections)),
+            "section of sections in main (a.c:30)"
+        );
+        let user = region(4, "region", "region (solver) in main (a.c:40)");
+        assert_eq!(kind_label(Kind::UserRegion, Some(&user)), user.label);
+        assert_eq!(kind_label(Kind::SetLock, None), "set lock");
+    }
+
+    #[test]
+    fn breakdowns_add_field_by_field() {
+        let mut sum = Breakdown {
+            barrier_ns: 1,
+            lock_wait_ns: 2,
+            ..Breakdown::default()
+        };
+        sum.add(&Breakdown {
+            barrier_ns: 10,
+            fork_ns: 5,
+            ..Breakdown::default()
+        });
+        assert_eq!((sum.barrier_ns, sum.lock_wait_ns, sum.fork_ns), (11, 2, 5));
+        assert_eq!(sum.waiting_ns(), 13);
+    }
+}
