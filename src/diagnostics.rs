@@ -13,6 +13,16 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,

@@ -53,7 +53,7 @@ impl Instrumentation {
     }
 
     /// The IDF descriptor document of `file`, the file this came from.
-    pub fn idf(&self, file: &SourceFile) -> serde_json::Value {
+    pub fn idf(&self, file: &SourceFile) -> pomp2::idf::Document {
         crate::output::idf::document(
             file,
             self.front_end,

@@ -399,70 +399,27 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
 };
 ";
 
-/// The C prototype of an event (or lock wrapper) by its argument pattern.
+/// The C prototype of an event or lock wrapper, as the contract gives it;
+/// the original interface passes a region's descriptor instead, or nothing
+/// to control calls.
 fn prototype(plan: &Plan, event: &str) -> String {
     let prefix = plan.prefix();
-    if let Some(lock) = event.strip_suffix("_lock") {
-        let kind = if lock.ends_with("_nest") {
-            "omp_nest_lock_t"
-        } else {
-            "omp_lock_t"
-        };
-        let ret = if lock.starts_with("Test") {
-            "int"
-        } else {
-            "void"
-        };
-        return format!("{ret} {prefix}{event}({kind}*);");
-    }
-    let rules = crate::rules::rules();
-    let known = rules
-        .construct
-        .values()
-        .flat_map(|r| {
-            r.before
-                .iter()
-                .chain(&r.begin)
-                .chain(&r.end)
-                .chain(&r.after)
-        })
-        .chain(
-            rules
-                .implicit_barrier
-                .before
-                .iter()
-                .chain(&rules.implicit_barrier.after),
+    let known = pomp2::events::find(event).unwrap_or_else(|| {
+        panic!("`{event}` is no POMP2 function: grammars/rules.toml and the contract disagree")
+    });
+    let locks = known.params.iter().any(|p| {
+        matches!(
+            p,
+            pomp2::events::Param::Lock | pomp2::events::Param::NestLock
         )
-        .chain(rules.user_region.begin.iter().chain(&rules.user_region.end))
-        .chain(rules.control.values())
-        .find(|c| c.event == event);
-    if plan.interface == Interface::Pomp1 {
-        let control = rules.control.values().any(|c| c.event == event);
-        let args = if control {
-            "void"
-        } else {
-            "struct ompregdescr*"
-        };
-        return format!("void {prefix}{event}({args});");
+    });
+    if plan.interface == Interface::Pomp2 || locks {
+        return known.c_prototype(prefix);
     }
-    let args: Vec<&str> = known
-        .map(|c| {
-            c.args
-                .iter()
-                .map(|a| match a {
-                    Arg::Handle => "POMP2_Region_handle*",
-                    Arg::Ctc => "const char*",
-                    Arg::OldTask | Arg::NewTask => "POMP2_Task_handle",
-                    Arg::OldTaskRef | Arg::NewTaskRef => "POMP2_Task_handle*",
-                    Arg::If | Arg::NumThreads => "int",
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let args = if args.is_empty() {
-        "void".to_string()
+    let args = if known.params.is_empty() {
+        "void"
     } else {
-        args.join(", ")
+        "struct ompregdescr*"
     };
     format!("void {prefix}{event}({args});")
 }

@@ -3,26 +3,7 @@
 
 use std::collections::BTreeSet;
 
-/// Which events instrumented code calls.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EventSet {
-    /// OPARI2's events plus pomp's extended events for newer constructs.
-    #[default]
-    Extended,
-    /// Only the events OPARI2 emits, for POMP2 libraries that know no more.
-    Opari2,
-}
-
-/// Which measurement interface instrumented code calls.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Interface {
-    #[default]
-    Pomp2,
-    /// The original 2002 proposal: `POMP_*` calls with static descriptors.
-    Pomp1,
-}
+pub use pomp2::{EventSet, Interface};
 
 /// The choices that decide a file's plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]

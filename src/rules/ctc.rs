@@ -56,47 +56,21 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
     aux
 }
 
-/// `"<len>*regionType=...*sscl=f:a:b*escl=f:c:d*key=value*...**"`, where
-/// `<len>` is the length of the whole string.
+/// The region's CTC string: its type, the lines of its opening and
+/// closing, its facts and, with pomp's extended events, its IDF id.
 pub fn ctc_string(file: &SourceFile, region: &Region, pomp_id: Option<&str>) -> String {
-    let path = file.path.to_string_lossy().replace(['*', '"', '\\'], "_");
-    let mut body = format!(
-        "*regionType={}*sscl={path}:{}:{}*escl={path}:{}:{}*",
-        region.region_type,
-        region.start_lines.0,
-        region.start_lines.1,
-        region.end_lines.0,
-        region.end_lines.1
-    );
-    for (key, value) in &region.aux {
-        body.push_str(&format!("{key}={}*", value.replace(['*', '"', '\\'], "_")));
-    }
-    if let Some(id) = pomp_id {
-        body.push_str(&format!("pompId={id}*"));
-    }
-    body.push('*');
-    with_length_prefix(&body)
-}
-
-fn with_length_prefix(body: &str) -> String {
-    let mut digits = 1;
-    loop {
-        let total = body.len() + digits;
-        if total.to_string().len() == digits {
-            return format!("{total}{body}");
-        }
-        digits += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn length_prefix_counts_the_whole_string() {
-        for body in ["*a**", &"*x".repeat(60), &"*y".repeat(600)] {
-            let s = super::with_length_prefix(body);
-            let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-            assert_eq!(digits.parse::<usize>().unwrap(), s.len());
-        }
-    }
+    let path = file.path.to_string_lossy().into_owned();
+    let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRange {
+        file: path.clone(),
+        first_line: first as u32,
+        last_line: last as u32,
+    };
+    pomp2::ctc::write(&pomp2::ctc::Context {
+        region_type: region.region_type.clone(),
+        start: Some(lines(region.start_lines)),
+        end: Some(lines(region.end_lines)),
+        attributes: region.aux.clone(),
+        pomp_id: pomp_id.map(str::to_owned),
+        ..Default::default()
+    })
 }

@@ -205,7 +205,13 @@ impl Plan {
     }
 
     pub fn init_function(&self) -> String {
-        format!("POMP2_Init_reg_{}_{}", self.unique, self.regions.len())
+        pomp2::registration::InitFunction::new(&self.unique, self.regions.len()).symbol
+    }
+
+    /// The id joining a region (by its 1-based number) with its IDF entry
+    /// and its profile.
+    pub fn region_id(&self, number: usize) -> pomp2::RegionId {
+        pomp2::RegionId::new(&self.unique, number)
     }
 
     /// The registration function the link step calls, if the file has one
@@ -376,8 +382,12 @@ impl Planner<'_> {
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
-        let is_section = site.directive.name == "section";
-        let region = if is_section {
+        // A construct without a region of its own (`section`) reports to
+        // the enclosing construct's.
+        let shares_region = layers
+            .iter()
+            .any(|l| rules().construct.get(&l.rule).is_some_and(|r| !r.region));
+        let region = if shares_region {
             match self.parent_region(site) {
                 Some(r) => r,
                 None => return,
@@ -565,9 +575,7 @@ impl Planner<'_> {
             end_lines,
             aux,
         };
-        let pomp_id = (self.options.events == EventSet::Extended)
-            .then(|| format!("{}.{id}", self.plan.unique));
-        region.ctc = ctc::ctc_string(self.file, &region, pomp_id.as_deref());
+        region.ctc = self.ctc(&region);
         self.plan.regions.push(region);
         self.plan.regions.len() - 1
     }
@@ -636,10 +644,14 @@ impl Planner<'_> {
         let r = &mut self.plan.regions[region];
         r.end_site = Some(end_site);
         r.end_lines = lines;
+        self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
+    }
+
+    /// The region's CTC string; pomp's extended events carry its IDF id.
+    fn ctc(&self, region: &Region) -> String {
         let pomp_id = (self.options.events == EventSet::Extended)
-            .then(|| format!("{}.{}", self.plan.unique, r.id));
-        let snapshot = r.clone();
-        self.plan.regions[region].ctc = ctc::ctc_string(self.file, &snapshot, pomp_id.as_deref());
+            .then(|| self.plan.region_id(region.id).to_string());
+        ctc::ctc_string(self.file, region, pomp_id.as_deref())
     }
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or

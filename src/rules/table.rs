@@ -80,6 +80,7 @@ impl Call {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ConstructRule {
     #[serde(default)]
     pub set: EventFamily,
@@ -110,6 +111,7 @@ fn yes() -> bool {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pair {
     #[serde(default)]
     pub before: Vec<Call>,
@@ -122,6 +124,7 @@ pub struct Pair {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NowaitForbidden {
     pub clauses: Vec<String>,
 }
@@ -129,6 +132,7 @@ pub struct NowaitForbidden {
 /// The original 2002 interface: which constructs it knows, and the events
 /// it names differently.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pomp1 {
     pub constructs: Vec<String>,
     #[serde(default)]
@@ -168,6 +172,7 @@ impl Pomp1 {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     pub construct: BTreeMap<String, ConstructRule>,
     pub implicit_barrier: Pair,
@@ -178,9 +183,71 @@ pub struct Rules {
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
-    toml::from_str(include_str!("../../grammars/rules.toml"))
-        .unwrap_or_else(|e| panic!("grammars/rules.toml is invalid: {e}"))
+    let rules: Rules = toml::from_str(include_str!("../../grammars/rules.toml"))
+        .unwrap_or_else(|e| panic!("grammars/rules.toml is invalid: {e}"));
+    if let Err(e) = rules.check_signatures() {
+        panic!("grammars/rules.toml is invalid: {e}");
+    }
+    rules
 });
+
+impl Arg {
+    /// The parameter type an argument passes.
+    fn param(self) -> pomp2::events::Param {
+        use pomp2::events::Param;
+        match self {
+            Arg::Handle => Param::RegionHandle,
+            Arg::Ctc => Param::Ctc,
+            Arg::OldTask | Arg::NewTask => Param::Task,
+            Arg::OldTaskRef | Arg::NewTaskRef => Param::TaskRef,
+            Arg::If | Arg::NumThreads => Param::Int,
+        }
+    }
+}
+
+impl Rules {
+    fn all_calls(&self) -> impl Iterator<Item = &Call> {
+        self.construct
+            .values()
+            .flat_map(|r| {
+                r.before
+                    .iter()
+                    .chain(&r.begin)
+                    .chain(&r.end)
+                    .chain(&r.after)
+            })
+            .chain(self.implicit_barrier.calls())
+            .chain(self.user_region.calls())
+            .chain(self.control.values())
+    }
+
+    /// Every call names a POMP2 function of the contract and passes what
+    /// its parameters take.
+    fn check_signatures(&self) -> Result<(), String> {
+        for call in self.all_calls() {
+            let event = pomp2::events::find(&call.event)
+                .ok_or_else(|| format!("`{}` is no POMP2 function", call.event))?;
+            let passed: Vec<_> = call.args.iter().map(|a| a.param()).collect();
+            if passed != event.params {
+                return Err(format!(
+                    "`{}` takes {:?}, the rule passes {:?}",
+                    call.event, event.params, passed
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Pair {
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        self.before
+            .iter()
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+}
 
 pub fn rules() -> &'static Rules {
     &RULES
@@ -217,5 +284,27 @@ mod tests {
             ]
         );
         assert!(Call::parse("Foo(h, nonsense)").is_err());
+    }
+
+    #[test]
+    fn rules_are_checked_against_the_contract() {
+        let parse = |text: &str| toml::from_str::<Rules>(text);
+        let base = include_str!("../../grammars/rules.toml");
+        assert!(parse(base).unwrap().check_signatures().is_ok());
+        let unknown_field = base.replace("fork = true", "fork = true\nforks = true");
+        let error = parse(&unknown_field).unwrap_err().to_string();
+        assert!(error.contains("unknown field `forks`"), "{error}");
+        let wrong_arguments = base.replace("Parallel_begin(h)", "Parallel_begin(h, ctc)");
+        let error = parse(&wrong_arguments)
+            .unwrap()
+            .check_signatures()
+            .unwrap_err();
+        assert!(error.contains("`Parallel_begin` takes"), "{error}");
+        let unknown_event = base.replace("Parallel_begin(h)", "Parallel_start(h)");
+        let error = parse(&unknown_event)
+            .unwrap()
+            .check_signatures()
+            .unwrap_err();
+        assert_eq!(error, "`Parallel_start` is no POMP2 function");
     }
 }

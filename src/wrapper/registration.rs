@@ -9,30 +9,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// One instrumented translation unit's registration function.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct InitFunction {
-    pub symbol: String,
-    /// Regions the unit registers: the `_N` suffix of its name.
-    pub regions: usize,
-}
-
-impl InitFunction {
-    /// Recognise `POMP2_Init_reg_<unique>_<N>` (and the lower-case,
-    /// underscore-suffixed spelling Fortran compilers give external names).
-    pub fn from_symbol(symbol: &str) -> Option<InitFunction> {
-        let rest = symbol.strip_prefix("POMP2_Init_reg_").or_else(|| {
-            symbol
-                .strip_prefix("pomp2_init_reg_")
-                .map(|r| r.strip_suffix('_').unwrap_or(r))
-        })?;
-        let (_, count) = rest.rsplit_once('_')?;
-        Some(InitFunction {
-            symbol: symbol.to_owned(),
-            regions: count.parse().ok()?,
-        })
-    }
-}
+pub use pomp2::registration::InitFunction;
+use pomp2::registration::{
+    GET_NUM_REGIONS, GET_OPARI2_VERSION, INIT_REGIONS, USER_GET_NUM_REGIONS, USER_INIT_REGIONS,
+};
 
 /// What the link step needs to know about its inputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -141,17 +121,17 @@ pub fn render_registration(functions: &[InitFunction]) -> String {
     for function in functions {
         writeln!(c, "extern void {}(void);", function.symbol).unwrap();
     }
-    c.push_str("\nvoid POMP2_Init_regions(void)\n{\n");
+    writeln!(c, "\nvoid {INIT_REGIONS}(void)\n{{").unwrap();
     for function in functions {
         writeln!(c, "    {}();", function.symbol).unwrap();
     }
     writeln!(
         c,
         "}}\n\n\
-         size_t POMP2_Get_num_regions(void)\n{{\n    return {total};\n}}\n\n\
-         const char* POMP2_Get_opari2_version(void)\n{{\n    return \"pomp {}\";\n}}\n\n\
-         void POMP2_USER_Init_regions(void)\n{{\n}}\n\n\
-         size_t POMP2_USER_Get_num_regions(void)\n{{\n    return 0;\n}}",
+         size_t {GET_NUM_REGIONS}(void)\n{{\n    return {total};\n}}\n\n\
+         const char* {GET_OPARI2_VERSION}(void)\n{{\n    return \"pomp {}\";\n}}\n\n\
+         void {USER_INIT_REGIONS}(void)\n{{\n}}\n\n\
+         size_t {USER_GET_NUM_REGIONS}(void)\n{{\n    return 0;\n}}",
         env!("CARGO_PKG_VERSION")
     )
     .unwrap();
@@ -161,24 +141,6 @@ pub fn render_registration(functions: &[InitFunction]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn init_function_names() {
-        assert_eq!(
-            InitFunction::from_symbol("POMP2_Init_reg_1a2b3c_12"),
-            Some(InitFunction {
-                symbol: "POMP2_Init_reg_1a2b3c_12".into(),
-                regions: 12
-            })
-        );
-        assert_eq!(
-            InitFunction::from_symbol("pomp2_init_reg_ff_3_").map(|f| f.regions),
-            Some(3)
-        );
-        assert_eq!(InitFunction::from_symbol("POMP2_Init_regions"), None);
-        assert_eq!(InitFunction::from_symbol("POMP2_Init_reg_abc"), None);
-        assert_eq!(InitFunction::from_symbol("my_POMP2_Init_reg_a_1"), None);
-    }
 
     #[test]
     fn registration_calls_each_function_once_and_sums_regions() {

@@ -4,5 +4,11 @@
 //! the reports cannot drift apart.
 
 pub mod ctc;
+pub mod events;
+pub mod idf;
 pub mod profile;
+pub mod region;
+pub mod registration;
 pub mod trace;
+
+pub use region::{EventSet, Interface, RegionId};

@@ -1,0 +1,154 @@
+//! The IDF descriptor: one JSON document per instrumented file listing every
+//! region, written by `pomp instrument --idf` and the wrappers' `--pomp-keep`,
+//! read by reports and editors. Its schema is `schemas/idf.schema.json`.
+
+use crate::region::{EventSet, Interface, RegionId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The value of [`Document::schema_version`] this crate writes and reads.
+pub const SCHEMA_VERSION: &str = "1.0";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    pub schema_version: String,
+    pub tool: Tool,
+    /// The file as named on the command line.
+    pub input: String,
+    /// SHA-256 of its bytes, in lower-case hexadecimal.
+    pub content_sha256: String,
+    /// `c`, `c++`, `fortran-free` or `fortran-fixed`.
+    pub language: String,
+    /// Which front end read the file.
+    pub front_end: String,
+    pub options: Options,
+    /// The part of the file's generated names that makes them unique.
+    pub unique: String,
+    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers regions.
+    pub init_function: Option<String>,
+    pub regions: Vec<Region>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+/// The options the file was instrumented with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    pub disable: Vec<String>,
+    pub events: EventSet,
+    pub interface: Interface,
+    pub line_markers: bool,
+    pub keep_untied: bool,
+}
+
+/// A byte range `[start, end)` in the input.
+pub type Bytes = [usize; 2];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub id: RegionId,
+    /// The region's number in the file, from 1.
+    pub index: usize,
+    /// The CTC string's `regionType`: `parallel`, `for`, ..., `region` for
+    /// user regions.
+    #[serde(rename = "type")]
+    pub region_type: String,
+    /// The directive as written, by its canonical name.
+    pub directive: String,
+    pub file: String,
+    /// The enclosing function or program unit, qualified in C++.
+    pub unit: Option<String>,
+    pub line_start: usize,
+    pub column_start: usize,
+    pub line_end: usize,
+    pub column_end: usize,
+    pub directive_bytes: Bytes,
+    pub block_bytes: Option<Bytes>,
+    pub end_directive: Option<EndDirective>,
+    /// The innermost enclosing region.
+    pub parent: Option<RegionId>,
+    /// The handle variable in the instrumented code.
+    pub handle: String,
+    pub ctc: String,
+    pub clauses: Vec<Clause>,
+    /// Further facts: `numSections`, `criticalName`, `scheduleType`, ...
+    pub aux: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndDirective {
+    pub line: usize,
+    pub column: usize,
+    pub bytes: Bytes,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clause {
+    pub name: String,
+    pub args: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// `note`, `warning` or `error`.
+    pub severity: String,
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not an IDF descriptor: {source}", path.display())]
+    NotIdf {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{} is an IDF descriptor of schema version {found}; this build reads version {SCHEMA_VERSION}", path.display())]
+    UnsupportedVersion { path: PathBuf, found: String },
+}
+
+/// Read an IDF descriptor.
+pub fn read(path: impl AsRef<Path>) -> Result<Document, Error> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    from_slice(&bytes, path)
+}
+
+/// Parse an IDF descriptor read from `path`.
+pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Document, Error> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        schema_version: String,
+    }
+    let not_idf = |source| Error::NotIdf {
+        path: path.to_path_buf(),
+        source,
+    };
+    let version: Versioned = serde_json::from_slice(bytes).map_err(not_idf)?;
+    if version.schema_version.split('.').next() != SCHEMA_VERSION.split('.').next() {
+        return Err(Error::UnsupportedVersion {
+            path: path.to_path_buf(),
+            found: version.schema_version,
+        });
+    }
+    serde_json::from_slice(bytes).map_err(not_idf)
+}
