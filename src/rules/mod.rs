@@ -13,6 +13,7 @@ use crate::directive::{table as directive_table, Clause, Directive};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
+pub use pomp2::ctc::ImplicitBarrier;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// A measured region: one per instrumented construct (a combined construct
@@ -39,6 +40,11 @@ pub struct Region {
     pub end_lines: (usize, usize),
     /// Key/value pairs beyond type and position (numSections, ...).
     pub aux: Vec<(String, String)>,
+    /// The enclosing function or program unit.
+    pub unit: Option<String>,
+    /// How the waiting at the construct's closing barrier is measured, when
+    /// it has one that is measured.
+    pub implicit_barrier: Option<ImplicitBarrier>,
 }
 
 /// Variables instrumented code evaluates before a directive.
@@ -382,6 +388,7 @@ impl Planner<'_> {
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
+        let implicit_barrier = self.implicit_barrier(&mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
         let shares_region = layers
@@ -395,12 +402,36 @@ impl Planner<'_> {
         } else {
             self.new_region(index, site, &region_type, None)
         };
+        if !shares_region {
+            self.plan.regions[region].implicit_barrier = implicit_barrier;
+            self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
+        }
         self.site_region[index] = Some(region);
         self.plan.constructs.push(Construct {
             site: index,
             region,
             layers,
         });
+    }
+
+    /// How the construct's closing barrier is measured. A parallel
+    /// region's own barrier is made explicit only for libraries that need
+    /// OPARI2's structure: pomp's runtime infers its waiting from the
+    /// team's `Parallel_end` times and the join, which saves the region a
+    /// second barrier.
+    fn implicit_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
+        let infers =
+            self.options.events == EventSet::Extended && self.options.interface == Interface::Pomp2;
+        let mut form = None;
+        for layer in layers.iter_mut() {
+            if layer.barrier_before_end && infers {
+                layer.barrier_before_end = false;
+                form = form.or(Some(ImplicitBarrier::Inferred));
+            } else if layer.barrier_before_end || layer.add_nowait {
+                form = Some(ImplicitBarrier::Explicit);
+            }
+        }
+        form
     }
 
     fn layer(
@@ -574,6 +605,8 @@ impl Planner<'_> {
             start_lines,
             end_lines,
             aux,
+            unit: site.unit.map(|u| self.model.units[u].name.clone()),
+            implicit_barrier: None,
         };
         region.ctc = self.ctc(&region);
         self.plan.regions.push(region);
@@ -647,11 +680,12 @@ impl Planner<'_> {
         self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
     }
 
-    /// The region's CTC string; pomp's extended events carry its IDF id.
+    /// The region's CTC string; with pomp's extended events it also
+    /// carries the region's IDF id, enclosing unit and barrier form.
     fn ctc(&self, region: &Region) -> String {
-        let pomp_id = (self.options.events == EventSet::Extended)
-            .then(|| self.plan.region_id(region.id).to_string());
-        ctc::ctc_string(self.file, region, pomp_id.as_deref())
+        let extended = self.options.events == EventSet::Extended;
+        let pomp_id = extended.then(|| self.plan.region_id(region.id));
+        ctc::ctc_string(self.file, region, pomp_id.as_ref())
     }
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
