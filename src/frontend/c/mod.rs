@@ -601,9 +601,8 @@ impl Analysis<'_> {
         let mut open_declare_target: Vec<usize> = Vec::new();
         for site in &self.model.sites {
             let name = site.directive.name.as_str();
-            let leaves = &site.directive.spec().leaves;
             if let Some(block) = &site.block {
-                if leaves.iter().any(|l| l == "target" || l == "simd") {
+                if crate::directive::table().forbids_calls(site.directive.spec()) {
                     self.model.device_code.push(block.clone());
                 }
             }

@@ -232,7 +232,7 @@ impl<'a> Analysis<'a> {
         for site in &self.model.sites {
             let spec = site.directive.spec();
             if let Some(block) = &site.block {
-                if spec.leaves.iter().any(|l| l == "target" || l == "simd") {
+                if crate::directive::table().forbids_calls(spec) {
                     device.push(block.clone());
                 }
             }
