@@ -49,6 +49,12 @@ pub(crate) fn role(directive: &Directive) -> Role {
     }
 }
 
+/// A `sections` construct, alone or combined: a leaf of it, not a name
+/// that merely ends the same way.
+fn divides_into_sections(site: &Site) -> bool {
+    site.directive.spec().leaves.iter().any(|l| l == "sections")
+}
+
 fn same_argument(a: &Option<String>, b: &Option<String>) -> bool {
     let normal = |s: &Option<String>| s.as_deref().map(|s| s.trim().to_ascii_lowercase());
     normal(a) == normal(b)
@@ -97,9 +103,7 @@ impl Analysis<'_> {
                     }
                 }
                 Role::Separator => match open.last_mut() {
-                    Some((top, sections))
-                        if self.model.sites[*top].directive.name.ends_with("sections") =>
-                    {
+                    Some((top, sections)) if divides_into_sections(&self.model.sites[*top]) => {
                         sections.push(index)
                     }
                     _ => self.model.diagnostics.push(Diagnostic::error(
@@ -212,11 +216,7 @@ impl Analysis<'_> {
         block: std::ops::Range<usize>,
         sections: Vec<usize>,
     ) {
-        if !self.model.sites[construct]
-            .directive
-            .name
-            .ends_with("sections")
-        {
+        if !divides_into_sections(&self.model.sites[construct]) {
             return;
         }
         let first_section = sections
