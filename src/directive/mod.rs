@@ -7,7 +7,10 @@ mod table;
 
 use crate::source::Language;
 
-pub use parse::{parse_directive, split_top_level, top_level_colon, DirectiveError};
+pub use parse::{
+    parse_apply, parse_declaration_attribute, parse_directive, split_top_level, top_level_colon,
+    Apply, DirectiveError, Parsed, Problem,
+};
 pub use table::{
     table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
 };
@@ -76,6 +79,14 @@ impl Directive {
 
     pub fn has_clause(&self, name: &str) -> bool {
         self.clause(name).is_some()
+    }
+
+    /// The clauses the table does not know, kept as written: where they
+    /// belong on the leaves of a compound directive is unknown too.
+    pub fn unknown_clauses(&self) -> impl Iterator<Item = &Clause> {
+        self.clauses
+            .iter()
+            .filter(|c| table().clause(&c.name).is_none())
     }
 
     /// The directive as source text after the sentinel: name, argument,

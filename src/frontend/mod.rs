@@ -6,6 +6,7 @@
 
 pub mod c;
 pub mod fortran;
+mod unknown;
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Directive;

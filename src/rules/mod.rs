@@ -362,6 +362,9 @@ impl Planner<'_> {
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
+        if layers.len() > 1 && self.unknown_clause_placement(site, &layers) {
+            return;
+        }
         let is_section = site.directive.name == "section";
         let region = if is_section {
             match self.parent_region(site) {
@@ -377,6 +380,48 @@ impl Planner<'_> {
             region,
             layers,
         });
+    }
+
+    /// A compound directive pomp writes as several directives, with a
+    /// clause the table does not know (on it or on its Fortran end
+    /// directive): which of them it belongs on is unknown, so the
+    /// construct is refused.
+    fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
+        let end = site.end_site.map(|e| &self.model.sites[e].directive);
+        let unknown = site
+            .directive
+            .unknown_clauses()
+            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
+            .next();
+        let Some(clause) = unknown else {
+            return false;
+        };
+        let parts: Vec<String> = layers
+            .iter()
+            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::error(
+                site.span.clone(),
+                format!(
+                    "unknown clause `{}` on `{}`, which pomp writes as {}",
+                    clause.name,
+                    site.directive.name,
+                    parts.join(" and ")
+                ),
+                "clause of unknown placement",
+            )
+            .with_note(format!(
+                "pomp measures each part of the compound directive on its own, and cannot tell \
+                 which part `{}` belongs on",
+                clause.name
+            ))
+            .with_note(format!(
+                "write the parts as directives of their own, with `{}` where it belongs",
+                clause.name
+            )),
+        );
+        true
     }
 
     fn layer(

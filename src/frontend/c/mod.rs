@@ -7,10 +7,12 @@
 //! at the first token after it.
 
 pub mod scan;
+mod unknown;
 
 use super::{DirectiveForm, Exit, FrontEnd, LockCall, Model, Site, Unit};
 use crate::diagnostics::Diagnostic;
-use crate::directive::{parse_directive, Association, Sentinel};
+use crate::directive::{parse_directive, Association, Parsed, Problem, Sentinel};
+use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::source::{Language, SourceFile, Span};
 use scan::{RawDirective, RawKind};
 use tree_sitter::{Node, Parser, Tree};
@@ -60,6 +62,7 @@ impl FrontEnd for TreeSitterC {
             masked: &masked,
             tree: &tree,
             model: Model::default(),
+            unknown: Vec::new(),
         };
         analysis.directives(&raw);
         analysis.implicit_sections();
@@ -167,11 +170,33 @@ struct Analysis<'a> {
     masked: &'a [u8],
     tree: &'a Tree,
     model: Model,
+    /// Directives the table does not know.
+    unknown: Vec<Span>,
 }
 
 impl Analysis<'_> {
     fn directives(&mut self, raw: &[RawDirective]) {
-        for (index, d) in raw.iter().enumerate() {
+        let parsed: Vec<Option<Result<Parsed, _>>> = raw
+            .iter()
+            .map(|d| {
+                let sentinel = if d.pomp {
+                    Sentinel::Pomp
+                } else {
+                    Sentinel::Omp
+                };
+                match d.kind {
+                    RawKind::InMacro { .. } => None,
+                    _ => Some(parse_directive(&d.text, sentinel, self.file.language)),
+                }
+            })
+            .collect();
+        self.unknown = raw
+            .iter()
+            .zip(&parsed)
+            .filter(|(_, p)| matches!(p, Some(Err(e)) if e.problem == Problem::Unknown))
+            .map(|(d, _)| d.span.clone())
+            .collect();
+        for ((index, d), parsed) in raw.iter().enumerate().zip(parsed) {
             let form = match &d.kind {
                 RawKind::InMacro { macro_name } => {
                     self.model.diagnostics.push(
@@ -191,18 +216,23 @@ impl Analysis<'_> {
                 RawKind::PragmaOperator => DirectiveForm::PragmaOperator,
                 RawKind::Attribute => DirectiveForm::Attribute,
             };
-            let sentinel = if d.pomp {
-                Sentinel::Pomp
-            } else {
-                Sentinel::Omp
-            };
-            let directive = match parse_directive(&d.text, sentinel, self.file.language) {
-                Ok(directive) => directive,
+            let directive = match parsed.expect("parsed unless in a macro") {
+                Ok(parsed) => {
+                    for clause in &parsed.unknown {
+                        let span = self.text_span(d, &clause.span);
+                        let warning = clause_left_as_written(span, clause);
+                        self.model.diagnostics.push(warning);
+                    }
+                    parsed.directive
+                }
+                Err(e) if e.problem == Problem::Unknown => {
+                    let before = index.checked_sub(1).map(|i| &raw[i]);
+                    self.unknown_directive(d, (before, &raw[index + 1..]), &e);
+                    continue;
+                }
                 Err(e) => {
-                    self.model.diagnostics.push(
-                        Diagnostic::error(self.text_span(d, &e.span), e.message.clone(), "here")
-                            .with_note("the file is not instrumented; fix or remove the directive"),
-                    );
+                    let span = self.text_span(d, &e.span);
+                    self.model.diagnostics.push(invalid_directive(span, &e));
                     continue;
                 }
             };
@@ -307,6 +337,9 @@ impl Analysis<'_> {
             )));
         }
         if association == Association::Loop && !LOOP_KINDS.contains(&statement.kind()) {
+            if let Some(diagnostic) = self.unknown_before_loop(d, statement.start_byte()) {
+                return Err(diagnostic);
+            }
             return Err(Diagnostic::error(
                 d.span.clone(),
                 "loop directive not followed by a loop",
