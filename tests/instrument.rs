@@ -104,7 +104,8 @@ fn assert_original_lines_kept(original: &str, output: &str) {
         let starts_directive = (trimmed.starts_with('#')
             && trimmed[1..].trim_start().starts_with("pragma"))
             || line.contains("_Pragma(")
-            || line.contains("[[omp::");
+            || line.contains("[[omp::")
+            || line.contains("[[using omp");
         if starts_directive || in_directive {
             in_directive = line.ends_with('\\');
             continue;
@@ -555,4 +556,26 @@ fn openmp_6_syntax_in_fortran() {
         assert!(output.contains(event), "{event}");
     }
     insta::assert_snapshot!("openmp6.f90", output);
+}
+
+/// `[[omp::decl(declare_target)]]` makes the function it belongs to device
+/// code: nothing is inserted there. A variable declared that way inside a
+/// host function leaves the function on the host.
+#[test]
+fn declaration_attributes_mark_device_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("declaration_attributes.cpp");
+    let original = std::fs::read_to_string(&source).unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert_original_lines_kept(&original, &output);
+    let function = |name: &str| {
+        let start = output.find(&format!(" {name}")).unwrap();
+        let end = start + output[start..].find("\n}\n").unwrap();
+        output[start..end].to_string()
+    };
+    assert!(!function("device_side").contains("POMP2"));
+    assert!(!function("inside").contains("POMP2"));
+    assert!(function("host_side").contains("POMP2_Parallel_fork"));
 }

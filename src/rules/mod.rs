@@ -113,10 +113,11 @@ pub struct Construct {
     pub layers: Vec<Layer>,
 }
 
-/// A directive left as written but for a `shared` clause: it is not
-/// instrumented (disabled, or unknown to the chosen interface), yet its
-/// `default` clause would reject or privatise the handles that instrumented
-/// code inside it uses.
+/// A directive rewritten without instrumentation: it is not instrumented
+/// (disabled, or unknown to the chosen interface), yet its `default` clause
+/// would reject or privatise the handles that instrumented code inside it
+/// uses, so it gets a `shared` clause; or it shares a C++ attribute with
+/// directives that are rewritten.
 #[derive(Clone, Debug)]
 pub struct BareDirective {
     pub site: usize,
@@ -293,6 +294,7 @@ impl Planner<'_> {
             );
         }
         self.shared_handles_for_default_clauses();
+        self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
         self.parents();
@@ -761,6 +763,38 @@ impl Planner<'_> {
                 site: index,
                 directive,
             });
+        }
+    }
+
+    /// The directives of a C++ `omp::sequence` attribute each own a part of
+    /// its text, so when one is written as a `#pragma` line the others must
+    /// be too: those not instrumented are written as they are.
+    fn rewrite_attribute_sequences_whole(&mut self) {
+        let rewritten: std::collections::BTreeSet<usize> = (self.plan.constructs.iter())
+            .map(|c| c.site)
+            .chain(self.plan.bare_directives.iter().map(|b| b.site))
+            .collect();
+        let sites = &self.model.sites;
+        let joined = |i: usize| {
+            i > 0
+                && sites[i].form == DirectiveForm::Attribute
+                && sites[i - 1].form == DirectiveForm::Attribute
+                && sites[i - 1].lines.end == sites[i].lines.start
+        };
+        let mut first = 0;
+        while first < sites.len() {
+            let end = (first + 1..sites.len())
+                .find(|&i| !joined(i))
+                .unwrap_or(sites.len());
+            if (first..end).any(|i| rewritten.contains(&i)) {
+                for i in (first..end).filter(|i| !rewritten.contains(i)) {
+                    self.plan.bare_directives.push(BareDirective {
+                        site: i,
+                        directive: sites[i].directive.clone(),
+                    });
+                }
+            }
+            first = end;
         }
     }
 

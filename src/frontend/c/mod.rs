@@ -11,7 +11,9 @@ mod unknown;
 
 use super::{DirectiveForm, Exit, FrontEnd, LockCall, Model, Site, Unit};
 use crate::diagnostics::Diagnostic;
-use crate::directive::{parse_directive, Association, Parsed, Problem, Sentinel};
+use crate::directive::{
+    parse_declaration_attribute, parse_directive, Association, Parsed, Problem, Sentinel,
+};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::source::{Language, SourceFile, Span};
 use scan::{RawDirective, RawKind};
@@ -186,6 +188,9 @@ impl Analysis<'_> {
                 };
                 match d.kind {
                     RawKind::InMacro { .. } => None,
+                    RawKind::DeclarationAttribute => {
+                        Some(parse_declaration_attribute(&d.text, self.file.language))
+                    }
                     _ => Some(parse_directive(&d.text, sentinel, self.file.language)),
                 }
             })
@@ -214,7 +219,7 @@ impl Analysis<'_> {
                 }
                 RawKind::Pragma => DirectiveForm::Pragma,
                 RawKind::PragmaOperator => DirectiveForm::PragmaOperator,
-                RawKind::Attribute => DirectiveForm::Attribute,
+                RawKind::Attribute | RawKind::DeclarationAttribute => DirectiveForm::Attribute,
             };
             let directive = match parsed.expect("parsed unless in a macro") {
                 Ok(parsed) => {
@@ -632,6 +637,7 @@ impl Analysis<'_> {
     /// inserted there, nested directives and lock calls included.
     fn device_code(&mut self) {
         let mut open_declare_target: Vec<usize> = Vec::new();
+        let mut declared_by_attribute: Vec<Span> = Vec::new();
         for site in &self.model.sites {
             let name = site.directive.name.as_str();
             if let Some(block) = &site.block {
@@ -639,7 +645,18 @@ impl Analysis<'_> {
                     self.model.device_code.push(block.clone());
                 }
             }
+            let names_list = ["to", "enter", "link"]
+                .iter()
+                .any(|c| site.directive.has_clause(c));
             match name {
+                // An attribute belongs to a declaration: `[[omp::decl(declare_target)]]`.
+                "declare target"
+                    if site.form == DirectiveForm::Attribute
+                        && site.directive.argument.is_none()
+                        && !names_list =>
+                {
+                    declared_by_attribute.push(site.span.clone())
+                }
                 "declare target" | "begin declare target"
                     if site.directive.clauses.is_empty() && site.directive.argument.is_none() =>
                 {
@@ -654,6 +671,35 @@ impl Analysis<'_> {
                 _ => {}
             }
         }
+        for attribute in declared_by_attribute {
+            if let Some(function) = self.function_of_attribute(&attribute) {
+                self.model.device_code.push(function);
+            }
+        }
+    }
+
+    /// The function definition an attribute belongs to: the one whose
+    /// declarator holds it, or the one that begins right after it.
+    fn function_of_attribute(&self, attribute: &Span) -> Option<Span> {
+        let root = self.tree.root_node();
+        let is_function = |n: &Node| n.kind() == "function_definition";
+        let around = root.descendant_for_byte_range(attribute.start, attribute.end)?;
+        let holding = std::iter::once(around)
+            .chain(ancestors(around))
+            .find(is_function)
+            .filter(|f| {
+                f.child_by_field_name("body")
+                    .is_none_or(|body| attribute.end <= body.start_byte())
+            });
+        let following = || {
+            let start = self.next_token(attribute.end, &[]);
+            let leaf = root.descendant_for_byte_range(start, start + 1)?;
+            std::iter::once(leaf)
+                .chain(ancestors(leaf))
+                .take_while(|n| n.start_byte() == start)
+                .find(is_function)
+        };
+        holding.or_else(following).map(|f| f.byte_range())
     }
 }
 
