@@ -558,6 +558,30 @@ fn openmp_6_syntax_in_fortran() {
     insta::assert_snapshot!("openmp6.f90", output);
 }
 
+/// OpenMP 6.0's `num_threads(strict: n, m)`: the first value is the
+/// region's, the rest are for nested regions and stay on the directive.
+#[test]
+fn num_threads_lists_of_openmp_6_keep_their_nested_values() {
+    let (dir, sources) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let source = sources.path().join("lists.c");
+    std::fs::write(
+        &source,
+        "void work(void);\nvoid f(int n) {\n#pragma omp parallel num_threads(strict: n + 1, 2) severity(warning)\n    work();\n}\n",
+    )
+    .unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(
+        output.contains("int pomp2_num_threads = (n + 1);"),
+        "{output}"
+    );
+    assert_eq!(
+        lines_with(&output, "#pragma omp parallel"),
+        ["#pragma omp parallel severity(warning) firstprivate(pomp2_old_task) if(pomp2_if) num_threads(strict: pomp2_num_threads, 2)"]
+    );
+}
+
 /// `[[omp::decl(declare_target)]]` makes the function it belongs to device
 /// code: nothing is inserted there. A variable declared that way inside a
 /// host function leaves the function on the host.

@@ -137,6 +137,25 @@ impl Clause {
         }
     }
 
+    /// For a clause written `[modifier:] item, item, ...`: its first item,
+    /// and the clause with that item replaced by `replacement`, modifier
+    /// and other items kept (`num_threads(strict: n, 2)` gives `n` and
+    /// `num_threads(strict: pomp2_num_threads, 2)`).
+    pub fn replace_first_item(&self, replacement: &str) -> (String, Clause) {
+        let (modifier, items) = self.modifier_split();
+        let mut items: Vec<String> = split_top_level(items)
+            .into_iter()
+            .map(|item| item.trim().to_string())
+            .collect();
+        let first = std::mem::replace(&mut items[0], replacement.to_string());
+        let list = items.join(", ");
+        let args = match modifier {
+            Some(modifier) => format!("{modifier}: {list}"),
+            None => list,
+        };
+        (first, Clause::new(&self.name, Some(&args)))
+    }
+
     /// The variables a data-sharing clause lists, reduced to their base
     /// names (`a[0:n]` → `a`, `s.x` → `s`), without modifiers.
     pub fn list_items(&self) -> Vec<String> {

@@ -924,3 +924,20 @@ fn clauses_of_openmp_6_go_to_the_leaves_that_take_them() {
         ["teams"]
     );
 }
+
+#[test]
+fn the_first_value_of_a_list_clause_can_be_replaced() {
+    let replace = |args: &str| {
+        let (first, clause) = Clause::new("num_threads", Some(args)).replace_first_item("t");
+        (first, clause.render())
+    };
+    assert_eq!(replace("n"), ("n".into(), "num_threads(t)".into()));
+    assert_eq!(
+        replace("strict: f(a, b), 2"),
+        ("f(a, b)".into(), "num_threads(strict: t, 2)".into())
+    );
+    assert_eq!(
+        replace("c ? 2 : 4"),
+        ("c ? 2 : 4".into(), "num_threads(t)".into())
+    );
+}

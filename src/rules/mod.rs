@@ -471,6 +471,16 @@ impl Planner<'_> {
                 take_if(&mut directive, "parallel"),
                 take_clause(&mut directive, "num_threads"),
             );
+            // OpenMP 6.0's `num_threads(strict: 4, 2)`: the first value is
+            // this region's, the rest are for the regions nested in it.
+            let (threads, num_threads) = match threads {
+                Some(args) => {
+                    let written = Clause::new("num_threads", Some(&args));
+                    let (first, clause) = written.replace_first_item("pomp2_num_threads");
+                    (Some(first), clause)
+                }
+                None => (None, Clause::new("num_threads", Some("pomp2_num_threads"))),
+            };
             vars.push(Var::NumThreads(threads));
             vars.push(Var::If(if_expr));
             vars.push(Var::OldTask);
@@ -478,9 +488,7 @@ impl Planner<'_> {
                 .clauses
                 .push(Clause::new("firstprivate", Some("pomp2_old_task")));
             directive.clauses.push(Clause::new("if", Some("pomp2_if")));
-            directive
-                .clauses
-                .push(Clause::new("num_threads", Some("pomp2_num_threads")));
+            directive.clauses.push(num_threads);
         }
         if rule.task && !pomp1 {
             let if_expr = take_if(&mut directive, "task");
