@@ -144,10 +144,12 @@ end subroutine
         got[3].2.as_deref(),
         Some("  do concurrent (i = 1:n)\n    a(i) = 2\n  end do\n")
     );
-    // simd loops are device code: nothing may be inserted inside.
+    // simd loops are device code: nothing may be inserted inside, from the
+    // directive on.
+    let block = model.sites[1].block.as_ref().unwrap();
     assert!(model
         .device_code
-        .contains(model.sites[1].block.as_ref().unwrap()));
+        .contains(&(model.sites[1].span.end..block.end)));
     let at = model.units[0].declarations_at.unwrap();
     assert!(source[at..].starts_with("!$omp parallel do\n"));
 }
@@ -663,7 +665,33 @@ end subroutine
         device.iter().any(|d| d.starts_with("subroutine dev(x)")),
         "{device:?}"
     );
-    assert!(device.contains(&"  a(1) = 2\n".to_string()), "{device:?}");
+    assert!(device.contains(&"\n  a(1) = 2\n".to_string()), "{device:?}");
+}
+
+/// A construct that opens a target region's block is inside the region:
+/// nothing is inserted for it, not even before its directive.
+#[test]
+fn a_construct_at_the_start_of_a_target_region_is_device_code() {
+    let source = "\
+subroutine s(a)
+  real :: a(4)
+!$omp target map(tofrom: a)
+!$omp parallel
+  a(1) = 1
+!$omp end parallel
+!$omp end target
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let parallel = &model.sites[1];
+    assert_eq!(parallel.directive.name, "parallel");
+    let at = parallel.span.start;
+    assert!(
+        model.device_code.iter().any(|d| d.start < at && at < d.end),
+        "{:?}",
+        model.device_code
+    );
 }
 
 #[test]

@@ -603,3 +603,24 @@ fn declaration_attributes_mark_device_functions() {
     assert!(!function("inside").contains("POMP2"));
     assert!(function("host_side").contains("POMP2_Parallel_fork"));
 }
+
+/// A construct written right after `target` (or any construct whose code
+/// admits no calls) opens its block: nothing is inserted for it, not even
+/// before its directive.
+#[test]
+fn a_construct_at_the_start_of_a_device_region_is_left_alone() {
+    let (dir, sources) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let source = sources.path().join("nested.c");
+    std::fs::write(
+        &source,
+        "void work(int);\nvoid f(int *a) {\n#pragma omp target map(tofrom: a[0:4])\n#pragma omp parallel\n    work(a[0]);\n#pragma omp taskgraph\n#pragma omp task\n    work(1);\n}\n",
+    )
+    .unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(output.contains("POMP2_Target_enter"), "{output}");
+    for event in ["POMP2_Parallel", "POMP2_Task_create", "POMP2_Task_begin"] {
+        assert!(!output.contains(event), "{event} in {output}");
+    }
+}

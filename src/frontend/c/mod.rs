@@ -642,7 +642,9 @@ impl Analysis<'_> {
             let name = site.directive.name.as_str();
             if let Some(block) = &site.block {
                 if crate::directive::table().forbids_calls(site.directive.spec()) {
-                    self.model.device_code.push(block.clone());
+                    // From the directive on: a construct nested right at the
+                    // start of the block is inside too.
+                    self.model.device_code.push(site.span.end..block.end);
                 }
             }
             let names_list = ["to", "enter", "link"]

@@ -257,7 +257,9 @@ impl<'a> Analysis<'a> {
             let spec = site.directive.spec();
             if let Some(block) = &site.block {
                 if crate::directive::table().forbids_calls(spec) {
-                    device.push(block.clone());
+                    // From the directive on: a construct nested right at the
+                    // start of the block is inside too.
+                    device.push(site.span.end..block.end);
                 }
             }
             if site.directive.name == "declare target" {
