@@ -120,10 +120,11 @@ pub struct Construct {
     pub layers: Vec<Layer>,
 }
 
-/// A directive left as written but for a `shared` clause: it is not
-/// instrumented (disabled, or unknown to the chosen interface), yet its
-/// `default` clause would reject or privatise the handles that instrumented
-/// code inside it uses.
+/// A directive rewritten without instrumentation: it is not instrumented
+/// (disabled, or unknown to the chosen interface), yet its `default` clause
+/// would reject or privatise the handles that instrumented code inside it
+/// uses, so it gets a `shared` clause; or it shares a C++ attribute with
+/// directives that are rewritten.
 #[derive(Clone, Debug)]
 pub struct BareDirective {
     pub site: usize,
@@ -319,6 +320,7 @@ impl Planner<'_> {
             );
         }
         self.shared_handles_for_default_clauses();
+        self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
         self.parents();
@@ -388,6 +390,9 @@ impl Planner<'_> {
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
+        if layers.len() > 1 && self.unknown_clause_placement(site, &layers) {
+            return;
+        }
         let implicit_barrier = self.implicit_barrier(&mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
@@ -432,6 +437,48 @@ impl Planner<'_> {
             }
         }
         form
+    }
+
+    /// A compound directive pomp writes as several directives, with a
+    /// clause the table does not know (on it or on its Fortran end
+    /// directive): which of them it belongs on is unknown, so the
+    /// construct is refused.
+    fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
+        let end = site.end_site.map(|e| &self.model.sites[e].directive);
+        let unknown = site
+            .directive
+            .unknown_clauses()
+            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
+            .next();
+        let Some(clause) = unknown else {
+            return false;
+        };
+        let parts: Vec<String> = layers
+            .iter()
+            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::error(
+                site.span.clone(),
+                format!(
+                    "unknown clause `{}` on `{}`, which pomp writes as {}",
+                    clause.name,
+                    site.directive.name,
+                    parts.join(" and ")
+                ),
+                "clause of unknown placement",
+            )
+            .with_note(format!(
+                "pomp measures each part of the compound directive on its own, and cannot tell \
+                 which part `{}` belongs on",
+                clause.name
+            ))
+            .with_note(format!(
+                "write the parts as directives of their own, with `{}` where it belongs",
+                clause.name
+            )),
+        );
+        true
     }
 
     fn layer(
@@ -479,6 +526,16 @@ impl Planner<'_> {
                 take_if(&mut directive, "parallel"),
                 take_clause(&mut directive, "num_threads"),
             );
+            // OpenMP 6.0's `num_threads(strict: 4, 2)`: the first value is
+            // this region's, the rest are for the regions nested in it.
+            let (threads, num_threads) = match threads {
+                Some(args) => {
+                    let written = Clause::new("num_threads", Some(&args));
+                    let (first, clause) = written.replace_first_item("pomp2_num_threads");
+                    (Some(first), clause)
+                }
+                None => (None, Clause::new("num_threads", Some("pomp2_num_threads"))),
+            };
             vars.push(Var::NumThreads(threads));
             vars.push(Var::If(if_expr));
             vars.push(Var::OldTask);
@@ -486,9 +543,7 @@ impl Planner<'_> {
                 .clauses
                 .push(Clause::new("firstprivate", Some("pomp2_old_task")));
             directive.clauses.push(Clause::new("if", Some("pomp2_if")));
-            directive
-                .clauses
-                .push(Clause::new("num_threads", Some("pomp2_num_threads")));
+            directive.clauses.push(num_threads);
         }
         if rule.task && !pomp1 {
             let if_expr = take_if(&mut directive, "task");
@@ -776,6 +831,38 @@ impl Planner<'_> {
                 site: index,
                 directive,
             });
+        }
+    }
+
+    /// The directives of a C++ `omp::sequence` attribute each own a part of
+    /// its text, so when one is written as a `#pragma` line the others must
+    /// be too: those not instrumented are written as they are.
+    fn rewrite_attribute_sequences_whole(&mut self) {
+        let rewritten: std::collections::BTreeSet<usize> = (self.plan.constructs.iter())
+            .map(|c| c.site)
+            .chain(self.plan.bare_directives.iter().map(|b| b.site))
+            .collect();
+        let sites = &self.model.sites;
+        let joined = |i: usize| {
+            i > 0
+                && sites[i].form == DirectiveForm::Attribute
+                && sites[i - 1].form == DirectiveForm::Attribute
+                && sites[i - 1].lines.end == sites[i].lines.start
+        };
+        let mut first = 0;
+        while first < sites.len() {
+            let end = (first + 1..sites.len())
+                .find(|&i| !joined(i))
+                .unwrap_or(sites.len());
+            if (first..end).any(|i| rewritten.contains(&i)) {
+                for i in (first..end).filter(|i| !rewritten.contains(i)) {
+                    self.plan.bare_directives.push(BareDirective {
+                        site: i,
+                        directive: sites[i].directive.clone(),
+                    });
+                }
+            }
+            first = end;
         }
     }
 
