@@ -9,10 +9,11 @@
 // POMP2 interface defines them (handle slots live as long as the program).
 #![allow(clippy::missing_safety_doc)]
 
-use crate::kind::Kind;
+use crate::clock::{self, Now};
 use crate::regions::{self, RegionId, NO_REGION};
-use crate::thread::{ForkState, ThreadState, NO_NODE};
+use crate::state::{ForkState, ThreadState, NO_NODE};
 use crate::{record, RegionHandle, TaskHandle};
+use pomp2::profile::Kind;
 use std::ffi::c_char;
 
 /// Where a call's CTC string comes from; used to assign a handle lazily
@@ -59,18 +60,18 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
-            update.state().push(region, kind, now);
-        }
+        record(|state| {
+            state.push(region, kind, Now);
+        });
     }
 }
 
 #[inline(always)]
 pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
-            update.state().pop_to(region, kind, now);
-        }
+        record(|state| {
+            state.pop_to(region, kind, Now);
+        });
     }
 }
 
@@ -80,7 +81,7 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, _| state.point(region, kind));
+        record(|state| state.point(region, kind));
     }
 }
 
@@ -88,10 +89,14 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 #[inline(always)]
 pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+        record(|state| {
             let Some(frame) = state.find(region, kind) else {
                 return;
             };
+            if !frame.timed {
+                return;
+            }
+            let now = clock::now();
             let wait = now.saturating_sub(frame.start);
             frame.mark = now;
             let node = frame.node;
@@ -127,11 +132,10 @@ pub(crate) unsafe fn enter_saving_task(
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
-            let state = update.state();
+        record(|state| {
             store_task(old_task, Some(state));
-            state.push(region, kind, now);
-        }
+            state.push(region, kind, Now);
+        });
     }
 }
 
@@ -144,11 +148,10 @@ pub(crate) unsafe fn exit_resuming_task(
     kind: Kind,
 ) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
-            let state = update.state();
-            state.pop_to(region, kind, now);
+        record(|state| {
+            state.pop_to(region, kind, Now);
             state.current_task = old_task;
-        }
+        });
     }
 }
 
@@ -158,9 +161,9 @@ pub(crate) unsafe fn parallel_fork(handle: *mut RegionHandle, old_task: *mut Tas
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, now| {
+        record(|state| {
             store_task(old_task, Some(state));
-            state.push(region, Kind::Parallel, now).fork = ForkState::AwaitingBegin;
+            state.push(region, Kind::Parallel, Now).fork = ForkState::AwaitingBegin;
         });
     }
 }
@@ -170,7 +173,7 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
         return;
     }
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+        record(|state| {
             let forked_here = match state.stack.last_mut() {
                 Some(frame)
                     if frame.region == region
@@ -178,18 +181,24 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
                         && frame.fork == ForkState::AwaitingBegin =>
                 {
                     frame.fork = ForkState::InTeam;
-                    Some(now.saturating_sub(frame.start))
+                    Some(
+                        frame
+                            .timed
+                            .then(|| clock::now().saturating_sub(frame.start)),
+                    )
                 }
                 _ => None,
             };
             match forked_here {
-                Some(fork_ns) => state.breakdown.fork_ns += fork_ns,
+                Some(fork_ns) => state.breakdown.fork_ns += fork_ns.unwrap_or(0),
                 None => {
                     // A team worker starts from idle: whatever is still open
                     // was left by a cancelled region that skipped its ends.
-                    state.unmatched_ends += state.stack.len() as u64;
-                    state.pop_all(now);
-                    state.push(region, Kind::Parallel, now);
+                    if !state.stack.is_empty() {
+                        state.unmatched_ends += state.stack.len() as u64;
+                        state.pop_all(Now);
+                    }
+                    state.push(region, Kind::Parallel, Now);
                 }
             }
             state.current_task = state.new_task_id();
@@ -200,15 +209,17 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
 
 pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
-            let Some(frame) = state.close_above(region, Kind::Parallel, now) else {
+        record(|state| {
+            let Some(frame) = state.close_above(region, Kind::Parallel, Now) else {
                 return;
             };
             if frame.fork == ForkState::InTeam {
                 frame.fork = ForkState::AwaitingJoin;
-                frame.mark = now;
+                if frame.timed {
+                    frame.mark = clock::now();
+                }
             } else {
-                state.pop_to(region, Kind::Parallel, now);
+                state.pop_to(region, Kind::Parallel, Now);
             }
         });
     }
@@ -216,14 +227,18 @@ pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
 
 pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
-            if let Some(frame) = state.find(region, Kind::Parallel) {
-                if frame.fork == ForkState::AwaitingJoin {
-                    let join_ns = now.saturating_sub(frame.mark);
-                    state.breakdown.join_ns += join_ns;
+        record(|state| {
+            let closed = match state.find(region, Kind::Parallel) {
+                Some(frame) if frame.timed => {
+                    let now = clock::now();
+                    if frame.fork == ForkState::AwaitingJoin {
+                        state.breakdown.join_ns += now.saturating_sub(frame.mark);
+                    }
+                    state.pop_to(region, Kind::Parallel, now)
                 }
-            }
-            if let Some(frame) = state.pop_to(region, Kind::Parallel, now) {
+                _ => state.pop_to(region, Kind::Parallel, Now),
+            };
+            if let Some(frame) = closed {
                 state.current_task_region = frame.saved_task_region;
             }
             state.current_task = old_task;
@@ -242,30 +257,28 @@ pub(crate) unsafe fn task_create_begin(
     store_task(old_task, None);
     store_task(new_task, None);
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
-            let state = update.state();
+        record(|state| {
             store_task(old_task, Some(state));
             if !new_task.is_null() {
                 *new_task = state.new_task_id();
             }
             state.note_task_created(region);
             if crate::recording() {
-                state.push(region, kind, now);
+                state.push(region, kind, Now);
             }
-        }
+        });
     }
 }
 
 #[inline(always)]
 pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
-            let state = update.state();
+        record(|state| {
             // Task frames restore the suspended task when they close.
-            state.push(region, kind, now);
+            state.push(region, kind, Now);
             state.current_task = task;
             state.current_task_region = region;
-        }
+        });
     }
 }
 

@@ -1,16 +1,16 @@
-//! Per-thread measurement state and the registry that keeps it reachable
-//! after its thread has ended.
+//! A thread's measurement state: its call-path tree (an arena of nodes),
+//! the stack of frames it has open, and its waiting and task counts.
 //!
-//! Each thread owns a call-path tree (an arena of nodes) and a stack of open
-//! frames. Only the owning thread mutates them while the process runs; the
-//! writer reads them once the runtime is frozen (see [`ThreadData::busy`]).
+//! Only the owning thread mutates it while the process runs; the writer
+//! reads it once the runtime is frozen (see [`crate::thread::ThreadData`]).
+//! Times are clock ticks while the program runs (see [`crate::clock`]) and
+//! nanoseconds once [`ThreadState::rescale`]d.
 
-use crate::kind::Kind;
+use crate::clock::Clock;
 use crate::regions::{RegionId, NO_REGION};
+use crate::throttle::{self, Rule};
 use crate::trace::{ThreadTrace, TraceRecord};
-use std::cell::{Cell, UnsafeCell};
-use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use pomp2::profile::{Breakdown, Kind};
 
 pub type NodeIndex = u32;
 pub const ROOT: NodeIndex = 0;
@@ -41,6 +41,15 @@ pub struct Node {
     /// Waiting inside the node: enter→begin of critical and ordered, the
     /// blocking part of `omp_set_lock`.
     pub wait_ns: u64,
+    /// Set once the node is throttled on this thread.
+    pub throttled: Option<Throttled>,
+}
+
+/// When a node stopped being timed, and what had been measured by then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throttled {
+    pub at_visit: u64,
+    pub measured_ns: u64,
 }
 
 impl Node {
@@ -56,6 +65,7 @@ impl Node {
             inclusive_ns: 0,
             children_ns: 0,
             wait_ns: 0,
+            throttled: None,
         }
     }
 
@@ -78,6 +88,11 @@ pub struct Frame {
     pub node: NodeIndex,
     pub region: RegionId,
     pub kind: Kind,
+    /// Whether the frame reads the clock: its node is not throttled and no
+    /// enclosing frame of the same task is untimed. An untimed frame's
+    /// times are meaningless and never used.
+    pub timed: bool,
+    pub fork: ForkState,
     pub start: u64,
     /// This thread's task execution time when the frame opened; what is
     /// added while it is open was spent in tasks, not in the frame.
@@ -85,54 +100,11 @@ pub struct Frame {
     /// A time inside the frame: `begin` of critical/ordered, `end` of a
     /// forked parallel region.
     pub mark: u64,
-    pub fork: ForkState,
     /// The task to resume when a task frame closes.
     pub saved_task: i64,
     pub saved_task_region: RegionId,
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Breakdown {
-    pub implicit_barrier_ns: u64,
-    pub barrier_ns: u64,
-    pub taskwait_ns: u64,
-    pub critical_wait_ns: u64,
-    pub ordered_wait_ns: u64,
-    pub lock_wait_ns: u64,
-    pub fork_ns: u64,
-    pub join_ns: u64,
-    pub task_create_ns: u64,
-    pub task_execution_ns: u64,
-}
-
-impl Breakdown {
-    pub fn add(&mut self, other: &Breakdown) {
-        self.implicit_barrier_ns += other.implicit_barrier_ns;
-        self.barrier_ns += other.barrier_ns;
-        self.taskwait_ns += other.taskwait_ns;
-        self.critical_wait_ns += other.critical_wait_ns;
-        self.ordered_wait_ns += other.ordered_wait_ns;
-        self.lock_wait_ns += other.lock_wait_ns;
-        self.fork_ns += other.fork_ns;
-        self.join_ns += other.join_ns;
-        self.task_create_ns += other.task_create_ns;
-        self.task_execution_ns += other.task_execution_ns;
-    }
-
-    /// Time threads spent waiting for each other rather than working.
-    pub fn waiting_ns(&self) -> u64 {
-        self.implicit_barrier_ns
-            + self.barrier_ns
-            + self.taskwait_ns
-            + self.critical_wait_ns
-            + self.ordered_wait_ns
-            + self.lock_wait_ns
-    }
-}
-
-/// Times in the tree, the breakdown and the trace are clock ticks while the
-/// program runs (see [`crate::clock`]) and nanoseconds once rescaled.
-///
 /// Creation counts of one task region, and who created its instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskRelation {
@@ -142,10 +114,27 @@ pub struct TaskRelation {
     pub count: u64,
 }
 
+/// What a thread's state is configured with.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Settings {
+    pub trace: bool,
+    pub throttle: Option<Rule>,
+}
+
+impl Settings {
+    pub fn from_config() -> Self {
+        let config = crate::config();
+        Settings {
+            trace: config.trace,
+            throttle: config.throttle,
+        }
+    }
+}
+
 pub struct ThreadState {
     pub nodes: Vec<Node>,
     pub stack: Vec<Frame>,
-    /// Total time this thread spent executing task instances.
+    /// Total time this thread spent executing timed task instances.
     task_time_ns: u64,
     pub current_task: i64,
     pub current_task_region: RegionId,
@@ -163,10 +152,13 @@ pub struct ThreadState {
     pub frames_beyond_depth_limit: u64,
     pub events: u64,
     pub trace: ThreadTrace,
+    throttle: Option<Rule>,
+    /// Visits from which a timed close considers throttling its node.
+    throttle_check_from: u64,
 }
 
 impl ThreadState {
-    fn new(index: u32, trace: bool) -> Self {
+    pub fn new(index: u32, settings: Settings) -> Self {
         let task_id_base = ((index as i64) + 1) << TASK_COUNTER_BITS;
         let mut nodes = Vec::with_capacity(64);
         nodes.push(Node::new(NO_REGION, Kind::Thread, NO_NODE));
@@ -185,7 +177,9 @@ impl ThreadState {
             unmatched_ends: 0,
             frames_beyond_depth_limit: 0,
             events: 0,
-            trace: ThreadTrace::new(trace),
+            trace: ThreadTrace::new(settings.trace),
+            throttle: settings.throttle,
+            throttle_check_from: Rule::first_check(settings.throttle),
         }
     }
 
@@ -204,6 +198,12 @@ impl ThreadState {
                 return hint;
             }
         }
+        self.child_by_search(parent, region, kind)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn child_by_search(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
         let mut cursor = self.nodes[parent as usize].first_child;
         while cursor != NO_NODE {
             let node = &self.nodes[cursor as usize];
@@ -213,11 +213,6 @@ impl ThreadState {
             }
             cursor = node.next_sibling;
         }
-        self.new_child(parent, region, kind)
-    }
-
-    #[cold]
-    fn new_child(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
         let index = self.nodes.len() as NodeIndex;
         let mut node = Node::new(region, kind, parent);
         node.next_sibling = self.nodes[parent as usize].first_child;
@@ -238,25 +233,33 @@ impl ThreadState {
     }
 
     /// Opens a frame. Task instances hang off the root: their time belongs
-    /// to the task, not to the region in which the thread picked them up.
+    /// to the task, not to the region in which the thread picked them up;
+    /// and they are timed unless their own node is throttled.
     #[inline(always)]
-    pub fn push(&mut self, region: RegionId, kind: Kind, now: u64) -> &mut Frame {
-        let node = if kind.is_task() {
-            self.child(ROOT, region, kind)
-        } else if self.stack.len() >= MAX_TREE_DEPTH {
-            NO_NODE
+    pub fn push(&mut self, region: RegionId, kind: Kind, clock: impl Clock) -> &mut Frame {
+        let (node, enclosing_timed) = if kind.is_task() {
+            (self.child(ROOT, region, kind), true)
         } else {
-            let parent = self.top_node();
-            self.child(parent, region, kind)
+            let enclosing_timed = self.stack.last().is_none_or(|frame| frame.timed);
+            if self.stack.len() >= MAX_TREE_DEPTH {
+                (NO_NODE, enclosing_timed)
+            } else {
+                let parent = self.top_node();
+                (self.child(parent, region, kind), enclosing_timed)
+            }
         };
+        let timed =
+            enclosing_timed && (node == NO_NODE || self.nodes[node as usize].throttled.is_none());
+        let start = if timed { clock.now() } else { 0 };
         self.stack.push(Frame {
             node,
             region,
             kind,
-            start: now,
-            task_time_at_start: self.task_time_ns,
-            mark: now,
+            timed,
             fork: ForkState::NotForked,
+            start,
+            task_time_at_start: self.task_time_ns,
+            mark: start,
             saved_task: self.current_task,
             saved_task_region: self.current_task_region,
         });
@@ -276,7 +279,12 @@ impl ThreadState {
     /// `kind`, and returns that frame: a cancelled construct never sees its
     /// end events, and an untied task may have left a frame behind.
     #[inline]
-    pub fn close_above(&mut self, region: RegionId, kind: Kind, now: u64) -> Option<&mut Frame> {
+    pub fn close_above(
+        &mut self,
+        region: RegionId,
+        kind: Kind,
+        clock: impl Clock,
+    ) -> Option<&mut Frame> {
         let position = self
             .stack
             .iter()
@@ -285,46 +293,76 @@ impl ThreadState {
             self.unmatched_ends += 1;
             return None;
         };
-        while self.stack.len() > position + 1 {
+        if self.stack.len() > position + 1 {
+            self.close_from(position + 1, clock);
+        }
+        self.stack.last_mut()
+    }
+
+    /// Closes the frames from `position` up, reading the clock once.
+    #[cold]
+    #[inline(never)]
+    fn close_from(&mut self, position: usize, clock: impl Clock) {
+        let now = if self.stack[position..].iter().any(|f| f.timed) {
+            clock.now()
+        } else {
+            0
+        };
+        while self.stack.len() > position {
             let frame = self.stack.pop().unwrap();
             self.close(&frame, now);
         }
-        self.stack.last_mut()
     }
 
     /// Closes the innermost frame of `region` and `kind` and every frame
     /// opened after it.
     #[inline(always)]
-    pub fn pop_to(&mut self, region: RegionId, kind: Kind, now: u64) -> Option<Frame> {
+    pub fn pop_to(&mut self, region: RegionId, kind: Kind, clock: impl Clock) -> Option<Frame> {
         // Almost always the frame to close is the innermost one.
         match self.stack.last() {
             Some(top) if top.region == region && top.kind == kind => {
                 let frame = *top;
                 self.stack.pop();
-                self.close(&frame, now);
+                self.close(&frame, clock);
                 Some(frame)
             }
-            _ => self.pop_to_below(region, kind, now),
+            _ => self.pop_to_below(region, kind, clock),
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn pop_to_below(&mut self, region: RegionId, kind: Kind, now: u64) -> Option<Frame> {
-        self.close_above(region, kind, now)?;
-        let frame = self.stack.pop().unwrap();
-        self.close(&frame, now);
+    fn pop_to_below(&mut self, region: RegionId, kind: Kind, clock: impl Clock) -> Option<Frame> {
+        let position = self
+            .stack
+            .iter()
+            .rposition(|frame| frame.region == region && frame.kind == kind);
+        let Some(position) = position else {
+            self.unmatched_ends += 1;
+            return None;
+        };
+        let frame = self.stack[position];
+        self.close_from(position, clock);
         Some(frame)
     }
 
-    pub fn pop_all(&mut self, now: u64) {
-        while let Some(frame) = self.stack.pop() {
-            self.close(&frame, now);
+    pub fn pop_all(&mut self, clock: impl Clock) {
+        if !self.stack.is_empty() {
+            self.close_from(0, clock);
         }
     }
 
     #[inline(always)]
-    fn close(&mut self, frame: &Frame, now: u64) {
+    fn close(&mut self, frame: &Frame, clock: impl Clock) {
+        if frame.kind.is_task() {
+            self.current_task = frame.saved_task;
+            self.current_task_region = frame.saved_task_region;
+        }
+        if !frame.timed {
+            self.count_untimed(frame);
+            return;
+        }
+        let now = clock.now();
         let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
         let inclusive = elapsed.saturating_sub(in_tasks);
@@ -334,8 +372,11 @@ impl ThreadState {
             let node = &mut self.nodes[frame.node as usize];
             node.visits += 1;
             node.inclusive_ns += inclusive;
-            let parent = node.parent;
+            let (visits, parent) = (node.visits, node.parent);
             self.nodes[parent as usize].children_ns += inclusive;
+            if visits >= self.throttle_check_from {
+                self.consider_throttling(frame.node);
+            }
         }
         match frame.kind {
             Kind::ImplicitBarrier => self.breakdown.implicit_barrier_ns += inclusive,
@@ -345,8 +386,6 @@ impl ThreadState {
             Kind::Task | Kind::UntiedTask => {
                 self.breakdown.task_execution_ns += inclusive;
                 self.task_time_ns += inclusive;
-                self.current_task = frame.saved_task;
-                self.current_task_region = frame.saved_task_region;
             }
             _ => {}
         }
@@ -361,6 +400,34 @@ impl ThreadState {
         }
     }
 
+    #[inline(always)]
+    fn count_untimed(&mut self, frame: &Frame) {
+        if frame.node == NO_NODE {
+            self.frames_beyond_depth_limit += 1;
+        } else {
+            self.nodes[frame.node as usize].visits += 1;
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn consider_throttling(&mut self, index: NodeIndex) {
+        let Some(rule) = self.throttle else { return };
+        let node = &mut self.nodes[index as usize];
+        if node.throttled.is_none()
+            && throttle::is_cheap(
+                node.visits,
+                node.inclusive_ns,
+                throttle::percall_ticks(rule),
+            )
+        {
+            node.throttled = Some(Throttled {
+                at_visit: node.visits,
+                measured_ns: node.inclusive_ns,
+            });
+        }
+    }
+
     /// Converts every stored time from clock ticks to nanoseconds, once,
     /// before the data is written.
     pub fn rescale(&mut self, scale: &crate::clock::Scale) {
@@ -368,20 +435,11 @@ impl ThreadState {
             node.inclusive_ns = scale.ns(node.inclusive_ns);
             node.children_ns = scale.ns(node.children_ns);
             node.wait_ns = scale.ns(node.wait_ns);
+            if let Some(throttled) = &mut node.throttled {
+                throttled.measured_ns = scale.ns(throttled.measured_ns);
+            }
         }
-        let b = &mut self.breakdown;
-        for field in [
-            &mut b.implicit_barrier_ns,
-            &mut b.barrier_ns,
-            &mut b.taskwait_ns,
-            &mut b.critical_wait_ns,
-            &mut b.ordered_wait_ns,
-            &mut b.lock_wait_ns,
-            &mut b.fork_ns,
-            &mut b.join_ns,
-            &mut b.task_create_ns,
-            &mut b.task_execution_ns,
-        ] {
+        for field in self.breakdown.fields_mut() {
             *field = scale.ns(*field);
         }
         for record in &mut self.trace.records {
@@ -397,17 +455,35 @@ impl ThreadState {
         self.nodes[node as usize].visits += 1;
     }
 
+    /// Whether a leaf of `region` and `kind` (a lock acquisition) opened
+    /// now would be timed; if not, its visit is counted here.
+    #[inline]
+    pub fn count_if_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
+        let parent = self.top_node();
+        let node = self.child(parent, region, kind);
+        let timed = self.stack.last().is_none_or(|frame| frame.timed)
+            && self.nodes[node as usize].throttled.is_none();
+        if !timed {
+            self.nodes[node as usize].visits += 1;
+        }
+        !timed
+    }
+
     /// A measured leaf that never stays open (a blocking lock acquisition).
     #[inline]
     pub fn leaf(&mut self, region: RegionId, kind: Kind, start: u64, end: u64) {
         let parent = self.top_node();
-        let node = self.child(parent, region, kind);
+        let index = self.child(parent, region, kind);
         let duration = end.saturating_sub(start);
-        let node = &mut self.nodes[node as usize];
+        let node = &mut self.nodes[index as usize];
         node.visits += 1;
         node.inclusive_ns += duration;
         node.wait_ns += duration;
+        let visits = node.visits;
         self.nodes[parent as usize].children_ns += duration;
+        if visits >= self.throttle_check_from {
+            self.consider_throttling(index);
+        }
         if self.trace.enabled {
             self.trace.record(TraceRecord {
                 start_ns: start,
@@ -455,106 +531,6 @@ impl ThreadState {
     }
 }
 
-pub struct ThreadData {
-    /// Set by the owner around every mutation. The writer freezes the
-    /// runtime and then waits for this to clear, so it never reads a tree
-    /// that is being changed; the owner re-checks the phase after setting
-    /// it, so it never starts a change once the writer has frozen.
-    pub busy: AtomicBool,
-    /// Cleared in a fork child for every thread that did not survive.
-    pub live: AtomicBool,
-    pub index: u32,
-    pub os_tid: i64,
-    next: *const ThreadData,
-    state: UnsafeCell<ThreadState>,
-}
-
-// The state is only mutated by its owning thread, and only read by others
-// under the busy/phase protocol described above.
-unsafe impl Sync for ThreadData {}
-
-impl ThreadData {
-    /// # Safety
-    /// The caller is the owning thread inside its busy section, or the
-    /// writer after the runtime is frozen and `busy` is clear.
-    #[allow(clippy::mut_from_ref)]
-    pub unsafe fn state(&self) -> &mut ThreadState {
-        &mut *self.state.get()
-    }
-}
-
-/// All threads that ever recorded an event, newest first. Entries are
-/// leaked on purpose: a thread's data outlives the thread. The list is
-/// lock-free so that a fork child never inherits a held lock.
-static THREADS: AtomicPtr<ThreadData> = AtomicPtr::new(ptr::null_mut());
-static THREAD_COUNT: AtomicU32 = AtomicU32::new(0);
-
-thread_local! {
-    static CURRENT: Cell<*const ThreadData> = const { Cell::new(ptr::null()) };
-}
-
-#[inline(always)]
-pub fn current() -> &'static ThreadData {
-    let data = CURRENT.with(Cell::get);
-    if data.is_null() {
-        register()
-    } else {
-        unsafe { &*data }
-    }
-}
-
-#[cold]
-fn register() -> &'static ThreadData {
-    let index = THREAD_COUNT.fetch_add(1, Ordering::Relaxed);
-    let data = Box::leak(Box::new(ThreadData {
-        busy: AtomicBool::new(false),
-        live: AtomicBool::new(true),
-        index,
-        os_tid: unsafe { libc::syscall(libc::SYS_gettid) } as i64,
-        next: ptr::null(),
-        state: UnsafeCell::new(ThreadState::new(index, crate::config().trace)),
-    }));
-    let mut head = THREADS.load(Ordering::Acquire);
-    loop {
-        data.next = head;
-        match THREADS.compare_exchange_weak(head, data, Ordering::AcqRel, Ordering::Acquire) {
-            Ok(_) => break,
-            Err(actual) => head = actual,
-        }
-    }
-    CURRENT.with(|current| current.set(data));
-    data
-}
-
-/// Every registered thread, in registration order.
-pub fn all() -> Vec<&'static ThreadData> {
-    let mut threads = Vec::new();
-    let mut cursor = THREADS.load(Ordering::Acquire) as *const ThreadData;
-    while !cursor.is_null() {
-        let data = unsafe { &*cursor };
-        threads.push(data);
-        cursor = data.next;
-    }
-    threads.reverse();
-    threads
-}
-
-/// In a fork child only the forking thread lives on; it starts afresh so
-/// that the child's profile holds the child's work alone.
-pub fn reset_after_fork() {
-    let survivor = CURRENT.with(Cell::get);
-    for data in all() {
-        if !ptr::eq(data, survivor) {
-            data.live.store(false, Ordering::Relaxed);
-        }
-    }
-    if !survivor.is_null() {
-        let data = unsafe { &*survivor };
-        data.busy.store(false, Ordering::Relaxed);
-        unsafe { *data.state() = ThreadState::new(data.index, crate::config().trace) };
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,7 +545,7 @@ mod tests {
 
     #[test]
     fn an_end_skipped_by_cancel_is_closed_by_the_enclosing_end() {
-        let mut state = ThreadState::new(0, false);
+        let mut state = ThreadState::new(0, Settings::default());
         state.push(1, Kind::Parallel, 0);
         state.push(2, Kind::For, 10);
         state.push(2, Kind::ImplicitBarrier, 20);
@@ -589,7 +565,7 @@ mod tests {
 
     #[test]
     fn task_time_is_not_charged_to_the_suspended_region() {
-        let mut state = ThreadState::new(0, false);
+        let mut state = ThreadState::new(0, Settings::default());
         let implicit_task = state.current_task;
         state.push(1, Kind::ImplicitBarrier, 0);
         state.push(5, Kind::Task, 10);
@@ -609,7 +585,7 @@ mod tests {
     #[test]
     fn a_task_run_inside_its_creation_is_timed_as_the_task() {
         // An undeferred task: its instance runs between the creation events.
-        let mut state = ThreadState::new(0, false);
+        let mut state = ThreadState::new(0, Settings::default());
         state.push(1, Kind::Parallel, 0);
         let implicit_task = state.current_task;
         for round in 0..3u64 {
@@ -655,7 +631,7 @@ mod tests {
 
     #[test]
     fn alternating_task_relations_are_counted_apart() {
-        let mut state = ThreadState::new(0, false);
+        let mut state = ThreadState::new(0, Settings::default());
         for i in 0..10 {
             state.current_task_region = if i % 2 == 0 { NO_REGION } else { 7 };
             state.note_task_created(if i % 3 == 0 { 8 } else { 9 });
@@ -678,7 +654,7 @@ mod tests {
 
     #[test]
     fn closing_a_frame_below_the_top_closes_those_above() {
-        let mut state = ThreadState::new(0, false);
+        let mut state = ThreadState::new(0, Settings::default());
         state.push(1, Kind::Parallel, 0);
         state.push(2, Kind::Single, 10);
         state.push(3, Kind::UserRegion, 20);
@@ -694,12 +670,134 @@ mod tests {
 
     #[test]
     fn task_ids_carry_the_thread_number() {
-        let mut first = ThreadState::new(0, false);
-        let mut second = ThreadState::new(1, false);
+        let mut first = ThreadState::new(0, Settings::default());
+        let mut second = ThreadState::new(1, Settings::default());
         let (a, b) = (first.new_task_id(), second.new_task_id());
         assert_ne!(a, b);
         assert_eq!(a >> TASK_COUNTER_BITS, 1);
         assert_eq!(b >> TASK_COUNTER_BITS, 2);
         assert_eq!(first.new_task_id(), a + 1);
+    }
+
+    /// A clock that must not be read: events of throttled nodes take no
+    /// time stamps.
+    #[derive(Clone, Copy)]
+    struct Unreadable;
+
+    impl Clock for Unreadable {
+        fn now(self) -> u64 {
+            panic!("the clock was read for an untimed frame")
+        }
+    }
+
+    /// Throttling after 3 visits of under 100 ticks each. Every test uses
+    /// the same rule: the threshold in ticks is measured once per process.
+    fn throttling() -> Settings {
+        Settings {
+            trace: false,
+            throttle: Some(Rule {
+                numcalls: 3,
+                percall_ns: 100,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_throttled_node_counts_visits_and_reads_no_clock() {
+        let mut state = ThreadState::new(0, throttling());
+        state.push(1, Kind::Parallel, 0);
+        for visit in 0..3u64 {
+            let t = 10 + visit * 20;
+            state.push(2, Kind::For, t);
+            state.pop_to(2, Kind::For, t + 10);
+        }
+        for _ in 0..7 {
+            state.push(2, Kind::For, Unreadable);
+            assert!(state.pop_to(2, Kind::For, Unreadable).is_some());
+        }
+        state.pop_to(1, Kind::Parallel, 1000);
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!((parallel.visits, parallel.inclusive_ns), (1, 1000));
+        assert!(parallel.throttled.is_none());
+        let for_node = child_of(&state, 1, Kind::For);
+        assert_eq!(for_node.visits, 10, "every visit counted");
+        assert_eq!(for_node.inclusive_ns, 30, "time measured until throttled");
+        assert_eq!(
+            for_node.throttled,
+            Some(Throttled {
+                at_visit: 3,
+                measured_ns: 30
+            })
+        );
+        // The untimed visits' time stays in the parallel region.
+        assert_eq!(parallel.exclusive_ns(), 1000 - 30);
+    }
+
+    #[test]
+    fn inside_a_throttled_node_nothing_is_timed_but_everything_counted() {
+        let mut state = ThreadState::new(0, throttling());
+        let mut t = 0;
+        for _ in 0..3 {
+            state.push(7, Kind::Task, t);
+            state.pop_to(7, Kind::Task, t + 10);
+            t += 20;
+        }
+        for _ in 0..5 {
+            state.push(7, Kind::Task, Unreadable);
+            state.push(8, Kind::Atomic, Unreadable);
+            state.pop_to(8, Kind::Atomic, Unreadable);
+            state.pop_to(7, Kind::Task, Unreadable);
+        }
+        let task = child_of(&state, ROOT, Kind::Task);
+        assert_eq!((task.visits, task.inclusive_ns), (8, 30));
+        let task_index = state
+            .nodes
+            .iter()
+            .position(|n| n.kind == Kind::Task)
+            .unwrap();
+        let atomic = child_of(&state, task_index as NodeIndex, Kind::Atomic);
+        assert_eq!((atomic.visits, atomic.inclusive_ns), (5, 0));
+        assert!(atomic.throttled.is_none(), "untimed, not throttled itself");
+        assert!(task.inclusive_ns >= task.children_ns);
+        assert_eq!(state.breakdown.task_execution_ns, 30);
+    }
+
+    #[test]
+    fn a_task_run_in_a_throttled_region_is_still_timed() {
+        let mut state = ThreadState::new(0, throttling());
+        for t in [0, 100, 200] {
+            state.push(3, Kind::Taskwait, t);
+            state.pop_to(3, Kind::Taskwait, t + 5);
+        }
+        state.push(3, Kind::Taskwait, Unreadable);
+        state.push(4, Kind::Task, 1000);
+        state.pop_to(4, Kind::Task, 1500);
+        state.pop_to(3, Kind::Taskwait, Unreadable);
+        let task = child_of(&state, ROOT, Kind::Task);
+        assert_eq!((task.visits, task.inclusive_ns), (1, 500));
+        let taskwait = child_of(&state, ROOT, Kind::Taskwait);
+        assert_eq!((taskwait.visits, taskwait.inclusive_ns), (4, 15));
+    }
+
+    #[test]
+    fn slow_nodes_and_settings_without_throttling_stay_timed() {
+        let mut slow = ThreadState::new(0, throttling());
+        let mut fast_unthrottled = ThreadState::new(1, Settings::default());
+        for visit in 0..10u64 {
+            slow.push(2, Kind::Critical, visit * 1000);
+            slow.pop_to(2, Kind::Critical, visit * 1000 + 500);
+            fast_unthrottled.push(2, Kind::Critical, visit * 10);
+            fast_unthrottled.pop_to(2, Kind::Critical, visit * 10 + 1);
+        }
+        let slow = child_of(&slow, ROOT, Kind::Critical);
+        assert_eq!(
+            (slow.visits, slow.inclusive_ns, slow.throttled),
+            (10, 5000, None)
+        );
+        let fast = child_of(&fast_unthrottled, ROOT, Kind::Critical);
+        assert_eq!(
+            (fast.visits, fast.inclusive_ns, fast.throttled),
+            (10, 10, None)
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! the thread is registered).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pomp_runtime::events::*;
-use pomp_runtime::{RegionHandle, TaskHandle};
+use pomp_runtime_core::events::*;
+use pomp_runtime_core::{RegionHandle, TaskHandle};
 use std::ffi::c_char;
 use std::hint::black_box;
 use std::ptr;
@@ -98,10 +98,10 @@ fn hot_path(c: &mut Criterion) {
     group.bench_function("four_clock_reads", |b| {
         b.iter(|| {
             (
-                black_box(pomp_runtime::clock_ticks()),
-                black_box(pomp_runtime::clock_ticks()),
-                black_box(pomp_runtime::clock_ticks()),
-                black_box(pomp_runtime::clock_ticks()),
+                black_box(pomp_runtime_core::clock_ticks()),
+                black_box(pomp_runtime_core::clock_ticks()),
+                black_box(pomp_runtime_core::clock_ticks()),
+                black_box(pomp_runtime_core::clock_ticks()),
             )
         })
     });

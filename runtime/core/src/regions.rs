@@ -5,17 +5,17 @@
 //! handle and compares it with the number of regions; the table itself is
 //! touched at assignment time and when the profile is written.
 
-use crate::ctc::{self, RegionInfo};
+use pomp2::ctc::{self, Parsed};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-pub type RegionId = u32;
+pub use pomp2::profile::RegionId;
 
 /// Id used for events without a region of their own (lock calls).
 pub const NO_REGION: RegionId = 0;
 
-static REGIONS: Mutex<Vec<RegionInfo>> = Mutex::new(Vec::new());
+static REGIONS: Mutex<Vec<Parsed>> = Mutex::new(Vec::new());
 static REGION_COUNT: AtomicU32 = AtomicU32::new(0);
 
 /// The handle slot seen as an atomic word: instrumented code reads it from
@@ -79,7 +79,7 @@ pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<RegionId> {
 }
 
 /// A copy of the table for reporting; index `id - 1` describes region `id`.
-pub fn snapshot() -> Vec<RegionInfo> {
+pub fn snapshot() -> Vec<Parsed> {
     REGIONS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
