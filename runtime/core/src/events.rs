@@ -10,8 +10,9 @@
 #![allow(clippy::missing_safety_doc)]
 
 use crate::clock::{self, Now};
-use crate::regions::{self, RegionId, NO_REGION};
-use crate::state::{ForkState, ThreadState, NO_NODE};
+use crate::regions::{self, Handle, RegionId, NO_REGION};
+use crate::state::{ForkState, ThreadState, Timing, NO_NODE};
+use crate::team::{self, Membership, NO_INSTANCE};
 use crate::{record, RegionHandle, TaskHandle};
 use pomp2::profile::Kind;
 use std::ffi::c_char;
@@ -37,17 +38,22 @@ impl Ctc {
 
 #[inline(always)]
 pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
+    resolve_handle(handle, ctc).map(|h| h.region)
+}
+
+#[inline(always)]
+unsafe fn resolve_handle(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
     if !crate::ensure_running() {
         return None;
     }
     match regions::read(handle) {
-        Some(region) => Some(region),
+        Some(handle) => Some(handle),
         None => assign_lazily(handle, ctc),
     }
 }
 
 #[cold]
-unsafe fn assign_lazily(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
+unsafe fn assign_lazily(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
     if matches!(ctc, Ctc::Absent) || !regions::is_unassigned(handle) {
         return None;
     }
@@ -160,10 +166,22 @@ pub(crate) unsafe fn parallel_fork(handle: *mut RegionHandle, old_task: *mut Tas
     if !crate::recording() {
         return;
     }
-    if let Some(region) = resolve(handle, ctc) {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, ctc)
+    {
         record(|state| {
             store_task(old_task, Some(state));
-            state.push(region, Kind::Parallel, Now).fork = ForkState::AwaitingBegin;
+            let frame = state.push(region, Kind::Parallel, Now);
+            frame.fork = ForkState::AwaitingBegin;
+            if inferred_barrier {
+                if frame.timed {
+                    frame.team = team::open(region);
+                } else {
+                    team::open_untimed(region);
+                }
+            }
         });
     }
 }
@@ -172,7 +190,11 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     if !crate::recording() {
         return;
     }
-    if let Some(region) = resolve(handle, Ctc::Absent) {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
         record(|state| {
             let forked_here = match state.stack.last_mut() {
                 Some(frame)
@@ -191,15 +213,7 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
             };
             match forked_here {
                 Some(fork_ns) => state.breakdown.fork_ns += fork_ns.unwrap_or(0),
-                None => {
-                    // A team worker starts from idle: whatever is still open
-                    // was left by a cancelled region that skipped its ends.
-                    if !state.stack.is_empty() {
-                        state.unmatched_ends += state.stack.len() as u64;
-                        state.pop_all(Now);
-                    }
-                    state.push(region, Kind::Parallel, Now);
-                }
+                None => begin_as_worker(state, region, inferred_barrier),
             }
             state.current_task = state.new_task_id();
             state.current_task_region = NO_REGION;
@@ -207,18 +221,62 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     }
 }
 
+/// A team worker starts from idle: the barrier that ended its previous
+/// region has released it, and whatever else is still open was left by a
+/// cancelled region that skipped its ends.
+fn begin_as_worker(state: &mut ThreadState, region: RegionId, inferred_barrier: bool) {
+    state.close_all_released();
+    if !state.stack.is_empty() {
+        state.unmatched_ends += state.stack.len() as u64;
+        state.pop_all(Now);
+    }
+    if !inferred_barrier {
+        state.push(region, Kind::Parallel, Now);
+        return;
+    }
+    match team::membership(region) {
+        Membership::Team(instance) => {
+            let frame = state.push_with(region, Kind::Parallel, Timing::Team { timed: true }, Now);
+            frame.team = instance;
+        }
+        Membership::Untimed => {
+            state.push_with(region, Kind::Parallel, Timing::Team { timed: false }, Now);
+        }
+        Membership::Alone => {
+            state.push(region, Kind::Parallel, Now);
+        }
+    }
+}
+
 pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
-    if let Some(region) = resolve(handle, Ctc::Absent) {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
         record(|state| {
             let Some(frame) = state.close_above(region, Kind::Parallel, Now) else {
                 return;
             };
-            if frame.fork == ForkState::InTeam {
+            let forked_here = frame.fork == ForkState::InTeam;
+            if frame.timed && frame.team != NO_INSTANCE {
+                let now = clock::now();
+                team::arrive(region, now);
+                let frame = state.arrive(now).unwrap();
+                frame.fork = if forked_here {
+                    ForkState::AwaitingJoin
+                } else {
+                    ForkState::AwaitingRelease
+                };
+            } else if forked_here {
                 frame.fork = ForkState::AwaitingJoin;
                 if frame.timed {
                     frame.mark = clock::now();
                 }
             } else {
+                if inferred_barrier && frame.timed {
+                    state.barriers_not_inferred += 1;
+                }
                 state.pop_to(region, Kind::Parallel, Now);
             }
         });
@@ -226,15 +284,26 @@ pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
 }
 
 pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
-    if let Some(region) = resolve(handle, Ctc::Absent) {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
         record(|state| {
             let closed = match state.find(region, Kind::Parallel) {
-                Some(frame) if frame.timed => {
+                Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
                     let now = clock::now();
-                    if frame.fork == ForkState::AwaitingJoin {
-                        state.breakdown.join_ns += now.saturating_sub(frame.mark);
+                    let (arrival, instance) = (frame.mark, frame.team);
+                    let release = if instance != NO_INSTANCE {
+                        team::close(region, instance, now)
+                    } else {
+                        None
+                    };
+                    if inferred_barrier && release.is_none() {
+                        state.barriers_not_inferred += 1;
                     }
-                    state.pop_to(region, Kind::Parallel, now)
+                    state.breakdown.join_ns += now.saturating_sub(release.unwrap_or(arrival));
+                    state.join(region, release, now)
                 }
                 _ => state.pop_to(region, Kind::Parallel, Now),
             };

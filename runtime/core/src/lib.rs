@@ -19,6 +19,7 @@ pub mod locks;
 mod output;
 mod regions;
 mod state;
+mod team;
 mod thread;
 mod throttle;
 mod trace;

@@ -8,6 +8,7 @@
 
 use crate::clock::Clock;
 use crate::regions::{RegionId, NO_REGION};
+use crate::team::{self, Instance, NO_INSTANCE};
 use crate::throttle::{self, Rule};
 use crate::trace::{ThreadTrace, TraceRecord};
 use pomp2::profile::{Breakdown, Kind};
@@ -74,13 +75,24 @@ impl Node {
     }
 }
 
-/// The state of a frame opened by `Parallel_fork` on the forking thread.
+/// Where a parallel frame is in its region: the forking thread's frame
+/// goes from fork to join; a worker's, when the barrier is inferred, waits
+/// after its end for the team's release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ForkState {
     NotForked,
     AwaitingBegin,
     InTeam,
     AwaitingJoin,
+    AwaitingRelease,
+}
+
+/// Whether a frame is timed by the thread's own throttling rule or as its
+/// team's master decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    Own,
+    Team { timed: bool },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -98,11 +110,23 @@ pub struct Frame {
     /// added while it is open was spent in tasks, not in the frame.
     task_time_at_start: u64,
     /// A time inside the frame: `begin` of critical/ordered, `end` of a
-    /// forked parallel region.
+    /// parallel region.
     pub mark: u64,
+    /// This thread's task execution time at `mark`.
+    task_time_at_mark: u64,
+    /// The team instance of a parallel region whose barrier is inferred.
+    pub team: Instance,
     /// The task to resume when a task frame closes.
     pub saved_task: i64,
     pub saved_task_region: RegionId,
+}
+
+impl Frame {
+    /// A worker's frame of a region whose master decides the timing.
+    pub fn follows_team(&self) -> bool {
+        self.team != NO_INSTANCE
+            && matches!(self.fork, ForkState::NotForked | ForkState::AwaitingRelease)
+    }
 }
 
 /// Creation counts of one task region, and who created its instances.
@@ -150,6 +174,8 @@ pub struct ThreadState {
     pub unmatched_ends: u64,
     /// Frames closed below [`MAX_TREE_DEPTH`], measured in their ancestor.
     pub frames_beyond_depth_limit: u64,
+    /// Inferred barriers whose release time could not be known.
+    pub barriers_not_inferred: u64,
     pub events: u64,
     pub trace: ThreadTrace,
     throttle: Option<Rule>,
@@ -176,6 +202,7 @@ impl ThreadState {
             last_relation: 0,
             unmatched_ends: 0,
             frames_beyond_depth_limit: 0,
+            barriers_not_inferred: 0,
             events: 0,
             trace: ThreadTrace::new(settings.trace),
             throttle: settings.throttle,
@@ -237,6 +264,17 @@ impl ThreadState {
     /// and they are timed unless their own node is throttled.
     #[inline(always)]
     pub fn push(&mut self, region: RegionId, kind: Kind, clock: impl Clock) -> &mut Frame {
+        self.push_with(region, kind, Timing::Own, clock)
+    }
+
+    #[inline(always)]
+    pub fn push_with(
+        &mut self,
+        region: RegionId,
+        kind: Kind,
+        timing: Timing,
+        clock: impl Clock,
+    ) -> &mut Frame {
         let (node, enclosing_timed) = if kind.is_task() {
             (self.child(ROOT, region, kind), true)
         } else {
@@ -248,8 +286,18 @@ impl ThreadState {
                 (self.child(parent, region, kind), enclosing_timed)
             }
         };
-        let timed =
-            enclosing_timed && (node == NO_NODE || self.nodes[node as usize].throttled.is_none());
+        let timed = match timing {
+            Timing::Own => {
+                enclosing_timed
+                    && (node == NO_NODE || self.nodes[node as usize].throttled.is_none())
+            }
+            Timing::Team { timed } => {
+                if !timed && node != NO_NODE {
+                    self.mark_throttled(node);
+                }
+                timed
+            }
+        };
         let start = if timed { clock.now() } else { 0 };
         self.stack.push(Frame {
             node,
@@ -260,10 +308,22 @@ impl ThreadState {
             start,
             task_time_at_start: self.task_time_ns,
             mark: start,
+            task_time_at_mark: self.task_time_ns,
+            team: NO_INSTANCE,
             saved_task: self.current_task,
             saved_task_region: self.current_task_region,
         });
         self.stack.last_mut().unwrap()
+    }
+
+    /// The innermost frame arrives at the barrier ending its parallel
+    /// region at `now`.
+    pub fn arrive(&mut self, now: u64) -> Option<&mut Frame> {
+        let task_time = self.task_time_ns;
+        let frame = self.stack.last_mut()?;
+        frame.mark = now;
+        frame.task_time_at_mark = task_time;
+        Some(frame)
     }
 
     /// The innermost open frame of `region` and `kind`.
@@ -310,7 +370,92 @@ impl ThreadState {
         };
         while self.stack.len() > position {
             let frame = self.stack.pop().unwrap();
-            self.close(&frame, now);
+            if frame.fork == ForkState::AwaitingRelease {
+                self.close_released(&frame);
+            } else {
+                self.close(&frame, now);
+            }
+        }
+    }
+
+    /// Closes the frames on top of the stack that wait for their team's
+    /// release; a worker calls this when it begins its next region, after
+    /// the barrier has released it.
+    pub fn close_all_released(&mut self) {
+        while let Some(frame) = self.stack.last() {
+            if frame.fork != ForkState::AwaitingRelease {
+                break;
+            }
+            let frame = self.stack.pop().unwrap();
+            self.close_released(&frame);
+        }
+    }
+
+    fn close_released(&mut self, frame: &Frame) {
+        match team::release(frame.region, frame.team) {
+            Some(release) => self.close_inferred(frame, release, release),
+            None => {
+                self.barriers_not_inferred += 1;
+                self.close(frame, frame.mark);
+            }
+        }
+    }
+
+    /// Closes a parallel frame (already off the stack) whose thread arrived
+    /// at the region's closing barrier at `frame.mark` and was released at
+    /// `release`. The waiting, less the tasks the thread ran meanwhile, is
+    /// the region's implicit-barrier time, in a node below the region as an
+    /// explicit barrier's would be; the frame closes at `close_at`.
+    pub fn close_inferred(&mut self, frame: &Frame, release: u64, close_at: u64) {
+        let release = release.max(frame.mark);
+        let in_tasks = self.task_time_ns - frame.task_time_at_mark;
+        let waiting = (release - frame.mark).saturating_sub(in_tasks);
+        if frame.node != NO_NODE {
+            let barrier = self.child(frame.node, frame.region, Kind::ImplicitBarrier);
+            if self.nodes[barrier as usize].throttled.is_some() {
+                self.nodes[barrier as usize].visits += 1;
+            } else {
+                self.add_timed_visit(barrier, waiting);
+                self.breakdown.implicit_barrier_ns += waiting;
+                if self.trace.enabled {
+                    self.trace.record(TraceRecord {
+                        start_ns: frame.mark,
+                        duration_ns: release - frame.mark,
+                        region: frame.region,
+                        kind: Kind::ImplicitBarrier,
+                        task: self.current_task,
+                    });
+                }
+            }
+        } else {
+            self.breakdown.implicit_barrier_ns += waiting;
+        }
+        self.close(frame, close_at.max(release));
+    }
+
+    /// Counts a timed visit of `index` lasting `inclusive`, in it and its
+    /// parent, and throttles the node when the rule says so.
+    #[inline(always)]
+    fn add_timed_visit(&mut self, index: NodeIndex, inclusive: u64) {
+        let node = &mut self.nodes[index as usize];
+        node.visits += 1;
+        node.inclusive_ns += inclusive;
+        let (visits, parent) = (node.visits, node.parent);
+        self.nodes[parent as usize].children_ns += inclusive;
+        if visits >= self.throttle_check_from {
+            self.consider_throttling(index);
+        }
+    }
+
+    /// Marks a node that stops being timed because of its team, not its
+    /// own visits.
+    fn mark_throttled(&mut self, index: NodeIndex) {
+        let node = &mut self.nodes[index as usize];
+        if node.throttled.is_none() {
+            node.throttled = Some(Throttled {
+                at_visit: node.visits,
+                measured_ns: node.inclusive_ns,
+            });
         }
     }
 
@@ -346,6 +491,24 @@ impl ThreadState {
         Some(frame)
     }
 
+    /// Closes the forking thread's frame of a parallel region at its join;
+    /// given the team's release time, with the region's closing barrier
+    /// inferred.
+    pub fn join(
+        &mut self,
+        region: RegionId,
+        release: Option<u64>,
+        clock: impl Clock,
+    ) -> Option<Frame> {
+        self.close_above(region, Kind::Parallel, clock)?;
+        let frame = self.stack.pop().unwrap();
+        match release {
+            Some(release) => self.close_inferred(&frame, release, clock.now()),
+            None => self.close(&frame, clock),
+        }
+        Some(frame)
+    }
+
     pub fn pop_all(&mut self, clock: impl Clock) {
         if !self.stack.is_empty() {
             self.close_from(0, clock);
@@ -368,15 +531,15 @@ impl ThreadState {
         let inclusive = elapsed.saturating_sub(in_tasks);
         if frame.node == NO_NODE {
             self.frames_beyond_depth_limit += 1;
-        } else {
+        } else if frame.follows_team() {
+            // The master decides whether its team times the region.
             let node = &mut self.nodes[frame.node as usize];
             node.visits += 1;
             node.inclusive_ns += inclusive;
-            let (visits, parent) = (node.visits, node.parent);
+            let parent = node.parent;
             self.nodes[parent as usize].children_ns += inclusive;
-            if visits >= self.throttle_check_from {
-                self.consider_throttling(frame.node);
-            }
+        } else {
+            self.add_timed_visit(frame.node, inclusive);
         }
         match frame.kind {
             Kind::ImplicitBarrier => self.breakdown.implicit_barrier_ns += inclusive,
@@ -475,15 +638,8 @@ impl ThreadState {
         let parent = self.top_node();
         let index = self.child(parent, region, kind);
         let duration = end.saturating_sub(start);
-        let node = &mut self.nodes[index as usize];
-        node.visits += 1;
-        node.inclusive_ns += duration;
-        node.wait_ns += duration;
-        let visits = node.visits;
-        self.nodes[parent as usize].children_ns += duration;
-        if visits >= self.throttle_check_from {
-            self.consider_throttling(index);
-        }
+        self.nodes[index as usize].wait_ns += duration;
+        self.add_timed_visit(index, duration);
         if self.trace.enabled {
             self.trace.record(TraceRecord {
                 start_ns: start,
@@ -798,6 +954,64 @@ mod tests {
         assert_eq!(
             (fast.visits, fast.inclusive_ns, fast.throttled),
             (10, 10, None)
+        );
+    }
+
+    #[test]
+    fn an_inferred_barrier_is_the_wait_for_the_release_less_tasks_run_meanwhile() {
+        let mut state = ThreadState::new(0, Settings::default());
+        state.push(1, Kind::Parallel, 0).team = 5;
+        state.arrive(100).unwrap().fork = ForkState::AwaitingRelease;
+        // A task of the team runs on this thread while it waits.
+        state.push(2, Kind::Task, 110);
+        state.pop_to(2, Kind::Task, 130);
+        let frame = state.stack.pop().unwrap();
+        state.close_inferred(&frame, 150, 150);
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!((parallel.visits, parallel.inclusive_ns), (1, 150 - 20));
+        let barrier = child_of(&state, 1, Kind::ImplicitBarrier);
+        assert_eq!((barrier.visits, barrier.inclusive_ns), (1, 30));
+        assert_eq!(state.breakdown.implicit_barrier_ns, 30);
+        assert_eq!(parallel.exclusive_ns(), 100);
+    }
+
+    #[test]
+    fn the_master_closes_at_its_join_and_a_release_before_arrival_waits_nothing() {
+        let mut state = ThreadState::new(0, Settings::default());
+        state.push(1, Kind::Parallel, 0).fork = ForkState::InTeam;
+        state.arrive(100).unwrap().fork = ForkState::AwaitingJoin;
+        // Clocks of two cores may disagree by a few ticks.
+        state.join(1, Some(98), 120).unwrap();
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!((parallel.visits, parallel.inclusive_ns), (1, 120));
+        let barrier = child_of(&state, 1, Kind::ImplicitBarrier);
+        assert_eq!((barrier.visits, barrier.inclusive_ns), (1, 0));
+    }
+
+    #[test]
+    fn team_workers_leave_throttling_to_the_master() {
+        let mut state = ThreadState::new(1, throttling());
+        for round in 0..5u64 {
+            let t = round * 100;
+            let timing = Timing::Team { timed: true };
+            state.push_with(1, Kind::Parallel, timing, t).team = round + 1;
+            state.arrive(t + 10).unwrap().fork = ForkState::AwaitingRelease;
+            let frame = state.stack.pop().unwrap();
+            state.close_inferred(&frame, t + 20, t + 20);
+        }
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!((parallel.visits, parallel.throttled), (5, None));
+        // The master stopped timing: so do its workers, marked as throttled.
+        state.push_with(1, Kind::Parallel, Timing::Team { timed: false }, Unreadable);
+        state.pop_to(1, Kind::Parallel, Unreadable);
+        let parallel = child_of(&state, ROOT, Kind::Parallel);
+        assert_eq!(parallel.visits, 6);
+        assert_eq!(
+            parallel.throttled,
+            Some(Throttled {
+                at_visit: 5,
+                measured_ns: 100
+            })
         );
     }
 }

@@ -96,7 +96,7 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
         events: state.events,
         unmatched_ends: state.unmatched_ends,
         frames_beyond_depth_limit: state.frames_beyond_depth_limit,
-        barriers_not_inferred: 0,
+        barriers_not_inferred: state.barriers_not_inferred,
         totals: ThreadTotals {
             measured_ns,
             waiting_ns,
