@@ -41,19 +41,28 @@ pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<Regi
     resolve_handle(handle, ctc).map(|h| h.region)
 }
 
+/// The region a handle names. A handle is assigned by the registration,
+/// which runs when the runtime starts, so an unassigned one starts the
+/// runtime first; one still unassigned then is assigned from the event's
+/// CTC string, if it has one. Whether the runtime runs (it may have
+/// finished) is the update's to check.
 #[inline(always)]
 unsafe fn resolve_handle(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
-    if !crate::ensure_running() {
-        return None;
-    }
     match regions::read(handle) {
         Some(handle) => Some(handle),
-        None => assign_lazily(handle, ctc),
+        None => start_and_assign(handle, ctc),
     }
 }
 
 #[cold]
-unsafe fn assign_lazily(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
+#[inline(never)]
+unsafe fn start_and_assign(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
+    if !crate::ensure_running() {
+        return None;
+    }
+    if let Some(handle) = regions::read(handle) {
+        return Some(handle);
+    }
     if matches!(ctc, Ctc::Absent) || !regions::is_unassigned(handle) {
         return None;
     }
@@ -66,18 +75,18 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state| {
-            state.push(region, kind, Now);
-        });
+        if let Some(mut update) = crate::update() {
+            update.state().push(region, kind, Now);
+        }
     }
 }
 
 #[inline(always)]
 pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state| {
-            state.pop_to(region, kind, Now);
-        });
+        if let Some(mut update) = crate::update() {
+            update.state().pop_to(region, kind, Now);
+        }
     }
 }
 
@@ -138,10 +147,11 @@ pub(crate) unsafe fn enter_saving_task(
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state| {
+        if let Some(mut update) = crate::update() {
+            let state = update.state();
             store_task(old_task, Some(state));
             state.push(region, kind, Now);
-        });
+        }
     }
 }
 
@@ -154,10 +164,11 @@ pub(crate) unsafe fn exit_resuming_task(
     kind: Kind,
 ) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state| {
+        if let Some(mut update) = crate::update() {
+            let state = update.state();
             state.pop_to(region, kind, Now);
             state.current_task = old_task;
-        });
+        }
     }
 }
 
@@ -326,7 +337,8 @@ pub(crate) unsafe fn task_create_begin(
     store_task(old_task, None);
     store_task(new_task, None);
     if let Some(region) = resolve(handle, ctc) {
-        record(|state| {
+        if let Some(mut update) = crate::update() {
+            let state = update.state();
             store_task(old_task, Some(state));
             if !new_task.is_null() {
                 *new_task = state.new_task_id();
@@ -335,19 +347,20 @@ pub(crate) unsafe fn task_create_begin(
             if crate::recording() {
                 state.push(region, kind, Now);
             }
-        });
+        }
     }
 }
 
 #[inline(always)]
 pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state| {
+        if let Some(mut update) = crate::update() {
+            let state = update.state();
             // Task frames restore the suspended task when they close.
             state.push(region, kind, Now);
             state.current_task = task;
             state.current_task_region = region;
-        });
+        }
     }
 }
 

@@ -195,24 +195,49 @@ impl Drop for Update {
 }
 
 /// Opens this thread's state for an update, unless the runtime is not
-/// running. Everything inlines into the calling event, so the event's kind
-/// is a constant there. The event reads the clock itself, and only when
-/// what it updates is timed.
+/// running (it starts it if it has not started yet). Everything inlines
+/// into the calling event, so the event's kind is a constant there. The
+/// event reads the clock itself, and only when what it updates is timed.
 #[inline(always)]
 pub(crate) fn update() -> Option<Update> {
     let data = thread::current();
+    announce(data);
+    let mut update = Update { data };
+    if PHASE.load(Ordering::Relaxed) != RUNNING && !update.start_runtime() {
+        return None;
+    }
+    update.state().events += 1;
+    Some(update)
+}
+
+/// Marks the thread busy before it touches its state (see
+/// [`thread::ThreadData::busy`]).
+#[inline(always)]
+fn announce(data: &thread::ThreadData) {
     if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
         data.busy.store(true, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
     } else {
         data.busy.swap(true, Ordering::SeqCst);
     }
-    let mut update = Update { data };
-    if PHASE.load(Ordering::Relaxed) != RUNNING {
-        return None;
+}
+
+impl Update {
+    /// The first event starts the runtime; afterwards the phase says
+    /// whether it still runs.
+    #[cold]
+    #[inline(never)]
+    fn start_runtime(&mut self) -> bool {
+        if PHASE.load(Ordering::Acquire) != UNINITIALIZED {
+            return false;
+        }
+        // Starting calls the registration, which must not find this
+        // thread busy.
+        self.data.busy.store(false, Ordering::Release);
+        let running = ensure_running();
+        announce(self.data);
+        running && PHASE.load(Ordering::Relaxed) == RUNNING
     }
-    update.state().events += 1;
-    Some(update)
 }
 
 /// Runs `update` on this thread's state, unless the runtime is not

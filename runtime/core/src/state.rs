@@ -98,6 +98,9 @@ pub enum Timing {
 #[derive(Debug, Clone, Copy)]
 pub struct Frame {
     pub node: NodeIndex,
+    /// The thread's context node when the frame opened, restored when it
+    /// closes.
+    outer_context: NodeIndex,
     pub region: RegionId,
     pub kind: Kind,
     /// Whether the frame reads the clock: its node is not throttled and no
@@ -158,6 +161,9 @@ impl Settings {
 pub struct ThreadState {
     pub nodes: Vec<Node>,
     pub stack: Vec<Frame>,
+    /// The node of the innermost open frame that has one (the root when
+    /// none has): where a new frame's node is looked up.
+    context: NodeIndex,
     /// Total time this thread spent executing timed task instances.
     task_time_ns: u64,
     pub current_task: i64,
@@ -191,6 +197,7 @@ impl ThreadState {
         ThreadState {
             nodes,
             stack: Vec::with_capacity(32),
+            context: ROOT,
             task_time_ns: 0,
             current_task: task_id_base,
             current_task_region: NO_REGION,
@@ -216,11 +223,26 @@ impl ThreadState {
         self.task_id_base | self.task_counter as i64
     }
 
-    #[inline]
+    /// A node by index. Indices come from the arena itself (its nodes'
+    /// links, the context, the frames), so they are always in it.
+    #[inline(always)]
+    fn node(&self, index: NodeIndex) -> &Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        // In bounds, as said above; the hot path spares the check.
+        unsafe { self.nodes.get_unchecked(index as usize) }
+    }
+
+    #[inline(always)]
+    fn node_mut(&mut self, index: NodeIndex) -> &mut Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        unsafe { self.nodes.get_unchecked_mut(index as usize) }
+    }
+
+    #[inline(always)]
     fn child(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
-        let hint = self.nodes[parent as usize].last_hit;
+        let hint = self.node(parent).last_hit;
         if hint != NO_NODE {
-            let node = &self.nodes[hint as usize];
+            let node = self.node(hint);
             if node.region == region && node.kind == kind {
                 return hint;
             }
@@ -250,15 +272,6 @@ impl ThreadState {
         index
     }
 
-    #[inline]
-    fn top_node(&self) -> NodeIndex {
-        self.stack
-            .iter()
-            .rev()
-            .find(|frame| frame.node != NO_NODE)
-            .map_or(ROOT, |frame| frame.node)
-    }
-
     /// Opens a frame. Task instances hang off the root: their time belongs
     /// to the task, not to the region in which the thread picked them up;
     /// and they are timed unless their own node is throttled.
@@ -282,14 +295,12 @@ impl ThreadState {
             if self.stack.len() >= MAX_TREE_DEPTH {
                 (NO_NODE, enclosing_timed)
             } else {
-                let parent = self.top_node();
-                (self.child(parent, region, kind), enclosing_timed)
+                (self.child(self.context, region, kind), enclosing_timed)
             }
         };
         let timed = match timing {
             Timing::Own => {
-                enclosing_timed
-                    && (node == NO_NODE || self.nodes[node as usize].throttled.is_none())
+                enclosing_timed && (node == NO_NODE || self.node(node).throttled.is_none())
             }
             Timing::Team { timed } => {
                 if !timed && node != NO_NODE {
@@ -299,8 +310,13 @@ impl ThreadState {
             }
         };
         let start = if timed { clock.now() } else { 0 };
+        let outer_context = self.context;
+        if node != NO_NODE {
+            self.context = node;
+        }
         self.stack.push(Frame {
             node,
+            outer_context,
             region,
             kind,
             timed,
@@ -437,11 +453,11 @@ impl ThreadState {
     /// parent, and throttles the node when the rule says so.
     #[inline(always)]
     fn add_timed_visit(&mut self, index: NodeIndex, inclusive: u64) {
-        let node = &mut self.nodes[index as usize];
+        let node = self.node_mut(index);
         node.visits += 1;
         node.inclusive_ns += inclusive;
         let (visits, parent) = (node.visits, node.parent);
-        self.nodes[parent as usize].children_ns += inclusive;
+        self.node_mut(parent).children_ns += inclusive;
         if visits >= self.throttle_check_from {
             self.consider_throttling(index);
         }
@@ -517,6 +533,7 @@ impl ThreadState {
 
     #[inline(always)]
     fn close(&mut self, frame: &Frame, clock: impl Clock) {
+        self.context = frame.outer_context;
         if frame.kind.is_task() {
             self.current_task = frame.saved_task;
             self.current_task_region = frame.saved_task_region;
@@ -533,11 +550,11 @@ impl ThreadState {
             self.frames_beyond_depth_limit += 1;
         } else if frame.follows_team() {
             // The master decides whether its team times the region.
-            let node = &mut self.nodes[frame.node as usize];
+            let node = self.node_mut(frame.node);
             node.visits += 1;
             node.inclusive_ns += inclusive;
             let parent = node.parent;
-            self.nodes[parent as usize].children_ns += inclusive;
+            self.node_mut(parent).children_ns += inclusive;
         } else {
             self.add_timed_visit(frame.node, inclusive);
         }
@@ -568,7 +585,7 @@ impl ThreadState {
         if frame.node == NO_NODE {
             self.frames_beyond_depth_limit += 1;
         } else {
-            self.nodes[frame.node as usize].visits += 1;
+            self.node_mut(frame.node).visits += 1;
         }
     }
 
@@ -614,20 +631,19 @@ impl ThreadState {
     /// An event without duration (cancel, cancellation point, test_lock).
     #[inline]
     pub fn point(&mut self, region: RegionId, kind: Kind) {
-        let node = self.child(self.top_node(), region, kind);
-        self.nodes[node as usize].visits += 1;
+        let node = self.child(self.context, region, kind);
+        self.node_mut(node).visits += 1;
     }
 
     /// Whether a leaf of `region` and `kind` (a lock acquisition) opened
     /// now would be timed; if not, its visit is counted here.
     #[inline]
     pub fn count_if_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
-        let parent = self.top_node();
-        let node = self.child(parent, region, kind);
+        let node = self.child(self.context, region, kind);
         let timed = self.stack.last().is_none_or(|frame| frame.timed)
-            && self.nodes[node as usize].throttled.is_none();
+            && self.node(node).throttled.is_none();
         if !timed {
-            self.nodes[node as usize].visits += 1;
+            self.node_mut(node).visits += 1;
         }
         !timed
     }
@@ -635,8 +651,7 @@ impl ThreadState {
     /// A measured leaf that never stays open (a blocking lock acquisition).
     #[inline]
     pub fn leaf(&mut self, region: RegionId, kind: Kind, start: u64, end: u64) {
-        let parent = self.top_node();
-        let index = self.child(parent, region, kind);
+        let index = self.child(self.context, region, kind);
         let duration = end.saturating_sub(start);
         self.nodes[index as usize].wait_ns += duration;
         self.add_timed_visit(index, duration);
