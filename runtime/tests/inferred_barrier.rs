@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 const REPS: u64 = 9;
 const ITERATIONS: u64 = 20;
-const UNIT_NS: u64 = 500_000;
+const UNIT_NS: u64 = 1_000_000;
 
 fn region(profile: &Profile, unit: &str) -> RegionId {
     profile

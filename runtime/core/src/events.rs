@@ -76,7 +76,11 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
     }
     if let Some(region) = resolve(handle, ctc) {
         if let Some(mut update) = crate::update() {
-            update.state().push(region, kind, Now);
+            if is_leaf(kind) {
+                update.state().push_leaf(region, kind, Now);
+            } else {
+                update.state().push(region, kind, Now);
+            }
         }
     }
 }
@@ -85,9 +89,23 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
-            update.state().pop_to(region, kind, Now);
+            if is_leaf(kind) {
+                update.state().pop_leaf(region, kind, Now);
+            } else {
+                update.state().pop_to(region, kind, Now);
+            }
         }
     }
+}
+
+/// Constructs in which no other construct opens, apart from task
+/// instances (see [`ThreadState::push_leaf`]).
+#[inline(always)]
+fn is_leaf(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Atomic | Kind::Flush | Kind::TaskCreate | Kind::UntiedTaskCreate
+    )
 }
 
 #[inline(always)]
@@ -166,7 +184,11 @@ pub(crate) unsafe fn exit_resuming_task(
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
             let state = update.state();
-            state.pop_to(region, kind, Now);
+            if is_leaf(kind) {
+                state.pop_leaf(region, kind, Now);
+            } else {
+                state.pop_to(region, kind, Now);
+            }
             state.current_task = old_task;
         }
     }
@@ -345,7 +367,7 @@ pub(crate) unsafe fn task_create_begin(
             }
             state.note_task_created(region);
             if crate::recording() {
-                state.push(region, kind, Now);
+                state.push_leaf(region, kind, Now);
             }
         }
     }

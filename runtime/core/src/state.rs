@@ -272,6 +272,48 @@ impl ThreadState {
         index
     }
 
+    /// Opens a leaf construct: one in which no other opens, except task
+    /// instances, which hang off the root (atomic, flush, task creation).
+    /// Untimed, it needs no frame: its visit is counted now, and
+    /// [`Self::pop_leaf`] finds the same context and decides the same way.
+    #[inline(always)]
+    pub fn push_leaf(&mut self, region: RegionId, kind: Kind, clock: impl Clock) {
+        if self.stack.len() >= MAX_TREE_DEPTH {
+            self.push(region, kind, clock);
+            return;
+        }
+        let node = self.child(self.context, region, kind);
+        if self.times(node) {
+            self.open(node, region, kind, true, clock);
+        } else {
+            self.node_mut(node).visits += 1;
+        }
+    }
+
+    /// Closes a leaf construct opened by [`Self::push_leaf`].
+    #[inline(always)]
+    pub fn pop_leaf(&mut self, region: RegionId, kind: Kind, clock: impl Clock) {
+        if let Some(top) = self.stack.last() {
+            if top.region == region && top.kind == kind {
+                self.pop_to(region, kind, clock);
+                return;
+            }
+        }
+        if self.stack.len() < MAX_TREE_DEPTH {
+            let node = self.child(self.context, region, kind);
+            if !self.times(node) {
+                return;
+            }
+        }
+        self.pop_to(region, kind, clock);
+    }
+
+    /// Whether a frame of `node` opened now would be timed.
+    #[inline(always)]
+    fn times(&self, node: NodeIndex) -> bool {
+        self.stack.last().is_none_or(|frame| frame.timed) && self.node(node).throttled.is_none()
+    }
+
     /// Opens a frame. Task instances hang off the root: their time belongs
     /// to the task, not to the region in which the thread picked them up;
     /// and they are timed unless their own node is throttled.
@@ -309,6 +351,19 @@ impl ThreadState {
                 timed
             }
         };
+        self.open(node, region, kind, timed, clock)
+    }
+
+    /// Pushes the frame of `node` (found for `region` and `kind`).
+    #[inline(always)]
+    fn open(
+        &mut self,
+        node: NodeIndex,
+        region: RegionId,
+        kind: Kind,
+        timed: bool,
+        clock: impl Clock,
+    ) -> &mut Frame {
         let start = if timed { clock.now() } else { 0 };
         let outer_context = self.context;
         if node != NO_NODE {
@@ -1028,5 +1083,28 @@ mod tests {
                 measured_ns: 100
             })
         );
+    }
+
+    #[test]
+    fn untimed_leaves_are_counted_without_a_frame() {
+        let mut state = ThreadState::new(0, throttling());
+        state.push(1, Kind::Parallel, 0);
+        for t in [10, 20, 30] {
+            state.push_leaf(2, Kind::Atomic, t);
+            assert_eq!(state.stack.len(), 2, "a timed leaf has its frame");
+            state.pop_leaf(2, Kind::Atomic, t + 1);
+        }
+        for _ in 0..4 {
+            state.push_leaf(2, Kind::Atomic, Unreadable);
+            assert_eq!(state.stack.len(), 1, "an untimed leaf has none");
+            state.pop_leaf(2, Kind::Atomic, Unreadable);
+        }
+        state.pop_to(1, Kind::Parallel, 100);
+        let atomic = child_of(&state, 1, Kind::Atomic);
+        assert_eq!((atomic.visits, atomic.inclusive_ns), (7, 3));
+        assert_eq!(state.unmatched_ends, 0);
+        // An end without its begin is still noticed.
+        state.pop_leaf(9, Kind::Atomic, 200);
+        assert_eq!(state.unmatched_ends, 1);
     }
 }
