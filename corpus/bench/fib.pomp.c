@@ -78,8 +78,8 @@ static long fib(int n, int cutoff) {
 }
 
 int main(int argc, char **argv) {
-    int n = argc > 1 ? atoi(argv[1]) : 34;
-    int cutoff = argc > 2 ? atoi(argv[2]) : 18;
+    int n = argc > 1 ? atoi(argv[1]) : 38;
+    int cutoff = argc > 2 ? atoi(argv[2]) : 20;
     long result = 0;
     double start = omp_get_wtime();
     { int pomp2_num_threads = omp_get_max_threads(); int pomp2_if = 1;
