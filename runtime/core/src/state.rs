@@ -690,17 +690,16 @@ impl ThreadState {
         self.node_mut(node).visits += 1;
     }
 
-    /// Whether a leaf of `region` and `kind` (a lock acquisition) opened
-    /// now would be timed; if not, its visit is counted here.
+    /// Whether a lock acquisition of `kind` made now would be untimed; if
+    /// so, its visit is counted here.
     #[inline]
     pub fn count_if_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
         let node = self.child(self.context, region, kind);
-        let timed = self.stack.last().is_none_or(|frame| frame.timed)
-            && self.node(node).throttled.is_none();
-        if !timed {
-            self.node_mut(node).visits += 1;
+        if self.times(node) {
+            return false;
         }
-        !timed
+        self.node_mut(node).visits += 1;
+        true
     }
 
     /// A measured leaf that never stays open (a blocking lock acquisition).
