@@ -256,7 +256,7 @@ impl Renderer<'_> {
             close.push_str(&self.calls(region, &layer.end));
             close.push_str(" }\n");
         }
-        if layer.add_nowait {
+        if layer.barrier_after {
             close.push_str(&self.implicit_barrier(region));
         }
         if outer_scope {

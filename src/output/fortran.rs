@@ -450,7 +450,7 @@ impl Renderer<'_> {
                     closing.push_str(&self.directive_line(&text));
                 }
             }
-            if adds_nowait[i] {
+            if adds_nowait[i] && layer.barrier_after {
                 closing.push_str(&self.implicit_barrier(unit, region));
             }
             closing.push_str(&self.calls(unit, region, &layer.after));
@@ -1173,7 +1173,7 @@ fn construct_vars(plan: &Plan, construct: &Construct) -> BTreeSet<&'static str> 
                 vars.extend(arg_var(arg));
             }
         }
-        if layer.add_nowait || layer.barrier_before_end {
+        if layer.barrier_after || layer.barrier_before_end {
             for call in &plan.implicit_barrier.before {
                 for arg in &call.args {
                     vars.extend(arg_var(arg));

@@ -72,9 +72,12 @@ pub struct Layer {
     pub begin: Vec<Call>,
     pub end: Vec<Call>,
     pub after: Vec<Call>,
-    /// `nowait` was added: the implicit barrier is called explicitly
-    /// between the block and `after`.
+    /// `nowait` was added to the directive ...
     pub add_nowait: bool,
+    /// ... and its implicit barrier is called explicitly between the block
+    /// and `after`, unless the enclosing parallel region's closing barrier
+    /// serves both and is inferred.
+    pub barrier_after: bool,
     /// The parallel construct's own implicit barrier, called before `end`.
     pub barrier_before_end: bool,
 }
@@ -93,7 +96,7 @@ impl Layer {
         !self.vars.is_empty()
             || !self.before.is_empty()
             || !self.after.is_empty()
-            || self.add_nowait
+            || self.barrier_after
     }
 
     /// Does the layer need braces inside the construct, around the block?
@@ -388,20 +391,13 @@ impl Planner<'_> {
         for (leaf, directive) in split::split(&site.directive) {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
-        // A combined construct's worksharing part already ends in a barrier.
-        for i in 0..layers.len() {
-            let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
-            if inner_barrier {
-                layers[i].barrier_before_end = false;
-            }
-        }
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
         if layers.len() > 1 && self.unknown_clause_placement(site, &layers) {
             return;
         }
-        let implicit_barrier = self.implicit_barrier(&mut layers);
+        let implicit_barrier = self.closing_barrier(&mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
         let shares_region = layers
@@ -427,20 +423,35 @@ impl Planner<'_> {
         });
     }
 
-    /// How the construct's closing barrier is measured. A parallel
-    /// region's own barrier is made explicit only for libraries that need
-    /// OPARI2's structure: pomp's runtime infers its waiting from the
-    /// team's `Parallel_end` times and the join, which saves the region a
-    /// second barrier.
-    fn implicit_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
+    /// Which barriers are made explicit, and how the construct's closing
+    /// barrier is measured. A parallel region's own barrier is made
+    /// explicit only for libraries that need OPARI2's structure: pomp's
+    /// runtime infers its waiting from the team's `Parallel_end` times and
+    /// the join, which saves the region a second barrier. The worksharing
+    /// part of a combined construct ends where the region does, so the
+    /// region's barrier serves it too: explicit as the worksharing's in
+    /// OPARI2's structure, inferred in pomp's.
+    fn closing_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
         let infers =
             self.options.events == EventSet::Extended && self.options.interface == Interface::Pomp2;
         let mut form = None;
-        for layer in layers.iter_mut() {
-            if layer.barrier_before_end && infers {
-                layer.barrier_before_end = false;
-                form = form.or(Some(ImplicitBarrier::Inferred));
-            } else if layer.barrier_before_end || layer.add_nowait {
+        for i in 0..layers.len() {
+            if !layers[i].barrier_before_end {
+                if layers[i].barrier_after {
+                    form = Some(ImplicitBarrier::Explicit);
+                }
+                continue;
+            }
+            let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
+            if infers {
+                layers[i].barrier_before_end = false;
+                if inner_barrier {
+                    layers[i + 1].barrier_after = false;
+                }
+                form = Some(ImplicitBarrier::Inferred);
+            } else if inner_barrier {
+                layers[i].barrier_before_end = false;
+            } else {
                 form = Some(ImplicitBarrier::Explicit);
             }
         }
@@ -528,6 +539,7 @@ impl Planner<'_> {
                 end: vec![],
                 after: vec![],
                 add_nowait: false,
+                barrier_after: false,
                 barrier_before_end: false,
             };
         };
@@ -583,6 +595,7 @@ impl Planner<'_> {
             end: in_interface(&rule.end),
             after: in_interface(&rule.after),
             add_nowait,
+            barrier_after: add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
         };
         for var in layer.calls().flat_map(vars_of).collect::<Vec<_>>() {

@@ -356,20 +356,22 @@ static void task_starts(enum event event, POMP2_Region_handle *handle, POMP2_Tas
     push(task, event, handle);
 }
 
-/* A plain parallel region ends in one explicit barrier (OPARI2's structure)
- * unless its CTC says the library infers that barrier's waiting, when it
- * must end in none. */
+/* A region whose CTC says the library infers the waiting at its closing
+ * barrier makes no barrier of its own explicit; a plain parallel region
+ * without that says ends in exactly one (OPARI2's structure). */
 static void check_closing_barrier(struct task *task)
 {
     POMP2_Region_handle *handle = task->parallel;
     if (handle == NULL || *handle == NULL)
         return;
     struct region *region = *handle;
-    if (strcmp(region->region_type, "parallel") != 0)
-        return;
+    /* A combined construct's worksharing part ends where the region does:
+     * when the barrier is inferred, it has none of its own either. */
     if (region->barrier_inferred && task->own_barriers != 0)
         violation("Parallel_end: the CTC says the barrier is inferred, but the region made it "
                   "explicit %lu time(s): %s", task->own_barriers, region->ctc);
+    if (strcmp(region->region_type, "parallel") != 0)
+        return;
     if (!region->barrier_inferred && task->own_barriers != 1)
         violation("Parallel_end: a parallel region without an inferred barrier passed %lu "
                   "implicit barriers of its own instead of 1: %s", task->own_barriers, region->ctc);
