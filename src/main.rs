@@ -51,12 +51,11 @@ enum Command {
     /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
     InstallWrappers { dir: PathBuf },
     /// Turn profiles into answers: where the time went and why, as tables and pictures.
+    #[command(long_about = REPORT_ABOUT, after_help = REPORT_EXAMPLES)]
     Report(ReportArgs),
 }
 
-#[derive(clap::Args)]
-#[command(
-    long_about = "Reads the profiles an instrumented program writes at exit \
+const REPORT_ABOUT: &str = "Reads the profiles an instrumented program writes at exit \
 (pomp-profile.<pid>.json) and answers where the time went and why.\n\n\
 Times add up over threads: a region three threads spend 1 s in has 3 s inclusive time, and \
 shares are of the run's thread time (wall time × threads). The report shows:\n\
@@ -77,16 +76,18 @@ overhead T_p − T_1/p split into the classes above and what they leave unexplai
 --diff compares two runs region by region; profiles from different builds are recognised \
 by their region ids, said to differ, and matched by construct, function and file.\n\n\
 The trace the runtime writes beside a profile (POMP_TRACE=1) is read when it is there; it \
-also opens as is in Perfetto (ui.perfetto.dev) or chrome://tracing.",
-    after_help = "Examples:\n  \
+also opens as is in Perfetto or chrome://tracing.";
+
+const REPORT_EXAMPLES: &str = "Examples:\n  \
 pomp report pomp-profile.4242.json\n  \
 pomp report pomp-profile.4242.json --tree --top 0\n  \
 pomp report run.json --html report.html --flamegraph flame.svg --speedscope run.speedscope.json\n  \
 pomp report p4.json --baseline p1.json          # speed-up and overheads against one thread\n  \
 pomp report pomp-profile.rank*.json             # MPI ranks: min, mean, max\n  \
 pomp report --diff before.json after.json --flamegraph diff.svg\n  \
-pomp report run.json --idf build/ --format csv > regions.csv"
-)]
+pomp report run.json --idf build/ --format csv > regions.csv";
+
+#[derive(clap::Args)]
 struct ReportArgs {
     /// Profiles of one run: one, or one per MPI rank.
     #[arg(value_name = "PROFILE", required_unless_present = "diff")]
