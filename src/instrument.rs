@@ -166,6 +166,20 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     }
 }
 
+/// Read and instrument one source file, a defect of pomp caught: the work
+/// `pomp instrument`, the compiler wrappers and batch runs do for each
+/// file. Nothing is printed or written; the caller decides what the
+/// diagnostics and the output become.
+pub fn instrument_source(
+    path: &Path,
+    language: Option<Language>,
+    options: &Options,
+) -> Result<(SourceFile, Instrumentation), InputError> {
+    let file = read_source(path, language)?;
+    let done = instrument_guarded(&file, options)?;
+    Ok((file, done))
+}
+
 /// Read `input`, instrument it, and, when it has no errors, write `output`
 /// (and the IDF JSON) via temporary files and renames. With errors nothing
 /// is written; the diagnostics say why.
@@ -176,8 +190,7 @@ pub fn instrument_path(
     options: &Options,
 ) -> anyhow::Result<(SourceFile, Instrumentation)> {
     use anyhow::Context;
-    let file = read_source(input, options.language)?;
-    let done = instrument(&file, options);
+    let (file, done) = instrument_source(input, options.language, options)?;
     if done.has_errors() {
         return Ok((file, done));
     }

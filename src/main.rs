@@ -167,8 +167,23 @@ fn main() -> ExitCode {
         Command::Cc { args } => pomp::wrapper::run(pomp::wrapper::Compiler::C, args),
         Command::Cxx { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Cxx, args),
         Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
-        Command::InstallWrappers { dir } => pomp::wrapper::install_wrappers_cli(&dir),
+        Command::InstallWrappers { dir } => install_wrappers(&dir),
         Command::Report(a) => report(a),
+    }
+}
+
+fn install_wrappers(directory: &std::path::Path) -> ExitCode {
+    match pomp::wrapper::install_wrappers(directory) {
+        Ok(links) => {
+            for link in links {
+                println!("{}", link.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("pomp: error: {error:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 

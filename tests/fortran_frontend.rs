@@ -145,10 +145,12 @@ end subroutine
         got[3].2.as_deref(),
         Some("  do concurrent (i = 1:n)\n    a(i) = 2\n  end do\n")
     );
-    // simd loops are device code: nothing may be inserted inside.
+    // simd loops are device code: nothing may be inserted inside, from the
+    // directive on.
+    let block = model.sites[1].block.as_ref().unwrap();
     assert!(model
         .no_insert
-        .contains(model.sites[1].block.as_ref().unwrap()));
+        .contains(&(model.sites[1].span.end..block.end)));
     let at = model.units[0].declarations_at.unwrap();
     assert!(source[at..].starts_with("!$omp parallel do\n"));
 }
@@ -306,11 +308,154 @@ fn mismatched_critical_names_and_missing_end_directives_are_errors() {
 
 #[test]
 fn invalid_directive_text_is_an_error_and_the_site_is_dropped() {
-    let (file, model) = free("subroutine s\n!$omp parallel bogus_clause(x)\n!$omp end parallel\n!$omp barrier\nend subroutine\n");
+    let (file, model) = free("subroutine s\n!$omp single schedule(static)\n!$omp end single\n!$omp barrier\nend subroutine\n");
     assert!(model.has_errors());
     let error = model.diagnostics.iter().find(|d| d.is_error()).unwrap();
-    assert_eq!(text(&file, &error.span), "!$omp parallel bogus_clause(x)");
+    assert_eq!(error.message, "`schedule` is not a clause of `single`");
+    assert_eq!(text(&file, &error.span), "schedule");
     assert!(model.sites.iter().any(|s| s.directive.name == "barrier"));
+    assert!(!model.sites.iter().any(|s| s.directive.name == "single"));
+}
+
+/// Warnings of a model, as (message, underlined text).
+fn warnings(file: &SourceFile, model: &Model) -> Vec<(String, String)> {
+    model
+        .diagnostics
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(|d| (d.message.clone(), text(file, &d.span)))
+        .collect()
+}
+
+#[test]
+fn an_unknown_clause_is_kept_and_the_site_stays() {
+    let (file, model) = free("subroutine s\n!$omp parallel bogus_clause(x)\n!$omp end parallel\n!$omp barrier\nend subroutine\n");
+    no_errors(&file, &model);
+    assert_eq!(
+        warnings(&file, &model),
+        [(
+            "unknown clause `bogus_clause`; left as written".to_string(),
+            "bogus_clause".to_string()
+        )]
+    );
+    let parallel = &model.sites[0];
+    assert_eq!(parallel.directive.name, "parallel");
+    assert_eq!(parallel.directive.clauses[0].render(), "bogus_clause(x)");
+    assert!(parallel.end_site.is_some());
+}
+
+#[test]
+fn scan_inside_a_loop_is_not_a_section() {
+    let source = "\
+subroutine s(a, b, n)
+  integer :: n, i, t, a(n), b(n)
+  t = 0
+!$omp parallel do reduction(inscan, +: t)
+  do i = 1, n
+    t = t + a(i)
+!$omp scan inclusive(t)
+    b(i) = t
+  end do
+!$omp do reduction(inscan, +: t)
+  do i = 1, n
+    b(i) = t
+    !$OMP SCAN EXCLUSIVE(T)
+    t = t + a(i)
+  end do
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let names: Vec<(String, Option<String>)> = sites(&file, &model)
+        .into_iter()
+        .map(|(name, _, block, _)| (name, block.map(|_| "block".to_string())))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("parallel do".to_string(), Some("block".to_string())),
+            ("scan".to_string(), None),
+            ("do".to_string(), Some("block".to_string())),
+            ("scan".to_string(), None),
+        ]
+    );
+    assert_eq!(model.sites[1].parent, Some(0));
+}
+
+#[test]
+fn unknown_directives_leave_the_code_they_may_apply_to_alone() {
+    let source = "\
+subroutine s(a, n)
+  integer :: n, i, a(n)
+!$omp gadget
+!$omp critical
+  a(1) = 0
+!$omp end critical
+!$omp end gadget
+!$omp whatsit(3)
+  do i = 1, n
+!$omp atomic
+    a(i) = a(i) + 1
+  end do
+!$omp barrier
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    assert_eq!(
+        warnings(&file, &model),
+        [
+            (
+                "unknown OpenMP directive `gadget`; left as written".to_string(),
+                "gadget".to_string()
+            ),
+            (
+                "unknown OpenMP directive `whatsit`; left as written".to_string(),
+                "whatsit".to_string()
+            ),
+        ]
+    );
+    let left_alone: Vec<String> = model.no_insert.iter().map(|s| text(&file, s)).collect();
+    assert_eq!(left_alone.len(), 2);
+    assert!(
+        left_alone[0].contains("!$omp critical") && left_alone[0].ends_with("!$omp end critical\n")
+    );
+    assert!(left_alone[1].contains("!$omp atomic") && left_alone[1].trim_end().ends_with("end do"));
+    assert!(!left_alone.iter().any(|s| s.contains("barrier")));
+}
+
+#[test]
+fn an_unknown_construct_between_a_loop_directive_and_its_loop_is_refused() {
+    let refused = "\
+subroutine s(a, n)
+  integer :: n, i, a(n)
+!$omp do
+!$omp flatten
+  do i = 1, n
+    a(i) = 0
+  end do
+!$omp end flatten
+end subroutine
+";
+    let (file, model) = free(refused);
+    let error = model.diagnostics.iter().find(|d| d.is_error()).unwrap();
+    assert_eq!(text(&file, &error.span), "flatten");
+    assert!(
+        error.message.contains("between `do` and its loop"),
+        "{}",
+        error.message
+    );
+    assert!(error.notes[0].contains("line 8"), "{:?}", error.notes);
+    // Without an end directive of its own it applies to the loop at most,
+    // and pomp closes `do` after it; under a loop transformation, which
+    // pomp never instruments, nothing is placed after the loop at all.
+    for kept in [
+        refused.replace("!$omp end flatten\n", ""),
+        refused.replace("!$omp do\n", "!$omp tile sizes(2)\n"),
+    ] {
+        let (file, model) = free(&kept);
+        no_errors(&file, &model);
+    }
 }
 
 #[test]
@@ -521,7 +666,33 @@ end subroutine
         device.iter().any(|d| d.starts_with("subroutine dev(x)")),
         "{device:?}"
     );
-    assert!(device.contains(&"  a(1) = 2\n".to_string()), "{device:?}");
+    assert!(device.contains(&"\n  a(1) = 2\n".to_string()), "{device:?}");
+}
+
+/// A construct that opens a target region's block is inside the region:
+/// nothing is inserted for it, not even before its directive.
+#[test]
+fn a_construct_at_the_start_of_a_target_region_is_device_code() {
+    let source = "\
+subroutine s(a)
+  real :: a(4)
+!$omp target map(tofrom: a)
+!$omp parallel
+  a(1) = 1
+!$omp end parallel
+!$omp end target
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let parallel = &model.sites[1];
+    assert_eq!(parallel.directive.name, "parallel");
+    let at = parallel.span.start;
+    assert!(
+        model.no_insert.iter().any(|d| d.start < at && at < d.end),
+        "{:?}",
+        model.no_insert
+    );
 }
 
 #[test]

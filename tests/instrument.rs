@@ -104,7 +104,8 @@ fn assert_original_lines_kept(original: &str, output: &str) {
         let starts_directive = (trimmed.starts_with('#')
             && trimmed[1..].trim_start().starts_with("pragma"))
             || line.contains("_Pragma(")
-            || line.contains("[[omp::");
+            || line.contains("[[omp::")
+            || line.contains("[[using omp");
         if starts_directive || in_directive {
             in_directive = line.ends_with('\\');
             continue;
@@ -213,8 +214,17 @@ fn lock_calls_are_measured_in_a_file_without_directives() {
 fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
     for (name, message, line) in [
         ("missing_block.c", "directive without a block", 2),
-        ("unknown_directive.c", "paralel", 2),
+        (
+            "unknown_clause_split.c",
+            "unknown clause `ompx_bare` on `parallel for`, which pomp writes as `parallel` and `for`",
+            2,
+        ),
         ("broken_block.c", "could not be parsed exactly", 2),
+        (
+            "unknown_before_loop.c",
+            "unknown directive between a loop directive and its loop",
+            6,
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let (output, idf, stderr, ok) = instrument(dir.path(), &case(name), &[]);
@@ -349,4 +359,268 @@ fn a_jump_that_may_leave_a_user_region_is_reported() {
         "{stderr}"
     );
     assert!(dir.path().join("out.F90").exists());
+}
+
+/// The lines of `text` that hold `needle`, whole.
+fn lines_with<'t>(text: &'t str, needle: &str) -> Vec<&'t str> {
+    text.lines().filter(|l| l.contains(needle)).collect()
+}
+
+fn compile_c(dir: &Path, file: &str) -> std::process::Output {
+    Command::new("gcc")
+        .current_dir(dir)
+        .args(["-fopenmp", "-c", file, "-o", "out.o"])
+        .output()
+        .unwrap()
+}
+
+/// gcc ignores an OpenMP directive it does not know, with a warning; pomp
+/// leaves it as written and instruments the rest of the file, but not the
+/// code the directive may apply to.
+#[test]
+fn unknown_directives_are_left_as_written_and_the_rest_is_instrumented() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("unknown_directive.c");
+    let original = std::fs::read_to_string(&source).unwrap();
+    let (output, idf, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    for (line, message) in [
+        (
+            4,
+            "warning: unknown OpenMP directive `paralel`; left as written",
+        ),
+        (
+            12,
+            "warning: unknown OpenMP directive `vendor_loop_hint`; left as written",
+        ),
+    ] {
+        assert!(stderr.contains(message), "{stderr}");
+        assert!(
+            stderr.contains(&format!("unknown_directive.c:{line}:")),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains("did you mean `parallel`?"), "{stderr}");
+    for unknown in ["#pragma omp paralel", "#pragma omp vendor_loop_hint(8)"] {
+        assert_eq!(
+            lines_with(&output, unknown),
+            [unknown],
+            "kept byte for byte"
+        );
+    }
+    assert_original_lines_kept(&original, &output);
+    // The critical inside the unknown directive's block is left alone; the
+    // parallel region, its loop and its atomic are measured.
+    assert!(!output.contains("POMP2_Critical"), "{output}");
+    for event in [
+        "POMP2_Parallel_fork",
+        "POMP2_For_enter",
+        "POMP2_Atomic_enter",
+    ] {
+        assert!(output.contains(event), "{event} in {output}");
+    }
+    let warnings = idf.unwrap()["diagnostics"].as_array().unwrap().len();
+    assert_eq!(warnings, 2);
+    let compiled = compile_c(dir.path(), "out.c");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+}
+
+/// An unknown clause stays on its directive, as written.
+#[test]
+fn unknown_clauses_are_kept_on_their_directives() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &case("unknown_clause.c"), &[]);
+    assert!(ok, "{stderr}");
+    for clause in ["ompx_attribute", "depth", "vendor_affinity"] {
+        let message = format!("warning: unknown clause `{clause}`; left as written");
+        assert!(stderr.contains(&message), "{stderr}");
+    }
+    let output = output.unwrap();
+    // Instrumented: written again by pomp, the clause text unchanged.
+    assert_eq!(
+        lines_with(&output, "ompx_attribute"),
+        ["#pragma omp parallel ompx_attribute(__attribute__((launch_bounds(128)))) firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)"]
+    );
+    assert_eq!(
+        lines_with(&output, "vendor_affinity"),
+        ["#pragma omp task vendor_affinity(core: 3) if(pomp2_if) firstprivate(pomp2_new_task, pomp2_if)"]
+    );
+    // Not instrumented: byte for byte.
+    assert_eq!(
+        lines_with(&output, "depth(1)"),
+        ["#pragma omp tile sizes(4) depth(1)"]
+    );
+    insta::assert_snapshot!("unknown_clause.c", output);
+}
+
+/// OpenMP 6.0 syntax: gcc 12 knows none of it, so the output is checked as
+/// text. Directives pomp does not instrument stay byte for byte; the
+/// constructs around and inside them are measured.
+#[test]
+fn openmp_6_syntax_in_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("openmp6.c");
+    let original = std::fs::read_to_string(&source).unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let output = output.unwrap();
+    for line in original
+        .lines()
+        .filter(|l| l.trim_start().starts_with("#pragma omp"))
+    {
+        let kept = [
+            "tile",
+            "task_iteration",
+            "interchange",
+            "fuse",
+            "split",
+            "stripe",
+            "taskgraph",
+            "groupprivate",
+            "declare_target",
+        ]
+        .iter()
+        .any(|name| line.trim_start()["#pragma omp ".len()..].starts_with(&format!("{name} ")));
+        if kept {
+            assert_eq!(
+                lines_with(&output, line.trim()),
+                [line],
+                "kept byte for byte"
+            );
+        }
+    }
+    for event in [
+        "POMP2_For_enter",
+        "POMP2_Taskloop_enter",
+        "POMP2_Target_enter",
+        "POMP2_Cancellation_point",
+    ] {
+        assert!(output.contains(event), "{event}");
+    }
+    // A task graph may be replayed without the code around its tasks: the
+    // task in it is left as written.
+    let taskgraph = output.find("#pragma omp taskgraph").unwrap();
+    let after = output[taskgraph..].find("#pragma omp target data").unwrap();
+    assert!(!output[taskgraph..taskgraph + after].contains("POMP2_Task"));
+    // The 6.0 spellings of older directives are written the older way,
+    // which compilers of either version accept.
+    assert!(output.contains("#pragma omp target data map(tofrom: a)"));
+    assert!(output.contains("#pragma omp cancellation point parallel"));
+    insta::assert_snapshot!("openmp6.c", output);
+}
+
+#[test]
+fn openmp_6_syntax_in_fortran() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("openmp6.f90");
+    let original = std::fs::read_to_string(&source).unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let output = output.unwrap();
+    for line in original.lines().filter(|l| {
+        let l = l.trim_start();
+        [
+            "!$omp tile",
+            "!$omp task_iteration",
+            "!$omp&",
+            "!$omp fuse",
+            "!$omp end fuse",
+            "!$omp scan",
+        ]
+        .iter()
+        .any(|d| l.starts_with(d))
+    }) {
+        assert_eq!(
+            lines_with(&output, line.trim()),
+            [line],
+            "kept byte for byte"
+        );
+    }
+    // Nothing is inserted into the target region.
+    let target = output.find("target teams workdistribute").unwrap();
+    let end_target = output.find("end target teams workdistribute").unwrap();
+    assert!(!output[target..end_target].contains("POMP2"));
+    for event in [
+        "POMP2_Parallel_fork",
+        "POMP2_Do_enter",
+        "POMP2_Taskloop_enter",
+        "POMP2_Target_enter",
+    ] {
+        assert!(output.contains(event), "{event}");
+    }
+    insta::assert_snapshot!("openmp6.f90", output);
+}
+
+/// OpenMP 6.0's `num_threads(strict: n, m)`: the first value is the
+/// region's, the rest are for nested regions and stay on the directive.
+#[test]
+fn num_threads_lists_of_openmp_6_keep_their_nested_values() {
+    let (dir, sources) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let source = sources.path().join("lists.c");
+    std::fs::write(
+        &source,
+        "void work(void);\nvoid f(int n) {\n#pragma omp parallel num_threads(strict: n + 1, 2) severity(warning)\n    work();\n}\n",
+    )
+    .unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(
+        output.contains("int pomp2_num_threads = (n + 1);"),
+        "{output}"
+    );
+    assert_eq!(
+        lines_with(&output, "#pragma omp parallel"),
+        ["#pragma omp parallel severity(warning) firstprivate(pomp2_old_task) if(pomp2_if) num_threads(strict: pomp2_num_threads, 2)"]
+    );
+}
+
+/// `[[omp::decl(declare_target)]]` makes the function it belongs to device
+/// code: nothing is inserted there. A variable declared that way inside a
+/// host function leaves the function on the host.
+#[test]
+fn declaration_attributes_mark_device_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = case("declaration_attributes.cpp");
+    let original = std::fs::read_to_string(&source).unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert_original_lines_kept(&original, &output);
+    let function = |name: &str| {
+        let start = output.find(&format!(" {name}")).unwrap();
+        let end = start + output[start..].find("\n}\n").unwrap();
+        output[start..end].to_string()
+    };
+    assert!(!function("device_side").contains("POMP2"));
+    assert!(!function("inside").contains("POMP2"));
+    assert!(function("host_side").contains("POMP2_Parallel_fork"));
+}
+
+/// A construct written right after `target` (or any construct whose code
+/// admits no calls) opens its block: nothing is inserted for it, not even
+/// before its directive.
+#[test]
+fn a_construct_at_the_start_of_a_device_region_is_left_alone() {
+    let (dir, sources) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let source = sources.path().join("nested.c");
+    std::fs::write(
+        &source,
+        "void work(int);\nvoid f(int *a) {\n#pragma omp target map(tofrom: a[0:4])\n#pragma omp parallel\n    work(a[0]);\n#pragma omp taskgraph\n#pragma omp task\n    work(1);\n}\n",
+    )
+    .unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &source, &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    assert!(output.contains("POMP2_Target_enter"), "{output}");
+    for event in ["POMP2_Parallel", "POMP2_Task_create", "POMP2_Task_begin"] {
+        assert!(!output.contains(event), "{event} in {output}");
+    }
 }

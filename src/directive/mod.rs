@@ -7,7 +7,10 @@ mod table;
 
 use crate::source::Language;
 
-pub use parse::{parse_directive, split_top_level, top_level_colon, DirectiveError};
+pub use parse::{
+    parse_apply, parse_declaration_attribute, parse_directive, split_top_level, top_level_colon,
+    Apply, DirectiveError, Parsed, Problem,
+};
 pub use table::{
     table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
 };
@@ -78,6 +81,14 @@ impl Directive {
         self.clause(name).is_some()
     }
 
+    /// The clauses the table does not know, kept as written: where they
+    /// belong on the leaves of a compound directive is unknown too.
+    pub fn unknown_clauses(&self) -> impl Iterator<Item = &Clause> {
+        self.clauses
+            .iter()
+            .filter(|c| table().clause(&c.name).is_none())
+    }
+
     /// The directive as source text after the sentinel: name, argument,
     /// clauses, each clause as written (modulo whitespace).
     pub fn render(&self) -> String {
@@ -124,6 +135,25 @@ impl Clause {
             Some(i) => (Some(args[..i].trim()), args[i + 1..].trim()),
             None => (None, args.trim()),
         }
+    }
+
+    /// For a clause written `[modifier:] item, item, ...`: its first item,
+    /// and the clause with that item replaced by `replacement`, modifier
+    /// and other items kept (`num_threads(strict: n, 2)` gives `n` and
+    /// `num_threads(strict: pomp2_num_threads, 2)`).
+    pub fn replace_first_item(&self, replacement: &str) -> (String, Clause) {
+        let (modifier, items) = self.modifier_split();
+        let mut items: Vec<String> = split_top_level(items)
+            .into_iter()
+            .map(|item| item.trim().to_string())
+            .collect();
+        let first = std::mem::replace(&mut items[0], replacement.to_string());
+        let list = items.join(", ");
+        let args = match modifier {
+            Some(modifier) => format!("{modifier}: {list}"),
+            None => list,
+        };
+        (first, Clause::new(&self.name, Some(&args)))
     }
 
     /// The variables a data-sharing clause lists, reduced to their base

@@ -1,6 +1,6 @@
 //! Parsing a directive's text into a [`Directive`](super::Directive).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::{ControlFlow, Range};
 use std::sync::LazyLock;
 
@@ -8,12 +8,27 @@ use super::table::{table, ArgumentUse, DirectiveSpec};
 use super::{Clause, Directive, Sentinel};
 use crate::source::Language;
 
+/// Why a directive, or part of it, could not be taken as the table
+/// describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A name the table does not know: a newer specification's, an
+    /// implementation's, or a typo. The compiler decides what it means.
+    Unknown,
+    /// Text that breaks OpenMP's syntax or the table's rules, which every
+    /// compiler rejects.
+    Invalid,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct DirectiveError {
     pub message: String,
     /// Byte range of the offending text within the parsed directive text.
     pub span: Range<usize>,
+    /// Advice below the message: the nearest known name.
+    pub note: Option<String>,
+    pub problem: Problem,
 }
 
 impl DirectiveError {
@@ -21,18 +36,69 @@ impl DirectiveError {
         DirectiveError {
             message: message.into(),
             span,
+            note: None,
+            problem: Problem::Invalid,
         }
     }
+
+    fn unknown(message: impl Into<String>, span: Range<usize>, nearest: Option<&str>) -> Self {
+        DirectiveError {
+            message: message.into(),
+            span,
+            note: nearest.map(|name| format!("did you mean `{name}`?")),
+            problem: Problem::Unknown,
+        }
+    }
+
+    /// The same error, its span moved by `offset` bytes: for text parsed
+    /// out of a clause's argument.
+    fn shifted(mut self, offset: usize) -> DirectiveError {
+        self.span = self.span.start + offset..self.span.end + offset;
+        self
+    }
+}
+
+/// A directive of the table, and what in it the table does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub directive: Directive,
+    /// Clauses, and directives named in `apply` clauses, that the table
+    /// does not know ([`Problem::Unknown`]). They stay in the directive as
+    /// written.
+    pub unknown: Vec<DirectiveError>,
 }
 
 /// Parses `text`, the directive after its sentinel with continuation lines
 /// joined, into its canonical name, argument and clauses, and checks it
 /// against the directive table.
+///
+/// An unknown directive name is an error of [`Problem::Unknown`]; unknown
+/// clauses are kept and listed in [`Parsed::unknown`].
 pub fn parse_directive(
     text: &str,
     sentinel: Sentinel,
     language: Language,
-) -> Result<Directive, DirectiveError> {
+) -> Result<Parsed, DirectiveError> {
+    parse(text, sentinel, language, false)
+}
+
+/// Parses the directive of a C++ `[[omp::decl(...)]]` attribute. It
+/// applies to the declaration the attribute belongs to, which stands for
+/// the list a directive such as `threadprivate(x)` names otherwise, so the
+/// argument may be left out.
+pub fn parse_declaration_attribute(
+    text: &str,
+    language: Language,
+) -> Result<Parsed, DirectiveError> {
+    parse(text, Sentinel::Omp, language, true)
+}
+
+fn parse(
+    text: &str,
+    sentinel: Sentinel,
+    language: Language,
+    argument_implied: bool,
+) -> Result<Parsed, DirectiveError> {
     let syntax = if language.is_fortran() {
         Syntax::Fortran
     } else {
@@ -57,7 +123,7 @@ pub fn parse_directive(
             ));
         }
         argument = Some(text[inner].trim().to_string());
-    } else if spec.argument == ArgumentUse::Required {
+    } else if spec.argument == ArgumentUse::Required && !argument_implied {
         return Err(DirectiveError::new(
             format!(
                 "`{}` needs a parenthesised argument after its name",
@@ -73,18 +139,22 @@ pub fn parse_directive(
         .find(|form| {
             clauses
                 .iter()
-                .any(|(c, _)| form.selected_by.contains(&c.name))
+                .any(|c| form.selected_by.contains(&c.clause.name))
         })
         .unwrap_or(spec);
-    for (clause, span) in &clauses {
-        check_clause(spec, clause, span.clone(), language)?;
+    let mut unknown = Vec::new();
+    for clause in &clauses {
+        check_clause(spec, clause, language, &mut unknown)?;
     }
 
-    Ok(Directive {
-        sentinel,
-        name: spec.name.clone(),
-        argument,
-        clauses: clauses.into_iter().map(|(c, _)| c).collect(),
+    Ok(Parsed {
+        directive: Directive {
+            sentinel,
+            name: spec.name.clone(),
+            argument,
+            clauses: clauses.into_iter().map(|c| c.clause).collect(),
+        },
+        unknown,
     })
 }
 
@@ -118,9 +188,14 @@ fn directive_name(
             w.to_string()
         }
     };
+    let written: Vec<String> = words.iter().map(word).collect();
+    let family = match sentinel {
+        Sentinel::Omp => "OpenMP",
+        Sentinel::Pomp => "pomp",
+    };
 
     for count in (1..=words.len()).rev() {
-        let candidate: Vec<String> = words[..count].iter().map(word).collect();
+        let candidate = &written[..count];
         let found = if fortran {
             BLANK_FREE_NAMES
                 .get(&candidate.concat())
@@ -132,6 +207,24 @@ fn directive_name(
         };
         let Some(spec) = found else { continue };
         let span = first.start..words[count - 1].end;
+        // A known name followed by the name of a construct that is no
+        // clause of it: a compound directive the table does not know
+        // (`target parallel masked`), not that directive with a clause.
+        let compound_words = written[count..]
+            .iter()
+            .take_while(|w| COMPOUND_LEAF_WORDS.contains(w.as_str()) && !accepts(spec, w))
+            .count();
+        if compound_words > 0 {
+            let end = words[count + compound_words - 1].end;
+            return Err(DirectiveError::unknown(
+                format!(
+                    "unknown {family} directive `{}`",
+                    written[..count + compound_words].join(" ")
+                ),
+                first.start..end,
+                None,
+            ));
+        }
         if !spec.is_for(language) {
             let (this, other) = if fortran {
                 ("Fortran", "C and C++")
@@ -147,45 +240,65 @@ fn directive_name(
             ));
         }
         if sentinel == Sentinel::Pomp && !spec.pomp {
-            return Err(DirectiveError::new(
+            return Err(DirectiveError::unknown(
                 format!("`{}` is not a pomp directive", spec.name),
                 span,
+                None,
             ));
         }
         scanner.pos = span.end;
         return Ok((spec, span));
     }
 
-    let family = match sentinel {
-        Sentinel::Omp => "OpenMP",
-        Sentinel::Pomp => "pomp",
-    };
-    let written: Vec<String> = words.iter().map(word).collect();
-    let suggestion = table()
+    let nearest = table()
         .directive
         .iter()
         .filter(|d| d.form_of.is_none() && d.is_for(language))
         .filter(|d| sentinel == Sentinel::Omp || d.pomp)
-        .filter_map(|d| {
-            let name_words = d.name.split(' ').count();
+        .flat_map(|d| d.spellings())
+        .filter_map(|name| {
+            let name_words = name.split(' ').count();
             let compared = written[..name_words.min(written.len())].join(" ");
-            let distance = edit_distance(&compared, &d.name);
-            close_enough(distance, &d.name).then_some((distance, name_words, &d.name))
+            let distance = edit_distance(&compared, name);
+            close_enough(distance, name).then_some((distance, name_words, name))
         })
         .min_by_key(|&(distance, name_words, _)| (distance, std::cmp::Reverse(name_words)))
-        .map(|(_, _, name)| format!("; did you mean `{name}`?"))
-        .unwrap_or_default();
-    Err(DirectiveError::new(
+        .map(|(_, _, name)| name);
+    // Words that begin a longer name (`end`, `declare`) belong to it.
+    let named = written
+        .iter()
+        .enumerate()
+        .take_while(|(i, _)| NAME_PREFIXES.contains(&written[..*i + 1].join(" ")))
+        .count()
+        + 1;
+    let named = named.min(words.len());
+    Err(DirectiveError::unknown(
         format!(
-            "unknown {family} directive `{}`{suggestion}",
-            &text[first.clone()]
+            "unknown {family} directive `{}`",
+            text[first.start..words[named - 1].end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
-        first,
+        first.start..words[named - 1].end,
+        nearest,
     ))
 }
 
-/// Clauses with the span of each clause name.
-fn clause_list(scanner: &mut Scanner) -> Result<Vec<(Clause, Range<usize>)>, DirectiveError> {
+fn accepts(spec: &DirectiveSpec, clause: &str) -> bool {
+    table().accepts(spec, clause)
+}
+
+/// A clause and where it stands in the directive text.
+struct WrittenClause {
+    clause: Clause,
+    /// The clause name.
+    name: Range<usize>,
+    /// Where its (trimmed) argument begins.
+    args_at: usize,
+}
+
+fn clause_list(scanner: &mut Scanner) -> Result<Vec<WrittenClause>, DirectiveError> {
     let fortran = scanner.syntax == Syntax::Fortran;
     let mut clauses = Vec::new();
     let mut comma: Option<usize> = None;
@@ -222,13 +335,20 @@ fn clause_list(scanner: &mut Scanner) -> Result<Vec<(Clause, Range<usize>)>, Dir
             name.make_ascii_lowercase();
         }
         scanner.skip_trivia()?;
+        let mut args_at = name_span.end;
         let args = if scanner.peek() == Some(b'(') {
             let inner = scanner.parenthesised()?;
-            Some(scanner.text[inner].trim().to_string())
+            let written = &scanner.text[inner.clone()];
+            args_at = inner.start + (written.len() - written.trim_start().len());
+            Some(written.trim().to_string())
         } else {
             None
         };
-        clauses.push((Clause { name, args }, name_span));
+        clauses.push(WrittenClause {
+            clause: Clause { name, args },
+            name: name_span,
+            args_at,
+        });
     }
     if let Some(at) = comma {
         return Err(DirectiveError::new(
@@ -239,12 +359,16 @@ fn clause_list(scanner: &mut Scanner) -> Result<Vec<(Clause, Range<usize>)>, Dir
     Ok(clauses)
 }
 
+/// Checks one clause against the directive's table entry. A clause the
+/// table does not know is noted in `unknown` and kept; a known clause in
+/// the wrong place is an error.
 fn check_clause(
     spec: &DirectiveSpec,
-    clause: &Clause,
-    span: Range<usize>,
+    written: &WrittenClause,
     language: Language,
+    unknown: &mut Vec<DirectiveError>,
 ) -> Result<(), DirectiveError> {
+    let (clause, span) = (&written.clause, written.name.clone());
     let t = table();
     let known = t.clause(&clause.name).filter(|c| c.is_for(language));
     if let Some(known) = known.filter(|_| t.accepts(spec, &clause.name)) {
@@ -253,6 +377,12 @@ fn check_clause(
                 format!("`{}` needs a parenthesised list", clause.name),
                 span,
             ));
+        }
+        if clause.name == "apply" {
+            let args = clause.args.as_deref().unwrap_or("");
+            let args_at = written.args_at;
+            let applied = parse_apply(args, language).map_err(|e| e.shifted(args_at))?;
+            unknown.extend(applied.unknown.into_iter().map(|e| e.shifted(args_at)));
         }
         return Ok(());
     }
@@ -268,45 +398,143 @@ fn check_clause(
         .filter_map(|d| {
             let next_word = d.name.split(' ').nth(name_words)?;
             let distance = edit_distance(&clause.name, next_word);
-            close_enough(distance, next_word).then_some((distance, d.name.len(), &d.name))
+            close_enough(distance, next_word).then_some((distance, d.name.len(), d.name.as_str()))
         })
         .min()
-        .map(|(distance, _, name)| (distance, format!("`{name}`")));
+        .map(|(distance, _, name)| (distance, name));
     let similar_clause = t
         .clauses_of(spec)
         .into_iter()
         .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
         .map(|c| (edit_distance(&clause.name, c), c))
         .filter(|&(distance, c)| close_enough(distance, c))
-        .min()
-        .map(|(distance, c)| (distance, format!("`{c}`")));
-    let suggestion = match (longer_directive, similar_clause) {
+        .min();
+    let nearest = match (longer_directive, similar_clause) {
         (Some(d), Some(c)) => Some(if c.0 < d.0 { c.1 } else { d.1 }),
-        (d, c) => d.or(c).map(|(_, s)| s),
-    }
-    .map(|s| format!("; did you mean {s}?"))
-    .unwrap_or_default();
-
-    let message = if known.is_some() {
-        format!(
-            "`{}` is not a clause of `{}`{suggestion}",
-            clause.name,
-            spec.spelling()
-        )
-    } else {
-        format!("unknown clause `{}`{suggestion}", clause.name)
+        (d, c) => d.or(c).map(|(_, name)| name),
     };
-    Err(DirectiveError::new(message, span))
+
+    if t.clause(&clause.name).is_some() {
+        let mut error = DirectiveError::new(
+            format!("`{}` is not a clause of `{}`", clause.name, spec.spelling()),
+            span,
+        );
+        error.note = nearest.map(|name| format!("did you mean `{name}`?"));
+        return Err(error);
+    }
+    unknown.push(DirectiveError::unknown(
+        format!("unknown clause `{}`", clause.name),
+        span,
+        nearest,
+    ));
+    Ok(())
 }
 
-/// The longest directive name in words: how far name matching looks ahead.
+/// The argument of an `apply` clause:
+/// `[modifier[(index)]:] directive-specification[, directive-specification ...]`.
+/// Each directive must transform loops (or be `nothing`, which leaves a
+/// generated loop alone); it may carry `apply` clauses of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Apply {
+    /// Which of the generated loops: `grid`, `intratile(2)`, `fused`, ...
+    pub modifier: Option<String>,
+    pub directives: Vec<Directive>,
+    /// What the table does not know in the applied directives.
+    pub unknown: Vec<DirectiveError>,
+}
+
+/// Parses the argument of an `apply` clause (see [`Apply`]). Spans in
+/// errors are relative to `args`.
+pub fn parse_apply(args: &str, language: Language) -> Result<Apply, DirectiveError> {
+    let (modifier, list_at) = match top_level_colon(args) {
+        Some(colon) => (Some(args[..colon].trim().to_string()), colon + 1),
+        None => (None, 0),
+    };
+    let mut apply = Apply {
+        modifier,
+        directives: Vec::new(),
+        unknown: Vec::new(),
+    };
+    let mut at = list_at;
+    for item in split_top_level(&args[list_at..]) {
+        let item_at = at;
+        at += item.len() + 1;
+        if item.trim().is_empty() {
+            let span = item_at..(item_at + item.len()).max(item_at + 1);
+            return Err(DirectiveError::new(
+                "expected a loop-transforming directive in `apply`",
+                span,
+            ));
+        }
+        let parsed = match parse(item, Sentinel::Omp, language, false) {
+            Ok(parsed) => parsed,
+            Err(e) if e.problem == Problem::Unknown => {
+                // A transformation of a newer specification: the compiler
+                // applies it; pomp never inserts code inside the loops a
+                // transformation generates.
+                apply.unknown.push(e.shifted(item_at));
+                continue;
+            }
+            Err(e) => return Err(e.shifted(item_at)),
+        };
+        let spec = parsed.directive.spec();
+        if !(spec.loop_transformation || spec.name == "nothing") {
+            let name_at = item.len() - item.trim_start().len();
+            let span = item_at + name_at..item_at + item.trim_end().len();
+            return Err(DirectiveError::new(
+                format!(
+                    "`{}` transforms no loops and cannot be applied to a generated loop",
+                    spec.spelling()
+                ),
+                span,
+            ));
+        }
+        apply
+            .unknown
+            .extend(parsed.unknown.into_iter().map(|e| e.shifted(item_at)));
+        apply.directives.push(parsed.directive);
+    }
+    Ok(apply)
+}
+
+/// How far name matching looks ahead: the longest directive name in words,
+/// and one more to see that a compound name goes on.
 static MAX_NAME_WORDS: LazyLock<usize> = LazyLock::new(|| {
     table()
         .directive
         .iter()
-        .map(|d| d.name.split(' ').count())
+        .flat_map(|d| d.spellings())
+        .map(|name| name.split(' ').count())
         .max()
         .unwrap_or(1)
+        + 1
+});
+
+/// The first words of the leaves that follow another in a compound
+/// directive (`for` in `parallel for`): after a directive name, such a word
+/// that is no clause of it continues a compound name.
+static COMPOUND_LEAF_WORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    table()
+        .directive
+        .iter()
+        .flat_map(|d| d.leaves.iter().skip(1))
+        .filter_map(|leaf| leaf.split(' ').next())
+        .collect()
+});
+
+/// Every run of leading words of a directive name that is shorter than
+/// the name (`end`, `end parallel`, `declare`): the words an unknown
+/// directive's name is reported with.
+static NAME_PREFIXES: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    table()
+        .directive
+        .iter()
+        .flat_map(|d| d.spellings())
+        .flat_map(|name| {
+            let words: Vec<&str> = name.split(' ').collect();
+            (1..words.len()).map(move |n| words[..n].join(" "))
+        })
+        .collect()
 });
 
 /// Fortran directive names with their blanks removed: fixed form lets
@@ -316,7 +544,7 @@ static BLANK_FREE_NAMES: LazyLock<HashMap<String, &'static str>> = LazyLock::new
         .directive
         .iter()
         .filter(|d| d.form_of.is_none())
-        .map(|d| (d.name.replace(' ', ""), d.name.as_str()))
+        .flat_map(|d| d.spellings().map(|s| (s.replace(' ', ""), d.name.as_str())))
         .collect()
 });
 

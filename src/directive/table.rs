@@ -16,7 +16,12 @@ pub enum Association {
     Declarative,
     BeginDeclarative,
     EndDeclarative,
+    /// Divides the block of its enclosing construct into parts of their
+    /// own: `section`.
     Separator,
+    /// Marks a point in the code of its enclosing construct and has no
+    /// code of its own: `scan`, `task_iteration`.
+    Subsidiary,
     End,
     Meta,
     Informational,
@@ -50,6 +55,9 @@ pub enum ArgumentUse {
 #[serde(deny_unknown_fields)]
 pub struct DirectiveSpec {
     pub name: String,
+    /// Other spellings of this directive (`target_data` for `target data`).
+    #[serde(default)]
+    pub aliases: Vec<String>,
     pub association: Association,
     #[serde(default)]
     pub leaves: Vec<String>,
@@ -69,6 +77,11 @@ pub struct DirectiveSpec {
     /// which have no leaves of their own).
     #[serde(default)]
     pub clauses: Vec<String>,
+    /// A loop-transforming construct (`tile`, `unroll`, `fuse`, ...): it
+    /// may stand between a loop construct and its loop, and be named in an
+    /// `apply` clause.
+    #[serde(default)]
+    pub loop_transformation: bool,
     /// pomp's own directive, accepted after the `pomp` sentinel.
     #[serde(default)]
     pub pomp: bool,
@@ -105,6 +118,11 @@ impl DirectiveSpec {
     pub fn is_combined(&self) -> bool {
         self.leaves.len() > 1
     }
+
+    /// Every way the directive may be written: its name and its aliases.
+    pub fn spellings(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -132,6 +150,11 @@ impl ClauseSpec {
 #[serde(deny_unknown_fields)]
 pub struct LeafSpec {
     pub clauses: Vec<String>,
+    /// Nothing may be inserted in the construct's code: it runs on a
+    /// device, in SIMD lanes, may be replayed without the code around its
+    /// tasks (`taskgraph`), or admits only certain statements.
+    #[serde(default)]
+    pub forbids_calls: bool,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -157,7 +180,7 @@ impl Table {
             .directive
             .iter()
             .enumerate()
-            .map(|(i, d)| (d.name.clone(), i))
+            .flat_map(|(i, d)| d.spellings().map(move |s| (s.to_string(), i)))
             .collect();
         table.clause_index = table
             .clause
@@ -168,6 +191,7 @@ impl Table {
         Ok(table)
     }
 
+    /// The directive spelt `name`, by its canonical name or an alias.
     pub fn directive(&self, name: &str) -> Option<&DirectiveSpec> {
         self.directive_index.get(name).map(|&i| &self.directive[i])
     }
@@ -178,6 +202,14 @@ impl Table {
 
     pub fn leaf(&self, name: &str) -> Option<&LeafSpec> {
         self.leaf.get(name)
+    }
+
+    /// Whether any leaf of `directive` forbids inserted calls in its code.
+    pub fn forbids_calls(&self, directive: &DirectiveSpec) -> bool {
+        directive
+            .leaves
+            .iter()
+            .any(|leaf| self.leaf(leaf).is_some_and(|l| l.forbids_calls))
     }
 
     /// The region types a `--disable` group stands for.
@@ -279,6 +311,32 @@ mod tests {
         assert!(!t.clause("schedule").unwrap().list);
         assert!(t.directive("inst begin").unwrap().pomp);
         assert!(t.directive("paralel").is_none());
+        let data = t.directive("target_data").unwrap();
+        assert_eq!(data.name, "target data");
+        assert_eq!(
+            data.spellings().collect::<Vec<_>>(),
+            ["target data", "target_data"]
+        );
+        assert_eq!(
+            t.directive("scan").unwrap().association,
+            Association::Subsidiary
+        );
+        assert!(t.directive("tile").unwrap().loop_transformation);
+        for (name, closed) in [
+            ("target teams", true),
+            ("parallel for simd", true),
+            ("taskgraph", true),
+            ("target teams workdistribute", true),
+            ("parallel for", false),
+            ("target data", false),
+        ] {
+            assert_eq!(
+                t.forbids_calls(t.directive(name).unwrap()),
+                closed,
+                "{name}"
+            );
+        }
+        assert!(!t.directive("for").unwrap().loop_transformation);
     }
 
     #[test]
@@ -315,11 +373,20 @@ mod tests {
                 assert!(t.clause(c).is_some(), "clause `{c}` of leaf `{name}`");
             }
         }
-        let mut names: Vec<&str> = t.directive.iter().map(|d| d.name.as_str()).collect();
+        let mut names: Vec<&str> = t.directive.iter().flat_map(|d| d.spellings()).collect();
         names.sort_unstable();
         let before = names.len();
         names.dedup();
         assert_eq!(before, names.len(), "duplicate directive names");
+        for d in &t.directive {
+            for alias in &d.aliases {
+                assert_eq!(t.directive(alias).map(|a| &a.name), Some(&d.name));
+            }
+            if d.loop_transformation {
+                let loops = matches!(d.association, Association::Loop | Association::Block);
+                assert!(loops && d.region_type.is_some(), "`{}`", d.name);
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod c;
 pub mod fortran;
+mod unknown;
 
 use crate::model::Model;
 use crate::source::{Language, SourceFile};

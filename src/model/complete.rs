@@ -13,7 +13,10 @@ pub fn complete(file: &SourceFile, mut model: Model) -> Model {
     implicit_sections(file, &mut model);
     assign_units(&mut model);
     nest_sites(&mut model);
-    model.no_insert = no_insert_zones(file, &model);
+    let zones = no_insert_zones(file, &model);
+    model.no_insert.extend(zones);
+    model.no_insert.sort_by_key(|s| (s.start, s.end));
+    model.no_insert.dedup();
     model
 }
 
@@ -171,9 +174,10 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
     for site in &model.sites {
         let directive = &site.directive;
         if let Some(block) = &site.block {
-            let leaves = &directive.spec().leaves;
-            if leaves.iter().any(|l| l == "target" || l == "simd") {
-                zones.push(block.clone());
+            if crate::directive::table().forbids_calls(directive.spec()) {
+                // From the directive on: a construct nested right at the
+                // start of the block is inside too.
+                zones.push(site.span.end..block.end);
             }
         }
         match directive.association(file.language) {
@@ -197,8 +201,6 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
             _ => {}
         }
     }
-    zones.sort_by_key(|s| (s.start, s.end));
-    zones.dedup();
     zones
 }
 
@@ -224,7 +226,9 @@ mod tests {
             form: DirectiveForm::Pragma,
             lines: file.start_of_line(span.start)..file.end_of_line(span.end),
             span,
-            directive: parse_directive(text, Sentinel::Omp, file.language).unwrap(),
+            directive: parse_directive(text, Sentinel::Omp, file.language)
+                .unwrap()
+                .directive,
             block: block.map(|(first, last)| find(first).start..find(last).end),
             end_site: None,
             implicit_section: None,
@@ -307,8 +311,10 @@ mod tests {
             file.start_of_line(text.find("a();").unwrap())
         );
         assert!(model.sites.iter().all(|s| s.unit == Some(0)));
-        let target_block = model.sites[4].block.clone().unwrap();
-        assert_eq!(model.no_insert, [target_block]);
+        // From the directive on, so that a construct opening the block is inside.
+        let target = &model.sites[4];
+        let from_directive: Span = target.span.end..target.block.clone().unwrap().end;
+        assert_eq!(model.no_insert, vec![from_directive]);
     }
 
     #[test]

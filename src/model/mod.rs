@@ -94,7 +94,9 @@ pub struct Model {
     pub units: Vec<Unit>,
     pub lock_calls: Vec<LockCall>,
     /// Ranges where nothing may be inserted: target regions, `declare
-    /// target` code, simd loops. Sorted by start.
+    /// target` code, simd loops (added by [`complete`]), and what only a
+    /// front end can see, such as the code an unknown directive applies
+    /// to. Sorted by start once complete.
     pub no_insert: Vec<Span>,
     /// Statements that jump (`return`, `break`, `goto`, Fortran `exit`,
     /// ...), in file order: a user region they leave must be closed first.

@@ -64,6 +64,7 @@ pub fn document(
                     })
                     .collect(),
                 aux: region.aux.iter().cloned().collect(),
+                implicit_barrier: region.implicit_barrier,
             }
         })
         .collect();

@@ -57,20 +57,27 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
 }
 
 /// The region's CTC string: its type, the lines of its opening and
-/// closing, its facts and, with pomp's extended events, its IDF id.
-pub fn ctc_string(file: &SourceFile, region: &Region, pomp_id: Option<&str>) -> String {
+/// closing and its facts. With pomp's extended events (`pomp_id` given) it
+/// also names the region's IDF id, its enclosing unit and how its closing
+/// barrier is measured, keys other POMP2 libraries pass over.
+pub fn ctc_string(file: &SourceFile, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
     let path = file.path.to_string_lossy().into_owned();
     let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRange {
         file: path.clone(),
         first_line: first as u32,
         last_line: last as u32,
     };
+    let extended = pomp_id.is_some();
     pomp2::ctc::write(&pomp2::ctc::Context {
         region_type: region.region_type.clone(),
         start: Some(lines(region.start_lines)),
         end: Some(lines(region.end_lines)),
         attributes: region.aux.clone(),
-        pomp_id: pomp_id.map(str::to_owned),
-        ..Default::default()
+        pomp_id: pomp_id.map(|id| id.to_string()),
+        unit: region.unit.clone().filter(|_| extended),
+        implicit_barrier: region
+            .implicit_barrier
+            .filter(|_| extended)
+            .unwrap_or_default(),
     })
 }

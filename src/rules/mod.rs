@@ -13,6 +13,7 @@ use crate::directive::{table as directive_table, Clause, Directive};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
+pub use pomp2::ctc::ImplicitBarrier;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// A measured region: one per instrumented construct (a combined construct
@@ -39,6 +40,11 @@ pub struct Region {
     pub end_lines: (usize, usize),
     /// Key/value pairs beyond type and position (numSections, ...).
     pub aux: Vec<(String, String)>,
+    /// The enclosing function or program unit.
+    pub unit: Option<String>,
+    /// How the waiting at the construct's closing barrier is measured, when
+    /// it has one that is measured.
+    pub implicit_barrier: Option<ImplicitBarrier>,
 }
 
 /// Variables instrumented code evaluates before a directive.
@@ -114,10 +120,11 @@ pub struct Construct {
     pub layers: Vec<Layer>,
 }
 
-/// A directive left as written but for a `shared` clause: it is not
-/// instrumented (disabled, or unknown to the chosen interface), yet its
-/// `default` clause would reject or privatise the handles that instrumented
-/// code inside it uses.
+/// A directive rewritten without instrumentation: it is not instrumented
+/// (disabled, or unknown to the chosen interface), yet its `default` clause
+/// would reject or privatise the handles that instrumented code inside it
+/// uses, so it gets a `shared` clause; or it shares a C++ attribute with
+/// directives that are rewritten.
 #[derive(Clone, Debug)]
 pub struct BareDirective {
     pub site: usize,
@@ -313,6 +320,7 @@ impl Planner<'_> {
             );
         }
         self.shared_handles_for_default_clauses();
+        self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
         self.parents();
@@ -382,6 +390,10 @@ impl Planner<'_> {
         if !layers.iter().any(Layer::is_instrumented) {
             return;
         }
+        if layers.len() > 1 && self.unknown_clause_placement(site, &layers) {
+            return;
+        }
+        let implicit_barrier = self.implicit_barrier(&mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
         let shares_region = layers
@@ -395,12 +407,78 @@ impl Planner<'_> {
         } else {
             self.new_region(index, site, &region_type, None)
         };
+        if !shares_region {
+            self.plan.regions[region].implicit_barrier = implicit_barrier;
+            self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
+        }
         self.site_region[index] = Some(region);
         self.plan.constructs.push(Construct {
             site: index,
             region,
             layers,
         });
+    }
+
+    /// How the construct's closing barrier is measured. A parallel
+    /// region's own barrier is made explicit only for libraries that need
+    /// OPARI2's structure: pomp's runtime infers its waiting from the
+    /// team's `Parallel_end` times and the join, which saves the region a
+    /// second barrier.
+    fn implicit_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
+        let infers =
+            self.options.events == EventSet::Extended && self.options.interface == Interface::Pomp2;
+        let mut form = None;
+        for layer in layers.iter_mut() {
+            if layer.barrier_before_end && infers {
+                layer.barrier_before_end = false;
+                form = form.or(Some(ImplicitBarrier::Inferred));
+            } else if layer.barrier_before_end || layer.add_nowait {
+                form = Some(ImplicitBarrier::Explicit);
+            }
+        }
+        form
+    }
+
+    /// A compound directive pomp writes as several directives, with a
+    /// clause the table does not know (on it or on its Fortran end
+    /// directive): which of them it belongs on is unknown, so the
+    /// construct is refused.
+    fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
+        let end = site.end_site.map(|e| &self.model.sites[e].directive);
+        let unknown = site
+            .directive
+            .unknown_clauses()
+            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
+            .next();
+        let Some(clause) = unknown else {
+            return false;
+        };
+        let parts: Vec<String> = layers
+            .iter()
+            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::error(
+                site.span.clone(),
+                format!(
+                    "unknown clause `{}` on `{}`, which pomp writes as {}",
+                    clause.name,
+                    site.directive.name,
+                    parts.join(" and ")
+                ),
+                "clause of unknown placement",
+            )
+            .with_note(format!(
+                "pomp measures each part of the compound directive on its own, and cannot tell \
+                 which part `{}` belongs on",
+                clause.name
+            ))
+            .with_note(format!(
+                "write the parts as directives of their own, with `{}` where it belongs",
+                clause.name
+            )),
+        );
+        true
     }
 
     fn layer(
@@ -448,6 +526,16 @@ impl Planner<'_> {
                 take_if(&mut directive, "parallel"),
                 take_clause(&mut directive, "num_threads"),
             );
+            // OpenMP 6.0's `num_threads(strict: 4, 2)`: the first value is
+            // this region's, the rest are for the regions nested in it.
+            let (threads, num_threads) = match threads {
+                Some(args) => {
+                    let written = Clause::new("num_threads", Some(&args));
+                    let (first, clause) = written.replace_first_item("pomp2_num_threads");
+                    (Some(first), clause)
+                }
+                None => (None, Clause::new("num_threads", Some("pomp2_num_threads"))),
+            };
             vars.push(Var::NumThreads(threads));
             vars.push(Var::If(if_expr));
             vars.push(Var::OldTask);
@@ -455,9 +543,7 @@ impl Planner<'_> {
                 .clauses
                 .push(Clause::new("firstprivate", Some("pomp2_old_task")));
             directive.clauses.push(Clause::new("if", Some("pomp2_if")));
-            directive
-                .clauses
-                .push(Clause::new("num_threads", Some("pomp2_num_threads")));
+            directive.clauses.push(num_threads);
         }
         if rule.task && !pomp1 {
             let if_expr = take_if(&mut directive, "task");
@@ -574,6 +660,8 @@ impl Planner<'_> {
             start_lines,
             end_lines,
             aux,
+            unit: site.unit.map(|u| self.model.units[u].name.clone()),
+            implicit_barrier: None,
         };
         region.ctc = self.ctc(&region);
         self.plan.regions.push(region);
@@ -647,11 +735,12 @@ impl Planner<'_> {
         self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
     }
 
-    /// The region's CTC string; pomp's extended events carry its IDF id.
+    /// The region's CTC string; with pomp's extended events it also
+    /// carries the region's IDF id, enclosing unit and barrier form.
     fn ctc(&self, region: &Region) -> String {
-        let pomp_id = (self.options.events == EventSet::Extended)
-            .then(|| self.plan.region_id(region.id).to_string());
-        ctc::ctc_string(self.file, region, pomp_id.as_deref())
+        let extended = self.options.events == EventSet::Extended;
+        let pomp_id = extended.then(|| self.plan.region_id(region.id));
+        ctc::ctc_string(self.file, region, pomp_id.as_ref())
     }
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
@@ -742,6 +831,38 @@ impl Planner<'_> {
                 site: index,
                 directive,
             });
+        }
+    }
+
+    /// The directives of a C++ `omp::sequence` attribute each own a part of
+    /// its text, so when one is written as a `#pragma` line the others must
+    /// be too: those not instrumented are written as they are.
+    fn rewrite_attribute_sequences_whole(&mut self) {
+        let rewritten: std::collections::BTreeSet<usize> = (self.plan.constructs.iter())
+            .map(|c| c.site)
+            .chain(self.plan.bare_directives.iter().map(|b| b.site))
+            .collect();
+        let sites = &self.model.sites;
+        let joined = |i: usize| {
+            i > 0
+                && sites[i].form == DirectiveForm::Attribute
+                && sites[i - 1].form == DirectiveForm::Attribute
+                && sites[i - 1].lines.end == sites[i].lines.start
+        };
+        let mut first = 0;
+        while first < sites.len() {
+            let end = (first + 1..sites.len())
+                .find(|&i| !joined(i))
+                .unwrap_or(sites.len());
+            if (first..end).any(|i| rewritten.contains(&i)) {
+                for i in (first..end).filter(|i| !rewritten.contains(i)) {
+                    self.plan.bare_directives.push(BareDirective {
+                        site: i,
+                        directive: sites[i].directive.clone(),
+                    });
+                }
+            }
+            first = end;
         }
     }
 

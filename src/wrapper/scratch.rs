@@ -77,6 +77,35 @@ impl Scratch {
     }
 }
 
+/// The scratch directory of one invocation, made when first needed: most
+/// invocations never need one.
+pub struct LazyScratch {
+    args: Vec<OsString>,
+    scratch: Option<Scratch>,
+}
+
+impl LazyScratch {
+    /// A scratch directory for the command line `args`.
+    pub fn new(args: &[OsString]) -> LazyScratch {
+        LazyScratch {
+            args: args.to_vec(),
+            scratch: None,
+        }
+    }
+
+    pub fn get(&mut self) -> Result<&Scratch> {
+        if self.scratch.is_none() {
+            self.scratch = Some(Scratch::create(&self.args)?);
+        }
+        Ok(self.scratch.as_ref().expect("created above"))
+    }
+
+    /// The directory, if it was made.
+    pub fn existing(&self) -> Option<&Path> {
+        self.scratch.as_ref().map(Scratch::path)
+    }
+}
+
 fn private_dir_builder() -> std::fs::DirBuilder {
     let mut builder = std::fs::DirBuilder::new();
     builder.mode(0o700);

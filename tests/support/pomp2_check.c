@@ -106,6 +106,9 @@ struct region {
     unsigned long long magic;
     char *region_type;
     char *ctc;
+    /* The CTC says the library infers the waiting at the region's closing
+     * barrier: the instrumented code must not make it explicit. */
+    int barrier_inferred;
     unsigned long events;
     struct region *next;
 };
@@ -178,6 +181,7 @@ static void assign_handle(POMP2_Region_handle *handle, const char *ctc, size_t c
     if (region->region_type == NULL)
         region->region_type = strdup("(invalid)");
     region->ctc = ctc ? strndup(ctc, ctc_length) : strdup("");
+    region->barrier_inferred = strstr(region->ctc, "*pompImplicitBarrier=inferred*") != NULL;
     pthread_mutex_lock(&state_lock);
     region->next = all_regions;
     all_regions = region;
@@ -208,6 +212,10 @@ struct frame {
 
 struct task {
     POMP2_Task_handle id;
+    /* For a parallel region's implicit task: the region, and how many of
+     * its own implicit barriers this thread passed. */
+    POMP2_Region_handle *parallel;
+    unsigned long own_barriers;
     struct task *suspended; /* the task this thread returns to afterwards */
     struct frame *frames;
     size_t depth, capacity;
@@ -342,8 +350,29 @@ static void task_starts(enum event event, POMP2_Region_handle *handle, POMP2_Tas
     ensure_initialised();
     count_event(event, valid_handle(event, handle) ? handle : NULL);
     struct task *task = new_task(id, this_task());
+    if (event == EV_Parallel_begin)
+        task->parallel = handle;
     current_task = task;
     push(task, event, handle);
+}
+
+/* A plain parallel region ends in one explicit barrier (OPARI2's structure)
+ * unless its CTC says the library infers that barrier's waiting, when it
+ * must end in none. */
+static void check_closing_barrier(struct task *task)
+{
+    POMP2_Region_handle *handle = task->parallel;
+    if (handle == NULL || *handle == NULL)
+        return;
+    struct region *region = *handle;
+    if (strcmp(region->region_type, "parallel") != 0)
+        return;
+    if (region->barrier_inferred && task->own_barriers != 0)
+        violation("Parallel_end: the CTC says the barrier is inferred, but the region made it "
+                  "explicit %lu time(s): %s", task->own_barriers, region->ctc);
+    if (!region->barrier_inferred && task->own_barriers != 1)
+        violation("Parallel_end: a parallel region without an inferred barrier passed %lu "
+                  "implicit barriers of its own instead of 1: %s", task->own_barriers, region->ctc);
 }
 
 static void task_ends(enum event event, enum event opener, POMP2_Region_handle *handle)
@@ -352,6 +381,8 @@ static void task_ends(enum event event, enum event opener, POMP2_Region_handle *
     count_event(event, valid_handle(event, handle) ? handle : NULL);
     struct task *task = this_task();
     pop(task, event, opener, handle);
+    if (event == EV_Parallel_end)
+        check_closing_barrier(task);
     if (task->depth != 0) {
         violation("%s: task %lld ends with %zu constructs still open (innermost %s)",
                   event_names[event], (long long)task->id, task->depth,
@@ -465,6 +496,8 @@ void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_t
 {
     closing(EV_Implicit_barrier_exit, EV_Implicit_barrier_enter, h);
     expect_task(EV_Implicit_barrier_exit, old_task);
+    if (this_task()->parallel == h)
+        this_task()->own_barriers++;
 }
 
 #define C_TASK(prefix)                                                                       \

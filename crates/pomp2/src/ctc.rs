@@ -38,7 +38,8 @@ pub struct SourceRange {
 }
 
 /// How the waiting at the end of a parallel region is measured.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ImplicitBarrier {
     /// OPARI2's structure: the instrumented code makes the barrier explicit
     /// between `Implicit_barrier_enter` and `Implicit_barrier_exit`, or the

@@ -81,6 +81,12 @@ pub struct Region {
     pub clauses: Vec<Clause>,
     /// Further facts: `numSections`, `criticalName`, `scheduleType`, ...
     pub aux: BTreeMap<String, String>,
+    /// How the waiting at the construct's closing barrier is measured:
+    /// `explicit` (between implicit-barrier events) or `inferred` (by the
+    /// library, from the team's `Parallel_end` times and the join); absent
+    /// when no closing barrier is measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implicit_barrier: Option<crate::ctc::ImplicitBarrier>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

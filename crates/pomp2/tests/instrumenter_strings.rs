@@ -26,6 +26,10 @@ fn snapshot_ctc_strings_round_trip() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         for ctc in ctc_strings(&text) {
+            // Fortran output writes long strings in pieces joined by `//`.
+            if ctc.contains('"') {
+                continue;
+            }
             let parsed = pomp2::ctc::parse(ctc.as_bytes());
             assert!(!parsed.malformed, "{}: {ctc}", path.display());
             assert_eq!(

@@ -7,10 +7,14 @@
 //! at the first token after it.
 
 pub mod scan;
+mod unknown;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
-use crate::directive::{parse_directive, Association, Sentinel};
+use crate::directive::{
+    parse_declaration_attribute, parse_directive, Association, Parsed, Problem, Sentinel,
+};
+use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
 use crate::source::{Language, SourceFile, Span};
 use scan::{RawDirective, RawKind};
@@ -61,11 +65,13 @@ impl FrontEnd for TreeSitterC {
             masked: &masked,
             tree: &tree,
             model: Model::default(),
+            unknown: Vec::new(),
         };
         analysis.directives(&raw);
         analysis.implicit_sections();
         analysis.units();
         analysis.lock_calls_and_exits();
+        analysis.declared_by_attribute();
         analysis.model
     }
 }
@@ -166,11 +172,36 @@ struct Analysis<'a> {
     masked: &'a [u8],
     tree: &'a Tree,
     model: Model,
+    /// Directives the table does not know.
+    unknown: Vec<Span>,
 }
 
 impl Analysis<'_> {
     fn directives(&mut self, raw: &[RawDirective]) {
-        for (index, d) in raw.iter().enumerate() {
+        let parsed: Vec<Option<Result<Parsed, _>>> = raw
+            .iter()
+            .map(|d| {
+                let sentinel = if d.pomp {
+                    Sentinel::Pomp
+                } else {
+                    Sentinel::Omp
+                };
+                match d.kind {
+                    RawKind::InMacro { .. } => None,
+                    RawKind::DeclarationAttribute => {
+                        Some(parse_declaration_attribute(&d.text, self.file.language))
+                    }
+                    _ => Some(parse_directive(&d.text, sentinel, self.file.language)),
+                }
+            })
+            .collect();
+        self.unknown = raw
+            .iter()
+            .zip(&parsed)
+            .filter(|(_, p)| matches!(p, Some(Err(e)) if e.problem == Problem::Unknown))
+            .map(|(d, _)| d.span.clone())
+            .collect();
+        for ((index, d), parsed) in raw.iter().enumerate().zip(parsed) {
             let form = match &d.kind {
                 RawKind::InMacro { macro_name } => {
                     self.model.diagnostics.push(
@@ -188,20 +219,25 @@ impl Analysis<'_> {
                 }
                 RawKind::Pragma => DirectiveForm::Pragma,
                 RawKind::PragmaOperator => DirectiveForm::PragmaOperator,
-                RawKind::Attribute => DirectiveForm::Attribute,
+                RawKind::Attribute | RawKind::DeclarationAttribute => DirectiveForm::Attribute,
             };
-            let sentinel = if d.pomp {
-                Sentinel::Pomp
-            } else {
-                Sentinel::Omp
-            };
-            let directive = match parse_directive(&d.text, sentinel, self.file.language) {
-                Ok(directive) => directive,
+            let directive = match parsed.expect("parsed unless in a macro") {
+                Ok(parsed) => {
+                    for clause in &parsed.unknown {
+                        let span = self.text_span(d, &clause.span);
+                        let warning = clause_left_as_written(span, clause);
+                        self.model.diagnostics.push(warning);
+                    }
+                    parsed.directive
+                }
+                Err(e) if e.problem == Problem::Unknown => {
+                    let before = index.checked_sub(1).map(|i| &raw[i]);
+                    self.unknown_directive(d, (before, &raw[index + 1..]), &e);
+                    continue;
+                }
                 Err(e) => {
-                    self.model.diagnostics.push(
-                        Diagnostic::error(self.text_span(d, &e.span), e.message.clone(), "here")
-                            .with_note("the file is not instrumented; fix or remove the directive"),
-                    );
+                    let span = self.text_span(d, &e.span);
+                    self.model.diagnostics.push(invalid_directive(span, &e));
                     continue;
                 }
             };
@@ -308,6 +344,9 @@ impl Analysis<'_> {
             )));
         }
         if association == Association::Loop && !LOOP_KINDS.contains(&statement.kind()) {
+            if let Some(diagnostic) = self.unknown_before_loop(d, statement.start_byte()) {
+                return Err(diagnostic);
+            }
             return Err(Diagnostic::error(
                 d.span.clone(),
                 "loop directive not followed by a loop",
@@ -558,6 +597,54 @@ impl Analysis<'_> {
                 name: name.to_string(),
             });
         }
+    }
+
+    /// A `declare target` written as an attribute of a function
+    /// (`[[omp::decl(declare_target)]]`) makes that function device code:
+    /// which declaration an attribute belongs to only the tree knows.
+    fn declared_by_attribute(&mut self) {
+        let attributes: Vec<Span> = self
+            .model
+            .sites
+            .iter()
+            .filter(|site| {
+                let names_list = ["to", "enter", "link"]
+                    .iter()
+                    .any(|c| site.directive.has_clause(c));
+                site.directive.name == "declare target"
+                    && site.form == DirectiveForm::Attribute
+                    && site.directive.argument.is_none()
+                    && !names_list
+            })
+            .map(|site| site.span.clone())
+            .collect();
+        for attribute in attributes {
+            if let Some(function) = self.function_of_attribute(&attribute) {
+                self.model.no_insert.push(function);
+            }
+        }
+    }
+
+    fn function_of_attribute(&self, attribute: &Span) -> Option<Span> {
+        let root = self.tree.root_node();
+        let is_function = |n: &Node| n.kind() == "function_definition";
+        let around = root.descendant_for_byte_range(attribute.start, attribute.end)?;
+        let holding = std::iter::once(around)
+            .chain(ancestors(around))
+            .find(is_function)
+            .filter(|f| {
+                f.child_by_field_name("body")
+                    .is_none_or(|body| attribute.end <= body.start_byte())
+            });
+        let following = || {
+            let start = self.next_token(attribute.end, &[]);
+            let leaf = root.descendant_for_byte_range(start, start + 1)?;
+            std::iter::once(leaf)
+                .chain(ancestors(leaf))
+                .take_while(|n| n.start_byte() == start)
+                .find(is_function)
+        };
+        holding.or_else(following).map(|f| f.byte_range())
     }
 }
 

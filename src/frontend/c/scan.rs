@@ -24,7 +24,13 @@ pub struct RawDirective {
 pub enum RawKind {
     Pragma,
     PragmaOperator,
+    /// `[[omp::directive(...)]]`, or one directive of an `omp::sequence`:
+    /// the directives of a sequence each own a part of the attribute, the
+    /// first from `[[` on, the last up to `]]`.
     Attribute,
+    /// `[[omp::decl(...)]]`: a declarative directive for the declaration
+    /// the attribute belongs to.
+    DeclarationAttribute,
     /// `_Pragma("omp ...")` in the body of `#define NAME`: it can only be
     /// seen where the macro expands, so it cannot be rewritten in place.
     InMacro {
@@ -36,6 +42,24 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     found: Vec<RawDirective>,
+}
+
+/// Whether the attributes of an attribute specifier must be written
+/// `omp::directive` or may be written `directive` (inside `sequence` and
+/// after `using omp:`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Namespace {
+    Required,
+    Optional,
+}
+
+/// One directive of an OpenMP attribute.
+struct AttributeMember {
+    /// Where its `directive(`, `decl(` or `omp::` begins.
+    start: usize,
+    /// The directive text between the parentheses.
+    text: std::ops::Range<usize>,
+    declaration: bool,
 }
 
 /// Every OpenMP/POMP directive in the file, in order.
@@ -155,59 +179,116 @@ impl<'a> Scanner<'a> {
         })
     }
 
-    /// `[[omp::directive(...)]]` / `[[omp::sequence(...)]]`, and nothing else.
+    /// An attribute specifier whose attributes are all OpenMP ones:
+    /// `[[omp::directive(...)]]`, `[[omp::sequence(...)]]`,
+    /// `[[omp::decl(...)]]`, several separated by commas, or written
+    /// `[[using omp: directive(...)]]`. Other attributes are skipped.
     fn attribute(&mut self) {
         let start = self.pos;
+        let Some((end, members)) = self.omp_attribute(start) else {
+            self.pos += 2;
+            return;
+        };
+        for (index, member) in members.iter().enumerate() {
+            let owned_from = if index == 0 { start } else { member.start };
+            let owned_to = members.get(index + 1).map_or(end, |next| next.start);
+            self.found.push(RawDirective {
+                kind: if member.declaration {
+                    RawKind::DeclarationAttribute
+                } else {
+                    RawKind::Attribute
+                },
+                span: owned_from..owned_to,
+                text: String::from_utf8_lossy(&self.bytes[member.text.clone()]).into_owned(),
+                pomp: false,
+            });
+        }
+        self.pos = end;
+    }
+
+    /// The end of the attribute specifier starting at `start` (`[[`) and
+    /// its directives in order, if it holds OpenMP attributes only.
+    fn omp_attribute(&self, start: usize) -> Option<(usize, Vec<AttributeMember>)> {
         let mut i = self.skip_space(start + 2);
-        let rest = &self.bytes[i..];
-        let Some(after_omp) = rest.strip_prefix(b"omp") else {
-            self.pos += 2;
-            return;
-        };
-        i += 3;
-        let _ = after_omp;
-        i = self.skip_space(i);
-        if !self.bytes[i..].starts_with(b"::") {
-            self.pos += 2;
-            return;
+        let mut namespace = Namespace::Required;
+        if self.identifier_at(i).0 == b"using" {
+            i = self.skip_space(self.identifier_at(i).1);
+            let (word, after) = self.identifier_at(i);
+            let colon = self.skip_space(after);
+            if word != b"omp"
+                || self.bytes.get(colon) != Some(&b':')
+                || self.bytes.get(colon + 1) == Some(&b':')
+            {
+                return None;
+            }
+            i = self.skip_space(colon + 1);
+            namespace = Namespace::Optional;
         }
-        i = self.skip_space(i + 2);
-        let name_start = i;
-        while i < self.bytes.len() && is_ident(self.bytes[i]) {
-            i += 1;
+        let mut members = Vec::new();
+        loop {
+            i = self.skip_space(self.attribute_item(i, namespace, &mut members)?);
+            match self.bytes.get(i) {
+                Some(b',') => i = self.skip_space(i + 1),
+                Some(b']') if self.bytes.get(i + 1) == Some(&b']') => {
+                    return Some((i + 2, members))
+                }
+                _ => return None,
+            }
         }
-        let name = &self.bytes[name_start..i];
-        if name != b"directive" && name != b"sequence" {
-            self.pos += 2;
-            return;
+    }
+
+    /// One `directive(...)`, `decl(...)` or `sequence(...)` at `at`, with
+    /// the `omp::` qualifier as `namespace` allows: its directives are
+    /// appended to `members`. Returns where it ends.
+    fn attribute_item(
+        &self,
+        at: usize,
+        namespace: Namespace,
+        members: &mut Vec<AttributeMember>,
+    ) -> Option<usize> {
+        let mut i = at;
+        let (word, after) = self.identifier_at(i);
+        let qualifier = self.skip_space(after);
+        if word == b"omp" && self.bytes[qualifier..].starts_with(b"::") {
+            i = self.skip_space(qualifier + 2);
+        } else if namespace == Namespace::Required {
+            return None;
         }
-        i = self.skip_space(i);
-        if self.bytes.get(i) != Some(&b'(') {
-            self.pos += 2;
-            return;
+        let (name, after) = self.identifier_at(i);
+        let open = self.skip_space(after);
+        if self.bytes.get(open) != Some(&b'(') {
+            return None;
         }
-        let Some(close) = self.matching_paren(i) else {
-            self.pos += 2;
-            return;
-        };
-        let end = self.skip_space(close + 1);
-        if !self.bytes[end..].starts_with(b"]]") {
-            self.pos += 2;
-            return;
+        let close = self.matching_paren(open)?;
+        match name {
+            b"directive" | b"decl" => members.push(AttributeMember {
+                start: at,
+                text: open + 1..close,
+                declaration: name == b"decl",
+            }),
+            b"sequence" => {
+                let mut j = self.skip_space(open + 1);
+                loop {
+                    j = self.skip_space(self.attribute_item(j, Namespace::Optional, members)?);
+                    match self.bytes.get(j) {
+                        Some(b',') => j = self.skip_space(j + 1),
+                        _ if j == close => break,
+                        _ => return None,
+                    }
+                }
+            }
+            _ => return None,
         }
-        let text = String::from_utf8_lossy(&self.bytes[i + 1..close]).into_owned();
-        let text = if name == b"sequence" {
-            format!("sequence({text})")
-        } else {
-            text
-        };
-        self.found.push(RawDirective {
-            kind: RawKind::Attribute,
-            span: start..end + 2,
-            text,
-            pomp: false,
-        });
-        self.pos = end + 2;
+        Some(close + 1)
+    }
+
+    /// The identifier at `at` (empty if none) and where it ends.
+    fn identifier_at(&self, at: usize) -> (&[u8], usize) {
+        let len = self.bytes[at.min(self.bytes.len())..]
+            .iter()
+            .take_while(|&&b| is_ident(b))
+            .count();
+        (&self.bytes[at..at + len], at + len)
     }
 
     fn matching_paren(&self, open: usize) -> Option<usize> {
@@ -325,7 +406,14 @@ impl<'a> Scanner<'a> {
         } else if word == "define" {
             let (macro_name, _) = split_word(rest.trim_start());
             let macro_name = macro_name.split('(').next().unwrap_or("").to_string();
-            for (at, _) in text.match_indices("_Pragma") {
+            // Offsets into the line as written: the cleaned text is
+            // shorter wherever a comment or continuation was.
+            let operators = memchr::memmem::find_iter(line, b"_Pragma").filter(|&at| {
+                let before = line[..at].last();
+                let after = line.get(at + "_Pragma".len());
+                !before.is_some_and(|&b| is_ident(b)) && !after.is_some_and(|&b| is_ident(b))
+            });
+            for at in operators {
                 let sub = Scanner {
                     bytes: line,
                     pos: at,
@@ -517,8 +605,83 @@ mod tests {
     }
 
     #[test]
+    fn a_sequence_attribute_is_its_directives_in_order() {
+        let src = "void f(){\n  [[omp::sequence(directive(parallel num_threads(2)), omp::directive(for), sequence(directive(simd)))]]\n  for(;;);\n}\n";
+        let found = texts(src);
+        let members: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(kind, text, owned)| {
+                assert_eq!(*kind, RawKind::Attribute);
+                (text.as_str(), owned.as_str())
+            })
+            .collect();
+        assert_eq!(
+            members,
+            [
+                (
+                    "parallel num_threads(2)",
+                    "[[omp::sequence(directive(parallel num_threads(2)), "
+                ),
+                ("for", "omp::directive(for), sequence("),
+                ("simd", "directive(simd)))]]"),
+            ]
+        );
+        // Together they own the attribute, no more and no less.
+        let spans: Vec<_> = scan(src.as_bytes()).into_iter().map(|d| d.span).collect();
+        assert_eq!(spans[0].end, spans[1].start);
+        assert_eq!(spans[1].end, spans[2].start);
+        assert_eq!(
+            &src[spans[0].start..spans[2].end],
+            src.lines().nth(1).unwrap().trim()
+        );
+    }
+
+    #[test]
+    fn declaration_and_using_attributes() {
+        let found = texts("int x [[omp::decl(threadprivate)]];\n[[ using omp : directive(parallel) ]] {}\n[[omp::directive(single), omp::directive(barrier)]];\n");
+        let kinds: Vec<(RawKind, &str)> = found
+            .iter()
+            .map(|(k, t, _)| (k.clone(), t.as_str()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (RawKind::DeclarationAttribute, "threadprivate"),
+                (RawKind::Attribute, "parallel"),
+                (RawKind::Attribute, "single"),
+                (RawKind::Attribute, "barrier"),
+            ]
+        );
+        assert_eq!(found[1].2, "[[ using omp : directive(parallel) ]]");
+    }
+
+    #[test]
+    fn other_attributes_and_names_that_only_begin_like_omp_are_skipped() {
+        for src in [
+            "[[ompx::directive(parallel)]] {}",
+            "[[omp::directives(parallel)]] {}",
+            "[[omp::directive(parallel), gnu::hot]] {}",
+            "[[using ompx: directive(parallel)]] {}",
+            "[[using omp:: directive(parallel)]] {}",
+            "[[omp::sequence()]] {}",
+            "[[nodiscard]] int f();",
+        ] {
+            assert!(texts(src).is_empty(), "{src}");
+        }
+    }
+
+    #[test]
+    fn pragma_operators_in_macros_are_whole_words() {
+        let src = "#define A my_Pragma(\"omp parallel\")\n#define B /* c */ _Pragma(\"omp barrier\") x_Pragmas\n";
+        let found = texts(src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].1, "barrier");
+        assert_eq!(found[0].2, "_Pragma(\"omp barrier\")");
+    }
+
+    #[test]
     fn pomp_sentinel_and_other_pragmas() {
-        let found = texts("#pragma once\n#pragma pomp inst begin(phase)\n#pragma GCC ivdep\n");
+        let found = texts("#pragma once\n#pragma pomp inst begin(phase)\n#pragma GCC ivdep\n#pragma ompx foo\n#pragma omp_x bar\n#pragma pompx baz\n");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "inst begin(phase)");
     }

@@ -7,6 +7,7 @@ use super::lines::LineKind;
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Directive};
+use crate::model::Site;
 use tree_sitter::Node;
 
 /// What a directive needs from the code after it.
@@ -46,6 +47,12 @@ pub(crate) fn role(directive: &Directive) -> Role {
         },
         _ => Role::Other,
     }
+}
+
+/// A `sections` construct, alone or combined: a leaf of it, not a name
+/// that merely ends the same way.
+fn divides_into_sections(site: &Site) -> bool {
+    site.directive.spec().leaves.iter().any(|l| l == "sections")
 }
 
 fn same_argument(a: &Option<String>, b: &Option<String>) -> bool {
@@ -96,9 +103,7 @@ impl Analysis<'_> {
                     }
                 }
                 Role::Separator => match open.last_mut() {
-                    Some((top, sections))
-                        if self.model.sites[*top].directive.name.ends_with("sections") =>
-                    {
+                    Some((top, sections)) if divides_into_sections(&self.model.sites[*top]) => {
                         sections.push(index)
                     }
                     _ => {
@@ -197,11 +202,7 @@ impl Analysis<'_> {
         block: std::ops::Range<usize>,
         sections: Vec<usize>,
     ) {
-        if !self.model.sites[construct]
-            .directive
-            .name
-            .ends_with("sections")
-        {
+        if !divides_into_sections(&self.model.sites[construct]) {
             return;
         }
         let first_section = sections

@@ -441,6 +441,31 @@ mod tests {
     }
 
     #[test]
+    fn sentinels_match_whole_not_by_prefix() {
+        // `ompx`/`omx` are the sentinels of implementation extensions, and
+        // `!$acc` is OpenACC's: comments to pomp, like any other text.
+        let free = "!$ompx parallel\n!$omp_x parallel\n!$pompx inst init\n!$omp parallel\n";
+        let found = scan(free.as_bytes(), false);
+        assert_eq!(found.directives.len(), 1);
+        assert_eq!(found.directives[0].text.trim(), "parallel");
+        use LineKind::*;
+        assert_eq!(found.kinds, [Comment, Comment, Comment, Directive]);
+        // In fixed form the sentinel fills columns 1-5 and column 6 marks a
+        // continuation, so `!$ompx` continues a directive.
+        let fixed = "!$omx parallel\nc$omp parallel\nc$ompx private(i)\n";
+        let found = scan(fixed.as_bytes(), true);
+        assert_eq!(found.kinds, [Comment, Directive, Directive]);
+        assert_eq!(found.directives.len(), 1);
+        assert_eq!(
+            found.directives[0]
+                .text
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            ["parallel", "private(i)"]
+        );
+    }
+
+    #[test]
     fn broken_free_form_continuation_is_an_error() {
         let scan = scan(b"!$omp parallel &\nx = 1\n", false);
         assert!(scan.directives.is_empty());

@@ -12,13 +12,15 @@ mod constructs;
 mod lines;
 mod parse_text;
 mod units;
+mod unknown;
 
 pub use super::LOCK_ROUTINES;
 pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
-use crate::directive::parse_directive;
+use crate::directive::{parse_directive, Problem};
+use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{Language, SourceFile, Span};
 use lines::Scan;
@@ -48,6 +50,7 @@ impl FrontEnd for TreeSitterFortran {
             tree: &tree,
             unit_nodes: Vec::new(),
             model: Model::default(),
+            unknown: Vec::new(),
         };
         analysis
             .model
@@ -59,6 +62,7 @@ impl FrontEnd for TreeSitterFortran {
         crate::model::assign_units(&mut analysis.model);
         analysis.constructs();
         analysis.lock_calls_and_exits();
+        analysis.unknown_directives();
         analysis.parse_errors();
         analysis.model
     }
@@ -82,6 +86,8 @@ pub(crate) struct Analysis<'a> {
     /// The tree node of each unit in [`Model::units`].
     unit_nodes: Vec<Node<'a>>,
     model: Model,
+    /// Directives the table does not know.
+    unknown: Vec<unknown::UnknownDirective>,
 }
 
 impl<'a> Analysis<'a> {
@@ -91,7 +97,13 @@ impl<'a> Analysis<'a> {
         let mut user_regions: Vec<String> = Vec::new();
         for raw in &self.scan.directives {
             match parse_directive(&raw.text, raw.sentinel, self.file.language) {
-                Ok(mut directive) => {
+                Ok(parsed) => {
+                    for clause in &parsed.unknown {
+                        let span = text_span(self.file, raw, &clause.span);
+                        let warning = clause_left_as_written(span, clause);
+                        self.model.diagnostics.push(warning);
+                    }
+                    let mut directive = parsed.directive;
                     if let Some(name) = directive.argument.as_mut() {
                         match directive.name.as_str() {
                             "inst begin" => user_regions.push(name.clone()),
@@ -119,11 +131,23 @@ impl<'a> Analysis<'a> {
                         failed: false,
                     })
                 }
-                Err(error) => self.model.diagnostics.push(Diagnostic::error(
-                    raw.span.clone(),
-                    format!("invalid directive: {}", error.message),
-                    error.message,
-                )),
+                Err(error) if error.problem == Problem::Unknown => {
+                    let name = raw.text[error.span.clone()]
+                        .split_whitespace()
+                        .collect::<String>()
+                        .to_ascii_lowercase();
+                    self.unknown.push(unknown::UnknownDirective {
+                        sentinel: raw.sentinel,
+                        span: text_span(self.file, raw, &error.span),
+                        lines: raw.lines.clone(),
+                        name,
+                        error,
+                    });
+                }
+                Err(error) => {
+                    let span = text_span(self.file, raw, &error.span);
+                    self.model.diagnostics.push(invalid_directive(span, &error));
+                }
             }
         }
     }
@@ -231,6 +255,21 @@ impl<'a> Analysis<'a> {
                 )
             });
         }
+    }
+}
+
+/// Where a span inside a directive's joined text lies in the file: exact
+/// when the text stands on one line as written, else the whole directive.
+fn text_span(file: &SourceFile, raw: &lines::RawDirective, inner: &Span) -> Span {
+    let written = &file.bytes[raw.span.clone()];
+    let text = raw.text.as_bytes();
+    match written.windows(text.len().max(1)).position(|w| w == text) {
+        Some(at) if !text.is_empty() => {
+            let start = raw.span.start + at + inner.start.min(text.len());
+            let end = raw.span.start + at + inner.end.min(text.len());
+            start..end.max(start + 1).min(raw.span.end)
+        }
+        _ => raw.span.clone(),
     }
 }
 

@@ -1,0 +1,95 @@
+//! Which compiler a wrapper stands for, and the real compiler it runs.
+
+use anyhow::{bail, Context, Result};
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compiler {
+    C,
+    Cxx,
+    Fortran,
+}
+
+impl Compiler {
+    /// The wrapper a binary name stands for (`pomp-cc`, `pomp-cxx`, `pomp-f90`, ...).
+    pub fn from_wrapper_name(name: &str) -> Option<Compiler> {
+        match name.strip_suffix(".exe").unwrap_or(name) {
+            "pomp-cc" => Some(Compiler::C),
+            "pomp-cxx" | "pomp-c++" => Some(Compiler::Cxx),
+            "pomp-f90" | "pomp-fc" | "pomp-f77" => Some(Compiler::Fortran),
+            _ => None,
+        }
+    }
+
+    pub fn wrapper_name(self) -> &'static str {
+        match self {
+            Compiler::C => "pomp-cc",
+            Compiler::Cxx => "pomp-cxx",
+            Compiler::Fortran => "pomp-f90",
+        }
+    }
+
+    /// The variable naming the underlying compiler, and its default.
+    pub fn environment(self) -> (&'static str, &'static str) {
+        match self {
+            Compiler::C => ("POMP_CC", "gcc"),
+            Compiler::Cxx => ("POMP_CXX", "g++"),
+            Compiler::Fortran => ("POMP_FC", "gfortran"),
+        }
+    }
+
+    /// The underlying compiler command: `POMP_CC` and friends may hold a
+    /// launcher too (`ccache gcc`).
+    pub fn command(self) -> Result<Vec<OsString>> {
+        let (variable, default) = self.environment();
+        let words = match std::env::var_os(variable).filter(|v| !v.is_empty()) {
+            Some(value) => shlex::bytes::split(value.as_bytes())
+                .filter(|words| !words.is_empty())
+                .with_context(|| format!("cannot split {variable}={}", value.to_string_lossy()))?
+                .into_iter()
+                .map(|w| OsStr::from_bytes(&w).to_owned())
+                .collect(),
+            None => vec![OsString::from(default)],
+        };
+        let invokes_a_wrapper = words.iter().any(|w| {
+            Path::new(w)
+                .file_name()
+                .and_then(OsStr::to_str)
+                .is_some_and(|n| Compiler::from_wrapper_name(n).is_some())
+        });
+        if invokes_a_wrapper {
+            bail!("{variable} names a pomp wrapper; it must name the real compiler");
+        }
+        Ok(words)
+    }
+}
+
+/// Whether a compiler command runs clang, whose options differ in places.
+pub fn is_clang(command: &[OsString]) -> bool {
+    command.iter().any(|word| {
+        Path::new(word)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().contains("clang"))
+    })
+}
+
+/// Create `pomp-cc`, `pomp-cxx` and `pomp-f90` in `directory` as symbolic
+/// links to the running `pomp` binary, replacing older links of those names.
+pub fn install_wrappers(directory: &Path) -> Result<Vec<PathBuf>> {
+    let pomp = std::env::current_exe().context("locating the pomp binary")?;
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("creating {}", directory.display()))?;
+    let mut installed = Vec::new();
+    for compiler in [Compiler::C, Compiler::Cxx, Compiler::Fortran] {
+        let link = directory.join(compiler.wrapper_name());
+        if link.symlink_metadata().is_ok() {
+            std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
+        }
+        std::os::unix::fs::symlink(&pomp, &link)
+            .with_context(|| format!("creating {}", link.display()))?;
+        installed.push(link);
+    }
+    Ok(installed)
+}

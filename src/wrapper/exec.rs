@@ -1,0 +1,199 @@
+//! Running the planned steps: the compiler, the link scan and the
+//! registration file.
+
+use super::compiler::Compiler;
+use super::plan::{self, LinkInputs, Run, Step};
+use super::registration::{render_registration, LinkScan};
+use super::runtime;
+use super::scratch::LazyScratch;
+use super::sources::AlreadyReported;
+use anyhow::{bail, Context, Result};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+/// Command lines longer than this go to the compiler in a response file,
+/// well below the kernel's limit on one argument.
+const RESPONSE_FILE_THRESHOLD: usize = 100_000;
+
+pub struct Executor<'a> {
+    pub compiler: Compiler,
+    /// `--pomp-verbose`: print each command before running it.
+    pub verbose: bool,
+    pub scratch: &'a mut LazyScratch,
+}
+
+impl Executor<'_> {
+    /// Run the steps in order; the first failing compiler's status ends it.
+    pub fn execute(&mut self, steps: Vec<Step>) -> Result<ExitCode> {
+        for step in steps {
+            let code = match step {
+                Step::Run(run) => self.run(&run)?,
+                Step::Link {
+                    mut run,
+                    registration_at,
+                    inputs,
+                } => {
+                    if let Some((object, libraries)) = self.link_additions(&inputs)? {
+                        if let Some(object) = object {
+                            run.args.insert(registration_at, object.into_os_string());
+                        }
+                        run.args.extend(libraries);
+                    }
+                    self.run(&run)?
+                }
+            };
+            if code != ExitCode::SUCCESS {
+                return Ok(code);
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn run(&mut self, run: &Run) -> Result<ExitCode> {
+        let code = self.run_compiler(&run.command, &run.args)?;
+        if code == ExitCode::SUCCESS {
+            for rewrite in &run.dependencies {
+                rewrite.apply()?;
+            }
+        }
+        Ok(code)
+    }
+
+    /// What a program's link adds when it links POMP2 code: the
+    /// registration object (none for the original interface) and the
+    /// library's arguments. `None` when no input calls POMP.
+    fn link_additions(
+        &mut self,
+        inputs: &LinkInputs,
+    ) -> Result<Option<(Option<PathBuf>, Vec<OsString>)>> {
+        let mut scan = LinkScan {
+            calls_pomp: inputs.calls_pomp2,
+            calls_pomp1: inputs.calls_pomp1,
+            ..LinkScan::default()
+        };
+        for function in &inputs.init_functions {
+            scan.add_function(function.clone());
+        }
+        for path in linked_files(inputs) {
+            // The linker judges files it cannot use; registration only
+            // needs the ones it can read.
+            if let Err(error) = scan.add_file(&path) {
+                if self.verbose {
+                    eprintln!("{}: note: {error:#}", self.compiler.wrapper_name());
+                }
+            }
+        }
+        if !scan.needs_pomp_library() {
+            return Ok(None);
+        }
+        let chosen = runtime::chosen(inputs.runtime.as_deref());
+        if scan.calls_pomp1 && chosen.is_none() {
+            bail!(
+                "the program calls the original POMP interface (--pomp-interface=pomp1), which \
+                 pomp's runtime does not implement: name a library for it with \
+                 --pomp-runtime=LIB or POMP_RUNTIME"
+            );
+        }
+        let registration_object = if scan.needs_registration() {
+            Some(self.registration_object(&scan, inputs)?)
+        } else {
+            None
+        };
+        let mut libraries = runtime::link_arguments(chosen.as_deref())?;
+        if !inputs.openmp {
+            libraries.push("-fopenmp".into());
+        }
+        Ok(Some((registration_object, libraries)))
+    }
+
+    /// Write and compile the registration file for the scanned inputs.
+    fn registration_object(&mut self, scan: &LinkScan, inputs: &LinkInputs) -> Result<PathBuf> {
+        let scratch = self.scratch.get()?.path().to_path_buf();
+        let source = scratch.join("pomp_init_regions.c");
+        let object = scratch.join("pomp_init_regions.o");
+        std::fs::write(&source, render_registration(&scan.distinct_functions()))
+            .with_context(|| format!("writing {}", source.display()))?;
+        let run = plan::registration_run(&Compiler::C.command()?, inputs, &source, &object);
+        let status = self.run(&run)?;
+        if status != ExitCode::SUCCESS {
+            return Err(AlreadyReported(status).into());
+        }
+        Ok(object)
+    }
+
+    fn run_compiler(&mut self, command: &[OsString], args: &[OsString]) -> Result<ExitCode> {
+        // Objects planned into the scratch directory need their folder.
+        let folders: Vec<String> = match self.scratch.existing() {
+            Some(scratch) => args
+                .windows(2)
+                .filter(|w| w[0] == "-o")
+                .filter_map(|w| {
+                    let directory = std::path::Path::new(&w[1]).parent()?;
+                    let name = directory.strip_prefix(scratch).ok()?;
+                    (!name.as_os_str().is_empty() && !directory.is_dir())
+                        .then(|| name.to_string_lossy().into_owned())
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        for folder in folders {
+            self.scratch.get()?.subdirectory(&folder)?;
+        }
+        let length: usize = args.iter().map(|a| a.len() + 1).sum();
+        let args = if length > RESPONSE_FILE_THRESHOLD {
+            let file = self.scratch.get()?.path().join("arguments.rsp");
+            super::cmdline::write_response_file(&file, args)?;
+            let mut at = OsString::from("@");
+            at.push(&file);
+            vec![at]
+        } else {
+            args.to_vec()
+        };
+        if self.verbose {
+            let words: Vec<String> = command
+                .iter()
+                .chain(&args)
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect();
+            let line = shlex::try_join(words.iter().map(String::as_str))
+                .unwrap_or_else(|_| words.join(" "));
+            eprintln!("+ {line}");
+        }
+        let (program, launcher_args) = command.split_first().context("empty compiler command")?;
+        let status = Command::new(program)
+            .args(launcher_args)
+            .args(&args)
+            .status()
+            .with_context(|| format!("running {}", program.to_string_lossy()))?;
+        Ok(exit_code(status))
+    }
+}
+
+/// The files a link reads, with `-lNAME` looked up in the `-L`
+/// directories as the linker does.
+fn linked_files(inputs: &LinkInputs) -> Vec<PathBuf> {
+    let mut files = inputs.files.clone();
+    for name in &inputs.libraries {
+        let candidates: &[String] = if inputs.static_only {
+            &[format!("lib{name}.a")]
+        } else {
+            &[format!("lib{name}.so"), format!("lib{name}.a")]
+        };
+        let found = inputs
+            .library_dirs
+            .iter()
+            .find_map(|dir| candidates.iter().map(|c| dir.join(c)).find(|p| p.is_file()));
+        files.extend(found);
+    }
+    files
+}
+
+fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
+        (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
+        (None, None) => ExitCode::FAILURE,
+    }
+}

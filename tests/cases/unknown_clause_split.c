@@ -1,0 +1,5 @@
+void f(int n, int *a) {
+#pragma omp parallel for ompx_bare(1)
+    for (int i = 0; i < n; i++)
+        a[i] = i;
+}
