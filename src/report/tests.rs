@@ -636,3 +636,23 @@ fn folded_stacks_carry_exclusive_time() {
         .sum();
     assert_eq!(total, 145 * MS, "every measured nanosecond, once");
 }
+
+#[test]
+fn tasks_a_thread_ran_count_as_time_in_its_team() {
+    // Thread 1 ran a task for 5 ms while in the team: the task's time is
+    // taken out of its parallel region and hangs off its root.
+    let mut team = team();
+    team.regions.push(region(4, "task", 11, "f.4"));
+    let task = node(4, Kind::Task, 1, 5, vec![]);
+    team.threads[1].tree.children.push(task);
+    let report = report_of(&[run(team)], None);
+    let parallel = &report.region_overheads[0];
+    assert_eq!(parallel.label, "parallel in solve (app.c:10)");
+    assert_eq!(
+        parallel.idle_ns.mean, 0,
+        "55 ms in the region and 5 in a task"
+    );
+    use analysis::overhead::Class;
+    let loss = report.overheads.class(Class::LossOfParallelism);
+    assert_eq!(loss.ns.mean, 40 * MS, "idle only while thread 0 ran alone");
+}

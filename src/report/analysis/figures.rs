@@ -73,8 +73,11 @@ pub struct RunFigures {
     pub regions: BTreeMap<usize, RegionFigures>,
     /// Per worksharing row, each thread's time in it less its barrier.
     pub work: BTreeMap<RowKey, BTreeMap<u32, u64>>,
-    /// Per thread, time inside parallel regions (and tasks).
-    pub in_parallel_ns: BTreeMap<u32, u64>,
+    /// Per thread, time inside outermost parallel regions, the tasks it
+    /// ran there excluded.
+    pub parallel_ns: BTreeMap<u32, u64>,
+    /// Per thread, time running tasks (which hang off the thread's root).
+    pub task_ns: BTreeMap<u32, u64>,
     /// The thread that ran the program's serial parts: the first that
     /// recorded an event.
     pub initial_thread: Option<u32>,
@@ -84,6 +87,13 @@ impl RunFigures {
     /// The thread time the run had: every thread for the whole run.
     pub fn thread_time_ns(&self) -> u64 {
         self.wall_ns * self.threads
+    }
+
+    /// Time `thread` spent in parallel regions, tasks included: tasks run
+    /// inside the parallel region whose team the thread belongs to.
+    pub fn in_parallel_ns(&self, thread: u32) -> u64 {
+        let get = |map: &BTreeMap<u32, u64>| map.get(&thread).copied().unwrap_or(0);
+        get(&self.parallel_ns) + get(&self.task_ns)
     }
 }
 
@@ -182,12 +192,14 @@ impl Walk<'_> {
             }
         }
 
-        // Tasks hang off the thread's root and only run inside parallel
-        // regions; their time is taken out of the region they interrupted.
-        let enters_parallel =
-            !self.in_parallel && (node.kind == Kind::Parallel || top_level && node.kind.is_task());
+        // Tasks hang off the thread's root; their time is taken out of the
+        // region they interrupted.
+        if top_level && node.kind.is_task() {
+            *self.figures.task_ns.entry(thread).or_default() += node.inclusive_ns;
+        }
+        let enters_parallel = !self.in_parallel && node.kind == Kind::Parallel;
         if enters_parallel {
-            *self.figures.in_parallel_ns.entry(thread).or_default() += node.inclusive_ns;
+            *self.figures.parallel_ns.entry(thread).or_default() += node.inclusive_ns;
             self.in_parallel = true;
         }
 

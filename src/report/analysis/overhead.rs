@@ -81,13 +81,13 @@ impl RunClasses {
         let wall = figures.wall_ns;
         let serial = figures
             .initial_thread
-            .map_or(0, |t| wall.saturating_sub(in_parallel(figures, t)));
+            .map_or(0, |t| wall.saturating_sub(figures.in_parallel_ns(t)));
         let (mut idle_serial, mut idle_in_regions) = (0, 0);
         for &thread in &figures.thread_ids {
             if Some(thread) == figures.initial_thread {
                 continue;
             }
-            let idle = wall.saturating_sub(in_parallel(figures, thread));
+            let idle = wall.saturating_sub(figures.in_parallel_ns(thread));
             let during_serial = idle.min(serial);
             idle_serial += during_serial;
             idle_in_regions += idle - during_serial;
@@ -133,10 +133,6 @@ impl RunClasses {
             .map(|p| p.2)
             .sum()
     }
-}
-
-fn in_parallel(figures: &RunFigures, thread: u32) -> u64 {
-    figures.in_parallel_ns.get(&thread).copied().unwrap_or(0)
 }
 
 pub fn program(figures: &[RunFigures]) -> Overheads {
@@ -225,13 +221,7 @@ pub fn regions(figures: &[RunFigures], catalog: &Catalog) -> Vec<RegionOverhead>
                 inclusive_ns: spread(&|_, r| r.inclusive_ns),
                 control_ns: spread(&|_, r| r.control_ns),
                 sync_ns: spread(&|_, r| r.sync_ns),
-                idle_ns: spread(&|f, r| {
-                    if !r.forks {
-                        return 0;
-                    }
-                    let longest = r.per_thread_ns.values().copied().max().unwrap_or(0);
-                    (longest * f.threads).saturating_sub(r.inclusive_ns)
-                }),
+                idle_ns: spread(&|f, r| if r.forks { idle_in(f, r) } else { 0 }),
                 work_ns: spread(&|_, r| r.inclusive_ns.saturating_sub(r.control_ns + r.sync_ns)),
                 sync_share: ratio(sync, inclusive),
             })
@@ -239,6 +229,30 @@ pub fn regions(figures: &[RunFigures], catalog: &Catalog) -> Vec<RegionOverhead>
         .collect();
     regions.sort_by_key(|r| std::cmp::Reverse(r.inclusive_ns.mean));
     regions
+}
+
+/// Thread time the run's threads were not in a region that forks a team
+/// while it ran. The tasks a thread ran count as time in the parallel
+/// regions it was in, shared among them by its time in each: the tree does
+/// not say in which region a task ran.
+fn idle_in(figures: &RunFigures, region: &super::figures::RegionFigures) -> u64 {
+    let busy: Vec<u64> = figures
+        .thread_ids
+        .iter()
+        .map(|thread| {
+            let here = region.per_thread_ns.get(thread).copied().unwrap_or(0);
+            let parallel = figures.parallel_ns.get(thread).copied().unwrap_or(0);
+            let tasks = figures.task_ns.get(thread).copied().unwrap_or(0);
+            let tasks_here = if parallel == 0 {
+                0
+            } else {
+                (tasks as u128 * here.min(parallel) as u128 / parallel as u128) as u64
+            };
+            here + tasks_here
+        })
+        .collect();
+    let longest = busy.iter().copied().max().unwrap_or(0);
+    busy.iter().map(|b| longest - b).sum()
 }
 
 /// This run against a reference run of the same program, after SCALEA:
