@@ -179,7 +179,7 @@ fn json_report(args: &[&Path], extra: &[&str]) -> Value {
     serde_json::from_slice(&output.stdout).expect("the report is JSON")
 }
 
-fn rows<'a>(report: &'a Value) -> &'a Vec<Value> {
+fn rows(report: &Value) -> &Vec<Value> {
     report["rows"].as_array().expect("rows")
 }
 
