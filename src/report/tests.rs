@@ -656,3 +656,25 @@ fn tasks_a_thread_ran_count_as_time_in_its_team() {
     let loss = report.overheads.class(Class::LossOfParallelism);
     assert_eq!(loss.ns.mean, 40 * MS, "idle only while thread 0 ran alone");
 }
+
+#[test]
+fn a_profile_without_events_still_reports() {
+    let runs = [run(profile(vec![], 10, vec![]))];
+    let catalog = Catalog::new(&[&runs[0]], Matching::ById, &Descriptors::default());
+    let report = analysis::report(&runs, None, &catalog);
+    assert!(report.rows.is_empty() && report.tree.is_empty());
+    let layout = super::render::text::Layout { tree: true, top: 0 };
+    let text = super::render::text::report(&report, layout);
+    assert!(text.contains("no region was visited"), "{text}");
+    let folded = super::render::flame::folded(&report.tree);
+    let svg = super::render::flame::svg(&folded, "t", "s", true).unwrap();
+    assert!(svg.contains("No region took any time"), "{svg}");
+    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    assert!(
+        page.contains("POMP_TRACE=1"),
+        "the page says how to get timelines"
+    );
+    let document = super::render::speedscope::document(&runs, &catalog, "t");
+    let json = serde_json::to_value(&document).unwrap();
+    assert_eq!(json["profiles"].as_array().unwrap().len(), 0);
+}

@@ -9,7 +9,7 @@
 //! `<body data-rendered>`, so that a browser run can check the page.
 
 use super::spans::{self, Frames, ThreadSpans};
-use super::table::{count, duration, percent, signed_duration};
+use super::table::{count, duration, percent, signed_duration, threads};
 use crate::report::analysis::diff::{Change, Diff};
 use crate::report::analysis::overhead::Class;
 use crate::report::analysis::regions::TreeNode;
@@ -194,14 +194,14 @@ fn summary(out: &mut String, report: &Report) {
         for profile in &report.profiles {
             let _ = write!(
                 out,
-                "<li>{}{}: {} threads, {} wall</li>",
+                "<li>{}{}: {}, {} wall</li>",
                 profile
                     .rank
                     .as_ref()
                     .map(|r| format!("rank {} · ", escape(r)))
                     .unwrap_or_default(),
                 escape(&profile.path),
-                profile.threads,
+                threads(profile.threads),
                 duration(profile.wall_ns)
             );
         }
@@ -358,12 +358,12 @@ fn baseline(out: &mut String, report: &Report) {
     };
     let _ = write!(
         out,
-        "<section id=\"baseline\"><h2>Compared with {}</h2>\n<p>{} thread(s), {} wall. Speed-up <strong>{:.2}</strong> on {} threads (efficiency {}). Total overhead {} − {} = <strong>{}</strong>.</p>\n",
+        "<section id=\"baseline\"><h2>Compared with {}</h2>\n<p>{}, {} wall. Speed-up <strong>{:.2}</strong> on {} (efficiency {}). Total overhead {} − {} = <strong>{}</strong>.</p>\n",
         escape(&base.path),
-        base.threads,
+        threads(base.threads),
         duration(base.wall_ns),
         base.speedup,
-        base.run_threads,
+        threads(base.run_threads),
         percent(base.efficiency),
         duration(base.run_wall_ns),
         duration(base.ideal_ns),
@@ -732,12 +732,12 @@ pub fn diff_page(diff: &Diff, flame_svg: &str) -> String {
     );
     let _ = write!(
         out,
-        "<dl class=\"summary\"><div><dt>A</dt><dd>{} · {} threads · {}</dd></div><div><dt>B</dt><dd>{} · {} threads · {}</dd></div><div><dt>B against A</dt><dd>{:.2}× as fast</dd></div></dl>\n</header>\n<main>\n",
+        "<dl class=\"summary\"><div><dt>A</dt><dd>{} · {} · {}</dd></div><div><dt>B</dt><dd>{} · {} · {}</dd></div><div><dt>B against A</dt><dd>{:.2}× as fast</dd></div></dl>\n</header>\n<main>\n",
         escape(&diff.a.path),
-        diff.a.threads,
+        threads(diff.a.threads),
         duration(diff.a.wall_ns),
         escape(&diff.b.path),
-        diff.b.threads,
+        threads(diff.b.threads),
         duration(diff.b.wall_ns),
         diff.speedup
     );

@@ -142,6 +142,15 @@ pub fn percent(share: f64) -> String {
     }
 }
 
+/// `1 thread`, `3 threads`.
+pub fn threads(n: u64) -> String {
+    if n == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{n} threads")
+    }
+}
+
 /// Counts with thousands separated: `1 234 567`.
 pub fn count(n: u64) -> String {
     let digits = n.to_string();

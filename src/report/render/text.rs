@@ -2,7 +2,7 @@
 //! caller's stream drops them where colour is not wanted (not a terminal,
 //! `NO_COLOR`, `--color never`).
 
-use super::table::{count, duration, percent, signed_duration, Align, Cell, Table};
+use super::table::{count, duration, percent, signed_duration, threads, Align, Cell, Table};
 use crate::report::analysis::diff::{Change, Diff};
 use crate::report::analysis::overhead::Class;
 use crate::report::analysis::regions::TreeNode;
@@ -129,13 +129,12 @@ fn header(out: &mut String, report: &Report) {
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{}{}{} (pid {}{rank}): {} thread{}, {} wall, {} thread time",
+            "{}{}{} (pid {}{rank}): {}, {} wall, {} thread time",
             bold.render(),
             profile.path,
             bold.render_reset(),
             profile.pid,
-            profile.threads,
-            if profile.threads == 1 { "" } else { "s" },
+            threads(profile.threads),
             duration(profile.wall_ns),
             duration(report.thread_time_ns.mean),
         );
@@ -145,11 +144,11 @@ fn header(out: &mut String, report: &Report) {
     } else {
         let _ = writeln!(
             out,
-            "{}{} profiles{}: {} threads, {} wall (mean; {}–{}), the figures below are means over the profiles (range in brackets where they differ)",
+            "{}{} profiles{}: {}, {} wall (mean; {}–{}), the figures below are means over the profiles (range in brackets where they differ)",
             bold.render(),
             report.profiles.len(),
             bold.render_reset(),
-            report.threads.mean,
+            threads(report.threads.mean),
             duration(report.wall_ns.mean),
             duration(report.wall_ns.min),
             duration(report.wall_ns.max),
@@ -158,9 +157,9 @@ fn header(out: &mut String, report: &Report) {
             let rank = profile.rank.as_deref().unwrap_or("-");
             let _ = writeln!(
                 out,
-                "  rank {rank:>4}  {}  {} threads, {} wall",
+                "  rank {rank:>4}  {}  {}, {} wall",
                 profile.path,
-                profile.threads,
+                threads(profile.threads),
                 duration(profile.wall_ns)
             );
         }
@@ -265,10 +264,10 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
     heading(
         out,
         &format!(
-            "Overheads after SCALEA (of {} thread time: {} wall × {} threads)",
+            "Overheads after SCALEA (of {} thread time: {} wall × {})",
             duration(report.thread_time_ns.mean),
             duration(report.wall_ns.mean),
-            report.threads.mean
+            threads(report.threads.mean)
         ),
     );
     let mut table = Table::new(&[
@@ -472,18 +471,17 @@ fn baseline(out: &mut String, report: &Report) {
     heading(
         out,
         &format!(
-            "Compared with {} ({} thread{}, {} wall)",
+            "Compared with {} ({}, {} wall)",
             base.path,
-            base.threads,
-            if base.threads == 1 { "" } else { "s" },
+            threads(base.threads),
             duration(base.wall_ns)
         ),
     );
     let _ = writeln!(
         out,
-        "  speed-up {:.2} on {} threads (efficiency {})",
+        "  speed-up {:.2} on {} (efficiency {})",
         base.speedup,
-        base.run_threads,
+        threads(base.run_threads),
         percent(base.efficiency)
     );
     let formula = if base.threads == 1 {
@@ -519,16 +517,16 @@ pub fn diff(diff: &Diff, top: usize) -> String {
     let bold = Style::new().bold();
     let _ = writeln!(
         out,
-        "{}A{} {}: {} threads, {} wall\n{}B{} {}: {} threads, {} wall",
+        "{}A{} {}: {}, {} wall\n{}B{} {}: {}, {} wall",
         bold.render(),
         bold.render_reset(),
         diff.a.path,
-        diff.a.threads,
+        threads(diff.a.threads),
         duration(diff.a.wall_ns),
         bold.render(),
         bold.render_reset(),
         diff.b.path,
-        diff.b.threads,
+        threads(diff.b.threads),
         duration(diff.b.wall_ns),
     );
     let verdict = if diff.speedup >= 1.0 {
