@@ -767,7 +767,7 @@ fn missing_truncated_and_foreign_files_are_refused_clearly() {
 }
 
 #[test]
-fn descriptors_join_and_colour_stays_off_a_terminal() {
+fn descriptors_join_and_csv_holds_the_table() {
     let run_ = profile(
         &Programs::get().path("imbalanced_loop"),
         THREADS,
@@ -791,19 +791,6 @@ fn descriptors_join_and_colour_stays_off_a_terminal() {
         "the clause as written, from the descriptor"
     );
 
-    let piped = succeed(pomp().arg("report").arg(&run_.profile));
-    assert!(!piped.stdout.contains(&0x1b), "colour written to a pipe");
-    let forced = succeed(
-        pomp()
-            .arg("report")
-            .arg(&run_.profile)
-            .args(["--color", "always"]),
-    );
-    assert!(
-        forced.stdout.contains(&0x1b),
-        "--color always writes no colour"
-    );
-
     let csv = succeed(
         pomp()
             .arg("report")
@@ -819,6 +806,50 @@ fn descriptors_join_and_colour_stays_off_a_terminal() {
     assert_eq!(
         records[0][inclusive].parse::<u64>().unwrap(),
         rows(&report)[0]["inclusive_ns"]["mean"].as_u64().unwrap()
+    );
+}
+
+/// `pomp report` under a pseudo-terminal (util-linux's `script`).
+fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
+    let mut line = vec![env!("CARGO_BIN_EXE_pomp"), "report"];
+    line.extend(args);
+    let line = shlex::try_join(line).unwrap();
+    succeed(
+        Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .envs(env.iter().copied()),
+    )
+    .stdout
+}
+
+#[test]
+fn colour_only_on_a_terminal() {
+    let run_ = profile(
+        &Programs::get().path("imbalanced_loop"),
+        THREADS,
+        &["5", "3"],
+        &[],
+    );
+    let profile = run_.profile.to_str().unwrap();
+    const ESCAPE: u8 = 0x1b;
+    let terminal = on_a_terminal(&[profile], &[]);
+    assert!(terminal.contains(&ESCAPE), "no colour on a terminal");
+    assert!(text(&terminal).contains("parallel for"));
+    assert!(!on_a_terminal(&[profile], &[("NO_COLOR", "1")]).contains(&ESCAPE));
+    assert!(!on_a_terminal(&[profile, "--color", "never"], &[]).contains(&ESCAPE));
+    let piped = succeed(pomp().arg("report").arg(profile));
+    assert!(!piped.stdout.contains(&ESCAPE), "colour written to a pipe");
+    let forced = succeed(
+        pomp()
+            .arg("report")
+            .arg(profile)
+            .args(["--color", "always"]),
+    );
+    assert!(
+        forced.stdout.contains(&ESCAPE),
+        "--color always writes no colour"
     );
 }
 
