@@ -28,6 +28,8 @@ pub enum Error {
         other: String,
         difference: String,
     },
+    #[error("cannot draw the flame graph: {0}")]
+    FlameGraph(std::io::Error),
     #[error("cannot write {}: {source}", path.display())]
     Write {
         path: PathBuf,

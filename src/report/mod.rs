@@ -102,11 +102,8 @@ fn run_report(
     all.extend(&baseline);
     let catalog = Catalog::new(&all, matching, descriptors);
     let report = analysis::report(&runs, baseline.as_ref(), &catalog);
-
-    let stdout = |error: std::io::Error| Error::Write {
-        path: PathBuf::from("standard output"),
-        source: error,
-    };
+    // Pictures first: output cut short (`| head`) must not cost them.
+    let written = report_pictures(options, &report, &runs, &catalog)?;
     match options.format {
         Format::Text => {
             let layout = render::text::Layout {
@@ -114,48 +111,64 @@ fn run_report(
                 top: options.top,
             };
             out.write_all(render::text::report(&report, layout).as_bytes())
-                .map_err(stdout)?;
+                .map_err(stdout_error)?;
         }
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &report).map_err(|e| stdout(e.into()))?;
-            writeln!(out).map_err(stdout)?;
-        }
-        Format::Csv => {
-            render::csv::report(&report, options.tree, &mut *out).map_err(|e| stdout(e.into()))?
-        }
+        Format::Json => json(&report, out)?,
+        Format::Csv => render::csv::report(&report, options.tree, &mut *out)
+            .map_err(|e| stdout_error(e.into()))?,
     }
+    Ok(written)
+}
 
+fn report_pictures(
+    options: &Options,
+    report: &analysis::Report,
+    runs: &[Run],
+    catalog: &Catalog,
+) -> Result<Vec<PathBuf>, Error> {
     let mut written = Vec::new();
-    let title = match runs.as_slice() {
+    let title = match runs {
         [run] => format!("pomp: {}", file_name(&run.path)),
         runs => format!("pomp: {} profiles", runs.len()),
     };
     let subtitle = format!(
-        "time summed over {} threads by call path; {} wall",
-        report.threads.mean,
+        "time summed over {} by call path; {} wall",
+        render::table::threads(report.threads.mean),
         render::table::duration(report.wall_ns.mean)
     );
     let folded = render::flame::folded(&report.tree);
     if let Some(path) = &options.flamegraph {
-        let svg = render::flame::svg(&folded, &title, &subtitle, true)
-            .map_err(|e| write_error(path, e))?;
+        let svg =
+            render::flame::svg(&folded, &title, &subtitle, true).map_err(Error::FlameGraph)?;
         write_file(path, svg.as_bytes())?;
         written.push(path.clone());
     }
     if let Some(path) = &options.html {
-        let svg = render::flame::svg(&folded, &title, &subtitle, false)
-            .map_err(|e| write_error(path, e))?;
-        let page = render::html::page(&report, &runs, &catalog, &svg);
+        let svg =
+            render::flame::svg(&folded, &title, &subtitle, false).map_err(Error::FlameGraph)?;
+        let page = render::html::page(report, runs, catalog, &svg);
         write_file(path, page.as_bytes())?;
         written.push(path.clone());
     }
     if let Some(path) = &options.speedscope {
-        let document = render::speedscope::document(&runs, &catalog, &title);
+        let document = render::speedscope::document(runs, catalog, &title);
         let json = serde_json::to_vec(&document).map_err(|e| write_error(path, e.into()))?;
         write_file(path, &json)?;
         written.push(path.clone());
     }
     Ok(written)
+}
+
+fn stdout_error(source: std::io::Error) -> Error {
+    Error::Write {
+        path: PathBuf::from("standard output"),
+        source,
+    }
+}
+
+fn json(value: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), Error> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| stdout_error(e.into()))?;
+    writeln!(out).map_err(stdout_error)
 }
 
 fn run_diff(
@@ -177,33 +190,9 @@ fn run_diff(
     let catalog = Catalog::new(&[&b, &a], matching, descriptors);
     let diff = analysis::diff::diff((&a, 1), (&b, 0), &catalog, builds_differ);
 
-    let stdout = |error: std::io::Error| Error::Write {
-        path: PathBuf::from("standard output"),
-        source: error,
-    };
-    match options.format {
-        Format::Text => out
-            .write_all(render::text::diff(&diff, options.top).as_bytes())
-            .map_err(stdout)?,
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &diff).map_err(|e| stdout(e.into()))?;
-            writeln!(out).map_err(stdout)?;
-        }
-        Format::Csv => render::csv::diff(&diff, &mut *out).map_err(|e| stdout(e.into()))?,
-    }
-
     let mut written = Vec::new();
     if options.flamegraph.is_some() || options.html.is_some() {
-        let svg = differential_flame(&diff, &a, &b).map_err(|e| {
-            write_error(
-                options
-                    .flamegraph
-                    .as_ref()
-                    .or(options.html.as_ref())
-                    .expect("one is set"),
-                e,
-            )
-        })?;
+        let svg = differential_flame(&diff, &a, &b).map_err(Error::FlameGraph)?;
         if let Some(path) = &options.flamegraph {
             write_file(path, svg.as_bytes())?;
             written.push(path.clone());
@@ -212,6 +201,13 @@ fn run_diff(
             write_file(path, render::html::diff_page(&diff, &svg).as_bytes())?;
             written.push(path.clone());
         }
+    }
+    match options.format {
+        Format::Text => out
+            .write_all(render::text::diff(&diff, options.top).as_bytes())
+            .map_err(stdout_error)?,
+        Format::Json => json(&diff, out)?,
+        Format::Csv => render::csv::diff(&diff, &mut *out).map_err(|e| stdout_error(e.into()))?,
     }
     Ok(written)
 }
