@@ -114,3 +114,42 @@ fn empty_svg(title: &str) -> String {
          <text x=\"10\" y=\"46\" font-family=\"sans-serif\" font-size=\"12\">No region took any time.</text></svg>\n"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_with_markup_and_separators_survive() {
+        let folded = vec![
+            format!("parallel in f<int> (a.cpp:3) {}", 10),
+            format!(
+                "parallel in f<int> (a.cpp:3);critical (a&b) in g (a.cpp:9) {}",
+                5
+            ),
+        ];
+        for interactive in [true, false] {
+            let svg = svg(&folded, "t & <t>", "s", interactive).unwrap();
+            let options = roxmltree::ParsingOptions {
+                allow_dtd: true,
+                ..roxmltree::ParsingOptions::default()
+            };
+            let document = roxmltree::Document::parse_with_options(&svg, options).unwrap();
+            let titles: Vec<&str> = document
+                .descendants()
+                .filter(|n| n.has_tag_name("title"))
+                .filter_map(|n| n.text())
+                .collect();
+            assert!(
+                titles
+                    .iter()
+                    .any(|t| t.starts_with("critical (a&b) in g (a.cpp:9) (")),
+                "{titles:?}"
+            );
+            assert!(titles
+                .iter()
+                .any(|t| t.starts_with("parallel in f<int> (a.cpp:3) (")));
+        }
+        assert_eq!(frame_name("a;b\nc "), "a,b c");
+    }
+}

@@ -808,3 +808,31 @@ pub fn diff_page(diff: &Diff, flame_svg: &str) -> String {
     close(&mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_embedded_flame_graph_brings_no_script_or_style() {
+        let folded = vec!["parallel in main (a.c:3);barrier in main (a.c:5) 10".to_string()];
+        for interactive in [true, false] {
+            let svg = super::super::flame::svg(&folded, "t", "s", interactive).unwrap();
+            let embedded = embeddable_svg(&svg);
+            assert!(embedded.starts_with("<svg"), "{embedded}");
+            for left_out in ["<script", "<style", "onload", "<?xml", "<!DOCTYPE"] {
+                assert!(!embedded.contains(left_out), "{left_out} in {embedded}");
+            }
+            assert!(embedded.contains("<title>barrier in main (a.c:5) ("));
+            assert!(embedded.trim_end().ends_with("</svg>"));
+        }
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(
+            escape("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"
+        );
+    }
+}
