@@ -160,6 +160,12 @@ fn profile(program: &Path, threads: u64, args: &[&str], env: &[(&str, &str)]) ->
             name.starts_with("profile.") && name.ends_with(".json")
         })
         .unwrap_or_else(|| panic!("{} wrote no profile", program.display()));
+    let written: Value = serde_json::from_slice(&std::fs::read(&profile).unwrap()).unwrap();
+    assert_eq!(
+        written["version"],
+        pomp2::profile::VERSION,
+        "the runtime writes another profile version than the report reads"
+    );
     Profiled {
         profile,
         dir: dir.path().to_path_buf(),
