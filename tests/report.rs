@@ -588,6 +588,43 @@ fn the_page_renders_in_a_browser_without_script_errors() {
             .arg("--html")
             .arg(&html),
     );
+    let (body, log) = render_in_chromium(&html);
+    assert_eq!(
+        body.attr("data-errors"),
+        Some("0"),
+        "the page's script failed; browser log:\n{log}"
+    );
+    let rendered = body.attr("data-rendered").unwrap_or_default();
+    for part in ["tables", "flamegraph", "timeline"] {
+        assert!(
+            rendered.split(' ').any(|p| p == part),
+            "{part} not rendered: {rendered:?}"
+        );
+    }
+    assert!(!log.contains("Uncaught"), "script errors:\n{log}");
+
+    // A click on the loop's frame zooms the flame graph into it.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let probe = r#"<script>
+var frames = Array.prototype.slice.call(document.querySelectorAll('.flame #frames > g'));
+var loop = frames.filter(function (g) {
+  return g.querySelector('title').textContent.indexOf('for of parallel for') === 0;
+})[0];
+loop.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+document.body.setAttribute('data-loop-width', loop.querySelector('rect').getAttribute('width'));
+document.body.setAttribute('data-reset-shown', String(!document.getElementById('flame-reset').hidden));
+</script></body>"#;
+    let zoomed = run.dir.join("zoomed.html");
+    std::fs::write(&zoomed, page.replace("</body>", probe)).unwrap();
+    let (body, log) = render_in_chromium(&zoomed);
+    assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
+    assert_eq!(body.attr("data-loop-width"), Some("100.0000%"), "{log}");
+    assert_eq!(body.attr("data-reset-shown"), Some("true"), "{log}");
+}
+
+/// The page as Chromium leaves it after its scripts ran: the attributes
+/// of its body, and the browser's log.
+fn render_in_chromium(html: &Path) -> (BodyAttributes, String) {
     let profile_dir = tempfile::Builder::new()
         .prefix("pomp-report-chromium")
         .tempdir()
@@ -614,21 +651,23 @@ fn the_page_renders_in_a_browser_without_script_errors() {
         .select(&scraper::Selector::parse("body").unwrap())
         .next()
         .expect("a body");
-    assert_eq!(
-        body.value().attr("data-errors"),
-        Some("0"),
-        "the page's script failed; browser log:\n{}",
-        text(&output.stderr)
-    );
-    let rendered = body.value().attr("data-rendered").unwrap_or_default();
-    for part in ["tables", "flamegraph", "timeline"] {
-        assert!(
-            rendered.split(' ').any(|p| p == part),
-            "{part} not rendered: {rendered:?}"
-        );
+    let attributes = body
+        .value()
+        .attrs()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+    (BodyAttributes(attributes), text(&output.stderr))
+}
+
+struct BodyAttributes(Vec<(String, String)>);
+
+impl BodyAttributes {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
-    let log = text(&output.stderr);
-    assert!(!log.contains("Uncaught"), "script errors:\n{log}");
 }
 
 #[test]

@@ -162,7 +162,7 @@ pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -
     overheads(&mut out, report, several);
     baseline(&mut out, report);
     regions(&mut out, report, several);
-    flame(&mut out, flame_svg, "Flame graph", "Each frame is a region (or a part of one) on a call path, as wide as its time summed over threads; frames above it ran inside it. Hover for details.");
+    flame(&mut out, flame_svg, "Flame graph", "Each frame is a region (or a part of one) on a call path, as wide as its time summed over threads; frames above it ran inside it. Hover for details, click to zoom in.");
     tree(&mut out, report);
     imbalance(&mut out, report);
     tasks(&mut out, report, several);
@@ -463,7 +463,7 @@ pub fn embeddable_svg(svg: &str) -> String {
 fn flame(out: &mut String, svg: &str, heading: &str, explain: &str) {
     let _ = write!(
         out,
-        "<section id=\"flamegraph\"><h2>{}</h2><p class=\"explain\">{}</p>\n<div class=\"flame\">{}</div>\n</section>\n",
+        "<section id=\"flamegraph\"><h2>{}</h2><p class=\"explain\">{}</p>\n<button id=\"flame-reset\" hidden>Show all</button>\n<div class=\"flame\">{}</div>\n</section>\n",
         escape(heading),
         escape(explain),
         embeddable_svg(svg)

@@ -42,10 +42,48 @@
     });
   }
 
-  // The flame graph's own details line shows the frame under the pointer.
+  // The flame graph's own details line shows the frame under the pointer;
+  // a click zooms into a frame (its ancestors stay, faded), the button or a
+  // double click shows everything again.
   var flame = document.querySelector('.flame svg');
   if (flame) {
     var details = flame.querySelector('#details');
+    var frames = flame.querySelector('#frames');
+    var reset = document.getElementById('flame-reset');
+    var total = Number(frames && frames.getAttribute('total_samples')) || 1;
+    var pixels = Number(frames && frames.getAttribute('width')) || 1180;
+    var groups = frames ? Array.prototype.slice.call(frames.querySelectorAll(':scope > g')) : [];
+    groups.forEach(function (group) {
+      var title = group.querySelector('title').textContent;
+      var cut = title.lastIndexOf(' (');
+      group.pompName = cut > 0 ? title.slice(0, cut) : title;
+      var rect = group.querySelector('rect');
+      group.pompStart = Number(rect.getAttribute('fg:x'));
+      group.pompWidth = Number(rect.getAttribute('fg:w'));
+    });
+    function label(group, percent) {
+      var text = group.querySelector('text');
+      var fits = Math.floor(percent / 100 * pixels / 7.2) - 1;
+      var name = group.pompName;
+      text.textContent = fits < 3 ? '' : name.length <= fits ? name : name.slice(0, fits - 2) + '..';
+    }
+    function zoom(start, width) {
+      groups.forEach(function (group) {
+        var rect = group.querySelector('rect');
+        var end = group.pompStart + group.pompWidth;
+        var ancestor = group.pompStart <= start && end >= start + width;
+        var inside = group.pompStart >= start && end <= start + width;
+        group.style.display = ancestor || inside ? '' : 'none';
+        group.classList.toggle('parent', ancestor && group.pompWidth > width);
+        var x = ancestor ? 0 : (group.pompStart - start) / width * 100;
+        var w = ancestor ? 100 : group.pompWidth / width * 100;
+        rect.setAttribute('x', x.toFixed(4) + '%');
+        rect.setAttribute('width', w.toFixed(4) + '%');
+        group.querySelector('text').setAttribute('x', (x + 0.25).toFixed(4) + '%');
+        label(group, w);
+      });
+      if (reset) { reset.hidden = width >= total; }
+    }
     flame.addEventListener('mouseover', function (event) {
       var group = event.target.closest && event.target.closest('#frames > g');
       var title = group && group.querySelector('title');
@@ -54,6 +92,12 @@
     flame.addEventListener('mouseleave', function () {
       if (details) { details.textContent = ' '; }
     });
+    flame.addEventListener('click', function (event) {
+      var group = event.target.closest && event.target.closest('#frames > g');
+      if (group) { zoom(group.pompStart, Math.max(group.pompWidth, 1)); }
+    });
+    flame.addEventListener('dblclick', function () { zoom(0, total); });
+    if (reset) { reset.addEventListener('click', function () { zoom(0, total); }); }
     rendered.push('flamegraph');
   }
 
