@@ -224,7 +224,7 @@ fn a_sleeping_region_takes_the_time_it_sleeps() {
     let nap = row(&report, "region (nap)");
     let slept = mean(&nap["inclusive_ns"]);
     assert!(
-        (nap_ms * MS..nap_ms * 1.5 * MS).contains(&slept),
+        (nap_ms * MS..nap_ms * 2.0 * MS).contains(&slept),
         "the nap took {slept} ns"
     );
     assert_eq!(nap["threads"], 1);
@@ -281,8 +281,9 @@ fn an_imbalanced_loop_shows_its_imbalance_and_speed_up() {
     );
     let baseline = &compared["baseline"];
     let speedup = baseline["speedup"].as_f64().unwrap();
+    // At most 2 (the busiest thread sleeps half of it all), never near 3.
     assert!(
-        (1.6..2.05).contains(&speedup),
+        (1.4..2.2).contains(&speedup),
         "speed-up {speedup}: {baseline:#}"
     );
     let identified: i64 = baseline["identified"]
