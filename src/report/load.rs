@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    #[error("no profile to report on: name the pomp-profile.<pid>.json files a run wrote")]
+    NoProfiles,
     #[error(transparent)]
     Profile(#[from] profile::Error),
     #[error(transparent)]

@@ -84,11 +84,14 @@ fn run_report(
         .map(|path| load::run(path))
         .collect::<Result<_, _>>()?;
     let baseline = options.baseline.as_deref().map(load::run).transpose()?;
-    let build = build_of(&runs[0]);
-    for run in &runs[1..] {
+    let Some((first, others)) = runs.split_first() else {
+        return Err(Error::NoProfiles);
+    };
+    let build = build_of(first);
+    for run in others {
         if let Some(difference) = build_difference(&build, &build_of(run)) {
             return Err(Error::DifferentBuilds {
-                first: runs[0].path.display().to_string(),
+                first: first.path.display().to_string(),
                 other: run.path.display().to_string(),
                 difference,
             });

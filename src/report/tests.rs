@@ -678,3 +678,51 @@ fn a_profile_without_events_still_reports() {
     let json = serde_json::to_value(&document).unwrap();
     assert_eq!(json["profiles"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn errors_name_the_files_and_the_trouble() {
+    use super::load::Error;
+    let nothing = super::run(&super::Options::default(), &mut Vec::new());
+    assert!(matches!(nothing, Err(Error::NoProfiles)));
+
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    std::fs::write(&a, serde_json::to_vec(&team()).unwrap()).unwrap();
+    let mut edited = team();
+    edited.regions[0].idf_id = Some("g.1".into());
+    let b = dir.path().join("b.json");
+    std::fs::write(&b, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let options = super::Options {
+        profiles: vec![a.clone(), b.clone()],
+        ..super::Options::default()
+    };
+    let error = super::run(&options, &mut Vec::new()).unwrap_err();
+    let message = error.to_string();
+    assert!(matches!(error, Error::DifferentBuilds { .. }), "{message}");
+    for part in [
+        "a.json",
+        "b.json",
+        "1 region id only in the first",
+        "--diff",
+    ] {
+        assert!(message.contains(part), "{part} not in: {message}");
+    }
+
+    let options = super::Options {
+        profiles: vec![a.clone()],
+        idf: vec![dir.path().to_path_buf()],
+        ..super::Options::default()
+    };
+    let error = super::run(&options, &mut Vec::new()).unwrap_err();
+    assert!(matches!(error, Error::NoDescriptors { .. }), "{error}");
+
+    // Both builds diff without complaint, and the text says they differ.
+    let options = super::Options {
+        diff: Some((a, b)),
+        ..super::Options::default()
+    };
+    let mut out = Vec::new();
+    super::run(&options, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("come from different builds"), "{text}");
+}
