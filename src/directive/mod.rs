@@ -12,7 +12,7 @@ pub use parse::{
     Apply, DirectiveError, Parsed, Problem,
 };
 pub use table::{
-    table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Table,
+    table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Role, Table,
 };
 
 #[cfg(test)]
@@ -71,6 +71,16 @@ impl Directive {
         } else {
             spec.association
         }
+    }
+
+    /// What the directive does if it is one of pomp's own.
+    pub fn role(&self) -> Option<Role> {
+        self.spec().role
+    }
+
+    /// A directive dividing its construct's block (`section`).
+    pub fn is_separator(&self) -> bool {
+        self.spec().association == Association::Separator
     }
 
     pub fn clause(&self, name: &str) -> Option<&Clause> {

@@ -41,6 +41,20 @@ pub enum Distribution {
     If,
 }
 
+/// What one of pomp's own directives does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// Opens a user region (`inst begin(name)`).
+    UserRegionBegin,
+    /// Closes the user region of the same name (`inst end(name)`).
+    UserRegionEnd,
+    /// Nothing is instrumented from here (`noinstrument`) ...
+    StopInstrumenting,
+    /// ... to here (`instrument`).
+    ResumeInstrumenting,
+}
+
 /// Whether a directive takes a parenthesised argument right after its name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -85,6 +99,28 @@ pub struct DirectiveSpec {
     /// pomp's own directive, accepted after the `pomp` sentinel.
     #[serde(default)]
     pub pomp: bool,
+    /// What one of pomp's own directives does.
+    #[serde(default)]
+    pub role: Option<Role>,
+    /// The CTC key under which the argument names the region
+    /// (`criticalName`, `userRegionName`).
+    #[serde(default)]
+    pub argument_names: Option<String>,
+    /// Fortran: the end directive repeats the argument, which must match
+    /// (`end critical (name)`).
+    #[serde(default)]
+    pub end_repeats_argument: bool,
+    /// The block is one statement (in Fortran followed by an optional end
+    /// directive) ...
+    #[serde(default)]
+    pub statement_block: bool,
+    /// ... unless one of these clauses is present: then any statements up
+    /// to a required end directive (`atomic capture`).
+    #[serde(default)]
+    pub whole_block_with: Vec<String>,
+    /// A declaration whose code runs on the device (`declare target`).
+    #[serde(default)]
+    pub device: bool,
     /// This entry is a second form of the directive named here, spelled
     /// the same way in source (the standalone `ordered`).
     #[serde(default)]
@@ -150,6 +186,14 @@ impl ClauseSpec {
 #[serde(deny_unknown_fields)]
 pub struct LeafSpec {
     pub clauses: Vec<String>,
+    /// The separator directive that divides the construct's block into
+    /// parts (`sections` is divided by `section`).
+    #[serde(default)]
+    pub divided_by: Option<String>,
+    /// Split off the front of a combined construct as a layer with calls
+    /// of its own (`parallel`, `masked`, `master`).
+    #[serde(default)]
+    pub splits_off: bool,
     /// Nothing may be inserted in the construct's code: it runs on a
     /// device, in SIMD lanes, may be replayed without the code around its
     /// tasks (`taskgraph`), or admits only certain statements.
@@ -210,6 +254,15 @@ impl Table {
             .leaves
             .iter()
             .any(|leaf| self.leaf(leaf).is_some_and(|l| l.forbids_calls))
+    }
+
+    /// The separator that divides the block of `directive` into parts,
+    /// if one of its leaves is divided (`section` for `parallel sections`).
+    pub fn divided_by(&self, directive: &DirectiveSpec) -> Option<&str> {
+        directive
+            .leaves
+            .iter()
+            .find_map(|leaf| self.leaf(leaf)?.divided_by.as_deref())
     }
 
     /// The region types a `--disable` group stands for.

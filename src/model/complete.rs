@@ -79,8 +79,11 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
             .iter()
             .all(|b| *b == b' ' || *b == b'\t');
         let at = if only_blanks { line_start } else { block.start };
+        let Some(separator) = crate::directive::table().divided_by(site.directive.spec()) else {
+            continue;
+        };
         let mut directive = site.directive.clone();
-        directive.name = "section".into();
+        directive.name = separator.to_string();
         directive.argument = None;
         directive.clauses.clear();
         added.push(Site {
@@ -122,6 +125,17 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
     for site in &mut model.sites {
         site.end_site = site.end_site.map(|e| new_index[e]);
     }
+}
+
+/// An end directive closing a stretch of device code.
+fn ends_device_code(directive: &crate::directive::Directive) -> bool {
+    let table = crate::directive::table();
+    directive
+        .spec()
+        .ends
+        .as_deref()
+        .and_then(|opener| table.directive(opener))
+        .is_some_and(|opener| opener.device)
 }
 
 /// For every site, the site whose block most closely encloses it. Blocks
@@ -181,19 +195,17 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
             }
         }
         match directive.association(file.language) {
-            Association::BeginDeclarative if directive.name.ends_with("declare target") => {
+            Association::BeginDeclarative if directive.spec().device => {
                 open_declare_target.push(site.span.end)
             }
-            Association::EndDeclarative if directive.name == "end declare target" => {
+            Association::EndDeclarative if ends_device_code(directive) => {
                 if let Some(start) = open_declare_target.pop() {
                     zones.push(start..site.span.start);
                 }
             }
             // In Fortran the directive stands in the procedure it makes
             // device code.
-            Association::Declarative
-                if directive.name == "declare target" && file.language.is_fortran() =>
-            {
+            Association::Declarative if directive.spec().device && file.language.is_fortran() => {
                 if let Some(unit) = site.unit {
                     zones.push(model.units[unit].span.clone());
                 }

@@ -391,7 +391,10 @@ impl Renderer<'_> {
             if let Some(directive) = &layer.directive {
                 let mut shared = Vec::new();
                 let directive = self.fortran_directive(
-                    layer.rule == "task" || layer.rule == "untied task",
+                    crate::rules::rules()
+                        .construct
+                        .get(&layer.rule)
+                        .is_some_and(|rule| rule.task),
                     directive,
                     self.private_vars.get(&construct.site),
                     &mut shared,
@@ -422,7 +425,7 @@ impl Renderer<'_> {
             }
             if let Some(directive) = &layer.directive {
                 let written = !standalone
-                    && directive.name != "section"
+                    && !directive.is_separator()
                     && (end_site.is_some()
                         || adds_nowait[i]
                         || (layer.shape == Shape::Block && i < innermost));
@@ -431,7 +434,7 @@ impl Renderer<'_> {
                     if let Some(argument) = directive
                         .argument
                         .as_ref()
-                        .filter(|_| directive.name == "critical")
+                        .filter(|_| directive.spec().end_repeats_argument)
                     {
                         text.push_str(&format!(" ({argument})"));
                     }

@@ -8,17 +8,11 @@ use crate::source::SourceFile;
 /// The keys beyond type and position that describe a construct.
 pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(String, String)> {
     let mut aux = Vec::new();
-    if directive.name == "critical" {
-        if let Some(name) = &directive.argument {
-            aux.push(("criticalName".into(), name.trim().to_string()));
-        }
+    let spec = directive.spec();
+    if let (Some(key), Some(name)) = (&spec.argument_names, &directive.argument) {
+        aux.push((key.clone(), name.trim().to_string()));
     }
-    if directive.name == "inst begin" {
-        if let Some(name) = &directive.argument {
-            aux.push(("userRegionName".into(), name.trim().to_string()));
-        }
-    }
-    if directive.spec().leaves.iter().any(|l| l == "sections") {
+    if crate::directive::table().divided_by(spec).is_some() {
         // Sites are in file order: the sections are among those inside
         // the construct's block.
         let site = &model.sites[site_index];
@@ -26,7 +20,7 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
         let sections = model.sites[site_index + 1..]
             .iter()
             .take_while(|s| s.span.start < block_end)
-            .filter(|s| s.parent == Some(site_index) && s.directive.name == "section")
+            .filter(|s| s.parent == Some(site_index) && s.directive.is_separator())
             .count();
         aux.push(("numSections".into(), sections.to_string()));
     }

@@ -9,7 +9,7 @@ mod split;
 pub mod table;
 
 use crate::diagnostics::Diagnostic;
-use crate::directive::{table as directive_table, Clause, Directive};
+use crate::directive::{table as directive_table, Association, Clause, Directive, Role};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
@@ -237,6 +237,16 @@ impl Plan {
     }
 }
 
+/// The region type of user regions: the one their opening directive names.
+fn user_region_type() -> &'static str {
+    directive_table()
+        .directive
+        .iter()
+        .find(|d| d.role == Some(Role::UserRegionBegin))
+        .and_then(|d| d.region_type.as_deref())
+        .expect("the directive table has a user region")
+}
+
 /// A `default` clause other than `default(shared)`: variables the
 /// directive does not list are rejected or privatised.
 pub fn has_restrictive_default(directive: &Directive) -> bool {
@@ -296,12 +306,10 @@ impl Planner<'_> {
             {
                 continue;
             }
-            if site.directive.name == "metadirective"
-                || site.directive.name == "begin metadirective"
-            {
+            if site.directive.spec().association == Association::Meta {
                 self.plan.diagnostics.push(Diagnostic::warning(
                     site.span.clone(),
-                    "metadirective is not instrumented",
+                    format!("`{}` is not instrumented", site.directive.name),
                     "the construct it selects is only known at compile time",
                 ));
                 continue;
@@ -332,9 +340,9 @@ impl Planner<'_> {
         let mut ranges = self.model.no_insert.clone();
         let mut open: Option<usize> = None;
         for site in &self.model.sites {
-            match site.directive.name.as_str() {
-                "noinstrument" => open = open.or(Some(site.span.end)),
-                "instrument" => {
+            match site.directive.role() {
+                Some(Role::StopInstrumenting) => open = open.or(Some(site.span.end)),
+                Some(Role::ResumeInstrumenting) => {
                     if let Some(start) = open.take() {
                         ranges.push(start..site.span.start);
                     }
@@ -490,9 +498,13 @@ impl Planner<'_> {
     ) -> Layer {
         let mut rule_name = leaf.to_string();
         let pomp1 = self.options.interface == Interface::Pomp1;
-        if leaf == "task" && directive.has_clause("untied") && !pomp1 {
+        let untied_variant = rules()
+            .construct
+            .get(leaf)
+            .and_then(|rule| rule.untied.clone());
+        if let Some(untied) = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1) {
             if self.options.keep_untied {
-                rule_name = "untied task".into();
+                rule_name = untied;
             } else {
                 directive.clauses.retain(|c| c.name != "untied");
                 self.plan.diagnostics.push(
@@ -523,7 +535,7 @@ impl Planner<'_> {
         // The original interface passes no values: clauses stay as written.
         if rule.fork && !pomp1 {
             let (if_expr, threads) = (
-                take_if(&mut directive, "parallel"),
+                take_if(&mut directive, leaf),
                 take_clause(&mut directive, "num_threads"),
             );
             // OpenMP 6.0's `num_threads(strict: 4, 2)`: the first value is
@@ -546,7 +558,7 @@ impl Planner<'_> {
             directive.clauses.push(num_threads);
         }
         if rule.task && !pomp1 {
-            let if_expr = take_if(&mut directive, "task");
+            let if_expr = take_if(&mut directive, leaf);
             vars.push(Var::NewTask);
             vars.push(Var::OldTask);
             vars.push(Var::If(if_expr));
@@ -599,12 +611,9 @@ impl Planner<'_> {
 
     fn parent_region(&self, site: &Site) -> Option<usize> {
         let parent = site.parent?;
-        if self.model.sites[parent]
-            .directive
-            .spec()
-            .leaves
-            .iter()
-            .any(|l| l == "sections")
+        if directive_table()
+            .divided_by(self.model.sites[parent].directive.spec())
+            .is_some()
         {
             self.site_region[parent]
         } else {
@@ -639,11 +648,11 @@ impl Planner<'_> {
             }
             _ => start_lines,
         };
-        let name = match site.directive.name.as_str() {
-            "critical" => site.directive.argument.clone(),
-            "inst begin" => site.directive.argument.clone(),
-            _ => None,
-        };
+        let name = site
+            .directive
+            .argument
+            .clone()
+            .filter(|_| site.directive.spec().argument_names.is_some());
         let aux = ctc::aux(self.model, site_index, &site.directive);
         let mut region = Region {
             id,
@@ -675,18 +684,22 @@ impl Planner<'_> {
         inside_skipped: bool,
         stack: &mut Vec<(String, usize)>,
     ) {
-        let name = site.directive.name.as_str();
-        let disabled_user = self.disabled("region", "region");
-        let action = match name {
-            "noinstrument" | "instrument" => PompAction::Remove,
-            "inst begin" | "inst end" if inside_skipped || disabled_user => PompAction::Remove,
-            "inst begin" => {
+        let user_region_type = user_region_type();
+        let disabled_user = self.disabled(user_region_type, user_region_type);
+        let action = match site.directive.role() {
+            Some(Role::StopInstrumenting | Role::ResumeInstrumenting) => PompAction::Remove,
+            Some(Role::UserRegionBegin | Role::UserRegionEnd)
+                if inside_skipped || disabled_user =>
+            {
+                PompAction::Remove
+            }
+            Some(Role::UserRegionBegin) => {
                 let region_name = site.directive.argument.clone().unwrap_or_default();
-                let region = self.new_region(index, site, "region", None);
+                let region = self.new_region(index, site, user_region_type, None);
                 stack.push((region_name, region));
                 PompAction::UserBegin(region)
             }
-            "inst end" => {
+            Some(Role::UserRegionEnd) => {
                 let region_name = site.directive.argument.clone().unwrap_or_default();
                 match stack.iter().rposition(|(n, _)| *n == region_name) {
                     Some(pos) if pos + 1 == stack.len() => {
@@ -714,7 +727,7 @@ impl Planner<'_> {
                 }
             }
             _ if inside_skipped => PompAction::Remove,
-            other => match rules().control.get(other) {
+            None => match rules().control.get(&site.directive.name) {
                 Some(call) => PompAction::Call(call.clone()),
                 None => PompAction::Remove,
             },
@@ -889,7 +902,7 @@ impl Planner<'_> {
             let Some(end_site) = region.end_site else {
                 continue;
             };
-            if region.region_type != "region" {
+            if region.region_type != user_region_type() {
                 continue;
             }
             let begin = &self.model.sites[region.site];

@@ -3,11 +3,6 @@
 
 use crate::directive::{table, Clause, Directive, Distribution};
 
-/// Leaves split off the front of a combined construct: each can carry
-/// calls of its own. The rest stays one directive (a composite such as
-/// `for simd` or `taskloop simd` is never taken apart).
-const SPLITTABLE: &[&str] = &["parallel", "masked", "master"];
-
 /// The layers of a directive, outermost first: (rule name, directive).
 pub fn split(directive: &Directive) -> Vec<(String, Directive)> {
     let spec = directive.spec();
@@ -16,7 +11,11 @@ pub fn split(directive: &Directive) -> Vec<(String, Directive)> {
         .first()
         .cloned()
         .unwrap_or_else(|| directive.name.clone());
-    if leaves.len() > 1 && SPLITTABLE.contains(&first.as_str()) {
+    // Leaves the table marks `splits_off` come off the front, each with
+    // calls of its own; the rest stays one directive (a composite such as
+    // `for simd` or `taskloop simd` is never taken apart).
+    let splits_off = table().leaf(&first).is_some_and(|l| l.splits_off);
+    if leaves.len() > 1 && splits_off {
         let rest_name = rest_name(directive, leaves.len() - 1);
         if let (Some(outer), Some(_)) = (table().directive(&first), table().directive(&rest_name)) {
             let (outer_clauses, inner_clauses) = distribute(directive, &outer.name, &rest_name);

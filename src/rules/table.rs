@@ -96,6 +96,10 @@ pub struct ConstructRule {
     pub region: bool,
     #[serde(default)]
     pub implicit_barrier_at_end: bool,
+    /// The rule for the construct written with `untied`, kept only on
+    /// request: POMP2 measures untied tasks reliably only as tied ones.
+    #[serde(default)]
+    pub untied: Option<String>,
     #[serde(default)]
     pub before: Vec<Call>,
     #[serde(default)]

@@ -402,8 +402,10 @@ impl Analysis<'_> {
     fn implicit_sections(&mut self) {
         let mut found = Vec::new();
         for (index, site) in self.model.sites.iter().enumerate() {
-            let leaves = &site.directive.spec().leaves;
-            if !leaves.iter().any(|l| l == "sections") {
+            if crate::directive::table()
+                .divided_by(site.directive.spec())
+                .is_none()
+            {
                 continue;
             }
             let Some(block) = site.block.clone() else {
@@ -428,7 +430,7 @@ impl Analysis<'_> {
             let first_section = sites[sites.partition_point(|s| s.span.start <= open)..]
                 .iter()
                 .take_while(|s| s.span.end < block.end)
-                .find(|s| s.directive.name == "section")
+                .find(|s| s.directive.is_separator())
                 .map(|s| s.span.start)
                 .unwrap_or(block.end - 1);
             let mut cursor = body.walk();
@@ -515,7 +517,7 @@ impl Analysis<'_> {
             .model
             .sites
             .iter()
-            .any(|s| s.directive.name == "inst begin");
+            .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
         let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
         let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
         let mut cursor = self.tree.walk();
@@ -611,7 +613,8 @@ impl Analysis<'_> {
                 let names_list = ["to", "enter", "link"]
                     .iter()
                     .any(|c| site.directive.has_clause(c));
-                site.directive.name == "declare target"
+                site.directive.spec().device
+                    && site.directive.spec().association == Association::Declarative
                     && site.form == DirectiveForm::Attribute
                     && site.directive.argument.is_none()
                     && !names_list

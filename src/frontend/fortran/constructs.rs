@@ -33,8 +33,11 @@ pub(crate) enum Role {
 pub(crate) fn role(directive: &Directive) -> Role {
     let spec = directive.spec();
     match spec.association {
-        Association::Block if directive.name == "atomic" => Role::Atomic {
-            capture: directive.has_clause("capture"),
+        Association::Block if spec.statement_block => Role::Atomic {
+            capture: spec
+                .whole_block_with
+                .iter()
+                .any(|c| directive.has_clause(c)),
         },
         Association::Block => Role::Block,
         Association::Loop => Role::Loop,
@@ -49,10 +52,12 @@ pub(crate) fn role(directive: &Directive) -> Role {
     }
 }
 
-/// A `sections` construct, alone or combined: a leaf of it, not a name
-/// that merely ends the same way.
+/// A `sections` construct, alone or combined: a leaf of it divided by
+/// separators, not a name that merely ends the same way.
 fn divides_into_sections(site: &Site) -> bool {
-    site.directive.spec().leaves.iter().any(|l| l == "sections")
+    crate::directive::table()
+        .divided_by(site.directive.spec())
+        .is_some()
 }
 
 fn same_argument(a: &Option<String>, b: &Option<String>) -> bool {
@@ -171,7 +176,7 @@ impl Analysis<'_> {
 
     fn close(&mut self, opener: usize, end: usize, sections: Vec<usize>) {
         let (open, close) = (&self.model.sites[opener], &self.model.sites[end]);
-        if open.directive.name == "critical"
+        if open.directive.spec().end_repeats_argument
             && !same_argument(&open.directive.argument, &close.directive.argument)
         {
             let message = "the names of `critical` and `end critical` differ";

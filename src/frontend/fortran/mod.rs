@@ -19,7 +19,7 @@ pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
-use crate::directive::{parse_directive, Problem};
+use crate::directive::{parse_directive, Problem, Role};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{Language, SourceFile, Span};
@@ -104,10 +104,11 @@ impl<'a> Analysis<'a> {
                         self.model.diagnostics.push(warning);
                     }
                     let mut directive = parsed.directive;
+                    let role = directive.spec().role;
                     if let Some(name) = directive.argument.as_mut() {
-                        match directive.name.as_str() {
-                            "inst begin" => user_regions.push(name.clone()),
-                            "inst end" => {
+                        match role {
+                            Some(Role::UserRegionBegin) => user_regions.push(name.clone()),
+                            Some(Role::UserRegionEnd) => {
                                 let open = user_regions
                                     .iter()
                                     .rposition(|n| n.trim().eq_ignore_ascii_case(name.trim()));

@@ -248,7 +248,7 @@ impl Analysis<'_> {
             .model
             .sites
             .iter()
-            .any(|s| s.directive.name == "inst begin");
+            .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
         let mut calls = Vec::new();
         let mut exits = Vec::new();
         // (unit start, label, where the labelled statement starts)
