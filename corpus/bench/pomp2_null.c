@@ -58,3 +58,13 @@ void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task
 void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task) { POMP2_EVENT(); (void)h; (void)old_task; }
 void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task) { POMP2_EVENT(); (void)h; (void)task; }
 void POMP2_Task_end(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
+void POMP2_Single_enter(POMP2_Region_handle *h, const char ctc[]) { POMP2_EVENT(); (void)h; (void)ctc; }
+void POMP2_Single_begin(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
+void POMP2_Single_end(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
+void POMP2_Single_exit(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
+void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task, const char ctc[]) {
+    POMP2_EVENT();
+    (void)h; (void)ctc;
+    *old_task = 0;
+}
+void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task) { POMP2_EVENT(); (void)h; (void)old_task; }

@@ -1,5 +1,7 @@
-/* stencil.c instrumented for POMP2 with the reference `parallel for`
- * transformation. */
+/* stencil.c instrumented for POMP2 as `pomp instrument` does by default:
+ * the combined parallel for keeps its loop's nowait, and the parallel
+ * region's closing barrier, which ends the loop too, stays implicit
+ * (pompImplicitBarrier=inferred). */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,11 +17,9 @@ void POMP2_Parallel_end(POMP2_Region_handle *h);
 void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
 void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]);
 void POMP2_For_exit(POMP2_Region_handle *h);
-void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
-void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
 
 static POMP2_Region_handle pomp2_region_1 = NULL;
-static const char pomp2_ctc_1[] = "69*regionType=parallelfor*sscl=stencil.c:15:15*escl=stencil.c:19:19**";
+static const char pomp2_ctc_1[] = "113*regionType=parallelfor*sscl=stencil.c:15:15*escl=stencil.c:19:19*pompUnit=main*pompImplicitBarrier=inferred**";
 
 void POMP2_Init_reg_stencil_c(void) { POMP2_Assign_handle(&pomp2_region_1, pomp2_ctc_1); }
 void POMP2_Init_regions(void) { POMP2_Init_reg_stencil_c(); }
@@ -45,10 +45,6 @@ int main(int argc, char **argv) {
                 for (int j = 1; j < n - 1; j++)
                     b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] +
                                            a[i * n + j - 1] + a[i * n + j + 1]);
-            { POMP2_Task_handle pomp2_old_task;
-              POMP2_Implicit_barrier_enter(&pomp2_region_1, &pomp2_old_task);
-#pragma omp barrier
-              POMP2_Implicit_barrier_exit(&pomp2_region_1, pomp2_old_task); }
             POMP2_For_exit(&pomp2_region_1);
             POMP2_Parallel_end(&pomp2_region_1); }
           POMP2_Parallel_join(&pomp2_region_1, pomp2_old_task); }

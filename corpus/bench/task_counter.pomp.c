@@ -1,8 +1,7 @@
-/* task_counter.c instrumented for POMP2 following the reference
- * transformation (parallel region, implicit barrier, tied task, atomic):
- * the same calls in the same order as `pomp instrument task_counter.c`
- * emits, so each task costs six events (create begin/end, begin/end and
- * the atomic's enter/exit). */
+/* task_counter.c instrumented for POMP2 as `pomp instrument` does by
+ * default (a parallel region whose closing barrier stays implicit, tied
+ * tasks, an atomic), so each task costs six events: create begin/end,
+ * begin/end and the atomic's enter/exit. */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,8 +15,6 @@ void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
 void POMP2_Parallel_begin(POMP2_Region_handle *h);
 void POMP2_Parallel_end(POMP2_Region_handle *h);
 void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
-void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
 void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                              POMP2_Task_handle *old_task, int if_clause, const char ctc[]);
 void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
@@ -29,9 +26,9 @@ void POMP2_Atomic_exit(POMP2_Region_handle *h);
 static POMP2_Region_handle pomp2_region_1 = NULL;
 static POMP2_Region_handle pomp2_region_2 = NULL;
 static POMP2_Region_handle pomp2_region_3 = NULL;
-static const char pomp2_ctc_1[] = "76*regionType=parallel*sscl=task_counter.c:12:12*escl=task_counter.c:21:21**";
-static const char pomp2_ctc_2[] = "72*regionType=task*sscl=task_counter.c:15:15*escl=task_counter.c:19:19**";
-static const char pomp2_ctc_3[] = "74*regionType=atomic*sscl=task_counter.c:17:17*escl=task_counter.c:18:18**";
+static const char pomp2_ctc_1[] = "120*regionType=parallel*sscl=task_counter.c:12:12*escl=task_counter.c:21:21*pompUnit=main*pompImplicitBarrier=inferred**";
+static const char pomp2_ctc_2[] = "86*regionType=task*sscl=task_counter.c:15:15*escl=task_counter.c:19:19*pompUnit=main**";
+static const char pomp2_ctc_3[] = "88*regionType=atomic*sscl=task_counter.c:17:17*escl=task_counter.c:18:18*pompUnit=main**";
 
 void POMP2_Init_reg_task_counter_c(void) {
     POMP2_Assign_handle(&pomp2_region_1, pomp2_ctc_1);
@@ -63,10 +60,6 @@ int main(int argc, char **argv) {
               POMP2_Task_end(&pomp2_region_2); }
             POMP2_Task_create_end(&pomp2_region_2, pomp2_old_task); }
         }
-        { POMP2_Task_handle pomp2_old_task;
-          POMP2_Implicit_barrier_enter(&pomp2_region_1, &pomp2_old_task);
-#pragma omp barrier
-          POMP2_Implicit_barrier_exit(&pomp2_region_1, pomp2_old_task); }
         POMP2_Parallel_end(&pomp2_region_1); }
       POMP2_Parallel_join(&pomp2_region_1, pomp2_old_task); }
     double seconds = omp_get_wtime() - start;

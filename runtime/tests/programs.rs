@@ -250,8 +250,8 @@ fn fork_child_writes_its_own_profile_only() {
     let child = run.printed("child");
     assert_eq!(run.printed("child_status"), 0);
     let dir = run.dir.path();
-    let parent_profile = read_json(&dir.join(format!("pomp-profile.{parent}.json")));
-    let child_profile = read_json(&dir.join(format!("pomp-profile.{child}.json")));
+    let parent_profile = profile_json(&dir.join(format!("pomp-profile.{parent}.json")));
+    let child_profile = profile_json(&dir.join(format!("pomp-profile.{child}.json")));
     assert_eq!(run.files("pomp-profile.").len(), 2);
     let parent_region = region_id(&parent_profile, "region", 40);
     let child_region = region_id(&parent_profile, "region", 45);
@@ -279,7 +279,7 @@ fn misuse_does_no_harm_and_finalize_writes_once() {
         run.files("pomp-profile.").is_empty(),
         "profile written again after finalize"
     );
-    let profile = read_json(&run.dir.path().join("finalized.json"));
+    let profile = profile_json(&run.dir.path().join("finalized.json"));
     let for_ = region_id(&profile, "for", 10);
     // Once before POMP2_Off; neither the event while off nor after finalize.
     assert_eq!(visits(&profile, Some(for_), "for"), 1);
@@ -297,7 +297,7 @@ fn trace_is_valid_chrome_json() {
     let profile = run.profile();
     let traces = run.files("pomp-trace.");
     assert_eq!(traces.len(), 1);
-    let trace = read_json(&traces[0]);
+    let trace = trace_json(&traces[0]);
     let events = trace["traceEvents"].as_array().unwrap();
     let complete: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
     // One complete event per timed visit.
@@ -328,7 +328,7 @@ fn trace_limit_drops_events_and_says_so() {
         &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "10")],
     );
     let traces = run.files("pomp-trace.");
-    let trace = read_json(&traces[0]);
+    let trace = trace_json(&traces[0]);
     let complete = trace["traceEvents"]
         .as_array()
         .unwrap()
@@ -381,7 +381,7 @@ fn profile_path_and_mpi_rank() {
         &["1"],
         &[("POMP_PROFILE", "out.json"), ("PMI_RANK", "3")],
     );
-    let profile = read_json(&run.dir.path().join("out.rank3.json"));
+    let profile = profile_json(&run.dir.path().join("out.rank3.json"));
     assert_eq!(profile["rank"], "3");
     let run = run_ok(&exe, 2, &["1"], &[("SLURM_PROCID", "5")]);
     let files = run.files("pomp-profile.rank5.");

@@ -141,7 +141,14 @@ impl Run {
             "expected one profile, found {files:?}\n{}",
             self.stderr()
         );
-        read_json(&files[0])
+        profile_json(&files[0])
+    }
+
+    /// The one profile the run wrote, typed.
+    pub fn typed_profile(&self) -> pomp2::profile::Profile {
+        let files = self.files("pomp-profile.");
+        assert_eq!(files.len(), 1, "expected one profile, found {files:?}");
+        read_profile(&files[0])
     }
 
     /// A `key=value` integer the program printed.
@@ -159,6 +166,23 @@ impl Run {
 pub fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap();
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
+/// A profile as JSON, once the typed reader has read it too.
+pub fn profile_json(path: &Path) -> Value {
+    read_profile(path);
+    read_json(path)
+}
+
+/// A trace as JSON, once the typed reader has read it too.
+pub fn trace_json(path: &Path) -> Value {
+    pomp2::trace::read(path).unwrap_or_else(|error| panic!("{error}"));
+    read_json(path)
+}
+
+/// The one profile the run wrote, typed.
+pub fn read_profile(path: &Path) -> pomp2::profile::Profile {
+    pomp2::profile::read(path).unwrap_or_else(|error| panic!("{error}"))
 }
 
 /// Runs `exe` with `threads` OpenMP threads in a fresh directory.

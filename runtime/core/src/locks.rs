@@ -8,8 +8,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use crate::clock;
-use crate::kind::Kind;
 use crate::regions::NO_REGION;
+use pomp2::profile::Kind;
 use std::ffi::{c_int, c_void};
 
 /// `omp_lock_t` / `omp_nest_lock_t`, opaque to us.
@@ -46,10 +46,16 @@ fn measured_acquire(kind: Kind, acquire: impl FnOnce()) {
         acquire();
         return;
     }
+    let mut untimed = false;
+    crate::record(|state| untimed = state.count_if_untimed_leaf(NO_REGION, kind));
+    if untimed {
+        acquire();
+        return;
+    }
     let start = clock::now();
     acquire();
     let end = clock::now();
-    crate::record(|state, _| {
+    crate::record(|state| {
         state.leaf(NO_REGION, kind, start, end);
         state.breakdown.lock_wait_ns += end - start;
     });
@@ -58,7 +64,7 @@ fn measured_acquire(kind: Kind, acquire: impl FnOnce()) {
 fn counted_attempt(kind: Kind, attempt: impl FnOnce() -> c_int) -> c_int {
     let acquired = attempt();
     if crate::recording() && crate::ensure_running() {
-        crate::record(|state, _| state.point(NO_REGION, kind));
+        crate::record(|state| state.point(NO_REGION, kind));
     }
     acquired
 }

@@ -5,8 +5,8 @@
 //! threads take slices of the global budget, and once it is spent further
 //! events are counted as dropped instead of stored.
 
-use crate::kind::Kind;
 use crate::regions::RegionId;
+use pomp2::profile::Kind;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Events a thread reserves from the global budget at a time; large enough

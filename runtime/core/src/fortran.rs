@@ -8,9 +8,9 @@
 #![allow(clippy::missing_safety_doc)]
 
 use crate::events::{self, Ctc};
-use crate::kind::Kind;
 use crate::regions;
 use crate::{RegionHandle, TaskHandle};
+use pomp2::profile::Kind;
 use std::ffi::c_char;
 
 /// Reads a by-reference task handle argument; absent means no task.

@@ -9,10 +9,12 @@
 // POMP2 interface defines them (handle slots live as long as the program).
 #![allow(clippy::missing_safety_doc)]
 
-use crate::kind::Kind;
-use crate::regions::{self, RegionId, NO_REGION};
-use crate::thread::{ForkState, ThreadState, NO_NODE};
+use crate::clock::{self, Now};
+use crate::regions::{self, Handle, RegionId, NO_REGION};
+use crate::state::{ForkState, ThreadState, Timing, NO_NODE};
+use crate::team::{self, Membership, NO_INSTANCE};
 use crate::{record, RegionHandle, TaskHandle};
+use pomp2::profile::Kind;
 use std::ffi::c_char;
 
 /// Where a call's CTC string comes from; used to assign a handle lazily
@@ -36,17 +38,31 @@ impl Ctc {
 
 #[inline(always)]
 pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
-    if !crate::ensure_running() {
-        return None;
-    }
+    resolve_handle(handle, ctc).map(|h| h.region)
+}
+
+/// The region a handle names. A handle is assigned by the registration,
+/// which runs when the runtime starts, so an unassigned one starts the
+/// runtime first; one still unassigned then is assigned from the event's
+/// CTC string, if it has one. Whether the runtime runs (it may have
+/// finished) is the update's to check.
+#[inline(always)]
+unsafe fn resolve_handle(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
     match regions::read(handle) {
-        Some(region) => Some(region),
-        None => assign_lazily(handle, ctc),
+        Some(handle) => Some(handle),
+        None => start_and_assign(handle, ctc),
     }
 }
 
 #[cold]
-unsafe fn assign_lazily(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
+#[inline(never)]
+unsafe fn start_and_assign(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle> {
+    if !crate::ensure_running() {
+        return None;
+    }
+    if let Some(handle) = regions::read(handle) {
+        return Some(handle);
+    }
     if matches!(ctc, Ctc::Absent) || !regions::is_unassigned(handle) {
         return None;
     }
@@ -59,8 +75,12 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
-            update.state().push(region, kind, now);
+        if let Some(mut update) = crate::update() {
+            if is_leaf(kind) {
+                update.state().push_leaf(region, kind, Now);
+            } else {
+                update.state().push(region, kind, Now);
+            }
         }
     }
 }
@@ -68,10 +88,24 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 #[inline(always)]
 pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
-            update.state().pop_to(region, kind, now);
+        if let Some(mut update) = crate::update() {
+            if is_leaf(kind) {
+                update.state().pop_leaf(region, kind, Now);
+            } else {
+                update.state().pop_to(region, kind, Now);
+            }
         }
     }
+}
+
+/// Constructs in which no other construct opens, apart from task
+/// instances (see [`ThreadState::push_leaf`]).
+#[inline(always)]
+fn is_leaf(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Atomic | Kind::Flush | Kind::TaskCreate | Kind::UntiedTaskCreate
+    )
 }
 
 #[inline(always)]
@@ -80,7 +114,7 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        record(|state, _| state.point(region, kind));
+        record(|state| state.point(region, kind));
     }
 }
 
@@ -88,10 +122,14 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 #[inline(always)]
 pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+        record(|state| {
             let Some(frame) = state.find(region, kind) else {
                 return;
             };
+            if !frame.timed {
+                return;
+            }
+            let now = clock::now();
             let wait = now.saturating_sub(frame.start);
             frame.mark = now;
             let node = frame.node;
@@ -127,10 +165,10 @@ pub(crate) unsafe fn enter_saving_task(
         return;
     }
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
+        if let Some(mut update) = crate::update() {
             let state = update.state();
             store_task(old_task, Some(state));
-            state.push(region, kind, now);
+            state.push(region, kind, Now);
         }
     }
 }
@@ -144,9 +182,13 @@ pub(crate) unsafe fn exit_resuming_task(
     kind: Kind,
 ) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
+        if let Some(mut update) = crate::update() {
             let state = update.state();
-            state.pop_to(region, kind, now);
+            if is_leaf(kind) {
+                state.pop_leaf(region, kind, Now);
+            } else {
+                state.pop_to(region, kind, Now);
+            }
             state.current_task = old_task;
         }
     }
@@ -157,10 +199,22 @@ pub(crate) unsafe fn parallel_fork(handle: *mut RegionHandle, old_task: *mut Tas
     if !crate::recording() {
         return;
     }
-    if let Some(region) = resolve(handle, ctc) {
-        record(|state, now| {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, ctc)
+    {
+        record(|state| {
             store_task(old_task, Some(state));
-            state.push(region, Kind::Parallel, now).fork = ForkState::AwaitingBegin;
+            let frame = state.push(region, Kind::Parallel, Now);
+            frame.fork = ForkState::AwaitingBegin;
+            if inferred_barrier {
+                if frame.timed {
+                    frame.team = team::open(region);
+                } else {
+                    team::open_untimed(region);
+                }
+            }
         });
     }
 }
@@ -169,8 +223,12 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     if !crate::recording() {
         return;
     }
-    if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
+        record(|state| {
             let forked_here = match state.stack.last_mut() {
                 Some(frame)
                     if frame.region == region
@@ -178,19 +236,17 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
                         && frame.fork == ForkState::AwaitingBegin =>
                 {
                     frame.fork = ForkState::InTeam;
-                    Some(now.saturating_sub(frame.start))
+                    Some(
+                        frame
+                            .timed
+                            .then(|| clock::now().saturating_sub(frame.start)),
+                    )
                 }
                 _ => None,
             };
             match forked_here {
-                Some(fork_ns) => state.breakdown.fork_ns += fork_ns,
-                None => {
-                    // A team worker starts from idle: whatever is still open
-                    // was left by a cancelled region that skipped its ends.
-                    state.unmatched_ends += state.stack.len() as u64;
-                    state.pop_all(now);
-                    state.push(region, Kind::Parallel, now);
-                }
+                Some(fork_ns) => state.breakdown.fork_ns += fork_ns.unwrap_or(0),
+                None => begin_as_worker(state, region, inferred_barrier),
             }
             state.current_task = state.new_task_id();
             state.current_task_region = NO_REGION;
@@ -198,32 +254,93 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     }
 }
 
+/// A team worker starts from idle: the barrier that ended its previous
+/// region has released it, and whatever else is still open was left by a
+/// cancelled region that skipped its ends.
+fn begin_as_worker(state: &mut ThreadState, region: RegionId, inferred_barrier: bool) {
+    state.close_all_released();
+    if !state.stack.is_empty() {
+        state.unmatched_ends += state.stack.len() as u64;
+        state.pop_all(Now);
+    }
+    if !inferred_barrier {
+        state.push(region, Kind::Parallel, Now);
+        return;
+    }
+    match team::membership(region) {
+        Membership::Team(instance) => {
+            let frame = state.push_with(region, Kind::Parallel, Timing::Team { timed: true }, Now);
+            frame.team = instance;
+        }
+        Membership::Untimed => {
+            state.push_with(region, Kind::Parallel, Timing::Team { timed: false }, Now);
+        }
+        Membership::Alone => {
+            state.push(region, Kind::Parallel, Now);
+        }
+    }
+}
+
 pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
-    if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
-            let Some(frame) = state.close_above(region, Kind::Parallel, now) else {
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
+        record(|state| {
+            let Some(frame) = state.close_above(region, Kind::Parallel, Now) else {
                 return;
             };
-            if frame.fork == ForkState::InTeam {
+            let forked_here = frame.fork == ForkState::InTeam;
+            if frame.timed && frame.team != NO_INSTANCE {
+                let now = clock::now();
+                team::arrive(region, now);
+                let frame = state.arrive(now).unwrap();
+                frame.fork = if forked_here {
+                    ForkState::AwaitingJoin
+                } else {
+                    ForkState::AwaitingRelease
+                };
+            } else if forked_here {
                 frame.fork = ForkState::AwaitingJoin;
-                frame.mark = now;
+                if frame.timed {
+                    frame.mark = clock::now();
+                }
             } else {
-                state.pop_to(region, Kind::Parallel, now);
+                if inferred_barrier && frame.timed {
+                    state.barriers_not_inferred += 1;
+                }
+                state.pop_to(region, Kind::Parallel, Now);
             }
         });
     }
 }
 
 pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
-    if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state, now| {
-            if let Some(frame) = state.find(region, Kind::Parallel) {
-                if frame.fork == ForkState::AwaitingJoin {
-                    let join_ns = now.saturating_sub(frame.mark);
-                    state.breakdown.join_ns += join_ns;
+    if let Some(Handle {
+        region,
+        inferred_barrier,
+    }) = resolve_handle(handle, Ctc::Absent)
+    {
+        record(|state| {
+            let closed = match state.find(region, Kind::Parallel) {
+                Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
+                    let now = clock::now();
+                    let (arrival, instance) = (frame.mark, frame.team);
+                    let release = if instance != NO_INSTANCE {
+                        team::close(region, instance, now)
+                    } else {
+                        None
+                    };
+                    if inferred_barrier && release.is_none() {
+                        state.barriers_not_inferred += 1;
+                    }
+                    state.breakdown.join_ns += now.saturating_sub(release.unwrap_or(arrival));
+                    state.join(region, release, now)
                 }
-            }
-            if let Some(frame) = state.pop_to(region, Kind::Parallel, now) {
+                _ => state.pop_to(region, Kind::Parallel, Now),
+            };
+            if let Some(frame) = closed {
                 state.current_task_region = frame.saved_task_region;
             }
             state.current_task = old_task;
@@ -242,7 +359,7 @@ pub(crate) unsafe fn task_create_begin(
     store_task(old_task, None);
     store_task(new_task, None);
     if let Some(region) = resolve(handle, ctc) {
-        if let Some((mut update, now)) = crate::update() {
+        if let Some(mut update) = crate::update() {
             let state = update.state();
             store_task(old_task, Some(state));
             if !new_task.is_null() {
@@ -250,7 +367,7 @@ pub(crate) unsafe fn task_create_begin(
             }
             state.note_task_created(region);
             if crate::recording() {
-                state.push(region, kind, now);
+                state.push_leaf(region, kind, Now);
             }
         }
     }
@@ -259,10 +376,10 @@ pub(crate) unsafe fn task_create_begin(
 #[inline(always)]
 pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        if let Some((mut update, now)) = crate::update() {
+        if let Some(mut update) = crate::update() {
             let state = update.state();
             // Task frames restore the suspended task when they close.
-            state.push(region, kind, now);
+            state.push(region, kind, Now);
             state.current_task = task;
             state.current_task_region = region;
         }

@@ -16,6 +16,9 @@ static ORIGIN_NS: AtomicU64 = AtomicU64::new(0);
 /// Runs spent less than this apart are too short to measure the tick rate
 /// precisely; the writer then waits until this much time has passed.
 const MIN_CALIBRATION_NS: u64 = 2_000_000;
+/// Enough to convert a throttling threshold to ticks to within a fraction
+/// of a percent.
+const MIN_RATE_NS: u64 = 1_000_000;
 
 pub fn monotonic_ns() -> u64 {
     let mut ts = libc::timespec {
@@ -49,6 +52,48 @@ pub fn init() {
     }
     ORIGIN_NS.store(monotonic_ns(), Ordering::Relaxed);
     ORIGIN_TICKS.store(now(), Ordering::Relaxed);
+}
+
+/// Where an update takes its time from, read only when a timed frame needs
+/// it: the real clock ([`Now`]) while the program runs, a given time
+/// (`u64`) to close what is still open at exit and in tests.
+pub trait Clock: Copy {
+    fn now(self) -> u64;
+}
+
+/// The clock itself.
+#[derive(Clone, Copy)]
+pub struct Now;
+
+impl Clock for Now {
+    #[inline(always)]
+    fn now(self) -> u64 {
+        now()
+    }
+}
+
+impl Clock for u64 {
+    #[inline(always)]
+    fn now(self) -> u64 {
+        self
+    }
+}
+
+/// Ticks in `ns` nanoseconds. The tick rate is measured against
+/// CLOCK_MONOTONIC over the run so far, at least a millisecond of it.
+pub fn ticks_in_ns(ns: u64) -> u64 {
+    if !USE_TSC.load(Ordering::Relaxed) {
+        return ns;
+    }
+    let origin_ns = ORIGIN_NS.load(Ordering::Relaxed);
+    let origin_ticks = ORIGIN_TICKS.load(Ordering::Relaxed);
+    let (mut ticks, mut now_ns) = (now(), monotonic_ns());
+    while now_ns.saturating_sub(origin_ns) < MIN_RATE_NS {
+        std::hint::spin_loop();
+        (ticks, now_ns) = (now(), monotonic_ns());
+    }
+    let ticks_per_ns = ticks.saturating_sub(origin_ticks) as f64 / (now_ns - origin_ns) as f64;
+    (ns as f64 * ticks_per_ns) as u64
 }
 
 /// The current time in ticks.

@@ -1,21 +1,45 @@
 //! The region table: one entry per assigned handle.
 //!
 //! A handle's value is its region id, the table index plus one, so that a
-//! NULL (zero) handle means "not assigned". The hot path only ever reads the
-//! handle and compares it with the number of regions; the table itself is
-//! touched at assignment time and when the profile is written.
+//! NULL (zero) handle means "not assigned", and a flag for parallel regions
+//! whose closing barrier the runtime infers. The hot path only ever reads
+//! the handle and compares its id with the number of regions; the table
+//! itself is touched at assignment time and when the profile is written.
 
-use crate::ctc::{self, RegionInfo};
+use pomp2::ctc::{self, ImplicitBarrier, Parsed};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-pub type RegionId = u32;
+pub use pomp2::profile::RegionId;
 
 /// Id used for events without a region of their own (lock calls).
 pub const NO_REGION: RegionId = 0;
 
-static REGIONS: Mutex<Vec<RegionInfo>> = Mutex::new(Vec::new());
+/// Set in a handle's value when the region's CTC string says
+/// `pompImplicitBarrier=inferred`.
+const INFERRED_BARRIER: usize = 1 << 31;
+const ID_MASK: usize = INFERRED_BARRIER - 1;
+
+/// What a handle says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handle {
+    pub region: RegionId,
+    /// The region leaves the barrier that ends it implicit; see
+    /// [`crate::team`].
+    pub inferred_barrier: bool,
+}
+
+impl Handle {
+    fn from_value(value: usize) -> Self {
+        Handle {
+            region: (value & ID_MASK) as RegionId,
+            inferred_barrier: value & INFERRED_BARRIER != 0,
+        }
+    }
+}
+
+static REGIONS: Mutex<Vec<Parsed>> = Mutex::new(Vec::new());
 static REGION_COUNT: AtomicU32 = AtomicU32::new(0);
 
 /// The handle slot seen as an atomic word: instrumented code reads it from
@@ -28,20 +52,20 @@ unsafe fn slot_word<'a>(slot: *mut *mut c_void) -> &'a AtomicUsize {
     &*(slot as *const AtomicUsize)
 }
 
-/// Reads a handle and returns its region id when it names a known region.
+/// Reads a handle when it names a known region.
 ///
 /// # Safety
 /// `slot` is null or valid as described for [`slot_word`].
 #[inline(always)]
-pub unsafe fn read(slot: *mut *mut c_void) -> Option<RegionId> {
+pub unsafe fn read(slot: *mut *mut c_void) -> Option<Handle> {
     if slot.is_null() {
         return None;
     }
-    let value = slot_word(slot).load(Ordering::Relaxed);
-    if value == 0 || value > REGION_COUNT.load(Ordering::Acquire) as usize {
+    let handle = Handle::from_value(slot_word(slot).load(Ordering::Relaxed));
+    if handle.region == 0 || handle.region > REGION_COUNT.load(Ordering::Acquire) {
         return None;
     }
-    Some(value as RegionId)
+    Some(handle)
 }
 
 /// True when `slot` is a valid slot holding NULL.
@@ -59,7 +83,7 @@ pub unsafe fn is_unassigned(slot: *mut *mut c_void) -> bool {
 ///
 /// # Safety
 /// `slot` is null or valid as described for [`slot_word`].
-pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<RegionId> {
+pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<Handle> {
     if slot.is_null() {
         return None;
     }
@@ -67,19 +91,32 @@ pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<RegionId> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let word = slot_word(slot);
-    let current = word.load(Ordering::Relaxed);
-    if current != 0 && current <= table.len() {
-        return Some(current as RegionId);
+    let current = Handle::from_value(word.load(Ordering::Relaxed));
+    if current.region != 0 && current.region as usize <= table.len() {
+        return Some(current);
     }
-    table.push(ctc::parse(ctc));
+    if table.len() >= ID_MASK {
+        return None;
+    }
+    let parsed = ctc::parse(ctc);
+    let inferred_barrier = parsed.context.implicit_barrier == ImplicitBarrier::Inferred;
+    table.push(parsed);
     let id = table.len();
     REGION_COUNT.store(id as u32, Ordering::Release);
-    word.store(id, Ordering::Release);
-    Some(id as RegionId)
+    let flag = if inferred_barrier {
+        INFERRED_BARRIER
+    } else {
+        0
+    };
+    word.store(id | flag, Ordering::Release);
+    Some(Handle {
+        region: id as RegionId,
+        inferred_barrier,
+    })
 }
 
 /// A copy of the table for reporting; index `id - 1` describes region `id`.
-pub fn snapshot() -> Vec<RegionInfo> {
+pub fn snapshot() -> Vec<Parsed> {
     REGIONS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -1,0 +1,85 @@
+/* syncbench.c instrumented for POMP2 as `pomp instrument` does by default:
+ * a parallel region's closing barrier stays implicit
+ * (pompImplicitBarrier=inferred): each thread calls Parallel_end where it
+ * arrives, the master Parallel_join after the release, and pomp's runtime
+ * infers the waiting. The combined parallel for keeps its loop's nowait and
+ * needs no barrier of its own: the region's closing barrier ends the loop
+ * too. syncbench.explicit.pomp.c has OPARI2's form. */
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void *POMP2_Region_handle;
+typedef int64_t POMP2_Task_handle;
+void POMP2_Assign_handle(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
+                         POMP2_Task_handle *old_task, const char ctc[]);
+void POMP2_Parallel_begin(POMP2_Region_handle *h);
+void POMP2_Parallel_end(POMP2_Region_handle *h);
+void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]);
+void POMP2_For_exit(POMP2_Region_handle *h);
+void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
+void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+
+static POMP2_Region_handle pomp2_region_1 = NULL;
+static POMP2_Region_handle pomp2_region_2 = NULL;
+static const char pomp2_ctc_1[] = "117*regionType=parallelfor*sscl=syncbench.c:28:28*escl=syncbench.c:29:29*pompUnit=main*pompImplicitBarrier=inferred**";
+static const char pomp2_ctc_2[] = "114*regionType=parallel*sscl=syncbench.c:33:33*escl=syncbench.c:34:34*pompUnit=main*pompImplicitBarrier=inferred**";
+
+void POMP2_Init_reg_syncbench_c(void) {
+    POMP2_Assign_handle(&pomp2_region_1, pomp2_ctc_1);
+    POMP2_Assign_handle(&pomp2_region_2, pomp2_ctc_2);
+}
+void POMP2_Init_regions(void) { POMP2_Init_reg_syncbench_c(); }
+size_t POMP2_Get_num_regions(void) { return 2; }
+const char *POMP2_Get_opari2_version(void) { return "pomp-bench"; }
+
+static void delay(int length) {
+    volatile int a = 0;
+    for (int i = 0; i < length; i++) a += i;
+}
+
+int main(int argc, char **argv) {
+    const char *test = argc > 1 ? argv[1] : "parallel";
+    long regions = argc > 2 ? atol(argv[2]) : 200000;
+    int length = argc > 3 ? atoi(argv[3]) : 50;
+    int threads = omp_get_max_threads();
+    int loop = strcmp(test, "parallel_for") == 0;
+    if (!loop && strcmp(test, "parallel") != 0) {
+        fprintf(stderr, "syncbench: unknown test %s\n", test);
+        return 2;
+    }
+    double start = omp_get_wtime();
+    if (loop) {
+        for (long r = 0; r < regions; r++) {
+            { int pomp2_num_threads = omp_get_max_threads(); int pomp2_if = 1;
+              POMP2_Task_handle pomp2_old_task;
+              POMP2_Parallel_fork(&pomp2_region_1, pomp2_if, pomp2_num_threads, &pomp2_old_task, pomp2_ctc_1);
+#pragma omp parallel firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)
+              { POMP2_Parallel_begin(&pomp2_region_1);
+                POMP2_For_enter(&pomp2_region_1, pomp2_ctc_1);
+#pragma omp for nowait
+                for (int i = 0; i < threads; i++) delay(length);
+                POMP2_For_exit(&pomp2_region_1);
+                POMP2_Parallel_end(&pomp2_region_1); }
+              POMP2_Parallel_join(&pomp2_region_1, pomp2_old_task); }
+        }
+    } else {
+        for (long r = 0; r < regions; r++) {
+            { int pomp2_num_threads = omp_get_max_threads(); int pomp2_if = 1;
+              POMP2_Task_handle pomp2_old_task;
+              POMP2_Parallel_fork(&pomp2_region_2, pomp2_if, pomp2_num_threads, &pomp2_old_task, pomp2_ctc_2);
+#pragma omp parallel firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)
+              { POMP2_Parallel_begin(&pomp2_region_2);
+                delay(length);
+                POMP2_Parallel_end(&pomp2_region_2); }
+              POMP2_Parallel_join(&pomp2_region_2, pomp2_old_task); }
+        }
+    }
+    double seconds = omp_get_wtime() - start;
+    printf("seconds=%.6f us_per_region=%.4f\n", seconds, seconds * 1e6 / regions);
+    return 0;
+}

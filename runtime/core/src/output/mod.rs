@@ -1,0 +1,121 @@
+//! Writing the profile, the stderr summary and the trace, once, at
+//! `POMP2_Finalize` or at exit, whichever comes first.
+
+mod files;
+mod profile;
+mod summary;
+mod trace;
+
+use crate::clock;
+use crate::regions;
+use crate::state::ThreadState;
+use crate::thread::{self, ThreadData};
+use files::{output_path, write_atomically};
+use pomp2::profile::Throttling;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// How long to wait for a thread to finish the event it is recording. Only
+/// a program that exits while other threads still run can make us wait.
+const IDLE_WAIT: Duration = Duration::from_secs(2);
+
+/// Like `eprintln!`, but a failing stderr (a closed pipe) is ignored rather
+/// than a panic: this runs at exit, inside the instrumented program.
+fn warn(message: std::fmt::Arguments) {
+    let _ = writeln!(io::stderr(), "{message}");
+}
+
+pub fn finish() {
+    if !crate::freeze() {
+        return;
+    }
+    let now = clock::now();
+    let mut threads = Vec::new();
+    let mut incomplete_threads = Vec::new();
+    let deadline = Instant::now() + IDLE_WAIT;
+    for data in thread::all() {
+        if !data.live.load(Ordering::Relaxed) {
+            continue;
+        }
+        if wait_until_idle(data, deadline) {
+            threads.push(data);
+        } else {
+            incomplete_threads.push(data.index);
+        }
+    }
+    let mut states: Vec<(&ThreadData, &mut ThreadState)> = threads
+        .iter()
+        .map(|data| (*data, unsafe { data.state() }))
+        .collect();
+    if crate::is_forked_child() && states.iter().all(|(_, s)| s.events == 0) {
+        // A fork child that recorded nothing has nothing to report; the
+        // parent's data is the parent's to write.
+        return;
+    }
+    for (_, state) in states.iter_mut() {
+        state.pop_all(now);
+    }
+    let scale = clock::Scale::measure();
+    for (_, state) in states.iter_mut() {
+        state.rescale(&scale);
+    }
+    let wall_ns = scale.since_start_ns(now);
+    let states: Vec<(&ThreadData, &ThreadState)> =
+        states.into_iter().map(|(d, s)| (d, &*s)).collect();
+
+    let pid = std::process::id();
+    let config = crate::config();
+    let profile_path = output_path(config.profile_path.as_deref(), "pomp-profile", pid);
+    let regions = profile::regions(&regions::snapshot());
+    let trace = config.trace.then(|| {
+        let trace_path = profile_path
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(output_path(None, "pomp-trace", pid));
+        trace::write(&trace_path, &states, &regions, pid)
+    });
+    let run = profile::Run {
+        pid,
+        wall_ns,
+        incomplete_threads,
+        throttling: match config.throttle {
+            Some(rule) => Throttling {
+                enabled: true,
+                numcalls: rule.numcalls,
+                percall_ns: rule.percall_ns,
+            },
+            None => Throttling {
+                enabled: false,
+                numcalls: 0,
+                percall_ns: 0,
+            },
+        },
+        trace,
+        states: &states,
+    };
+    let profile = profile::build(run, regions);
+    let written = write_atomically(&profile_path, |out| {
+        serde_json::to_writer(&mut *out, &profile).map_err(io::Error::from)
+    });
+    if let Err(err) = &written {
+        warn(format_args!(
+            "pomp: cannot write profile {}: {err}",
+            profile_path.display()
+        ));
+    }
+    if config.summary {
+        summary::print(&profile, &profile_path, written.is_ok());
+    }
+}
+
+fn wait_until_idle(data: &ThreadData, deadline: Instant) -> bool {
+    while data.busy.load(Ordering::SeqCst) {
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::yield_now();
+    }
+    true
+}

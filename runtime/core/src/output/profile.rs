@@ -1,0 +1,248 @@
+//! The profile document, built from every thread's frozen state.
+
+use crate::regions::NO_REGION;
+use crate::state::{NodeIndex, ThreadState, ROOT};
+use crate::thread::ThreadData;
+use pomp2::ctc::{keys, Parsed};
+use pomp2::profile::{
+    Breakdown, Kind, Node, Profile, Region, RegionId, RegionSummary, TaskRegion, TaskRelation,
+    Tasks, Thread, ThreadTotals, Throttling, TraceSummary, FORMAT, VERSION,
+};
+use std::collections::BTreeMap;
+
+/// What the writer knows besides the threads' states.
+pub struct Run<'a> {
+    pub pid: u32,
+    pub wall_ns: u64,
+    pub incomplete_threads: Vec<u32>,
+    pub throttling: Throttling,
+    pub trace: Option<TraceSummary>,
+    pub states: &'a [(&'a ThreadData, &'a ThreadState)],
+}
+
+fn region_ref(id: RegionId) -> Option<RegionId> {
+    (id != NO_REGION).then_some(id)
+}
+
+/// The region table's entries, region `id` at index `id - 1`.
+pub fn regions(table: &[Parsed]) -> Vec<Region> {
+    table
+        .iter()
+        .enumerate()
+        .map(|(index, Parsed { context, malformed })| {
+            let region_type = if context.region_type.is_empty() {
+                "unknown".to_string()
+            } else {
+                context.region_type.clone()
+            };
+            let mut label_context = context.clone();
+            label_context.region_type = region_type.clone();
+            Region {
+                id: index as RegionId + 1,
+                region_type,
+                file: context.start.as_ref().map(|s| s.file.clone()),
+                first_line: context.start.as_ref().map(|s| s.first_line),
+                last_line: context.start.as_ref().map(|s| s.last_line),
+                end_first_line: context.end.as_ref().map(|s| s.first_line),
+                end_last_line: context.end.as_ref().map(|s| s.last_line),
+                name: context.name().map(str::to_string),
+                unit: context.unit.clone(),
+                label: label_context.label(),
+                idf_id: context.pomp_id.clone(),
+                implicit_barrier: context.implicit_barrier.into(),
+                attributes: context
+                    .attributes
+                    .iter()
+                    .filter(|(key, _)| key != keys::CRITICAL_NAME && key != keys::USER_REGION_NAME)
+                    .cloned()
+                    .collect(),
+                malformed_ctc: *malformed,
+            }
+        })
+        .collect()
+}
+
+pub fn build(run: Run, regions: Vec<Region>) -> Profile {
+    let mut breakdown = Breakdown::default();
+    for (_, state) in run.states {
+        breakdown.add(&state.breakdown);
+    }
+    Profile {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        pid: run.pid,
+        rank: crate::config().rank.clone(),
+        opari2_version: crate::opari2_version(),
+        declared_regions: crate::declared_region_count() as u64,
+        wall_ns: run.wall_ns,
+        thread_count: run.states.len() as u64,
+        incomplete_threads: run.incomplete_threads,
+        throttling: run.throttling,
+        regions,
+        breakdown,
+        region_summary: region_summary(run.states),
+        tasks: tasks(run.states),
+        threads: run.states.iter().map(|(d, s)| thread(d, s)).collect(),
+        trace: run.trace,
+    }
+}
+
+fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
+    let measured_ns = state.nodes[ROOT as usize].children_ns;
+    let waiting_ns = state.breakdown.waiting_ns();
+    Thread {
+        thread: data.index,
+        os_tid: data.os_tid,
+        events: state.events,
+        unmatched_ends: state.unmatched_ends,
+        frames_beyond_depth_limit: state.frames_beyond_depth_limit,
+        barriers_not_inferred: state.barriers_not_inferred,
+        totals: ThreadTotals {
+            measured_ns,
+            waiting_ns,
+            work_ns: measured_ns.saturating_sub(waiting_ns),
+        },
+        breakdown: state.breakdown,
+        tree: tree(state),
+    }
+}
+
+/// The thread's call-path tree, children in the order they were first
+/// entered.
+fn tree(state: &ThreadState) -> Node {
+    let mut children: Vec<Vec<NodeIndex>> = vec![Vec::new(); state.nodes.len()];
+    for (index, node) in state.nodes.iter().enumerate().skip(1) {
+        children[node.parent as usize].push(index as NodeIndex);
+    }
+    fn build(state: &ThreadState, children: &[Vec<NodeIndex>], index: NodeIndex) -> Node {
+        let node = &state.nodes[index as usize];
+        let (inclusive_ns, exclusive_ns) = if index == ROOT {
+            (node.children_ns, 0)
+        } else {
+            (node.inclusive_ns, node.exclusive_ns())
+        };
+        Node {
+            region: region_ref(node.region),
+            kind: node.kind,
+            visits: node.visits,
+            inclusive_ns,
+            exclusive_ns,
+            wait_ns: node.wait_ns,
+            throttled: node.throttled.map(|t| pomp2::profile::Throttled {
+                at_visit: t.at_visit,
+                measured_ns: t.measured_ns,
+            }),
+            children: children[index as usize]
+                .iter()
+                .map(|&child| build(state, children, child))
+                .collect(),
+        }
+    }
+    build(state, &children, ROOT)
+}
+
+/// Per (region, kind) totals over all threads, with the spread between
+/// threads that load-imbalance analysis needs.
+#[derive(Default)]
+struct Totals {
+    visits: u64,
+    inclusive_ns: u64,
+    exclusive_ns: u64,
+    per_thread_inclusive: BTreeMap<u32, u64>,
+    throttled_on: std::collections::BTreeSet<u32>,
+}
+
+fn totals(states: &[(&ThreadData, &ThreadState)]) -> BTreeMap<(RegionId, Kind), Totals> {
+    let mut totals: BTreeMap<(RegionId, Kind), Totals> = BTreeMap::new();
+    for (data, state) in states {
+        for node in state.nodes.iter().skip(1) {
+            let entry = totals.entry((node.region, node.kind)).or_default();
+            entry.visits += node.visits;
+            entry.inclusive_ns += node.inclusive_ns;
+            entry.exclusive_ns += node.exclusive_ns();
+            *entry.per_thread_inclusive.entry(data.index).or_default() += node.inclusive_ns;
+            if node.throttled.is_some() {
+                entry.throttled_on.insert(data.index);
+            }
+        }
+    }
+    totals
+}
+
+fn region_summary(states: &[(&ThreadData, &ThreadState)]) -> Vec<RegionSummary> {
+    let mut summary: Vec<RegionSummary> = totals(states)
+        .into_iter()
+        .map(|((region, kind), t)| {
+            let per_thread: Vec<u64> = t.per_thread_inclusive.values().copied().collect();
+            let threads = per_thread.len() as u64;
+            RegionSummary {
+                region: region_ref(region),
+                kind,
+                visits: t.visits,
+                inclusive_ns: t.inclusive_ns,
+                exclusive_ns: t.exclusive_ns,
+                threads,
+                min_thread_inclusive_ns: per_thread.iter().copied().min().unwrap_or(0),
+                max_thread_inclusive_ns: per_thread.iter().copied().max().unwrap_or(0),
+                mean_thread_inclusive_ns: t.inclusive_ns / threads.max(1),
+                throttled_threads: t.throttled_on.len() as u64,
+            }
+        })
+        .collect();
+    summary.sort_by_key(|s| std::cmp::Reverse(s.inclusive_ns));
+    summary
+}
+
+fn tasks(states: &[(&ThreadData, &ThreadState)]) -> Tasks {
+    let mut relations: BTreeMap<(RegionId, RegionId), u64> = BTreeMap::new();
+    let mut created = 0;
+    for (_, state) in states {
+        created += state.tasks_created;
+        for relation in &state.task_relations {
+            *relations
+                .entry((relation.parent_region, relation.child_region))
+                .or_default() += relation.count;
+        }
+    }
+    let mut created_per_region: BTreeMap<RegionId, u64> = BTreeMap::new();
+    for ((_, child), count) in &relations {
+        *created_per_region.entry(*child).or_default() += count;
+    }
+    let mut executed: BTreeMap<RegionId, (u64, u64, u64)> = BTreeMap::new();
+    for (_, state) in states {
+        for node in state.nodes.iter().filter(|n| n.kind.is_task()) {
+            let entry = executed.entry(node.region).or_default();
+            entry.0 += node.visits;
+            entry.1 += node.inclusive_ns;
+            entry.2 += node.exclusive_ns();
+        }
+    }
+    for region in created_per_region.keys() {
+        executed.entry(*region).or_default();
+    }
+    Tasks {
+        created,
+        executed: executed.values().map(|t| t.0).sum(),
+        per_region: executed
+            .iter()
+            .map(
+                |(&region, &(visits, inclusive_ns, exclusive_ns))| TaskRegion {
+                    region,
+                    created: created_per_region.get(&region).copied().unwrap_or(0),
+                    executed: visits,
+                    inclusive_ns,
+                    exclusive_ns,
+                    mean_ns: inclusive_ns / visits.max(1),
+                },
+            )
+            .collect(),
+        relations: relations
+            .into_iter()
+            .map(|((parent, child), count)| TaskRelation {
+                parent_region: region_ref(parent),
+                child_region: child,
+                count,
+            })
+            .collect(),
+    }
+}

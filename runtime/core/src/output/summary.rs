@@ -1,0 +1,113 @@
+//! The few lines on stderr at exit: where the time went, and where the
+//! profile is.
+
+use pomp2::profile::{kind_label, Kind, Node, Profile, Region, RegionId};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::Path;
+
+const SUMMARY_ROWS: usize = 5;
+const THROTTLED_ROWS: usize = 8;
+
+fn millis(ns: u64) -> String {
+    format!("{:.3} ms", ns as f64 / 1e6)
+}
+
+fn region(profile: &Profile, id: Option<RegionId>) -> Option<&Region> {
+    let index = (id? as usize).checked_sub(1)?;
+    profile.regions.get(index)
+}
+
+pub fn text(profile: &Profile, profile_path: &Path, written: bool) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "pomp: {} threads, {} regions, {} wall; profile {}{}",
+        profile.thread_count,
+        profile.regions.len(),
+        millis(profile.wall_ns),
+        profile_path.display(),
+        if written { "" } else { " (NOT written)" }
+    );
+    text.push_str("pomp:   inclusive(all threads)     visits  region\n");
+    for row in profile.region_summary.iter().take(SUMMARY_ROWS) {
+        let _ = writeln!(
+            text,
+            "pomp: {:>16} {:>14}  {}",
+            millis(row.inclusive_ns),
+            row.visits,
+            kind_label(row.kind, region(profile, row.region))
+        );
+    }
+    let b = &profile.breakdown;
+    let _ = writeln!(
+        text,
+        "pomp: waiting: implicit barrier {}, barrier {}, critical {}, lock {}, taskwait {}; fork {}, join {}",
+        millis(b.implicit_barrier_ns),
+        millis(b.barrier_ns),
+        millis(b.critical_wait_ns),
+        millis(b.lock_wait_ns),
+        millis(b.taskwait_ns),
+        millis(b.fork_ns),
+        millis(b.join_ns),
+    );
+    throttled(profile, &mut text);
+    text
+}
+
+/// Which regions stopped being timed, on how many threads, and from which
+/// visit on.
+fn throttled(profile: &Profile, text: &mut String) {
+    /// Per (region, kind): the threads, and the earliest visit at which
+    /// one of them was throttled.
+    type Found = BTreeMap<(Option<RegionId>, Kind), (BTreeSet<u32>, u64)>;
+    fn walk(node: &Node, thread: u32, found: &mut Found) {
+        if let Some(throttled) = node.throttled {
+            let entry = found
+                .entry((node.region, node.kind))
+                .or_insert((BTreeSet::new(), u64::MAX));
+            entry.0.insert(thread);
+            entry.1 = entry.1.min(throttled.at_visit);
+        }
+        for child in &node.children {
+            walk(child, thread, found);
+        }
+    }
+    let mut found = Found::new();
+    for thread in &profile.threads {
+        walk(&thread.tree, thread.thread, &mut found);
+    }
+    if found.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        text,
+        "pomp: throttled after {} visits of under {} us each (POMP_THROTTLE=0 times every visit); \
+         visits are still counted, later time stays in the enclosing region:",
+        profile.throttling.numcalls,
+        profile.throttling.percall_ns as f64 / 1e3
+    );
+    for ((region_id, kind), (threads, at_visit)) in found.iter().take(THROTTLED_ROWS) {
+        let _ = writeln!(
+            text,
+            "pomp:   {} on {} thread{} from visit {at_visit}",
+            kind_label(*kind, region(profile, *region_id)),
+            threads.len(),
+            if threads.len() == 1 { "" } else { "s" },
+        );
+    }
+    if found.len() > THROTTLED_ROWS {
+        let _ = writeln!(
+            text,
+            "pomp:   and {} more (see \"throttled\" in the profile)",
+            found.len() - THROTTLED_ROWS
+        );
+    }
+}
+
+pub fn print(profile: &Profile, profile_path: &Path, written: bool) {
+    // A failing stderr (a closed pipe) is ignored: this runs at exit,
+    // inside the instrumented program.
+    let _ = io::stderr().write_all(text(profile, profile_path, written).as_bytes());
+}
