@@ -726,3 +726,31 @@ fn errors_name_the_files_and_the_trouble() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("come from different builds"), "{text}");
 }
+
+#[test]
+fn the_page_is_well_formed_whatever_the_figures() {
+    // A region and a fork of 0.05 % and 0.025 % of the thread time: their
+    // shares read `<0.1%`.
+    let mut team = team();
+    team.breakdown.fork_ns = 50_000;
+    team.breakdown.join_ns = 0;
+    team.regions.push(region(4, "critical", 30, "f.4"));
+    let mut tiny = node(4, Kind::Critical, 1, 0, vec![]);
+    tiny.inclusive_ns = 100_000;
+    tiny.exclusive_ns = 100_000;
+    tiny.wait_ns = 50_000;
+    team.threads[1].tree.children[0].children.push(tiny);
+    let mut serial = team.clone();
+    serial.threads.truncate(1);
+    serial.wall_ns = 180 * MS;
+    let runs = [run(team)];
+    let base = run(serial);
+    let catalog = Catalog::new(&[&runs[0], &base], Matching::ById, &Descriptors::default());
+    let report = analysis::report(&runs, Some(&base), &catalog);
+    let folded = super::render::flame::folded(&report.tree);
+    let svg = super::render::flame::svg(&folded, "t", "s", false).unwrap();
+    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    assert!(page.contains("&lt;0.1%"), "no small share to check");
+    let parsed = scraper::Html::parse_document(&page);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+}

@@ -85,6 +85,11 @@ fn close(out: &mut String) {
     );
 }
 
+/// A share as HTML text: small ones read `<0.1%`.
+fn share_text(share: f64) -> String {
+    escape(&percent(share))
+}
+
 /// A numeric table cell that sorts by its value.
 fn num(value: impl std::fmt::Display, text: &str) -> String {
     format!(
@@ -120,7 +125,7 @@ fn cost_cell(share: f64) -> String {
     };
     format!(
         "<td class=\"num{level}\" data-value=\"{share}\">{}</td>",
-        percent(share)
+        share_text(share)
     )
 }
 
@@ -240,7 +245,7 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
             "<rect x=\"{x:.2}\" y=\"0\" width=\"{width:.2}\" height=\"36\" fill=\"{colour}\"><title>{}: {} ({})</title></rect>",
             class.name(),
             duration(figures.ns.mean),
-            percent(figures.share)
+            share_text(figures.share)
         );
         x += width;
     }
@@ -252,7 +257,7 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
             "<li><span class=\"swatch\" style=\"background:{colour}\"></span>{} {} ({})</li>",
             class.name(),
             duration(figures.ns.mean),
-            percent(figures.share)
+            share_text(figures.share)
         );
     }
     out.push_str("</ul>\n");
@@ -364,7 +369,7 @@ fn baseline(out: &mut String, report: &Report) {
         duration(base.wall_ns),
         base.speedup,
         threads(base.run_threads),
-        percent(base.efficiency),
+        share_text(base.efficiency),
         duration(base.run_wall_ns),
         duration(base.ideal_ns),
         signed_duration(base.total_overhead_ns)
@@ -481,7 +486,7 @@ fn tree_nodes(out: &mut String, nodes: &[TreeNode], depth: usize) {
         let figures = format!(
             "<span class=\"figures\">{} · {} · {} visits</span>",
             duration(node.inclusive_ns.mean),
-            percent(node.share),
+            share_text(node.share),
             count(node.visits.mean)
         );
         if node.children.is_empty() {
