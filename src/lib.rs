@@ -12,6 +12,7 @@ pub mod frontend;
 pub mod instrument;
 pub mod model;
 pub mod output;
+pub mod report;
 pub mod rules;
 pub mod source;
 pub mod wrapper;

@@ -50,6 +50,78 @@ enum Command {
     },
     /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
     InstallWrappers { dir: PathBuf },
+    /// Turn profiles into answers: where the time went and why, as tables and pictures.
+    #[command(long_about = REPORT_ABOUT, after_help = REPORT_EXAMPLES)]
+    Report(ReportArgs),
+}
+
+const REPORT_ABOUT: &str = "Reads the profiles an instrumented program writes at exit \
+(pomp-profile.<pid>.json) and answers where the time went and why.\n\n\
+Times add up over threads: a region three threads spend 1 s in has 3 s inclusive time, and \
+shares are of the run's thread time (wall time × threads). The report shows:\n\
+  - regions by inclusive time: construct, enclosing function, file:line, visits, inclusive \
+and exclusive time, share (--tree: the call paths instead);\n\
+  - overhead classes after SCALEA: control of parallelism (fork, join, task creation), \
+synchronisation (barriers, implicit barriers, taskwait, waiting for critical, ordered and \
+locks), loss of parallelism (threads idle while serial code runs or outside a running team) \
+and the rest, work; per region too, nested constructs included;\n\
+  - load imbalance of each worksharing construct: every thread's work with its barrier \
+waiting taken out, min, mean, max, and imbalance = (max − mean) / max, the share of the \
+construct's time evenly shared work would save;\n\
+  - tasks per construct, who created them, and with a trace (POMP_TRACE=1) a histogram of \
+task durations.\n\n\
+Several profiles (one per MPI rank) are one run: figures are means with their range. \
+--baseline compares with a reference run, usually on one thread: speed-up, and the total \
+overhead T_p − T_1/p split into the classes above and what they leave unexplained. \
+--diff compares two runs region by region; profiles from different builds are recognised \
+by their region ids, said to differ, and matched by construct, function and file.\n\n\
+The trace the runtime writes beside a profile (POMP_TRACE=1) is read when it is there; it \
+also opens as is in Perfetto or chrome://tracing.";
+
+const REPORT_EXAMPLES: &str = "Examples:\n  \
+pomp report pomp-profile.4242.json\n  \
+pomp report pomp-profile.4242.json --tree --top 0\n  \
+pomp report run.json --html report.html --flamegraph flame.svg --speedscope run.speedscope.json\n  \
+pomp report p4.json --baseline p1.json          # speed-up and overheads against one thread\n  \
+pomp report pomp-profile.rank*.json             # MPI ranks: min, mean, max\n  \
+pomp report --diff before.json after.json --flamegraph diff.svg\n  \
+pomp report run.json --idf build/ --format csv > regions.csv";
+
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Profiles of one run: one, or one per MPI rank.
+    #[arg(value_name = "PROFILE", required_unless_present = "diff")]
+    profiles: Vec<PathBuf>,
+    /// Compare run A with run B region by region (with --flamegraph: a differential flame graph).
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["profiles", "baseline", "tree", "speedscope"])]
+    diff: Option<Vec<PathBuf>>,
+    /// A reference run of the same program, usually on one thread: speed-up and overheads against it.
+    #[arg(long, value_name = "PROFILE")]
+    baseline: Option<PathBuf>,
+    /// IDF descriptors (pomp instrument --idf, or --pomp-keep) to join: a file, or a directory searched for them.
+    #[arg(long, value_name = "FILE_OR_DIR")]
+    idf: Vec<PathBuf>,
+    /// Show the call-path tree, merged over threads, instead of the flat region table.
+    #[arg(long)]
+    tree: bool,
+    /// Rows of the region table shown as text; 0 shows all.
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    top: usize,
+    /// text for people; json for everything, for tools; csv for the region table.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json", "csv"])]
+    format: String,
+    /// Write a flame graph of the call paths (SVG, zoomable in a browser).
+    #[arg(long, value_name = "OUT.svg")]
+    flamegraph: Option<PathBuf>,
+    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+    /// Write a speedscope document (speedscope.app): one profile per thread.
+    #[arg(long, value_name = "OUT.json")]
+    speedscope: Option<PathBuf>,
+    /// Colour the text: auto colours on a terminal only (and honours NO_COLOR).
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
 }
 
 #[derive(clap::Args)]
@@ -96,6 +168,7 @@ fn main() -> ExitCode {
         Command::Cxx { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Cxx, args),
         Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
         Command::InstallWrappers { dir } => install_wrappers(&dir),
+        Command::Report(a) => report(a),
     }
 }
 
@@ -112,6 +185,27 @@ fn install_wrappers(directory: &std::path::Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn report(a: ReportArgs) -> ExitCode {
+    let options = pomp::report::Options {
+        profiles: a.profiles,
+        diff: a.diff.map(|pair| (pair[0].clone(), pair[1].clone())),
+        baseline: a.baseline,
+        idf: a.idf,
+        tree: a.tree,
+        top: a.top,
+        format: a.format.parse().expect("clap checked the value"),
+        flamegraph: a.flamegraph,
+        html: a.html,
+        speedscope: a.speedscope,
+    };
+    let color = match a.color.as_str() {
+        "always" => anstream::ColorChoice::Always,
+        "never" => anstream::ColorChoice::Never,
+        _ => anstream::ColorChoice::Auto,
+    };
+    pomp::report::run_cli(&options, color)
 }
 
 fn instrument(a: InstrumentArgs) -> ExitCode {

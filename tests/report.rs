@@ -1,0 +1,922 @@
+//! `pomp report` on real profiles: the programs of corpus/report are built
+//! through the compiler wrapper, run on a team of threads, and their
+//! profiles (and traces) reported on. Each program does something whose
+//! figures are known from its arguments — a region that sleeps, a loop
+//! whose iterations sleep unequal times, a loop of barriers, a tree of
+//! tasks — and the report must show them. The pictures must parse, name
+//! every region, and the HTML page must render in a browser without script
+//! errors.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use tempfile::TempDir;
+
+const THREADS: u64 = 3;
+const MS: f64 = 1e6;
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pomp() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pomp"));
+    command.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+    command
+}
+
+fn run(command: &mut Command) -> Output {
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"))
+}
+
+/// Run to success, or fail the test with everything the command printed.
+fn succeed(command: &mut Command) -> Output {
+    let output = run(command);
+    assert!(
+        output.status.success(),
+        "{command:?} failed with {}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// libpomp_runtime.a, built for this test run so that it is current.
+fn runtime_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let binary = PathBuf::from(env!("CARGO_BIN_EXE_pomp"));
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(repository())
+            .args(["build", "--quiet", "-p", "pomp-runtime"]);
+        if binary.parent().is_some_and(|d| d.ends_with("release")) {
+            build.arg("--release");
+        }
+        succeed(&mut build);
+        binary.parent().unwrap().to_path_buf()
+    })
+}
+
+/// The corpus/report programs, built once through `pomp cc` with their IDF
+/// descriptors kept.
+struct Programs {
+    dir: TempDir,
+}
+
+impl Programs {
+    fn get() -> &'static Programs {
+        static PROGRAMS: OnceLock<Programs> = OnceLock::new();
+        PROGRAMS.get_or_init(|| {
+            let dir = tempfile::Builder::new()
+                .prefix("pomp-report-programs")
+                .tempdir()
+                .unwrap();
+            for name in [
+                "sleep_region",
+                "imbalanced_loop",
+                "barrier_heavy",
+                "task_tree",
+            ] {
+                build(
+                    dir.path(),
+                    &repository().join(format!("corpus/report/{name}.c")),
+                    name,
+                );
+            }
+            // The loop again after an edit: another build of the same program.
+            let source =
+                std::fs::read_to_string(repository().join("corpus/report/imbalanced_loop.c"))
+                    .unwrap()
+                    .replace("#include <omp.h>", "#include <omp.h>\n/* edited */\n");
+            let edited = dir.path().join("edited").join("imbalanced_loop.c");
+            std::fs::create_dir_all(edited.parent().unwrap()).unwrap();
+            std::fs::write(&edited, source).unwrap();
+            build(edited.parent().unwrap(), &edited, "imbalanced_loop");
+            Programs { dir }
+        })
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+}
+
+fn build(dir: &Path, source: &Path, name: &str) {
+    succeed(
+        pomp()
+            .current_dir(dir)
+            .env("POMP_RUNTIME_DIR", runtime_dir())
+            .env_remove("POMP_RUNTIME")
+            .env_remove("POMP_CC")
+            .arg("cc")
+            .args(["-fopenmp", "-O2", "--pomp-keep", "-I"])
+            .arg(repository().join("corpus/report"))
+            .arg(source)
+            .arg("-o")
+            .arg(name),
+    );
+}
+
+/// One run of a program: its profile, and its trace when asked for.
+struct Profiled {
+    _dir: TempDir,
+    profile: PathBuf,
+    dir: PathBuf,
+}
+
+fn profile(program: &Path, threads: u64, args: &[&str], env: &[(&str, &str)]) -> Profiled {
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-run")
+        .tempdir()
+        .unwrap();
+    let profile = dir.path().join("profile.json");
+    succeed(
+        Command::new(program)
+            .current_dir(dir.path())
+            .args(args)
+            .env("OMP_NUM_THREADS", threads.to_string())
+            .env("OMP_PROC_BIND", "false")
+            .env("POMP_PROFILE", &profile)
+            .env("POMP_SUMMARY", "0")
+            .env_remove("POMP_TRACE")
+            .envs(env.iter().copied()),
+    );
+    // With a rank, the runtime puts it in the name: profile.rank<N>.json.
+    let profile = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.starts_with("profile.") && name.ends_with(".json")
+        })
+        .unwrap_or_else(|| panic!("{} wrote no profile", program.display()));
+    let written: Value = serde_json::from_slice(&std::fs::read(&profile).unwrap()).unwrap();
+    assert_eq!(
+        written["version"],
+        pomp2::profile::VERSION,
+        "the runtime writes another profile version than the report reads"
+    );
+    Profiled {
+        profile,
+        dir: dir.path().to_path_buf(),
+        _dir: dir,
+    }
+}
+
+/// `pomp report ... --format json`, parsed.
+fn json_report(args: &[&Path], extra: &[&str]) -> Value {
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .args(args)
+            .args(["--format", "json"])
+            .args(extra),
+    );
+    serde_json::from_slice(&output.stdout).expect("the report is JSON")
+}
+
+fn rows(report: &Value) -> &Vec<Value> {
+    report["rows"].as_array().expect("rows")
+}
+
+fn row<'a>(report: &'a Value, what: &str) -> &'a Value {
+    rows(report)
+        .iter()
+        .find(|r| r["what"] == what)
+        .unwrap_or_else(|| panic!("no row {what:?} in {:#}", report["rows"]))
+}
+
+fn mean(value: &Value) -> f64 {
+    value["mean"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no mean in {value}"))
+}
+
+fn class<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["overheads"]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["class"] == name)
+        .unwrap_or_else(|| panic!("no class {name}"))
+}
+
+#[test]
+fn a_sleeping_region_takes_the_time_it_sleeps() {
+    let nap_ms = 200.0;
+    let run = profile(
+        &Programs::get().path("sleep_region"),
+        THREADS,
+        &["200"],
+        &[],
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let nap = row(&report, "region (nap)");
+    let slept = mean(&nap["inclusive_ns"]);
+    assert!(
+        (nap_ms * MS..nap_ms * 2.0 * MS).contains(&slept),
+        "the nap took {slept} ns"
+    );
+    assert_eq!(nap["threads"], 1);
+    let region = &report["regions"][nap["region"].as_u64().unwrap() as usize];
+    assert_eq!(region["unit"], "main");
+    assert_eq!(
+        region["file"]
+            .as_str()
+            .map(|f| f.ends_with("sleep_region.c")),
+        Some(true)
+    );
+    // While the initial thread naps, the other threads have nothing to do.
+    let loss = mean(&class(&report, "loss_of_parallelism")["ns"]);
+    let idle_threads = (THREADS - 1) as f64;
+    assert!(
+        loss >= idle_threads * nap_ms * MS,
+        "loss of parallelism {loss} ns, less than {idle_threads} threads × the nap"
+    );
+    let text = text(&succeed(pomp().arg("report").arg(&run.profile)).stdout);
+    assert!(text.contains("region (nap)"), "{text}");
+    assert!(text.contains("sleep_region.c:"), "{text}");
+}
+
+#[test]
+fn an_imbalanced_loop_shows_its_imbalance_and_speed_up() {
+    let unit_ms = 40.0;
+    let iterations = THREADS;
+    let program = Programs::get().path("imbalanced_loop");
+    let args = ["40", "3"];
+    let parallel = profile(&program, THREADS, &args, &[]);
+    let serial = profile(&program, 1, &args, &[]);
+    let report = json_report(&[&parallel.profile], &[]);
+    let [loop_] = report["imbalance"].as_array().unwrap().as_slice() else {
+        panic!("one worksharing loop expected: {:#}", report["imbalance"]);
+    };
+    // Thread i sleeps i + 1 units: imbalance (n − 1) / 2n.
+    let expected = (iterations - 1) as f64 / (2 * iterations) as f64;
+    let imbalance = loop_["imbalance"].as_f64().unwrap();
+    assert!(
+        (imbalance - expected).abs() < 0.06,
+        "imbalance {imbalance}, expected about {expected}: {loop_:#}"
+    );
+    assert_eq!(loop_["threads"], THREADS);
+    assert!(loop_["work_ns"]["min"].as_f64().unwrap() >= unit_ms * MS);
+    assert!(loop_["work_ns"]["max"].as_f64().unwrap() >= iterations as f64 * unit_ms * MS);
+    // The waiting at the loop's barrier is what the imbalance costs.
+    let barrier = row(&report, "implicit barrier of parallel for");
+    assert!(mean(&barrier["inclusive_ns"]) >= 0.9 * loop_["lost_ns"].as_f64().unwrap());
+
+    // One thread sleeps 1 + 2 + 3 units, three threads 3 units.
+    let compared = json_report(
+        &[&parallel.profile],
+        &["--baseline", serial.profile.to_str().unwrap()],
+    );
+    let baseline = &compared["baseline"];
+    let speedup = baseline["speedup"].as_f64().unwrap();
+    // At most 2 (the busiest thread sleeps half of it all), never near 3.
+    assert!(
+        (1.4..2.2).contains(&speedup),
+        "speed-up {speedup}: {baseline:#}"
+    );
+    let identified: i64 = baseline["identified"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c[1].as_i64().unwrap())
+        .sum();
+    assert_eq!(
+        identified + baseline["unidentified_ns"].as_i64().unwrap(),
+        baseline["total_overhead_ns"].as_i64().unwrap()
+    );
+    assert_eq!(baseline["other_build"], false);
+    let text = text(
+        &succeed(
+            pomp()
+                .arg("report")
+                .arg(&parallel.profile)
+                .arg("--baseline")
+                .arg(&serial.profile),
+        )
+        .stdout,
+    );
+    assert!(text.contains("speed-up"), "{text}");
+    assert!(text.contains("T_p − T_1/p"), "{text}");
+}
+
+#[test]
+fn a_barrier_heavy_loop_is_dominated_by_synchronisation() {
+    let run = profile(
+        &Programs::get().path("barrier_heavy"),
+        THREADS,
+        &["500", "200"],
+        &[],
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let sync = class(&report, "synchronisation");
+    let share = sync["share"].as_f64().unwrap();
+    assert!(share > 0.5, "synchronisation share {share}: {sync:#}");
+    let work = class(&report, "work")["share"].as_f64().unwrap();
+    assert!(share > work, "synchronisation {share} against work {work}");
+    let parallel = report["region_overheads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"].as_str().unwrap().starts_with("parallel"))
+        .expect("the parallel region's overheads");
+    assert!(
+        parallel["sync_share"].as_f64().unwrap() > 0.5,
+        "{parallel:#}"
+    );
+    assert_eq!(
+        mean(&row(&report, "barrier")["visits"]) as u64,
+        500 * THREADS
+    );
+}
+
+#[test]
+fn task_counts_and_relations_are_exact() {
+    let (outer, inner) = (40, 3);
+    let run = profile(
+        &Programs::get().path("task_tree"),
+        THREADS,
+        &["40", "3", "50"],
+        &[("POMP_TRACE", "1")],
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let tasks = &report["tasks"];
+    assert_eq!(mean(&tasks["created"]) as u64, outer + outer * inner);
+    assert_eq!(mean(&tasks["executed"]) as u64, outer + outer * inner);
+    let constructs = tasks["constructs"].as_array().unwrap();
+    let line_of = |label: &str| {
+        label
+            .rsplit_once(':')
+            .unwrap()
+            .1
+            .trim_end_matches(')')
+            .parse::<u32>()
+            .unwrap()
+    };
+    let mut counts: Vec<(u32, u64, u64)> = constructs
+        .iter()
+        .map(|c| {
+            (
+                line_of(c["label"].as_str().unwrap()),
+                mean(&c["created"]) as u64,
+                mean(&c["executed"]) as u64,
+            )
+        })
+        .collect();
+    counts.sort();
+    // The outer task comes first in the file.
+    assert_eq!(
+        counts.iter().map(|c| (c.1, c.2)).collect::<Vec<_>>(),
+        [(outer, outer), (outer * inner, outer * inner)]
+    );
+    let relations: Vec<(String, String, u64)> = tasks["relations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["parent_label"].as_str().unwrap().to_string(),
+                r["child_label"].as_str().unwrap().to_string(),
+                mean(&r["count"]) as u64,
+            )
+        })
+        .collect();
+    let outer_label = constructs
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .find(|l| line_of(l) == counts[0].0)
+        .unwrap();
+    let inner_label = constructs
+        .iter()
+        .map(|c| c["label"].as_str().unwrap())
+        .find(|l| line_of(l) == counts[1].0)
+        .unwrap();
+    assert_eq!(
+        relations,
+        [
+            ("implicit task".to_string(), outer_label.to_string(), outer),
+            (
+                outer_label.to_string(),
+                inner_label.to_string(),
+                outer * inner
+            )
+        ]
+    );
+    // Every task is in the histogram; each inner task slept 50 µs.
+    let histograms = tasks["histogram"].as_array().unwrap();
+    let total: u64 = histograms
+        .iter()
+        .map(|h| h["tasks"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, outer + outer * inner);
+    let inner_histogram = histograms
+        .iter()
+        .find(|h| h["label"] == inner_label)
+        .unwrap();
+    for bucket in inner_histogram["buckets"].as_array().unwrap() {
+        let to = bucket["to_ns"].as_u64().unwrap_or(u64::MAX);
+        if to <= 50_000 {
+            assert_eq!(
+                bucket["count"], 0,
+                "a task shorter than its sleep: {bucket}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pictures_parse_and_name_every_region() {
+    let run = profile(
+        &Programs::get().path("task_tree"),
+        THREADS,
+        &["20", "3", "50"],
+        &[("POMP_TRACE", "1")],
+    );
+    let svg = run.dir.join("flame.svg");
+    let html = run.dir.join("report.html");
+    let speedscope = run.dir.join("speedscope.json");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run.profile)
+            .arg("--flamegraph")
+            .arg(&svg)
+            .arg("--html")
+            .arg(&html)
+            .arg("--speedscope")
+            .arg(&speedscope),
+    );
+    assert!(
+        text(&output.stderr).contains("wrote"),
+        "{}",
+        text(&output.stderr)
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let labels: Vec<&str> = rows(&report)
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.len() >= 8, "{labels:?}");
+
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    let document = parse_svg(&svg_text);
+    let titles: Vec<&str> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text())
+        .collect();
+    for label in &labels {
+        assert!(
+            titles.iter().any(|t| t.starts_with(&format!("{label} ("))),
+            "{label} is not in the flame graph"
+        );
+    }
+
+    let page_text = std::fs::read_to_string(&html).unwrap();
+    let page = scraper::Html::parse_document(&page_text);
+    assert!(page.errors.is_empty(), "HTML errors: {:?}", page.errors);
+    let region_rows = scraper::Selector::parse("#regions tbody tr").unwrap();
+    let row_titles: Vec<&str> = page
+        .select(&region_rows)
+        .filter_map(|r| r.value().attr("title"))
+        .collect();
+    let flame_titles = scraper::Selector::parse(".flame title").unwrap();
+    let in_flame: Vec<String> = page
+        .select(&flame_titles)
+        .map(|t| t.text().collect())
+        .collect();
+    for label in &labels {
+        assert!(
+            row_titles.contains(label),
+            "{label} is not in the page's table"
+        );
+        assert!(
+            in_flame
+                .iter()
+                .any(|t| t.starts_with(&format!("{label} ("))),
+            "{label} is not in the page's flame graph"
+        );
+    }
+    // Self-contained: nothing is fetched.
+    for reference in ["src=", "<link", "href=\"http", "url(http", "@import"] {
+        assert!(
+            !page_text.contains(reference),
+            "the page refers out: {reference}"
+        );
+    }
+    assert!(
+        page_text.contains("id=\"timeline-data\""),
+        "the trace's timelines are missing"
+    );
+
+    let document: Value = serde_json::from_slice(&std::fs::read(&speedscope).unwrap()).unwrap();
+    assert_eq!(
+        document["$schema"],
+        "https://www.speedscope.app/file-format-schema.json"
+    );
+    let frames: Vec<&str> = document["shared"]["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    for label in &labels {
+        assert!(frames.contains(label), "{label} is no speedscope frame");
+    }
+    let profiles = document["profiles"].as_array().unwrap();
+    assert_eq!(profiles.len() as u64, THREADS, "one profile per thread");
+    for profile in profiles {
+        assert_eq!(profile["type"], "evented");
+        let mut open = Vec::new();
+        let mut last = 0;
+        for event in profile["events"].as_array().unwrap() {
+            let at = event["at"].as_u64().unwrap();
+            assert!(at >= last, "events go back in time");
+            last = at;
+            match event["type"].as_str().unwrap() {
+                "O" => open.push(event["frame"].clone()),
+                "C" => assert_eq!(open.pop().as_ref(), Some(&event["frame"]), "unbalanced"),
+                other => panic!("event type {other}"),
+            }
+        }
+        assert!(open.is_empty());
+    }
+}
+
+/// An SVG document, which declares its DTD.
+fn parse_svg(text: &str) -> roxmltree::Document<'_> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..roxmltree::ParsingOptions::default()
+    };
+    roxmltree::Document::parse_with_options(text, options).expect("the SVG is XML")
+}
+
+/// Chromium from Debian, which scripts/setup installs.
+fn chromium() -> PathBuf {
+    let path = PathBuf::from("/usr/bin/chromium");
+    assert!(
+        path.is_file(),
+        "the HTML page is checked in Chromium: install it (scripts/setup does)"
+    );
+    path
+}
+
+#[test]
+fn the_page_renders_in_a_browser_without_script_errors() {
+    let run = profile(
+        &Programs::get().path("imbalanced_loop"),
+        THREADS,
+        &["10", "3"],
+        &[("POMP_TRACE", "1")],
+    );
+    let html = run.dir.join("report.html");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&run.profile)
+            .arg("--html")
+            .arg(&html),
+    );
+    let (body, log) = render_in_chromium(&html);
+    assert_eq!(
+        body.attr("data-errors"),
+        Some("0"),
+        "the page's script failed; browser log:\n{log}"
+    );
+    let rendered = body.attr("data-rendered").unwrap_or_default();
+    for part in ["tables", "flamegraph", "timeline"] {
+        assert!(
+            rendered.split(' ').any(|p| p == part),
+            "{part} not rendered: {rendered:?}"
+        );
+    }
+    assert!(!log.contains("Uncaught"), "script errors:\n{log}");
+
+    // A click on the loop's frame zooms the flame graph into it.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let probe = r#"<script>
+var frames = Array.prototype.slice.call(document.querySelectorAll('.flame #frames > g'));
+var loop = frames.filter(function (g) {
+  return g.querySelector('title').textContent.indexOf('for of parallel for') === 0;
+})[0];
+loop.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+document.body.setAttribute('data-loop-width', loop.querySelector('rect').getAttribute('width'));
+document.body.setAttribute('data-reset-shown', String(!document.getElementById('flame-reset').hidden));
+</script></body>"#;
+    let zoomed = run.dir.join("zoomed.html");
+    std::fs::write(&zoomed, page.replace("</body>", probe)).unwrap();
+    let (body, log) = render_in_chromium(&zoomed);
+    assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
+    assert_eq!(body.attr("data-loop-width"), Some("100.0000%"), "{log}");
+    assert_eq!(body.attr("data-reset-shown"), Some("true"), "{log}");
+}
+
+/// The page as Chromium leaves it after its scripts ran: the attributes
+/// of its body, and the browser's log.
+fn render_in_chromium(html: &Path) -> (BodyAttributes, String) {
+    let profile_dir = tempfile::Builder::new()
+        .prefix("pomp-report-chromium")
+        .tempdir()
+        .unwrap();
+    let output = succeed(
+        Command::new(chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--enable-logging=stderr",
+                "--v=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile_dir.path().display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}", html.display())),
+    );
+    let dom = scraper::Html::parse_document(&text(&output.stdout));
+    let body = dom
+        .select(&scraper::Selector::parse("body").unwrap())
+        .next()
+        .expect("a body");
+    let attributes = body
+        .value()
+        .attrs()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+    (BodyAttributes(attributes), text(&output.stderr))
+}
+
+struct BodyAttributes(Vec<(String, String)>);
+
+impl BodyAttributes {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[test]
+fn ranks_aggregate_into_min_mean_and_max() {
+    let program = Programs::get().path("imbalanced_loop");
+    let first = profile(&program, THREADS, &["10", "3"], &[("PMI_RANK", "0")]);
+    let second = profile(&program, THREADS, &["20", "3"], &[("PMI_RANK", "1")]);
+    let (a, b) = (first.profile.clone(), second.profile.clone());
+    assert!(a.ends_with("profile.rank0.json"), "{}", a.display());
+    let report = json_report(&[&a, &b], &[]);
+    assert_eq!(report["profiles"].as_array().unwrap().len(), 2);
+    let ranks: Vec<&str> = report["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["rank"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranks, ["0", "1"]);
+    let loop_time = &row(&report, "for of parallel for")["inclusive_ns"];
+    let (min, mean, max) = (
+        loop_time["min"].as_f64().unwrap(),
+        loop_time["mean"].as_f64().unwrap(),
+        loop_time["max"].as_f64().unwrap(),
+    );
+    // The second rank's iterations sleep twice as long.
+    assert!(min < mean && mean < max, "{loop_time}");
+    assert!(max > 1.5 * min, "{loop_time}");
+    let text = text(&succeed(pomp().arg("report").arg(&a).arg(&b)).stdout);
+    assert!(text.contains("2 profiles"), "{text}");
+    assert!(text.contains("rank    1"), "{text}");
+}
+
+#[test]
+fn diffs_tell_faster_from_slower_and_builds_apart() {
+    let programs = Programs::get();
+    let one = profile(&programs.path("imbalanced_loop"), 1, &["10", "3"], &[]);
+    let three = profile(
+        &programs.path("imbalanced_loop"),
+        THREADS,
+        &["10", "3"],
+        &[],
+    );
+    let edited = profile(
+        &programs.path("edited/imbalanced_loop"),
+        THREADS,
+        &["10", "3"],
+        &[],
+    );
+
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg("--diff")
+            .arg(&one.profile)
+            .arg(&three.profile)
+            .args(["--format", "json"]),
+    );
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(diff["builds_differ"], Value::Null);
+    let change = |diff: &Value, what: &str| {
+        diff["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["what"] == what)
+            .unwrap_or_else(|| panic!("no {what}: {diff:#}"))["change"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(change(&diff, "for of parallel for"), "faster");
+    assert_eq!(change(&diff, "implicit barrier of parallel for"), "slower");
+
+    let svg = three.dir.join("diff.svg");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg("--diff")
+            .arg(&three.profile)
+            .arg(&edited.profile)
+            .arg("--flamegraph")
+            .arg(&svg),
+    );
+    let text = text(&output.stdout);
+    assert!(text.contains("come from different builds"), "{text}");
+    assert!(
+        !text.contains(" new ") && !text.contains(" gone "),
+        "regions unmatched:\n{text}"
+    );
+    parse_svg(&std::fs::read_to_string(&svg).unwrap());
+
+    // Ranks of one run must come from one build.
+    let output = run(pomp()
+        .arg("report")
+        .arg(&three.profile)
+        .arg(&edited.profile));
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("different builds") && error.contains("--diff"),
+        "{error}"
+    );
+}
+
+#[test]
+fn missing_truncated_and_foreign_files_are_refused_clearly() {
+    let run_ = profile(
+        &Programs::get().path("sleep_region"),
+        THREADS,
+        &["1"],
+        &[("POMP_TRACE", "1")],
+    );
+    let refused = |path: &Path, expected: &str| {
+        let output = run(pomp().arg("report").arg(path));
+        assert_eq!(output.status.code(), Some(2), "{}", path.display());
+        let error = text(&output.stderr);
+        assert!(error.contains(&path.display().to_string()), "{error}");
+        assert!(error.contains(expected), "expected {expected:?}: {error}");
+        assert!(output.stdout.is_empty());
+    };
+    refused(&run_.dir.join("absent.json"), "cannot read");
+    let bytes = std::fs::read(&run_.profile).unwrap();
+    let truncated = run_.dir.join("truncated.json");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    refused(&truncated, "truncated");
+    let trace = std::fs::read_dir(&run_.dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("pomp-trace")
+        })
+        .expect("a trace");
+    refused(&trace, "not a pomp profile");
+    let descriptor = Programs::get().path("sleep_region.pomp.json");
+    refused(&descriptor, "not a pomp profile");
+    let empty = run_.dir.join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    refused(&empty, "empty");
+}
+
+#[test]
+fn descriptors_join_and_csv_holds_the_table() {
+    let run_ = profile(
+        &Programs::get().path("imbalanced_loop"),
+        THREADS,
+        &["5", "3"],
+        &[],
+    );
+    let report = json_report(
+        &[&run_.profile],
+        &["--idf", Programs::get().dir.path().to_str().unwrap()],
+    );
+    let directives: Vec<&str> = report["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["directive"].as_str())
+        .collect();
+    assert_eq!(directives, ["parallel for"]);
+    let loop_ = &report["imbalance"][0];
+    assert_eq!(
+        loop_["schedule"], "static, 1",
+        "the clause as written, from the descriptor"
+    );
+
+    let csv = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run_.profile)
+            .args(["--format", "csv"]),
+    );
+    let mut reader = csv::Reader::from_reader(csv.stdout.as_slice());
+    let headers = reader.headers().unwrap().clone();
+    assert_eq!(&headers[0], "label");
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), rows(&report).len());
+    let inclusive = headers.iter().position(|h| h == "inclusive_ns").unwrap();
+    assert_eq!(
+        records[0][inclusive].parse::<u64>().unwrap(),
+        rows(&report)[0]["inclusive_ns"]["mean"].as_u64().unwrap()
+    );
+}
+
+/// `pomp report` under a pseudo-terminal (util-linux's `script`).
+fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> Vec<u8> {
+    let mut line = vec![env!("CARGO_BIN_EXE_pomp"), "report"];
+    line.extend(args);
+    let line = shlex::try_join(line).unwrap();
+    succeed(
+        Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .envs(env.iter().copied()),
+    )
+    .stdout
+}
+
+#[test]
+fn colour_only_on_a_terminal() {
+    let run_ = profile(
+        &Programs::get().path("imbalanced_loop"),
+        THREADS,
+        &["5", "3"],
+        &[],
+    );
+    let profile = run_.profile.to_str().unwrap();
+    const ESCAPE: u8 = 0x1b;
+    let terminal = on_a_terminal(&[profile], &[]);
+    assert!(terminal.contains(&ESCAPE), "no colour on a terminal");
+    assert!(text(&terminal).contains("parallel for"));
+    assert!(!on_a_terminal(&[profile], &[("NO_COLOR", "1")]).contains(&ESCAPE));
+    assert!(!on_a_terminal(&[profile, "--color", "never"], &[]).contains(&ESCAPE));
+    let piped = succeed(pomp().arg("report").arg(profile));
+    assert!(!piped.stdout.contains(&ESCAPE), "colour written to a pipe");
+    let forced = succeed(
+        pomp()
+            .arg("report")
+            .arg(profile)
+            .args(["--color", "always"]),
+    );
+    assert!(
+        forced.stdout.contains(&ESCAPE),
+        "--color always writes no colour"
+    );
+}
+
+#[test]
+fn the_help_explains_the_figures() {
+    let help = text(&succeed(pomp().args(["report", "--help"])).stdout);
+    // Lines are wrapped to the terminal's width.
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for needed in [
+        "SCALEA",
+        "synchronisation",
+        "loss of parallelism",
+        "(max − mean) / max",
+        "--baseline",
+        "--diff",
+        "--flamegraph",
+        "--html",
+        "--speedscope",
+        "POMP_TRACE=1",
+        "Examples:",
+    ] {
+        assert!(help.contains(needed), "--help lacks {needed:?}:\n{help}");
+    }
+}
