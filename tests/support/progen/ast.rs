@@ -235,7 +235,9 @@ pub enum Body {
     Standalone,
     Block(Vec<Stmt>),
     Loop(LoopNest),
-    Sections(Vec<Vec<Stmt>>),
+    /// The sections, and whether the first one's `section` directive,
+    /// which is optional, is written.
+    Sections(Vec<Vec<Stmt>>, bool),
     /// Fortran `workshare`: array assignments over all of `a` and, when
     /// asked, an atomic update of a global.
     Workshare(Vec<WorkshareStmt>),
@@ -412,7 +414,7 @@ impl Body {
         match self {
             Body::Block(b) => vec![b],
             Body::Loop(nest) => vec![&nest.body],
-            Body::Sections(s) => s.iter().collect(),
+            Body::Sections(s, _) => s.iter().collect(),
             Body::Standalone | Body::Workshare(_) => Vec::new(),
         }
     }
@@ -421,7 +423,7 @@ impl Body {
         match self {
             Body::Block(b) => vec![b],
             Body::Loop(nest) => vec![&mut nest.body],
-            Body::Sections(s) => s.iter_mut().collect(),
+            Body::Sections(s, _) => s.iter_mut().collect(),
             Body::Standalone | Body::Workshare(_) => Vec::new(),
         }
     }

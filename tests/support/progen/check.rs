@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
 const OPARI2_VERSION: &str = "2.0.8";
 /// Generated programs finish in milliseconds; only a hang gets near this.
-const RUN_TIMEOUT: Duration = Duration::from_secs(20);
+/// Shrinking meets hanging candidates often, so it is kept short.
+const RUN_TIMEOUT: Duration = Duration::from_secs(8);
 const THREAD_COUNTS: &[&str] = &["2", "3"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -192,6 +193,8 @@ fn run(
     command
         .current_dir(dir)
         .env("OMP_NUM_THREADS", threads)
+        // Waiting threads sleep rather than spin: the machine is shared.
+        .env("OMP_WAIT_POLICY", "passive")
         .stdin(Stdio::null())
         .stdout(File::create(&stdout_path).map_err(|e| e.to_string())?)
         .stderr(File::create(&stderr_path).map_err(|e| e.to_string())?);
@@ -477,6 +480,16 @@ fn check_instrumented(
                 first_violation(&report, interface),
                 detail,
             );
+        }
+        // Every generated program initialises locks, which POMP2 sees, so a
+        // run without events means the instrumentation went missing.
+        let events = report
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{}: events: ", interface.library())))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        if events == 0 && interface == Interface::Pomp2 {
+            return fail(FailureKind::Output, "no POMP event was seen".into(), report);
         }
         if run.stdout != original.stdout || run.status.code() != original.status.code() {
             let mut detail = String::new();

@@ -69,6 +69,10 @@ pub enum Feature {
     Helpers,
     /// Fortran: the end directive of loop constructs and atomics written out.
     OptionalEndDirectives,
+    /// A sections construct whose first `section` directive is left out.
+    ImplicitFirstSection,
+    /// `default(none)` on a combined construct ending in `simd`.
+    DefaultNoneCombinedSimd,
 }
 
 impl Feature {
@@ -122,6 +126,8 @@ impl Feature {
         Feature::Guards,
         Feature::Helpers,
         Feature::OptionalEndDirectives,
+        Feature::ImplicitFirstSection,
+        Feature::DefaultNoneCombinedSimd,
     ];
 }
 
@@ -366,8 +372,8 @@ impl Generator<'_> {
             if label.is_some() {
                 inner.pending_label = label;
             }
-            if index == 0 && label.is_some() {
-                out.push(self.jump_to(ctx, label.unwrap()));
+            if let (0, Some(label)) = (index, label) {
+                out.push(self.jump_to(ctx, label));
             }
             let stmt = self.stmt(&inner);
             ordered_done |= matches!(&stmt, Stmt::Omp(c) if c.names == ["ordered"]);
@@ -643,40 +649,30 @@ impl Generator<'_> {
                 Stmt::UserRegion { name, body }
             }
             Kind::Guard => {
-                let kind = if self.lang.is_fortran() {
-                    GuardKind::Ifdef
-                } else {
-                    self.pick(&[GuardKind::Ifdef, GuardKind::IfElse])
-                };
                 if self.lang.is_fortran() {
                     // The `!$` sentinel covers simple statements only.
-                    let body = if ctx.replicated && !ctx.temp_private {
-                        vec![Stmt::Omp(Construct {
-                            names: vec!["flush"],
-                            clauses: vec![],
-                            body: Body::Standalone,
-                            end_directive: false,
-                        })]
+                    let update = if ctx.replicated && !ctx.temp_private {
+                        None
                     } else {
-                        vec![self.update(ctx)]
+                        Some(self.update(ctx)).filter(|s| matches!(s, Stmt::Assign(_)))
                     };
-                    let body = body
-                        .into_iter()
-                        .filter(|s| matches!(s, Stmt::Assign(_)))
-                        .collect::<Vec<_>>();
-                    if body.is_empty() {
-                        return self.update_or_filler(ctx);
+                    match update {
+                        Some(update) => Stmt::Guarded(GuardKind::Ifdef, vec![update]),
+                        None => self.update_or_filler(ctx),
                     }
-                    Stmt::Guarded(kind, body)
                 } else {
                     let mut inner = ctx.nested_in_statement();
-                    // A label in both branches of #if/#else would be one
-                    // label twice for pomp's parser.
                     inner.pending_label = None;
-                    let saved_goto = self.next_label;
+                    let labels_before = self.next_label;
                     let body = self.stmts(&inner, 2);
-                    let has_label = self.next_label != saved_goto;
-                    Stmt::Guarded(if has_label { GuardKind::Ifdef } else { kind }, body)
+                    // A label in both branches of #if/#else would be one
+                    // label twice for a parser that reads both.
+                    let kind = if self.next_label != labels_before {
+                        GuardKind::Ifdef
+                    } else {
+                        self.pick(&[GuardKind::Ifdef, GuardKind::IfElse])
+                    };
+                    Stmt::Guarded(kind, body)
                 }
             }
             Kind::Call => {
@@ -706,17 +702,7 @@ impl Generator<'_> {
             }
             Kind::Locked => {
                 let kind = self.pick(&[LockKind::Set, LockKind::Test, LockKind::Nest]);
-                let mut inner = ctx.nested_in_statement();
-                inner.pending_label = None;
-                inner.break_ok = false;
-                inner.continue_ok = false;
-                inner.return_ok = false;
-                inner.named_loops.clear();
-                let mut body = vec![self.locked_update(ctx)];
-                if self.chance(30) {
-                    body.push(self.locked_update(ctx));
-                }
-                Stmt::Locked(kind, body)
+                self.locked(ctx, kind)
             }
             Kind::Atomic => self.atomic(ctx),
             Kind::Barrier => standalone("barrier"),
@@ -813,9 +799,17 @@ impl Generator<'_> {
         targets[self.rng.random_range(0..targets.len())].clone()
     }
 
-    fn global_update(&mut self, ctx: &Ctx) -> Update {
+    /// An update of the global that `guard` protects: atomics and the two
+    /// locks exclude only their own kind, so each global has one guard.
+    fn global_update(&mut self, ctx: &Ctx, guard: Guard) -> Update {
+        let global = match guard {
+            Guard::Atomic => 0,
+            Guard::Critical => 1,
+            Guard::Lock => 2,
+            Guard::NestLock => 3,
+        };
         Update {
-            target: Target::Var(Var::Global(self.rng.random_range(0..GLOBALS))),
+            target: Target::Var(Var::Global(global)),
             expr: self.expr(ctx),
         }
     }
@@ -837,22 +831,38 @@ impl Generator<'_> {
             2 => Stmt::Omp(Construct {
                 names: vec!["critical"],
                 clauses: Vec::new(),
-                body: Body::Block(vec![Stmt::Assign(self.global_update(ctx))]),
+                body: Body::Block(vec![Stmt::Assign(self.global_update(ctx, Guard::Critical))]),
                 end_directive: true,
             }),
-            3 => Stmt::Locked(LockKind::Set, vec![Stmt::Assign(self.global_update(ctx))]),
+            3 => {
+                let kind = self.pick(&[LockKind::Set, LockKind::Test, LockKind::Nest]);
+                self.locked(ctx, kind)
+            }
             _ => {
-                if !ctx.concurrent && !ctx.task {
-                    Stmt::Assign(self.global_update(ctx))
+                if sequential(ctx) {
+                    let guard =
+                        self.pick(&[Guard::Atomic, Guard::Critical, Guard::Lock, Guard::NestLock]);
+                    Stmt::Assign(self.global_update(ctx, guard))
+                } else if ctx.critical_names.contains(&"") {
+                    Stmt::Assign(self.global_update(ctx, Guard::Critical))
                 } else {
-                    Stmt::Atomic(AtomicForm::Bare, self.global_update(ctx))
+                    Stmt::Atomic(AtomicForm::Bare, self.global_update(ctx, Guard::Atomic))
                 }
             }
         }
     }
 
-    fn locked_update(&mut self, ctx: &Ctx) -> Stmt {
-        Stmt::Assign(self.global_update(ctx))
+    fn locked(&mut self, ctx: &Ctx, kind: LockKind) -> Stmt {
+        let guard = if kind == LockKind::Nest {
+            Guard::NestLock
+        } else {
+            Guard::Lock
+        };
+        let mut body = vec![Stmt::Assign(self.global_update(ctx, guard))];
+        if self.chance(30) {
+            body.push(Stmt::Assign(self.global_update(ctx, guard)));
+        }
+        Stmt::Locked(kind, body)
     }
 
     fn atomic(&mut self, ctx: &Ctx) -> Stmt {
@@ -872,14 +882,14 @@ impl Generator<'_> {
                 expr: self.expr(ctx),
             }
         } else {
-            self.global_update(ctx)
+            self.global_update(ctx, Guard::Atomic)
         };
         if self.lang.is_fortran() && self.has(Feature::OptionalEndDirectives) && self.chance(40) {
             // The end directive is part of the block form; render through a
             // construct so the renderer writes it.
             return Stmt::Omp(Construct {
                 names: vec!["atomic"],
-                clauses: atomic_clauses(form),
+                clauses: Vec::new(),
                 body: Body::Block(vec![Stmt::Assign(update)]),
                 end_directive: true,
             });
@@ -1003,9 +1013,6 @@ impl Generator<'_> {
             Kind::Workshare => vec![Leaf::Workshare],
             _ => unreachable!("{kind:?} is no construct"),
         };
-        if leaves.last() == Some(&Leaf::Masked) && leaves.len() > 1 && self.lang.is_fortran() {
-            // `parallel masked` is written like any combined block construct.
-        }
         let combined = leaves.len() > 1;
         let mut clauses = Vec::new();
         let mut inner = ctx.clone();
@@ -1035,6 +1042,9 @@ impl Generator<'_> {
         });
         if combined {
             clauses.retain(|c| *c != Clause::Nowait);
+        }
+        if combined && leaves.contains(&Leaf::Simd) && !self.has(Feature::DefaultNoneCombinedSimd) {
+            clauses.retain(|c| *c != Clause::DefaultNone);
         }
         if clauses.contains(&Clause::DefaultNone)
             && combined
@@ -1067,16 +1077,23 @@ impl Generator<'_> {
             }
             None if leaves.contains(&Leaf::Sections) => {
                 let count = self.rng.random_range(1..=3);
-                Body::Sections((0..count).map(|_| self.stmts(&inner, 2)).collect())
+                let first_written = !self.has(Feature::ImplicitFirstSection) || self.chance(50);
+                Body::Sections(
+                    (0..count).map(|_| self.stmts(&inner, 2)).collect(),
+                    first_written,
+                )
             }
             None if leaves.contains(&Leaf::Workshare) => {
                 let mut stmts = vec![WorkshareStmt::ArrayAdd(self.rng.random_range(1..=5))];
                 if self.has(Feature::AtomicInWorkshare) && self.chance(40) {
-                    stmts.push(WorkshareStmt::Atomic(self.global_update(&Ctx {
-                        indices: vec![],
-                        linear_readable: false,
-                        ..ctx.clone()
-                    })));
+                    stmts.push(WorkshareStmt::Atomic(self.global_update(
+                        &Ctx {
+                            indices: vec![],
+                            linear_readable: false,
+                            ..ctx.clone()
+                        },
+                        Guard::Atomic,
+                    )));
                 }
                 if self.chance(40) {
                     stmts.push(WorkshareStmt::ArrayAdd(self.rng.random_range(1..=5)));
@@ -1112,7 +1129,6 @@ impl Generator<'_> {
         loop_shape: &mut Option<LoopShape>,
     ) -> Ctx {
         let mut inner = ctx.clone();
-        let fortran = self.lang.is_fortran();
         match leaf {
             Leaf::Parallel => {
                 inner.nested = ctx.concurrent || ctx.task;
@@ -1494,7 +1510,6 @@ impl Generator<'_> {
                 inner.no_worksharing = true;
             }
         }
-        let _ = fortran;
         inner.in_construct = true;
         inner
     }
@@ -1596,9 +1611,13 @@ fn standalone(name: &'static str) -> Stmt {
     })
 }
 
-fn atomic_clauses(form: AtomicForm) -> Vec<Clause> {
-    let _ = form;
-    Vec::new()
+/// What keeps concurrent updates of a global apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guard {
+    Atomic,
+    Critical,
+    Lock,
+    NestLock,
 }
 
 #[derive(Clone, Debug)]

@@ -29,7 +29,7 @@ pub fn render(program: &Program, headline: &str) -> String {
         out.raw("{");
         out.raw("    long long t = 0;");
         out.raw("    (void)t;");
-        out.stmts(&helper.body, 1, None);
+        out.stmts(&helper.body, 1);
         out.raw("}");
     }
     for (index, kernel) in program.kernels.iter().enumerate() {
@@ -40,7 +40,7 @@ pub fn render(program: &Program, headline: &str) -> String {
         ));
         out.raw(&format!("    long long a[{SLOTS}] = {{0}};"));
         out.raw("    (void)t; (void)fp; (void)n;");
-        out.stmts(&kernel.body, 1, None);
+        out.stmts(&kernel.body, 1);
         out.raw("    {");
         out.raw("        long long sum = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin;");
         out.raw(&format!(
@@ -182,7 +182,7 @@ impl Writer {
         self.raw(line);
     }
 
-    fn stmts(&mut self, stmts: &[Stmt], indent: usize, _context: Option<()>) {
+    fn stmts(&mut self, stmts: &[Stmt], indent: usize) {
         for stmt in stmts {
             self.stmt(stmt, indent);
         }
@@ -195,7 +195,7 @@ impl Writer {
             self.stmt(&stmts[0], indent + 1);
         } else {
             self.line(indent, "{");
-            self.stmts(stmts, indent + 1, None);
+            self.stmts(stmts, indent + 1);
             self.line(indent, "}");
         }
     }
@@ -224,7 +224,7 @@ impl Writer {
             ),
             Stmt::Block(b) => {
                 self.line(indent, "{");
-                self.stmts(b, indent + 1, None);
+                self.stmts(b, indent + 1);
                 self.line(indent, "}");
             }
             Stmt::If {
@@ -263,7 +263,7 @@ impl Writer {
                         self.line(indent, "{");
                         self.line(indent + 1, &format!("int {i} = 0;"));
                         self.line(indent + 1, "do {");
-                        self.stmts(body, indent + 2, None);
+                        self.stmts(body, indent + 2);
                         self.line(indent + 1, &format!("}} while (++{i} < {trips});"));
                         self.line(indent, "}");
                     }
@@ -279,7 +279,7 @@ impl Writer {
                     // Braces, because a standalone directive may not follow
                     // a case label directly.
                     self.line(indent, &format!("case {number}: {{"));
-                    self.stmts(body, indent + 1, None);
+                    self.stmts(body, indent + 1);
                     if !falls_through {
                         self.line(indent + 1, "break;");
                     }
@@ -297,7 +297,7 @@ impl Writer {
             Stmt::Return(None) => self.line(indent, "return;"),
             Stmt::UserRegion { name, body } => {
                 self.line(indent, &format!("#pragma pomp inst begin({name})"));
-                self.stmts(body, indent, None);
+                self.stmts(body, indent);
                 self.line(indent, &format!("#pragma pomp inst end({name})"));
             }
             Stmt::Locked(kind, body) => {
@@ -309,7 +309,7 @@ impl Writer {
                         self.line(indent, "omp_set_nest_lock(&nlk);");
                     }
                 }
-                self.stmts(body, indent, None);
+                self.stmts(body, indent);
                 match kind {
                     LockKind::Set | LockKind::Test => self.line(indent, "omp_unset_lock(&lk);"),
                     LockKind::Nest => {
@@ -323,10 +323,10 @@ impl Writer {
                     GuardKind::Ifdef => self.raw("#ifdef _OPENMP"),
                     GuardKind::IfElse => self.raw("#if defined(_OPENMP)"),
                 }
-                self.stmts(body, indent, None);
+                self.stmts(body, indent);
                 if *kind == GuardKind::IfElse {
                     self.raw("#else");
-                    self.stmts(body, indent, None);
+                    self.stmts(body, indent);
                 }
                 self.raw("#endif");
             }
@@ -354,12 +354,10 @@ impl Writer {
                 }
                 self.body(&nest.body, level - 1, false);
             }
-            Body::Sections(sections) => {
+            Body::Sections(sections, first_written) => {
                 self.line(indent, "{");
                 for (number, section) in sections.iter().enumerate() {
-                    // The first section directive is optional; leave it out
-                    // when the construct has an odd number of sections.
-                    if number > 0 || sections.len() % 2 == 0 {
+                    if number > 0 || *first_written {
                         self.line(indent + 1, "#pragma omp section");
                     }
                     self.body(section, indent + 1, false);

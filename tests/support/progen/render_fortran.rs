@@ -441,9 +441,9 @@ impl Writer {
                     self.end_directive(c, indent);
                 }
             }
-            Body::Sections(sections) => {
+            Body::Sections(sections, first_written) => {
                 for (number, section) in sections.iter().enumerate() {
-                    if number > 0 || sections.len() % 2 == 0 {
+                    if number > 0 || *first_written {
                         self.omp(indent, "section");
                     }
                     self.stmts(section, indent + 1);

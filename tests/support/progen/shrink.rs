@@ -259,11 +259,16 @@ fn construct_variants(c: &Construct) -> Vec<Construct> {
             out.push(smaller);
         }
     }
-    if let Body::Sections(sections) = &c.body {
+    if let Body::Sections(sections, first_written) = &c.body {
+        if !first_written {
+            let mut plainer = c.clone();
+            plainer.body = Body::Sections(sections.clone(), true);
+            out.push(plainer);
+        }
         for index in 0..sections.len() {
             if sections.len() > 1 {
                 let mut smaller = c.clone();
-                if let Body::Sections(s) = &mut smaller.body {
+                if let Body::Sections(s, _) = &mut smaller.body {
                     s.remove(index);
                 }
                 out.push(smaller);
