@@ -37,7 +37,7 @@ use std::time::Instant;
 /// each, well within a minute on two cores.
 const BOUNDED_SEEDS: u64 = 8;
 const BOUNDED_SHRINK_BUDGET: usize = 150;
-const FUZZ_SHRINK_BUDGET: usize = 250;
+const FUZZ_SHRINK_BUDGET: usize = 150;
 const INTERFACES: &[Interface] = &[Interface::Pomp2, Interface::Pomp1];
 const LANGS: &[Lang] = &[Lang::C, Lang::FortranFree, Lang::FortranFixed];
 
@@ -51,8 +51,6 @@ const KNOWN_BUGS: &[Feature] = &[
     // Issue 10: `reduction(task, ...)` on a worksharing construct gets a
     // `nowait` it may not have.
     Feature::TaskReductionModifierOnWorksharing,
-    // Issue 10: a parallel region in `teams` gets `omp_get_max_threads()`.
-    Feature::ParallelInTeams,
     // Issue 10: an atomic inside `workshare` becomes a CALL there.
     Feature::AtomicInWorkshare,
     // A sections construct that leaves out its first `section` directive

@@ -590,7 +590,10 @@ impl Generator<'_> {
                 if named {
                     inner.named_loops.push(depth);
                 }
-                let kind = if self.has(Feature::DoWhile) {
+                // gfortran does not make the index of a labelled DO private
+                // in a parallel region, so that form stays outside them.
+                let labelled_ok = !self.lang.is_fortran() || !ctx.concurrent;
+                let kind = if self.has(Feature::DoWhile) && labelled_ok {
                     self.pick(&[
                         SeqLoopKind::For,
                         SeqLoopKind::For,
@@ -1026,7 +1029,9 @@ impl Generator<'_> {
         inner.return_ok = false;
         let mut loop_shape: Option<LoopShape> = None;
         for (position, leaf) in leaves.clone().iter().enumerate() {
-            let last = position + 1 == leaves.len();
+            // `ordered` belongs on the last leaf of a loop construct that
+            // does not distribute over teams.
+            let last = position + 1 == leaves.len() && !leaves.contains(&Leaf::Distribute);
             inner = self.leaf(*leaf, &inner, &mut clauses, combined, last, &mut loop_shape);
         }
         // Clauses some leaf added twice (private(t) on parallel and for)
@@ -1162,13 +1167,15 @@ impl Generator<'_> {
                 inner.input_private = false;
                 inner.sole_executor = false;
                 self.data_clauses(ctx, &mut inner, clauses, true);
-                if self.chance(15) {
+                if self.chance(15) && !ctx.in_helper {
                     clauses.push(Clause::Shared(Var::Slots));
                 }
                 if self.has(Feature::Reduction) && sequential(ctx) && self.chance(30) {
                     if let Some(r) = self.free_reduction(ctx) {
-                        let task_modifier =
-                            self.has(Feature::TaskReduction) && self.chance(25) && !combined;
+                        let task_modifier = self.has(Feature::TaskReduction)
+                            && ctx.task_reductions.is_empty()
+                            && self.chance(25)
+                            && !combined;
                         clauses.push(Clause::Reduction(
                             if task_modifier { Some("task") } else { None },
                             Var::Reduction(r),
