@@ -62,6 +62,11 @@ const KNOWN_BUGS: &[Feature] = &[
     // not list the simd loop's index, which gfortran requires
     // (tests/found/*simd-default-none*).
     Feature::DefaultNoneCombinedSimd,
+    // A task with `in_reduction` under `parallel reduction(task, ...)`:
+    // once instrumented, libgomp aborts ("couldn't find matching
+    // task_reduction or reduction with task modifier")
+    // (tests/found/task-in-reduction-under-parallel-task-reduction.c).
+    Feature::TaskReduction,
 ];
 
 fn bounded_features() -> Features {
