@@ -509,7 +509,7 @@ impl Generator<'_> {
             if self.has(Feature::Teams) && !ctx.in_construct && !ctx.concurrent && !ctx.in_helper {
                 choices.push((1, Kind::Teams));
             }
-            if self.has(Feature::Workshare) && fortran && ws_ok && !ctx.nested {
+            if self.has(Feature::Workshare) && fortran && ws_ok && !ctx.nested && !ctx.in_helper {
                 choices.push((1, Kind::Workshare));
             }
         }
@@ -939,7 +939,7 @@ impl Generator<'_> {
                     if self.has(Feature::Master) {
                         inner.push(Leaf::Master);
                     }
-                    if self.has(Feature::Workshare) && self.lang.is_fortran() {
+                    if self.has(Feature::Workshare) && self.lang.is_fortran() && !ctx.in_helper {
                         inner.push(Leaf::Workshare);
                     }
                     let next = self.pick(&inner);
@@ -1049,6 +1049,11 @@ impl Generator<'_> {
             clauses.retain(|c| *c != Clause::Nowait);
         }
         if combined && leaves.contains(&Leaf::Simd) && !self.has(Feature::DefaultNoneCombinedSimd) {
+            clauses.retain(|c| *c != Clause::DefaultNone);
+        }
+        // gfortran wants the indices of loops inside a `loop` construct
+        // listed under default(none), where they are private already.
+        if self.lang.is_fortran() && combined && leaves.contains(&Leaf::Loop) {
             clauses.retain(|c| *c != Clause::DefaultNone);
         }
         if clauses.contains(&Clause::DefaultNone)
