@@ -87,7 +87,9 @@ impl<'u> Tree<'u> {
         }
         starts.sort();
         expansions.sort_by_key(|(span, _)| span.start);
-        let tokens = unit.tokens();
+        // Comments are white space to the parser.
+        let mut tokens = unit.tokens();
+        tokens.retain(|t| t.kind != CXToken_Comment);
         let mut hidden: Vec<Span> = skipped.to_vec();
         hidden.extend(directives.iter().cloned());
         hidden.extend(preprocessor_lines(bytes, &tokens));
