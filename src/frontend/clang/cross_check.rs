@@ -144,3 +144,70 @@ fn symmetric_difference(a: &Option<Span>, b: &Option<Span>) -> Span {
 fn touches(a: &Span, b: &Span) -> bool {
     a.start < b.end.max(b.start + 1) && b.start < a.end.max(a.start + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::directive::{parse_directive, Sentinel};
+    use crate::model::DirectiveForm;
+    use crate::source::Language;
+
+    const TEXT: &str = "#pragma omp parallel\n{ a(); }\nb();\n";
+
+    fn model(block: Span) -> Model {
+        let directive = parse_directive("parallel", Sentinel::Omp, Language::C)
+            .unwrap()
+            .directive;
+        Model {
+            sites: vec![Site {
+                form: DirectiveForm::Pragma,
+                span: 0..20,
+                lines: 0..21,
+                directive,
+                block: Some(block),
+                end_site: None,
+                implicit_section: None,
+                unit: None,
+                parent: None,
+                failed: false,
+            }],
+            ..Model::default()
+        }
+    }
+
+    fn file() -> SourceFile {
+        SourceFile::new("t.c", TEXT.as_bytes().to_vec(), Language::C)
+    }
+
+    #[test]
+    fn blocks_that_differ_are_an_error_showing_both() {
+        let found = compare(&file(), &model(21..29), &model(21..35), &Facts::default());
+        assert_eq!(found.len(), 1);
+        let error = &found[0];
+        assert!(error.is_error());
+        let labels: Vec<(Span, &str)> = error
+            .secondary
+            .iter()
+            .map(|(s, l)| (s.clone(), l.as_str()))
+            .collect();
+        assert_eq!(
+            labels,
+            [(0..29, "tree-sitter's block"), (0..35, "clang's block")]
+        );
+        let shown = crate::diagnostics::render(&file(), &found, false);
+        assert!(shown.contains("tree-sitter's block") && shown.contains("clang's block"));
+    }
+
+    #[test]
+    fn a_difference_in_a_skipped_branch_is_explained() {
+        let facts = Facts {
+            skipped: vec![29..35],
+            macro_uses: vec![],
+        };
+        let found = compare(&file(), &model(21..29), &model(21..35), &facts);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, Severity::Note);
+        assert!(found[0].notes[0].starts_with("explained"));
+        assert!(compare(&file(), &model(21..29), &model(21..29), &facts).is_empty());
+    }
+}
