@@ -414,3 +414,51 @@ fn clang_errors_in_the_file_stop_the_clang_front_end() {
     assert!(read.status.success(), "{stderr}");
     assert!(stderr.contains("read with tree-sitter instead"), "{stderr}");
 }
+
+/// Where no libclang can be found (`LIBCLANG_PATH` names an empty
+/// directory, and clang-sys then looks nowhere else), `--frontend clang`
+/// says so and how to install it, and `auto` reads with tree-sitter.
+#[test]
+fn without_libclang_the_clang_front_end_says_how_to_install_it() {
+    let workspace = tempfile::Builder::new()
+        .prefix("pomp-no-libclang")
+        .tempdir()
+        .unwrap();
+    let nowhere = workspace.path().join("no-libclang");
+    std::fs::create_dir(&nowhere).unwrap();
+    let source = workspace.path().join("parallel.c");
+    std::fs::write(
+        &source,
+        "int main(void) {\n#pragma omp parallel\n  { }\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let pomp = |output: &str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pomp"));
+        command
+            .current_dir(workspace.path())
+            .env("LIBCLANG_PATH", &nowhere)
+            .args(["instrument", "parallel.c", "-o", output]);
+        command
+    };
+    let refused = pomp("clang.c")
+        .args(["--frontend", "clang", "--", "-fopenmp"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("needs libclang, and none was found"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("libclang1-14"), "{stderr}");
+    assert!(stderr.contains("--frontend tree-sitter"), "{stderr}");
+    assert!(!workspace.path().join("clang.c").exists());
+    let read = pomp("auto.c").args(["--", "-fopenmp"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&read.stderr);
+    assert!(read.status.success(), "{stderr}");
+    let instrumented = std::fs::read_to_string(workspace.path().join("auto.c")).unwrap();
+    assert!(
+        instrumented.contains("POMP2_Parallel_fork"),
+        "{instrumented}"
+    );
+}
