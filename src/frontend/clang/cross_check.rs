@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn a_difference_in_a_skipped_branch_is_explained() {
         let facts = Facts {
-            skipped: vec![29..35],
+            skipped: std::iter::once(29..35).collect(),
             macro_uses: vec![],
         };
         let found = compare(&file(), &model(21..29), &model(21..35), &facts);
