@@ -31,6 +31,9 @@ pub struct Diagnostic {
     pub span: Span,
     /// Short text under the underline.
     pub label: String,
+    /// Further places to underline, each with its text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
 }
 
@@ -41,6 +44,7 @@ impl Diagnostic {
             message: message.into(),
             span,
             label: label.into(),
+            secondary: vec![],
             notes: vec![],
         }
     }
@@ -51,12 +55,19 @@ impl Diagnostic {
             message: message.into(),
             span,
             label: label.into(),
+            secondary: vec![],
             notes: vec![],
         }
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Underline `span` too, with `label` beneath.
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
         self
     }
 
@@ -84,11 +95,19 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
             Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
             Severity::Error => codespan_reporting::diagnostic::Severity::Error,
         };
-        let end = d.span.end.min(text.len());
-        let start = d.span.start.min(end);
+        let clamp = |span: &Span| {
+            let end = span.end.min(text.len());
+            span.start.min(end)..end
+        };
+        let mut labels = vec![Label::primary((), clamp(&d.span)).with_message(&d.label)];
+        labels.extend(
+            d.secondary
+                .iter()
+                .map(|(span, label)| Label::secondary((), clamp(span)).with_message(label)),
+        );
         let cs = CsDiagnostic::new(severity)
             .with_message(&d.message)
-            .with_labels(vec![Label::primary((), start..end).with_message(&d.label)])
+            .with_labels(labels)
             .with_notes(d.notes.clone());
         let _ = term::emit_to_write_style(&mut buffer, &config, &files, &cs);
     }

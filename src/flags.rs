@@ -4,6 +4,7 @@
 //! texts are written from here. Parsing the rest of a command line belongs
 //! to the program that owns it; this module knows no argument parser.
 
+use crate::frontend::Choice;
 use crate::instrument::Options;
 use crate::rules::{EventSet, Interface};
 
@@ -190,6 +191,27 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         },
     },
     Flag {
+        name: "frontend",
+        aliases: &[],
+        value: Value::Choice {
+            placeholder: "NAME",
+            choices: &["auto", "tree-sitter", "clang"],
+            default: "auto",
+        },
+        help: "How C and C++ are read: `tree-sitter` parses the file as written, without flags; \
+               `clang` reads it as the compiler does, with its flags (libclang, loaded when \
+               needed); `auto` takes clang when the compile flags are known and libclang is \
+               installed.",
+        apply: |o, v| {
+            o.front_end.choice = match v {
+                Some("clang") => Choice::Clang,
+                Some("tree-sitter") => Choice::TreeSitter,
+                _ => Choice::Auto,
+            };
+            Ok(())
+        },
+    },
+    Flag {
         name: "keep-untied",
         aliases: &[],
         value: Value::Switch,
@@ -230,6 +252,10 @@ mod tests {
         );
         assert!(!set("nosrc", None).unwrap().output.line_markers);
         assert!(set("keep-untied", None).unwrap().rules.keep_untied);
+        assert_eq!(
+            set("frontend", Some("clang")).unwrap().front_end.choice,
+            Choice::Clang
+        );
     }
 
     #[test]

@@ -13,6 +13,11 @@ pub struct Options {
     pub language: Option<Language>,
     pub rules: crate::rules::Config,
     pub output: crate::output::Config,
+    /// Which front end reads C and C++, with the compile flags it may use.
+    pub front_end: crate::frontend::Options,
+    /// Read C and C++ with both front ends too, and make every difference
+    /// in the directives and blocks they find an error.
+    pub cross_check: bool,
 }
 
 /// Everything the pipeline found and made for one file: what the front
@@ -138,7 +143,7 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
-    let front_end = crate::frontend::for_file(file);
+    let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
     let model = if may_need_instrumenting(&file.bytes) {
         front_end.analyse(file)
@@ -152,6 +157,12 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
         .chain(&plan.diagnostics)
         .cloned()
         .collect();
+    if options.cross_check && !file.language.is_fortran() {
+        let flags = options.front_end.compile_flags.clone().unwrap_or_default();
+        diagnostics.extend(crate::frontend::clang::cross_check::cross_check(
+            file, &flags,
+        ));
+    }
     diagnostics.sort_by_key(|d| d.span.start);
     let edits = crate::output::emit(file, &model, &plan, &options.output);
     let output = edits.apply(&file.bytes);

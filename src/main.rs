@@ -145,6 +145,12 @@ struct InstrumentArgs {
     /// Source language, overriding the file suffix.
     #[arg(short = 'x', long, value_parser = ["c", "c++", "f77", "f95"])]
     language: Option<String>,
+    /// Read a C or C++ file with both front ends and fail where they find different blocks.
+    #[arg(long)]
+    cross_check: bool,
+    /// The compile flags of the file (-D, -U, -I, -include, -std, ...), as the compiler gets them: the clang front end reads the file with them.
+    #[arg(last = true, value_name = "FLAGS")]
+    compile_flags: Option<Vec<String>>,
 }
 
 fn main() -> ExitCode {
@@ -217,10 +223,14 @@ fn instrument(a: InstrumentArgs) -> ExitCode {
         (_, _, Some("c++")) => Some(Language::Cpp),
         _ => None,
     };
-    let options = Options {
+    let mut options = Options {
         language,
+        cross_check: a.cross_check,
         ..a.flags.0
     };
+    options.front_end.compile_flags = a
+        .compile_flags
+        .map(|flags| pomp::frontend::clang::CompileFlags::from_compiler_args(&flags, None));
     pomp::instrument::run_cli(&a.file, &a.output, a.idf.as_deref(), &options)
 }
 

@@ -8,6 +8,7 @@
 //! this stage knows which parser produced the model.
 
 pub mod c;
+pub mod clang;
 pub mod fortran;
 mod unknown;
 
@@ -42,10 +43,40 @@ pub trait FrontEnd {
     }
 }
 
-/// The default front end for a file's language.
-pub fn for_file(file: &SourceFile) -> Box<dyn FrontEnd> {
+/// Which front end reads C and C++ files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Choice {
+    TreeSitter,
+    Clang,
+    /// clang when the compile flags are known and libclang is there,
+    /// tree-sitter otherwise.
+    #[default]
+    Auto,
+}
+
+/// How C and C++ files are read: the front end, and the compile flags
+/// known for the file (clang reads with them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Options {
+    pub choice: Choice,
+    pub compile_flags: Option<clang::CompileFlags>,
+}
+
+/// The front end that reads `file` as `options` say.
+pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
     match file.language {
-        Language::C | Language::Cpp => Box::new(c::TreeSitterC),
         Language::FortranFree | Language::FortranFixed => Box::new(fortran::TreeSitterFortran),
+        Language::C | Language::Cpp => {
+            let flags = || options.compile_flags.clone().unwrap_or_default();
+            match options.choice {
+                Choice::TreeSitter => Box::new(c::TreeSitterC),
+                Choice::Clang => Box::new(clang::Clang::new(flags(), false)),
+                Choice::Auto if options.compile_flags.is_some() && clang::available() => {
+                    Box::new(clang::Clang::new(flags(), true))
+                }
+                Choice::Auto => Box::new(c::TreeSitterC),
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 use super::cmdline::{CommandLine, Input, Mode};
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
+use crate::frontend::clang::CompileFlags;
 use crate::instrument::{self, InputError, Options};
 use crate::rules::Interface;
 use crate::source::Language;
@@ -104,10 +105,17 @@ struct SourceJob<'a> {
 
 impl SourceJob<'_> {
     fn options(&self) -> Options {
-        Options {
+        let mut options = Options {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
             ..self.line.wrapper.instrument.clone()
-        }
+        };
+        // The command line says how the compiler reads the file: the clang
+        // front end reads it so too.
+        options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
+            &self.line.args,
+            std::env::current_dir().ok(),
+        ));
+        options
     }
 
     /// Instrument the source, or decide that the original is what gets

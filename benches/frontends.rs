@@ -1,0 +1,87 @@
+//! The C and C++ front ends side by side on the same files: reading (the
+//! front end alone, `FrontEnd::analyse`) and instrumenting (the whole
+//! pipeline) every C program of the corpus, then every C++ one, with
+//! tree-sitter and with libclang (which parses the headers too, as the
+//! compiler does).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use pomp::frontend::clang::{Clang, CompileFlags};
+use pomp::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
+use pomp::instrument::{instrument, Options};
+use pomp::source::{Language, SourceFile};
+use std::hint::black_box;
+use std::path::Path;
+
+fn corpus(language: Language) -> Vec<SourceFile> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files = Vec::new();
+    for dir in ["c", "cxx", "kernels"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if Language::from_path(&path) == Some(language) {
+                let bytes = std::fs::read(&path).unwrap();
+                files.push(SourceFile::new(path, bytes, language));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+fn front_ends(c: &mut Criterion) {
+    assert!(
+        pomp::frontend::clang::available(),
+        "{}",
+        pomp::frontend::clang::INSTALL_HINT
+    );
+    let flags = CompileFlags::from_compiler_args(&["-fopenmp", "-O1"], None);
+    let clang = Clang::new(flags.clone(), false);
+    let mut group = c.benchmark_group("frontends");
+    group.sample_size(10);
+    for (name, language) in [("corpus-c", Language::C), ("corpus-cxx", Language::Cpp)] {
+        let files = corpus(language);
+        let bytes: usize = files.iter().map(|f| f.bytes.len()).sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_with_input(
+            BenchmarkId::new("read/tree-sitter", name),
+            &files,
+            |b, files| {
+                b.iter(|| {
+                    for file in files {
+                        black_box(TreeSitterC.analyse(file).sites.len());
+                    }
+                })
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("read/clang", name), &files, |b, files| {
+            b.iter(|| {
+                for file in files {
+                    black_box(clang.analyse(file).sites.len());
+                }
+            })
+        });
+        for (label, choice) in [
+            ("instrument/tree-sitter", Choice::TreeSitter),
+            ("instrument/clang", Choice::Clang),
+        ] {
+            let options = Options {
+                front_end: FrontEndOptions {
+                    choice,
+                    compile_flags: Some(flags.clone()),
+                },
+                ..Options::default()
+            };
+            group.bench_with_input(BenchmarkId::new(label, name), &files, |b, files| {
+                b.iter(|| {
+                    for file in files {
+                        black_box(instrument(file, &options).output.len());
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, front_ends);
+criterion_main!(benches);
