@@ -72,13 +72,13 @@ pub fn hover(region: &RegionEntry, language: &str) -> Hover {
     };
     for edit in &region.edits {
         let code = without_line_markers(&edit.text);
+        let code = code.trim_matches(['\n', '\r']);
         if code.trim().is_empty() {
             continue;
         }
         text.push_str(&format!(
-            "{}:\n```{fence}\n{}\n```\n",
-            where_inserted(edit),
-            code.trim_end()
+            "{}:\n```{fence}\n{code}\n```\n",
+            where_inserted(edit)
         ));
     }
     Hover {

@@ -75,8 +75,12 @@ impl<'c> Server<'c> {
         server
     }
 
-    /// Serve until the client says `exit`.
+    /// Serve until the client says `exit`. The client has sent
+    /// `initialized` already.
     pub fn run(&mut self) -> anyhow::Result<()> {
+        if self.pulls_configuration {
+            self.pull_configuration();
+        }
         loop {
             let message = match self.next_deadline() {
                 None => match self.connection.receiver.recv() {
@@ -220,12 +224,6 @@ impl<'c> Server<'c> {
                         self.configure(&p.settings);
                     }
                 })
-            }
-            notification::Initialized::METHOD => {
-                if self.pulls_configuration {
-                    self.pull_configuration();
-                }
-                Ok(())
             }
             _ => Ok(()),
         };
