@@ -493,3 +493,100 @@ fn the_code_action_shows_the_instrumented_source() {
     // The server's directory goes with it.
     assert!(!Path::new(file).exists());
 }
+
+/// Neovim's built-in client (Debian's `neovim`; `scripts/setup` installs
+/// it) runs `tests/nvim/session.lua` headless against `pomp lsp`.
+#[test]
+fn neovim_talks_to_pomp_lsp() {
+    let nvim = which("nvim").expect("nvim is needed for this test: scripts/setup installs it");
+    let dir = tempfile::tempdir().unwrap();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim");
+    let c_file = dir.path().join("demo.c");
+    let fortran_file = dir.path().join("demo.f90");
+    std::fs::copy(here.join("demo.c"), &c_file).unwrap();
+    std::fs::copy(here.join("demo.f90"), &fortran_file).unwrap();
+    let out = dir.path().join("results.json");
+    let run = Command::new(nvim)
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", here.join("session.lua").display()))
+        .env("POMP", env!("CARGO_BIN_EXE_pomp"))
+        .env("POMP_C_FILE", &c_file)
+        .env("POMP_FORTRAN_FILE", &fortran_file)
+        .env("POMP_OUT", &out)
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let results: Value = match std::fs::read(&out) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
+        Err(_) => panic!(
+            "nvim wrote no results: {}\n{}",
+            run.status,
+            String::from_utf8_lossy(&run.stderr)
+        ),
+    };
+    assert_eq!(results["ok"], true, "{}", results["failure"]);
+    let files = results["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+
+    let c = &files[0];
+    let c_text = std::fs::read_to_string(&c_file).unwrap();
+    let diagnostics = c["diagnostics"].as_array().unwrap();
+    let broken_line = c_text.lines().position(|l| l.contains("BROKEN")).unwrap();
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["severity"] == 1 && d["range"]["start"]["line"] == broken_line),
+        "{diagnostics:?}"
+    );
+    // The range ends where the line does, counted in UTF-16 units.
+    let units = c_text
+        .lines()
+        .nth(broken_line)
+        .unwrap()
+        .encode_utf16()
+        .count();
+    assert!(diagnostics
+        .iter()
+        .all(|d| d["range"]["end"]["character"] == units));
+    assert_eq!(c["editor_diagnostics"], diagnostics.len());
+    let hover = c["hover"]["contents"]["value"].as_str().unwrap();
+    assert!(hover.starts_with("**parallel** region 1"), "{hover}");
+    assert!(hover.contains("`POMP2_Parallel_fork`"), "{hover}");
+    let expected = instrumented(&c_file, &c_text, Language::C);
+    assert_eq!(c["preview"]["text"], expected);
+    assert!(c["preview"]["errors"].as_u64().unwrap() >= 1);
+    // Fixed in the buffer: the clause replaced after `é𝜋`, sent by Neovim
+    // as an incremental change.
+    assert_eq!(c["fixed_text"], c_text.replace("colapse", "collapse"));
+    assert_eq!(c["fixed_diagnostics"], json!([]));
+    let fixed = c["fixed_text"].as_str().unwrap();
+    assert_eq!(
+        c["fixed_preview"]["text"],
+        instrumented(&c_file, fixed, Language::C)
+    );
+    assert_eq!(c["fixed_preview"]["version"], c["fixed_version"]);
+
+    let fortran = &files[1];
+    let fortran_text = std::fs::read_to_string(&fortran_file).unwrap();
+    assert_eq!(fortran["diagnostics"], json!([]));
+    let hover = fortran["hover"]["contents"]["value"].as_str().unwrap();
+    // OPARI2's name for the combined construct.
+    assert!(hover.starts_with("**paralleldo** region 1"), "{hover}");
+    assert!(hover.contains("```fortran\n"), "{hover}");
+    assert!(hover.contains("`POMP2_Do_enter`"), "{hover}");
+    assert_eq!(
+        fortran["preview"]["text"],
+        instrumented(&fortran_file, &fortran_text, Language::FortranFree)
+    );
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| Path::new(dir).join(program))
+        .find(|p| p.is_file())
+}
