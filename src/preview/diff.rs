@@ -63,7 +63,8 @@ fn unified<'t>(out: &mut dyn Write, diff: &'t TextDiff<'t, 't, 't, str>) -> io::
                 };
                 write!(out, "{style}{sign}")?;
                 for (emphasised, text) in change.iter_strings_lossy() {
-                    let text = text.trim_end_matches(['\n', '\r']);
+                    // A `\r` of a CRLF line stays, so that the diff applies.
+                    let text = text.strip_suffix('\n').unwrap_or(&text);
                     if emphasised {
                         let strong = style.bold().underline();
                         write!(out, "{strong}{text}{strong:#}{style}")?;
@@ -72,6 +73,9 @@ fn unified<'t>(out: &mut dyn Write, diff: &'t TextDiff<'t, 't, 't, str>) -> io::
                     }
                 }
                 writeln!(out, "{style:#}")?;
+                if change.missing_newline() {
+                    writeln!(out, "\\ No newline at end of file")?;
+                }
             }
         }
     }
