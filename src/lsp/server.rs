@@ -102,14 +102,17 @@ impl<'c> Server<'c> {
                 }
             }
             // A defect met by one message must not end the session.
-            let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.handle(message.clone())
-            }));
+            let request = match &message {
+                Message::Request(r) => Some(r.id.clone()),
+                _ => None,
+            };
+            let handled =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(message)));
             if handled.is_err() {
                 eprintln!("pomp lsp: internal error while handling a message; going on");
-                if let Message::Request(request) = message {
+                if let Some(id) = request {
                     self.respond_error(
-                        request.id,
+                        id,
                         ErrorCode::InternalError,
                         "internal error in pomp".into(),
                     );

@@ -182,14 +182,19 @@ pub fn run_cli(path: &Path, options: &Options, color: anstream::ColorChoice) -> 
     let _ = stdout.flush();
     match result {
         Ok(shown) => {
-            let stderr_color = anstream::AutoStream::choice(&std::io::stderr());
-            let colored = stderr_color != anstream::ColorChoice::Never;
+            let colored = match color {
+                anstream::ColorChoice::Never => false,
+                anstream::ColorChoice::Auto => {
+                    anstream::AutoStream::choice(&std::io::stderr()) != anstream::ColorChoice::Never
+                }
+                _ => true,
+            };
             eprint!(
                 "{}",
                 crate::diagnostics::render(
                     &shown.file,
                     &shown.instrumentation.diagnostics,
-                    colored && color != anstream::ColorChoice::Never
+                    colored
                 )
             );
             if shown.instrumentation.has_errors() {
