@@ -9,23 +9,27 @@ use crate::instrument::Options;
 use serde_json::Value as Json;
 use std::time::Duration;
 
-/// How long the text must stay unchanged before it is analysed, unless
-/// the settings say otherwise. Changes that arrive together are always
-/// analysed once.
-pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(0);
+/// The longest a document waits to be analysed after a change when the
+/// settings name no wait of their own.
+pub const LONGEST_DEBOUNCE: Duration = Duration::from_millis(250);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Config {
     pub instrument: Options,
-    pub debounce: Duration,
+    /// How long a document's text must rest before it is analysed. `None`:
+    /// as long as its last analysis took, up to [`LONGEST_DEBOUNCE`], so
+    /// that typing in a file that is slow to analyse costs at most half
+    /// the time of one core, and a file that is fast waits little.
+    /// Changes that arrive together are always analysed once.
+    pub debounce: Option<Duration>,
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            instrument: Options::default(),
-            debounce: DEFAULT_DEBOUNCE,
-        }
+impl Config {
+    /// The wait after a change to a document whose last analysis took
+    /// `last_analysis`.
+    pub fn debounce_after(&self, last_analysis: Duration) -> Duration {
+        self.debounce
+            .unwrap_or_else(|| last_analysis.min(LONGEST_DEBOUNCE))
     }
 }
 
@@ -47,7 +51,7 @@ impl Config {
         for (name, value) in entries {
             if name == "debounce" {
                 match value.as_u64() {
-                    Some(ms) => config.debounce = Duration::from_millis(ms),
+                    Some(ms) => config.debounce = Some(Duration::from_millis(ms)),
                     None => errors.push(format!("debounce: expected milliseconds, not {value}")),
                 }
                 continue;
@@ -107,7 +111,20 @@ mod tests {
         assert_eq!(rules.interface, Interface::Pomp1);
         assert!(!rules.keep_untied);
         assert!(!config.instrument.output.line_markers);
-        assert_eq!(config.debounce, Duration::from_millis(25));
+        assert_eq!(config.debounce, Some(Duration::from_millis(25)));
+        assert_eq!(
+            config.debounce_after(Duration::from_secs(1)),
+            Duration::from_millis(25)
+        );
+        let adaptive = Config::default();
+        assert_eq!(
+            adaptive.debounce_after(Duration::from_millis(7)),
+            Duration::from_millis(7)
+        );
+        assert_eq!(
+            adaptive.debounce_after(Duration::from_secs(3)),
+            LONGEST_DEBOUNCE
+        );
         // A comma-separated string is a list too.
         let (config, _) = Config::from_settings(&json!({"disable": "sync, locks"}));
         assert_eq!(

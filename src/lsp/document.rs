@@ -6,6 +6,7 @@ use crate::preview::{self, Encoding, LineIndex};
 use crate::source::{Language, SourceFile};
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 pub struct Document {
     pub uri: Uri,
@@ -18,6 +19,8 @@ pub struct Document {
     pub language: Option<Language>,
     /// Of the text as it is now; `None` after a change until analysed again.
     pub analysis: Option<Analysis>,
+    /// How long the last analysis took.
+    pub last_analysis: Duration,
 }
 
 /// What the instrumentation of one version of a document gives an editor.
@@ -41,6 +44,7 @@ impl Document {
             text,
             language,
             analysis: None,
+            last_analysis: Duration::ZERO,
         }
     }
 
@@ -79,7 +83,9 @@ impl Document {
             .as_ref()
             .is_none_or(|a| a.version != self.version)
         {
+            let started = Instant::now();
             self.analysis = Some(self.instrument(options, encoding));
+            self.last_analysis = started.elapsed();
         }
         self.analysis.as_ref().expect("analysed above")
     }

@@ -12,7 +12,7 @@ use lsp_types::{notification, request, Uri};
 use serde::Deserialize as _;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The custom requests, with the document's URI as their parameter.
 pub const PREVIEW: &str = "pomp/preview";
@@ -124,9 +124,19 @@ impl<'c> Server<'c> {
     /// When the next document's text will have settled.
     fn next_deadline(&self) -> Option<Instant> {
         self.changed
-            .values()
+            .keys()
+            .filter_map(|uri| self.settles_at(uri))
             .min()
-            .map(|&changed| changed + self.config.debounce)
+    }
+
+    /// When the text of `uri`, changed, will have rested long enough.
+    fn settles_at(&self, uri: &Uri) -> Option<Instant> {
+        let changed = self.changed.get(uri)?;
+        let last_analysis = self
+            .documents
+            .get(uri)
+            .map_or(Duration::ZERO, |d| d.last_analysis);
+        Some(*changed + self.config.debounce_after(last_analysis))
     }
 
     fn handle(&mut self, message: Message) {
@@ -293,9 +303,9 @@ impl<'c> Server<'c> {
         let now = Instant::now();
         let settled: Vec<Uri> = self
             .changed
-            .iter()
-            .filter(|(_, &changed)| changed + self.config.debounce <= now)
-            .map(|(uri, _)| uri.clone())
+            .keys()
+            .filter(|uri| self.settles_at(uri).is_some_and(|at| at <= now))
+            .cloned()
             .collect();
         for uri in settled {
             self.changed.remove(&uri);
