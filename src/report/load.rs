@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 pub enum Error {
     #[error("no profile to report on: name the pomp-profile.<pid>.json files a run wrote")]
     NoProfiles,
+    /// A profile or IDF descriptor that cannot be read.
     #[error(transparent)]
-    Profile(#[from] profile::Error),
-    #[error(transparent)]
-    Idf(#[from] idf::Error),
+    Document(#[from] pomp2::document::Error),
     #[error("cannot read IDF descriptors from {}: {source}", path.display())]
     IdfDirectory {
         path: PathBuf,
@@ -152,7 +151,7 @@ impl Descriptors {
             } else if path.extension().is_some_and(|e| e == "json") {
                 match idf::read(&path) {
                     Ok(document) => self.add(document),
-                    Err(idf::Error::NotIdf { .. }) => {}
+                    Err(idf::Error::Foreign { .. } | idf::Error::NotJson { .. }) => {}
                     Err(error) => return Err(error.into()),
                 }
             }

@@ -5,7 +5,7 @@
 use crate::region::{EventSet, Interface, RegionId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The value of [`Document::schema_version`] this crate writes and reads.
 pub const SCHEMA_VERSION: &str = "1.0";
@@ -113,48 +113,43 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("cannot read {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is not an IDF descriptor: {source}", path.display())]
-    NotIdf {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    #[error("{} is an IDF descriptor of schema version {found}; this build reads version {SCHEMA_VERSION}", path.display())]
-    UnsupportedVersion { path: PathBuf, found: String },
+/// Why a file could not be read as an IDF descriptor.
+pub type Error = crate::document::Error;
+
+/// What tells an IDF descriptor apart.
+#[derive(Deserialize)]
+pub struct Header {
+    schema_version: Option<serde_json::Value>,
+}
+
+impl crate::document::Document for Document {
+    const NAME: &'static str = "pomp IDF descriptor";
+    type Header = Header;
+
+    fn identify(header: &Header) -> crate::document::Identity {
+        use crate::document::{text_of, Identity};
+        let Some(version) = &header.schema_version else {
+            return Identity::Foreign(None);
+        };
+        let version = text_of(version);
+        let major = |v: &str| v.split('.').next().map(str::to_owned);
+        if major(&version) == major(SCHEMA_VERSION) {
+            Identity::Readable
+        } else {
+            Identity::Unsupported {
+                found: version,
+                reads: SCHEMA_VERSION.into(),
+            }
+        }
+    }
 }
 
 /// Read an IDF descriptor.
 pub fn read(path: impl AsRef<Path>) -> Result<Document, Error> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    from_slice(&bytes, path)
+    crate::document::read(path)
 }
 
 /// Parse an IDF descriptor read from `path`.
 pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Document, Error> {
-    #[derive(Deserialize)]
-    struct Versioned {
-        schema_version: String,
-    }
-    let not_idf = |source| Error::NotIdf {
-        path: path.to_path_buf(),
-        source,
-    };
-    let version: Versioned = serde_json::from_slice(bytes).map_err(not_idf)?;
-    if version.schema_version.split('.').next() != SCHEMA_VERSION.split('.').next() {
-        return Err(Error::UnsupportedVersion {
-            path: path.to_path_buf(),
-            found: version.schema_version,
-        });
-    }
-    serde_json::from_slice(bytes).map_err(not_idf)
+    crate::document::from_slice(bytes, path)
 }

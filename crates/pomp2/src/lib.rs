@@ -4,6 +4,7 @@
 //! the reports cannot drift apart.
 
 pub mod ctc;
+pub mod document;
 pub mod events;
 pub mod idf;
 pub mod profile;

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The value of [`Profile::format`].
 pub const FORMAT: &str = "pomp-profile";
@@ -416,98 +416,43 @@ fn is_zero(value: &u64) -> bool {
 }
 
 /// Why a file could not be read as a profile.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("cannot read {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is empty, not a pomp profile", path.display())]
-    Empty { path: PathBuf },
-    #[error("{} is truncated (it ends inside the JSON document): was the program stopped while writing it?", path.display())]
-    Truncated { path: PathBuf },
-    #[error("{} is not a pomp profile: it is not JSON ({source})", path.display())]
-    NotJson {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    #[error("{} is not a pomp profile ({})", path.display(),
-        found.as_deref().map_or("it has no \"format\" field".to_string(), |f| format!("its format is {f:?}")))]
-    Foreign {
-        path: PathBuf,
-        found: Option<String>,
-    },
-    #[error("{} is a pomp profile of format version {found}; this build reads version {VERSION}", path.display())]
-    UnsupportedVersion { path: PathBuf, found: String },
-    #[error("{} is a damaged pomp profile: {source}", path.display())]
-    Invalid {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
+pub type Error = crate::document::Error;
+
+/// What tells a pomp profile apart.
+#[derive(Deserialize)]
+pub struct Header {
+    format: Option<serde_json::Value>,
+    version: Option<serde_json::Value>,
+}
+
+impl crate::document::Document for Profile {
+    const NAME: &'static str = "pomp profile";
+    type Header = Header;
+
+    fn identify(header: &Header) -> crate::document::Identity {
+        use crate::document::{text_of, Identity};
+        match &header.format {
+            Some(serde_json::Value::String(format)) if format == FORMAT => {}
+            other => return Identity::Foreign(other.as_ref().map(text_of)),
+        }
+        match &header.version {
+            Some(version) if version.as_u64() == Some(VERSION as u64) => Identity::Readable,
+            other => Identity::Unsupported {
+                found: other.as_ref().map_or("none".into(), text_of),
+                reads: VERSION.to_string(),
+            },
+        }
+    }
 }
 
 /// Reads a profile written by pomp's runtime.
 pub fn read(path: impl AsRef<Path>) -> Result<Profile, Error> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    from_slice(&bytes, path)
+    crate::document::read(path)
 }
 
 /// Reads a profile from its bytes; `path` names it in errors.
 pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Profile, Error> {
-    /// What tells a pomp profile apart, read before the whole document so
-    /// that a foreign or newer file gets an error that says so.
-    #[derive(Deserialize)]
-    struct Header {
-        format: Option<serde_json::Value>,
-        version: Option<serde_json::Value>,
-    }
-
-    let path_buf = || path.to_path_buf();
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::Empty { path: path_buf() });
-    }
-    let header: Header =
-        serde_json::from_slice(bytes).map_err(|source| match source.classify() {
-            serde_json::error::Category::Eof => Error::Truncated { path: path_buf() },
-            serde_json::error::Category::Data => Error::Foreign {
-                path: path_buf(),
-                found: None,
-            },
-            _ => Error::NotJson {
-                path: path_buf(),
-                source,
-            },
-        })?;
-    match &header.format {
-        Some(serde_json::Value::String(format)) if format == FORMAT => {}
-        other => {
-            return Err(Error::Foreign {
-                path: path_buf(),
-                found: other.as_ref().map(|format| match format {
-                    serde_json::Value::String(text) => text.clone(),
-                    value => value.to_string(),
-                }),
-            })
-        }
-    }
-    match &header.version {
-        Some(version) if version.as_u64() == Some(VERSION as u64) => {}
-        other => {
-            return Err(Error::UnsupportedVersion {
-                path: path_buf(),
-                found: other.as_ref().map_or("none".into(), |v| v.to_string()),
-            })
-        }
-    }
-    serde_json::from_slice(bytes).map_err(|source| Error::Invalid {
-        path: path_buf(),
-        source,
-    })
+    crate::document::from_slice(bytes, path)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use crate::profile::{Kind, RegionId};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The value of [`TraceInfo::format`].
 pub const FORMAT: &str = "pomp-trace";
@@ -104,40 +104,45 @@ impl<'a> Metadata<'a> {
 }
 
 /// Why a file could not be read as a trace.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("cannot read {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{} is not a pomp trace: {source}", path.display())]
-    Invalid {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    #[error("{} is not a pomp trace (its otherData.format is {found:?})", path.display())]
-    Foreign { path: PathBuf, found: String },
+pub type Error = crate::document::Error;
+
+/// What tells a pomp trace apart: its `otherData`.
+#[derive(Deserialize)]
+pub struct Header {
+    #[serde(rename = "otherData")]
+    info: Option<HeaderInfo>,
+}
+
+#[derive(Deserialize)]
+struct HeaderInfo {
+    format: Option<serde_json::Value>,
+    version: Option<serde_json::Value>,
+}
+
+impl crate::document::Document for Trace {
+    const NAME: &'static str = "pomp trace";
+    type Header = Header;
+
+    fn identify(header: &Header) -> crate::document::Identity {
+        use crate::document::{text_of, Identity};
+        let info = header.info.as_ref();
+        match info.and_then(|i| i.format.as_ref()) {
+            Some(serde_json::Value::String(format)) if format == FORMAT => {}
+            other => return Identity::Foreign(other.map(text_of)),
+        }
+        match info.and_then(|i| i.version.as_ref()) {
+            Some(version) if version.as_u64() == Some(VERSION as u64) => Identity::Readable,
+            other => Identity::Unsupported {
+                found: other.map_or("none".into(), text_of),
+                reads: VERSION.to_string(),
+            },
+        }
+    }
 }
 
 /// Reads a trace written by pomp's runtime.
 pub fn read(path: impl AsRef<Path>) -> Result<Trace, Error> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let trace: Trace = serde_json::from_slice(&bytes).map_err(|source| Error::Invalid {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    if trace.info.format != FORMAT {
-        return Err(Error::Foreign {
-            path: path.to_path_buf(),
-            found: trace.info.format,
-        });
-    }
-    Ok(trace)
+    crate::document::read(path)
 }
 
 #[cfg(test)]
