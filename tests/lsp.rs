@@ -376,6 +376,67 @@ fn a_file_that_does_not_parse_answers_with_diagnostics() {
     );
 }
 
+/// Each kind of problem the issue names, typed into a clean buffer: an
+/// unknown directive, an unknown clause, a directive without a block and a
+/// clause the split of a combined construct cannot place.
+#[test]
+fn each_kind_of_directive_problem_is_diagnosed_as_it_is_typed() {
+    let (mut client, _) = Client::initialized(json!({}), Value::Null);
+    let (_, uri) = nowhere("kinds.c");
+    let clean = "void f(int n, int *a) {\n\
+                 #pragma omp flush\n\
+                 #pragma omp parallel shared(a)\n\
+                 \x20 { }\n\
+                 #pragma omp parallel for shared(a)\n\
+                 \x20 for (int i = 0; i < n; i++) a[i] = i;\n\
+                 }\n\
+                 void g(void) {\n\
+                 #pragma omp single\n\
+                 \x20 g();\n\
+                 }\n";
+    client.open(&uri, "c", clean);
+    assert_eq!(client.diagnostics(&uri, 1), Vec::<Value>::new());
+
+    let range = |line: u32, from: u32, to: u32| json!({"start": position(line, from), "end": position(line, to)});
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": range(1, 12, 17), "text": "frobnicate"},
+            {"range": range(2, 21, 27), "text": "sharde"},
+            {"range": range(4, 25, 31), "text": "sharde"},
+            {"range": {"start": position(9, 0), "end": position(10, 0)}, "text": ""},
+        ]}),
+    );
+    let diagnostics = client.diagnostics(&uri, 2);
+    let found = |line: u32, severity: u32, words: &str| {
+        diagnostics.iter().any(|d| {
+            d["range"]["start"]["line"] == line
+                && d["severity"] == severity
+                && d["message"].as_str().unwrap().contains(words)
+        })
+    };
+    assert!(
+        found(1, 2, "unknown OpenMP directive `frobnicate`"),
+        "{diagnostics:#?}"
+    );
+    assert!(found(2, 2, "unknown clause `sharde`"), "{diagnostics:#?}");
+    assert!(
+        found(4, 1, "which pomp writes as `parallel` and `for`"),
+        "{diagnostics:#?}"
+    );
+    assert!(found(8, 1, "directive without a block"), "{diagnostics:#?}");
+
+    // Typed back, the buffer is clean again.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3},
+               "contentChanges": [{"text": clean}]}),
+    );
+    assert_eq!(client.diagnostics(&uri, 3), Vec::<Value>::new());
+    let (status, stderr) = client.finish();
+    assert!(status.success(), "{stderr}");
+}
+
 #[test]
 fn settings_from_the_editor_change_the_instrumentation() {
     // Pushed: initialization options, then a configuration change.
