@@ -79,7 +79,14 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.line_of(offset);
         let start = self.starts[line];
-        let character: usize = characters(&text[start..], encoding)
+        // Only this line: `characters` checks the UTF-8 of all it is given
+        // before yielding, and the rest of a large file costs that much per
+        // position.
+        let next = self
+            .starts
+            .get(line + 1)
+            .map_or(text.len(), |&next| next.min(text.len()));
+        let character: usize = characters(&text[start..next], encoding)
             .take_while(|&(at, bytes, _)| at + bytes <= offset - start)
             .map(|(_, _, units)| units)
             .sum();
