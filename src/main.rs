@@ -53,6 +53,48 @@ enum Command {
     /// Turn profiles into answers: where the time went and why, as tables and pictures.
     #[command(long_about = REPORT_ABOUT, after_help = REPORT_EXAMPLES)]
     Report(ReportArgs),
+    /// Show what instrumentation does to a file: a diff, or its regions and their edits as JSON.
+    #[command(after_help = PREVIEW_EXAMPLES)]
+    Preview(PreviewArgs),
+    /// Run the language server (LSP over standard input and output) for editors.
+    Lsp,
+}
+
+const PREVIEW_EXAMPLES: &str = "Examples:\n  \
+pomp preview stencil.c\n  \
+pomp preview stencil.c --line 42 --side-by-side\n  \
+pomp preview solver.f90 --region 3 --format json";
+
+#[derive(clap::Args)]
+struct PreviewArgs {
+    /// The source file to preview; nothing is written.
+    file: PathBuf,
+    /// Show the #line markers that keep compiler diagnostics on your lines (hidden by default).
+    #[arg(long)]
+    line_markers: bool,
+    /// Show the original and the instrumented text in two columns.
+    #[arg(long, conflicts_with = "format")]
+    side_by_side: bool,
+    /// Width of the side-by-side view (default: the terminal's, else 160).
+    #[arg(long, value_name = "COLUMNS", requires = "side_by_side")]
+    width: Option<usize>,
+    /// Only the region numbered N (its number in the IDF).
+    #[arg(long, value_name = "N", conflicts_with = "line")]
+    region: Option<usize>,
+    /// Only the innermost construct whose code holds line L.
+    #[arg(long, value_name = "L")]
+    line: Option<usize>,
+    /// diff for people; json for the regions with their edits, for editor plugins.
+    #[arg(long, value_name = "FORMAT", default_value = "diff", value_parser = ["diff", "json"])]
+    format: String,
+    #[command(flatten)]
+    flags: InstrumentationFlags,
+    /// Source language, overriding the file suffix.
+    #[arg(short = 'x', long, value_parser = ["c", "c++", "f77", "f95"])]
+    language: Option<String>,
+    /// Colour the diff: auto colours on a terminal only (and honours NO_COLOR).
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
 }
 
 const REPORT_ABOUT: &str = "Reads the profiles an instrumented program writes at exit \
@@ -175,6 +217,8 @@ fn main() -> ExitCode {
         Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
         Command::InstallWrappers { dir } => install_wrappers(&dir),
         Command::Report(a) => report(a),
+        Command::Preview(a) => preview(a),
+        Command::Lsp => pomp::lsp::run_stdio(),
     }
 }
 
@@ -206,25 +250,62 @@ fn report(a: ReportArgs) -> ExitCode {
         html: a.html,
         speedscope: a.speedscope,
     };
-    let color = match a.color.as_str() {
+    pomp::report::run_cli(&options, color_choice(&a.color))
+}
+
+fn preview(a: PreviewArgs) -> ExitCode {
+    use pomp::preview::{Format, Layout, Selection};
+    let layout = match a.side_by_side {
+        true => Layout::SideBySide {
+            width: a.width.unwrap_or_else(pomp::preview::terminal_width),
+        },
+        false => Layout::Unified,
+    };
+    let options = pomp::preview::Options {
+        instrument: Options {
+            language: language(false, false, a.language.as_deref()),
+            ..a.flags.0
+        },
+        line_markers: a.line_markers,
+        selection: match (a.region, a.line) {
+            (Some(n), _) => Selection::Region(n),
+            (_, Some(l)) => Selection::Line(l),
+            _ => Selection::All,
+        },
+        format: match a.format.as_str() {
+            "json" => Format::Json,
+            _ => Format::Diff(layout),
+        },
+    };
+    pomp::preview::run_cli(&a.file, &options, color_choice(&a.color))
+}
+
+fn color_choice(when: &str) -> anstream::ColorChoice {
+    match when {
         "always" => anstream::ColorChoice::Always,
         "never" => anstream::ColorChoice::Never,
         _ => anstream::ColorChoice::Auto,
-    };
-    pomp::report::run_cli(&options, color)
+    }
 }
 
-fn instrument(a: InstrumentArgs) -> ExitCode {
+fn language(
+    fixed_form: bool,
+    free_form: bool,
+    name: Option<&str>,
+) -> Option<pomp::source::Language> {
     use pomp::source::Language;
-    let language = match (a.fixed_form, a.free_form, a.language.as_deref()) {
+    match (fixed_form, free_form, name) {
         (true, _, _) | (_, _, Some("f77")) => Some(Language::FortranFixed),
         (_, true, _) | (_, _, Some("f95")) => Some(Language::FortranFree),
         (_, _, Some("c")) => Some(Language::C),
         (_, _, Some("c++")) => Some(Language::Cpp),
         _ => None,
-    };
+    }
+}
+
+fn instrument(a: InstrumentArgs) -> ExitCode {
     let mut options = Options {
-        language,
+        language: language(a.fixed_form, a.free_form, a.language.as_deref()),
         cross_check: a.cross_check,
         ..a.flags.0
     };
