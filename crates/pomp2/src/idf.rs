@@ -129,18 +129,68 @@ pub enum Error {
     UnsupportedVersion { path: PathBuf, found: String },
 }
 
+/// The descriptors of every instrumented file of a source tree, as
+/// `pomp batch` writes them (`pomp-idf.json`): for reports and editors
+/// that look a region up across a whole code base. Its schema version is
+/// the documents' own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Index {
+    pub schema_version: String,
+    pub tool: Tool,
+    /// The source tree the paths are relative to.
+    pub root: String,
+    /// One entry per instrumented file, ordered by path.
+    pub files: Vec<IndexedFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedFile {
+    /// The source, relative to the index's root.
+    pub path: String,
+    /// The instrumented file, relative to the directory holding the index.
+    pub output: String,
+    pub document: Document,
+}
+
+impl Index {
+    /// Every region of every file.
+    pub fn regions(&self) -> impl Iterator<Item = &Region> {
+        self.files.iter().flat_map(|f| &f.document.regions)
+    }
+}
+
 /// Read an IDF descriptor.
 pub fn read(path: impl AsRef<Path>) -> Result<Document, Error> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| Error::Unreadable {
+    from_slice(&read_bytes(path)?, path)
+}
+
+/// Read a tree's index of IDF descriptors.
+pub fn read_index(path: impl AsRef<Path>) -> Result<Index, Error> {
+    let path = path.as_ref();
+    versioned_from_slice(&read_bytes(path)?, path)
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|source| Error::Unreadable {
         path: path.to_path_buf(),
         source,
-    })?;
-    from_slice(&bytes, path)
+    })
 }
 
 /// Parse an IDF descriptor read from `path`.
 pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Document, Error> {
+    versioned_from_slice(bytes, path)
+}
+
+/// A document of this schema, its major version checked before the rest
+/// is read, so that a newer file is named as such rather than as garbage.
+fn versioned_from_slice<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<T, Error> {
     #[derive(Deserialize)]
     struct Versioned {
         schema_version: String,
@@ -157,4 +207,34 @@ pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Document, Error> {
         });
     }
     serde_json::from_slice(bytes).map_err(not_idf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(version: &str) -> Index {
+        Index {
+            schema_version: version.into(),
+            tool: Tool {
+                name: "pomp".into(),
+                version: "0".into(),
+            },
+            root: "/src".into(),
+            files: vec![],
+        }
+    }
+
+    #[test]
+    fn an_index_is_read_back_and_its_version_checked() {
+        let dir = std::env::temp_dir().join(format!("pomp2-idf-index-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pomp-idf.json");
+        std::fs::write(&path, serde_json::to_vec(&index(SCHEMA_VERSION)).unwrap()).unwrap();
+        assert_eq!(read_index(&path).unwrap(), index(SCHEMA_VERSION));
+        std::fs::write(&path, serde_json::to_vec(&index("2.0")).unwrap()).unwrap();
+        let refused = read_index(&path).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(refused, Error::UnsupportedVersion { found, .. } if found == "2.0"));
+    }
 }
