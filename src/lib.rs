@@ -4,6 +4,7 @@
 //! [`frontend`] → [`directive`] → [`rules`] → [`edits`] → [`output`],
 //! driven by [`instrument`]. The compiler wrappers live in [`wrapper`].
 
+pub mod batch;
 pub mod diagnostics;
 pub mod directive;
 pub mod edits;

@@ -48,6 +48,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<OsString>,
     },
+    /// Instrument a whole source tree into a mirror that builds as the original does.
+    #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
+    Batch(BatchArgs),
     /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
     InstallWrappers { dir: PathBuf },
     /// Turn profiles into answers: where the time went and why, as tables and pictures.
@@ -166,6 +169,58 @@ struct ReportArgs {
     color: String,
 }
 
+const BATCH_ABOUT: &str = "Mirrors a source tree into OUT_DIR: every C, C++ and Fortran \
+source with OpenMP directives is instrumented, every other file is hard-linked (copied across \
+file systems), so the mirror builds as the original does, with the same build files. Headers \
+are mirrored as written and their directives reported: instrumented, a header would define its \
+registration in every unit that includes it.\n\n\
+OUT_DIR/pomp_regions.c registers the regions of every instrumented unit through weak \
+references, so every program built from any part of the tree links it; the run prints how. \
+OUT_DIR/pomp-idf.json lists every region of the tree. With --compile-commands the build's \
+compilation database says which files are compiled and in which language, and \
+OUT_DIR/compile_commands.json runs the same commands on the instrumented files.\n\n\
+Runs are incremental: a file whose content, options and pomp are unchanged is not read again, \
+and the output of a deleted source is deleted. A file that cannot be instrumented never stops \
+the run; the exit status is 1 when some file failed.";
+
+const BATCH_EXAMPLES: &str = "Examples:\n  \
+pomp batch src --out /tmp/src-pomp\n  \
+pomp batch --compile-commands build/compile_commands.json --out /tmp/pomp-tree --json report.json\n  \
+pomp batch . --out ../mirror --exclude 'tests/**' --jobs 8 --on-error=fail";
+
+#[derive(clap::Args)]
+struct BatchArgs {
+    /// The source tree (with --compile-commands, by default the directory holding every compiled file).
+    #[arg(value_name = "SRC_DIR", required_unless_present = "compile_commands")]
+    source: Option<PathBuf>,
+    /// Where the mirror goes.
+    #[arg(short, long, value_name = "OUT_DIR")]
+    out: PathBuf,
+    /// A compilation database: which files are compiled, their languages and flags.
+    #[arg(long, value_name = "compile_commands.json")]
+    compile_commands: Option<PathBuf>,
+    /// Leave out files and directories matching GLOB (.gitignore syntax, from SRC_DIR); repeatable.
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Mirror files that .gitignore, .ignore and .git/info/exclude leave out too.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Threads instrumenting at once (default: every core).
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// What a file that cannot be instrumented becomes: its original, or nothing (so its build fails).
+    #[arg(long, value_name = "WHAT", default_value = "original", value_parser = ["original", "fail"])]
+    on_error: String,
+    /// Also write the summary and every file's outcome and diagnostics as JSON.
+    #[arg(long, value_name = "REPORT.json")]
+    json: Option<PathBuf>,
+    /// Read each C and C++ source with both front ends and fail where they find different blocks (the database's flags are clang's).
+    #[arg(long)]
+    cross_check: bool,
+    #[command(flatten)]
+    flags: InstrumentationFlags,
+}
+
 #[derive(clap::Args)]
 struct InstrumentArgs {
     /// The source file to instrument; it is never modified.
@@ -215,11 +270,27 @@ fn main() -> ExitCode {
         Command::Cc { args } => pomp::wrapper::run(pomp::wrapper::Compiler::C, args),
         Command::Cxx { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Cxx, args),
         Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
+        Command::Batch(a) => batch(a),
         Command::InstallWrappers { dir } => install_wrappers(&dir),
         Command::Report(a) => report(a),
         Command::Preview(a) => preview(a),
         Command::Lsp => pomp::lsp::run_stdio(),
     }
+}
+
+fn batch(a: BatchArgs) -> ExitCode {
+    let mut config = pomp::batch::Config::new(a.source, a.out);
+    config.compile_commands = a.compile_commands;
+    config.options = a.flags.0;
+    config.options.cross_check = a.cross_check;
+    config.exclude = a.exclude;
+    config.ignore_files = !a.no_ignore;
+    config.jobs = a.jobs.map(usize::from);
+    config.on_error = match a.on_error.as_str() {
+        "fail" => pomp::batch::OnError::Fail,
+        _ => pomp::batch::OnError::Original,
+    };
+    pomp::batch::cli::run_cli(&config, a.json.as_deref())
 }
 
 fn install_wrappers(directory: &std::path::Path) -> ExitCode {

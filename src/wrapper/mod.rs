@@ -22,6 +22,7 @@ pub mod sources;
 
 pub use compiler::{install_wrappers, Compiler};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
+pub use runtime::link_arguments;
 
 use anyhow::Result;
 use cmdline::CommandLine;

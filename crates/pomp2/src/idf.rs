@@ -116,21 +116,30 @@ pub struct Diagnostic {
 /// Why a file could not be read as an IDF descriptor.
 pub type Error = crate::document::Error;
 
-/// What tells an IDF descriptor apart.
+/// What tells an IDF descriptor, or a tree's index of them, apart.
 #[derive(Deserialize)]
 pub struct Header {
     schema_version: Option<serde_json::Value>,
+    /// Present in an index only.
+    files: Option<serde::de::IgnoredAny>,
 }
 
-impl crate::document::Document for Document {
-    const NAME: &'static str = "pomp IDF descriptor";
-    type Header = Header;
-
-    fn identify(header: &Header) -> crate::document::Identity {
+impl Header {
+    /// Whether the document is this schema in a version this build reads;
+    /// an index and a single descriptor are told apart by `index`.
+    fn identify(&self, index: bool) -> crate::document::Identity {
         use crate::document::{text_of, Identity};
-        let Some(version) = &header.schema_version else {
+        let Some(version) = &self.schema_version else {
             return Identity::Foreign(None);
         };
+        if self.files.is_some() != index {
+            let other = if index {
+                "pomp IDF descriptor"
+            } else {
+                "pomp IDF index"
+            };
+            return Identity::Foreign(Some(other.into()));
+        }
         let version = text_of(version);
         let major = |v: &str| v.split('.').next().map(str::to_owned);
         if major(&version) == major(SCHEMA_VERSION) {
@@ -144,12 +153,105 @@ impl crate::document::Document for Document {
     }
 }
 
+impl crate::document::Document for Document {
+    const NAME: &'static str = "pomp IDF descriptor";
+    type Header = Header;
+
+    fn identify(header: &Header) -> crate::document::Identity {
+        header.identify(false)
+    }
+}
+
+impl crate::document::Document for Index {
+    const NAME: &'static str = "pomp IDF index";
+    type Header = Header;
+
+    fn identify(header: &Header) -> crate::document::Identity {
+        header.identify(true)
+    }
+}
+
+/// The descriptors of every instrumented file of a source tree, as
+/// `pomp batch` writes them (`pomp-idf.json`): for reports and editors
+/// that look a region up across a whole code base. Its schema version is
+/// the documents' own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Index {
+    pub schema_version: String,
+    pub tool: Tool,
+    /// The source tree the paths are relative to.
+    pub root: String,
+    /// One entry per instrumented file, ordered by path.
+    pub files: Vec<IndexedFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IndexedFile {
+    /// The source, relative to the index's root.
+    pub path: String,
+    /// The instrumented file, relative to the directory holding the index.
+    pub output: String,
+    pub document: Document,
+}
+
+impl Index {
+    /// Every region of every file.
+    pub fn regions(&self) -> impl Iterator<Item = &Region> {
+        self.files.iter().flat_map(|f| &f.document.regions)
+    }
+}
+
 /// Read an IDF descriptor.
 pub fn read(path: impl AsRef<Path>) -> Result<Document, Error> {
+    crate::document::read(path)
+}
+
+/// Read a tree's index of IDF descriptors.
+pub fn read_index(path: impl AsRef<Path>) -> Result<Index, Error> {
     crate::document::read(path)
 }
 
 /// Parse an IDF descriptor read from `path`.
 pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Document, Error> {
     crate::document::from_slice(bytes, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(version: &str) -> Index {
+        Index {
+            schema_version: version.into(),
+            tool: Tool {
+                name: "pomp".into(),
+                version: "0".into(),
+            },
+            root: "/src".into(),
+            files: vec![],
+        }
+    }
+
+    #[test]
+    fn an_index_is_read_back_and_its_version_checked() {
+        let dir = std::env::temp_dir().join(format!("pomp2-idf-index-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pomp-idf.json");
+        std::fs::write(&path, serde_json::to_vec(&index(SCHEMA_VERSION)).unwrap()).unwrap();
+        assert_eq!(read_index(&path).unwrap(), index(SCHEMA_VERSION));
+        std::fs::write(&path, serde_json::to_vec(&index("2.0")).unwrap()).unwrap();
+        let refused = read_index(&path).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(matches!(refused, Error::UnsupportedVersion { found, .. } if found == "2.0"));
+    }
+
+    #[test]
+    fn an_index_and_a_descriptor_are_told_apart() {
+        let index_bytes = serde_json::to_vec(&index(SCHEMA_VERSION)).unwrap();
+        let path = Path::new("pomp-idf.json");
+        let refused = from_slice(&index_bytes, path).unwrap_err();
+        assert!(matches!(refused, Error::Foreign { found: Some(f), .. } if f == "pomp IDF index"));
+    }
 }

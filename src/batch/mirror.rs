@@ -1,0 +1,367 @@
+//! One file of the tree into the mirror: instrumented, linked, copied, or
+//! left as the last run made it.
+
+use super::cache::{self, Entry, Stat, State};
+use super::report::{FileDiagnostic, FileReport, Kind, Mirror, Verdict};
+use super::OnError;
+use crate::instrument::{instrument_guarded, may_need_instrumenting, Options};
+use crate::source::{Language, SourceFile};
+use std::collections::BTreeMap;
+use std::fs::Metadata;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// A file to mirror.
+#[derive(Debug)]
+pub struct Job {
+    pub relative: PathBuf,
+    /// `relative`, `/`-separated: the file's name in the cache.
+    pub key: String,
+    /// The original, absolute; also the name instrumented code gives it
+    /// (`#line` markers, CTC strings, region ids), so that debuggers,
+    /// compiler messages and profiles point at the user's file.
+    pub source: PathBuf,
+    pub metadata: Metadata,
+    pub role: Role,
+}
+
+#[derive(Debug)]
+pub enum Role {
+    /// Compiled on its own: instrumented with these options (the language
+    /// set).
+    Source(Options),
+    /// Included by sources. Mirrored as written: instrumented, it would
+    /// define its registration function and handles in every unit that
+    /// includes it. Its directives are reported, read in `Options`'
+    /// language.
+    Header(Options),
+    Other,
+    Symlink,
+}
+
+/// What every job shares.
+pub struct Context<'a> {
+    pub out_dir: &'a Path,
+    /// Where each instrumented file's IDF descriptor is kept.
+    pub idf_dir: &'a Path,
+    pub tool_version: &'a str,
+    pub on_error: OnError,
+    pub previous: &'a State,
+}
+
+/// A job's outcome: its report and what the next run needs to know.
+pub struct Done {
+    pub report: FileReport,
+    pub entry: Entry,
+}
+
+impl Job {
+    fn kind(&self) -> Kind {
+        match self.role {
+            Role::Source(_) => Kind::Source,
+            Role::Header(_) => Kind::Header,
+            Role::Other => Kind::Other,
+            Role::Symlink => Kind::Symlink,
+        }
+    }
+
+    /// Everything besides the content that decides the output.
+    fn setup(&self, tool_version: &str) -> String {
+        let options = |o: &Options| serde_json::to_vec(o).expect("options serialise");
+        match &self.role {
+            Role::Source(o) => cache::digest([
+                tool_version.as_bytes(),
+                b"source",
+                &options(o),
+                self.source.as_os_str().as_encoded_bytes(),
+            ]),
+            Role::Header(o) => cache::digest([tool_version.as_bytes(), b"header", &options(o)]),
+            Role::Other => "other".into(),
+            Role::Symlink => "symlink".into(),
+        }
+    }
+
+    /// The file's IDF descriptor in the cache directory.
+    pub fn idf_name(&self) -> String {
+        format!("{}.json", cache::digest([self.key.as_bytes()]))
+    }
+}
+
+/// Bring the mirror of one file up to date.
+pub fn process(job: &Job, cx: &Context) -> Done {
+    let output = cx.out_dir.join(&job.relative);
+    let stat = Stat::of(&job.metadata);
+    let setup = job.setup(cx.tool_version);
+    let previous = cx
+        .previous
+        .entries
+        .get(&job.key)
+        .filter(|e| e.setup == setup);
+    if let Some(previous) = previous {
+        if previous.source == stat && !cx.previous.racy(&stat) && previous.output_intact(&output) {
+            return cached(job, previous, stat);
+        }
+    }
+    let work = Work {
+        job,
+        cx,
+        output: &output,
+        stat,
+        setup,
+        previous,
+    };
+    let (verdict, content, idf, worked) = match work.run() {
+        Ok(done) => done,
+        Err(error) => {
+            let mut verdict = Verdict::new(job.kind(), Mirror::Nothing);
+            verdict.failed = true;
+            verdict.diagnostics.push(FileDiagnostic::file_error(format!(
+                "cannot mirror it to {}: {error}",
+                output.display()
+            )));
+            (verdict, None, None, true)
+        }
+    };
+    let entry = Entry {
+        source: stat,
+        output: Stat::at(&output),
+        setup: work.setup,
+        content,
+        idf,
+        verdict: verdict.clone(),
+    };
+    Done {
+        report: FileReport {
+            path: job.relative.clone(),
+            size: stat.size(),
+            cached: !worked,
+            verdict,
+        },
+        entry,
+    }
+}
+
+fn cached(job: &Job, previous: &Entry, stat: Stat) -> Done {
+    Done {
+        report: FileReport {
+            path: job.relative.clone(),
+            size: stat.size(),
+            cached: true,
+            verdict: previous.verdict.clone(),
+        },
+        entry: Entry {
+            source: stat,
+            ..previous.clone()
+        },
+    }
+}
+
+struct Work<'a> {
+    job: &'a Job,
+    cx: &'a Context<'a>,
+    output: &'a Path,
+    stat: Stat,
+    setup: String,
+    previous: Option<&'a Entry>,
+}
+
+/// The verdict, the content hash, the IDF descriptor's name, and whether
+/// anything was done.
+type Outcome = (Verdict, Option<String>, Option<String>, bool);
+
+impl Work<'_> {
+    fn run(&self) -> io::Result<Outcome> {
+        match &self.job.role {
+            Role::Source(options) => self.source(options),
+            Role::Header(options) => self.header(options),
+            Role::Other => {
+                let (mirror, worked) = self.link_or_copy()?;
+                Ok((Verdict::new(Kind::Other, mirror), None, None, worked))
+            }
+            Role::Symlink => {
+                let worked = self.symlink()?;
+                Ok((
+                    Verdict::new(Kind::Symlink, Mirror::Symlink),
+                    None,
+                    None,
+                    worked,
+                ))
+            }
+        }
+    }
+
+    fn source(&self, options: &Options) -> io::Result<Outcome> {
+        let language = options.language.expect("a source's language is chosen");
+        let mut verdict = Verdict::new(Kind::Source, Mirror::Linked);
+        verdict.language = Some(language);
+        let bytes = match std::fs::read(&self.job.source) {
+            Ok(bytes) => bytes,
+            Err(error) => {
+                verdict.diagnostics.push(FileDiagnostic::file_error(format!(
+                    "cannot read it: {error}"
+                )));
+                return self.failed(verdict, None);
+            }
+        };
+        if !may_need_instrumenting(&bytes) {
+            let (mirror, worked) = self.link_or_copy()?;
+            verdict.mirror = mirror;
+            return Ok((verdict, None, None, worked));
+        }
+        let file = SourceFile::new(&self.job.source, bytes, language);
+        let content = crate::source::hex(file.content_sha256());
+        if let Some(previous) = self.previous {
+            if previous.content.as_ref() == Some(&content) && previous.output_intact(self.output) {
+                return Ok((
+                    previous.verdict.clone(),
+                    Some(content),
+                    previous.idf.clone(),
+                    false,
+                ));
+            }
+        }
+        let done = match instrument_guarded(&file, options) {
+            Ok(done) => done,
+            Err(error) => {
+                verdict
+                    .diagnostics
+                    .push(FileDiagnostic::file_error(error.to_string()));
+                return self.failed(verdict, Some(content));
+            }
+        };
+        let document = done.idf(&file);
+        verdict.diagnostics = document.diagnostics.iter().map(Into::into).collect();
+        if done.has_errors() {
+            return self.failed(verdict, Some(content));
+        }
+        if !done.changes_anything() {
+            let (mirror, worked) = self.link_or_copy()?;
+            verdict.mirror = mirror;
+            return Ok((verdict, Some(content), None, worked));
+        }
+        drop(file);
+        self.prepare_output()?;
+        crate::output::write_atomically(self.output, &done.output)?;
+        std::fs::set_permissions(self.output, self.job.metadata.permissions())?;
+        let idf = self.job.idf_name();
+        let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;
+        crate::output::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
+        verdict.mirror = Mirror::Instrumented;
+        verdict.init_function = done.init_function();
+        let mut regions = BTreeMap::new();
+        for region in &done.plan.regions {
+            *regions.entry(region.region_type.clone()).or_default() += 1;
+        }
+        verdict.regions = regions;
+        Ok((verdict, Some(content), Some(idf), true))
+    }
+
+    /// A source that cannot be instrumented: its original in the mirror
+    /// (`--on-error=original`), or nothing, so that building it fails.
+    fn failed(&self, mut verdict: Verdict, content: Option<String>) -> io::Result<Outcome> {
+        verdict.failed = true;
+        match self.cx.on_error {
+            OnError::Original => {
+                verdict.mirror = self.link_or_copy()?.0;
+            }
+            OnError::Fail => {
+                remove_existing(self.output)?;
+                verdict.mirror = Mirror::Nothing;
+            }
+        }
+        Ok((verdict, content, None, true))
+    }
+
+    fn header(&self, options: &Options) -> io::Result<Outcome> {
+        let mut verdict = Verdict::new(Kind::Header, Mirror::Linked);
+        // An unreadable header is the compiler's to report.
+        let bytes = std::fs::read(&self.job.source).unwrap_or_default();
+        if may_need_instrumenting(&bytes) {
+            // `.inc` serves C and Fortran alike.
+            let c_family = memchr::memmem::find(&bytes, b"pragma").is_some();
+            let language = options.language.unwrap_or(match c_family {
+                true => Language::Cpp,
+                false => Language::FortranFree,
+            });
+            let file = SourceFile::new(&self.job.source, bytes, language);
+            if let Ok(done) = instrument_guarded(&file, options) {
+                let (directives, locks) = (done.model.sites.len(), done.model.lock_calls.len());
+                if directives + locks > 0 {
+                    verdict.diagnostics.push(FileDiagnostic {
+                        severity: "warning".into(),
+                        message: format!(
+                            "a header's {directives} directive(s) and {locks} lock call(s) are \
+                             left as written"
+                        ),
+                        line: None,
+                        column: None,
+                        notes: vec![
+                            "instrumented, a header would define its registration function \
+                             and region handles in every unit that includes it; code in a \
+                             source file is measured"
+                                .into(),
+                        ],
+                    });
+                }
+            }
+        }
+        let (mirror, worked) = self.link_or_copy()?;
+        verdict.mirror = mirror;
+        Ok((verdict, None, None, worked))
+    }
+
+    /// Make the output's directory, and clear whatever is at its path.
+    fn prepare_output(&self) -> io::Result<()> {
+        if let Some(parent) = self.output.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        remove_existing(self.output)
+    }
+
+    /// A hard link to the original, or a copy where links are refused
+    /// (another file system); nothing to do when the mirror already holds
+    /// the original.
+    fn link_or_copy(&self) -> io::Result<(Mirror, bool)> {
+        if Stat::at(self.output).is_some_and(|s| s.same_file(&self.stat)) {
+            return Ok((Mirror::Linked, false));
+        }
+        self.prepare_output()?;
+        if std::fs::hard_link(&self.job.source, self.output).is_ok() {
+            return Ok((Mirror::Linked, true));
+        }
+        let directory = self.output.parent().unwrap_or(Path::new("."));
+        let mut copy = tempfile::Builder::new()
+            .prefix(".pomp-")
+            .tempfile_in(directory)?;
+        io::copy(
+            &mut std::fs::File::open(&self.job.source)?,
+            copy.as_file_mut(),
+        )?;
+        copy.as_file()
+            .set_permissions(self.job.metadata.permissions())?;
+        copy.persist(self.output).map_err(|e| e.error)?;
+        Ok((Mirror::Copied, true))
+    }
+
+    /// A symbolic link with the original's target: a relative one points
+    /// into the mirror as the original points into the tree.
+    fn symlink(&self) -> io::Result<bool> {
+        let target = std::fs::read_link(&self.job.source)?;
+        if std::fs::read_link(self.output).is_ok_and(|t| t == target) {
+            return Ok(false);
+        }
+        self.prepare_output()?;
+        std::os::unix::fs::symlink(&target, self.output)?;
+        Ok(true)
+    }
+}
+
+/// Remove a file or link (or an empty directory) at `path`, if any.
+fn remove_existing(path: &Path) -> io::Result<()> {
+    match path.symlink_metadata() {
+        Ok(m) if m.is_dir() => std::fs::remove_dir(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}

@@ -1,0 +1,671 @@
+//! `pomp batch` end to end: a generated tree mirrored, instrumented,
+//! registered and indexed; a CMake project built from the mirror with
+//! plain gcc, run, and compared with the original; the same through a
+//! compilation database; failures, ignore rules, deletion and the cache.
+
+#[path = "../benches/common/tree.rs"]
+mod tree;
+
+use pomp::batch::{self, Config, Outcome};
+use pomp::instrument::Options;
+use pomp::source::Language;
+use std::collections::{BTreeMap, BTreeSet};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const TREE_FILES: usize = 300;
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pomp_binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pomp"))
+}
+
+fn succeed(command: &mut Command) -> Output {
+    let output = command.output().expect("the command starts");
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The directory holding pomp's runtime archive, built for the test.
+fn runtime_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let release = pomp_binary()
+            .parent()
+            .is_some_and(|d| d.ends_with("release"));
+        let mut build = Command::new(cargo);
+        build
+            .current_dir(repository())
+            .args(["build", "--quiet", "-p", "pomp-runtime"]);
+        if release {
+            build.arg("--release");
+        }
+        succeed(&mut build);
+        let dir = pomp_binary().parent().unwrap().to_path_buf();
+        assert!(dir.join("libpomp_runtime.a").is_file());
+        dir
+    })
+}
+
+/// What a program built from the mirror links besides its own objects.
+fn pomp_libraries(out: &Path) -> String {
+    let object = out.join("pomp_regions.o");
+    succeed(
+        Command::new("gcc")
+            .arg("-c")
+            .arg(out.join("pomp_regions.c"))
+            .arg("-o")
+            .arg(&object),
+    );
+    format!(
+        "{} {} -lpthread -ldl -lm",
+        object.display(),
+        runtime_dir().join("libpomp_runtime.a").display()
+    )
+}
+
+/// `pomp batch ARGS`, and its JSON report.
+fn pomp_batch(args: &[&std::ffi::OsStr], report: &Path) -> (Output, serde_json::Value) {
+    let output = Command::new(pomp_binary())
+        .arg("batch")
+        .args(args)
+        .arg("--json")
+        .arg(report)
+        .env("POMP_RUNTIME_DIR", runtime_dir())
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&std::fs::read(report).unwrap_or_default())
+        .unwrap_or(serde_json::Value::Null);
+    (output, json)
+}
+
+fn os(s: &(impl AsRef<std::ffi::OsStr> + ?Sized)) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::create_dir_all(to).unwrap();
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn same_inode(a: &Path, b: &Path) -> bool {
+    let (a, b) = (a.metadata().unwrap(), b.metadata().unwrap());
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+/// The options batch instruments a file with: the language by suffix,
+/// and no `#line` markers where gfortran would not preprocess them.
+fn options_for(path: &Path) -> Options {
+    let language = Language::from_path(path).unwrap();
+    let mut options = Options {
+        language: Some(language),
+        ..Options::default()
+    };
+    let suffix = path.extension().unwrap().to_string_lossy();
+    options.output.line_markers =
+        !language.is_fortran() || suffix.chars().any(|c| c.is_ascii_uppercase());
+    options
+}
+
+fn report_files(report: &serde_json::Value) -> BTreeMap<String, serde_json::Value> {
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap().to_string(), f.clone()))
+        .collect()
+}
+
+#[test]
+fn a_generated_tree_is_mirrored_instrumented_registered_and_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, TREE_FILES);
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out)],
+        &dir.path().join("r.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+
+    for relative in &tree.mirrored {
+        let (original, mirrored) = (src.join(relative), out.join(relative));
+        if tree.with_openmp.contains(relative) {
+            let text = std::fs::read_to_string(&mirrored).unwrap();
+            assert!(text.contains("POMP2_"), "{}", relative.display());
+        } else {
+            assert!(same_inode(&original, &mirrored), "{}", relative.display());
+        }
+    }
+    for relative in &tree.ignored {
+        assert!(!out.join(relative).exists(), "{}", relative.display());
+    }
+
+    let files = report_files(&report);
+    let summary = &report["summary"];
+    assert_eq!(summary["files"], tree.mirrored.len());
+    assert_eq!(summary["instrumented"], tree.with_openmp.len());
+    assert_eq!(
+        summary["linked"],
+        tree.mirrored.len() - tree.with_openmp.len()
+    );
+    assert_eq!(summary["failed"], 0);
+    assert_eq!(summary["headers_with_directives"], 1);
+    let header = &files[tree.headers_with_directives[0].to_str().unwrap()];
+    assert_eq!(header["mirror"], "linked");
+    assert_eq!(header["diagnostics"][0]["severity"], "warning");
+
+    // Each instrumented file is what instrumenting it alone gives, and the
+    // index holds its descriptor.
+    let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
+    let indexed: BTreeSet<PathBuf> = index.files.iter().map(|f| f.path.clone().into()).collect();
+    assert_eq!(indexed, tree.with_openmp.iter().cloned().collect());
+    let registration = std::fs::read_to_string(out.join("pomp_regions.c")).unwrap();
+    for file in &index.files {
+        let source = src.canonicalize().unwrap().join(&file.path);
+        let options = options_for(&source);
+        let (read, alone) =
+            pomp::instrument::instrument_source(&source, options.language, &options).unwrap();
+        assert_eq!(
+            std::fs::read(out.join(&file.output)).unwrap(),
+            alone.output,
+            "{}",
+            file.path
+        );
+        assert_eq!(file.document, alone.idf(&read));
+        let init = alone.init_function().unwrap();
+        assert!(registration.contains(&format!("extern void {init}(void) __attribute__((weak));")));
+        assert_eq!(files[&file.path]["init_function"], init.as_str());
+    }
+    assert_eq!(
+        summary["regions"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .sum::<usize>(),
+        index.regions().count()
+    );
+
+    // Every instrumented file compiles with the compiler of its language.
+    for relative in &tree.with_openmp {
+        let compiler = match Language::from_path(relative).unwrap() {
+            Language::C => "gcc",
+            Language::Cpp => "g++",
+            _ => "gfortran",
+        };
+        succeed(
+            Command::new(compiler)
+                .current_dir(dir.path())
+                .args(["-fopenmp", "-Werror", "-c", "-o", "unit.o"])
+                .arg(out.join(relative)),
+        );
+    }
+}
+
+#[test]
+fn runs_are_deterministic_whatever_the_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let tree = tree::generate(&src, TREE_FILES);
+    let mut mirrors = Vec::new();
+    for jobs in [1, 3] {
+        let mut config = Config::new(Some(src.clone()), dir.path().join(format!("out{jobs}")));
+        config.jobs = Some(jobs);
+        let outcome = batch::run(&config, &batch::Quiet).unwrap();
+        assert_eq!(outcome.summary.jobs, jobs);
+        let mut bytes: Vec<Vec<u8>> = tree
+            .mirrored
+            .iter()
+            .map(|p| std::fs::read(config.out_dir.join(p)).unwrap())
+            .collect();
+        for generated in ["pomp_regions.c", "pomp-idf.json"] {
+            bytes.push(std::fs::read(config.out_dir.join(generated)).unwrap());
+        }
+        let reports: Vec<_> = outcome
+            .files
+            .iter()
+            .map(|f| (&f.path, &f.verdict))
+            .collect();
+        mirrors.push((bytes, format!("{reports:?}")));
+    }
+    assert!(mirrors[0] == mirrors[1]);
+}
+
+/// The c-app test project inside a generated tree: the tree's other
+/// instrumented units are not linked into the program, and their weak
+/// references in the registration file leave it linking.
+#[test]
+fn a_cmake_project_builds_from_the_mirror_with_plain_gcc_and_writes_a_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    tree::generate(&src, TREE_FILES);
+    copy_tree(&repository().join("tests/projects/c-app"), &src.join("app"));
+    let expected = build_and_run(&src.join("app"), &dir.path().join("plain"), &[]);
+
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out)],
+        &dir.path().join("r.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let instructions = stdout(&output);
+    assert!(
+        instructions.contains("CMAKE_C_STANDARD_LIBRARIES"),
+        "{instructions}"
+    );
+    assert!(instructions.contains("libpomp_runtime.a"), "{instructions}");
+
+    let libraries = pomp_libraries(&out);
+    let build = dir.path().join("mirror-build");
+    let profile = dir.path().join("profile.json");
+    let got = build_and_run(
+        &out.join("app"),
+        &build,
+        &[&format!("-DCMAKE_C_STANDARD_LIBRARIES={libraries}")],
+    );
+    assert_eq!(got, expected);
+    run_app_with_profile(&build, &profile);
+    let files = report_files(&report);
+    let app_regions: u64 = [
+        "app/src/histogram.c",
+        "app/src/stencil.c",
+        "app/src/tasks.c",
+    ]
+    .iter()
+    .map(|f| {
+        assert_eq!(files[*f]["mirror"], "instrumented");
+        files[*f]["regions"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum::<u64>()
+    })
+    .sum();
+    let written = pomp2::profile::read(&profile).unwrap();
+    assert_eq!(written.declared_regions, app_regions);
+    assert!(
+        app_regions
+            < report["summary"]["regions"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .sum()
+    );
+    assert!(!written.regions.is_empty());
+}
+
+/// Configure and build a CMake project with gcc, run its `app`, return
+/// what it prints.
+fn build_and_run(source: &Path, build: &Path, options: &[&str]) -> String {
+    succeed(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(source)
+            .arg("-B")
+            .arg(build)
+            .args(["-DCMAKE_C_COMPILER=gcc", "-DCMAKE_BUILD_TYPE=Release"])
+            .args(options),
+    );
+    succeed(Command::new("cmake").arg("--build").arg(build));
+    stdout(&succeed(
+        Command::new(build.join("app"))
+            .env("OMP_NUM_THREADS", "3")
+            .env("POMP_SUMMARY", "0")
+            .env("POMP_PROFILE", build.join("ignored-profile.json")),
+    ))
+}
+
+fn run_app_with_profile(build: &Path, profile: &Path) -> String {
+    let output = succeed(
+        Command::new(build.join("app"))
+            .env("OMP_NUM_THREADS", "3")
+            .env("POMP_SUMMARY", "0")
+            .env("POMP_PROFILE", profile),
+    );
+    assert!(profile.is_file(), "no profile written");
+    stdout(&output)
+}
+
+/// The build exports its compilation database; the batch run takes the
+/// files, languages and flags from it and writes the mirror's. The
+/// original build links the registration before anything is
+/// instrumented (weak references resolve to nothing); compiling the
+/// mirror's commands and building again gives the instrumented program.
+#[test]
+fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    copy_tree(&repository().join("tests/projects/c-app"), &project);
+    let expected = build_and_run(&project, &dir.path().join("plain"), &[]);
+
+    let out = dir.path().join("out");
+    let build = project.join("build");
+    let libraries = format!(
+        "{} {} -lpthread -ldl -lm",
+        out.join("pomp_regions.o").display(),
+        runtime_dir().join("libpomp_runtime.a").display()
+    );
+    succeed(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&project)
+            .arg("-B")
+            .arg(&build)
+            .args([
+                "-DCMAKE_C_COMPILER=gcc",
+                "-DCMAKE_BUILD_TYPE=Release",
+                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+            ])
+            .arg(format!("-DCMAKE_C_STANDARD_LIBRARIES={libraries}")),
+    );
+    let database = build.join("compile_commands.json");
+    let (output, report) = pomp_batch(
+        &[
+            os(&project),
+            os("--compile-commands"),
+            os(&database),
+            os("--out"),
+            os(&out),
+        ],
+        &dir.path().join("r.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        !out.join("build").exists(),
+        "the build directory is not mirrored"
+    );
+    assert!(out.join("include/app.h").is_file());
+    let files = report_files(&report);
+    assert_eq!(files["src/main.c"]["mirror"], "linked");
+    assert_eq!(files["src/tasks.c"]["mirror"], "instrumented");
+    pomp_libraries(&out);
+    // The database gives the flags, so the compiler's reading is taken
+    // wherever libclang is installed.
+    let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
+    let tasks = index
+        .files
+        .iter()
+        .find(|f| f.path == "src/tasks.c")
+        .unwrap();
+    let reader = if pomp::frontend::clang::available() {
+        "clang"
+    } else {
+        "tree-sitter"
+    };
+    assert_eq!(tasks.document.front_end, reader);
+
+    // Nothing instrumented is linked yet: the program links all the same,
+    // and runs as the original (no event starts the runtime).
+    succeed(Command::new("cmake").arg("--build").arg(&build));
+    let uninstrumented = succeed(Command::new(build.join("app")).env("OMP_NUM_THREADS", "3"));
+    assert_eq!(stdout(&uninstrumented), expected);
+
+    let mirrored =
+        json_compilation_db::read(std::fs::File::open(out.join("compile_commands.json")).unwrap())
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+    assert_eq!(mirrored.len(), 4);
+    let out = out.canonicalize().unwrap();
+    for entry in &mirrored {
+        assert!(entry.file.starts_with(&out), "{entry:?}");
+        assert!(
+            entry
+                .arguments
+                .iter()
+                .any(|a| a == &format!("-I{}", out.join("include").display())),
+            "{entry:?}"
+        );
+        succeed(
+            Command::new(&entry.arguments[0])
+                .args(&entry.arguments[1..])
+                .current_dir(&entry.directory),
+        );
+    }
+    succeed(Command::new("cmake").arg("--build").arg(&build));
+    let profile = dir.path().join("instrumented.json");
+    assert_eq!(run_app_with_profile(&build, &profile), expected);
+    let written = pomp2::profile::read(&profile).unwrap();
+    assert!(written.declared_regions > 0);
+    assert_eq!(
+        written.declared_regions as usize,
+        report["summary"]["regions"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap() as usize)
+            .sum::<usize>()
+    );
+}
+
+const BROKEN: &str = "void f(void)\n{\n    int x = 0;\n#pragma omp parallel\n}\n";
+const WITH_OPENMP: &str = "void g(double *a, int n)\n{\n#pragma omp parallel for\n    for (int i = 0; i < n; i++)\n        a[i] = 0;\n}\n";
+
+#[test]
+fn a_file_that_cannot_be_instrumented_is_reported_and_mirrored_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("broken.c"), BROKEN).unwrap();
+    std::fs::write(src.join("good.c"), WITH_OPENMP).unwrap();
+    std::fs::write(src.join("plain.c"), "int h(void) { return 1; }\n").unwrap();
+
+    let out = dir.path().join("original");
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out)],
+        &dir.path().join("r1.json"),
+    );
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("broken.c:4:1: error:"), "{stderr}");
+    let files = report_files(&report);
+    assert_eq!(files["broken.c"]["failed"], true);
+    assert_eq!(files["broken.c"]["mirror"], "linked");
+    assert_eq!(files["broken.c"]["diagnostics"][0]["line"], 4);
+    assert_eq!(files["good.c"]["mirror"], "instrumented");
+    assert!(same_inode(&src.join("broken.c"), &out.join("broken.c")));
+    assert_eq!(report["summary"]["failed"], 1);
+
+    // Still failing when nothing changed, from the cache.
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out)],
+        &dir.path().join("r2.json"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(report_files(&report)["broken.c"]["cached"], true);
+    assert_eq!(report["summary"]["failed"], 1);
+
+    let out = dir.path().join("fail");
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out), os("--on-error=fail")],
+        &dir.path().join("r3.json"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!out.join("broken.c").exists());
+    assert_eq!(report_files(&report)["broken.c"]["mirror"], "nothing");
+    assert!(out.join("good.c").is_file());
+
+    std::fs::write(src.join("broken.c"), WITH_OPENMP.replace("g(", "f(")).unwrap();
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out), os("--on-error=fail")],
+        &dir.path().join("r4.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(report_files(&report)["broken.c"]["mirror"], "instrumented");
+}
+
+#[test]
+fn ignore_files_and_excludes_leave_files_out_and_their_outputs_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, TREE_FILES);
+    let run = |extra: &[&str]| {
+        let mut config = Config::new(Some(src.clone()), out.clone());
+        for argument in extra {
+            match *argument {
+                "--no-ignore" => config.ignore_files = false,
+                glob => config.exclude.push(glob.to_string()),
+            }
+        }
+        batch::run(&config, &batch::Quiet).unwrap()
+    };
+    let all = run(&[]);
+    assert_eq!(all.summary.files, tree.mirrored.len());
+    assert!(out.join("lib1/module0").is_dir());
+
+    let without_lib1 = run(&["lib1"]);
+    let in_lib1 = tree
+        .mirrored
+        .iter()
+        .filter(|p| p.starts_with("lib1"))
+        .count();
+    assert!(in_lib1 > 0);
+    assert_eq!(without_lib1.summary.files, tree.mirrored.len() - in_lib1);
+    assert_eq!(without_lib1.summary.removed, in_lib1);
+    assert!(
+        !out.join("lib1").exists(),
+        "emptied directories are removed"
+    );
+
+    let everything = run(&["--no-ignore", "*.txt"]);
+    for ignored in &tree.ignored {
+        assert!(out.join(ignored).is_file(), "{}", ignored.display());
+    }
+    assert!(everything
+        .files
+        .iter()
+        .all(|f| f.path.extension().is_none_or(|e| e != "txt")));
+    assert!(!everything.failed());
+}
+
+fn run(config: &Config) -> Outcome {
+    batch::run(config, &batch::Quiet).unwrap()
+}
+
+/// Which files a run did something with.
+fn redone(outcome: &Outcome) -> BTreeSet<PathBuf> {
+    outcome
+        .files
+        .iter()
+        .filter(|f| !f.cached)
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+#[test]
+fn the_cache_redoes_what_changed_and_deleted_sources_lose_their_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, TREE_FILES);
+    let mut config = Config::new(Some(src.clone()), out.clone());
+    let first = run(&config);
+    assert_eq!(redone(&first).len(), tree.mirrored.len());
+    let second = run(&config);
+    assert!(redone(&second).is_empty());
+    assert_eq!(second.summary.unchanged, tree.mirrored.len());
+    assert_eq!(second.summary.regions, first.summary.regions);
+
+    // Content: an instrumented file edited, a plain file replaced.
+    let edited = tree
+        .with_openmp
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "c"))
+        .unwrap();
+    let text = std::fs::read_to_string(src.join(edited)).unwrap();
+    std::fs::write(
+        src.join(edited),
+        text.replacen("#pragma omp", "#pragma omp barrier\n#pragma omp", 1),
+    )
+    .unwrap();
+    let replaced = tree
+        .mirrored
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .unwrap();
+    let new = src.join("replacement");
+    std::fs::write(&new, "new notes\n").unwrap();
+    std::fs::rename(&new, src.join(replaced)).unwrap();
+    let third = run(&config);
+    assert_eq!(
+        redone(&third),
+        BTreeSet::from([edited.clone(), replaced.clone()])
+    );
+    assert_eq!(
+        third.summary.regions["barrier"],
+        first.summary.regions.get("barrier").copied().unwrap_or(0) + 1
+    );
+    assert!(same_inode(&src.join(replaced), &out.join(replaced)));
+
+    // Touched without a change: read again, nothing redone.
+    let touched = std::fs::File::options()
+        .append(true)
+        .open(src.join(&tree.with_openmp[1]))
+        .unwrap();
+    touched.set_modified(std::time::SystemTime::now()).unwrap();
+    assert!(redone(&run(&config)).is_empty());
+
+    // An output removed from the mirror is made again.
+    std::fs::remove_file(out.join(&tree.with_openmp[2])).unwrap();
+    assert_eq!(
+        redone(&run(&config)),
+        BTreeSet::from([tree.with_openmp[2].clone()])
+    );
+
+    // Options and pomp's version: the instrumented files are redone.
+    let instrumented: BTreeSet<PathBuf> = tree.with_openmp.iter().cloned().collect();
+    config.options.rules.disable.insert("critical".into());
+    let fewer = run(&config);
+    assert_eq!(redone(&fewer), instrumented);
+    assert!(!fewer.summary.regions.contains_key("critical"));
+    config.tool_version = "another pomp".into();
+    assert_eq!(redone(&run(&config)), instrumented);
+    assert!(redone(&run(&config)).is_empty());
+
+    // Deleted sources: their outputs, registrations and descriptors go.
+    let deleted = &tree.with_openmp[3];
+    let init = first
+        .files
+        .iter()
+        .find(|f| &f.path == deleted)
+        .and_then(|f| f.verdict.init_function.clone())
+        .unwrap();
+    std::fs::remove_file(src.join(deleted)).unwrap();
+    let plain = tree
+        .mirrored
+        .iter()
+        .find(|p| !instrumented.contains(*p) && p.starts_with("lib0/module1"))
+        .unwrap();
+    std::fs::remove_file(src.join(plain)).unwrap();
+    let after = run(&config);
+    assert_eq!(after.summary.removed, 2);
+    assert!(redone(&after).is_empty());
+    assert!(!out.join(deleted).exists() && !out.join(plain).exists());
+    let registration = std::fs::read_to_string(out.join("pomp_regions.c")).unwrap();
+    assert!(!registration.contains(&init));
+    let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
+    assert_eq!(index.files.len(), tree.with_openmp.len() - 1);
+}
