@@ -5,10 +5,11 @@
 
 mod config;
 mod ctc;
+mod loop_nest;
 mod split;
 pub mod table;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
@@ -388,7 +389,8 @@ impl Planner<'_> {
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let mut layers = Vec::new();
-        for (leaf, directive) in split::split(&site.directive) {
+        let iteration_variables = self.iteration_variables(site);
+        for (leaf, directive) in split::split(&site.directive, &iteration_variables) {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
         if !layers.iter().any(Layer::is_instrumented) {
@@ -421,6 +423,26 @@ impl Planner<'_> {
             region,
             layers,
         });
+    }
+
+    /// The variables the loop nest of a combined loop construct assigns
+    /// without declaring them: splitting the construct may have to list
+    /// them on its enclosing leaves.
+    fn iteration_variables(&self, site: &Site) -> Vec<String> {
+        let spec = site.directive.spec();
+        let (Some(block), true) = (&site.block, spec.leaves.len() > 1) else {
+            return Vec::new();
+        };
+        if spec.association != Association::Loop {
+            return Vec::new();
+        }
+        let depth = site
+            .directive
+            .clause("collapse")
+            .and_then(|c| c.args.as_deref())
+            .and_then(|a| a.trim().parse().ok())
+            .unwrap_or(1);
+        loop_nest::assigned_iteration_variables(self.file, block, depth)
     }
 
     /// Which barriers are made explicit, and how the construct's closing
@@ -580,7 +602,7 @@ impl Planner<'_> {
                 Some("pomp2_new_task, pomp2_if"),
             ));
         }
-        let add_nowait = self.add_nowait(rule, &mut directive);
+        let add_nowait = self.add_nowait(site, rule, &mut directive);
         let in_interface = |calls: &[Call]| match self.options.interface {
             Interface::Pomp2 => calls.to_vec(),
             Interface::Pomp1 => rules().pomp1.calls(calls),
@@ -609,17 +631,47 @@ impl Planner<'_> {
 
     /// Whether the construct's implicit barrier is made explicit: then C
     /// gets `nowait` on the directive (Fortran puts it on the end directive).
-    fn add_nowait(&self, rule: &table::ConstructRule, directive: &mut Directive) -> bool {
-        let forbidden = rules()
+    /// A clause may forbid `nowait` (in Fortran also on the end
+    /// directive): the barrier then stays implicit, which the IDF says.
+    fn add_nowait(
+        &mut self,
+        site: &Site,
+        rule: &table::ConstructRule,
+        directive: &mut Directive,
+    ) -> bool {
+        if !rule.nowait || directive.has_clause("nowait") {
+            return false;
+        }
+        let end_clauses = site
+            .end_site
+            .map(|e| &self.model.sites[e].directive.clauses[..])
+            .unwrap_or_default();
+        let forbidding = rules()
             .nowait_forbidden_by
-            .clauses
-            .iter()
-            .any(|c| directive.has_clause(c));
-        let add = rule.nowait && !directive.has_clause("nowait") && !forbidden;
-        if add && !self.file.language.is_fortran() {
+            .clause_in(directive.clauses.iter().chain(end_clauses));
+        if let Some(clause) = forbidding {
+            self.plan.diagnostics.push(Diagnostic {
+                severity: Severity::Note,
+                message: format!(
+                    "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
+                    directive.name,
+                    clause.render()
+                ),
+                span: site.span.clone(),
+                label: "barrier left implicit".into(),
+                notes: vec![format!(
+                    "pomp measures a barrier by adding `nowait` and calling the barrier \
+                     explicitly; here the barrier stays implicit, and its waiting counts \
+                     toward the `{}` region's time",
+                    directive.name
+                )],
+            });
+            return false;
+        }
+        if !self.file.language.is_fortran() {
             directive.clauses.push(Clause::new("nowait", None));
         }
-        add
+        true
     }
 
     fn parent_region(&self, site: &Site) -> Option<usize> {
@@ -1047,23 +1099,4 @@ fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::SkippedRanges;
-
-    #[test]
-    fn skipped_ranges_merge_overlaps_and_answer_by_search() {
-        let ranges = SkippedRanges::new(vec![30..40, 10..20, 15..25, 40..45]);
-        assert_eq!(ranges.0, vec![10..25, 30..40, 40..45]);
-        assert!(!ranges.strictly_inside(10));
-        assert!(ranges.strictly_inside(11));
-        assert!(ranges.strictly_inside(20));
-        assert!(!ranges.strictly_inside(25));
-        assert!(!ranges.strictly_inside(40));
-        assert!(ranges.strictly_inside(41));
-        assert!(ranges.covers(&(10..25)));
-        assert!(ranges.covers(&(12..18)));
-        assert!(!ranges.covers(&(24..31)));
-        assert!(!ranges.covers(&(5..12)));
-        assert!(!ranges.covers(&(50..51)));
-    }
-}
+mod tests;
