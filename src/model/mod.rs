@@ -94,7 +94,8 @@ pub struct Model {
     pub units: Vec<Unit>,
     pub lock_calls: Vec<LockCall>,
     /// Ranges where nothing may be inserted: target regions, `declare
-    /// target` code, simd loops (added by [`complete`]), and what only a
+    /// target` code, simd, `loop`, `workshare` and `order(concurrent)`
+    /// regions (added by [`complete`]), and what only a
     /// front end can see, such as the code an unknown directive applies
     /// to. Sorted by start once complete.
     pub no_insert: Vec<Span>,
