@@ -54,6 +54,13 @@ pub enum Var {
     /// `num_threads` value: the user's expression, or `None` for the
     /// default (the maximum number of threads).
     NumThreads(Option<String>),
+    /// The default `num_threads` of a parallel region strictly inside a
+    /// `teams` region, where no OpenMP runtime routine may be called: the
+    /// [`Var::MaxThreads`] evaluated before the `teams` construct.
+    NumThreadsFromTeams,
+    /// The maximum number of threads, evaluated before a `teams` construct
+    /// for the parallel regions strictly inside it.
+    MaxThreads,
     /// `if` value: the user's expression, or `None` for true.
     If(Option<String>),
     OldTask,
@@ -135,6 +142,18 @@ pub struct BareDirective {
     pub directive: Directive,
 }
 
+/// A directive that is not instrumented yet needs values evaluated before
+/// it, in a scope around its construct: a `teams` construct whose parallel
+/// regions may not call the runtime for their number of threads.
+#[derive(Clone, Debug)]
+pub struct ValueScope {
+    pub site: usize,
+    pub vars: Vec<Var>,
+    /// The directive to write, its clauses rewritten where the variables
+    /// need it.
+    pub directive: Directive,
+}
+
 /// A jump out of user regions that must close them first.
 #[derive(Clone, Debug)]
 pub struct RegionExit {
@@ -172,6 +191,7 @@ pub struct Plan {
     pub pomp_directives: Vec<(usize, PompAction)>,
     pub region_exits: Vec<RegionExit>,
     pub bare_directives: Vec<BareDirective>,
+    pub value_scopes: Vec<ValueScope>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
     /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
@@ -200,6 +220,7 @@ impl Plan {
             pomp_directives: vec![],
             region_exits: vec![],
             bare_directives: vec![],
+            value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
             // Hashing a large file is the main cost when nothing in it is
@@ -268,6 +289,7 @@ pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         options,
         plan: Plan::new(file, model, options.interface),
         site_region: vec![None; model.sites.len()],
+        teams_max_threads: std::collections::BTreeSet::new(),
     };
     planner.run();
     planner.plan
@@ -290,7 +312,12 @@ struct Planner<'a> {
     options: &'a Config,
     plan: Plan,
     site_region: Vec<Option<usize>>,
+    /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
+    teams_max_threads: std::collections::BTreeSet<usize>,
 }
+
+/// The name of [`Var::MaxThreads`] in inserted code.
+pub const MAX_THREADS_VAR: &str = "pomp2_max_threads";
 
 impl Planner<'_> {
     fn run(&mut self) {
@@ -332,6 +359,7 @@ impl Planner<'_> {
             );
         }
         self.shared_handles_for_default_clauses();
+        self.max_threads_before_teams();
         self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
@@ -582,7 +610,13 @@ impl Planner<'_> {
                 }
                 None => (None, Clause::new("num_threads", Some("pomp2_num_threads"))),
             };
-            vars.push(Var::NumThreads(threads));
+            match (threads, self.enclosing_teams(site)) {
+                (None, Some(teams)) => {
+                    self.teams_max_threads.insert(teams);
+                    vars.push(Var::NumThreadsFromTeams);
+                }
+                (threads, _) => vars.push(Var::NumThreads(threads)),
+            }
             vars.push(Var::If(if_expr));
             vars.push(Var::OldTask);
             directive
@@ -672,6 +706,60 @@ impl Planner<'_> {
             directive.clauses.push(Clause::new("nowait", None));
         }
         true
+    }
+
+    /// The `teams` construct whose region `site` is strictly nested in,
+    /// with no parallel region between.
+    fn enclosing_teams(&self, site: &Site) -> Option<usize> {
+        let mut parent = site.parent;
+        while let Some(index) = parent {
+            let leaves = &self.model.sites[index].directive.spec().leaves;
+            if leaves.iter().any(|l| l == "parallel") {
+                return None;
+            }
+            if leaves.iter().any(|l| l == "teams") {
+                return Some(index);
+            }
+            parent = self.model.sites[index].parent;
+        }
+        None
+    }
+
+    /// Each `teams` construct whose parallel regions need the maximum
+    /// number of threads evaluates it before its directive: in its own
+    /// layer when it is instrumented, else in a scope of its own. Under a
+    /// restrictive `default` the directive lists the variable as shared.
+    fn max_threads_before_teams(&mut self) {
+        for teams in std::mem::take(&mut self.teams_max_threads) {
+            let shared = Clause::new("shared", Some(MAX_THREADS_VAR));
+            if let Some(construct) = self.plan.constructs.iter_mut().find(|c| c.site == teams) {
+                let layer = &mut construct.layers[0];
+                layer.vars.insert(0, Var::MaxThreads);
+                if let Some(directive) = layer.directive.as_mut() {
+                    if has_restrictive_default(directive) {
+                        directive.clauses.push(shared);
+                    }
+                }
+                continue;
+            }
+            let mut directive = match self
+                .plan
+                .bare_directives
+                .iter()
+                .position(|b| b.site == teams)
+            {
+                Some(bare) => self.plan.bare_directives.remove(bare).directive,
+                None => self.model.sites[teams].directive.clone(),
+            };
+            if has_restrictive_default(&directive) {
+                directive.clauses.push(shared);
+            }
+            self.plan.value_scopes.push(ValueScope {
+                site: teams,
+                vars: vec![Var::MaxThreads],
+                directive,
+            });
+        }
     }
 
     fn parent_region(&self, site: &Site) -> Option<usize> {
@@ -919,6 +1007,7 @@ impl Planner<'_> {
         let rewritten: std::collections::BTreeSet<usize> = (self.plan.constructs.iter())
             .map(|c| c.site)
             .chain(self.plan.bare_directives.iter().map(|b| b.site))
+            .chain(self.plan.value_scopes.iter().map(|v| v.site))
             .collect();
         let sites = &self.model.sites;
         let joined = |i: usize| {

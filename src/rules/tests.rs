@@ -105,3 +105,57 @@ fn copyprivate_on_a_fortran_end_directive_keeps_the_barrier_implicit() {
         .iter()
         .any(|d| d.message.contains("`copyprivate(x)` forbids `nowait`")));
 }
+
+/// The text between the first line containing `from` and the next
+/// containing `to`.
+fn between<'t>(text: &'t str, from: &str, to: &str) -> &'t str {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` in {text}"));
+    let end = start
+        + text[start..]
+            .find(to)
+            .unwrap_or_else(|| panic!("`{to}` in {text}"));
+    &text[start..end]
+}
+
+#[test]
+fn fortran_parallel_regions_in_teams_take_their_thread_count_from_before_it() {
+    let text = "program p\n  integer :: n\n  n = 0\n  !$omp teams default(none) shared(n)\n  !$omp parallel\n  !$omp atomic\n  n = n + 1\n  !$omp end parallel\n  !$omp end teams\nend program\n";
+    for events in [super::EventSet::Extended, super::EventSet::Opari2] {
+        let file = SourceFile::new("t.f90", text.as_bytes().to_vec(), Language::FortranFree);
+        let mut options = Options::default();
+        options.rules.events = events;
+        let result = instrument(&file, &options);
+        assert!(!result.has_errors(), "{:?}", result.diagnostics);
+        let out = output(&result);
+        let before = &out[..out.find("!$omp teams").unwrap()];
+        assert!(
+            before.contains("pomp2_max_threads = pomp2_lib_get_max_threads()"),
+            "{out}"
+        );
+        let teams = between(&out, "!$omp teams", "!$omp end teams");
+        assert!(!teams.contains("get_max_threads"), "{teams}");
+        assert!(
+            teams.contains("pomp2_num_threads = pomp2_max_threads"),
+            "{teams}"
+        );
+        let directive = between(&out, "!$omp teams", "#line");
+        assert!(
+            directive.contains("shared(pomp2_max_threads)"),
+            "{directive}"
+        );
+        assert!(out.contains("integer :: pomp2_max_threads"), "{out}");
+    }
+}
+
+#[test]
+fn a_parallel_region_inside_a_parallel_region_in_teams_may_ask_the_runtime() {
+    let text = "void f(void) {\n#pragma omp teams\n#pragma omp parallel num_threads(2)\n#pragma omp parallel\n  ;\n}\n";
+    let result = instrumented(Language::C, text);
+    let out = output(&result);
+    // The outer parallel region gave its count; the inner one is not
+    // strictly inside teams.
+    assert!(!out.contains("pomp2_max_threads"), "{out}");
+    assert_eq!(out.matches("omp_get_max_threads()").count(), 1, "{out}");
+}
