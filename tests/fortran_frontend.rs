@@ -977,3 +977,55 @@ C$POMP INST END(r)
     assert_eq!(found[1].0, "if (i .eq. 3) go\n     &    to 30");
     assert_eq!(found[1].1, ["30 return"]);
 }
+
+#[test]
+fn an_implicit_first_section_starting_with_a_directive_holds_it() {
+    let source = "\
+      program p
+      integer x
+C$OMP PARALLEL SECTIONS
+C$POMP INST BEGIN(work)
+      x = 1
+C$POMP INST END(work)
+C$OMP SECTION
+      x = 2
+C$OMP END PARALLEL SECTIONS
+!$omp sections
+!$omp barrier
+!$omp section
+      x = 3
+!$omp end sections
+      end
+";
+    let (file, model) = fixed(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    let names: Vec<&str> = got.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "parallel sections",
+            "section",
+            "inst begin",
+            "inst end",
+            "section",
+            "end parallel sections",
+            "sections",
+            "section",
+            "barrier",
+            "section",
+            "end sections"
+        ]
+    );
+    assert_eq!(model.sites[1].form, pomp::model::DirectiveForm::Implicit);
+    assert_eq!(
+        got[1].2.as_deref(),
+        Some("C$POMP INST BEGIN(work)\n      x = 1\nC$POMP INST END(work)\n")
+    );
+    assert_eq!(model.sites[2].parent, Some(1));
+    assert_eq!(model.sites[3].parent, Some(1));
+    // A first section of a standalone directive alone.
+    assert_eq!(model.sites[7].form, pomp::model::DirectiveForm::Implicit);
+    assert_eq!(got[7].2.as_deref(), Some("!$omp barrier\n"));
+    assert_eq!(model.sites[8].parent, Some(7));
+}

@@ -45,13 +45,7 @@ const LANGS: &[Lang] = &[Lang::C, Lang::FortranFree, Lang::FortranFixed];
 /// Feature classes whose failures are known and reported; the bounded run
 /// leaves them out so that it passes on today's pomp. Each is switched back
 /// on when its failure is fixed (the shrunk programs are in `tests/found/`).
-const KNOWN_BUGS: &[Feature] = &[
-    // A sections construct that leaves out its first `section` directive
-    // and starts with a directive: the C output does not compile ("expected
-    // expression before '{'"), the Fortran output opens the section after a
-    // user region's begin (tests/found/*first-section*).
-    Feature::ImplicitFirstSection,
-];
+const KNOWN_BUGS: &[Feature] = &[];
 
 fn bounded_features() -> Features {
     Features::all().without(KNOWN_BUGS)

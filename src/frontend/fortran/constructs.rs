@@ -213,11 +213,18 @@ impl Analysis<'_> {
         let first_section = sections
             .first()
             .map_or(block.end, |&s| self.model.sites[s].lines.start);
-        if let Some(statement) = self.statement_after(block.start) {
-            let start = self.file.start_of_line(self.original_span(statement).start);
-            if start < first_section {
-                self.model.sites[construct].implicit_section = Some(start..first_section);
-            }
+        // Directives are comments to the tree: a first section that starts
+        // with one (a user region's begin, an atomic) starts at its line.
+        let first_statement = self
+            .statement_after(block.start)
+            .map(|statement| self.file.start_of_line(self.original_span(statement).start));
+        let first_directive = self.model.sites[construct + 1..]
+            .iter()
+            .map(|s| s.lines.start)
+            .find(|&start| start >= block.start);
+        let start = first_statement.into_iter().chain(first_directive).min();
+        if let Some(start) = start.filter(|&start| start < first_section) {
+            self.model.sites[construct].implicit_section = Some(start..first_section);
         }
         for (k, &section) in sections.iter().enumerate() {
             let end = sections

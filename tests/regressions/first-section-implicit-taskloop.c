@@ -1,4 +1,4 @@
-/* pomp fails: pomp2 compile: for statement expected before ‘{’ token; found by the program generator (c seed 1045); check with --interface pomp2 */
+/* pomp failed (fixed): pomp2 compile: for statement expected before ‘{’ token; found by the program generator (c seed 1045); check with --interface pomp2 */
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>

@@ -1,4 +1,4 @@
-/* pomp fails: pomp2 compile: expected expression before ‘{’ token; found by the program generator (c seed 1126); check with --interface pomp2 */
+/* pomp failed (fixed): pomp2 compile: expected expression before ‘{’ token; found by the program generator (c seed 1126); check with --interface pomp2 */
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
