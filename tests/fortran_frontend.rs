@@ -1029,3 +1029,57 @@ C$OMP END PARALLEL SECTIONS
     assert_eq!(got[7].2.as_deref(), Some("!$omp barrier\n"));
     assert_eq!(model.sites[8].parent, Some(7));
 }
+
+#[test]
+fn a_block_construct_is_a_strictly_structured_block() {
+    let source = "\
+program p
+  integer :: x
+!$omp parallel
+  block
+    integer :: y
+    y = 1
+  end block
+!$omp single
+  block
+    x = 2
+  end block
+!$omp end single nowait
+!$omp critical
+  x = 3
+  block
+  end block
+!$omp end critical
+!$omp task
+!$omp taskgroup
+  block
+  end block
+!$omp end task
+end program
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let got = sites(&file, &model);
+    assert_eq!(
+        got[0],
+        (
+            "parallel".into(),
+            "!$omp parallel".into(),
+            Some("  block\n    integer :: y\n    y = 1\n  end block\n".into()),
+            None
+        )
+    );
+    assert_eq!(
+        got[1].2.as_deref(),
+        Some("  block\n    x = 2\n  end block\n")
+    );
+    assert_eq!(got[1].3.as_deref(), Some("end single"));
+    // Not a BLOCK first: the end directive is required and ends the code.
+    assert_eq!(got[3].2.as_deref(), Some("  x = 3\n  block\n  end block\n"));
+    assert_eq!(got[3].3.as_deref(), Some("end critical"));
+    // A directive in between owns the BLOCK; the task ends at its end directive.
+    assert_eq!(got[6].0, "taskgroup");
+    assert_eq!(got[6].2.as_deref(), Some("  block\n  end block\n"));
+    assert_eq!(got[5].3.as_deref(), Some("end task"));
+    assert_eq!(model.sites[6].parent, Some(5));
+}

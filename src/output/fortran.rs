@@ -445,11 +445,12 @@ impl Renderer<'_> {
                 closing.push_str(&self.calls(unit, region, &layer.end));
             }
             if let Some(directive) = &layer.directive {
+                // A block construct's end directive is written also where
+                // its code is a BLOCK construct that needs none: the calls
+                // inserted around that BLOCK are code of the construct too.
                 let written = !standalone
                     && !directive.is_separator()
-                    && (end_site.is_some()
-                        || adds_nowait[i]
-                        || (layer.shape == Shape::Block && i < innermost));
+                    && (end_site.is_some() || adds_nowait[i] || layer.shape == Shape::Block);
                 if written {
                     let mut text = format!("end {}", directive.name);
                     if let Some(argument) = directive

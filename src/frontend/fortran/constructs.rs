@@ -1,6 +1,7 @@
 //! What each directive applies to: block constructs end at their end
-//! directive; loop constructs and `atomic` take their loop nest or
-//! statement from the tree, followed by an optional end directive;
+//! directive, or with the BLOCK construct that is their code, followed by
+//! an optional end directive; loop constructs and `atomic` take their loop
+//! nest or statement from the tree, followed by an optional end directive;
 //! `section` directives divide their `sections` construct.
 
 use super::lines::LineKind;
@@ -96,7 +97,11 @@ impl Analysis<'_> {
                 self.unterminated(top);
             }
             match &roles[index] {
-                Role::Block | Role::Atomic { capture: true } => open.push((index, vec![])),
+                Role::Block => match self.strictly_structured_block(index) {
+                    Some(end) => self.optional_end(index, end, &roles, &site_of_line, &mut claimed),
+                    None => open.push((index, vec![])),
+                },
+                Role::Atomic { capture: true } => open.push((index, vec![])),
                 Role::Loop => {
                     if let Some(end) = self.loop_block(index, &roles) {
                         self.optional_end(index, end, &roles, &site_of_line, &mut claimed);
@@ -232,6 +237,32 @@ impl Analysis<'_> {
                 .map_or(block.end, |&next| self.model.sites[next].lines.start);
             self.model.sites[section].block = Some(self.model.sites[section].lines.end..end);
         }
+    }
+
+    /// A block construct whose code is a BLOCK construct (a strictly
+    /// structured block, OpenMP 5.1) ends with its `end block`, and its end
+    /// directive may be left out; returns where its block ends. `sections`
+    /// keeps its end directive: its block holds sections.
+    fn strictly_structured_block(&mut self, index: usize) -> Option<usize> {
+        let site = &self.model.sites[index];
+        if divides_into_sections(site) {
+            return None;
+        }
+        let statement = self
+            .statement_after(site.lines.end)
+            .filter(|s| s.kind() == "block_construct")?;
+        // A directive in between (which the tree sees as a comment) owns
+        // the BLOCK instead.
+        let start = self.original_span(statement).start;
+        let directive_between =
+            (self.model.sites.get(index + 1)).is_some_and(|next| next.span.start < start);
+        if directive_between {
+            return None;
+        }
+        let end = self.end_of_last_line(statement);
+        let site = &mut self.model.sites[index];
+        site.block = Some(site.lines.end..end);
+        Some(end)
     }
 
     /// The loop nest of a loop construct; returns where its block ends.
