@@ -57,8 +57,10 @@ pub struct Site {
     /// Index of the innermost enclosing site whose block contains this one
     /// (filled in by [`complete`]).
     pub parent: Option<usize>,
-    /// The front end reported an error for this directive (its extent is
-    /// unknown): it is left as written and the file cannot be written.
+    /// The front end cannot instrument this directive, and leaves it as
+    /// written: with an error when its extent is unknown (the file cannot
+    /// be written then), with a warning when nothing may be inserted where
+    /// its events would go.
     pub failed: bool,
 }
 

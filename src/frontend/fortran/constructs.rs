@@ -311,6 +311,24 @@ impl Analysis<'_> {
         let end = self.end_of_last_line(statement);
         let site = &mut self.model.sites[index];
         site.block = Some(site.lines.end..end);
+        if shares_terminal_statement(statement) {
+            let diagnostic = Diagnostic::warning(
+                site.span.clone(),
+                format!(
+                    "`{}` is not instrumented: its loop ends on the labelled statement that \
+                     also ends the enclosing DO loop",
+                    site.directive.name
+                ),
+                "loop with a shared terminal statement",
+            )
+            .with_note(
+                "the construct's end events and barrier would follow its loop inside the \
+                 enclosing one, where no statement can stand",
+            )
+            .with_note("give the loop a terminal statement of its own to measure it");
+            site.failed = true;
+            self.model.diagnostics.push(diagnostic);
+        }
         Some(end)
     }
 
@@ -385,6 +403,21 @@ impl Analysis<'_> {
             }
         }
     }
+}
+
+/// A labelled DO loop ending on the terminal statement of the DO loop
+/// around it (`DO 100 I` / `DO 100 J` / `100 CONTINUE`): the tree gives it
+/// a virtual end.
+fn shares_terminal_statement(do_loop: Node) -> bool {
+    let mut cursor = do_loop.walk();
+    let Some(end) = do_loop.named_children(&mut cursor).last() else {
+        return false;
+    };
+    let mut cursor = end.walk();
+    end.kind() == "end_do_label_loop_statement"
+        && end
+            .named_children(&mut cursor)
+            .any(|c| c.kind() == "do_label_virtual")
 }
 
 /// How many loops, up to `wanted`, are perfectly nested from `outer` on.
