@@ -945,7 +945,13 @@ impl Generator<'_> {
                     if self.has(Feature::Master) {
                         inner.push(Leaf::Master);
                     }
-                    if self.has(Feature::Workshare) && self.lang.is_fortran() && !ctx.in_helper {
+                    // Its whole-array updates race with those of any other
+                    // instance: only code no one else runs may fork one.
+                    if self.has(Feature::Workshare)
+                        && self.lang.is_fortran()
+                        && !ctx.in_helper
+                        && sequential(ctx)
+                    {
                         inner.push(Leaf::Workshare);
                     }
                     let next = self.pick(&inner);
