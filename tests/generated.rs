@@ -9,7 +9,8 @@
 //! `<lang>/seed-<n>`, so `cargo test --test generated -- free/seed-3` runs one.
 //! The programs under `tests/found/` (shrunk failures of classes still open)
 //! are ignored trials `found/<file>`: `-- --ignored found/` tells which are
-//! fixed.
+//! fixed. Once fixed, a program moves to `tests/regressions/`, whose files
+//! are regular trials `regression/<file>`.
 //!
 //! With `POMP_FUZZ_CASES=N` set (`scripts/fuzz N [SEED]`), it instead runs N
 //! cases with every feature on, shrinks one program per failure class and
@@ -44,30 +45,7 @@ const LANGS: &[Lang] = &[Lang::C, Lang::FortranFree, Lang::FortranFixed];
 /// Feature classes whose failures are known and reported; the bounded run
 /// leaves them out so that it passes on today's pomp. Each is switched back
 /// on when its failure is fixed (the shrunk programs are in `tests/found/`).
-const KNOWN_BUGS: &[Feature] = &[
-    // Issue 10: `default(none)` with lastprivate/linear on a combined
-    // construct leaves the variable unlisted on the split `parallel`.
-    Feature::DefaultNoneWithLastprivateCombined,
-    // Issue 10: `reduction(task, ...)` on a worksharing construct gets a
-    // `nowait` it may not have.
-    Feature::TaskReductionModifierOnWorksharing,
-    // Issue 10: an atomic inside `workshare` becomes a CALL there.
-    Feature::AtomicInWorkshare,
-    // A sections construct that leaves out its first `section` directive
-    // and starts with a directive: the C output does not compile ("expected
-    // expression before '{'"), the Fortran output opens the section after a
-    // user region's begin (tests/found/*first-section*).
-    Feature::ImplicitFirstSection,
-    // Fortran `parallel do simd default(none)`: the split `parallel` does
-    // not list the simd loop's index, which gfortran requires
-    // (tests/found/*simd-default-none*).
-    Feature::DefaultNoneCombinedSimd,
-    // A task with `in_reduction` under `parallel reduction(task, ...)`:
-    // once instrumented, libgomp aborts ("couldn't find matching
-    // task_reduction or reduction with task modifier")
-    // (tests/found/task-in-reduction-under-parallel-task-reduction.c).
-    Feature::TaskReduction,
-];
+const KNOWN_BUGS: &[Feature] = &[];
 
 fn bounded_features() -> Features {
     Features::all().without(KNOWN_BUGS)
@@ -164,7 +142,8 @@ fn lang_of(path: &Path) -> Option<Lang> {
     }
 }
 
-/// A committed shrunk failure: passes once its class is fixed.
+/// A committed shrunk failure: passes once its class is fixed (and, in
+/// `tests/regressions/`, ever after).
 fn found_trial(toolchain: &Toolchain, path: &Path, lang: Lang) -> Result<(), Failed> {
     let text = fs::read_to_string(path).map_err(|e| e.to_string())?;
     let first = text.lines().next().unwrap_or_default();
@@ -198,21 +177,26 @@ fn bounded(root: &Path, toolchain: Arc<Result<Toolchain, String>>) {
             ));
         }
     }
-    let mut found: Vec<PathBuf> = fs::read_dir(root.join("tests/found"))
-        .map(|entries| entries.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    found.sort();
-    for path in found {
-        let Some(lang) = lang_of(&path) else { continue };
-        let toolchain = Arc::clone(&toolchain);
-        let name = format!("found/{}", path.file_name().unwrap().to_string_lossy());
-        trials.push(
-            Trial::test(name, move || {
-                let toolchain = toolchain.as_ref().as_ref().map_err(|e| e.clone())?;
-                found_trial(toolchain, &path, lang)
-            })
-            .with_ignored_flag(true),
-        );
+    for (dir, prefix, open) in [
+        ("tests/found", "found", true),
+        ("tests/regressions", "regression", false),
+    ] {
+        let mut programs: Vec<PathBuf> = fs::read_dir(root.join(dir))
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        programs.sort();
+        for path in programs {
+            let Some(lang) = lang_of(&path) else { continue };
+            let toolchain = Arc::clone(&toolchain);
+            let name = format!("{prefix}/{}", path.file_name().unwrap().to_string_lossy());
+            trials.push(
+                Trial::test(name, move || {
+                    let toolchain = toolchain.as_ref().as_ref().map_err(|e| e.clone())?;
+                    found_trial(toolchain, &path, lang)
+                })
+                .with_ignored_flag(open),
+            );
+        }
     }
     libtest_mimic::run(&arguments, trials).exit();
 }

@@ -624,3 +624,35 @@ fn a_construct_at_the_start_of_a_device_region_is_left_alone() {
         assert!(!output.contains(event), "{event} in {output}");
     }
 }
+
+/// Code strictly inside a teams region may call no OpenMP runtime routine
+/// (gcc rejects `omp_get_max_threads()` there): a parallel region's thread
+/// count is taken before the teams construct, whether that construct is
+/// measured or not.
+#[test]
+fn parallel_regions_in_teams_call_no_runtime_routine_there() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/c/parallel_in_teams.c");
+    for options in [&[][..], &["--pomp=opari2"], &["--disable=teams"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let (output, _, stderr, ok) = instrument(dir.path(), &source, options);
+        assert!(ok, "{stderr}");
+        let output = output.unwrap();
+        assert_eq!(
+            lines_with(&output, "omp_get_max_threads()").len(),
+            4,
+            "once before each teams construct, once in the nested parallel region: {output}"
+        );
+        assert!(output.contains("int pomp2_num_threads = pomp2_max_threads;"));
+        let listing = lines_with(&output, "#pragma omp teams num_teams(TEAMS) default(none)");
+        assert!(
+            listing.len() == 1 && listing[0].ends_with(" shared(pomp2_max_threads)"),
+            "{listing:?}"
+        );
+        let compiled = compile_c(dir.path(), "out.c");
+        assert!(
+            compiled.status.success(),
+            "{options:?}: {}",
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+    }
+}

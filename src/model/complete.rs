@@ -179,16 +179,32 @@ fn nest_sites(model: &mut Model) {
     }
 }
 
-/// Target regions, `declare target` code and simd loops: the host library
-/// cannot be called there, so nothing may be inserted, nested directives
-/// and lock calls included.
+/// `order(concurrent)` (also `order(reproducible: concurrent)`): its
+/// region may call no OpenMP runtime routine, which the measurement library
+/// does, and holds only loop, parallel, simd and atomic constructs.
+fn orders_concurrently(directive: &crate::directive::Directive) -> bool {
+    directive.clause("order").is_some_and(|order| {
+        order
+            .modifier_split()
+            .1
+            .trim()
+            .eq_ignore_ascii_case("concurrent")
+    })
+}
+
+/// Target regions, `declare target` code, simd loops, `loop`, `workshare`
+/// and `order(concurrent)` regions: the host library cannot be called
+/// there, or no call is allowed, so nothing may be inserted, nested
+/// directives and lock calls included.
 fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
     let mut zones = Vec::new();
     let mut open_declare_target: Vec<usize> = Vec::new();
     for site in &model.sites {
         let directive = &site.directive;
         if let Some(block) = &site.block {
-            if crate::directive::table().forbids_calls(directive.spec()) {
+            if crate::directive::table().forbids_calls(directive.spec())
+                || orders_concurrently(directive)
+            {
                 // From the directive on: a construct nested right at the
                 // start of the block is inside too.
                 zones.push(site.span.end..block.end);
@@ -348,5 +364,77 @@ mod tests {
         };
         let whole_unit: Span = 0..text.len();
         assert_eq!(complete(&file, model).no_insert, vec![whole_unit]);
+    }
+
+    #[test]
+    fn workshare_loop_and_order_concurrent_admit_no_inserted_code() {
+        let text = "void f(void) {\n\
+                    #pragma omp loop\n  for (;;) a();\n\
+                    #pragma omp for order(reproducible: concurrent)\n  for (;;) b();\n\
+                    #pragma omp for order(concurrent)\n  for (;;) c();\n\
+                    #pragma omp for\n  for (;;) d();\n}\n";
+        let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+        let sites = vec![
+            site(
+                &file,
+                "loop",
+                "#pragma omp loop",
+                Some(("for (;;) a", "a();")),
+            ),
+            site(
+                &file,
+                "for order(reproducible: concurrent)",
+                "#pragma omp for order(reproducible: concurrent)",
+                Some(("for (;;) b", "b();")),
+            ),
+            site(
+                &file,
+                "for order(concurrent)",
+                "#pragma omp for order(concurrent)",
+                Some(("for (;;) c", "c();")),
+            ),
+            site(
+                &file,
+                "for",
+                "#pragma omp for\n",
+                Some(("for (;;) d", "d();")),
+            ),
+        ];
+        let model = complete(
+            &file,
+            Model {
+                sites,
+                ..Model::default()
+            },
+        );
+        let zones: Vec<String> = model
+            .no_insert
+            .iter()
+            .map(|z| file.text(z.clone()).trim().to_string())
+            .collect();
+        assert_eq!(zones, ["for (;;) a();", "for (;;) b();", "for (;;) c();"]);
+
+        let text = "subroutine s\n!$omp workshare\n  a = 1\n!$omp end workshare\nend subroutine\n";
+        let file = SourceFile::new("t.f90", text.as_bytes().to_vec(), Language::FortranFree);
+        let mut workshare = site(
+            &file,
+            "workshare",
+            "!$omp workshare",
+            Some(("  a = 1\n", "  a = 1\n")),
+        );
+        workshare.form = DirectiveForm::FortranComment;
+        let model = complete(
+            &file,
+            Model {
+                sites: vec![workshare],
+                ..Model::default()
+            },
+        );
+        let zones: Vec<String> = model
+            .no_insert
+            .iter()
+            .map(|z| file.text(z.clone()).into_owned())
+            .collect();
+        assert_eq!(zones, ["\n  a = 1\n"]);
     }
 }

@@ -57,8 +57,10 @@ pub struct Site {
     /// Index of the innermost enclosing site whose block contains this one
     /// (filled in by [`complete`]).
     pub parent: Option<usize>,
-    /// The front end reported an error for this directive (its extent is
-    /// unknown): it is left as written and the file cannot be written.
+    /// The front end cannot instrument this directive, and leaves it as
+    /// written: with an error when its extent is unknown (the file cannot
+    /// be written then), with a warning when nothing may be inserted where
+    /// its events would go.
     pub failed: bool,
 }
 
@@ -94,7 +96,8 @@ pub struct Model {
     pub units: Vec<Unit>,
     pub lock_calls: Vec<LockCall>,
     /// Ranges where nothing may be inserted: target regions, `declare
-    /// target` code, simd loops (added by [`complete`]), and what only a
+    /// target` code, simd, `loop`, `workshare` and `order(concurrent)`
+    /// regions (added by [`complete`]), and what only a
     /// front end can see, such as the code an unknown directive applies
     /// to. Sorted by start once complete.
     pub no_insert: Vec<Span>,

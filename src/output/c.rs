@@ -5,7 +5,8 @@
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::model::{DirectiveForm, Model};
 use crate::rules::{
-    Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, Var,
+    Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, ValueScope,
+    Var, MAX_THREADS_VAR,
 };
 use crate::source::{c_string_literal, SourceFile};
 use std::collections::BTreeSet;
@@ -28,6 +29,9 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
     }
     for bare in &plan.bare_directives {
         r.bare_directive(bare);
+    }
+    for scope in &plan.value_scopes {
+        r.value_scope(scope);
     }
     for exit in &plan.region_exits {
         let closing: String = exit
@@ -141,6 +145,8 @@ impl Renderer<'_> {
             .map(|v| match v {
                 Var::NumThreads(Some(e)) => format!("int pomp2_num_threads = ({e});"),
                 Var::NumThreads(None) => "int pomp2_num_threads = omp_get_max_threads();".into(),
+                Var::NumThreadsFromTeams => format!("int pomp2_num_threads = {MAX_THREADS_VAR};"),
+                Var::MaxThreads => format!("int {MAX_THREADS_VAR} = omp_get_max_threads();"),
                 Var::If(Some(e)) => format!("int pomp2_if = (int)({e});"),
                 Var::If(None) => "int pomp2_if = 1;".into(),
                 Var::OldTask => "POMP2_Task_handle pomp2_old_task;".into(),
@@ -220,6 +226,34 @@ impl Renderer<'_> {
             region: None,
         };
         self.edits.replace(site.lines.clone(), text, order, origin);
+    }
+
+    /// A compound statement around a construct that is not instrumented,
+    /// holding the values evaluated before it.
+    fn value_scope(&mut self, scope: &ValueScope) {
+        let site = &self.model.sites[scope.site];
+        let Some(block) = &site.block else {
+            return;
+        };
+        let mut text = String::new();
+        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        text.push_str("{ ");
+        text.push_str(&Self::declarations(&scope.vars));
+        text.push('\n');
+        text.push_str(&self.pragma(&scope.directive, self.file.line_of(site.span.start)));
+        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
+        let order = super::nesting_depth(self.model, scope.site);
+        let origin = Origin::Site {
+            site: scope.site,
+            region: None,
+        };
+        self.edits
+            .replace(site.lines.clone(), text, order, origin.clone());
+        let resume = self.line_marker(self.file.line_of(block.end));
+        self.edits
+            .insert(block.end, format!("\n}}\n{resume}"), -order, origin);
     }
 
     /// The text a layer opens with and the text that closes it.

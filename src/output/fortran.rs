@@ -14,7 +14,7 @@ use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
     has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Plan, PompAction,
-    Region, Shape, Var,
+    Region, Shape, ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::{Language, SourceFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +50,9 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
     }
     for bare in &plan.bare_directives {
         r.bare_directive(bare);
+    }
+    for scope in &plan.value_scopes {
+        r.value_scope(scope);
     }
     r.region_exits();
     r.lock_calls();
@@ -88,7 +91,11 @@ struct UnitNeeds {
     new_task: bool,
     num_threads: bool,
     if_value: bool,
+    /// It calls `pomp2_lib_get_max_threads`.
     max_threads: bool,
+    /// It keeps the maximum number of threads for parallel regions in
+    /// `teams` ([`Var::MaxThreads`]).
+    teams_max_threads: bool,
     /// Lock test functions it calls: they return a logical.
     lock_tests: BTreeSet<String>,
 }
@@ -276,6 +283,20 @@ impl Renderer<'_> {
                         None => "pomp2_num_threads = pomp2_lib_get_max_threads()".into(),
                     }
                 }
+                Var::NumThreadsFromTeams => {
+                    if let Some(needs) = needs {
+                        needs.num_threads = true;
+                        needs.teams_max_threads = true;
+                    }
+                    format!("pomp2_num_threads = {MAX_THREADS_VAR}")
+                }
+                Var::MaxThreads => {
+                    if let Some(needs) = needs {
+                        needs.max_threads = true;
+                        needs.teams_max_threads = true;
+                    }
+                    format!("{MAX_THREADS_VAR} = pomp2_lib_get_max_threads()")
+                }
                 Var::If(expression) => {
                     if let Some(needs) = needs {
                         needs.if_value = true;
@@ -424,11 +445,12 @@ impl Renderer<'_> {
                 closing.push_str(&self.calls(unit, region, &layer.end));
             }
             if let Some(directive) = &layer.directive {
+                // A block construct's end directive is written also where
+                // its code is a BLOCK construct that needs none: the calls
+                // inserted around that BLOCK are code of the construct too.
                 let written = !standalone
                     && !directive.is_separator()
-                    && (end_site.is_some()
-                        || adds_nowait[i]
-                        || (layer.shape == Shape::Block && i < innermost));
+                    && (end_site.is_some() || adds_nowait[i] || layer.shape == Shape::Block);
                 if written {
                     let mut text = format!("end {}", directive.name);
                     if let Some(argument) = directive
@@ -520,6 +542,37 @@ impl Renderer<'_> {
             super::nesting_depth(self.model, bare.site),
             Origin::Site {
                 site: bare.site,
+                region: None,
+            },
+        );
+    }
+
+    /// Values evaluated before a construct that is not instrumented.
+    fn value_scope(&mut self, scope: &ValueScope) {
+        let site = &self.model.sites[scope.site];
+        let mut shared = Vec::new();
+        let directive = self.fortran_directive(
+            false,
+            &scope.directive,
+            self.private_vars.get(&scope.site),
+            &mut shared,
+        );
+        if let Some(unit) = site.unit {
+            self.needs.entry(unit).or_default().regions.extend(shared);
+        }
+        let text = format!(
+            "{}{}{}{}",
+            self.assignments(site.unit, &scope.vars),
+            self.line_marker(self.file.line_of(site.span.start)),
+            self.directive_line(&directive.render()),
+            self.line_marker(self.file.line_of(site.lines.end))
+        );
+        self.edits.replace(
+            site.lines.clone(),
+            text,
+            super::nesting_depth(self.model, scope.site),
+            Origin::Site {
+                site: scope.site,
                 region: None,
             },
         );
@@ -826,6 +879,9 @@ impl Renderer<'_> {
             }
             if needs.num_threads {
                 out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
+            }
+            if needs.teams_max_threads {
+                out.push_str(&self.statement(&indent, &format!("integer :: {MAX_THREADS_VAR}")));
             }
             if needs.if_value {
                 out.push_str(&self.statement(&indent, "logical :: pomp2_if"));
@@ -1162,7 +1218,8 @@ fn construct_vars(plan: &Plan, construct: &Construct) -> BTreeSet<&'static str> 
     for layer in &construct.layers {
         for var in &layer.vars {
             vars.insert(match var {
-                Var::NumThreads(_) => "pomp2_num_threads",
+                Var::NumThreads(_) | Var::NumThreadsFromTeams => "pomp2_num_threads",
+                Var::MaxThreads => MAX_THREADS_VAR,
                 Var::If(_) => "pomp2_if",
                 Var::OldTask => "pomp2_old_task",
                 Var::NewTask => "pomp2_new_task",
@@ -1239,6 +1296,11 @@ fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static
         .map(|c| c.site)
         .collect();
     restrictive.extend(plan.bare_directives.iter().map(|b| b.site));
+    restrictive.extend(
+        (plan.value_scopes.iter())
+            .filter(|v| has_restrictive_default(&v.directive))
+            .map(|v| v.site),
+    );
     let mut vars: BTreeMap<usize, BTreeSet<&'static str>> = BTreeMap::new();
     if restrictive.is_empty() {
         return vars;

@@ -5,10 +5,11 @@
 
 mod config;
 mod ctc;
+mod loop_nest;
 mod split;
 pub mod table;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
@@ -53,6 +54,13 @@ pub enum Var {
     /// `num_threads` value: the user's expression, or `None` for the
     /// default (the maximum number of threads).
     NumThreads(Option<String>),
+    /// The default `num_threads` of a parallel region strictly inside a
+    /// `teams` region, where no OpenMP runtime routine may be called: the
+    /// [`Var::MaxThreads`] evaluated before the `teams` construct.
+    NumThreadsFromTeams,
+    /// The maximum number of threads, evaluated before a `teams` construct
+    /// for the parallel regions strictly inside it.
+    MaxThreads,
     /// `if` value: the user's expression, or `None` for true.
     If(Option<String>),
     OldTask,
@@ -134,6 +142,18 @@ pub struct BareDirective {
     pub directive: Directive,
 }
 
+/// A directive that is not instrumented yet needs values evaluated before
+/// it, in a scope around its construct: a `teams` construct whose parallel
+/// regions may not call the runtime for their number of threads.
+#[derive(Clone, Debug)]
+pub struct ValueScope {
+    pub site: usize,
+    pub vars: Vec<Var>,
+    /// The directive to write, its clauses rewritten where the variables
+    /// need it.
+    pub directive: Directive,
+}
+
 /// A jump out of user regions that must close them first.
 #[derive(Clone, Debug)]
 pub struct RegionExit {
@@ -171,6 +191,7 @@ pub struct Plan {
     pub pomp_directives: Vec<(usize, PompAction)>,
     pub region_exits: Vec<RegionExit>,
     pub bare_directives: Vec<BareDirective>,
+    pub value_scopes: Vec<ValueScope>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
     /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
@@ -199,6 +220,7 @@ impl Plan {
             pomp_directives: vec![],
             region_exits: vec![],
             bare_directives: vec![],
+            value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
             // Hashing a large file is the main cost when nothing in it is
@@ -267,6 +289,7 @@ pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         options,
         plan: Plan::new(file, model, options.interface),
         site_region: vec![None; model.sites.len()],
+        teams_max_threads: std::collections::BTreeSet::new(),
     };
     planner.run();
     planner.plan
@@ -289,7 +312,12 @@ struct Planner<'a> {
     options: &'a Config,
     plan: Plan,
     site_region: Vec<Option<usize>>,
+    /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
+    teams_max_threads: std::collections::BTreeSet<usize>,
 }
+
+/// The name of [`Var::MaxThreads`] in inserted code.
+pub const MAX_THREADS_VAR: &str = "pomp2_max_threads";
 
 impl Planner<'_> {
     fn run(&mut self) {
@@ -331,6 +359,7 @@ impl Planner<'_> {
             );
         }
         self.shared_handles_for_default_clauses();
+        self.max_threads_before_teams();
         self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
@@ -388,7 +417,8 @@ impl Planner<'_> {
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let mut layers = Vec::new();
-        for (leaf, directive) in split::split(&site.directive) {
+        let iteration_variables = self.iteration_variables(site);
+        for (leaf, directive) in split::split(&site.directive, &iteration_variables) {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
         if !layers.iter().any(Layer::is_instrumented) {
@@ -421,6 +451,26 @@ impl Planner<'_> {
             region,
             layers,
         });
+    }
+
+    /// The variables the loop nest of a combined loop construct assigns
+    /// without declaring them: splitting the construct may have to list
+    /// them on its enclosing leaves.
+    fn iteration_variables(&self, site: &Site) -> Vec<String> {
+        let spec = site.directive.spec();
+        let (Some(block), true) = (&site.block, spec.leaves.len() > 1) else {
+            return Vec::new();
+        };
+        if spec.association != Association::Loop {
+            return Vec::new();
+        }
+        let depth = site
+            .directive
+            .clause("collapse")
+            .and_then(|c| c.args.as_deref())
+            .and_then(|a| a.trim().parse().ok())
+            .unwrap_or(1);
+        loop_nest::assigned_iteration_variables(self.file, block, depth)
     }
 
     /// Which barriers are made explicit, and how the construct's closing
@@ -560,7 +610,13 @@ impl Planner<'_> {
                 }
                 None => (None, Clause::new("num_threads", Some("pomp2_num_threads"))),
             };
-            vars.push(Var::NumThreads(threads));
+            match (threads, self.enclosing_teams(site)) {
+                (None, Some(teams)) => {
+                    self.teams_max_threads.insert(teams);
+                    vars.push(Var::NumThreadsFromTeams);
+                }
+                (threads, _) => vars.push(Var::NumThreads(threads)),
+            }
             vars.push(Var::If(if_expr));
             vars.push(Var::OldTask);
             directive
@@ -580,7 +636,7 @@ impl Planner<'_> {
                 Some("pomp2_new_task, pomp2_if"),
             ));
         }
-        let add_nowait = self.add_nowait(rule, &mut directive);
+        let add_nowait = self.add_nowait(site, rule, &mut directive);
         let in_interface = |calls: &[Call]| match self.options.interface {
             Interface::Pomp2 => calls.to_vec(),
             Interface::Pomp1 => rules().pomp1.calls(calls),
@@ -609,17 +665,101 @@ impl Planner<'_> {
 
     /// Whether the construct's implicit barrier is made explicit: then C
     /// gets `nowait` on the directive (Fortran puts it on the end directive).
-    fn add_nowait(&self, rule: &table::ConstructRule, directive: &mut Directive) -> bool {
-        let forbidden = rules()
+    /// A clause may forbid `nowait` (in Fortran also on the end
+    /// directive): the barrier then stays implicit, which the IDF says.
+    fn add_nowait(
+        &mut self,
+        site: &Site,
+        rule: &table::ConstructRule,
+        directive: &mut Directive,
+    ) -> bool {
+        if !rule.nowait || directive.has_clause("nowait") {
+            return false;
+        }
+        let end_clauses = site
+            .end_site
+            .map(|e| &self.model.sites[e].directive.clauses[..])
+            .unwrap_or_default();
+        let forbidding = rules()
             .nowait_forbidden_by
-            .clauses
-            .iter()
-            .any(|c| directive.has_clause(c));
-        let add = rule.nowait && !directive.has_clause("nowait") && !forbidden;
-        if add && !self.file.language.is_fortran() {
+            .clause_in(directive.clauses.iter().chain(end_clauses));
+        if let Some(clause) = forbidding {
+            self.plan.diagnostics.push(Diagnostic {
+                severity: Severity::Note,
+                message: format!(
+                    "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
+                    directive.name,
+                    clause.render()
+                ),
+                span: site.span.clone(),
+                label: "barrier left implicit".into(),
+                notes: vec![format!(
+                    "pomp measures a barrier by adding `nowait` and calling the barrier \
+                     explicitly; here the barrier stays implicit, and its waiting counts \
+                     toward the `{}` region's time",
+                    directive.name
+                )],
+            });
+            return false;
+        }
+        if !self.file.language.is_fortran() {
             directive.clauses.push(Clause::new("nowait", None));
         }
-        add
+        true
+    }
+
+    /// The `teams` construct whose region `site` is strictly nested in,
+    /// with no parallel region between.
+    fn enclosing_teams(&self, site: &Site) -> Option<usize> {
+        let mut parent = site.parent;
+        while let Some(index) = parent {
+            let leaves = &self.model.sites[index].directive.spec().leaves;
+            if leaves.iter().any(|l| l == "parallel") {
+                return None;
+            }
+            if leaves.iter().any(|l| l == "teams") {
+                return Some(index);
+            }
+            parent = self.model.sites[index].parent;
+        }
+        None
+    }
+
+    /// Each `teams` construct whose parallel regions need the maximum
+    /// number of threads evaluates it before its directive: in its own
+    /// layer when it is instrumented, else in a scope of its own. Under a
+    /// restrictive `default` the directive lists the variable as shared.
+    fn max_threads_before_teams(&mut self) {
+        for teams in std::mem::take(&mut self.teams_max_threads) {
+            let shared = Clause::new("shared", Some(MAX_THREADS_VAR));
+            if let Some(construct) = self.plan.constructs.iter_mut().find(|c| c.site == teams) {
+                let layer = &mut construct.layers[0];
+                layer.vars.insert(0, Var::MaxThreads);
+                if let Some(directive) = layer.directive.as_mut() {
+                    if has_restrictive_default(directive) {
+                        directive.clauses.push(shared);
+                    }
+                }
+                continue;
+            }
+            let mut directive = match self
+                .plan
+                .bare_directives
+                .iter()
+                .position(|b| b.site == teams)
+            {
+                Some(bare) => self.plan.bare_directives.remove(bare).directive,
+                None => self.model.sites[teams].directive.clone(),
+            };
+            if has_restrictive_default(&directive) {
+                directive.clauses.push(shared);
+            }
+            self.plan.value_scopes.push(ValueScope {
+                site: teams,
+                vars: vec![Var::MaxThreads],
+                directive,
+            });
+        }
     }
 
     fn parent_region(&self, site: &Site) -> Option<usize> {
@@ -867,6 +1007,7 @@ impl Planner<'_> {
         let rewritten: std::collections::BTreeSet<usize> = (self.plan.constructs.iter())
             .map(|c| c.site)
             .chain(self.plan.bare_directives.iter().map(|b| b.site))
+            .chain(self.plan.value_scopes.iter().map(|v| v.site))
             .collect();
         let sites = &self.model.sites;
         let joined = |i: usize| {
@@ -1047,23 +1188,4 @@ fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::SkippedRanges;
-
-    #[test]
-    fn skipped_ranges_merge_overlaps_and_answer_by_search() {
-        let ranges = SkippedRanges::new(vec![30..40, 10..20, 15..25, 40..45]);
-        assert_eq!(ranges.0, vec![10..25, 30..40, 40..45]);
-        assert!(!ranges.strictly_inside(10));
-        assert!(ranges.strictly_inside(11));
-        assert!(ranges.strictly_inside(20));
-        assert!(!ranges.strictly_inside(25));
-        assert!(!ranges.strictly_inside(40));
-        assert!(ranges.strictly_inside(41));
-        assert!(ranges.covers(&(10..25)));
-        assert!(ranges.covers(&(12..18)));
-        assert!(!ranges.covers(&(24..31)));
-        assert!(!ranges.covers(&(5..12)));
-        assert!(!ranges.covers(&(50..51)));
-    }
-}
+mod tests;

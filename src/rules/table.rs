@@ -131,6 +131,29 @@ pub struct Pair {
 #[serde(deny_unknown_fields)]
 pub struct NowaitForbidden {
     pub clauses: Vec<String>,
+    /// Clauses that forbid it when written with one of these modifiers.
+    #[serde(default)]
+    pub modifiers: BTreeMap<String, Vec<String>>,
+}
+
+impl NowaitForbidden {
+    /// The first clause among `clauses` that forbids `nowait`.
+    pub fn clause_in<'c>(
+        &self,
+        clauses: impl IntoIterator<Item = &'c crate::directive::Clause>,
+    ) -> Option<&'c crate::directive::Clause> {
+        clauses.into_iter().find(|clause| {
+            self.clauses.contains(&clause.name)
+                || self.modifiers.get(&clause.name).is_some_and(|forbidding| {
+                    let written = clause.modifier_split().0.unwrap_or_default();
+                    written.split(',').any(|modifier| {
+                        forbidding
+                            .iter()
+                            .any(|f| f.eq_ignore_ascii_case(modifier.trim()))
+                    })
+                })
+        })
+    }
 }
 
 /// The original 2002 interface: which constructs it knows, and the events

@@ -440,8 +440,25 @@ impl Analysis<'_> {
                     n.kind() != "comment" && n.end_byte() <= first_section && n.start_byte() >= open
                 })
                 .collect();
-            if let (Some(first), Some(last)) = (statements.first(), statements.last()) {
-                found.push((index, first.start_byte()..last.end_byte()));
+            // Directive lines are masked, so no statement holds them: a
+            // section that starts with a directive starts there, and one
+            // made of standalone directives alone is a section too.
+            let directives: Vec<&Site> = sites[sites.partition_point(|s| s.span.start <= open)..]
+                .iter()
+                .take_while(|s| s.span.end <= first_section)
+                .collect();
+            let start = (statements.first().map(|n| n.start_byte()))
+                .into_iter()
+                .chain(directives.first().map(|s| s.span.start))
+                .min();
+            // A directive's whole lines are rewritten: a section ending
+            // with one ends after its line.
+            let end = (statements.last().map(|n| n.end_byte()))
+                .into_iter()
+                .chain(directives.last().map(|s| s.lines.end.min(first_section)))
+                .max();
+            if let (Some(start), Some(end)) = (start, end) {
+                found.push((index, start..end));
             }
         }
         for (index, statements) in found {

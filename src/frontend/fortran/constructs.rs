@@ -1,6 +1,7 @@
 //! What each directive applies to: block constructs end at their end
-//! directive; loop constructs and `atomic` take their loop nest or
-//! statement from the tree, followed by an optional end directive;
+//! directive, or with the BLOCK construct that is their code, followed by
+//! an optional end directive; loop constructs and `atomic` take their loop
+//! nest or statement from the tree, followed by an optional end directive;
 //! `section` directives divide their `sections` construct.
 
 use super::lines::LineKind;
@@ -96,7 +97,11 @@ impl Analysis<'_> {
                 self.unterminated(top);
             }
             match &roles[index] {
-                Role::Block | Role::Atomic { capture: true } => open.push((index, vec![])),
+                Role::Block => match self.strictly_structured_block(index) {
+                    Some(end) => self.optional_end(index, end, &roles, &site_of_line, &mut claimed),
+                    None => open.push((index, vec![])),
+                },
+                Role::Atomic { capture: true } => open.push((index, vec![])),
                 Role::Loop => {
                     if let Some(end) = self.loop_block(index, &roles) {
                         self.optional_end(index, end, &roles, &site_of_line, &mut claimed);
@@ -213,11 +218,18 @@ impl Analysis<'_> {
         let first_section = sections
             .first()
             .map_or(block.end, |&s| self.model.sites[s].lines.start);
-        if let Some(statement) = self.statement_after(block.start) {
-            let start = self.file.start_of_line(self.original_span(statement).start);
-            if start < first_section {
-                self.model.sites[construct].implicit_section = Some(start..first_section);
-            }
+        // Directives are comments to the tree: a first section that starts
+        // with one (a user region's begin, an atomic) starts at its line.
+        let first_statement = self
+            .statement_after(block.start)
+            .map(|statement| self.file.start_of_line(self.original_span(statement).start));
+        let first_directive = self.model.sites[construct + 1..]
+            .iter()
+            .map(|s| s.lines.start)
+            .find(|&start| start >= block.start);
+        let start = first_statement.into_iter().chain(first_directive).min();
+        if let Some(start) = start.filter(|&start| start < first_section) {
+            self.model.sites[construct].implicit_section = Some(start..first_section);
         }
         for (k, &section) in sections.iter().enumerate() {
             let end = sections
@@ -225,6 +237,32 @@ impl Analysis<'_> {
                 .map_or(block.end, |&next| self.model.sites[next].lines.start);
             self.model.sites[section].block = Some(self.model.sites[section].lines.end..end);
         }
+    }
+
+    /// A block construct whose code is a BLOCK construct (a strictly
+    /// structured block, OpenMP 5.1) ends with its `end block`, and its end
+    /// directive may be left out; returns where its block ends. `sections`
+    /// keeps its end directive: its block holds sections.
+    fn strictly_structured_block(&mut self, index: usize) -> Option<usize> {
+        let site = &self.model.sites[index];
+        if divides_into_sections(site) {
+            return None;
+        }
+        let statement = self
+            .statement_after(site.lines.end)
+            .filter(|s| s.kind() == "block_construct")?;
+        // A directive in between (which the tree sees as a comment) owns
+        // the BLOCK instead.
+        let start = self.original_span(statement).start;
+        let directive_between =
+            (self.model.sites.get(index + 1)).is_some_and(|next| next.span.start < start);
+        if directive_between {
+            return None;
+        }
+        let end = self.end_of_last_line(statement);
+        let site = &mut self.model.sites[index];
+        site.block = Some(site.lines.end..end);
+        Some(end)
     }
 
     /// The loop nest of a loop construct; returns where its block ends.
@@ -273,6 +311,24 @@ impl Analysis<'_> {
         let end = self.end_of_last_line(statement);
         let site = &mut self.model.sites[index];
         site.block = Some(site.lines.end..end);
+        if shares_terminal_statement(statement) {
+            let diagnostic = Diagnostic::warning(
+                site.span.clone(),
+                format!(
+                    "`{}` is not instrumented: its loop ends on the labelled statement that \
+                     also ends the enclosing DO loop",
+                    site.directive.name
+                ),
+                "loop with a shared terminal statement",
+            )
+            .with_note(
+                "the construct's end events and barrier would follow its loop inside the \
+                 enclosing one, where no statement can stand",
+            )
+            .with_note("give the loop a terminal statement of its own to measure it");
+            site.failed = true;
+            self.model.diagnostics.push(diagnostic);
+        }
         Some(end)
     }
 
@@ -347,6 +403,21 @@ impl Analysis<'_> {
             }
         }
     }
+}
+
+/// A labelled DO loop ending on the terminal statement of the DO loop
+/// around it (`DO 100 I` / `DO 100 J` / `100 CONTINUE`): the tree gives it
+/// a virtual end.
+fn shares_terminal_statement(do_loop: Node) -> bool {
+    let mut cursor = do_loop.walk();
+    let Some(end) = do_loop.named_children(&mut cursor).last() else {
+        return false;
+    };
+    let mut cursor = end.walk();
+    end.kind() == "end_do_label_loop_statement"
+        && end
+            .named_children(&mut cursor)
+            .any(|c| c.kind() == "do_label_virtual")
 }
 
 /// How many loops, up to `wanted`, are perfectly nested from `outer` on.

@@ -410,6 +410,12 @@ impl Generator<'_> {
                 if self.has(Feature::LoopConstruct) {
                     choices.push((2, Kind::LoopConstruct));
                 }
+                // Strictly inside teams: no runtime routine may be called
+                // there, the measured region's thread count included.
+                if deeper && self.has(Feature::ParallelInTeams) && self.has(Feature::NestedParallel)
+                {
+                    choices.push((2, Kind::Parallel));
+                }
             }
             return self.kind_or_update(ctx, choices);
         }
@@ -939,7 +945,13 @@ impl Generator<'_> {
                     if self.has(Feature::Master) {
                         inner.push(Leaf::Master);
                     }
-                    if self.has(Feature::Workshare) && self.lang.is_fortran() && !ctx.in_helper {
+                    // Its whole-array updates race with those of any other
+                    // instance: only code no one else runs may fork one.
+                    if self.has(Feature::Workshare)
+                        && self.lang.is_fortran()
+                        && !ctx.in_helper
+                        && sequential(ctx)
+                    {
                         inner.push(Leaf::Workshare);
                     }
                     let next = self.pick(&inner);
@@ -1079,6 +1091,22 @@ impl Generator<'_> {
                         .any(|c| matches!(c, Clause::Lastprivate(Var::Last)))
                 {
                     body.remove(0);
+                }
+                // gcc gives a linear variable its value at the start of each
+                // thread's chunk only: the body must step it every
+                // iteration, or what it reads depends on the thread count.
+                let linear_step = clauses.iter().find_map(|c| match c {
+                    Clause::Linear(Var::Linear, step) => Some(*step),
+                    _ => None,
+                });
+                if let Some(step) = linear_step {
+                    body.insert(
+                        0,
+                        Stmt::Assign(Update {
+                            target: Target::Var(Var::Linear),
+                            expr: Expr::constant(step),
+                        }),
+                    );
                 }
                 Body::Loop(LoopNest {
                     loops: shape.loops.clone(),
@@ -1232,6 +1260,13 @@ impl Generator<'_> {
                     };
                 }
                 inner.may_print = !ctx.concurrent && !ctx.task && leaf != Leaf::Taskloop;
+                if leaf == Leaf::Taskloop {
+                    // The taskloop's tasks copy a variable that is private
+                    // around them (a parallel task reduction's), so a task
+                    // in them naming it in `in_reduction` names a copy no
+                    // reduction knows: libgomp aborts, instrumented or not.
+                    inner.task_reductions.clear();
+                }
                 match leaf {
                     Leaf::For => {
                         if self.has(Feature::Schedule) && self.chance(40) {
@@ -1424,6 +1459,8 @@ impl Generator<'_> {
             Leaf::Critical => {
                 inner.no_worksharing = true;
                 inner.exclusive = true;
+                // An ordered region may not be closely nested in a critical one.
+                inner.ordered_pending = false;
                 let mut names = vec!["", "alpha", "beta", "gamma"];
                 names.retain(|n| !ctx.critical_names.contains(n));
                 let name = self.pick(&names);
@@ -1482,6 +1519,10 @@ impl Generator<'_> {
                     clauses.push(Clause::InReduction(Var::Reduction(r)));
                     inner.reductions.push(r);
                 }
+                // In the task the variable is the task's own copy, which no
+                // enclosing reduction knows: a task nested in it may not
+                // name it in `in_reduction`.
+                inner.task_reductions.clear();
             }
             Leaf::Taskgroup => {
                 if self.has(Feature::TaskReduction)

@@ -1,4 +1,4 @@
-/* pomp fails: pomp2 compile: for statement expected before ‘{’ token; found by the program generator (c seed 1045); check with --interface pomp2 */
+/* pomp failed (fixed): pomp2 compile: ‘lp’ not specified in enclosing ‘parallel’; found by the program generator (c seed 1147); check with --interface pomp2 */
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -11,12 +11,9 @@ static long long kernel0(int n)
     long long r0 = 0, r1 = 0, lp = 0, t = 0, fp = 7, lin = 3;
     long long a[512] = {0};
     (void)t; (void)fp; (void)n;
-    #pragma omp sections
+    #pragma omp parallel for default(none) lastprivate(lp)
+    for (int i1 = 0; i1 < 1; i1++)
     {
-            #pragma omp taskloop
-            for (int i1 = 0; i1 < 1; i1++)
-            {
-            }
     }
     {
         long long sum = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin;

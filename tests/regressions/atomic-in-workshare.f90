@@ -1,4 +1,4 @@
-! pomp fails: pomp2 compile: ‘task’ reduction modifier on a construct with a ‘nowait’ clause; found by the program generator (free seed 1205); check with --interface pomp2
+! pomp failed (fixed): pomp2 compile: Unexpected CALL statement at (N); found by the program generator (free seed 1025); check with --interface pomp2
 module pomp_generated_globals
   use omp_lib
   implicit none
@@ -20,8 +20,10 @@ function kernel0(n) result(res)
   fp = 7
   lin = 3
   a = 0
-  !$omp parallel sections reduction(task, +:r1)
-  !$omp end parallel sections
+  !$omp workshare
+    !$omp atomic
+    g0 = g0 + (4)
+  !$omp end workshare
   res = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin
   do k = 0, 511
     res = res + a(k) * (mod(k, 7) + 1)

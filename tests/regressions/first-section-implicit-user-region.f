@@ -1,4 +1,4 @@
-C pomp fails: pomp2 violation: End (region) closes Section_begin (parallelsections) in task N: improper nesting; found by the program generator (fixed seed 1050); check with --interface pomp2
+C pomp failed (fixed): pomp2 violation: End (region) closes Section_begin (parallelsections) in task N: improper nesting; found by the program generator (fixed seed 1050); check with --interface pomp2
       module pomp_generated_globals
        use omp_lib
        implicit none

@@ -1,4 +1,4 @@
-/* pomp fails: pomp2 compile: ‘lp’ not specified in enclosing ‘parallel’; found by the program generator (c seed 1147); check with --interface pomp2 */
+/* pomp failed (fixed): pomp2 compile: ‘lin’ not specified in enclosing ‘parallel’; found by the program generator (c seed 1264); check with --interface pomp2 */
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -11,8 +11,8 @@ static long long kernel0(int n)
     long long r0 = 0, r1 = 0, lp = 0, t = 0, fp = 7, lin = 3;
     long long a[512] = {0};
     (void)t; (void)fp; (void)n;
-    #pragma omp parallel for default(none) lastprivate(lp)
-    for (int i1 = 0; i1 < 1; i1++)
+    #pragma omp parallel for default(none) linear(lin:2)
+    for (int i2 = 0; i2 < 1; i2++)
     {
     }
     {
