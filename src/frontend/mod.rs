@@ -45,7 +45,7 @@ pub trait FrontEnd {
 /// The default front end for a file's language.
 pub fn for_file(file: &SourceFile) -> Box<dyn FrontEnd> {
     match file.language {
-        Language::C | Language::Cpp => Box::new(c::TreeSitterC),
+        Language::C | Language::Cpp => Box::new(c::TreeSitterC::default()),
         Language::FortranFree | Language::FortranFixed => Box::new(fortran::TreeSitterFortran),
     }
 }
