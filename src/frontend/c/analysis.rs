@@ -81,13 +81,15 @@ pub(super) struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    /// The model of the directives `prepared.directives[directives]`, all
-    /// of which `tree` (parsed from `masked`) covers.
+    /// The model of the directives `prepared.directives[directives]` and
+    /// the lock routines named at `mentions`, all of which `tree` (parsed
+    /// from `masked`) covers.
     pub fn read(
         prepared: &'a Prepared,
         masked: &'a [u8],
         tree: &'a Tree,
         directives: std::ops::Range<usize>,
+        mentions: &[Span],
     ) -> Model {
         let mut analysis = Analysis {
             file: prepared.file,
@@ -103,7 +105,8 @@ impl<'a> Analysis<'a> {
         );
         analysis.implicit_sections();
         analysis.units();
-        analysis.lock_calls_and_exits();
+        analysis.lock_calls(mentions);
+        analysis.exits();
         analysis.declared_by_attribute();
         analysis.model
     }
@@ -552,28 +555,56 @@ impl<'a> Analysis<'a> {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    /// Lock routine calls and jumps, in one walk over the tree. Jumps
-    /// matter only to user regions: without one they are not collected.
-    fn lock_calls_and_exits(&mut self) {
+    /// The calls among the lock routines' names at `mentions`: those in
+    /// call position.
+    fn lock_calls(&mut self, mentions: &[Span]) {
+        let root = self.tree.root_node();
+        for mention in mentions {
+            let Some(identifier) = root
+                .descendant_for_byte_range(mention.start, mention.end)
+                .filter(|n| n.kind() == "identifier" && n.byte_range() == *mention)
+            else {
+                continue;
+            };
+            let called = identifier
+                .parent()
+                .filter(|p| p.kind() == "call_expression")
+                .and_then(|p| p.child_by_field_name("function"))
+                .is_some_and(|f| f == identifier);
+            let name = std::str::from_utf8(&self.masked[mention.clone()]);
+            if let (true, Ok(name)) = (called, name) {
+                self.model.lock_calls.push(LockCall {
+                    span: mention.clone(),
+                    name: name.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Jumps, in one walk over the tree: they matter only to user regions,
+    /// and without one they are not collected.
+    fn exits(&mut self) {
         let user_regions = self
             .model
             .sites
             .iter()
             .any(|s| s.directive.name == "inst begin");
+        if !user_regions {
+            return;
+        }
         let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
         let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
         let mut cursor = self.tree.walk();
         'walk: loop {
             let node = cursor.node();
             match node.kind() {
-                "call_expression" => self.lock_call(node),
-                "return_statement" | "co_return_statement" if user_regions => {
+                "return_statement" | "co_return_statement" => {
                     self.model.exits.push(Exit {
                         span: node.byte_range(),
                         targets: vec![enclosing_function_start(node)],
                     });
                 }
-                kind @ ("break_statement" | "continue_statement") if user_regions => {
+                kind @ ("break_statement" | "continue_statement") => {
                     let leaves = if kind == "break_statement" {
                         BREAK_TARGETS
                     } else {
@@ -586,13 +617,13 @@ impl<'a> Analysis<'a> {
                         });
                     }
                 }
-                "goto_statement" if user_regions => {
+                "goto_statement" => {
                     if let Some(label) = node.child_by_field_name("label") {
                         let name = &self.masked[label.byte_range()];
                         gotos.push((node.byte_range(), enclosing_function_start(node), name));
                     }
                 }
-                "labeled_statement" if user_regions => {
+                "labeled_statement" => {
                     if let Some(label) = node.child_by_field_name("label") {
                         let name = &self.masked[label.byte_range()];
                         labels.push((enclosing_function_start(node), name, node.start_byte()));
@@ -625,25 +656,6 @@ impl<'a> Analysis<'a> {
             }
         }
         self.model.exits.sort_by_key(|e| e.span.start);
-    }
-
-    fn lock_call(&mut self, call: Node) {
-        let Some(function) = call
-            .child_by_field_name("function")
-            .filter(|f| f.kind() == "identifier")
-        else {
-            return;
-        };
-        let name = std::str::from_utf8(&self.masked[function.byte_range()]);
-        if let Some(name) = name
-            .ok()
-            .filter(|n| crate::frontend::LOCK_ROUTINES.contains(n))
-        {
-            self.model.lock_calls.push(LockCall {
-                span: function.byte_range(),
-                name: name.to_string(),
-            });
-        }
     }
 
     /// A `declare target` written as an attribute of a function

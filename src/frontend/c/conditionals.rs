@@ -146,9 +146,9 @@ impl Summary {
     }
 }
 
-/// Which alternative each configuration variable takes; variables not
+/// Which alternative each unbalanced group (by index) takes; groups not
 /// named take their first.
-pub type Assignment = BTreeMap<String, usize>;
+pub type Assignment = BTreeMap<usize, usize>;
 
 /// The conditionals of a file.
 #[derive(Clone, Debug, Default)]
@@ -160,6 +160,8 @@ pub struct Conditionals {
     live: Vec<(usize, (usize, usize))>,
     /// Code never compiled with OpenMP, sorted and disjoint.
     dead: Vec<Span>,
+    /// The unbalanced groups' extents, in order.
+    unbalanced: Vec<(Span, usize)>,
     file_end: usize,
 }
 
@@ -203,6 +205,10 @@ impl Conditionals {
             .collect();
         dead.sort_unstable_by_key(|s| s.start);
         c.dead = dead;
+        c.unbalanced = (0..c.groups.len())
+            .filter(|&g| c.groups[g].form == Form::Unbalanced)
+            .map(|g| (c.extent(g), g))
+            .collect();
         c
     }
 
@@ -483,10 +489,7 @@ impl Conditionals {
                     }
                 }
                 Form::Unbalanced => {
-                    let choice = self
-                        .variable(index)
-                        .and_then(|v| assignment.get(&v).copied())
-                        .unwrap_or(0);
+                    let choice = assignment.get(&index).copied().unwrap_or(0);
                     let live: Vec<usize> = (0..group.branches.len())
                         .filter(|&b| group.branches[b].state != BranchState::Dead)
                         .collect();
@@ -557,12 +560,16 @@ impl Conditionals {
 
     /// The unbalanced groups whose extent overlaps `range`.
     pub fn unbalanced_in(&self, range: &Span) -> Vec<usize> {
-        (0..self.groups.len())
-            .filter(|&g| self.groups[g].form == Form::Unbalanced)
-            .filter(|&g| {
-                let extent = self.extent(g);
-                extent.start < range.end && range.start < extent.end
-            })
+        // Extents nest or follow each other, in the order groups open: the
+        // groups overlapping a range open before its end, and among those
+        // opening before its start only groups still open at it count.
+        let before_end = self
+            .unbalanced
+            .partition_point(|(extent, _)| extent.start < range.end);
+        self.unbalanced[..before_end]
+            .iter()
+            .filter(|(extent, _)| range.start < extent.end)
+            .map(|(_, g)| *g)
             .collect()
     }
 }
@@ -768,11 +775,7 @@ mod tests {
         assert!(main.contains("for (int i"));
         assert!(!main.contains("for (long i"));
         let mut other = src.as_bytes().to_vec();
-        c.mask(
-            &mut other,
-            0,
-            &Assignment::from([("defined(_WIN32)".to_string(), 1)]),
-        );
+        c.mask(&mut other, 0, &Assignment::from([(0, 1)]));
         let other = String::from_utf8(other).unwrap();
         assert!(other.contains("for (long i") && !other.contains("for (int i"));
     }

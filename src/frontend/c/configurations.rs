@@ -31,46 +31,53 @@ pub(super) struct Scope<'s> {
     /// The directives the tree covers, as indexes into
     /// `prepared.directives`.
     pub directives: std::ops::Range<usize>,
+    /// The lock routines' names the tree covers.
+    pub mentions: &'s [Span],
+}
+
+/// One function split by conditionals, and the settings it is read in.
+struct Split {
+    function: Span,
+    groups: Vec<usize>,
+    extents: Vec<Span>,
+    /// Every setting of its variables but the first.
+    settings: Vec<Assignment>,
+    at: Span,
 }
 
 /// `main`, read from `tree` in the first configuration, reconciled with
-/// the other configurations of every function that needs them.
+/// the other configurations of every function that needs them. The
+/// functions are independent: the n-th setting of each is read in one
+/// parse.
 pub(super) fn reconcile(prepared: &Prepared, scope: &Scope, tree: &Tree, main: Model) -> Model {
     let conditionals = &prepared.conditionals;
-    if conditionals
-        .groups
-        .iter()
-        .all(|g| g.form != super::conditionals::Form::Unbalanced)
-    {
+    let read = match scope.ranges {
+        [] => 0..prepared.file.bytes.len(),
+        ranges => ranges[0].start..ranges[ranges.len() - 1].end,
+    };
+    if conditionals.unbalanced_in(&read).is_empty() {
         return main;
     }
     let mut model = main;
+    let mut splits = Vec::new();
     for function in functions_to_read(prepared, scope, tree) {
         let groups = conditionals.unbalanced_in(&function);
         if groups.is_empty() {
             continue;
         }
-        let mut variables: BTreeMap<String, usize> = BTreeMap::new();
-        for &g in &groups {
-            if let Some(v) = conditionals.variable(g) {
-                let count = conditionals.groups[g].alternatives();
-                let entry = variables.entry(v).or_insert(1);
-                *entry = (*entry).max(count);
-            }
-        }
         let extents: Vec<Span> = groups.iter().map(|&g| conditionals.extent(g)).collect();
-        let name = |g: usize| {
-            let line = &conditionals.groups[g].lines[0];
-            prepared
-                .file
-                .text(line.span.clone())
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let at = first_directive_in(prepared, scope, &function).unwrap_or(extents[0].clone());
+        // Groups with the same condition are one variable.
+        let mut variables: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for &g in &groups {
+            let name = conditionals.variable(g).unwrap_or_default();
+            variables.entry(name).or_default().push(g);
+        }
         if variables.len() > MAX_VARIABLES {
-            let names: Vec<String> = groups.iter().map(|&g| format!("`{}`", name(g))).collect();
+            let names: Vec<String> = groups
+                .iter()
+                .map(|&g| format!("`{}`", conditional_name(prepared, g)))
+                .collect();
             model.diagnostics.push(
                 Diagnostic::error(
                     at,
@@ -85,56 +92,106 @@ pub(super) fn reconcile(prepared: &Prepared, scope: &Scope, tree: &Tree, main: M
             );
             continue;
         }
-        let mut reconciled = Part::of(&model, &function, &extents);
-        for assignment in assignments(&variables).into_iter().skip(1) {
-            let masked = prepared.masked_text(&assignment);
-            let tree = parse(prepared.file, &masked, scope.ranges);
-            let other = Analysis::read(prepared, &masked, &tree, scope.directives.clone());
-            let part = Part::of(&other, &function, &extents);
-            if let Err(what) = reconciled.merge(part) {
-                let setting: Vec<String> = assignment
-                    .iter()
-                    .filter_map(|(v, &k)| {
-                        let g = *groups
-                            .iter()
-                            .find(|&&g| conditionals.variable(g).as_deref() == Some(v))?;
-                        let live = conditionals.groups[g]
-                            .branches
-                            .iter()
-                            .filter(|b| b.state != super::conditionals::BranchState::Dead)
-                            .count();
-                        Some(if k < live {
-                            format!("branch {} of `{}`", k + 1, name(g))
-                        } else {
-                            format!("no branch of `{}`", name(g))
-                        })
-                    })
-                    .collect();
-                reconciled.diagnostics.push(
-                    Diagnostic::error(
-                        at.clone(),
-                        format!(
-                            "the code around this directive reads differently under `{}`",
-                            name(groups[0])
-                        ),
-                        "depends on how the macros are set",
-                    )
-                    .with_note(format!(
-                        "compiling {} pomp finds {what}, so no instrumentation is right for \
-                         every setting",
-                        setting.join(", ")
-                    ))
-                    .with_note(
-                        "pomp instruments code split by a conditional only where everything \
-                         outside it reads the same in every setting",
-                    ),
-                );
-                break;
+        let settings = assignments(conditionals, &variables)
+            .into_iter()
+            .skip(1)
+            .collect();
+        splits.push(Split {
+            function,
+            groups,
+            extents,
+            settings,
+            at,
+        });
+    }
+    let rounds = splits.iter().map(|s| s.settings.len()).max().unwrap_or(0);
+    let mut parts: Vec<(Part, bool)> = splits
+        .iter()
+        .map(|s| (Part::of(&model, &s.function, &s.extents), true))
+        .collect();
+    for round in 0..rounds {
+        let mut assignment = Assignment::new();
+        for split in &splits {
+            if let Some(setting) = split.settings.get(round) {
+                assignment.extend(setting);
             }
         }
-        reconciled.replace_in(&mut model, &function);
+        let other = prepared.with_configuration(&assignment, |text| {
+            let tree = parse(prepared.file, text, scope.ranges);
+            Analysis::read(
+                prepared,
+                text,
+                &tree,
+                scope.directives.clone(),
+                scope.mentions,
+            )
+        });
+        for (split, (part, agreeing)) in splits.iter().zip(&mut parts) {
+            let Some(setting) = split.settings.get(round).filter(|_| *agreeing) else {
+                continue;
+            };
+            if let Err(what) = part.merge(Part::of(&other, &split.function, &split.extents)) {
+                *agreeing = false;
+                part.diagnostics
+                    .push(disagreement(prepared, split, setting, &what));
+            }
+        }
+    }
+    for (split, (part, _)) in splits.iter().zip(parts) {
+        part.replace_in(&mut model, &split.function);
     }
     model
+}
+
+fn conditional_name(prepared: &Prepared, group: usize) -> String {
+    let line = &prepared.conditionals.groups[group].lines[0];
+    prepared
+        .file
+        .text(line.span.clone())
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn disagreement(
+    prepared: &Prepared,
+    split: &Split,
+    setting: &Assignment,
+    what: &str,
+) -> Diagnostic {
+    let conditionals = &prepared.conditionals;
+    let described: Vec<String> = setting
+        .iter()
+        .filter(|(_, &k)| k > 0)
+        .map(|(&g, &k)| {
+            let live = conditionals.groups[g]
+                .branches
+                .iter()
+                .filter(|b| b.state != super::conditionals::BranchState::Dead)
+                .count();
+            if k < live {
+                format!("branch {} of `{}`", k + 1, conditional_name(prepared, g))
+            } else {
+                format!("no branch of `{}`", conditional_name(prepared, g))
+            }
+        })
+        .collect();
+    Diagnostic::error(
+        split.at.clone(),
+        format!(
+            "the code around this directive reads differently under `{}`",
+            conditional_name(prepared, split.groups[0])
+        ),
+        "depends on how the macros are set",
+    )
+    .with_note(format!(
+        "compiling {} pomp finds {what}, so no instrumentation is right for every setting",
+        described.join(" and ")
+    ))
+    .with_note(
+        "pomp instruments code split by a conditional only where everything outside it \
+         reads the same in every setting",
+    )
 }
 
 /// The outermost functions holding a directive or a lock routine's name,
@@ -144,7 +201,7 @@ fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Spa
     let positions = prepared.directives[scope.directives.clone()]
         .iter()
         .map(|d| d.span.start)
-        .chain(prepared.lock_mentions.iter().map(|m| m.start));
+        .chain(scope.mentions.iter().map(|m| m.start));
     let mut functions: Vec<Span> = positions
         .filter_map(|at| {
             let node = root.descendant_for_byte_range(at, at)?;
@@ -168,16 +225,27 @@ fn first_directive_in(prepared: &Prepared, scope: &Scope, function: &Span) -> Op
 }
 
 /// Every combination of the variables' alternatives, the first
-/// configuration first.
-fn assignments(variables: &BTreeMap<String, usize>) -> Vec<Assignment> {
+/// configuration first; a variable sets all of its groups alike.
+fn assignments(
+    conditionals: &super::conditionals::Conditionals,
+    variables: &BTreeMap<String, Vec<usize>>,
+) -> Vec<Assignment> {
     let mut all = vec![Assignment::new()];
-    for (name, &count) in variables {
+    for groups in variables.values() {
+        let count = groups
+            .iter()
+            .map(|&g| conditionals.groups[g].alternatives())
+            .max()
+            .unwrap_or(1);
         all = all
             .into_iter()
             .flat_map(|a| {
                 (0..count).map(move |k| {
                     let mut a = a.clone();
-                    a.insert(name.clone(), k);
+                    for &g in groups {
+                        let last = conditionals.groups[g].alternatives() - 1;
+                        a.insert(g, k.min(last));
+                    }
                     a
                 })
             })

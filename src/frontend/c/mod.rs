@@ -15,6 +15,7 @@ mod configurations;
 mod expression;
 mod lex;
 mod parse;
+mod pieces;
 mod placement;
 mod prepare;
 pub mod scan;
@@ -59,13 +60,32 @@ impl FrontEnd for TreeSitterC {
     }
 
     fn read(&self, file: &SourceFile) -> Model {
+        self.read_telling_scope(file).0
+    }
+}
+
+impl TreeSitterC {
+    /// [`FrontEnd::read`], and how much of the file it parsed: what
+    /// benchmarks and tests of the partial parse look at.
+    pub fn read_telling_scope(&self, file: &SourceFile) -> (Model, Scope) {
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
-            return Model::default();
+            return (Model::default(), self.scope);
         };
-        let mut model = read_whole(&prepared);
+        let partial = match self.scope {
+            Scope::Declarations => read_pieces(&prepared),
+            Scope::WholeFile => None,
+        };
+        let scope = match partial {
+            Some(_) => Scope::Declarations,
+            None => Scope::WholeFile,
+        };
+        let mut model = partial.unwrap_or_else(|| read_whole(&prepared));
+        // Both readings list diagnostics by position, each stage's in the
+        // order it found them.
+        model.diagnostics.sort_by_key(|d| d.span.start);
         placement::finish(&prepared, &mut model);
-        model
+        (model, scope)
     }
 }
 
@@ -73,10 +93,78 @@ impl FrontEnd for TreeSitterC {
 fn read_whole(prepared: &Prepared) -> Model {
     let tree = parse::parse(prepared.file, &prepared.masked, &[]);
     let directives = 0..prepared.directives.len();
-    let main = Analysis::read(prepared, &prepared.masked, &tree, directives.clone());
+    let mentions = &prepared.lock_mentions;
+    let main = Analysis::read(
+        prepared,
+        &prepared.masked,
+        &tree,
+        directives.clone(),
+        mentions,
+    );
     let scope = configurations::Scope {
         ranges: &[],
         directives,
+        mentions,
     };
     configurations::reconcile(prepared, &scope, &tree, main)
+}
+
+/// The model from parses of the declarations that hold directives and
+/// lock calls; `None` when that would not read the file exactly.
+fn read_pieces(prepared: &Prepared) -> Option<Model> {
+    let plan = pieces::Plan::new(prepared)?;
+    let mut parts = Vec::with_capacity(plan.pieces.len() + plan.outside.len());
+    for piece in &plan.pieces {
+        let tree = parse::parse(prepared.file, &prepared.masked, &piece.ranges);
+        if !piece.parsed_as_scanned(&tree) {
+            return None;
+        }
+        let mentions = &prepared.lock_mentions[piece.mentions.clone()];
+        let main = Analysis::read(
+            prepared,
+            &prepared.masked,
+            &tree,
+            piece.directives.clone(),
+            mentions,
+        );
+        let scope = configurations::Scope {
+            ranges: &piece.ranges,
+            directives: piece.directives.clone(),
+            mentions,
+        };
+        parts.push(configurations::reconcile(prepared, &scope, &tree, main));
+    }
+    if !plan.outside.is_empty() {
+        let nothing = parse::parse_nothing(prepared.file);
+        for run in &plan.outside {
+            parts.push(Analysis::read(
+                prepared,
+                &prepared.masked,
+                &nothing,
+                run.clone(),
+                &[],
+            ));
+        }
+    }
+    Some(merge(parts))
+}
+
+/// One model of the parts of a file, each listed in file order.
+fn merge(parts: Vec<Model>) -> Model {
+    let mut model = Model::default();
+    for part in parts {
+        model.sites.extend(part.sites);
+        model.units.extend(part.units);
+        model.lock_calls.extend(part.lock_calls);
+        model.no_insert.extend(part.no_insert);
+        model.exits.extend(part.exits);
+        model.diagnostics.extend(part.diagnostics);
+    }
+    model.sites.sort_by_key(|s| s.span.start);
+    model
+        .units
+        .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+    model.lock_calls.sort_by_key(|c| c.span.start);
+    model.exits.sort_by_key(|e| e.span.start);
+    model
 }

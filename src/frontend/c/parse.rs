@@ -36,6 +36,21 @@ pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span]) -> Tree {
     })
 }
 
+/// The tree of an empty text, for directives that need none.
+pub(super) fn parse_nothing(file: &SourceFile) -> Tree {
+    let slot = usize::from(file.language == Language::Cpp);
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers[slot].get_or_insert_with(|| new_parser(file.language));
+        parser
+            .set_included_ranges(&[])
+            .expect("the whole text is one range");
+        parser
+            .parse(b"", None)
+            .expect("parsing without a timeout or cancellation always returns a tree")
+    })
+}
+
 fn new_parser(language: Language) -> Parser {
     let mut parser = Parser::new();
     let grammar: tree_sitter::Language = match language {

@@ -10,6 +10,7 @@ use crate::directive::{
     parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
 };
 use crate::source::{Language, SourceFile, Span};
+use std::cell::RefCell;
 
 pub(super) struct Prepared<'f> {
     pub file: &'f SourceFile,
@@ -24,6 +25,8 @@ pub(super) struct Prepared<'f> {
     pub lock_mentions: Vec<Span>,
     /// What the grammar parses in the first configuration.
     pub masked: Vec<u8>,
+    /// A copy of `masked` to patch for other configurations.
+    scratch: RefCell<Option<Vec<u8>>>,
 }
 
 impl<'f> Prepared<'f> {
@@ -62,21 +65,54 @@ impl<'f> Prepared<'f> {
             conditionals,
             lock_mentions,
             masked: Vec::new(),
+            scratch: RefCell::new(None),
         };
-        prepared.masked = prepared.masked_text(&Assignment::new());
+        let mut masked = file.bytes.clone();
+        prepared.mask(&mut masked, 0, &Assignment::new());
+        prepared.masked = masked;
         Some(prepared)
     }
 
-    /// The text the grammar parses in the configuration `assignment`.
-    pub fn masked_text(&self, assignment: &Assignment) -> Vec<u8> {
-        let mut masked = self.file.bytes.clone();
-        for d in &self.directives {
+    /// Blanks, in `buffer` (the file's bytes from `offset` on), the
+    /// directives and what the configuration `assignment` does not compile.
+    fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
+        let end = offset + buffer.len();
+        let first = self.directives.partition_point(|d| d.span.end <= offset);
+        for d in self.directives[first..]
+            .iter()
+            .take_while(|d| d.span.start < end)
+        {
             if !matches!(d.kind, RawKind::InMacro { .. }) {
-                blank_bytes(&mut masked[d.span.clone()]);
+                let span = d.span.start.max(offset)..d.span.end.min(end);
+                blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
             }
         }
-        self.conditionals.mask(&mut masked, 0, assignment);
-        masked
+        self.conditionals.mask(buffer, offset, assignment);
+    }
+
+    /// Calls `read` with the text the grammar parses in the configuration
+    /// `assignment`: the first configuration's, with the extents of the
+    /// groups it names masked anew.
+    pub fn with_configuration<R>(
+        &self,
+        assignment: &Assignment,
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> R {
+        let mut scratch = self.scratch.borrow_mut();
+        let text = scratch.get_or_insert_with(|| self.masked.clone());
+        let extents: Vec<Span> = assignment
+            .keys()
+            .map(|&g| self.conditionals.extent(g))
+            .collect();
+        for extent in &extents {
+            text[extent.clone()].copy_from_slice(&self.file.bytes[extent.clone()]);
+            self.mask(&mut text[extent.clone()], extent.start, assignment);
+        }
+        let result = read(text);
+        for extent in &extents {
+            text[extent.clone()].copy_from_slice(&self.masked[extent.clone()]);
+        }
+        result
     }
 }
 
