@@ -11,6 +11,10 @@ use pomp::source::{Language, SourceFile};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
+#[allow(dead_code)]
+#[path = "../benches/common/proxy_app.rs"]
+mod proxy_app;
+
 /// Output and diagnostics of instrumenting `file` with `front_end`, and
 /// the scope it parsed.
 fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<String>, Scope) {
@@ -129,6 +133,14 @@ fn the_corpus_concatenated_reads_the_same_in_pieces() {
         text.push_str("#undef main\n");
     }
     let file = SourceFile::new("all.c", text.into_bytes(), Language::C);
+    assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
+}
+
+#[test]
+fn the_proxy_application_of_the_benchmark_reads_the_same_in_pieces() {
+    // Enough modules that pieces are parsed in several batches, each
+    // module a namespace holding classes, templates and lambdas.
+    let file = SourceFile::new("proxy.cpp", proxy_app::proxy_app(200_000), Language::Cpp);
     assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
 }
 

@@ -109,27 +109,36 @@ fn read_whole(prepared: &Prepared) -> Model {
     configurations::reconcile(prepared, &scope, &tree, main)
 }
 
+/// Pieces parsed together in one call: a parse has a fixed cost that
+/// matters for small pieces, and the grammar's handling of included ranges
+/// slows with their number.
+const PIECES_PER_PARSE: usize = 32;
+
 /// The model from parses of the declarations that hold directives and
 /// lock calls; `None` when that would not read the file exactly.
 fn read_pieces(prepared: &Prepared) -> Option<Model> {
     let plan = pieces::Plan::new(prepared)?;
-    let mut parts = Vec::with_capacity(plan.pieces.len() + plan.outside.len());
-    for piece in &plan.pieces {
-        let tree = parse::parse(prepared.file, &prepared.masked, &piece.ranges);
-        if !piece.parsed_as_scanned(&tree) {
+    let mut parts =
+        Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
+    for batch in plan.batches(PIECES_PER_PARSE) {
+        let ranges = pieces::union(batch);
+        let tree = parse::parse(prepared.file, &prepared.masked, &ranges);
+        if !batch.iter().all(|piece| piece.parsed_as_scanned(&tree)) {
             return None;
         }
-        let mentions = &prepared.lock_mentions[piece.mentions.clone()];
+        let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
+        let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
+        let mentions = &prepared.lock_mentions[mentions];
         let main = Analysis::read(
             prepared,
             &prepared.masked,
             &tree,
-            piece.directives.clone(),
+            directives.clone(),
             mentions,
         );
         let scope = configurations::Scope {
-            ranges: &piece.ranges,
-            directives: piece.directives.clone(),
+            ranges: &ranges,
+            directives,
             mentions,
         };
         parts.push(configurations::reconcile(prepared, &scope, &tree, main));

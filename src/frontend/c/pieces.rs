@@ -469,6 +469,41 @@ fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
     }
 }
 
+impl Plan {
+    /// The pieces in runs of at most `size` to parse together: consecutive
+    /// pieces with no directive read without a tree between them.
+    pub fn batches(&self, size: usize) -> impl Iterator<Item = &[Piece]> {
+        let mut rest = self.pieces.as_slice();
+        std::iter::from_fn(move || {
+            if rest.is_empty() {
+                return None;
+            }
+            let mut count = 1;
+            while count < size.min(rest.len())
+                && rest[count - 1].directives.end == rest[count].directives.start
+            {
+                count += 1;
+            }
+            let (batch, after) = rest.split_at(count);
+            rest = after;
+            Some(batch)
+        })
+    }
+}
+
+/// What the grammar reads for `pieces` together: their ranges in file
+/// order, the heads and tails of shared containers once, so that the
+/// pieces of one namespace or class are read inside one copy of it.
+pub(super) fn union(pieces: &[Piece]) -> Vec<Span> {
+    let mut ranges: Vec<Span> = pieces
+        .iter()
+        .flat_map(|p| p.ranges.iter().cloned())
+        .collect();
+    ranges.sort_by_key(|r| (r.start, r.end));
+    ranges.dedup();
+    ranges
+}
+
 impl Piece {
     /// Whether `tree` reads the piece as the scan found it: without a
     /// syntax error, a function definition with the scanned body, inside
