@@ -142,3 +142,23 @@ fn split_headers_read_in_every_setting_agree() {
     assert!(text[block.clone()].starts_with("#ifdef _WIN32"));
     assert!(text[..block.end].ends_with("s += v[i];\n  }"));
 }
+
+#[test]
+fn a_stray_brace_in_one_branch_of_alternatives_is_refused_not_looped_on() {
+    // In the second setting the brace closes the parallel region early:
+    // the grammar's recovery gives blocks that hold each other's
+    // directives, which must not make nesting go round in circles.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/c/conditional_alternatives.c"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let header = "        for (i = 0; i < NUM_KEYS; i++)\n";
+    let at = text.find(header).expect("the loop of the #else branch") + header.len();
+    let text = format!("{}      }}{}", &text[..at], &text[at + 6..]);
+    let found = errors(&text);
+    assert!(
+        found.iter().any(|e| e.contains("#ifdef USE_BUCKETS")),
+        "{found:#?}"
+    );
+}
