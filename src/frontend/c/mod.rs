@@ -18,6 +18,7 @@ mod parse;
 mod pieces;
 mod placement;
 mod prepare;
+mod reuse;
 pub mod scan;
 mod unknown;
 
@@ -26,6 +27,7 @@ use crate::model::Model;
 use crate::source::SourceFile;
 use analysis::Analysis;
 use prepare::Prepared;
+pub use reuse::Reuse;
 
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,24 +82,53 @@ impl TreeSitterC {
             Some(_) => Scope::Declarations,
             None => Scope::WholeFile,
         };
-        let mut model = partial.unwrap_or_else(|| read_whole(&prepared));
-        // Both readings list diagnostics by position, each stage's in the
-        // order it found them.
-        model.diagnostics.sort_by_key(|d| d.span.start);
-        placement::finish(&prepared, &mut model);
-        (model, scope)
+        let model = partial.unwrap_or_else(|| read_whole(&prepared));
+        (finish(&prepared, model), scope)
     }
+
+    /// [`FrontEnd::read`] of a text read before in another version, as an
+    /// editor reads its buffer after every change: `reuse` keeps the
+    /// previous reading's syntax tree, and only what changed since is
+    /// parsed again (tree-sitter's incremental parsing). The model is the
+    /// one [`FrontEnd::read`] gives, whatever the front end's [`Scope`]:
+    /// the whole file is parsed, and a buffer with a syntax error is
+    /// parsed from scratch.
+    pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Model {
+        let Some(prepared) = Prepared::new(file) else {
+            reuse.clear();
+            return Model::default();
+        };
+        let tree = reuse::whole_tree(&prepared, reuse);
+        let model = read_tree(&prepared, &tree);
+        finish(&prepared, model)
+    }
+}
+
+/// What every reading ends with.
+fn finish(prepared: &Prepared, mut model: Model) -> Model {
+    // Every reading lists diagnostics by position, each stage's in the
+    // order it found them.
+    model.diagnostics.sort_by_key(|d| d.span.start);
+    placement::finish(prepared, &mut model);
+    model
 }
 
 /// The model from a parse of the whole file.
 fn read_whole(prepared: &Prepared) -> Model {
-    let tree = parse::parse(prepared.file, &prepared.masked, &[]);
+    read_tree(
+        prepared,
+        &parse::parse(prepared.file, &prepared.masked, &[]),
+    )
+}
+
+/// The model from `tree`, a parse of the whole of `prepared.masked`.
+fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree) -> Model {
     let directives = 0..prepared.directives.len();
     let mentions = &prepared.lock_mentions;
     let main = Analysis::read(
         prepared,
         &prepared.masked,
-        &tree,
+        tree,
         directives.clone(),
         mentions,
     );
@@ -106,7 +137,7 @@ fn read_whole(prepared: &Prepared) -> Model {
         directives,
         mentions,
     };
-    configurations::reconcile(prepared, &scope, &tree, main)
+    configurations::reconcile(prepared, &scope, tree, main)
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
