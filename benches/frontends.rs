@@ -48,7 +48,7 @@ fn front_ends(c: &mut Criterion) {
             |b, files| {
                 b.iter(|| {
                     for file in files {
-                        black_box(TreeSitterC.analyse(file).sites.len());
+                        black_box(TreeSitterC::default().analyse(file).sites.len());
                     }
                 })
             },

@@ -1,11 +1,22 @@
-//! Instrumentation throughput in MB/s: (a) a large file dense with
-//! directives, (b) a large file with none, next to copying the same bytes
-//! through a file, which is what (b) should cost little more than.
+//! Instrumentation throughput in MB/s, one core: (a) a large C file dense
+//! with directives, (b) a C++ file shaped like a proxy application, (c) a
+//! file with none. Next to each: pomp with the front end parsing the whole
+//! file, the raw tree-sitter parse of the whole file, and copying the same
+//! bytes through a file, all measured in the same run.
+//!
+//! Then re-analysis as an editor needs it: a 10,000-line C file, one edit,
+//! read again reusing what the previous reading parsed.
 
 mod common;
+#[path = "common/proxy_app.rs"]
+mod proxy_app;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use pomp::source::Language;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use pomp::frontend::c::{Reuse, TreeSitterC};
+use pomp::frontend::FrontEnd;
+use pomp::instrument::{instrument, Options};
+use pomp::source::{Language, SourceFile};
+use std::hint::black_box;
 use std::path::Path;
 
 /// Every C corpus program with its functions renamed per copy, repeated to
@@ -63,19 +74,164 @@ fn plain_file(target: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// The pipeline of `instrument` with the front end `front_end`.
+fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> usize {
+    let options = Options::default();
+    let model = front_end.analyse(file);
+    let plan = pomp::rules::plan(file, &model, &options.rules);
+    let edits = pomp::output::emit(file, &model, &plan, &options.output);
+    edits.apply(&file.bytes).len()
+}
+
+fn raw_parse(file: &SourceFile) -> usize {
+    let mut parser = tree_sitter::Parser::new();
+    let grammar: tree_sitter::Language = match file.language {
+        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+        _ => tree_sitter_c::LANGUAGE.into(),
+    };
+    parser.set_language(&grammar).unwrap();
+    parser
+        .parse(&file.bytes, None)
+        .unwrap()
+        .root_node()
+        .end_byte()
+}
+
 fn throughput(c: &mut Criterion) {
     const SIZE: usize = 4 << 20;
     let dir = tempfile::tempdir().unwrap();
     let mut group = c.benchmark_group("instrument");
     group.sample_size(10);
-    for (name, bytes) in [
-        ("dense", dense_file(SIZE)),
-        ("no-directives", plain_file(SIZE)),
+    for (name, file_name, language, bytes) in [
+        ("dense", "bench.c", Language::C, dense_file(SIZE)),
+        (
+            "dense-c++",
+            "bench.cpp",
+            Language::Cpp,
+            proxy_app::proxy_app(SIZE),
+        ),
+        ("no-directives", "bench.c", Language::C, plain_file(SIZE)),
     ] {
-        common::bench_input(&mut group, dir.path(), name, "bench.c", Language::C, bytes);
+        let file = SourceFile::new(file_name, bytes.clone(), language);
+        let (_, scope) = TreeSitterC::default().read_telling_scope(&file);
+        eprintln!(
+            "{name}: {} bytes, {:.1} directives per 100 KB, front end parsed {scope:?}",
+            bytes.len(),
+            proxy_app::directive_density(&bytes)
+        );
+        common::bench_input(&mut group, dir.path(), name, file_name, language, bytes);
+        group.bench_with_input(
+            BenchmarkId::new("pomp-parsing-whole-file", name),
+            &file,
+            |b, file| b.iter(|| black_box(instrument_with(file, &TreeSitterC::whole_file()))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("tree-sitter-parse", name),
+            &file,
+            |b, file| b.iter(|| black_box(raw_parse(file))),
+        );
     }
     group.finish();
 }
 
-criterion_group!(benches, throughput);
+/// About `lines` lines of C: functions with and without directives, as a
+/// large source file in an editor.
+fn editor_file(lines: usize) -> String {
+    let mut out = String::from("#include <stdio.h>\n#include <omp.h>\n\nstatic omp_lock_t lock;\n");
+    let mut n = 0;
+    while out.lines().count() < lines {
+        out.push_str(&format!(
+            "\n/* Step {n} of the solver: relax the interior, then count. */\n\
+             static double relax_{n}(double *u, const double *f, int len, double w)\n{{\n\
+             \x20   double change = 0.0;\n\
+             \x20   int i;\n\
+             #pragma omp parallel for reduction(+ : change) schedule(static)\n\
+             \x20   for (i = 1; i < len - 1; i++) {{\n\
+             \x20       double next = (1.0 - w) * u[i] + w * 0.5 * (u[i - 1] + u[i + 1] - f[i]);\n\
+             \x20       change += next > u[i] ? next - u[i] : u[i] - next;\n\
+             \x20       u[i] = next;\n\
+             \x20   }}\n\
+             \x20   return change;\n\
+             }}\n\
+             \n\
+             static void report_{n}(const double *u, int len)\n{{\n\
+             \x20   double lo = u[0], hi = u[0];\n\
+             \x20   for (int i = 1; i < len; i++) {{\n\
+             \x20       if (u[i] < lo) lo = u[i];\n\
+             \x20       if (u[i] > hi) hi = u[i];\n\
+             \x20   }}\n\
+             \x20   printf(\"step {n}: %g .. %g\\n\", lo, hi);\n\
+             }}\n\
+             \n\
+             static int count_{n}(const double *u, int len, double limit)\n{{\n\
+             \x20   int above = 0;\n\
+             #pragma omp parallel\n\
+             \x20   {{\n\
+             \x20       int mine = 0;\n\
+             #pragma omp for nowait\n\
+             \x20       for (int i = 0; i < len; i++)\n\
+             \x20           mine += u[i] > limit;\n\
+             \x20       omp_set_lock(&lock);\n\
+             \x20       above += mine;\n\
+             \x20       omp_unset_lock(&lock);\n\
+             \x20   }}\n\
+             \x20   return above;\n\
+             }}\n"
+        ));
+        n += 1;
+    }
+    out
+}
+
+fn reanalysis(c: &mut Criterion) {
+    let text = editor_file(10_000);
+    let middle = text.len() / 2;
+    // One keystroke inside a statement in the middle of the file.
+    let at = middle + text[middle..].find("change += ").unwrap();
+    let mut edited = text.clone();
+    edited.insert_str(at, "0.0 + ");
+    let before = SourceFile::new("editor.c", text.into_bytes(), Language::C);
+    let after = SourceFile::new("editor.c", edited.into_bytes(), Language::C);
+    eprintln!(
+        "editor file: {} lines, {} bytes",
+        before.line_count(),
+        before.bytes.len()
+    );
+    let mut group = c.benchmark_group("reanalysis");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(1));
+    let front_end = TreeSitterC::default();
+    group.bench_function("front-end-after-one-edit", |b| {
+        let mut reuse = Reuse::default();
+        front_end.read_reusing(&before, &mut reuse);
+        let mut flip = false;
+        b.iter(|| {
+            // Alternate the two texts: each reading follows one edit.
+            flip = !flip;
+            let file = if flip { &after } else { &before };
+            black_box(front_end.read_reusing(file, &mut reuse).sites.len())
+        })
+    });
+    group.bench_function("instrument-after-one-edit", |b| {
+        let mut reuse = Reuse::default();
+        front_end.read_reusing(&before, &mut reuse);
+        let options = Options::default();
+        let mut flip = false;
+        b.iter(|| {
+            flip = !flip;
+            let file = if flip { &after } else { &before };
+            let model = pomp::model::complete(file, front_end.read_reusing(file, &mut reuse));
+            let plan = pomp::rules::plan(file, &model, &options.rules);
+            let edits = pomp::output::emit(file, &model, &plan, &options.output);
+            black_box(edits.apply(&file.bytes).len())
+        })
+    });
+    group.bench_function("instrument-from-scratch", |b| {
+        let options = Options::default();
+        b.iter(|| black_box(instrument(&after, &options).output.len()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, throughput, reanalysis);
 criterion_main!(benches);

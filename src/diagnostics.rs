@@ -39,19 +39,25 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Error,
-            message: message.into(),
-            span,
-            label: label.into(),
-            secondary: vec![],
-            notes: vec![],
-        }
+        Diagnostic::new(Severity::Error, span, message, label)
     }
 
     pub fn warning(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, span, message, label)
+    }
+
+    pub fn note(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Note, span, message, label)
+    }
+
+    fn new(
+        severity: Severity,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Diagnostic {
         Diagnostic {
-            severity: Severity::Warning,
+            severity,
             message: message.into(),
             span,
             label: label.into(),

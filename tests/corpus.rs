@@ -11,6 +11,12 @@
 //! Each corpus file is one trial named by its path under `corpus/`, so
 //! `cargo test --test corpus -- c/atomic` runs one file. Files the original
 //! compiler rejects are reported as ignored, with the compiler's reason.
+//!
+//! A C or C++ file whose first line is `/* pomp-corpus: variants FLAGS */`
+//! is also tried with each of the listed flags (`-DA,-DB` sets both), the
+//! original and the instrumented file compiled alike, as trials named
+//! `<path> [-DA -DB]`; and in every setting its original is also built
+//! without OpenMP and must print the same.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use similar::TextDiff;
@@ -491,6 +497,30 @@ struct CorpusFile {
     path: PathBuf,
     language: Language,
     interface: Interface,
+    /// Flags both the original and the instrumented file are compiled with.
+    defines: Vec<String>,
+    /// The original must also run the same without OpenMP.
+    serial_too: bool,
+}
+
+/// The settings a file's first line asks for, `None` for the usual one:
+/// no flags, then each variant.
+fn variants(path: &Path) -> Option<Vec<Vec<String>>> {
+    let text = fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?;
+    let listed = first
+        .trim()
+        .strip_prefix("/* pomp-corpus:")?
+        .trim_end_matches("*/")
+        .trim()
+        .strip_prefix("variants")?;
+    let mut all = vec![Vec::new()];
+    all.extend(
+        listed
+            .split_whitespace()
+            .map(|variant| variant.split(',').map(str::to_string).collect()),
+    );
+    Some(all)
 }
 
 fn corpus_trial(
@@ -530,6 +560,7 @@ fn check_corpus_file(
     let mut command = Command::new(compiler);
     command
         .args(COMPILE_FLAGS)
+        .args(&file.defines)
         .arg(&file.path)
         .args(file.language.link_libraries())
         .arg("-o")
@@ -570,6 +601,9 @@ fn check_corpus_file(
             )
         ));
     }
+    if file.serial_too {
+        check_serial_original(file, work, &original_runs[0].1)?;
+    }
 
     // Instrumented by pomp.
     let beside_copies = copy_siblings(&file.path, work)?;
@@ -601,6 +635,7 @@ fn check_corpus_file(
     let mut command = Command::new(compiler);
     command
         .args(COMPILE_FLAGS)
+        .args(&file.defines)
         .arg("-c")
         .arg(&instrumented)
         .arg("-o")
@@ -681,6 +716,39 @@ fn check_corpus_file(
     }
 }
 
+/// The original built without OpenMP must print what it prints with it.
+fn check_serial_original(
+    file: &CorpusFile,
+    work: &Path,
+    with_openmp: &RunResult,
+) -> Result<(), String> {
+    let serial = work.join("serial");
+    let mut command = Command::new(file.language.compiler());
+    command
+        .args(COMPILE_FLAGS.iter().filter(|f| **f != "-fopenmp"))
+        .args(&file.defines)
+        .arg(&file.path)
+        .args(file.language.link_libraries())
+        .arg("-o")
+        .arg(&serial);
+    build_step(command, work)
+        .map_err(|e| format!("the original does not build without OpenMP: {e}"))?;
+    let run = run_with_timeout(Command::new(&serial), work, "serial")?;
+    if run.status.code() != with_openmp.status.code() || run.stdout != with_openmp.stdout {
+        return Err(format!(
+            "the original prints otherwise without OpenMP ({}):\n{}",
+            run.describe_status(),
+            diff(
+                &with_openmp.stdout,
+                &run.stdout,
+                "with OpenMP",
+                "without OpenMP"
+            )
+        ));
+    }
+    Ok(())
+}
+
 fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     fn walk(dir: &Path, files: &mut Vec<CorpusFile>) {
         let Ok(entries) = fs::read_dir(dir) else {
@@ -691,16 +759,19 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
             if path.is_dir() {
                 walk(&path, files);
             } else if let Some(language) = Language::of(&path) {
-                files.push(CorpusFile {
-                    path: path.clone(),
-                    language,
-                    interface: Interface::Pomp1,
-                });
-                files.push(CorpusFile {
-                    path,
-                    language,
-                    interface: Interface::Pomp2,
-                });
+                let marked = variants(&path);
+                let serial_too = marked.is_some();
+                for defines in marked.unwrap_or_else(|| vec![Vec::new()]) {
+                    for interface in [Interface::Pomp1, Interface::Pomp2] {
+                        files.push(CorpusFile {
+                            path: path.clone(),
+                            language,
+                            interface,
+                            defines: defines.clone(),
+                            serial_too,
+                        });
+                    }
+                }
             }
         }
     }
@@ -708,7 +779,13 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     for dir in CORPUS_DIRS {
         walk(&root.join("corpus").join(dir), &mut files);
     }
-    files.sort_by_key(|f| (f.interface == Interface::Pomp1, f.path.clone()));
+    files.sort_by_key(|f| {
+        (
+            f.interface == Interface::Pomp1,
+            f.path.clone(),
+            f.defines.clone(),
+        )
+    });
     files
 }
 
@@ -742,6 +819,11 @@ fn main() {
         let name = match file.interface {
             Interface::Pomp2 => name,
             Interface::Pomp1 => format!("pomp1/{name}"),
+        };
+        let name = if file.defines.is_empty() {
+            name
+        } else {
+            format!("{name} [{}]", file.defines.join(" "))
         };
         let support = Arc::clone(&support);
         trials.push(Trial::ignorable_test(name, move || {

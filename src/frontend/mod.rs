@@ -70,12 +70,12 @@ pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
         Language::C | Language::Cpp => {
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
-                Choice::TreeSitter => Box::new(c::TreeSitterC),
+                Choice::TreeSitter => Box::new(c::TreeSitterC::default()),
                 Choice::Clang => Box::new(clang::Clang::new(flags(), false)),
                 Choice::Auto if options.compile_flags.is_some() && clang::available() => {
                     Box::new(clang::Clang::new(flags(), true))
                 }
-                Choice::Auto => Box::new(c::TreeSitterC),
+                Choice::Auto => Box::new(c::TreeSitterC::default()),
             }
         }
     }

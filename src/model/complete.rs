@@ -169,8 +169,13 @@ fn nest_sites(model: &mut Model) {
         parents[i] = open
             .iter()
             .rev()
+            // An enclosing directive comes first in the text: where a
+            // syntax error makes two blocks hold each other's directives,
+            // only the earlier one is a parent, so parents never cycle.
             .find(|(block, owner)| {
-                *owner != i && block.start <= span.start && span.end <= block.end
+                sites[*owner].span.start < span.start
+                    && block.start <= span.start
+                    && span.end <= block.end
             })
             .map(|(_, owner)| *owner);
     }

@@ -32,7 +32,7 @@ pub enum DirectiveForm {
 }
 
 /// One directive occurrence in the file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Site {
     pub form: DirectiveForm,
     /// The directive's own bytes, from `#` (or the sentinel) to the end of
@@ -66,7 +66,7 @@ pub struct Site {
 
 /// A program unit: a C/C++ function (qualified name in C++), a Fortran
 /// program, subroutine, function or module procedure.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unit {
     pub name: String,
     pub span: Span,
@@ -80,8 +80,29 @@ pub struct Unit {
     pub parent: Option<usize>,
 }
 
+/// A branch of a preprocessor conditional (`#if`, `#ifdef`, `#elif`,
+/// `#else`) that is compiled under some setting of the macros: the code in
+/// it, directives included, exists only when its condition holds. Code
+/// inserted for a directive in a branch, at a place outside that branch,
+/// must be put under the same condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// The branch's code: from the line after its conditional line to the
+    /// start of the group's next conditional line.
+    pub span: Span,
+    /// The conditional line that opens it, as written: `#ifdef SCHED_CYCLIC`,
+    /// `#else`.
+    pub line: Span,
+    /// A preprocessor expression that holds exactly when the branch is
+    /// compiled, the conditions of the group's earlier branches negated:
+    /// `!defined(SCHED_CYCLIC)` for the `#else` of `#ifdef SCHED_CYCLIC`.
+    pub condition: String,
+    /// The branch this one lies in.
+    pub parent: Option<usize>,
+}
+
 /// A call of an OpenMP lock routine (`omp_set_lock`, …) in call position.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LockCall {
     /// The identifier's bytes, to be renamed.
     pub span: Span,
@@ -107,6 +128,9 @@ pub struct Model {
     /// Directives produced by macro expansion or otherwise left alone, with
     /// errors for anything the parse could not decide.
     pub diagnostics: Vec<Diagnostic>,
+    /// The conditional branches that may be compiled, sorted by start;
+    /// branches nest. Empty for a front end that does not read them.
+    pub branches: Vec<Branch>,
 }
 
 /// A statement that transfers control elsewhere.
@@ -141,6 +165,55 @@ impl Model {
 }
 
 impl Model {
+    /// The innermost conditional branch holding `offset`.
+    pub fn branch_at(&self, offset: usize) -> Option<usize> {
+        let mut candidate = self
+            .branches
+            .partition_point(|b| b.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if self.branches[i].span.contains(&offset) {
+                return Some(i);
+            }
+            candidate = self.branches[i].parent;
+        }
+        None
+    }
+
+    /// The branches holding `offset`, innermost first.
+    pub fn branches_at(&self, offset: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.branch_at(offset), |&b| self.branches[b].parent)
+    }
+
+    /// The condition under which code that must be compiled exactly when
+    /// the code at each of `from` is can be placed at `at`: the conditions
+    /// of the branches holding some of `from` but not `at`, outermost
+    /// first, joined by `&&`; `None` when `at` lies in all of them.
+    pub fn condition_at(&self, from: &[usize], at: usize) -> Option<String> {
+        let holding_at: Vec<usize> = self.branches_at(at).collect();
+        let mut missing: Vec<usize> = from
+            .iter()
+            .flat_map(|&f| self.branches_at(f))
+            .filter(|b| !holding_at.contains(b))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let mut conditions: Vec<&str> = Vec::new();
+        for &b in &missing {
+            let condition = self.branches[b].condition.as_str();
+            if !conditions.contains(&condition) {
+                conditions.push(condition);
+            }
+        }
+        (!conditions.is_empty()).then(|| conditions.join(" && "))
+    }
+
+    /// The condition under which the directive of `site` is compiled, or
+    /// `None` when it always is.
+    pub fn site_condition(&self, site: usize) -> Option<String> {
+        self.condition_at(&[self.sites[site].span.start], usize::MAX)
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }

@@ -43,8 +43,20 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
         let origin = Origin::Exit {
             regions: exit.regions.clone(),
         };
-        r.edits
-            .insert(exit.span.start, format!("{{ {closing} "), 0, origin.clone());
+        let ends: Vec<usize> = exit
+            .regions
+            .iter()
+            .flat_map(|&i| r.user_region_sites(i))
+            .collect();
+        let opening = match model.condition_at(&ends, exit.span.start) {
+            // The jump goes on on a line of its own, numbered as the user's.
+            Some(condition) => format!(
+                "{{\n#if {condition}\n{closing}\n#endif\n{}",
+                r.line_marker(file.line_of(exit.span.start))
+            ),
+            None => format!("{{ {closing} "),
+        };
+        r.edits.insert(exit.span.start, opening, 0, origin.clone());
         r.edits.insert(exit.span.end, " }", 0, origin);
     }
     for lock in &plan.lock_calls {
@@ -194,9 +206,30 @@ impl Renderer<'_> {
         if let Some(block) = &site.block {
             let end = block.end;
             let resume = self.line_marker(self.file.line_of(end));
+            // A directive under a conditional, its block outside: what
+            // closes the construct is compiled exactly when the directive is.
+            let closing = self.under_conditions(closing, &[site.span.start], end);
             self.edits
                 .insert(end, format!("\n{closing}{resume}"), -order, origin);
         }
+    }
+
+    /// `text`, whole lines, placed at `at` so that it is compiled exactly
+    /// when the code at each of `from` is.
+    fn under_conditions(&self, text: String, from: &[usize], at: usize) -> String {
+        match self.model.condition_at(from, at) {
+            Some(condition) => format!("#if {condition}\n{text}#endif\n"),
+            None => text,
+        }
+    }
+
+    /// Where a user region's begin and end directives are.
+    fn user_region_sites(&self, region: usize) -> Vec<usize> {
+        let region = &self.plan.regions[region];
+        std::iter::once(region.site)
+            .chain(region.end_site)
+            .map(|s| self.model.sites[s].span.start)
+            .collect()
     }
 
     /// A directive as a `#pragma` line of its own, numbered as the user's.
@@ -308,15 +341,17 @@ impl Renderer<'_> {
                 self.events.insert(call.event.clone());
                 format!("{}{}();\n", self.plan.prefix(), call.event)
             }
-            PompAction::UserBegin(r) => {
+            PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
                 let region = &self.plan.regions[*r];
-                let calls = self.plan.user_region.begin.clone();
-                format!("{}\n", self.calls(region, &calls))
-            }
-            PompAction::UserEnd(r) => {
-                let region = &self.plan.regions[*r];
-                let calls = self.plan.user_region.end.clone();
-                format!("{}\n", self.calls(region, &calls))
+                let calls = match action {
+                    PompAction::UserBegin(_) => self.plan.user_region.begin.clone(),
+                    _ => self.plan.user_region.end.clone(),
+                };
+                let text = format!("{}\n", self.calls(region, &calls));
+                // Begin and end are called exactly when both directives
+                // are compiled.
+                let both = self.user_region_sites(*r);
+                self.under_conditions(text, &both, site.span.start)
             }
         };
         let resume = self.line_marker(self.file.line_of(site.lines.end));

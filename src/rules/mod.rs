@@ -9,7 +9,7 @@ mod loop_nest;
 mod split;
 pub mod table;
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
@@ -684,22 +684,22 @@ impl Planner<'_> {
             .nowait_forbidden_by
             .clause_in(directive.clauses.iter().chain(end_clauses));
         if let Some(clause) = forbidding {
-            self.plan.diagnostics.push(Diagnostic {
-                severity: Severity::Note,
-                message: format!(
+            let note = Diagnostic::note(
+                site.span.clone(),
+                format!(
                     "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
                     directive.name,
                     clause.render()
                 ),
-                span: site.span.clone(),
-                label: "barrier left implicit".into(),
-                notes: vec![format!(
-                    "pomp measures a barrier by adding `nowait` and calling the barrier \
-                     explicitly; here the barrier stays implicit, and its waiting counts \
-                     toward the `{}` region's time",
-                    directive.name
-                )],
-            });
+                "barrier left implicit",
+            )
+            .with_note(format!(
+                "pomp measures a barrier by adding `nowait` and calling the barrier \
+                 explicitly; here the barrier stays implicit, and its waiting counts \
+                 toward the `{}` region's time",
+                directive.name
+            ));
+            self.plan.diagnostics.push(note);
             return false;
         }
         if !self.file.language.is_fortran() {

@@ -4,6 +4,7 @@
 //! The scan only classifies; it never parses statements. Blocks are found
 //! afterwards by tree-sitter on the text with every directive masked out.
 
+use super::lex;
 use crate::source::Span;
 
 /// A directive found lexically, before its text is parsed.
@@ -38,10 +39,90 @@ pub enum RawKind {
     },
 }
 
+/// A preprocessor line other than an OpenMP pragma's, as far as the
+/// front end must know it: conditionals give the file its configurations,
+/// and the others tell whether a stretch of code holds anything but blanks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreprocessorLine {
+    pub kind: LineKind,
+    /// From `#` to the end of the logical line, without its newline.
+    pub span: Span,
+    /// What follows the directive's name, continuations and comments
+    /// turned into spaces, trimmed: the condition of `#if`, the macro of
+    /// `#ifdef` or `#define`.
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    If,
+    Ifdef,
+    Ifndef,
+    Elif,
+    Elifdef,
+    Elifndef,
+    Else,
+    Endif,
+    Define,
+    Undef,
+    Include,
+    /// `#pragma` of any kind (OpenMP pragmas are directives as well).
+    Pragma,
+    /// `#error`, `#warning`, `#line`, a null directive, ...
+    Other,
+}
+
+impl LineKind {
+    fn of(word: &str) -> LineKind {
+        match word {
+            "if" => LineKind::If,
+            "ifdef" => LineKind::Ifdef,
+            "ifndef" => LineKind::Ifndef,
+            "elif" => LineKind::Elif,
+            "elifdef" => LineKind::Elifdef,
+            "elifndef" => LineKind::Elifndef,
+            "else" => LineKind::Else,
+            "endif" => LineKind::Endif,
+            "define" => LineKind::Define,
+            "undef" => LineKind::Undef,
+            "include" | "include_next" | "import" => LineKind::Include,
+            "pragma" => LineKind::Pragma,
+            _ => LineKind::Other,
+        }
+    }
+
+    /// Opens a conditional (`#if`, `#ifdef`, `#ifndef`).
+    pub fn opens(self) -> bool {
+        matches!(self, LineKind::If | LineKind::Ifdef | LineKind::Ifndef)
+    }
+
+    /// Starts another branch of the open conditional.
+    pub fn continues(self) -> bool {
+        matches!(
+            self,
+            LineKind::Elif | LineKind::Elifdef | LineKind::Elifndef | LineKind::Else
+        )
+    }
+
+    pub fn is_conditional(self) -> bool {
+        self.opens() || self.continues() || self == LineKind::Endif
+    }
+}
+
+/// Everything the lexical scan finds.
+#[derive(Clone, Debug, Default)]
+pub struct Scan {
+    /// OpenMP and POMP directives, in order.
+    pub directives: Vec<RawDirective>,
+    /// Every other preprocessor line, in order.
+    pub lines: Vec<PreprocessorLine>,
+}
+
 struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     found: Vec<RawDirective>,
+    lines: Vec<PreprocessorLine>,
 }
 
 /// Whether the attributes of an attribute specifier must be written
@@ -62,54 +143,49 @@ struct AttributeMember {
     declaration: bool,
 }
 
-/// Every OpenMP/POMP directive in the file, in order.
-pub fn scan(bytes: &[u8]) -> Vec<RawDirective> {
-    // Every form spells `pragma` (`#pragma`, `_Pragma`) or opens an
-    // attribute with `[[`: a file with neither holds no directive.
+/// Whether the file can hold a directive at all: every form spells
+/// `pragma` (`#pragma`, `_Pragma`) or opens an attribute with `[[`.
+pub fn may_hold_directives(bytes: &[u8]) -> bool {
     let finder = memchr::memmem::find;
-    if finder(bytes, b"ragma").is_none() && finder(bytes, b"[[").is_none() {
-        return Vec::new();
-    }
+    finder(bytes, b"ragma").is_some() || finder(bytes, b"[[").is_some()
+}
+
+/// Every OpenMP/POMP directive and every other preprocessor line of the
+/// file, in order.
+pub fn scan(bytes: &[u8]) -> Scan {
     let mut s = Scanner {
         bytes,
         pos: 0,
         found: Vec::new(),
+        lines: Vec::new(),
     };
     s.run();
-    s.found
+    Scan {
+        directives: s.found,
+        lines: s.lines,
+    }
 }
 
-pub fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
+pub use lex::is_ident;
 
 impl<'a> Scanner<'a> {
     fn peek(&self, off: usize) -> u8 {
         self.bytes.get(self.pos + off).copied().unwrap_or(0)
     }
 
-    fn at_line_start(&self, pos: usize) -> bool {
-        // Only horizontal white space (or an escaped newline) before `#` on this line.
-        let mut i = pos;
-        while i > 0 {
-            match self.bytes[i - 1] {
-                b' ' | b'\t' | b'\x0c' | b'\x0b' | b'\r' => i -= 1,
-                b'\n' => return true,
-                _ => return false,
-            }
-        }
-        true
-    }
-
     fn run(&mut self) {
         while self.pos < self.bytes.len() {
             let b = self.bytes[self.pos];
             match b {
-                b'#' if self.at_line_start(self.pos) => self.preprocessor_line(),
-                b'/' if self.peek(1) == b'*' => self.pos = self.block_comment_end(self.pos),
-                b'/' if self.peek(1) == b'/' => self.pos = self.logical_line_end(self.pos),
-                b'"' => self.pos = self.quoted_end(self.pos, b'"'),
-                b'\'' => self.pos = self.quoted_end(self.pos, b'\''),
+                b'#' if lex::at_line_start(self.bytes, self.pos) => self.preprocessor_line(),
+                b'/' if self.peek(1) == b'*' => {
+                    self.pos = lex::block_comment_end(self.bytes, self.pos)
+                }
+                b'/' if self.peek(1) == b'/' => {
+                    self.pos = lex::logical_line_end(self.bytes, self.pos)
+                }
+                b'"' => self.pos = lex::quoted_end(self.bytes, self.pos, b'"'),
+                b'\'' => self.pos = lex::quoted_end(self.bytes, self.pos, b'\''),
                 b'[' if self.peek(1) == b'[' => self.attribute(),
                 _ if is_ident(b) => self.word(),
                 _ => self.pos += 1,
@@ -121,24 +197,10 @@ impl<'a> Scanner<'a> {
     /// digit separators (which would otherwise look like character literals).
     fn word(&mut self) {
         let start = self.pos;
-        let number = self.bytes[start].is_ascii_digit();
-        while self.pos < self.bytes.len() {
-            let b = self.bytes[self.pos];
-            // Digit separators, decimal points and exponent signs continue
-            // a number.
-            let continues = is_ident(b)
-                || (number && (b == b'\'' || b == b'.') && is_ident(self.peek(1)))
-                || (number
-                    && (b == b'+' || b == b'-')
-                    && matches!(self.bytes[self.pos - 1], b'e' | b'E' | b'p' | b'P'));
-            if !continues {
-                break;
-            }
-            self.pos += 1;
-        }
+        self.pos = lex::word_end(self.bytes, start);
         let word = &self.bytes[start..self.pos];
-        if self.peek(0) == b'"' && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
-            self.pos = self.raw_string_end(self.pos);
+        if self.peek(0) == b'"' && lex::is_raw_string_prefix(word) {
+            self.pos = lex::raw_string_end(self.bytes, self.pos);
         } else if word == b"_Pragma" {
             if let Some(d) = self.pragma_operator(start) {
                 self.pos = d.span.end;
@@ -150,11 +212,11 @@ impl<'a> Scanner<'a> {
     /// `_Pragma ( "omp ..." )` starting at `start`; `None` if it is not an
     /// OpenMP one.
     fn pragma_operator(&self, start: usize) -> Option<RawDirective> {
-        let mut i = self.skip_space(start + "_Pragma".len());
+        let mut i = lex::skip_space(self.bytes, start + "_Pragma".len());
         if self.bytes.get(i) != Some(&b'(') {
             return None;
         }
-        i = self.skip_space(i + 1);
+        i = lex::skip_space(self.bytes, i + 1);
         let literal_start = i;
         // An encoding prefix is allowed before the string literal.
         while i < self.bytes.len() && self.bytes[i].is_ascii_alphanumeric() {
@@ -163,8 +225,8 @@ impl<'a> Scanner<'a> {
         if self.bytes.get(i) != Some(&b'"') {
             return None;
         }
-        let literal_end = self.quoted_end(i, b'"');
-        let close = self.skip_space(literal_end);
+        let literal_end = lex::quoted_end(self.bytes, i, b'"');
+        let close = lex::skip_space(self.bytes, literal_end);
         if self.bytes.get(close) != Some(&b')') {
             return None;
         }
@@ -209,26 +271,26 @@ impl<'a> Scanner<'a> {
     /// The end of the attribute specifier starting at `start` (`[[`) and
     /// its directives in order, if it holds OpenMP attributes only.
     fn omp_attribute(&self, start: usize) -> Option<(usize, Vec<AttributeMember>)> {
-        let mut i = self.skip_space(start + 2);
+        let mut i = lex::skip_space(self.bytes, start + 2);
         let mut namespace = Namespace::Required;
         if self.identifier_at(i).0 == b"using" {
-            i = self.skip_space(self.identifier_at(i).1);
+            i = lex::skip_space(self.bytes, self.identifier_at(i).1);
             let (word, after) = self.identifier_at(i);
-            let colon = self.skip_space(after);
+            let colon = lex::skip_space(self.bytes, after);
             if word != b"omp"
                 || self.bytes.get(colon) != Some(&b':')
                 || self.bytes.get(colon + 1) == Some(&b':')
             {
                 return None;
             }
-            i = self.skip_space(colon + 1);
+            i = lex::skip_space(self.bytes, colon + 1);
             namespace = Namespace::Optional;
         }
         let mut members = Vec::new();
         loop {
-            i = self.skip_space(self.attribute_item(i, namespace, &mut members)?);
+            i = lex::skip_space(self.bytes, self.attribute_item(i, namespace, &mut members)?);
             match self.bytes.get(i) {
-                Some(b',') => i = self.skip_space(i + 1),
+                Some(b',') => i = lex::skip_space(self.bytes, i + 1),
                 Some(b']') if self.bytes.get(i + 1) == Some(&b']') => {
                     return Some((i + 2, members))
                 }
@@ -248,14 +310,14 @@ impl<'a> Scanner<'a> {
     ) -> Option<usize> {
         let mut i = at;
         let (word, after) = self.identifier_at(i);
-        let qualifier = self.skip_space(after);
+        let qualifier = lex::skip_space(self.bytes, after);
         if word == b"omp" && self.bytes[qualifier..].starts_with(b"::") {
-            i = self.skip_space(qualifier + 2);
+            i = lex::skip_space(self.bytes, qualifier + 2);
         } else if namespace == Namespace::Required {
             return None;
         }
         let (name, after) = self.identifier_at(i);
-        let open = self.skip_space(after);
+        let open = lex::skip_space(self.bytes, after);
         if self.bytes.get(open) != Some(&b'(') {
             return None;
         }
@@ -267,11 +329,14 @@ impl<'a> Scanner<'a> {
                 declaration: name == b"decl",
             }),
             b"sequence" => {
-                let mut j = self.skip_space(open + 1);
+                let mut j = lex::skip_space(self.bytes, open + 1);
                 loop {
-                    j = self.skip_space(self.attribute_item(j, Namespace::Optional, members)?);
+                    j = lex::skip_space(
+                        self.bytes,
+                        self.attribute_item(j, Namespace::Optional, members)?,
+                    );
                     match self.bytes.get(j) {
-                        Some(b',') => j = self.skip_space(j + 1),
+                        Some(b',') => j = lex::skip_space(self.bytes, j + 1),
                         _ if j == close => break,
                         _ => return None,
                     }
@@ -304,11 +369,11 @@ impl<'a> Scanner<'a> {
                     }
                 }
                 b'"' => {
-                    i = self.quoted_end(i, b'"');
+                    i = lex::quoted_end(self.bytes, i, b'"');
                     continue;
                 }
                 b'\'' => {
-                    i = self.quoted_end(i, b'\'');
+                    i = lex::quoted_end(self.bytes, i, b'\'');
                     continue;
                 }
                 _ => {}
@@ -318,82 +383,20 @@ impl<'a> Scanner<'a> {
         None
     }
 
-    fn skip_space(&self, mut i: usize) -> usize {
-        while i < self.bytes.len() {
-            match self.bytes[i] {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
-                b'/' if self.bytes.get(i + 1) == Some(&b'*') => i = self.block_comment_end(i),
-                b'/' if self.bytes.get(i + 1) == Some(&b'/') => i = self.logical_line_end(i),
-                _ => break,
-            }
-        }
-        i
-    }
-
-    /// Offset just past `*/`.
-    fn block_comment_end(&self, start: usize) -> usize {
-        let body = (start + 2).min(self.bytes.len());
-        memchr::memmem::find(&self.bytes[body..], b"*/")
-            .map_or(self.bytes.len(), |at| body + at + 2)
-    }
-
-    /// Offset of the newline that ends the logical line containing `start`
-    /// (backslash-newline continues a line).
-    fn logical_line_end(&self, start: usize) -> usize {
-        memchr::memchr_iter(b'\n', &self.bytes[start..])
-            .map(|at| start + at)
-            .find(|&newline| !self.escaped_newline(newline))
-            .unwrap_or(self.bytes.len())
-    }
-
-    fn escaped_newline(&self, newline: usize) -> bool {
-        let mut j = newline;
-        if j > 0 && self.bytes[j - 1] == b'\r' {
-            j -= 1;
-        }
-        j > 0 && self.bytes[j - 1] == b'\\'
-    }
-
-    /// Offset just past the closing quote of a string or character literal.
-    fn quoted_end(&self, start: usize, quote: u8) -> usize {
-        let mut i = start + 1;
-        while i < self.bytes.len() {
-            match self.bytes[i] {
-                b'\\' => i += 2,
-                b'\n' => return i, // unterminated: stop at the line end
-                b if b == quote => return i + 1,
-                _ => i += 1,
-            }
-        }
-        self.bytes.len()
-    }
-
-    fn raw_string_end(&self, quote: usize) -> usize {
-        let open = match self.bytes[quote..].iter().position(|&b| b == b'(') {
-            Some(p) => quote + p,
-            None => return self.quoted_end(quote, b'"'),
-        };
-        let mut terminator = vec![b')'];
-        terminator.extend_from_slice(&self.bytes[quote + 1..open]);
-        terminator.push(b'"');
-        match self.bytes[open..]
-            .windows(terminator.len())
-            .position(|w| w == terminator.as_slice())
-        {
-            Some(p) => open + p + terminator.len(),
-            None => self.bytes.len(),
-        }
-    }
-
     /// A `#...` line: an OpenMP pragma becomes a directive, `#define` bodies
     /// are searched for `_Pragma`, everything else is skipped whole.
     fn preprocessor_line(&mut self) {
         let start = self.pos;
-        let end = self.directive_line_end(start);
+        let end = lex::directive_line_end(self.bytes, start);
         let line = &self.bytes[start..end];
         let text = clean_directive_line(line);
         let after_hash = text[1..].trim_start();
         let (word, rest) = split_word(after_hash);
+        self.lines.push(PreprocessorLine {
+            kind: LineKind::of(word),
+            span: start..end,
+            text: rest.trim().to_string(),
+        });
         if word == "pragma" {
             if let Some((pomp, text)) = strip_sentinel(rest) {
                 self.found.push(RawDirective {
@@ -418,6 +421,7 @@ impl<'a> Scanner<'a> {
                     bytes: line,
                     pos: at,
                     found: vec![],
+                    lines: vec![],
                 };
                 if let Some(d) = sub.pragma_operator(at) {
                     self.found.push(RawDirective {
@@ -432,42 +436,6 @@ impl<'a> Scanner<'a> {
             }
         }
         self.pos = end;
-    }
-
-    /// End of a preprocessor line: the first newline that is neither escaped
-    /// nor inside a block comment.
-    fn directive_line_end(&self, start: usize) -> usize {
-        let mut i = start;
-        while i < self.bytes.len() {
-            match self.bytes[i] {
-                b'\n' if !self.escaped_newline(i) => {
-                    return if i > 0 && self.bytes[i - 1] == b'\r' {
-                        i - 1
-                    } else {
-                        i
-                    }
-                }
-                b'/' if self.bytes.get(i + 1) == Some(&b'*') => {
-                    i = self.block_comment_end(i);
-                    continue;
-                }
-                b'/' if self.bytes.get(i + 1) == Some(&b'/') => {
-                    let e = self.logical_line_end(i);
-                    return if e > 0 && self.bytes.get(e - 1) == Some(&b'\r') {
-                        e - 1
-                    } else {
-                        e
-                    };
-                }
-                b'"' => {
-                    i = self.quoted_end(i, b'"');
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        self.bytes.len()
     }
 }
 
@@ -558,6 +526,7 @@ mod tests {
 
     fn texts(src: &str) -> Vec<(RawKind, String, String)> {
         scan(src.as_bytes())
+            .directives
             .into_iter()
             .map(|d| (d.kind, d.text, src[d.span].to_string()))
             .collect()
@@ -627,7 +596,11 @@ mod tests {
             ]
         );
         // Together they own the attribute, no more and no less.
-        let spans: Vec<_> = scan(src.as_bytes()).into_iter().map(|d| d.span).collect();
+        let spans: Vec<_> = scan(src.as_bytes())
+            .directives
+            .into_iter()
+            .map(|d| d.span)
+            .collect();
         assert_eq!(spans[0].end, spans[1].start);
         assert_eq!(spans[1].end, spans[2].start);
         assert_eq!(

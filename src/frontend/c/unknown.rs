@@ -4,8 +4,8 @@
 //! what that construct allows inside (device code, task graphs that are
 //! replayed without their generating code, blocks that admit no calls).
 
+use super::analysis::{highest_statement_at, Analysis, Next};
 use super::scan::{RawDirective, RawKind};
-use super::{highest_statement_at, Analysis};
 use crate::diagnostics::Diagnostic;
 use crate::directive::DirectiveError;
 use crate::frontend::unknown::directive_left_as_written;
@@ -57,7 +57,9 @@ impl Analysis<'_> {
     /// The statement that begins at the first token after `d`, if one does
     /// (not a declaration, a function or the end of a block).
     fn statement_after(&self, d: &RawDirective, following: &[RawDirective]) -> Option<Span> {
-        let start = self.next_token(d.span.end, following);
+        let Next::Token(start) = self.next_token(d.span.end, following) else {
+            return None;
+        };
         let leaf = self
             .tree
             .root_node()

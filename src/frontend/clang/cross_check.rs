@@ -16,7 +16,7 @@ use crate::source::{SourceFile, Span};
 /// The differences between the tree-sitter and the clang reading of
 /// `file`; errors when clang cannot read it.
 pub fn cross_check(file: &SourceFile, flags: &CompileFlags) -> Vec<Diagnostic> {
-    let tree_sitter = crate::frontend::c::TreeSitterC.analyse(file);
+    let tree_sitter = crate::frontend::c::TreeSitterC::default().analyse(file);
     let (clang, facts) = match Clang::new(flags.clone(), false).read_detailed(file) {
         Ok((model, facts)) => (crate::model::complete(file, model), facts),
         Err(errors) => return errors,

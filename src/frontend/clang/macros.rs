@@ -9,7 +9,7 @@
 
 use super::translation_unit::Class;
 use super::tree::Tree;
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::Diagnostic;
 use crate::frontend::c::scan::{self, RawDirective, RawKind};
 use crate::source::Span;
 use clang_sys::CXCursor_MacroExpansion;
@@ -107,17 +107,11 @@ fn produced(
     };
     let sentinel = if pomp { "pomp" } else { "omp" };
     let diagnostic = match (&text, rewritable) {
-        (Some(text), true) => {
-            let mut note = Diagnostic::warning(
-                use_site.clone(),
-                format!(
-                    "OpenMP directive produced by macro `{name}`, instrumented where it is used"
-                ),
-                format!("`{name}` expands to `#pragma {sentinel} {text}` here"),
-            );
-            note.severity = Severity::Note;
-            note
-        }
+        (Some(text), true) => Diagnostic::note(
+            use_site.clone(),
+            format!("OpenMP directive produced by macro `{name}`, instrumented where it is used"),
+            format!("`{name}` expands to `#pragma {sentinel} {text}` here"),
+        ),
         (Some(text), false) => Diagnostic::warning(
             use_site.clone(),
             format!("OpenMP directive produced by macro `{name}` is not instrumented"),
@@ -158,7 +152,7 @@ fn produced(
 /// OpenMP or POMP directive.
 fn directive_of(source: &[u8]) -> Option<(String, bool)> {
     let found = scan::scan(source);
-    let [directive] = found.as_slice() else {
+    let [directive] = found.directives.as_slice() else {
         return None;
     };
     Some((directive.text.clone(), directive.pomp))
@@ -197,6 +191,7 @@ fn arguments(written: &[u8]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::Severity;
 
     fn strings(tokens: &[&str]) -> Vec<String> {
         tokens.iter().map(|t| t.to_string()).collect()

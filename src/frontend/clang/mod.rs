@@ -122,15 +122,14 @@ impl FrontEnd for Clang {
             Ok((model, _)) => model,
             Err(errors) if self.fallback => {
                 self.fell_back.set(true);
-                let mut model = super::c::TreeSitterC.read(file);
+                let mut model = super::c::TreeSitterC::default().read(file);
                 let first = &errors[0];
-                let mut note = Diagnostic::warning(
+                let note = Diagnostic::note(
                     first.span.clone(),
                     "clang could not read this file as the compiler would; read with tree-sitter \
                      instead",
                     first.message.clone(),
                 );
-                note.severity = crate::diagnostics::Severity::Note;
                 model.diagnostics.push(note);
                 model
             }

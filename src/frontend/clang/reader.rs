@@ -26,6 +26,7 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Model, Facts) {
     };
     // `_Pragma` in a `#define` is found where the macro is used.
     let raw: Vec<RawDirective> = scan::scan(&file.bytes)
+        .directives
         .into_iter()
         .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }) && !in_skipped(d.span.start))
         .collect();

@@ -1,0 +1,794 @@
+//! Reading the model from one syntax tree: the blocks of directives, the
+//! functions around them, lock calls and jumps. The tree may cover the
+//! whole file or only some of its top-level declarations; the analysis
+//! looks only at the directives it is given, all of which the tree covers.
+
+use super::conditionals::{Conditionals, Form};
+use super::prepare::Prepared;
+use super::scan::{RawDirective, RawKind};
+use crate::diagnostics::Diagnostic;
+use crate::directive::{Association, Parsed, Problem};
+use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
+use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
+use crate::source::{SourceFile, Span};
+use tree_sitter::{Node, Tree};
+
+const STATEMENT_KINDS: &[&str] = &[
+    "compound_statement",
+    "expression_statement",
+    "if_statement",
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+    "return_statement",
+    "break_statement",
+    "continue_statement",
+    "goto_statement",
+    "labeled_statement",
+    "case_statement",
+    "attributed_statement",
+    "try_statement",
+    "throw_statement",
+    "co_return_statement",
+    "co_yield_statement",
+    "seh_try_statement",
+];
+
+const LOOP_KINDS: &[&str] = &["for_statement", "for_range_loop"];
+
+/// What a `continue` continues: the innermost of these.
+const CONTINUE_TARGETS: &[&str] = &[
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+];
+
+/// What a `break` leaves: the innermost loop or `switch`.
+const BREAK_TARGETS: &[&str] = &[
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+];
+
+/// Bodies a jump cannot leave.
+const FUNCTION_KINDS: &[&str] = &["function_definition", "lambda_expression"];
+
+/// What follows a directive, once blanks, comments, masked directives and
+/// the conditional lines it may pass are skipped.
+pub(super) enum Next {
+    /// The first byte of a token.
+    Token(usize),
+    /// The opening line of a conditional whose branches hold code: which
+    /// code follows depends on the configuration.
+    Conditional(usize),
+    /// Nothing before the end of the text.
+    End,
+}
+
+pub(super) struct Analysis<'a> {
+    pub file: &'a SourceFile,
+    pub masked: &'a [u8],
+    pub tree: &'a Tree,
+    pub conditionals: &'a Conditionals,
+    pub model: Model,
+    /// Directives the table does not know.
+    pub unknown: Vec<Span>,
+}
+
+impl<'a> Analysis<'a> {
+    /// The model of the directives `prepared.directives[directives]` and
+    /// the lock routines named at `mentions`, all of which `tree` (parsed
+    /// from `masked`) covers.
+    pub fn read(
+        prepared: &'a Prepared,
+        masked: &'a [u8],
+        tree: &'a Tree,
+        directives: std::ops::Range<usize>,
+        mentions: &[Span],
+    ) -> Model {
+        let mut analysis = Analysis {
+            file: prepared.file,
+            masked,
+            tree,
+            conditionals: &prepared.conditionals,
+            model: Model::default(),
+            unknown: Vec::new(),
+        };
+        analysis.directives(
+            &prepared.directives[directives.clone()],
+            &prepared.parsed[directives],
+        );
+        analysis.implicit_sections();
+        analysis.units();
+        analysis.lock_calls(mentions);
+        analysis.exits();
+        analysis.declared_by_attribute();
+        analysis.model
+    }
+
+    fn directives(
+        &mut self,
+        raw: &[RawDirective],
+        parsed: &[Option<Result<Parsed, crate::directive::DirectiveError>>],
+    ) {
+        self.unknown = raw
+            .iter()
+            .zip(parsed)
+            .filter(|(_, p)| matches!(p, Some(Err(e)) if e.problem == Problem::Unknown))
+            .map(|(d, _)| d.span.clone())
+            .collect();
+        for ((index, d), parsed) in raw.iter().enumerate().zip(parsed) {
+            let form = match &d.kind {
+                RawKind::InMacro { macro_name } => {
+                    self.model.diagnostics.push(
+                        Diagnostic::warning(
+                            d.span.clone(),
+                            format!("OpenMP directive inside macro `{macro_name}` is not instrumented"),
+                            "produced where the macro expands, so it cannot be rewritten here",
+                        )
+                        .with_note(format!(
+                            "write the directive as `#pragma omp {}` at the places `{macro_name}` is used to have it measured",
+                            d.text
+                        )),
+                    );
+                    continue;
+                }
+                RawKind::Pragma => DirectiveForm::Pragma,
+                RawKind::PragmaOperator => DirectiveForm::PragmaOperator,
+                RawKind::Attribute | RawKind::DeclarationAttribute => DirectiveForm::Attribute,
+            };
+            let directive = match parsed.as_ref().expect("parsed unless in a macro") {
+                Ok(parsed) => {
+                    for clause in &parsed.unknown {
+                        let span = self.text_span(d, &clause.span);
+                        let warning = clause_left_as_written(span, clause);
+                        self.model.diagnostics.push(warning);
+                    }
+                    parsed.directive.clone()
+                }
+                Err(e) if e.problem == Problem::Unknown => {
+                    let before = index.checked_sub(1).map(|i| &raw[i]);
+                    self.unknown_directive(d, (before, &raw[index + 1..]), e);
+                    continue;
+                }
+                Err(e) => {
+                    let span = self.text_span(d, &e.span);
+                    self.model.diagnostics.push(invalid_directive(span, e));
+                    continue;
+                }
+            };
+            let association = directive.spec().association;
+            let lines = match form {
+                DirectiveForm::Pragma => {
+                    self.file.start_of_line(d.span.start)..self.file.end_of_line(d.span.end)
+                }
+                _ => d.span.clone(),
+            };
+            let mut site = Site {
+                form,
+                span: d.span.clone(),
+                lines,
+                directive,
+                block: None,
+                end_site: None,
+                implicit_section: None,
+                unit: None,
+                parent: None,
+                failed: false,
+            };
+            if matches!(
+                association,
+                Association::Block | Association::Loop | Association::Separator
+            ) {
+                match self.block_after(d, &raw[index + 1..], association) {
+                    Ok(block) => site.block = Some(block),
+                    Err(diagnostic) => {
+                        self.model.diagnostics.push(diagnostic);
+                        continue;
+                    }
+                }
+            }
+            self.model.sites.push(site);
+        }
+    }
+
+    /// Map a span inside a directive's text back to the file, as closely as
+    /// the cleaned text allows (exact for the common one-line pragma).
+    pub(super) fn text_span(&self, d: &RawDirective, inner: &Span) -> Span {
+        let original = &self.file.bytes[d.span.clone()];
+        let needle = d.text.as_bytes();
+        if let Some(at) = original
+            .windows(needle.len().max(1))
+            .position(|w| w == needle)
+        {
+            let start = d.span.start + at + inner.start.min(needle.len());
+            let end = d.span.start + at + inner.end.min(needle.len());
+            return start..end.max(start + 1).min(d.span.end);
+        }
+        d.span.clone()
+    }
+
+    /// The statement a block or loop directive applies to, extended back
+    /// over nested directives between the two.
+    fn block_after(
+        &self,
+        d: &RawDirective,
+        following: &[RawDirective],
+        association: Association,
+    ) -> Result<Span, Diagnostic> {
+        let name = self.file.text(d.span.clone()).trim().to_string();
+        let block = match self.next_token(d.span.end, following) {
+            Next::End => {
+                return Err(Diagnostic::error(
+                    d.span.clone(),
+                    "directive without a block",
+                    "nothing follows this directive",
+                ))
+            }
+            Next::Conditional(group) => self.alternatives(d, group, association)?,
+            Next::Token(start) => {
+                let statement = self.statement_at(d, start)?;
+                if association == Association::Loop && !LOOP_KINDS.contains(&statement.kind()) {
+                    if let Some(diagnostic) = self.unknown_before_loop(d, statement.start_byte()) {
+                        return Err(diagnostic);
+                    }
+                    return Err(Diagnostic::error(
+                        d.span.clone(),
+                        "loop directive not followed by a loop",
+                        format!("`{name}` must be followed by a `for` loop"),
+                    ));
+                }
+                start..statement.end_byte()
+            }
+        };
+        // Directives between this one and the statement belong to the
+        // block (`#pragma omp parallel` / `#pragma omp for` / loop), unless
+        // no configuration compiles the two together.
+        let start = following
+            .iter()
+            .take_while(|n| n.span.end <= block.start)
+            .find(|n| {
+                n.span.start >= d.span.end
+                    && !self.conditionals.exclusive(d.span.start, n.span.start)
+            })
+            .map_or(block.start, |first| first.span.start.min(block.start));
+        Ok(start..block.end)
+    }
+
+    /// The statement starting at `start`, parsed without doubt.
+    fn statement_at(&self, d: &RawDirective, start: usize) -> Result<Node<'a>, Diagnostic> {
+        let root = self.tree.root_node();
+        let leaf = root
+            .descendant_for_byte_range(start, start + 1)
+            .ok_or_else(|| {
+                Diagnostic::error(
+                    d.span.clone(),
+                    "directive without a block",
+                    "no statement follows this directive",
+                )
+            })?;
+        let statement = highest_statement_at(leaf, start).ok_or_else(|| {
+            let found = leaf
+                .parent()
+                .map(|p| p.kind())
+                .unwrap_or(leaf.kind())
+                .replace('_', " ");
+            Diagnostic::error(
+                d.span.clone(),
+                "directive without a block",
+                format!("a statement must follow this directive, found {found}"),
+            )
+        })?;
+        if statement.has_error() || statement.is_missing() || has_error_ancestor(statement) {
+            let error = first_error(statement).unwrap_or(statement);
+            let mut diagnostic = Diagnostic::error(
+                d.span.clone(),
+                "the block of this directive could not be parsed exactly",
+                "this directive's block",
+            )
+            .with_note(format!(
+                "the parser reports a syntax problem at line {}; pomp never guesses where a block ends",
+                self.file.line_of(error.start_byte())
+            ));
+            if let Some(group) = self.malformed_conditional_in(statement.byte_range()) {
+                diagnostic = diagnostic.with_note(format!(
+                    "the conditional `{}` at line {} lies in it and is not one pomp can read",
+                    self.conditional_name(group),
+                    self.file.line_of(self.conditionals.extent(group).start)
+                ));
+            }
+            return Err(diagnostic);
+        }
+        Ok(statement)
+    }
+
+    fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
+        (0..self.conditionals.groups.len()).find(|&g| {
+            self.conditionals.groups[g].form == Form::Malformed
+                && range.contains(&self.conditionals.extent(g).start)
+        })
+    }
+
+    /// The conditional's opening line as written, white space collapsed.
+    pub(super) fn conditional_name(&self, group: usize) -> String {
+        let line = &self.conditionals.groups[group].lines[0];
+        self.file
+            .text(line.span.clone())
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// A directive followed by a conditional whose branches each hold one
+    /// statement (`#ifdef NEW` / loop / `#else` / loop / `#endif`): in
+    /// every configuration the directive applies to one of them, so its
+    /// block is the whole conditional.
+    fn alternatives(
+        &self,
+        d: &RawDirective,
+        group: usize,
+        association: Association,
+    ) -> Result<Span, Diagnostic> {
+        let extent = self.conditionals.extent(group);
+        let name = self.conditional_name(group);
+        let line = self.file.line_of(extent.start);
+        let refuse = |why: String| {
+            Diagnostic::error(
+                d.span.clone(),
+                format!("the block of this directive depends on `{name}`"),
+                "this directive's block",
+            )
+            .with_note(format!("the conditional at line {line} {why}"))
+            .with_note(
+                "pomp instruments a directive only where its block is the same for every \
+                 setting of the macros, or where each branch holds one whole statement",
+            )
+        };
+        let g = &self.conditionals.groups[group];
+        if !g.has_else() {
+            return Err(refuse(
+                "has no `#else`: when no condition holds, the directive applies to the code \
+                 after `#endif`"
+                    .into(),
+            ));
+        }
+        for branch in g
+            .branches
+            .iter()
+            .filter(|b| b.state != super::conditionals::BranchState::Dead)
+        {
+            let body = branch.body.clone();
+            let start = self.blank_until(body.start, body.end);
+            if start >= body.end || self.masked[start] == b'#' {
+                return Err(refuse("has a branch without a statement of its own".into()));
+            }
+            let statement = self.statement_at(d, start)?;
+            let after = self.blank_until(statement.end_byte(), body.end);
+            if statement.end_byte() > body.end || after < body.end {
+                return Err(refuse(
+                    "has a branch holding more than one statement".into(),
+                ));
+            }
+            if association == Association::Loop && !LOOP_KINDS.contains(&statement.kind()) {
+                return Err(refuse("has a branch that is not a loop".into()));
+            }
+        }
+        Ok(extent)
+    }
+
+    /// The first byte at or after `from` (before `end`) that is neither
+    /// white space nor a comment in the masked text.
+    fn blank_until(&self, from: usize, end: usize) -> usize {
+        let mut i = from;
+        while i < end {
+            match self.masked[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                b'/' if self.masked.get(i + 1) == Some(&b'*') => {
+                    i = super::lex::block_comment_end(self.masked, i)
+                }
+                b'/' if self.masked.get(i + 1) == Some(&b'/') => {
+                    i = super::lex::logical_line_end(self.masked, i)
+                }
+                _ => return i,
+            }
+        }
+        end
+    }
+
+    /// What follows `from`: blanks, comments, masked directives and
+    /// `#endif` are passed; at `#else` or `#elif` the branch the directive
+    /// lies in ends, and the code after `#endif` follows.
+    pub(super) fn next_token(&self, from: usize, following: &[RawDirective]) -> Next {
+        let mut i = from;
+        loop {
+            i = self.blank_until(i, self.masked.len());
+            if i >= self.masked.len() {
+                return Next::End;
+            }
+            // `following` is sorted by position: only a directive starting
+            // at or before `i` can cover it.
+            let before = following.partition_point(|d| d.span.start <= i);
+            if let Some(d) = before
+                .checked_sub(1)
+                .map(|at| &following[at])
+                .filter(|d| d.span.contains(&i))
+            {
+                i = d.span.end;
+                continue;
+            }
+            if self.masked[i] == b'#' {
+                if let Some((group, line)) = self.conditionals.line_at(i) {
+                    let g = &self.conditionals.groups[group];
+                    if g.form == Form::Code {
+                        let opens = g.branches[..line.min(g.branches.len())]
+                            .iter()
+                            .all(|b| b.state == super::conditionals::BranchState::Dead);
+                        if opens && line < g.branches.len() {
+                            return Next::Conditional(group);
+                        }
+                        i = if g.lines[line].kind == super::scan::LineKind::Endif {
+                            g.lines[line].span.end
+                        } else {
+                            self.conditionals.extent(group).end
+                        };
+                        continue;
+                    }
+                }
+            }
+            return Next::Token(i);
+        }
+    }
+
+    /// `sections` may begin without `#pragma omp section`: the statements
+    /// before the first explicit section form an implicit one.
+    fn implicit_sections(&mut self) {
+        let mut found = Vec::new();
+        for (index, site) in self.model.sites.iter().enumerate() {
+            if crate::directive::table()
+                .divided_by(site.directive.spec())
+                .is_none()
+            {
+                continue;
+            }
+            let Some(block) = site.block.clone() else {
+                continue;
+            };
+            let Some(body) = self
+                .tree
+                .root_node()
+                .descendant_for_byte_range(block.end - 1, block.end)
+            else {
+                continue;
+            };
+            let Some(body) = body
+                .parent()
+                .filter(|p| p.kind() == "compound_statement" && p.end_byte() == block.end)
+            else {
+                continue;
+            };
+            let open = body.start_byte() + 1;
+            // Sites are sorted by position: look only at those inside the body.
+            let sites = &self.model.sites;
+            let first_section = sites[sites.partition_point(|s| s.span.start <= open)..]
+                .iter()
+                .take_while(|s| s.span.end < block.end)
+                .find(|s| s.directive.is_separator())
+                .map(|s| s.span.start)
+                .unwrap_or(block.end - 1);
+            let mut cursor = body.walk();
+            let statements: Vec<Node> = body
+                .named_children(&mut cursor)
+                .filter(|n| {
+                    n.kind() != "comment" && n.end_byte() <= first_section && n.start_byte() >= open
+                })
+                .collect();
+            // Directive lines are masked, so no statement holds them: a
+            // section that starts with a directive starts there, and one
+            // made of standalone directives alone is a section too.
+            let directives: Vec<&Site> = sites[sites.partition_point(|s| s.span.start <= open)..]
+                .iter()
+                .take_while(|s| s.span.end <= first_section)
+                .collect();
+            let start = (statements.first().map(|n| n.start_byte()))
+                .into_iter()
+                .chain(directives.first().map(|s| s.span.start))
+                .min();
+            // A directive's whole lines are rewritten: a section ending
+            // with one ends after its line.
+            let end = (statements.last().map(|n| n.end_byte()))
+                .into_iter()
+                .chain(directives.last().map(|s| s.lines.end.min(first_section)))
+                .max();
+            if let (Some(start), Some(end)) = (start, end) {
+                found.push((index, start..end));
+            }
+        }
+        for (index, statements) in found {
+            self.model.sites[index].implicit_section = Some(statements);
+        }
+    }
+
+    /// The functions that hold directives, in file order.
+    fn units(&mut self) {
+        let root = self.tree.root_node();
+        let mut seen: std::collections::HashSet<Span> = Default::default();
+        for index in 0..self.model.sites.len() {
+            let at = self.model.sites[index].span.start;
+            let Some(node) = root.descendant_for_byte_range(at, at) else {
+                continue;
+            };
+            for function in ancestors(node).filter(|n| n.kind() == "function_definition") {
+                let span = function.byte_range();
+                if seen.insert(span.clone()) {
+                    self.model.units.push(Unit {
+                        name: self.qualified_name(function),
+                        span,
+                        declarations_at: None,
+                        indent: String::new(),
+                        parent: None,
+                    });
+                }
+            }
+        }
+        self.model
+            .units
+            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+    }
+
+    fn qualified_name(&self, function: Node) -> String {
+        let mut declarator = function.child_by_field_name("declarator");
+        while let Some(d) = declarator {
+            if d.kind() == "function_declarator" {
+                break;
+            }
+            declarator = d.child_by_field_name("declarator");
+        }
+        let own = declarator
+            .and_then(|d| d.child_by_field_name("declarator"))
+            .map(|n| self.node_text(n))
+            .unwrap_or_else(|| "<anonymous>".into());
+        let mut scopes: Vec<String> = ancestors(function)
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "namespace_definition" | "class_specifier" | "struct_specifier"
+                )
+            })
+            .filter_map(|n| {
+                n.child_by_field_name("name")
+                    .map(|name| self.node_text(name))
+            })
+            .collect();
+        scopes.reverse();
+        scopes.push(own);
+        scopes.join("::")
+    }
+
+    fn node_text(&self, node: Node) -> String {
+        let text = String::from_utf8_lossy(&self.masked[node.byte_range()]);
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The calls among the lock routines' names at `mentions`: those in
+    /// call position.
+    fn lock_calls(&mut self, mentions: &[Span]) {
+        let root = self.tree.root_node();
+        for mention in mentions {
+            let Some(identifier) = root
+                .descendant_for_byte_range(mention.start, mention.end)
+                .filter(|n| n.kind() == "identifier" && n.byte_range() == *mention)
+            else {
+                continue;
+            };
+            let called = identifier
+                .parent()
+                .filter(|p| p.kind() == "call_expression")
+                .and_then(|p| p.child_by_field_name("function"))
+                .is_some_and(|f| f == identifier);
+            let name = std::str::from_utf8(&self.masked[mention.clone()]);
+            if let (true, Ok(name)) = (called, name) {
+                self.model.lock_calls.push(LockCall {
+                    span: mention.clone(),
+                    name: name.to_string(),
+                });
+            }
+        }
+    }
+
+    /// Jumps, in one walk over the tree: they matter only to user regions,
+    /// and without one they are not collected.
+    fn exits(&mut self) {
+        let user_regions = self
+            .model
+            .sites
+            .iter()
+            .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
+        if !user_regions {
+            return;
+        }
+        let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
+        let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
+        let mut cursor = self.tree.walk();
+        'walk: loop {
+            let node = cursor.node();
+            match node.kind() {
+                "return_statement" | "co_return_statement" => {
+                    self.model.exits.push(Exit {
+                        span: node.byte_range(),
+                        targets: vec![enclosing_function_start(node)],
+                    });
+                }
+                kind @ ("break_statement" | "continue_statement") => {
+                    let leaves = if kind == "break_statement" {
+                        BREAK_TARGETS
+                    } else {
+                        CONTINUE_TARGETS
+                    };
+                    if let Some(target) = innermost_of(node, leaves) {
+                        self.model.exits.push(Exit {
+                            span: node.byte_range(),
+                            targets: vec![target.start_byte()],
+                        });
+                    }
+                }
+                "goto_statement" => {
+                    if let Some(label) = node.child_by_field_name("label") {
+                        let name = &self.masked[label.byte_range()];
+                        gotos.push((node.byte_range(), enclosing_function_start(node), name));
+                    }
+                }
+                "labeled_statement" => {
+                    if let Some(label) = node.child_by_field_name("label") {
+                        let name = &self.masked[label.byte_range()];
+                        labels.push((enclosing_function_start(node), name, node.start_byte()));
+                    }
+                }
+                _ => {}
+            }
+            // Depth first, in source order.
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        // A label names a statement of its function (lambdas included).
+        labels.sort();
+        for (span, function, name) in gotos {
+            let at = labels.partition_point(|(f, n, _)| (*f, *n) < (function, name));
+            if let Some(&(_, _, target)) = labels
+                .get(at)
+                .filter(|(f, n, _)| (*f, *n) == (function, name))
+            {
+                self.model.exits.push(Exit {
+                    span,
+                    targets: vec![target],
+                });
+            }
+        }
+        self.model.exits.sort_by_key(|e| e.span.start);
+    }
+
+    /// A `declare target` written as an attribute of a function
+    /// (`[[omp::decl(declare_target)]]`) makes that function device code:
+    /// which declaration an attribute belongs to only the tree knows.
+    fn declared_by_attribute(&mut self) {
+        let attributes: Vec<Span> = self
+            .model
+            .sites
+            .iter()
+            .filter(|site| {
+                let names_list = ["to", "enter", "link"]
+                    .iter()
+                    .any(|c| site.directive.has_clause(c));
+                site.directive.spec().device
+                    && site.directive.spec().association == Association::Declarative
+                    && site.form == DirectiveForm::Attribute
+                    && site.directive.argument.is_none()
+                    && !names_list
+            })
+            .map(|site| site.span.clone())
+            .collect();
+        for attribute in attributes {
+            if let Some(function) = self.function_of_attribute(&attribute) {
+                self.model.no_insert.push(function);
+            }
+        }
+    }
+
+    fn function_of_attribute(&self, attribute: &Span) -> Option<Span> {
+        let root = self.tree.root_node();
+        let is_function = |n: &Node| n.kind() == "function_definition";
+        let around = root.descendant_for_byte_range(attribute.start, attribute.end)?;
+        let holding = std::iter::once(around)
+            .chain(ancestors(around))
+            .find(is_function)
+            .filter(|f| {
+                f.child_by_field_name("body")
+                    .is_none_or(|body| attribute.end <= body.start_byte())
+            });
+        let following = || {
+            let Next::Token(start) = self.next_token(attribute.end, &[]) else {
+                return None;
+            };
+            let leaf = root.descendant_for_byte_range(start, start + 1)?;
+            std::iter::once(leaf)
+                .chain(ancestors(leaf))
+                .take_while(|n| n.start_byte() == start)
+                .find(is_function)
+        };
+        holding.or_else(following).map(|f| f.byte_range())
+    }
+}
+
+/// The innermost enclosing node of one of `kinds`, within the function.
+fn innermost_of<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if kinds.contains(&n.kind()) {
+            return Some(n);
+        }
+        if FUNCTION_KINDS.contains(&n.kind()) {
+            return None;
+        }
+        at = n.parent();
+    }
+    None
+}
+
+/// Where the function (or lambda) holding `node` starts: a `return` goes
+/// there, and labels are its own.
+fn enclosing_function_start(node: Node) -> usize {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if FUNCTION_KINDS.contains(&n.kind()) {
+            return n.start_byte();
+        }
+        at = n.parent();
+    }
+    0
+}
+
+pub(super) fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
+/// The outermost statement that starts exactly at `start`.
+pub(super) fn highest_statement_at(leaf: Node, start: usize) -> Option<Node> {
+    let mut best = None;
+    let mut node = Some(leaf);
+    while let Some(n) = node {
+        if n.start_byte() != start {
+            break;
+        }
+        if STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR" {
+            best = Some(n);
+        }
+        node = n.parent();
+    }
+    best
+}
+
+fn has_error_ancestor(node: Node) -> bool {
+    ancestors(node).any(|n| n.kind() == "ERROR")
+}
+
+fn first_error(node: Node) -> Option<Node> {
+    if node.is_error() || node.is_missing() {
+        return Some(node);
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node> = node.children(&mut cursor).collect();
+    children
+        .into_iter()
+        .filter(|c| c.has_error() || c.is_missing())
+        .find_map(first_error)
+}

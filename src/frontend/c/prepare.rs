@@ -1,0 +1,147 @@
+//! A file made ready for parsing: its directives found and parsed, its
+//! conditionals decided where they can be, lock routines located, and the
+//! text the grammar reads, with directives and code that is not compiled
+//! masked by spaces (offsets and lines stay those of the file).
+
+use super::conditionals::{blank_bytes, Assignment, Conditionals};
+use super::expression::Known;
+use super::scan::{self, PreprocessorLine, RawDirective, RawKind};
+use crate::directive::{
+    parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
+};
+use crate::source::{Language, SourceFile, Span};
+use std::cell::RefCell;
+
+pub(super) struct Prepared<'f> {
+    pub file: &'f SourceFile,
+    /// The directives in code that may be compiled, in order.
+    pub directives: Vec<RawDirective>,
+    /// Each directive parsed; `None` for those inside macros.
+    pub parsed: Vec<Option<Result<Parsed, DirectiveError>>>,
+    /// Every preprocessor line other than directives, in order.
+    pub lines: Vec<PreprocessorLine>,
+    pub conditionals: Conditionals,
+    /// Whole-word mentions of lock routines in code that may be compiled.
+    pub lock_mentions: Vec<Span>,
+    /// What the grammar parses in the first configuration.
+    pub masked: Vec<u8>,
+    /// A copy of `masked` to patch for other configurations.
+    scratch: RefCell<Option<Vec<u8>>>,
+}
+
+impl<'f> Prepared<'f> {
+    /// `None` when nothing in the file can be instrumented.
+    pub fn new(file: &'f SourceFile) -> Option<Prepared<'f>> {
+        let mentions = lock_mentions(&file.bytes);
+        if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
+            return None;
+        }
+        let found = scan::scan(&file.bytes);
+        let known = Known {
+            cplusplus: file.language == Language::Cpp,
+        };
+        let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
+        let directives: Vec<RawDirective> = found
+            .directives
+            .into_iter()
+            .filter(|d| !conditionals.is_dead(d.span.start))
+            .collect();
+        let lock_mentions: Vec<Span> = mentions
+            .into_iter()
+            .filter(|m| !conditionals.is_dead(m.start))
+            .collect();
+        if directives.is_empty() && lock_mentions.is_empty() {
+            return None;
+        }
+        let parsed = directives
+            .iter()
+            .map(|d| parse_raw(d, file.language))
+            .collect();
+        let mut prepared = Prepared {
+            file,
+            directives,
+            parsed,
+            lines: found.lines,
+            conditionals,
+            lock_mentions,
+            masked: Vec::new(),
+            scratch: RefCell::new(None),
+        };
+        let mut masked = file.bytes.clone();
+        prepared.mask(&mut masked, 0, &Assignment::new());
+        prepared.masked = masked;
+        Some(prepared)
+    }
+
+    /// Blanks, in `buffer` (the file's bytes from `offset` on), the
+    /// directives and what the configuration `assignment` does not compile.
+    fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
+        let end = offset + buffer.len();
+        let first = self.directives.partition_point(|d| d.span.end <= offset);
+        for d in self.directives[first..]
+            .iter()
+            .take_while(|d| d.span.start < end)
+        {
+            if !matches!(d.kind, RawKind::InMacro { .. }) {
+                let span = d.span.start.max(offset)..d.span.end.min(end);
+                blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
+            }
+        }
+        self.conditionals.mask(buffer, offset, assignment);
+    }
+
+    /// Calls `read` with the text the grammar parses in the configuration
+    /// `assignment`: the first configuration's, with the extents of the
+    /// groups it names masked anew.
+    pub fn with_configuration<R>(
+        &self,
+        assignment: &Assignment,
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> R {
+        let mut scratch = self.scratch.borrow_mut();
+        let text = scratch.get_or_insert_with(|| self.masked.clone());
+        let extents: Vec<Span> = assignment
+            .keys()
+            .map(|&g| self.conditionals.extent(g))
+            .collect();
+        for extent in &extents {
+            text[extent.clone()].copy_from_slice(&self.file.bytes[extent.clone()]);
+            self.mask(&mut text[extent.clone()], extent.start, assignment);
+        }
+        let result = read(text);
+        for extent in &extents {
+            text[extent.clone()].copy_from_slice(&self.masked[extent.clone()]);
+        }
+        result
+    }
+}
+
+fn parse_raw(d: &RawDirective, language: Language) -> Option<Result<Parsed, DirectiveError>> {
+    let sentinel = if d.pomp {
+        Sentinel::Pomp
+    } else {
+        Sentinel::Omp
+    };
+    match d.kind {
+        RawKind::InMacro { .. } => None,
+        RawKind::DeclarationAttribute => Some(parse_declaration_attribute(&d.text, language)),
+        _ => Some(parse_directive(&d.text, sentinel, language)),
+    }
+}
+
+/// Every whole-word occurrence of a lock routine's name: a cheap
+/// over-approximation of their calls.
+pub(super) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
+    memchr::memmem::find_iter(bytes, b"omp_")
+        .filter_map(|at| {
+            let word_start = at == 0 || !scan::is_ident(bytes[at - 1]);
+            let end = bytes[at..]
+                .iter()
+                .position(|b| !scan::is_ident(*b))
+                .map_or(bytes.len(), |len| at + len);
+            let routine = std::str::from_utf8(&bytes[at..end])
+                .is_ok_and(|w| crate::frontend::LOCK_ROUTINES.contains(&w));
+            (word_start && routine).then_some(at..end)
+        })
+        .collect()
+}

@@ -1,0 +1,230 @@
+//! The C and C++ front end parses only the declarations that hold
+//! directives, and the whole file where that is in doubt. Either way the
+//! result must be the one a parse of the whole file gives: every corpus
+//! program, test case and project source, their concatenation, and
+//! generated programs are instrumented both ways and must come out byte
+//! for byte the same, with the same diagnostics.
+
+use pomp::frontend::c::{Scope, TreeSitterC};
+use pomp::instrument::Options;
+use pomp::source::{Language, SourceFile};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+
+#[allow(dead_code)]
+#[path = "../benches/common/proxy_app.rs"]
+mod proxy_app;
+
+/// Output and diagnostics of instrumenting `file` with `front_end`, and
+/// the scope it parsed.
+fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<String>, Scope) {
+    let options = Options::default();
+    let (model, scope) = front_end.read_telling_scope(file);
+    let model = pomp::model::complete(file, model);
+    let plan = pomp::rules::plan(file, &model, &options.rules);
+    let edits = pomp::output::emit(file, &model, &plan, &options.output);
+    let mut diagnostics: Vec<String> = model
+        .diagnostics
+        .iter()
+        .chain(&plan.diagnostics)
+        .map(|d| {
+            format!(
+                "{:?} {:?} {} / {} / {}",
+                d.severity,
+                d.span,
+                d.message,
+                d.label,
+                d.notes.join(" / ")
+            )
+        })
+        .collect();
+    diagnostics.sort();
+    (edits.apply(&file.bytes), diagnostics, scope)
+}
+
+/// Whether `file` comes out the same both ways; the scope the default
+/// front end used.
+fn assert_same_both_ways(file: &SourceFile) -> Scope {
+    let (partial, partial_diagnostics, scope) = instrument_with(file, &TreeSitterC::default());
+    let (whole, whole_diagnostics, _) = instrument_with(file, &TreeSitterC::whole_file());
+    assert_eq!(
+        partial_diagnostics,
+        whole_diagnostics,
+        "{}: diagnostics differ",
+        file.path.display()
+    );
+    if partial != whole {
+        let partial = String::from_utf8_lossy(&partial);
+        let whole = String::from_utf8_lossy(&whole);
+        let line = partial
+            .lines()
+            .zip(whole.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "{}: output differs from line {}:\npartial: {:?}\nwhole:   {:?}",
+            file.path.display(),
+            line + 1,
+            partial.lines().nth(line),
+            whole.lines().nth(line)
+        );
+    }
+    scope
+}
+
+fn sources() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if matches!(
+                Language::from_path(&path),
+                Some(Language::C | Language::Cpp)
+            ) {
+                found.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for dir in ["corpus", "tests/cases", "tests/projects", "tests/support"] {
+        walk(&root.join(dir), &mut found);
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn every_source_of_the_repository_reads_the_same_in_pieces() {
+    let mut partial = Vec::new();
+    let mut whole = Vec::new();
+    for path in sources() {
+        let bytes = std::fs::read(&path).unwrap();
+        let language = Language::from_path(&path).unwrap();
+        let file = SourceFile::new(&path, bytes, language);
+        match assert_same_both_ways(&file) {
+            Scope::Declarations => partial.push(path),
+            Scope::WholeFile => whole.push(path),
+        }
+    }
+    // The comparison means something only where the partial parse is
+    // taken: for nearly every file.
+    assert!(
+        partial.len() >= 4 * whole.len(),
+        "the whole file was parsed for {whole:#?}"
+    );
+}
+
+#[test]
+fn the_corpus_concatenated_reads_the_same_in_pieces() {
+    let mut text = String::new();
+    for (copy, path) in sources()
+        .iter()
+        .filter(|p| p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")))
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .enumerate()
+    {
+        text.push_str(&format!("#define main main_{copy}\n"));
+        text.push_str(&std::fs::read_to_string(path).unwrap());
+        text.push_str("#undef main\n");
+    }
+    let file = SourceFile::new("all.c", text.into_bytes(), Language::C);
+    assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
+}
+
+#[test]
+fn the_proxy_application_of_the_benchmark_reads_the_same_in_pieces() {
+    // Enough modules that pieces are parsed in several batches, each
+    // module a namespace holding classes, templates and lambdas.
+    let file = SourceFile::new("proxy.cpp", proxy_app::proxy_app(200_000), Language::Cpp);
+    assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
+}
+
+/// Pieces of C that generated programs are made of.
+mod generated {
+    use proptest::prelude::*;
+
+    fn statement(depth: u32) -> BoxedStrategy<String> {
+        let leaf = prop_oneof![
+            Just("x += 1;".to_string()),
+            Just("s = \"{ not a brace }\"; c = '}';".to_string()),
+            Just("/* } */ y = x; // {".to_string()),
+            Just("if (x) y++; else y--;".to_string()),
+            Just("#pragma omp barrier".to_string()),
+            Just("#pragma omp atomic\nx++;".to_string()),
+            Just("omp_set_lock(&l); x++; omp_unset_lock(&l);".to_string()),
+        ];
+        if depth == 0 {
+            return leaf.boxed();
+        }
+        let inner = statement(depth - 1);
+        prop_oneof![
+            3 => leaf,
+            1 => inner.clone().prop_map(|s| format!("#pragma omp parallel\n{{\n{s}\n}}")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp critical\n{s}")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp parallel for\nfor (int i = 0; i < n; i++) {{\n{s}\n}}")),
+            1 => inner.clone().prop_map(|s| format!("if (n > 2)\n#pragma omp task\n{s}")),
+            1 => inner.clone().prop_map(|s| format!("#ifdef SCHED\n#pragma omp single\n#else\n#pragma omp master\n#endif\n{{ {s} }}")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp for\n#ifdef WIDE\nfor (long i = 0; i < n; i++) {{\n#else\nfor (int i = 0; i < n; i++) {{\n#endif\n{s}\n}}")),
+            1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{ {s} }}")),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("{{ {a}\n{b} }}")),
+        ]
+        .boxed()
+    }
+
+    fn function(name: usize) -> BoxedStrategy<String> {
+        prop_oneof![
+            3 => statement(3).prop_map(move |body| format!(
+                "static void f{name}(int n)\n{{\n  int x = 0, y = 0; const char *s; char c; (void)s; (void)c;\n{body}\n}}\n"
+            )),
+            1 => Just(format!("static int t{name}[] = {{ 1, 2, {name} }};\n")),
+            1 => Just(format!("struct s{name} {{ int a; struct {{ int b; }} inner; }};\n")),
+            1 => Just(format!("#define M{name}(a) {{ a; }}\n")),
+            1 => Just(format!("#pragma omp declare simd\nstatic int g{name}(int v) {{ return v + {name}; }}\n")),
+        ]
+        .boxed()
+    }
+
+    pub fn c_file() -> impl Strategy<Value = String> {
+        (1usize..6).prop_flat_map(|count| {
+            let functions: Vec<BoxedStrategy<String>> = (0..count).map(function).collect();
+            functions.prop_map(|parts| {
+                format!("#include <omp.h>\nstatic omp_lock_t l;\n{}", parts.concat())
+            })
+        })
+    }
+
+    pub fn cpp_file() -> impl Strategy<Value = String> {
+        (c_file(), 0usize..4).prop_map(|(c, wrapping)| {
+            let body = c.replace("static ", "");
+            match wrapping {
+                0 => format!("namespace app {{\n{body}}}\n"),
+                1 => format!("namespace app {{ namespace detail {{\n{body}}} }}\n"),
+                2 => format!(
+                    "template <typename T>\nstruct Holder : Base<T> {{\npublic:\n  Holder() : v_{{0}} {{ }}\n  void run(int n) {{\n    int x = 0, y = 0; const char *s; char c;\n#pragma omp parallel for\n    for (int i = 0; i < n; i++) x += [&] {{ return i; }}();\n  }}\nprivate:\n  T v_;\n}};\n{body}"
+                ),
+                _ => format!("extern \"C\" {{\n{body}}}\n"),
+            }
+        })
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_c_reads_the_same_in_pieces(text in generated::c_file()) {
+        let file = SourceFile::new("gen.c", text.into_bytes(), Language::C);
+        assert_same_both_ways(&file);
+    }
+
+    #[test]
+    fn generated_cpp_reads_the_same_in_pieces(text in generated::cpp_file()) {
+        let file = SourceFile::new("gen.cpp", text.into_bytes(), Language::Cpp);
+        assert_same_both_ways(&file);
+    }
+}

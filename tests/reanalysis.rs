@@ -1,0 +1,102 @@
+//! An editor reads its buffer again after every change, reusing the
+//! previous reading's syntax tree. Whatever the change, the result must be
+//! the one instrumenting the text from scratch gives: every corpus program
+//! and test case is edited the ways typing edits it (a letter added that
+//! breaks the syntax, taken back, lines and directives added, a brace
+//! opened), each version read with one `Reuse` kept across all files and
+//! compared, output byte for byte and diagnostics, with `instrument`.
+
+use pomp::frontend::c::{Reuse, TreeSitterC};
+use pomp::instrument::{instrument, Options};
+use pomp::source::{Language, SourceFile};
+use std::path::{Path, PathBuf};
+
+fn sources() -> Vec<PathBuf> {
+    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if matches!(
+                Language::from_path(&path),
+                Some(Language::C | Language::Cpp)
+            ) {
+                found.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for dir in ["corpus", "tests/cases"] {
+        walk(&root.join(dir), &mut found);
+    }
+    found.sort();
+    found
+}
+
+/// The versions of `text` a few changes at `at` make, one after another,
+/// ending where it began.
+fn versions(text: &str, at: usize) -> Vec<String> {
+    let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+    let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let with =
+        |offset: usize, inserted: &str| format!("{}{inserted}{}", &text[..offset], &text[offset..]);
+    vec![
+        with(at, "x"),
+        text.to_string(),
+        with(line, "\n"),
+        with(line, "#pragma omp barrier\n"),
+        with(line, "#pragma omp barrier\n#pragma omp flush\n"),
+        with(at, "{"),
+        with(at, "}"),
+        text.to_string(),
+    ]
+}
+
+fn diagnostics(list: &[pomp::diagnostics::Diagnostic]) -> Vec<String> {
+    let mut out: Vec<String> = list
+        .iter()
+        .map(|d| format!("{:?} {:?} {} / {}", d.severity, d.span, d.message, d.label))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_edit_reads_as_the_text_read_from_scratch() {
+    let options = Options::default();
+    let front_end = TreeSitterC::default();
+    let mut reuse = Reuse::default();
+    for path in sources() {
+        let language = Language::from_path(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut edited = vec![text.clone()];
+        for part in 1..4 {
+            edited.extend(versions(&text, text.len() * part / 4));
+        }
+        for (step, version) in edited.into_iter().enumerate() {
+            let file = SourceFile::new(&path, version.into_bytes(), language);
+            let model = pomp::model::complete(&file, front_end.read_reusing(&file, &mut reuse));
+            let plan = pomp::rules::plan(&file, &model, &options.rules);
+            let output =
+                pomp::output::emit(&file, &model, &plan, &options.output).apply(&file.bytes);
+            let mut found = model.diagnostics.clone();
+            found.extend(plan.diagnostics.iter().cloned());
+            let fresh = instrument(&file, &options);
+            assert_eq!(
+                diagnostics(&found),
+                diagnostics(&fresh.diagnostics),
+                "{} after edit {step}: diagnostics differ",
+                path.display()
+            );
+            assert!(
+                output == fresh.output,
+                "{} after edit {step}: output differs",
+                path.display()
+            );
+        }
+    }
+}
