@@ -108,7 +108,49 @@ pub fn instrument_guarded(
     file: &SourceFile,
     options: &Options,
 ) -> Result<Instrumentation, InputError> {
-    std::panic::catch_unwind(|| instrument(file, options)).map_err(|panic| {
+    guarded(file, || instrument(file, options))
+}
+
+/// What an editor keeps between the readings of one buffer, so that
+/// instrumenting it again after a change parses only what changed. One per
+/// open document; handing it another file costs a parse from scratch, never
+/// a wrong result.
+#[derive(Default)]
+pub struct Session {
+    c: crate::frontend::c::Reuse,
+}
+
+/// [`instrument_guarded`] of a new version of the text `session` saw
+/// before: the result is exactly [`instrument`]'s.
+pub fn instrument_again(
+    file: &SourceFile,
+    options: &Options,
+    session: &mut Session,
+) -> Result<Instrumentation, InputError> {
+    let result = guarded(file, || {
+        let front_end = crate::frontend::for_file(file, &options.front_end);
+        let incremental = !file.language.is_fortran()
+            && front_end.name() == crate::frontend::c::TreeSitterC::NAME
+            && may_need_instrumenting(&file.bytes);
+        if !incremental {
+            return instrument(file, options);
+        }
+        let read = crate::frontend::c::TreeSitterC::default().read_reusing(file, &mut session.c);
+        let model = crate::model::complete(file, read);
+        instrument_model(file, options, front_end.name(), model)
+    });
+    if result.is_err() {
+        // What a failed reading left behind is not to be trusted.
+        session.c.clear();
+    }
+    result
+}
+
+fn guarded(
+    file: &SourceFile,
+    work: impl FnOnce() -> Instrumentation,
+) -> Result<Instrumentation, InputError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|panic| {
         let message = panic
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -150,6 +192,16 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     } else {
         crate::model::Model::default()
     };
+    instrument_model(file, options, front_end.name(), model)
+}
+
+/// The rest of the pipeline, from the complete model of `file`.
+fn instrument_model(
+    file: &SourceFile,
+    options: &Options,
+    front_end: &'static str,
+    model: crate::model::Model,
+) -> Instrumentation {
     let plan = crate::rules::plan(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model
         .diagnostics
@@ -167,7 +219,7 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     let edits = crate::output::emit(file, &model, &plan, &options.output);
     let output = edits.apply(&file.bytes);
     Instrumentation {
-        front_end: front_end.name(),
+        front_end,
         model,
         plan,
         edits,

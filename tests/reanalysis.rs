@@ -3,11 +3,11 @@
 //! the one instrumenting the text from scratch gives: every corpus program
 //! and test case is edited the ways typing edits it (a letter added that
 //! breaks the syntax, taken back, lines and directives added, a brace
-//! opened), each version read with one `Reuse` kept across all files and
-//! compared, output byte for byte and diagnostics, with `instrument`.
+//! opened), each version instrumented again with one `Session` kept across all
+//! files (as the language server does) and compared, output byte for byte
+//! and diagnostics, with `instrument`.
 
-use pomp::frontend::c::{Reuse, TreeSitterC};
-use pomp::instrument::{instrument, Options};
+use pomp::instrument::{instrument, instrument_again, Options, Session};
 use pomp::source::{Language, SourceFile};
 use std::path::{Path, PathBuf};
 
@@ -68,8 +68,7 @@ fn diagnostics(list: &[pomp::diagnostics::Diagnostic]) -> Vec<String> {
 #[test]
 fn every_edit_reads_as_the_text_read_from_scratch() {
     let options = Options::default();
-    let front_end = TreeSitterC::default();
-    let mut reuse = Reuse::default();
+    let mut session = Session::default();
     for path in sources() {
         let language = Language::from_path(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -79,12 +78,8 @@ fn every_edit_reads_as_the_text_read_from_scratch() {
         }
         for (step, version) in edited.into_iter().enumerate() {
             let file = SourceFile::new(&path, version.into_bytes(), language);
-            let model = pomp::model::complete(&file, front_end.read_reusing(&file, &mut reuse));
-            let plan = pomp::rules::plan(&file, &model, &options.rules);
-            let output =
-                pomp::output::emit(&file, &model, &plan, &options.output).apply(&file.bytes);
-            let mut found = model.diagnostics.clone();
-            found.extend(plan.diagnostics.iter().cloned());
+            let again = instrument_again(&file, &options, &mut session).unwrap();
+            let (found, output) = (again.diagnostics, again.output);
             let fresh = instrument(&file, &options);
             assert_eq!(
                 diagnostics(&found),

@@ -21,6 +21,9 @@ pub struct Document {
     pub analysis: Option<Analysis>,
     /// How long the last analysis took.
     pub last_analysis: Duration,
+    /// What the last analysis leaves the next: typing re-parses only what
+    /// changed.
+    session: instrument::Session,
 }
 
 /// What the instrumentation of one version of a document gives an editor.
@@ -45,6 +48,7 @@ impl Document {
             language,
             analysis: None,
             last_analysis: Duration::ZERO,
+            session: instrument::Session::default(),
         }
     }
 
@@ -90,12 +94,12 @@ impl Document {
         self.analysis.as_ref().expect("analysed above")
     }
 
-    fn instrument(&self, options: &instrument::Options, encoding: Encoding) -> Analysis {
+    fn instrument(&mut self, options: &instrument::Options, encoding: Encoding) -> Analysis {
         let Some(language) = self.language else {
             return Analysis::unknown_language(self, encoding);
         };
         let file = SourceFile::new(self.path(), self.text.as_bytes().to_vec(), language);
-        match instrument::instrument_guarded(&file, options) {
+        match instrument::instrument_again(&file, options, &mut self.session) {
             Ok(done) => Analysis::new(&file, done, &self.lines, self.version, encoding),
             Err(error) => Analysis::failed(self, &file, error.to_string(), encoding),
         }

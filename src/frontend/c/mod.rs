@@ -47,6 +47,9 @@ pub struct TreeSitterC {
 }
 
 impl TreeSitterC {
+    /// How the IDF and the diagnostics name this front end.
+    pub const NAME: &'static str = "tree-sitter";
+
     /// The front end that always parses whole files: slower, and the
     /// reference the partial parse is tested against.
     pub fn whole_file() -> TreeSitterC {
@@ -58,7 +61,7 @@ impl TreeSitterC {
 
 impl FrontEnd for TreeSitterC {
     fn name(&self) -> &'static str {
-        "tree-sitter"
+        TreeSitterC::NAME
     }
 
     fn read(&self, file: &SourceFile) -> Model {
