@@ -23,6 +23,7 @@ mod team;
 mod thread;
 mod throttle;
 mod trace;
+mod untimed;
 
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU8, Ordering};
@@ -208,6 +209,25 @@ pub(crate) fn update() -> Option<Update> {
     }
     update.state().events += 1;
     Some(update)
+}
+
+/// [`update`] for the untimed fast path ([`untimed`]): `None`, without a
+/// call, unless the thread is registered, has a throttled node and the
+/// runtime runs; the event then takes the general path. The event is not counted here: the fast
+/// path counts it only once it has handled it.
+#[inline(always)]
+pub(crate) fn running_update() -> Option<Update> {
+    let data = thread::registered()?;
+    // Until then the fast path would fail, having cost nearly as much as
+    // it saves. Only the owner changes the flag, so it may read it before
+    // the update starts.
+    if !unsafe { data.state() }.any_throttled {
+        return None;
+    }
+    announce(data);
+    // Dropping it clears the busy mark again.
+    let update = Update { data };
+    (PHASE.load(Ordering::Relaxed) == RUNNING).then_some(update)
 }
 
 /// Marks the thread busy before it touches its state (see
