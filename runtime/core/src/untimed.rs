@@ -8,8 +8,7 @@
 //! it is inlined into needs no stack frame of its own before it knows that
 //! the event is untimed; the general path is a separate function.
 
-use crate::regions;
-use crate::regions::{RegionId, NO_REGION};
+use crate::regions::{self, RegionId, NO_REGION};
 use crate::{RegionHandle, TaskHandle, Update};
 use pomp2::profile::Kind;
 
