@@ -36,6 +36,98 @@ impl Ctc {
     }
 }
 
+/// The entry points' events: the untimed fast path ([`untimed`]) first,
+/// else the general path, in a function of its own made for the calling
+/// entry point (so that the event's kind is a constant there) and never
+/// inlined (so that an event the fast path handles needs no stack frame).
+macro_rules! fast_or_general {
+    ($fast:expr, $general:ident($($arg:ident: $ty:ty = $value:expr),*; $kind:expr $(,)?)) => {{
+        $(let $arg: $ty = $value;)*
+        if !$fast {
+            #[inline(never)]
+            unsafe fn general($($arg: $ty),*) {
+                $crate::events::$general($($arg,)* $kind)
+            }
+            general($($arg),*)
+        }
+    }};
+}
+
+/// A construct's enter or begin.
+macro_rules! enter {
+    ($handle:expr, $ctc:expr, $kind:expr $(,)?) => {
+        $crate::events::fast_or_general!(
+            $crate::untimed::enter(handle, $kind, $crate::events::is_leaf($kind)),
+            enter_generally(
+                handle: *mut $crate::RegionHandle = $handle,
+                ctc: $crate::events::Ctc = $ctc;
+                $kind
+            )
+        )
+    };
+}
+
+/// A construct's exit or end.
+macro_rules! exit {
+    ($handle:expr, $kind:expr $(,)?) => {
+        $crate::events::fast_or_general!(
+            $crate::untimed::exit(handle, $kind, $crate::events::is_leaf($kind)),
+            exit_generally(handle: *mut $crate::RegionHandle = $handle; $kind)
+        )
+    };
+}
+
+/// The exit from a scheduling point.
+macro_rules! exit_resuming_task {
+    ($handle:expr, $old_task:expr, $kind:expr $(,)?) => {
+        $crate::events::fast_or_general!(
+            $crate::untimed::exit_resuming_task(
+                handle,
+                old_task,
+                $kind,
+                $crate::events::is_leaf($kind)
+            ),
+            exit_resuming_task_generally(
+                handle: *mut $crate::RegionHandle = $handle,
+                old_task: $crate::TaskHandle = $old_task;
+                $kind
+            )
+        )
+    };
+}
+
+/// A task's creation begins.
+macro_rules! task_create_begin {
+    ($handle:expr, $new_task:expr, $old_task:expr, $ctc:expr, $kind:expr $(,)?) => {
+        $crate::events::fast_or_general!(
+            $crate::untimed::task_create_begin(handle, new_task, old_task, $kind),
+            task_create_begin_generally(
+                handle: *mut $crate::RegionHandle = $handle,
+                new_task: *mut $crate::TaskHandle = $new_task,
+                old_task: *mut $crate::TaskHandle = $old_task,
+                ctc: $crate::events::Ctc = $ctc;
+                $kind
+            )
+        )
+    };
+}
+
+/// A task instance begins.
+macro_rules! task_begin {
+    ($handle:expr, $task:expr, $kind:expr $(,)?) => {
+        $crate::events::fast_or_general!(
+            $crate::untimed::task_begin(handle, task, $kind),
+            task_begin_generally(
+                handle: *mut $crate::RegionHandle = $handle,
+                task: $crate::TaskHandle = $task;
+                $kind
+            )
+        )
+    };
+}
+
+pub(crate) use {enter, exit, exit_resuming_task, fast_or_general, task_begin, task_create_begin};
+
 #[inline(always)]
 pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
     resolve_handle(handle, ctc).map(|h| h.region)
@@ -70,7 +162,7 @@ unsafe fn start_and_assign(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle
 }
 
 #[inline(always)]
-pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
+pub(crate) unsafe fn enter_generally(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
     if !crate::recording() {
         return;
     }
@@ -86,7 +178,7 @@ pub(crate) unsafe fn enter(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 }
 
 #[inline(always)]
-pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
+pub(crate) unsafe fn exit_generally(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
             if is_leaf(kind) {
@@ -101,7 +193,7 @@ pub(crate) unsafe fn exit(handle: *mut RegionHandle, kind: Kind) {
 /// Constructs in which no other construct opens, apart from task
 /// instances (see [`ThreadState::push_leaf`]).
 #[inline(always)]
-fn is_leaf(kind: Kind) -> bool {
+pub(crate) fn is_leaf(kind: Kind) -> bool {
     matches!(
         kind,
         Kind::Atomic | Kind::Flush | Kind::TaskCreate | Kind::UntiedTaskCreate
@@ -176,7 +268,7 @@ pub(crate) unsafe fn enter_saving_task(
 /// Exit from a scheduling point: tasks may have run on this thread, so the
 /// task that was current before is resumed.
 #[inline(always)]
-pub(crate) unsafe fn exit_resuming_task(
+pub(crate) unsafe fn exit_resuming_task_generally(
     handle: *mut RegionHandle,
     old_task: TaskHandle,
     kind: Kind,
@@ -349,7 +441,7 @@ pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHand
 }
 
 #[inline(always)]
-pub(crate) unsafe fn task_create_begin(
+pub(crate) unsafe fn task_create_begin_generally(
     handle: *mut RegionHandle,
     new_task: *mut TaskHandle,
     old_task: *mut TaskHandle,
@@ -374,7 +466,7 @@ pub(crate) unsafe fn task_create_begin(
 }
 
 #[inline(always)]
-pub(crate) unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
+pub(crate) unsafe fn task_begin_generally(handle: *mut RegionHandle, task: TaskHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
             let state = update.state();
@@ -390,11 +482,11 @@ macro_rules! c_enter_exit {
     ($($kind:ident: $enter:ident / $exit:ident;)*) => {$(
         #[no_mangle]
         pub unsafe extern "C" fn $enter(handle: *mut RegionHandle, ctc: *const c_char) {
-            enter(handle, Ctc::C(ctc), Kind::$kind)
+            enter!(handle, Ctc::C(ctc), Kind::$kind)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $exit(handle: *mut RegionHandle) {
-            exit(handle, Kind::$kind)
+            exit!(handle, Kind::$kind)
         }
     )*};
 }
@@ -430,11 +522,11 @@ macro_rules! c_begin_end {
     ($($kind:ident: $begin:ident / $end:ident;)*) => {$(
         #[no_mangle]
         pub unsafe extern "C" fn $begin(handle: *mut RegionHandle) {
-            enter(handle, Ctc::Absent, Kind::$kind)
+            enter!(handle, Ctc::Absent, Kind::$kind)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
-            exit(handle, Kind::$kind)
+            exit!(handle, Kind::$kind)
         }
     )*};
 }
@@ -501,7 +593,7 @@ pub unsafe extern "C" fn POMP2_Barrier_enter(
 
 #[no_mangle]
 pub unsafe extern "C" fn POMP2_Barrier_exit(handle: *mut RegionHandle, old_task: TaskHandle) {
-    exit_resuming_task(handle, old_task, Kind::Barrier)
+    exit_resuming_task!(handle, old_task, Kind::Barrier)
 }
 
 #[no_mangle]
@@ -517,7 +609,7 @@ pub unsafe extern "C" fn POMP2_Implicit_barrier_exit(
     handle: *mut RegionHandle,
     old_task: TaskHandle,
 ) {
-    exit_resuming_task(handle, old_task, Kind::ImplicitBarrier)
+    exit_resuming_task!(handle, old_task, Kind::ImplicitBarrier)
 }
 
 #[no_mangle]
@@ -531,7 +623,7 @@ pub unsafe extern "C" fn POMP2_Taskwait_begin(
 
 #[no_mangle]
 pub unsafe extern "C" fn POMP2_Taskwait_end(handle: *mut RegionHandle, old_task: TaskHandle) {
-    exit_resuming_task(handle, old_task, Kind::Taskwait)
+    exit_resuming_task!(handle, old_task, Kind::Taskwait)
 }
 
 /// The four events of a task: creation (begin, end) in the creating task,
@@ -546,19 +638,19 @@ macro_rules! c_task_events {
             _if_clause: i32,
             ctc: *const c_char,
         ) {
-            task_create_begin(handle, new_task, old_task, Ctc::C(ctc), Kind::$create)
+            task_create_begin!(handle, new_task, old_task, Ctc::C(ctc), Kind::$create)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
-            exit_resuming_task(handle, old_task, Kind::$create)
+            exit_resuming_task!(handle, old_task, Kind::$create)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $begin(handle: *mut RegionHandle, task: TaskHandle) {
-            task_begin(handle, task, Kind::$run)
+            task_begin!(handle, task, Kind::$run)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
-            exit(handle, Kind::$run)
+            exit!(handle, Kind::$run)
         }
     )*};
 }

@@ -26,11 +26,11 @@ macro_rules! fortran_enter_exit {
     ($($kind:ident: $enter:ident / $exit:ident;)*) => {$(
         #[no_mangle]
         pub unsafe extern "C" fn $enter(handle: *mut RegionHandle, ctc: *const c_char, ctc_len: usize) {
-            events::enter(handle, Ctc::Fortran(ctc, ctc_len), Kind::$kind)
+            events::enter!(handle, Ctc::Fortran(ctc, ctc_len), Kind::$kind)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $exit(handle: *mut RegionHandle) {
-            events::exit(handle, Kind::$kind)
+            events::exit!(handle, Kind::$kind)
         }
     )*};
 }
@@ -62,12 +62,12 @@ fortran_enter_exit! {
 
 #[no_mangle]
 pub unsafe extern "C" fn pomp2_single_begin_(handle: *mut RegionHandle) {
-    events::enter(handle, Ctc::Absent, Kind::SingleBody)
+    events::enter!(handle, Ctc::Absent, Kind::SingleBody)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn pomp2_single_end_(handle: *mut RegionHandle) {
-    events::exit(handle, Kind::SingleBody)
+    events::exit!(handle, Kind::SingleBody)
 }
 
 #[no_mangle]
@@ -131,7 +131,7 @@ pub unsafe extern "C" fn pomp2_barrier_exit_(
     handle: *mut RegionHandle,
     old_task: *const TaskHandle,
 ) {
-    events::exit_resuming_task(handle, task_arg(old_task), Kind::Barrier)
+    events::exit_resuming_task!(handle, task_arg(old_task), Kind::Barrier)
 }
 
 #[no_mangle]
@@ -147,7 +147,7 @@ pub unsafe extern "C" fn pomp2_implicit_barrier_exit_(
     handle: *mut RegionHandle,
     old_task: *const TaskHandle,
 ) {
-    events::exit_resuming_task(handle, task_arg(old_task), Kind::ImplicitBarrier)
+    events::exit_resuming_task!(handle, task_arg(old_task), Kind::ImplicitBarrier)
 }
 
 #[no_mangle]
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn pomp2_taskwait_end_(
     handle: *mut RegionHandle,
     old_task: *const TaskHandle,
 ) {
-    events::exit_resuming_task(handle, task_arg(old_task), Kind::Taskwait)
+    events::exit_resuming_task!(handle, task_arg(old_task), Kind::Taskwait)
 }
 
 /// A task's four events, as for C (`events::c_task_events`), with every
@@ -181,7 +181,7 @@ macro_rules! fortran_task_events {
             ctc: *const c_char,
             ctc_len: usize,
         ) {
-            events::task_create_begin(
+            events::task_create_begin!(
                 handle,
                 new_task,
                 old_task,
@@ -191,15 +191,15 @@ macro_rules! fortran_task_events {
         }
         #[no_mangle]
         pub unsafe extern "C" fn $create_end(handle: *mut RegionHandle, old_task: *const TaskHandle) {
-            events::exit_resuming_task(handle, task_arg(old_task), Kind::$create)
+            events::exit_resuming_task!(handle, task_arg(old_task), Kind::$create)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $begin(handle: *mut RegionHandle, task: *const TaskHandle) {
-            events::task_begin(handle, task_arg(task), Kind::$run)
+            events::task_begin!(handle, task_arg(task), Kind::$run)
         }
         #[no_mangle]
         pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
-            events::exit(handle, Kind::$run)
+            events::exit!(handle, Kind::$run)
         }
     )*};
 }

@@ -23,6 +23,7 @@ mod team;
 mod thread;
 mod throttle;
 mod trace;
+mod untimed;
 
 use std::ffi::{c_char, c_void};
 use std::sync::atomic::{compiler_fence, AtomicBool, AtomicU8, Ordering};
@@ -96,6 +97,9 @@ static INIT: Once = Once::new();
 /// constructs already open still close so the stacks stay balanced.
 static RECORDING: AtomicBool = AtomicBool::new(true);
 static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
+/// Whether nodes may be throttled at all (`POMP_THROTTLE`): without, no
+/// event tries the untimed fast path.
+static THROTTLING: AtomicBool = AtomicBool::new(false);
 
 /// Whether the busy/phase handshake uses the kernel's process-wide memory
 /// barrier. The writer then pays for the barrier once, and the hot path
@@ -121,6 +125,7 @@ pub(crate) fn ensure_running() -> bool {
 fn initialize() {
     let config = config();
     trace::set_budget(config.trace_limit);
+    THROTTLING.store(config.throttle.is_some(), Ordering::Relaxed);
     clock::init();
     ASYMMETRIC_FENCE.store(
         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
@@ -208,6 +213,28 @@ pub(crate) fn update() -> Option<Update> {
     }
     update.state().events += 1;
     Some(update)
+}
+
+/// [`update`] for the untimed fast path ([`untimed`]): `None`, without a
+/// call, unless throttling is on, the thread is registered, the runtime
+/// runs and a node is throttled on the thread; the event then takes the general path. The
+/// event is not counted here: the fast path counts it only once it has
+/// handled it.
+#[inline(always)]
+pub(crate) fn running_update() -> Option<Update> {
+    if !THROTTLING.load(Ordering::Relaxed) {
+        return None;
+    }
+    let data = thread::registered()?;
+    announce(data);
+    // Dropping it clears the busy mark again.
+    let mut update = Update { data };
+    if PHASE.load(Ordering::Relaxed) != RUNNING {
+        return None;
+    }
+    // Until a node is throttled the fast path would fail, having cost
+    // nearly as much as it saves.
+    update.state().any_throttled.then_some(update)
 }
 
 /// Marks the thread busy before it touches its state (see

@@ -68,6 +68,20 @@ pub unsafe fn read(slot: *mut *mut c_void) -> Option<Handle> {
     Some(handle)
 }
 
+/// The region id a handle holds, 0 when none, without checking it against
+/// the table: for the untimed fast path, which only compares it with the
+/// regions of the thread's call-path nodes, all of them known regions.
+///
+/// # Safety
+/// `slot` is null or valid as described for [`slot_word`].
+#[inline(always)]
+pub unsafe fn read_id(slot: *mut *mut c_void) -> RegionId {
+    if slot.is_null() {
+        return 0;
+    }
+    (slot_word(slot).load(Ordering::Relaxed) & ID_MASK) as RegionId
+}
+
 /// True when `slot` is a valid slot holding NULL.
 ///
 /// # Safety

@@ -187,6 +187,9 @@ pub struct ThreadState {
     throttle: Option<Rule>,
     /// Visits from which a timed close considers throttling its node.
     throttle_check_from: u64,
+    /// Whether a node is throttled: until then nearly every frame is timed
+    /// and events skip the untimed fast path ([`crate::untimed`]).
+    pub any_throttled: bool,
 }
 
 impl ThreadState {
@@ -214,6 +217,7 @@ impl ThreadState {
             trace: ThreadTrace::new(settings.trace),
             throttle: settings.throttle,
             throttle_check_from: Rule::first_check(settings.throttle),
+            any_throttled: false,
         }
     }
 
@@ -240,14 +244,22 @@ impl ThreadState {
 
     #[inline(always)]
     fn child(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
-        let hint = self.node(parent).last_hit;
-        if hint != NO_NODE {
-            let node = self.node(hint);
-            if node.region == region && node.kind == kind {
-                return hint;
-            }
+        match self.cached_child(parent, region, kind) {
+            Some(node) => node,
+            None => self.child_by_search(parent, region, kind),
         }
-        self.child_by_search(parent, region, kind)
+    }
+
+    /// The child of `parent` for `region` and `kind` when it is the child
+    /// found last, which needs no search.
+    #[inline(always)]
+    fn cached_child(&self, parent: NodeIndex, region: RegionId, kind: Kind) -> Option<NodeIndex> {
+        let hint = self.node(parent).last_hit;
+        if hint == NO_NODE {
+            return None;
+        }
+        let node = self.node(hint);
+        (node.region == region && node.kind == kind).then_some(hint)
     }
 
     #[cold]
@@ -306,6 +318,99 @@ impl ThreadState {
             }
         }
         self.pop_to(region, kind, clock);
+    }
+
+    /// The events of untimed frames, handled when that needs no call: no
+    /// search for a node, no allocation, no clock. Each returns false,
+    /// having changed nothing, when the general path must handle the event
+    /// (a timed frame, a node not found last, a full stack); the general
+    /// path then decides exactly as these would have.
+    ///
+    /// [`Self::push_leaf`] of an untimed leaf: counts its visit.
+    #[inline(always)]
+    pub fn count_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
+        if self.stack.len() >= MAX_TREE_DEPTH {
+            return false;
+        }
+        match self.cached_child(self.context, region, kind) {
+            Some(node) if !self.times(node) => {
+                self.node_mut(node).visits += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// [`Self::pop_leaf`] of an untimed leaf, which has nothing to do.
+    #[inline(always)]
+    pub fn is_untimed_leaf_end(&self, region: RegionId, kind: Kind) -> bool {
+        if let Some(top) = self.stack.last() {
+            if top.region == region && top.kind == kind {
+                return false;
+            }
+        }
+        self.stack.len() < MAX_TREE_DEPTH
+            && self
+                .cached_child(self.context, region, kind)
+                .is_some_and(|node| !self.times(node))
+    }
+
+    /// [`Self::push`] of an untimed frame.
+    #[inline(always)]
+    pub fn open_untimed(&mut self, region: RegionId, kind: Kind) -> bool {
+        if self.stack.len() == self.stack.capacity() {
+            return false;
+        }
+        let untimed = if kind.is_task() {
+            self.cached_child(ROOT, region, kind)
+                .filter(|&node| self.node(node).throttled.is_some())
+        } else if self.stack.len() >= MAX_TREE_DEPTH {
+            None
+        } else {
+            self.cached_child(self.context, region, kind)
+                .filter(|&node| !self.times(node))
+        };
+        let Some(node) = untimed else {
+            return false;
+        };
+        self.open(node, region, kind, false, 0);
+        true
+    }
+
+    /// [`Self::pop_to`] of the innermost frame when it is untimed.
+    #[inline(always)]
+    pub fn close_untimed(&mut self, region: RegionId, kind: Kind) -> bool {
+        match self.stack.last() {
+            Some(top) if top.region == region && top.kind == kind && !top.timed => {}
+            _ => return false,
+        }
+        let Some(frame) = self.stack.pop() else {
+            return false;
+        };
+        self.close_frame_untimed(&frame);
+        true
+    }
+
+    /// Whether a task of `child_region` created now has the relation
+    /// counted last, which [`Self::count_repeated_task_relation`] counts.
+    #[inline(always)]
+    pub fn is_repeated_task_relation(&self, child_region: RegionId) -> bool {
+        self.task_relations
+            .get(self.last_relation)
+            .is_some_and(|relation| {
+                relation.parent_region == self.current_task_region
+                    && relation.child_region == child_region
+            })
+    }
+
+    /// [`Self::note_task_created`] of a task whose relation is the one
+    /// counted last.
+    #[inline(always)]
+    pub fn count_repeated_task_relation(&mut self) {
+        if let Some(relation) = self.task_relations.get_mut(self.last_relation) {
+            relation.count += 1;
+        }
+        self.tasks_created += 1;
     }
 
     /// Whether a frame of `node` opened now would be timed.
@@ -527,6 +632,7 @@ impl ThreadState {
                 at_visit: node.visits,
                 measured_ns: node.inclusive_ns,
             });
+            self.any_throttled = true;
         }
     }
 
@@ -588,14 +694,14 @@ impl ThreadState {
 
     #[inline(always)]
     fn close(&mut self, frame: &Frame, clock: impl Clock) {
+        if !frame.timed {
+            self.close_frame_untimed(frame);
+            return;
+        }
         self.context = frame.outer_context;
         if frame.kind.is_task() {
             self.current_task = frame.saved_task;
             self.current_task_region = frame.saved_task_region;
-        }
-        if !frame.timed {
-            self.count_untimed(frame);
-            return;
         }
         let now = clock.now();
         let elapsed = now.saturating_sub(frame.start);
@@ -636,7 +742,12 @@ impl ThreadState {
     }
 
     #[inline(always)]
-    fn count_untimed(&mut self, frame: &Frame) {
+    fn close_frame_untimed(&mut self, frame: &Frame) {
+        self.context = frame.outer_context;
+        if frame.kind.is_task() {
+            self.current_task = frame.saved_task;
+            self.current_task_region = frame.saved_task_region;
+        }
         if frame.node == NO_NODE {
             self.frames_beyond_depth_limit += 1;
         } else {
@@ -660,6 +771,7 @@ impl ThreadState {
                 at_visit: node.visits,
                 measured_ns: node.inclusive_ns,
             });
+            self.any_throttled = true;
         }
     }
 
@@ -1105,5 +1217,93 @@ mod tests {
         // An end without its begin is still noticed.
         state.pop_leaf(9, Kind::Atomic, 200);
         assert_eq!(state.unmatched_ends, 1);
+    }
+
+    /// A thread's state driven through the untimed fast path where it
+    /// takes the event, as the entry points do, and the same events
+    /// through the general path alone end with the same profile.
+    #[test]
+    fn the_untimed_fast_path_decides_as_the_general_path() {
+        let mut general = ThreadState::new(0, throttling());
+        let mut fast = ThreadState::new(0, throttling());
+        let mut fast_handled = 0;
+        for state in [&mut general, &mut fast] {
+            state.push(1, Kind::Parallel, 0);
+        }
+        for round in 0..12u64 {
+            let t = 10 + round * 100;
+            // Alternating creating regions make a relation miss now and then.
+            let creator = if round % 5 == 4 { 7 } else { NO_REGION };
+            for (state, try_fast) in [(&mut general, false), (&mut fast, true)] {
+                state.current_task_region = creator;
+                // Each event: the fast path's try on `fast` only, else the
+                // general path.
+                let mut handled =
+                    |state: &mut ThreadState, fast_path: fn(&mut ThreadState) -> bool| {
+                        let done = try_fast && fast_path(state);
+                        fast_handled += done as u32;
+                        done
+                    };
+                if handled(state, |s| {
+                    s.is_repeated_task_relation(2) && s.count_untimed_leaf(2, Kind::TaskCreate)
+                }) {
+                    state.count_repeated_task_relation();
+                    state.new_task_id();
+                } else {
+                    state.new_task_id();
+                    state.note_task_created(2);
+                    state.push_leaf(2, Kind::TaskCreate, t);
+                }
+                let task = state.task_id_base | round as i64;
+                if !handled(state, |s| s.open_untimed(2, Kind::Task)) {
+                    state.push(2, Kind::Task, t + 10);
+                }
+                state.current_task = task;
+                state.current_task_region = 2;
+                if !handled(state, |s| s.count_untimed_leaf(3, Kind::Atomic)) {
+                    state.push_leaf(3, Kind::Atomic, t + 20);
+                }
+                if !handled(state, |s| s.is_untimed_leaf_end(3, Kind::Atomic)) {
+                    state.pop_leaf(3, Kind::Atomic, t + 25);
+                }
+                if !handled(state, |s| s.close_untimed(2, Kind::Task)) {
+                    state.pop_to(2, Kind::Task, t + 40);
+                }
+                if !handled(state, |s| s.is_untimed_leaf_end(2, Kind::TaskCreate)) {
+                    state.pop_leaf(2, Kind::TaskCreate, t + 50);
+                }
+                state.current_task_region = NO_REGION;
+            }
+        }
+        for state in [&mut general, &mut fast] {
+            state.pop_to(1, Kind::Parallel, 2000);
+        }
+        assert!(fast_handled > 0, "the fast path took some events");
+        let tree = |state: &ThreadState| {
+            state
+                .nodes
+                .iter()
+                .map(|n| {
+                    let times = (n.inclusive_ns, n.children_ns, n.wait_ns);
+                    (n.region, n.kind, n.parent, n.visits, times, n.throttled)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(tree(&fast), tree(&general));
+        assert_eq!(fast.task_relations, general.task_relations);
+        assert_eq!(
+            (fast.tasks_created, fast.task_counter, fast.current_task),
+            (
+                general.tasks_created,
+                general.task_counter,
+                general.current_task
+            )
+        );
+        assert_eq!(fast.breakdown, general.breakdown);
+        assert!(fast.stack.is_empty() && general.stack.is_empty());
+        assert_eq!(fast.unmatched_ends, 0);
+        let task = child_of(&fast, ROOT, Kind::Task);
+        assert_eq!(task.visits, 12);
+        assert!(task.throttled.is_some());
     }
 }

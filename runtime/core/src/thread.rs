@@ -54,6 +54,15 @@ pub fn current() -> &'static ThreadData {
     }
 }
 
+/// This thread's data once it has registered (its first event registers
+/// it).
+#[inline(always)]
+pub fn registered() -> Option<&'static ThreadData> {
+    let data = CURRENT.with(Cell::get);
+    // Registered data is leaked, never freed.
+    unsafe { data.as_ref() }
+}
+
 #[cold]
 fn register() -> &'static ThreadData {
     let index = THREAD_COUNT.fetch_add(1, Ordering::Relaxed);
