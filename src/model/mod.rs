@@ -164,6 +164,48 @@ impl Model {
     }
 }
 
+/// The implicit first section of a construct divided into sections (a
+/// `sections` without a `section` directive before its first statement):
+/// `open` is where its body's code begins, `block_end` where its block
+/// ends, `statements` the spans of the body's statements in order (comments
+/// left out). `sites` are the file's sites, sorted by position. Directive
+/// lines belong to no statement, so a section that starts or ends with a
+/// directive spans it, and one of standalone directives alone is a section
+/// too. `None` when the first section is explicit or empty.
+pub fn implicit_section(
+    sites: &[Site],
+    open: usize,
+    block_end: usize,
+    statements: impl IntoIterator<Item = Span>,
+) -> Option<Span> {
+    // Sorted by position: only the sites inside the body matter.
+    let inside = &sites[sites.partition_point(|s| s.span.start <= open)..];
+    let first_section = inside
+        .iter()
+        .take_while(|s| s.span.end < block_end)
+        .find(|s| s.directive.is_separator())
+        .map_or(block_end - 1, |s| s.span.start);
+    let statements: Vec<Span> = statements
+        .into_iter()
+        .filter(|s| s.end <= first_section && s.start >= open)
+        .collect();
+    let directives: Vec<&Site> = inside
+        .iter()
+        .take_while(|s| s.span.end <= first_section)
+        .collect();
+    let start = (statements.first().map(|s| s.start))
+        .into_iter()
+        .chain(directives.first().map(|s| s.span.start))
+        .min()?;
+    // A directive's whole lines are rewritten: a section ending with one
+    // ends after its line.
+    let end = (statements.last().map(|s| s.end))
+        .into_iter()
+        .chain(directives.last().map(|s| s.lines.end.min(first_section)))
+        .max()?;
+    Some(start..end)
+}
+
 impl Model {
     /// The innermost conditional branch holding `offset`.
     pub fn branch_at(&self, offset: usize) -> Option<usize> {

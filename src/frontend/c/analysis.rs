@@ -472,40 +472,15 @@ impl<'a> Analysis<'a> {
                 continue;
             };
             let open = body.start_byte() + 1;
-            // Sites are sorted by position: look only at those inside the body.
-            let sites = &self.model.sites;
-            let first_section = sites[sites.partition_point(|s| s.span.start <= open)..]
-                .iter()
-                .take_while(|s| s.span.end < block.end)
-                .find(|s| s.directive.is_separator())
-                .map(|s| s.span.start)
-                .unwrap_or(block.end - 1);
             let mut cursor = body.walk();
-            let statements: Vec<Node> = body
+            let statements = body
                 .named_children(&mut cursor)
-                .filter(|n| {
-                    n.kind() != "comment" && n.end_byte() <= first_section && n.start_byte() >= open
-                })
-                .collect();
-            // Directive lines are masked, so no statement holds them: a
-            // section that starts with a directive starts there, and one
-            // made of standalone directives alone is a section too.
-            let directives: Vec<&Site> = sites[sites.partition_point(|s| s.span.start <= open)..]
-                .iter()
-                .take_while(|s| s.span.end <= first_section)
-                .collect();
-            let start = (statements.first().map(|n| n.start_byte()))
-                .into_iter()
-                .chain(directives.first().map(|s| s.span.start))
-                .min();
-            // A directive's whole lines are rewritten: a section ending
-            // with one ends after its line.
-            let end = (statements.last().map(|n| n.end_byte()))
-                .into_iter()
-                .chain(directives.last().map(|s| s.lines.end.min(first_section)))
-                .max();
-            if let (Some(start), Some(end)) = (start, end) {
-                found.push((index, start..end));
+                .filter(|n| n.kind() != "comment")
+                .map(|n| n.byte_range());
+            if let Some(section) =
+                crate::model::implicit_section(&self.model.sites, open, block.end, statements)
+            {
+                found.push((index, section));
             }
         }
         for (index, statements) in found {

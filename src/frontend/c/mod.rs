@@ -107,6 +107,16 @@ impl TreeSitterC {
     }
 }
 
+/// Records in `model`, read from `file` by another front end, the
+/// preprocessor branches its directives lie in and their conditions, and
+/// checks that repeating a condition where code is inserted means the same,
+/// as this front end's own reading does.
+pub(crate) fn record_conditions(file: &SourceFile, model: &mut Model) {
+    if let Some(prepared) = Prepared::new(file) {
+        placement::finish(&prepared, model);
+    }
+}
+
 /// What every reading ends with.
 fn finish(prepared: &Prepared, mut model: Model) -> Model {
     // Every reading lists diagnostics by position, each stage's in the

@@ -46,6 +46,11 @@ fn compare(
             .any(|s| s.contains(&directive.start) || overlaps(s))
         {
             Some("the preprocessor skips code here with these flags, and clang with it")
+        } else if only_preprocessor_lines(file, difference) {
+            Some(
+                "the blocks differ by conditional lines only: tree-sitter's block holds every \
+                 branch, clang's the code compiled",
+            )
         } else if facts.macro_uses.iter().any(|u| touches(u, directive)) {
             Some("a macro produces this directive; only clang sees it")
         } else if reported(tree_sitter, directive) {
@@ -113,6 +118,17 @@ fn disagreement(file: &SourceFile, site: &Site, explanation: Option<&str>) -> Di
              this file wrongly",
         ),
     }
+}
+
+/// Whether `span` holds nothing but white space and whole preprocessor
+/// lines: a block that holds the `#if`/`#endif` around its code and one
+/// that does not are the same code to the compiler.
+fn only_preprocessor_lines(file: &SourceFile, span: &Span) -> bool {
+    !span.is_empty()
+        && file.text(span.clone()).lines().all(|line| {
+            let line = line.trim_start();
+            line.is_empty() || line.starts_with('#')
+        })
 }
 
 /// What a site covers: its directive and block.
@@ -209,5 +225,16 @@ mod tests {
         assert_eq!(found[0].severity, Severity::Note);
         assert!(found[0].notes[0].starts_with("explained"));
         assert!(compare(&file(), &model(21..29), &model(21..29), &facts).is_empty());
+    }
+
+    #[test]
+    fn blocks_differing_by_conditional_lines_only_are_explained() {
+        let text = "#pragma omp parallel\n#ifdef A\n  { a(); }\n#endif\nb();\n";
+        let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+        let at = |needle: &str| text.find(needle).unwrap();
+        assert!(only_preprocessor_lines(&file, &(at("#ifdef")..at("{"))));
+        assert!(only_preprocessor_lines(&file, &(at("}") + 1..at("b();"))));
+        assert!(!only_preprocessor_lines(&file, &(at("#ifdef")..at("a();"))));
+        assert!(!only_preprocessor_lines(&file, &(0..0)));
     }
 }

@@ -46,6 +46,9 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Model, Facts) {
     reader.units();
     reader.lock_calls_and_exits();
     reader.declared_by_attribute();
+    // Code inserted outside the conditional branch of its directive is put
+    // under the branch's condition again, whichever front end read it.
+    crate::frontend::c::record_conditions(file, &mut reader.model);
     reader.model.diagnostics.sort_by_key(|d| d.span.start);
     (
         reader.model,
@@ -347,20 +350,13 @@ impl Reader<'_> {
                 continue;
             }
             let open = tree.span(body).start + 1;
-            let sites = &self.model.sites;
-            let first_section = sites[sites.partition_point(|s| s.span.start <= open)..]
+            let statements = tree.children[body]
                 .iter()
-                .take_while(|s| s.span.end < block.end)
-                .find(|s| s.directive.is_separator())
-                .map(|s| s.span.start)
-                .unwrap_or(block.end - 1);
-            let statements: Vec<Span> = tree.children[body]
-                .iter()
-                .map(|&c| tree.span(c).start..tree.statement_end(c))
-                .filter(|s| s.end <= first_section && s.start >= open)
-                .collect();
-            if let (Some(first), Some(last)) = (statements.first(), statements.last()) {
-                found.push((index, first.start..last.end));
+                .map(|&c| tree.span(c).start..tree.statement_end(c));
+            if let Some(section) =
+                crate::model::implicit_section(&self.model.sites, open, block.end, statements)
+            {
+                found.push((index, section));
             }
         }
         for (index, statements) in found {
