@@ -451,6 +451,23 @@ fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
     assert_eq!(run_app_with_profile(&build, &profile), expected);
     let written = pomp2::profile::read(&profile).unwrap();
     assert!(written.declared_regions > 0);
+    // The tree's index serves `pomp report` as the single descriptors do.
+    let shown = succeed(
+        Command::new(pomp_binary())
+            .arg("report")
+            .arg(&profile)
+            .arg("--idf")
+            .arg(out.join("pomp-idf.json"))
+            .args(["--format", "json"]),
+    );
+    let shown: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let directives: BTreeSet<&str> = shown["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["directive"].as_str())
+        .collect();
+    assert!(!directives.is_empty(), "{shown:#}");
     assert_eq!(
         written.declared_regions as usize,
         report["summary"]["regions"]

@@ -169,11 +169,13 @@ fn nest_sites(model: &mut Model) {
         parents[i] = open
             .iter()
             .rev()
-            // An enclosing directive comes first in the text: where a
-            // syntax error makes two blocks hold each other's directives,
-            // only the earlier one is a parent, so parents never cycle.
+            // An enclosing directive comes first in the text (or, at the
+            // same place, first among the sites, as an implicit section
+            // before the directive starting it): where a syntax error makes
+            // two blocks hold each other's directives, only the earlier one
+            // is a parent, so parents never cycle.
             .find(|(block, owner)| {
-                sites[*owner].span.start < span.start
+                (sites[*owner].span.start, *owner) < (span.start, i)
                     && block.start <= span.start
                     && span.end <= block.end
             })

@@ -128,7 +128,9 @@ impl Descriptors {
                     return Err(Error::NoDescriptors { path: path.clone() });
                 }
             } else {
-                descriptors.add(idf::read(path)?);
+                for document in read_descriptors(path)? {
+                    descriptors.add(document);
+                }
             }
         }
         Ok(descriptors)
@@ -149,8 +151,8 @@ impl Descriptors {
             if path.is_dir() {
                 self.read_directory(&path)?;
             } else if path.extension().is_some_and(|e| e == "json") {
-                match idf::read(&path) {
-                    Ok(document) => self.add(document),
+                match read_descriptors(&path) {
+                    Ok(documents) => documents.into_iter().for_each(|d| self.add(d)),
                     Err(idf::Error::Foreign { .. } | idf::Error::NotJson { .. }) => {}
                     Err(error) => return Err(error.into()),
                 }
@@ -164,5 +166,23 @@ impl Descriptors {
         for region in document.regions {
             self.regions.insert(region.id.to_string(), region);
         }
+    }
+}
+
+/// The descriptors in `path`: one descriptor, or every file's of the index
+/// of a tree that `pomp batch` writes (`pomp-idf.json`).
+fn read_descriptors(path: &Path) -> Result<Vec<idf::Document>, idf::Error> {
+    match idf::read(path) {
+        Ok(document) => Ok(vec![document]),
+        Err(idf::Error::Foreign {
+            found: Some(found), ..
+        }) if found == <idf::Index as pomp2::document::Document>::NAME => {
+            Ok(idf::read_index(path)?
+                .files
+                .into_iter()
+                .map(|file| file.document)
+                .collect())
+        }
+        Err(error) => Err(error),
     }
 }
