@@ -35,7 +35,7 @@ use mirror::{Job, Role};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// The registration file, at the top of the output directory.
 pub const REGISTRATION: &str = "pomp_regions.c";
@@ -261,14 +261,22 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
 
 /// Only one run may write an output directory at a time.
 fn lock(cache_dir: &Path) -> Result<std::fs::File> {
+    // A lock is also held, for a moment, by a process forked while it was
+    // taken, until that process runs its program: a short wait tells such
+    // a moment from a run that is really going on.
+    const PATIENCE: Duration = Duration::from_secs(2);
     let path = cache_dir.join("lock");
     let file = std::fs::File::create(&path)
         .with_context(|| format!("cannot create {}", path.display()))?;
-    if file.try_lock().is_err() {
-        bail!(
-            "another pomp batch is writing {}",
-            cache_dir.parent().unwrap_or(cache_dir).display()
-        );
+    let asked = Instant::now();
+    while file.try_lock().is_err() {
+        if asked.elapsed() > PATIENCE {
+            bail!(
+                "another pomp batch is writing {}",
+                cache_dir.parent().unwrap_or(cache_dir).display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
     Ok(file)
 }
@@ -504,4 +512,19 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
 fn readable_by_all(path: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_second_run_on_one_output_directory_is_refused_while_the_first_holds_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = super::lock(dir.path()).unwrap();
+        let refused = super::lock(dir.path()).unwrap_err();
+        assert!(refused
+            .to_string()
+            .contains("another pomp batch is writing"));
+        drop(first);
+        super::lock(dir.path()).unwrap();
+    }
 }

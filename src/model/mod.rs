@@ -64,6 +64,23 @@ pub struct Site {
     pub failed: bool,
 }
 
+impl Site {
+    /// A `declare target` written as an attribute of a function
+    /// (`[[omp::decl(declare_target)]]`), without a list: it makes the
+    /// function it belongs to device code.
+    pub fn declares_function_device_code(&self) -> bool {
+        let spec = self.directive.spec();
+        let names_list = ["to", "enter", "link"]
+            .iter()
+            .any(|c| self.directive.has_clause(c));
+        spec.device
+            && spec.association == crate::directive::Association::Declarative
+            && self.form == DirectiveForm::Attribute
+            && self.directive.argument.is_none()
+            && !names_list
+    }
+}
+
 /// A program unit: a C/C++ function (qualified name in C++), a Fortran
 /// program, subroutine, function or module procedure.
 #[derive(Clone, Debug, PartialEq, Eq)]

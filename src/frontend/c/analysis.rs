@@ -145,7 +145,7 @@ impl<'a> Analysis<'a> {
             let directive = match parsed.as_ref().expect("parsed unless in a macro") {
                 Ok(parsed) => {
                     for clause in &parsed.unknown {
-                        let span = self.text_span(d, &clause.span);
+                        let span = d.text_span(&self.file.bytes, &clause.span);
                         let warning = clause_left_as_written(span, clause);
                         self.model.diagnostics.push(warning);
                     }
@@ -157,7 +157,7 @@ impl<'a> Analysis<'a> {
                     continue;
                 }
                 Err(e) => {
-                    let span = self.text_span(d, &e.span);
+                    let span = d.text_span(&self.file.bytes, &e.span);
                     self.model.diagnostics.push(invalid_directive(span, e));
                     continue;
                 }
@@ -195,22 +195,6 @@ impl<'a> Analysis<'a> {
             }
             self.model.sites.push(site);
         }
-    }
-
-    /// Map a span inside a directive's text back to the file, as closely as
-    /// the cleaned text allows (exact for the common one-line pragma).
-    pub(super) fn text_span(&self, d: &RawDirective, inner: &Span) -> Span {
-        let original = &self.file.bytes[d.span.clone()];
-        let needle = d.text.as_bytes();
-        if let Some(at) = original
-            .windows(needle.len().max(1))
-            .position(|w| w == needle)
-        {
-            let start = d.span.start + at + inner.start.min(needle.len());
-            let end = d.span.start + at + inner.end.min(needle.len());
-            return start..end.max(start + 1).min(d.span.end);
-        }
-        d.span.clone()
     }
 
     /// The statement a block or loop directive applies to, extended back
@@ -660,16 +644,7 @@ impl<'a> Analysis<'a> {
             .model
             .sites
             .iter()
-            .filter(|site| {
-                let names_list = ["to", "enter", "link"]
-                    .iter()
-                    .any(|c| site.directive.has_clause(c));
-                site.directive.spec().device
-                    && site.directive.spec().association == Association::Declarative
-                    && site.form == DirectiveForm::Attribute
-                    && site.directive.argument.is_none()
-                    && !names_list
-            })
+            .filter(|site| site.declares_function_device_code())
             .map(|site| site.span.clone())
             .collect();
         for attribute in attributes {

@@ -28,6 +28,7 @@ use crate::source::SourceFile;
 use analysis::Analysis;
 use prepare::Prepared;
 pub use reuse::Reuse;
+pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
 
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -21,6 +21,38 @@ pub struct RawDirective {
     pub pomp: bool,
 }
 
+impl RawDirective {
+    /// Map a span inside the directive's text back to `bytes`, the file, as
+    /// closely as the cleaned text allows (exact for the common one-line
+    /// pragma).
+    pub fn text_span(&self, bytes: &[u8], inner: &Span) -> Span {
+        let original = &bytes[self.span.clone()];
+        let needle = self.text.as_bytes();
+        if let Some(at) = original
+            .windows(needle.len().max(1))
+            .position(|w| w == needle)
+        {
+            let start = self.span.start + at + inner.start.min(needle.len());
+            let end = self.span.start + at + inner.end.min(needle.len());
+            return start..end.max(start + 1).min(self.span.end);
+        }
+        self.span.clone()
+    }
+
+    /// Whether the directive is one of an `omp::sequence`, beside the other
+    /// directives of the attribute: `neighbours` are the directives before
+    /// and after it.
+    pub fn in_sequence(&self, neighbours: (Option<&RawDirective>, Option<&RawDirective>)) -> bool {
+        let touches = |other: Option<&RawDirective>| {
+            other.is_some_and(|o| {
+                o.kind == RawKind::Attribute
+                    && (o.span.end == self.span.start || o.span.start == self.span.end)
+            })
+        };
+        self.kind == RawKind::Attribute && (touches(neighbours.0) || touches(neighbours.1))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RawKind {
     Pragma,

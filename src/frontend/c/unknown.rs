@@ -5,11 +5,11 @@
 //! replayed without their generating code, blocks that admit no calls).
 
 use super::analysis::{highest_statement_at, Analysis, Next};
-use super::scan::{RawDirective, RawKind};
+use super::scan::RawDirective;
 use crate::diagnostics::Diagnostic;
 use crate::directive::DirectiveError;
 use crate::frontend::unknown::directive_left_as_written;
-use crate::source::Span;
+use crate::source::{SourceFile, Span};
 
 impl Analysis<'_> {
     /// Reports the unknown directive `d` (followed by `following`) and
@@ -20,24 +20,12 @@ impl Analysis<'_> {
         neighbours: (Option<&RawDirective>, &[RawDirective]),
         error: &DirectiveError,
     ) {
-        let span = self.text_span(d, &error.span);
+        let span = d.text_span(&self.file.bytes, &error.span);
         let (before, following) = neighbours;
-        let in_sequence = |other: Option<&RawDirective>| {
-            other.is_some_and(|o| {
-                o.kind == RawKind::Attribute
-                    && (o.span.end == d.span.start || o.span.start == d.span.end)
-            })
-        };
-        if d.kind == RawKind::Attribute && (in_sequence(before) || in_sequence(following.first())) {
-            self.model.diagnostics.push(
-                Diagnostic::error(span, error.message.clone(), "in an `omp::sequence`")
-                    .with_note(
-                        "when pomp instruments a directive of a sequence it writes the whole \
-                         sequence as `#pragma` lines, and it cannot write a directive it does \
-                         not know",
-                    )
-                    .with_note("write this directive as a `#pragma omp` line of its own"),
-            );
+        if d.in_sequence((before, following.first())) {
+            self.model
+                .diagnostics
+                .push(unknown_in_sequence(span, error));
             return;
         }
         // `#pragma pomp` lines are comments to the compiler.
@@ -68,31 +56,50 @@ impl Analysis<'_> {
         Some(start..statement.end_byte())
     }
 
-    /// Why a loop directive that is not followed by a loop may still be
-    /// right: an unknown directive between the two may generate the loop
-    /// from what follows it (a transformation of a loop sequence), which
-    /// pomp cannot check.
     pub(super) fn unknown_before_loop(
         &self,
         d: &RawDirective,
         statement_start: usize,
     ) -> Option<Diagnostic> {
-        let between = self
-            .unknown
-            .iter()
-            .find(|u| u.start >= d.span.end && u.end <= statement_start)?;
-        let name = self.file.text(d.span.clone()).trim().to_string();
-        Some(
-            Diagnostic::error(
-                between.clone(),
-                "unknown directive between a loop directive and its loop",
-                "not in pomp's OpenMP 6.0 table",
-            )
-            .with_note(format!(
-                "`{name}` must be followed by a loop and is followed by this directive; whether \
-                 it makes a loop of the code after it, as a loop transformation does, pomp \
-                 cannot tell, and it never guesses which loop a construct applies to"
-            )),
-        )
+        unknown_before_loop(self.file, &self.unknown, d, statement_start)
     }
+}
+
+/// The error for an unknown directive inside an `omp::sequence`, which
+/// cannot be left as written while the sequence around it is rewritten.
+pub(crate) fn unknown_in_sequence(span: Span, error: &DirectiveError) -> Diagnostic {
+    Diagnostic::error(span, error.message.clone(), "in an `omp::sequence`")
+        .with_note(
+            "when pomp instruments a directive of a sequence it writes the whole sequence as \
+             `#pragma` lines, and it cannot write a directive it does not know",
+        )
+        .with_note("write this directive as a `#pragma omp` line of its own")
+}
+
+/// Why a loop directive that is not followed by a loop may still be
+/// right: an unknown directive between the two may generate the loop
+/// from what follows it (a transformation of a loop sequence), which
+/// pomp cannot check.
+pub(crate) fn unknown_before_loop(
+    file: &SourceFile,
+    unknown: &[Span],
+    d: &RawDirective,
+    statement_start: usize,
+) -> Option<Diagnostic> {
+    let between = unknown
+        .iter()
+        .find(|u| u.start >= d.span.end && u.end <= statement_start)?;
+    let name = file.text(d.span.clone()).trim().to_string();
+    Some(
+        Diagnostic::error(
+            between.clone(),
+            "unknown directive between a loop directive and its loop",
+            "not in pomp's OpenMP 6.0 table",
+        )
+        .with_note(format!(
+            "`{name}` must be followed by a loop and is followed by this directive; whether it \
+             makes a loop of the code after it, as a loop transformation does, pomp cannot \
+             tell, and it never guesses which loop a construct applies to"
+        )),
+    )
 }

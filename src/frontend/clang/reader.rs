@@ -118,7 +118,7 @@ impl Reader<'_> {
             let directive = match parsed {
                 Ok(parsed) => {
                     for clause in &parsed.unknown {
-                        let span = self.text_span(d, &clause.span);
+                        let span = d.text_span(&self.file.bytes, &clause.span);
                         self.model
                             .diagnostics
                             .push(clause_left_as_written(span, clause));
@@ -131,7 +131,7 @@ impl Reader<'_> {
                     continue;
                 }
                 Err(e) => {
-                    let span = self.text_span(d, &e.span);
+                    let span = d.text_span(&self.file.bytes, &e.span);
                     self.model.diagnostics.push(invalid_directive(span, &e));
                     continue;
                 }
@@ -174,22 +174,6 @@ impl Reader<'_> {
                 failed: false,
             });
         }
-    }
-
-    /// Map a span inside a directive's text back to the file, as closely as
-    /// the cleaned text allows (exact for the common one-line pragma).
-    fn text_span(&self, d: &RawDirective, inner: &Span) -> Span {
-        let original = &self.file.bytes[d.span.clone()];
-        let needle = d.text.as_bytes();
-        if let Some(at) = original
-            .windows(needle.len().max(1))
-            .position(|w| w == needle)
-        {
-            let start = d.span.start + at + inner.start.min(needle.len());
-            let end = d.span.start + at + inner.end.min(needle.len());
-            return start..end.max(start + 1).min(d.span.end);
-        }
-        d.span.clone()
     }
 
     /// The statement a block or loop directive applies to, extended back
@@ -279,24 +263,11 @@ impl Reader<'_> {
         neighbours: (Option<&RawDirective>, &[RawDirective]),
         error: &crate::directive::DirectiveError,
     ) {
-        let span = self.text_span(d, &error.span);
+        let span = d.text_span(&self.file.bytes, &error.span);
         let (before, following) = neighbours;
-        let in_sequence = |other: Option<&RawDirective>| {
-            other.is_some_and(|o| {
-                o.kind == RawKind::Attribute
-                    && (o.span.end == d.span.start || o.span.start == d.span.end)
-            })
-        };
-        if d.kind == RawKind::Attribute && (in_sequence(before) || in_sequence(following.first())) {
-            self.model.diagnostics.push(
-                Diagnostic::error(span, error.message.clone(), "in an `omp::sequence`")
-                    .with_note(
-                        "when pomp instruments a directive of a sequence it writes the whole \
-                         sequence as `#pragma` lines, and it cannot write a directive it does \
-                         not know",
-                    )
-                    .with_note("write this directive as a `#pragma omp` line of its own"),
-            );
+        if d.in_sequence((before, following.first())) {
+            let error = crate::frontend::c::unknown_in_sequence(span, error);
+            self.model.diagnostics.push(error);
             return;
         }
         // `#pragma pomp` lines are comments to the compiler.
@@ -309,26 +280,8 @@ impl Reader<'_> {
             .push(directive_left_as_written(span, error, code.is_some()));
     }
 
-    /// An unknown directive between a loop directive and its loop may make
-    /// the loop from what follows it: pomp cannot tell.
     fn unknown_before_loop(&self, d: &RawDirective, statement_start: usize) -> Option<Diagnostic> {
-        let between = self
-            .unknown
-            .iter()
-            .find(|u| u.start >= d.span.end && u.end <= statement_start)?;
-        let name = self.file.text(d.span.clone()).trim().to_string();
-        Some(
-            Diagnostic::error(
-                between.clone(),
-                "unknown directive between a loop directive and its loop",
-                "not in pomp's OpenMP 6.0 table",
-            )
-            .with_note(format!(
-                "`{name}` must be followed by a loop and is followed by this directive; whether \
-                 it makes a loop of the code after it, as a loop transformation does, pomp \
-                 cannot tell, and it never guesses which loop a construct applies to"
-            )),
-        )
+        crate::frontend::c::unknown_before_loop(self.file, &self.unknown, d, statement_start)
     }
 
     /// `sections` may begin without `#pragma omp section`: the statements
@@ -517,16 +470,7 @@ impl Reader<'_> {
             .model
             .sites
             .iter()
-            .filter(|site| {
-                let names_list = ["to", "enter", "link"]
-                    .iter()
-                    .any(|c| site.directive.has_clause(c));
-                site.directive.spec().device
-                    && site.directive.spec().association == Association::Declarative
-                    && site.form == DirectiveForm::Attribute
-                    && site.directive.argument.is_none()
-                    && !names_list
-            })
+            .filter(|site| site.declares_function_device_code())
             .map(|site| site.span.clone())
             .collect();
         for attribute in attributes {
