@@ -45,7 +45,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new().prefix(".pomp-").tempfile_in(dir)?;
+    // Created as any new file is (0666 less the umask), not private as a
+    // temporary file would be: builds by other users read it.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pomp-")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
@@ -116,5 +121,22 @@ impl Pomp1Descriptor {
             sub_name,
             num_sections,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_file_written_atomically_gets_the_mode_any_new_file_gets() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.c");
+        std::fs::write(&plain, b"int x;\n").unwrap();
+        let written = dir.path().join("written.c");
+        super::write_atomically(&written, b"int x;\n").unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&written), mode(&plain));
+        assert_eq!(std::fs::read(&written).unwrap(), b"int x;\n");
     }
 }
