@@ -72,30 +72,11 @@ fn assert_same_both_ways(file: &SourceFile) -> Scope {
     scope
 }
 
+#[path = "support/c_sources.rs"]
+mod c_sources;
+
 fn sources() -> Vec<PathBuf> {
-    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, found);
-            } else if matches!(
-                Language::from_path(&path),
-                Some(Language::C | Language::Cpp)
-            ) {
-                found.push(path);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut found = Vec::new();
-    for dir in ["corpus", "tests/cases", "tests/projects", "tests/support"] {
-        walk(&root.join(dir), &mut found);
-    }
-    found.sort();
-    found
+    c_sources::c_sources(&["corpus", "tests/cases", "tests/projects", "tests/support"])
 }
 
 #[test]

@@ -9,32 +9,13 @@
 
 use pomp::instrument::{instrument, instrument_again, Options, Session};
 use pomp::source::{Language, SourceFile};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+#[path = "support/c_sources.rs"]
+mod c_sources;
 
 fn sources() -> Vec<PathBuf> {
-    fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, found);
-            } else if matches!(
-                Language::from_path(&path),
-                Some(Language::C | Language::Cpp)
-            ) {
-                found.push(path);
-            }
-        }
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut found = Vec::new();
-    for dir in ["corpus", "tests/cases"] {
-        walk(&root.join(dir), &mut found);
-    }
-    found.sort();
-    found
+    c_sources::c_sources(&["corpus", "tests/cases"])
 }
 
 /// The versions of `text` a few changes at `at` make, one after another,
