@@ -206,7 +206,7 @@ fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Spa
         .filter_map(|at| {
             let node = root.descendant_for_byte_range(at, at)?;
             std::iter::once(node)
-                .chain(ancestors(node))
+                .chain(ancestors(root, node))
                 .filter(|n| n.kind() == "function_definition")
                 .last()
                 .map(|f| f.byte_range())
