@@ -13,14 +13,21 @@ use std::time::Duration;
 /// settings name no wait of their own.
 pub const LONGEST_DEBOUNCE: Duration = Duration::from_millis(250);
 
+/// A document whose last analysis took less than this is analysed again
+/// as soon as the changes the editor has already sent are applied: the
+/// wait from a keystroke to its diagnostics is what the user feels, and an
+/// analysis this short costs less than the gap between two keystrokes.
+pub const IMMEDIATE_BELOW: Duration = Duration::from_millis(50);
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Config {
     pub instrument: Options,
     /// How long a document's text must rest before it is analysed. `None`:
-    /// as long as its last analysis took, up to [`LONGEST_DEBOUNCE`], so
-    /// that typing in a file that is slow to analyse costs at most half
-    /// the time of one core, and a file that is fast waits little.
-    /// Changes that arrive together are always analysed once.
+    /// not at all when its last analysis took less than
+    /// [`IMMEDIATE_BELOW`], else as long as that analysis took, up to
+    /// [`LONGEST_DEBOUNCE`], so that typing in a file that is slow to
+    /// analyse costs at most half the time of one core. Changes that
+    /// arrive together are always analysed once.
     pub debounce: Option<Duration>,
 }
 
@@ -28,8 +35,11 @@ impl Config {
     /// The wait after a change to a document whose last analysis took
     /// `last_analysis`.
     pub fn debounce_after(&self, last_analysis: Duration) -> Duration {
-        self.debounce
-            .unwrap_or_else(|| last_analysis.min(LONGEST_DEBOUNCE))
+        self.debounce.unwrap_or(if last_analysis < IMMEDIATE_BELOW {
+            Duration::ZERO
+        } else {
+            last_analysis.min(LONGEST_DEBOUNCE)
+        })
     }
 }
 
@@ -119,7 +129,11 @@ mod tests {
         let adaptive = Config::default();
         assert_eq!(
             adaptive.debounce_after(Duration::from_millis(7)),
-            Duration::from_millis(7)
+            Duration::ZERO
+        );
+        assert_eq!(
+            adaptive.debounce_after(Duration::from_millis(70)),
+            Duration::from_millis(70)
         );
         assert_eq!(
             adaptive.debounce_after(Duration::from_secs(3)),

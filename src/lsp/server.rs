@@ -25,9 +25,10 @@ pub struct Server<'c> {
     encoding: Encoding,
     config: Config,
     documents: HashMap<Uri, Document>,
-    /// Documents changed since their diagnostics were published, with the
-    /// time of their last change.
-    changed: HashMap<Uri, Instant>,
+    /// Documents changed since their diagnostics were published.
+    changed: HashMap<Uri, Pending>,
+    /// When each open document was last changed, published or not.
+    last_changes: HashMap<Uri, Instant>,
     /// The client answers `workspace/configuration`.
     pulls_configuration: bool,
     shows_documents: bool,
@@ -56,6 +57,7 @@ impl<'c> Server<'c> {
             config,
             documents: HashMap::new(),
             changed: HashMap::new(),
+            last_changes: HashMap::new(),
             pulls_configuration: capabilities
                 .workspace
                 .as_ref()
@@ -131,12 +133,37 @@ impl<'c> Server<'c> {
 
     /// When the text of `uri`, changed, will have rested long enough.
     fn settles_at(&self, uri: &Uri) -> Option<Instant> {
-        let changed = self.changed.get(uri)?;
+        let pending = self.changed.get(uri)?;
+        if pending.at_once {
+            return Some(pending.last);
+        }
+        Some(pending.last + self.debounce(uri))
+    }
+
+    fn debounce(&self, uri: &Uri) -> Duration {
         let last_analysis = self
             .documents
             .get(uri)
             .map_or(Duration::ZERO, |d| d.last_analysis);
-        Some(*changed + self.config.debounce_after(last_analysis))
+        self.config.debounce_after(last_analysis)
+    }
+
+    /// Note a change to `uri`. The first change after the text rested is
+    /// analysed at once, with whatever changes the editor sent with it:
+    /// its diagnostics come as soon as they can. Changes that follow it
+    /// faster than the debounce wait until the text rests again, so that
+    /// a burst of typing costs one analysis at its start and one at its
+    /// end.
+    fn note_change(&mut self, uri: Uri) {
+        let now = Instant::now();
+        let rested = self
+            .last_changes
+            .get(&uri)
+            .is_none_or(|&last| now.duration_since(last) >= self.debounce(&uri));
+        let at_once = rested || self.changed.get(&uri).is_some_and(|p| p.at_once);
+        self.changed
+            .insert(uri.clone(), Pending { last: now, at_once });
+        self.last_changes.insert(uri, now);
     }
 
     fn handle(&mut self, message: Message) {
@@ -199,7 +226,7 @@ impl<'c> Server<'c> {
                         uri.clone(),
                         Document::new(d.uri, &d.language_id, d.version, d.text),
                     );
-                    self.changed.insert(uri, Instant::now());
+                    self.note_change(uri);
                 })
             }
             notification::DidChangeTextDocument::METHOD => {
@@ -212,7 +239,7 @@ impl<'c> Server<'c> {
                                 p.content_changes,
                                 self.encoding,
                             );
-                            self.changed.insert(uri, Instant::now());
+                            self.note_change(uri);
                         }
                         None => {
                             eprintln!("pomp lsp: a change to {} which is not open", uri.as_str())
@@ -225,6 +252,7 @@ impl<'c> Server<'c> {
                     let uri = p.text_document.uri;
                     self.documents.remove(&uri);
                     self.changed.remove(&uri);
+                    self.last_changes.remove(&uri);
                     // What was shown for a closed document is gone.
                     self.publish(uri, vec![], None);
                 })
@@ -271,7 +299,13 @@ impl<'c> Server<'c> {
             let now = Instant::now();
             for (uri, document) in &mut self.documents {
                 document.analysis = None;
-                self.changed.insert(uri.clone(), now);
+                self.changed.insert(
+                    uri.clone(),
+                    Pending {
+                        last: now,
+                        at_once: false,
+                    },
+                );
             }
         }
     }
@@ -506,6 +540,15 @@ impl<'c> Server<'c> {
 }
 
 type Answer = Result<Json, (ErrorCode, String)>;
+
+/// A change whose diagnostics are not published yet.
+struct Pending {
+    /// The time of the latest change.
+    last: Instant,
+    /// Analysed as soon as the messages already sent are handled, not
+    /// after the debounce.
+    at_once: bool,
+}
 
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -256,7 +256,7 @@ impl<'a> Analysis<'a> {
                     "no statement follows this directive",
                 )
             })?;
-        let statement = highest_statement_at(leaf, start).ok_or_else(|| {
+        let statement = highest_statement_at(root, leaf, start).ok_or_else(|| {
             let found = leaf
                 .parent()
                 .map(|p| p.kind())
@@ -268,7 +268,7 @@ impl<'a> Analysis<'a> {
                 format!("a statement must follow this directive, found {found}"),
             )
         })?;
-        if statement.has_error() || statement.is_missing() || has_error_ancestor(statement) {
+        if statement.has_error() || statement.is_missing() || has_error_ancestor(root, statement) {
             let error = first_error(statement).unwrap_or(statement);
             let mut diagnostic = Diagnostic::error(
                 d.span.clone(),
@@ -481,7 +481,7 @@ impl<'a> Analysis<'a> {
             let Some(node) = root.descendant_for_byte_range(at, at) else {
                 continue;
             };
-            for function in ancestors(node).filter(|n| n.kind() == "function_definition") {
+            for function in ancestors(root, node).filter(|n| n.kind() == "function_definition") {
                 let span = function.byte_range();
                 if seen.insert(span.clone()) {
                     self.model.units.push(Unit {
@@ -511,7 +511,7 @@ impl<'a> Analysis<'a> {
             .and_then(|d| d.child_by_field_name("declarator"))
             .map(|n| self.node_text(n))
             .unwrap_or_else(|| "<anonymous>".into());
-        let mut scopes: Vec<String> = ancestors(function)
+        let mut scopes: Vec<String> = ancestors(self.tree.root_node(), function)
             .filter(|n| {
                 matches!(
                     n.kind(),
@@ -572,6 +572,7 @@ impl<'a> Analysis<'a> {
         }
         let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
         let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
+        let root = self.tree.root_node();
         let mut cursor = self.tree.walk();
         'walk: loop {
             let node = cursor.node();
@@ -579,7 +580,7 @@ impl<'a> Analysis<'a> {
                 "return_statement" | "co_return_statement" => {
                     self.model.exits.push(Exit {
                         span: node.byte_range(),
-                        targets: vec![enclosing_function_start(node)],
+                        targets: vec![enclosing_function_start(root, node)],
                     });
                 }
                 kind @ ("break_statement" | "continue_statement") => {
@@ -588,7 +589,7 @@ impl<'a> Analysis<'a> {
                     } else {
                         CONTINUE_TARGETS
                     };
-                    if let Some(target) = innermost_of(node, leaves) {
+                    if let Some(target) = innermost_of(root, node, leaves) {
                         self.model.exits.push(Exit {
                             span: node.byte_range(),
                             targets: vec![target.start_byte()],
@@ -598,13 +599,21 @@ impl<'a> Analysis<'a> {
                 "goto_statement" => {
                     if let Some(label) = node.child_by_field_name("label") {
                         let name = &self.masked[label.byte_range()];
-                        gotos.push((node.byte_range(), enclosing_function_start(node), name));
+                        gotos.push((
+                            node.byte_range(),
+                            enclosing_function_start(root, node),
+                            name,
+                        ));
                     }
                 }
                 "labeled_statement" => {
                     if let Some(label) = node.child_by_field_name("label") {
                         let name = &self.masked[label.byte_range()];
-                        labels.push((enclosing_function_start(node), name, node.start_byte()));
+                        labels.push((
+                            enclosing_function_start(root, node),
+                            name,
+                            node.start_byte(),
+                        ));
                     }
                 }
                 _ => {}
@@ -659,7 +668,7 @@ impl<'a> Analysis<'a> {
         let is_function = |n: &Node| n.kind() == "function_definition";
         let around = root.descendant_for_byte_range(attribute.start, attribute.end)?;
         let holding = std::iter::once(around)
-            .chain(ancestors(around))
+            .chain(ancestors(root, around))
             .find(is_function)
             .filter(|f| {
                 f.child_by_field_name("body")
@@ -671,7 +680,7 @@ impl<'a> Analysis<'a> {
             };
             let leaf = root.descendant_for_byte_range(start, start + 1)?;
             std::iter::once(leaf)
-                .chain(ancestors(leaf))
+                .chain(ancestors(root, leaf))
                 .take_while(|n| n.start_byte() == start)
                 .find(is_function)
         };
@@ -680,55 +689,58 @@ impl<'a> Analysis<'a> {
 }
 
 /// The innermost enclosing node of one of `kinds`, within the function.
-fn innermost_of<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
-    let mut at = node.parent();
-    while let Some(n) = at {
+fn innermost_of<'t>(root: Node<'t>, node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    for n in ancestors(root, node) {
         if kinds.contains(&n.kind()) {
             return Some(n);
         }
         if FUNCTION_KINDS.contains(&n.kind()) {
             return None;
         }
-        at = n.parent();
     }
     None
 }
 
 /// Where the function (or lambda) holding `node` starts: a `return` goes
 /// there, and labels are its own.
-fn enclosing_function_start(node: Node) -> usize {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if FUNCTION_KINDS.contains(&n.kind()) {
-            return n.start_byte();
-        }
-        at = n.parent();
-    }
-    0
+fn enclosing_function_start(root: Node, node: Node) -> usize {
+    ancestors(root, node)
+        .find(|n| FUNCTION_KINDS.contains(&n.kind()))
+        .map_or(0, |n| n.start_byte())
 }
 
-pub(super) fn ancestors(node: Node) -> impl Iterator<Item = Node> {
-    std::iter::successors(node.parent(), |n| n.parent())
+/// The nodes enclosing `node` in the tree whose root is `root`, innermost
+/// first: what `Node::parent` called again and again gives. Each call of
+/// `parent` walks down from the root, so the whole line costs one walk
+/// here instead of one per ancestor.
+pub(super) fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    let mut path = Vec::new();
+    let mut at = root;
+    while at != node {
+        path.push(at);
+        match at.child_with_descendant(node) {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    path.into_iter().rev()
 }
 
 /// The outermost statement that starts exactly at `start`.
-pub(super) fn highest_statement_at(leaf: Node, start: usize) -> Option<Node> {
-    let mut best = None;
-    let mut node = Some(leaf);
-    while let Some(n) = node {
-        if n.start_byte() != start {
-            break;
-        }
-        if STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR" {
-            best = Some(n);
-        }
-        node = n.parent();
-    }
-    best
+pub(super) fn highest_statement_at<'t>(
+    root: Node<'t>,
+    leaf: Node<'t>,
+    start: usize,
+) -> Option<Node<'t>> {
+    std::iter::once(leaf)
+        .chain(ancestors(root, leaf))
+        .take_while(|n| n.start_byte() == start)
+        .filter(|n| STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
+        .last()
 }
 
-fn has_error_ancestor(node: Node) -> bool {
-    ancestors(node).any(|n| n.kind() == "ERROR")
+fn has_error_ancestor(root: Node, node: Node) -> bool {
+    ancestors(root, node).any(|n| n.kind() == "ERROR")
 }
 
 fn first_error(node: Node) -> Option<Node> {

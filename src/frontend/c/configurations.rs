@@ -15,6 +15,7 @@ use super::analysis::{ancestors, Analysis};
 use super::conditionals::Assignment;
 use super::parse::parse;
 use super::prepare::Prepared;
+use super::reuse::{self, Reuse};
 use crate::diagnostics::Diagnostic;
 use crate::model::{Exit, LockCall, Model, Site, Unit};
 use crate::source::Span;
@@ -49,7 +50,17 @@ struct Split {
 /// the other configurations of every function that needs them. The
 /// functions are independent: the n-th setting of each is read in one
 /// parse.
-pub(super) fn reconcile(prepared: &Prepared, scope: &Scope, tree: &Tree, main: Model) -> Model {
+///
+/// `reuse`, given for a reading of the whole file, keeps the trees of the
+/// other configurations for the next reading of the buffer, as it keeps
+/// the first configuration's.
+pub(super) fn reconcile(
+    prepared: &Prepared,
+    scope: &Scope,
+    tree: &Tree,
+    main: Model,
+    mut reuse: Option<&mut Reuse>,
+) -> Model {
     let conditionals = &prepared.conditionals;
     let read = match scope.ranges {
         [] => 0..prepared.file.bytes.len(),
@@ -117,7 +128,12 @@ pub(super) fn reconcile(prepared: &Prepared, scope: &Scope, tree: &Tree, main: M
             }
         }
         let other = prepared.with_configuration(&assignment, |text| {
-            let tree = parse(prepared.file, text, scope.ranges);
+            let tree = match (reuse.as_deref_mut(), scope.ranges) {
+                (Some(reuse), []) => {
+                    reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
+                }
+                _ => parse(prepared.file, text, scope.ranges),
+            };
             Analysis::read(
                 prepared,
                 text,
@@ -206,7 +222,7 @@ fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Spa
         .filter_map(|at| {
             let node = root.descendant_for_byte_range(at, at)?;
             std::iter::once(node)
-                .chain(ancestors(node))
+                .chain(ancestors(root, node))
                 .filter(|n| n.kind() == "function_definition")
                 .last()
                 .map(|f| f.byte_range())

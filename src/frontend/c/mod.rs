@@ -103,7 +103,7 @@ impl TreeSitterC {
             return Model::default();
         };
         let tree = reuse::whole_tree(&prepared, reuse);
-        let model = read_tree(&prepared, &tree);
+        let model = read_tree(&prepared, &tree, Some(reuse));
         finish(&prepared, model)
     }
 }
@@ -132,11 +132,13 @@ fn read_whole(prepared: &Prepared) -> Model {
     read_tree(
         prepared,
         &parse::parse(prepared.file, &prepared.masked, &[]),
+        None,
     )
 }
 
-/// The model from `tree`, a parse of the whole of `prepared.masked`.
-fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree) -> Model {
+/// The model from `tree`, a parse of the whole of `prepared.masked`; the
+/// other configurations' trees kept in `reuse` when given.
+fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Model {
     let directives = 0..prepared.directives.len();
     let mentions = &prepared.lock_mentions;
     let main = Analysis::read(
@@ -151,7 +153,7 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree) -> Model {
         directives,
         mentions,
     };
-    configurations::reconcile(prepared, &scope, tree, main)
+    configurations::reconcile(prepared, &scope, tree, main, reuse)
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
@@ -186,7 +188,9 @@ fn read_pieces(prepared: &Prepared) -> Option<Model> {
             directives,
             mentions,
         };
-        parts.push(configurations::reconcile(prepared, &scope, &tree, main));
+        parts.push(configurations::reconcile(
+            prepared, &scope, &tree, main, None,
+        ));
     }
     if !plan.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);

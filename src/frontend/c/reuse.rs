@@ -7,7 +7,7 @@
 
 use super::parse;
 use super::prepare::Prepared;
-use crate::source::Language;
+use crate::source::{Language, SourceFile};
 use tree_sitter::{InputEdit, Point, Tree};
 
 /// What one reading of a buffer leaves for the next: the masked text and
@@ -17,9 +17,12 @@ use tree_sitter::{InputEdit, Point, Tree};
 #[derive(Default)]
 pub struct Reuse {
     last: Option<Reading>,
+    /// The readings of the other configurations the file was read in
+    /// (where conditionals split a function), by the round that read them.
+    others: Vec<Option<Reading>>,
 }
 
-struct Reading {
+pub(super) struct Reading {
     language: Language,
     text: Vec<u8>,
     tree: Tree,
@@ -29,15 +32,30 @@ impl Reuse {
     /// Forgets the previous reading: the next one parses from scratch.
     pub fn clear(&mut self) {
         self.last = None;
+        self.others.clear();
+    }
+
+    /// What the previous reading left of the configuration read in round
+    /// `round`.
+    pub(super) fn other_configuration(&mut self, round: usize) -> &mut Option<Reading> {
+        if self.others.len() <= round {
+            self.others.resize_with(round + 1, || None);
+        }
+        &mut self.others[round]
     }
 }
 
 /// The tree of the whole of `prepared.masked`, parsed again from what
 /// `reuse` kept, and kept there for the next reading.
 pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Tree {
-    let file = prepared.file;
-    let text = &prepared.masked;
-    let tree = match reuse.last.take() {
+    tree_reusing(prepared.file, &prepared.masked, &mut reuse.last)
+}
+
+/// The tree of the whole of `text`, one configuration of `file`'s masked
+/// text, parsed again from the reading `kept` of an earlier version, which
+/// becomes this one's.
+pub(super) fn tree_reusing(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Tree {
+    let tree = match kept.take() {
         Some(mut last) if last.language == file.language => {
             last.tree.edit(&edit_between(&last.text, text));
             let tree = parse::reparse(file, text, &last.tree);
@@ -52,9 +70,9 @@ pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Tree {
         }
         _ => parse::parse(file, text, &[]),
     };
-    reuse.last = Some(Reading {
+    *kept = Some(Reading {
         language: file.language,
-        text: text.clone(),
+        text: text.to_vec(),
         tree: tree.clone(),
     });
     tree

@@ -48,11 +48,9 @@ impl Analysis<'_> {
         let Next::Token(start) = self.next_token(d.span.end, following) else {
             return None;
         };
-        let leaf = self
-            .tree
-            .root_node()
-            .descendant_for_byte_range(start, start + 1)?;
-        let statement = highest_statement_at(leaf, start)?;
+        let root = self.tree.root_node();
+        let leaf = root.descendant_for_byte_range(start, start + 1)?;
+        let statement = highest_statement_at(root, leaf, start)?;
         Some(start..statement.end_byte())
     }
 

@@ -1,0 +1,203 @@
+//! Each stage of the pipeline once, as a function of its own, for
+//! instruction counts per stage on the inputs of `benches/instrument.rs`
+//! (dense C) and `benches/lsp.rs` (10,000 lines, re-analysed after edits):
+//!
+//! ```text
+//! cargo build --release --example stage_profile
+//! valgrind --tool=callgrind --dump-instr=no target/release/examples/stage_profile dense
+//! valgrind --tool=callgrind --dump-instr=no target/release/examples/stage_profile lsp
+//! callgrind_annotate --inclusive=yes callgrind.out.<pid> | grep stage_
+//! ```
+//!
+//! `stage_profile out` prints the output bytes, preview JSON and
+//! diagnostics of both inputs, to compare two builds byte for byte.
+use pomp::frontend::c::TreeSitterC;
+use pomp::frontend::FrontEnd;
+use pomp::instrument::Options;
+use pomp::source::{Language, SourceFile};
+use std::hint::black_box;
+use std::path::Path;
+
+fn sources() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut sources = Vec::new();
+    for dir in ["c", "kernels"] {
+        let mut entries: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        {
+            sources.push(std::fs::read_to_string(path).unwrap());
+        }
+    }
+    sources
+}
+
+fn dense_file(target: usize) -> Vec<u8> {
+    let sources = sources();
+    let mut out = String::new();
+    let mut copy = 0;
+    while out.len() < target {
+        for source in &sources {
+            out.push_str(&format!("#define main main_{copy}\n"));
+            out.push_str(source);
+            out.push_str("#undef main\n");
+            copy += 1;
+        }
+    }
+    out.into_bytes()
+}
+
+fn ten_thousand_lines() -> String {
+    const LINES: usize = 10_000;
+    let sources = sources();
+    let mut out = String::new();
+    let mut copy = 0;
+    'fill: loop {
+        for source in &sources {
+            let next = format!("#define main main_{copy}\n{source}#undef main\n");
+            if out.lines().count() + next.lines().count() > LINES {
+                break 'fill;
+            }
+            out.push_str(&next);
+            copy += 1;
+        }
+    }
+    let mut n = 0;
+    while out.lines().count() < LINES {
+        out.push_str(&format!(
+            "static int pad_{n}(int x) {{ return x + {n}; }}\n"
+        ));
+        n += 1;
+    }
+    out
+}
+
+#[inline(never)]
+fn stage_front_end(file: &SourceFile) -> pomp::model::Model {
+    TreeSitterC::default().analyse(file)
+}
+#[inline(never)]
+fn stage_plan(file: &SourceFile, model: &pomp::model::Model) -> pomp::rules::Plan {
+    pomp::rules::plan(file, model, &Options::default().rules)
+}
+#[inline(never)]
+fn stage_emit(
+    file: &SourceFile,
+    model: &pomp::model::Model,
+    plan: &pomp::rules::Plan,
+) -> pomp::edits::EditSet {
+    pomp::output::emit(file, model, plan, &Options::default().output)
+}
+#[inline(never)]
+fn stage_apply(file: &SourceFile, edits: &pomp::edits::EditSet) -> Vec<u8> {
+    edits.apply(&file.bytes)
+}
+#[inline(never)]
+fn stage_instrument(file: &SourceFile) -> pomp::instrument::Instrumentation {
+    pomp::instrument::instrument(file, &Options::default())
+}
+#[inline(never)]
+fn stage_preview(file: &SourceFile, done: &pomp::instrument::Instrumentation) -> usize {
+    let index = pomp::preview::LineIndex::new(&file.bytes);
+    let doc = pomp::preview::Document::new(file, done, &index, pomp::preview::Encoding::Utf16);
+    doc.regions.len()
+}
+#[inline(never)]
+fn stage_lsp_change(text: &str) -> usize {
+    let uri: lsp_types::Uri = "file:///bench/ten_thousand.c".parse().unwrap();
+    let mut document = pomp::lsp::document::Document::new(uri, "c", 0, text.to_string());
+    let options = Options::default();
+    document.analyse(&options, pomp::preview::Encoding::Utf16);
+    let middle = 5000;
+    let mut n = 0;
+    for version in 1..=4 {
+        let change = lsp_types::TextDocumentContentChangeEvent {
+            range: Some(lsp_types::Range::new(
+                lsp_types::Position::new(middle, 0),
+                lsp_types::Position::new(middle, if version % 2 == 1 { 0 } else { 1 }),
+            )),
+            range_length: None,
+            text: if version % 2 == 1 {
+                " ".into()
+            } else {
+                "".into()
+            },
+        };
+        document.change(version, vec![change], pomp::preview::Encoding::Utf16);
+        n += stage_lsp_analyse(&mut document, &options);
+    }
+    n
+}
+#[inline(never)]
+fn stage_lsp_analyse(document: &mut pomp::lsp::document::Document, options: &Options) -> usize {
+    let analysis = document.analyse(options, pomp::preview::Encoding::Utf16);
+    let diagnostics = pomp::lsp::features::diagnostics(analysis);
+    stage_lsp_serialize(diagnostics)
+}
+#[inline(never)]
+fn stage_lsp_serialize(diagnostics: Vec<lsp_types::Diagnostic>) -> usize {
+    serde_json::to_string(&diagnostics).unwrap().len()
+}
+
+fn main() {
+    let which = std::env::args().nth(1).unwrap_or_default();
+    match which.as_str() {
+        "dense" => {
+            let size: usize = std::env::args()
+                .nth(2)
+                .map_or(1 << 20, |s| s.parse().unwrap());
+            let file = SourceFile::new("bench.c", dense_file(size), Language::C);
+            let model = stage_front_end(&file);
+            let plan = stage_plan(&file, &model);
+            let edits = stage_emit(&file, &model, &plan);
+            let out = stage_apply(&file, &edits);
+            black_box(out.len());
+            let done = stage_instrument(&file);
+            black_box(stage_preview(&file, &done));
+        }
+        "lsp" => {
+            let text = ten_thousand_lines();
+            let file = SourceFile::new(
+                "/bench/ten_thousand.c",
+                text.clone().into_bytes(),
+                Language::C,
+            );
+            let done = stage_instrument(&file);
+            black_box(stage_preview(&file, &done));
+            black_box(stage_lsp_change(&text));
+        }
+        "out" => {
+            // Every output byte, for comparing before and after.
+            for file in [
+                SourceFile::new("bench.c", dense_file(1 << 20), Language::C),
+                SourceFile::new(
+                    "/bench/ten_thousand.c",
+                    ten_thousand_lines().into_bytes(),
+                    Language::C,
+                ),
+            ] {
+                let done = stage_instrument(&file);
+                let index = pomp::preview::LineIndex::new(&file.bytes);
+                let doc = pomp::preview::Document::new(
+                    &file,
+                    &done,
+                    &index,
+                    pomp::preview::Encoding::Utf16,
+                );
+                use std::io::Write;
+                let mut o = std::io::stdout().lock();
+                o.write_all(&done.output).unwrap();
+                o.write_all(serde_json::to_string(&doc).unwrap().as_bytes())
+                    .unwrap();
+                o.write_all(format!("{:?}", done.diagnostics).as_bytes())
+                    .unwrap();
+            }
+        }
+        _ => panic!("dense [bytes] | lsp | out"),
+    }
+}
