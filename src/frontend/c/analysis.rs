@@ -559,21 +559,67 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Jumps, in one walk over the tree: they matter only to user regions,
-    /// and without one they are not collected.
+    /// Jumps, in one walk over each function holding a user region: they
+    /// matter only to user regions, which lie inside functions, and a jump
+    /// never leaves its function.
     fn exits(&mut self) {
-        let user_regions = self
+        let begins: Vec<usize> = self
             .model
             .sites
             .iter()
-            .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
-        if !user_regions {
+            .filter(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin))
+            .map(|s| s.span.start)
+            .collect();
+        if begins.is_empty() {
             return;
+        }
+        let tree_root = self.tree.root_node();
+        let mut functions: Vec<Node> = Vec::new();
+        // Units come outer first: a function inside a walked one is walked
+        // with it.
+        for unit in &self.model.units {
+            let walked = functions
+                .last()
+                .is_some_and(|f| f.end_byte() >= unit.span.end);
+            if walked || !begins.iter().any(|at| unit.span.contains(at)) {
+                continue;
+            }
+            let function = tree_root
+                .descendant_for_byte_range(unit.span.start, unit.span.end)
+                .filter(|n| n.kind() == "function_definition" && n.byte_range() == unit.span);
+            functions.extend(function);
         }
         let mut labels: Vec<(usize, &[u8], usize)> = Vec::new();
         let mut gotos: Vec<(Span, usize, &[u8])> = Vec::new();
-        let root = self.tree.root_node();
-        let mut cursor = self.tree.walk();
+        for root in functions {
+            self.jumps_in(root, &mut labels, &mut gotos);
+        }
+        // A label names a statement of its function (lambdas included).
+        labels.sort();
+        for (span, function, name) in gotos {
+            let at = labels.partition_point(|(f, n, _)| (*f, *n) < (function, name));
+            if let Some(&(_, _, target)) = labels
+                .get(at)
+                .filter(|(f, n, _)| (*f, *n) == (function, name))
+            {
+                self.model.exits.push(Exit {
+                    span,
+                    targets: vec![target],
+                });
+            }
+        }
+        self.model.exits.sort_by_key(|e| e.span.start);
+    }
+
+    /// The returns, breaks and continues below `root`, a function, as exits;
+    /// its gotos and labels with the function (or lambda) each belongs to.
+    fn jumps_in(
+        &mut self,
+        root: Node<'a>,
+        labels: &mut Vec<(usize, &'a [u8], usize)>,
+        gotos: &mut Vec<(Span, usize, &'a [u8])>,
+    ) {
+        let mut cursor = root.walk();
         'walk: loop {
             let node = cursor.node();
             match node.kind() {
@@ -618,7 +664,8 @@ impl<'a> Analysis<'a> {
                 }
                 _ => {}
             }
-            // Depth first, in source order.
+            // Depth first, in source order; the cursor starts at `root` and
+            // never goes above it.
             if cursor.goto_first_child() {
                 continue;
             }
@@ -628,21 +675,6 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
-        // A label names a statement of its function (lambdas included).
-        labels.sort();
-        for (span, function, name) in gotos {
-            let at = labels.partition_point(|(f, n, _)| (*f, *n) < (function, name));
-            if let Some(&(_, _, target)) = labels
-                .get(at)
-                .filter(|(f, n, _)| (*f, *n) == (function, name))
-            {
-                self.model.exits.push(Exit {
-                    span,
-                    targets: vec![target],
-                });
-            }
-        }
-        self.model.exits.sort_by_key(|e| e.span.start);
     }
 
     /// A `declare target` written as an attribute of a function
