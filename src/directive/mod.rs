@@ -12,7 +12,8 @@ pub use parse::{
     Apply, DirectiveError, Parsed, Problem,
 };
 pub use table::{
-    table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Role, Table,
+    table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Role,
+    Table, Team,
 };
 
 #[cfg(test)]

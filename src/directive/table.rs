@@ -199,6 +199,19 @@ pub struct LeafSpec {
     /// tasks (`taskgraph`), or admits only certain statements.
     #[serde(default)]
     pub forbids_calls: bool,
+    /// The team the construct creates: `threads` (`parallel`), whose
+    /// threads may call the OpenMP runtime, or a `league` of teams
+    /// (`teams`), strictly inside which no runtime routine may be called.
+    #[serde(default)]
+    pub creates: Option<Team>,
+}
+
+/// What a construct's region is executed by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Team {
+    Threads,
+    League,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -263,6 +276,16 @@ impl Table {
             .leaves
             .iter()
             .find_map(|leaf| self.leaf(leaf)?.divided_by.as_deref())
+    }
+
+    /// The team `directive` creates, its innermost leaf that creates one
+    /// deciding (`teams distribute parallel for` creates threads).
+    pub fn creates(&self, directive: &DirectiveSpec) -> Option<Team> {
+        directive
+            .leaves
+            .iter()
+            .rev()
+            .find_map(|leaf| self.leaf(leaf)?.creates)
     }
 
     /// The region types a `--disable` group stands for.

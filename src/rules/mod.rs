@@ -10,7 +10,7 @@ mod split;
 pub mod table;
 
 use crate::diagnostics::Diagnostic;
-use crate::directive::{table as directive_table, Association, Clause, Directive, Role};
+use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
@@ -713,14 +713,12 @@ impl Planner<'_> {
     fn enclosing_teams(&self, site: &Site) -> Option<usize> {
         let mut parent = site.parent;
         while let Some(index) = parent {
-            let leaves = &self.model.sites[index].directive.spec().leaves;
-            if leaves.iter().any(|l| l == "parallel") {
-                return None;
+            let spec = self.model.sites[index].directive.spec();
+            match directive_table().creates(spec) {
+                Some(Team::Threads) => return None,
+                Some(Team::League) => return Some(index),
+                None => parent = self.model.sites[index].parent,
             }
-            if leaves.iter().any(|l| l == "teams") {
-                return Some(index);
-            }
-            parent = self.model.sites[index].parent;
         }
         None
     }
