@@ -128,16 +128,7 @@ pub fn instrument_again(
     session: &mut Session,
 ) -> Result<Instrumentation, InputError> {
     let result = guarded(file, || {
-        let front_end = crate::frontend::for_file(file, &options.front_end);
-        let incremental = !file.language.is_fortran()
-            && front_end.name() == crate::frontend::c::TreeSitterC::NAME
-            && may_need_instrumenting(&file.bytes);
-        if !incremental {
-            return instrument(file, options);
-        }
-        let read = crate::frontend::c::TreeSitterC::default().read_reusing(file, &mut session.c);
-        let model = crate::model::complete(file, read);
-        instrument_model(file, options, front_end.name(), model)
+        instrument_reading(file, options, Some(&mut session.c))
     });
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
@@ -185,23 +176,23 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
-    let front_end = crate::frontend::for_file(file, &options.front_end);
-    // Nothing to find: the file stays as it is, at the cost of a copy.
-    let model = if may_need_instrumenting(&file.bytes) {
-        front_end.analyse(file)
-    } else {
-        crate::model::Model::default()
-    };
-    instrument_model(file, options, front_end.name(), model)
+    instrument_reading(file, options, None)
 }
 
-/// The rest of the pipeline, from the complete model of `file`.
-fn instrument_model(
+/// The pipeline, the file read again with `reuse` when given.
+fn instrument_reading(
     file: &SourceFile,
     options: &Options,
-    front_end: &'static str,
-    model: crate::model::Model,
+    reuse: Option<&mut crate::frontend::c::Reuse>,
 ) -> Instrumentation {
+    let front_end = crate::frontend::for_file(file, &options.front_end);
+    // Nothing to find: the file stays as it is, at the cost of a copy.
+    let model = match reuse {
+        _ if !may_need_instrumenting(&file.bytes) => crate::model::Model::default(),
+        Some(reuse) => crate::model::complete(file, front_end.read_again(file, reuse)),
+        None => front_end.analyse(file),
+    };
+    let front_end = front_end.name();
     let plan = crate::rules::plan(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model
         .diagnostics

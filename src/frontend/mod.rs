@@ -41,6 +41,13 @@ pub trait FrontEnd {
     fn analyse(&self, file: &SourceFile) -> Model {
         crate::model::complete(file, self.read(file))
     }
+
+    /// [`FrontEnd::read`] of a new version of a text `reuse` has seen, as
+    /// an editor reads its buffer after each change; the same model. A
+    /// front end that can parses only what changed.
+    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Model {
+        self.read(file)
+    }
 }
 
 /// Which front end reads C and C++ files.

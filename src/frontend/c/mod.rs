@@ -48,9 +48,6 @@ pub struct TreeSitterC {
 }
 
 impl TreeSitterC {
-    /// How the IDF and the diagnostics name this front end.
-    pub const NAME: &'static str = "tree-sitter";
-
     /// The front end that always parses whole files: slower, and the
     /// reference the partial parse is tested against.
     pub fn whole_file() -> TreeSitterC {
@@ -62,11 +59,15 @@ impl TreeSitterC {
 
 impl FrontEnd for TreeSitterC {
     fn name(&self) -> &'static str {
-        TreeSitterC::NAME
+        "tree-sitter"
     }
 
     fn read(&self, file: &SourceFile) -> Model {
         self.read_telling_scope(file).0
+    }
+
+    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Model {
+        self.read_reusing(file, reuse)
     }
 }
 
