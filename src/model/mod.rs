@@ -97,6 +97,19 @@ pub struct Unit {
     pub parent: Option<usize>,
 }
 
+impl Unit {
+    /// A C or C++ function: declarations go anywhere a statement may.
+    pub fn function(name: String, span: Span) -> Unit {
+        Unit {
+            name,
+            span,
+            declarations_at: None,
+            indent: String::new(),
+            parent: None,
+        }
+    }
+}
+
 /// A branch of a preprocessor conditional (`#if`, `#ifdef`, `#elif`,
 /// `#else`) that is compiled under some setting of the macros: the code in
 /// it, directives included, exists only when its condition holds. Code
@@ -224,6 +237,12 @@ pub fn implicit_section(
 }
 
 impl Model {
+    /// Units in file order, an enclosing unit before those inside it.
+    pub fn sort_units(&mut self) {
+        self.units
+            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+    }
+
     /// The innermost conditional branch holding `offset`.
     pub fn branch_at(&self, offset: usize) -> Option<usize> {
         let mut candidate = self

@@ -484,19 +484,12 @@ impl<'a> Analysis<'a> {
             for function in ancestors(root, node).filter(|n| n.kind() == "function_definition") {
                 let span = function.byte_range();
                 if seen.insert(span.clone()) {
-                    self.model.units.push(Unit {
-                        name: self.qualified_name(function),
-                        span,
-                        declarations_at: None,
-                        indent: String::new(),
-                        parent: None,
-                    });
+                    let name = self.qualified_name(function);
+                    self.model.units.push(Unit::function(name, span));
                 }
             }
         }
-        self.model
-            .units
-            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+        self.model.sort_units();
     }
 
     fn qualified_name(&self, function: Node) -> String {

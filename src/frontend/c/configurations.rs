@@ -450,9 +450,7 @@ impl Part {
             .units
             .retain(|u| !(u.span.start < function.end && function.start < u.span.end));
         model.units.extend(self.units);
-        model
-            .units
-            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+        model.sort_units();
         model.lock_calls.retain(|c| !within(&c.span));
         model.lock_calls.extend(self.lock_calls);
         model.lock_calls.sort_by_key(|c| c.span.start);

@@ -220,9 +220,7 @@ fn merge(parts: Vec<Model>) -> Model {
         model.diagnostics.extend(part.diagnostics);
     }
     model.sites.sort_by_key(|s| s.span.start);
-    model
-        .units
-        .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+    model.sort_units();
     model.lock_calls.sort_by_key(|c| c.span.start);
     model.exits.sort_by_key(|e| e.span.start);
     model

@@ -335,18 +335,11 @@ impl Reader<'_> {
                 .iter()
                 .any(|s| span.contains(&s.span.start));
             if holds_a_site {
-                self.model.units.push(Unit {
-                    name: self.qualified_name(function),
-                    span,
-                    declarations_at: None,
-                    indent: String::new(),
-                    parent: None,
-                });
+                let name = self.qualified_name(function);
+                self.model.units.push(Unit::function(name, span));
             }
         }
-        self.model
-            .units
-            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+        self.model.sort_units();
     }
 
     /// The function's name with the classes and namespaces it belongs to.
