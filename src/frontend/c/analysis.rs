@@ -4,6 +4,7 @@
 //! looks only at the directives it is given, all of which the tree covers.
 
 use super::conditionals::{Conditionals, Form};
+use super::nodes::{path_down, Nodes};
 use super::prepare::Prepared;
 use super::scan::{RawDirective, RawKind};
 use crate::diagnostics::Diagnostic;
@@ -11,7 +12,7 @@ use crate::directive::{Association, Parsed, Problem};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
 use crate::source::{SourceFile, Span};
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 const STATEMENT_KINDS: &[&str] = &[
     "compound_statement",
@@ -73,7 +74,8 @@ pub(super) enum Next {
 pub(super) struct Analysis<'a> {
     pub file: &'a SourceFile,
     pub masked: &'a [u8],
-    pub tree: &'a Tree,
+    /// The syntax tree, looked up by position.
+    pub nodes: &'a Nodes<'a>,
     pub conditionals: &'a Conditionals,
     pub model: Model,
     /// Directives the table does not know.
@@ -82,19 +84,19 @@ pub(super) struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     /// The model of the directives `prepared.directives[directives]` and
-    /// the lock routines named at `mentions`, all of which `tree` (parsed
-    /// from `masked`) covers.
+    /// the lock routines named at `mentions`, all of which the tree of
+    /// `nodes` (parsed from `masked`) covers.
     pub fn read(
         prepared: &'a Prepared,
         masked: &'a [u8],
-        tree: &'a Tree,
+        nodes: &'a Nodes<'a>,
         directives: std::ops::Range<usize>,
         mentions: &[Span],
     ) -> Model {
         let mut analysis = Analysis {
             file: prepared.file,
             masked,
-            tree,
+            nodes,
             conditionals: &prepared.conditionals,
             model: Model::default(),
             unknown: Vec::new(),
@@ -246,17 +248,14 @@ impl<'a> Analysis<'a> {
 
     /// The statement starting at `start`, parsed without doubt.
     fn statement_at(&self, d: &RawDirective, start: usize) -> Result<Node<'a>, Diagnostic> {
-        let root = self.tree.root_node();
-        let leaf = root
-            .descendant_for_byte_range(start, start + 1)
-            .ok_or_else(|| {
-                Diagnostic::error(
-                    d.span.clone(),
-                    "directive without a block",
-                    "no statement follows this directive",
-                )
-            })?;
-        let statement = highest_statement_at(root, leaf, start).ok_or_else(|| {
+        let leaf = self.nodes.descendant(start, start + 1).ok_or_else(|| {
+            Diagnostic::error(
+                d.span.clone(),
+                "directive without a block",
+                "no statement follows this directive",
+            )
+        })?;
+        let statement = highest_statement_at(self.nodes, leaf, start).ok_or_else(|| {
             let found = leaf
                 .parent()
                 .map(|p| p.kind())
@@ -268,7 +267,10 @@ impl<'a> Analysis<'a> {
                 format!("a statement must follow this directive, found {found}"),
             )
         })?;
-        if statement.has_error() || statement.is_missing() || has_error_ancestor(root, statement) {
+        if statement.has_error()
+            || statement.is_missing()
+            || has_error_ancestor(self.nodes, statement)
+        {
             let error = first_error(statement).unwrap_or(statement);
             let mut diagnostic = Diagnostic::error(
                 d.span.clone(),
@@ -442,15 +444,10 @@ impl<'a> Analysis<'a> {
             let Some(block) = site.block.clone() else {
                 continue;
             };
-            let Some(body) = self
-                .tree
-                .root_node()
-                .descendant_for_byte_range(block.end - 1, block.end)
-            else {
+            let Some(body) = self.nodes.descendant(block.end - 1, block.end) else {
                 continue;
             };
-            let Some(body) = body
-                .parent()
+            let Some(body) = (self.nodes.parent(body))
                 .filter(|p| p.kind() == "compound_statement" && p.end_byte() == block.end)
             else {
                 continue;
@@ -474,14 +471,17 @@ impl<'a> Analysis<'a> {
 
     /// The functions that hold directives, in file order.
     fn units(&mut self) {
-        let root = self.tree.root_node();
         let mut seen: std::collections::HashSet<Span> = Default::default();
         for index in 0..self.model.sites.len() {
             let at = self.model.sites[index].span.start;
-            let Some(node) = root.descendant_for_byte_range(at, at) else {
+            let Some(node) = self.nodes.descendant(at, at) else {
                 continue;
             };
-            for function in ancestors(root, node).filter(|n| n.kind() == "function_definition") {
+            for function in self
+                .nodes
+                .ancestors(node)
+                .filter(|n| n.kind() == "function_definition")
+            {
                 let span = function.byte_range();
                 if seen.insert(span.clone()) {
                     let name = self.qualified_name(function);
@@ -504,7 +504,7 @@ impl<'a> Analysis<'a> {
             .and_then(|d| d.child_by_field_name("declarator"))
             .map(|n| self.node_text(n))
             .unwrap_or_else(|| "<anonymous>".into());
-        let mut scopes: Vec<String> = ancestors(self.tree.root_node(), function)
+        let mut scopes: Vec<String> = (self.nodes.ancestors(function))
             .filter(|n| {
                 matches!(
                     n.kind(),
@@ -529,16 +529,13 @@ impl<'a> Analysis<'a> {
     /// The calls among the lock routines' names at `mentions`: those in
     /// call position.
     fn lock_calls(&mut self, mentions: &[Span]) {
-        let root = self.tree.root_node();
         for mention in mentions {
-            let Some(identifier) = root
-                .descendant_for_byte_range(mention.start, mention.end)
+            let Some(identifier) = (self.nodes.descendant(mention.start, mention.end))
                 .filter(|n| n.kind() == "identifier" && n.byte_range() == *mention)
             else {
                 continue;
             };
-            let called = identifier
-                .parent()
+            let called = (self.nodes.parent(identifier))
                 .filter(|p| p.kind() == "call_expression")
                 .and_then(|p| p.child_by_field_name("function"))
                 .is_some_and(|f| f == identifier);
@@ -566,7 +563,6 @@ impl<'a> Analysis<'a> {
         if begins.is_empty() {
             return;
         }
-        let tree_root = self.tree.root_node();
         let mut functions: Vec<Node> = Vec::new();
         // Units come outer first: a function inside a walked one is walked
         // with it.
@@ -577,8 +573,7 @@ impl<'a> Analysis<'a> {
             if walked || !begins.iter().any(|at| unit.span.contains(at)) {
                 continue;
             }
-            let function = tree_root
-                .descendant_for_byte_range(unit.span.start, unit.span.end)
+            let function = (self.nodes.descendant(unit.span.start, unit.span.end))
                 .filter(|n| n.kind() == "function_definition" && n.byte_range() == unit.span);
             functions.extend(function);
         }
@@ -689,11 +684,10 @@ impl<'a> Analysis<'a> {
     }
 
     fn function_of_attribute(&self, attribute: &Span) -> Option<Span> {
-        let root = self.tree.root_node();
         let is_function = |n: &Node| n.kind() == "function_definition";
-        let around = root.descendant_for_byte_range(attribute.start, attribute.end)?;
+        let around = self.nodes.descendant(attribute.start, attribute.end)?;
         let holding = std::iter::once(around)
-            .chain(ancestors(root, around))
+            .chain(self.nodes.ancestors(around))
             .find(is_function)
             .filter(|f| {
                 f.child_by_field_name("body")
@@ -703,9 +697,9 @@ impl<'a> Analysis<'a> {
             let Next::Token(start) = self.next_token(attribute.end, &[]) else {
                 return None;
             };
-            let leaf = root.descendant_for_byte_range(start, start + 1)?;
+            let leaf = self.nodes.descendant(start, start + 1)?;
             std::iter::once(leaf)
-                .chain(ancestors(root, leaf))
+                .chain(self.nodes.ancestors(leaf))
                 .take_while(|n| n.start_byte() == start)
                 .find(is_function)
         };
@@ -734,38 +728,27 @@ fn enclosing_function_start(root: Node, node: Node) -> usize {
         .map_or(0, |n| n.start_byte())
 }
 
-/// The nodes enclosing `node` in the tree whose root is `root`, innermost
-/// first: what `Node::parent` called again and again gives. Each call of
-/// `parent` walks down from the root, so the whole line costs one walk
-/// here instead of one per ancestor.
-pub(super) fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
-    let mut path = Vec::new();
-    let mut at = root;
-    while at != node {
-        path.push(at);
-        match at.child_with_descendant(node) {
-            Some(next) => at = next,
-            None => break,
-        }
-    }
-    path.into_iter().rev()
+/// The nodes enclosing `node` below `root` (a function: few children),
+/// and `root`, innermost first.
+fn ancestors<'t>(root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    path_down(root, node).into_iter().rev()
 }
 
 /// The outermost statement that starts exactly at `start`.
 pub(super) fn highest_statement_at<'t>(
-    root: Node<'t>,
+    nodes: &Nodes<'t>,
     leaf: Node<'t>,
     start: usize,
 ) -> Option<Node<'t>> {
     std::iter::once(leaf)
-        .chain(ancestors(root, leaf))
+        .chain(nodes.ancestors(leaf))
         .take_while(|n| n.start_byte() == start)
         .filter(|n| STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
         .last()
 }
 
-fn has_error_ancestor(root: Node, node: Node) -> bool {
-    ancestors(root, node).any(|n| n.kind() == "ERROR")
+fn has_error_ancestor(nodes: &Nodes, node: Node) -> bool {
+    nodes.ancestors(node).any(|n| n.kind() == "ERROR")
 }
 
 fn first_error(node: Node) -> Option<Node> {

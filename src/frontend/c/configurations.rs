@@ -11,8 +11,9 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::analysis::{ancestors, Analysis};
+use super::analysis::Analysis;
 use super::conditionals::Assignment;
+use super::nodes::Nodes;
 use super::parse::parse;
 use super::prepare::Prepared;
 use super::reuse::{self, Reuse};
@@ -127,26 +128,44 @@ pub(super) fn reconcile(
                 assignment.extend(setting);
             }
         }
-        let other = prepared.with_configuration(&assignment, |text| {
+        let others: Vec<Option<Model>> = prepared.with_configuration(&assignment, |text| {
             let tree = match (reuse.as_deref_mut(), scope.ranges) {
                 (Some(reuse), []) => {
                     reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
                 }
                 _ => parse(prepared.file, text, scope.ranges),
             };
-            Analysis::read(
-                prepared,
-                text,
-                &tree,
-                scope.directives.clone(),
-                scope.mentions,
-            )
+            let nodes = Nodes::new(tree.root_node());
+            // Only the split functions are compared: each is read alone,
+            // with its own directives and lock calls.
+            (splits.iter())
+                .map(|split| {
+                    split.settings.get(round)?;
+                    let function = &split.function;
+                    let directives = &prepared.directives[scope.directives.clone()];
+                    let first = directives.partition_point(|d| d.span.start < function.start);
+                    let last = directives.partition_point(|d| d.span.start < function.end);
+                    let mentions = scope.mentions;
+                    let mentions = &mentions[mentions.partition_point(|m| m.start < function.start)
+                        ..mentions.partition_point(|m| m.start < function.end)];
+                    let offset = scope.directives.start;
+                    Some(Analysis::read(
+                        prepared,
+                        text,
+                        &nodes,
+                        offset + first..offset + last,
+                        mentions,
+                    ))
+                })
+                .collect()
         });
-        for (split, (part, agreeing)) in splits.iter().zip(&mut parts) {
-            let Some(setting) = split.settings.get(round).filter(|_| *agreeing) else {
+        for ((split, (part, agreeing)), other) in splits.iter().zip(&mut parts).zip(&others) {
+            let (Some(setting), Some(other)) =
+                (split.settings.get(round).filter(|_| *agreeing), other)
+            else {
                 continue;
             };
-            if let Err(what) = part.merge(Part::of(&other, &split.function, &split.extents)) {
+            if let Err(what) = part.merge(Part::of(other, &split.function, &split.extents)) {
                 *agreeing = false;
                 part.diagnostics
                     .push(disagreement(prepared, split, setting, &what));
@@ -213,16 +232,16 @@ fn disagreement(
 /// The outermost functions holding a directive or a lock routine's name,
 /// in the first configuration's tree.
 fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Span> {
-    let root = tree.root_node();
+    let nodes = Nodes::new(tree.root_node());
     let positions = prepared.directives[scope.directives.clone()]
         .iter()
         .map(|d| d.span.start)
         .chain(scope.mentions.iter().map(|m| m.start));
     let mut functions: Vec<Span> = positions
         .filter_map(|at| {
-            let node = root.descendant_for_byte_range(at, at)?;
+            let node = nodes.descendant(at, at)?;
             std::iter::once(node)
-                .chain(ancestors(root, node))
+                .chain(nodes.ancestors(node))
                 .filter(|n| n.kind() == "function_definition")
                 .last()
                 .map(|f| f.byte_range())

@@ -14,6 +14,7 @@ mod conditionals;
 mod configurations;
 mod expression;
 mod lex;
+mod nodes;
 mod parse;
 mod pieces;
 mod placement;
@@ -26,6 +27,7 @@ use super::FrontEnd;
 use crate::model::Model;
 use crate::source::SourceFile;
 use analysis::Analysis;
+use nodes::Nodes;
 use prepare::Prepared;
 pub use reuse::Reuse;
 pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
@@ -99,7 +101,7 @@ impl TreeSitterC {
     /// the whole file is parsed, and a buffer with a syntax error is
     /// parsed from scratch.
     pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Model {
-        let Some(prepared) = Prepared::new(file) else {
+        let Some(prepared) = Prepared::reusing(file, Some(&mut reuse.parses)) else {
             reuse.clear();
             return Model::default();
         };
@@ -142,10 +144,11 @@ fn read_whole(prepared: &Prepared) -> Model {
 fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Model {
     let directives = 0..prepared.directives.len();
     let mentions = &prepared.lock_mentions;
+    let nodes = Nodes::new(tree.root_node());
     let main = Analysis::read(
         prepared,
         &prepared.masked,
-        tree,
+        &nodes,
         directives.clone(),
         mentions,
     );
@@ -177,10 +180,11 @@ fn read_pieces(prepared: &Prepared) -> Option<Model> {
         let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
         let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
         let mentions = &prepared.lock_mentions[mentions];
+        let nodes = Nodes::new(tree.root_node());
         let main = Analysis::read(
             prepared,
             &prepared.masked,
-            &tree,
+            &nodes,
             directives.clone(),
             mentions,
         );
@@ -195,6 +199,7 @@ fn read_pieces(prepared: &Prepared) -> Option<Model> {
     }
     if !plan.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
+        let nothing = Nodes::new(nothing.root_node());
         for run in &plan.outside {
             parts.push(Analysis::read(
                 prepared,

@@ -29,9 +29,26 @@ pub(super) struct Prepared<'f> {
     scratch: RefCell<Option<Vec<u8>>>,
 }
 
+/// A directive's parse, by what it is parsed from.
+type ParseKey = (Language, bool, u8, String);
+type Parse = Option<Result<Parsed, DirectiveError>>;
+
+/// The parses of one reading's directives, for the next reading of the
+/// same buffer: after a keystroke nearly every directive reads as before.
+/// A parse depends on the directive's text, sentinel, form and the
+/// language alone.
+#[derive(Default)]
+pub struct Parses(std::collections::HashMap<ParseKey, Parse>);
+
 impl<'f> Prepared<'f> {
     /// `None` when nothing in the file can be instrumented.
     pub fn new(file: &'f SourceFile) -> Option<Prepared<'f>> {
+        Prepared::reusing(file, None)
+    }
+
+    /// [`Prepared::new`], taking the parses of directives that `parses`
+    /// holds from an earlier reading and leaving this reading's there.
+    pub fn reusing(file: &'f SourceFile, parses: Option<&mut Parses>) -> Option<Prepared<'f>> {
         let mentions = lock_mentions(&file.bytes);
         if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
             return None;
@@ -53,10 +70,34 @@ impl<'f> Prepared<'f> {
         if directives.is_empty() && lock_mentions.is_empty() {
             return None;
         }
-        let parsed = directives
-            .iter()
-            .map(|d| parse_raw(d, file.language))
-            .collect();
+        let parsed = match parses {
+            None => directives
+                .iter()
+                .map(|d| parse_raw(d, file.language))
+                .collect(),
+            Some(parses) => {
+                let mut earlier = std::mem::take(&mut parses.0);
+                (directives.iter())
+                    .map(|d| {
+                        let form = match d.kind {
+                            RawKind::InMacro { .. } => 2,
+                            RawKind::DeclarationAttribute => 1,
+                            _ => 0,
+                        };
+                        let key = (file.language, d.pomp, form, d.text.clone());
+                        let parse = match earlier.remove(&key) {
+                            Some(parse) => parse,
+                            None => match parses.0.get(&key) {
+                                Some(parse) => parse.clone(),
+                                None => parse_raw(d, file.language),
+                            },
+                        };
+                        parses.0.insert(key, parse.clone());
+                        parse
+                    })
+                    .collect()
+            }
+        };
         let mut prepared = Prepared {
             file,
             directives,

@@ -6,7 +6,7 @@
 //! is linear in the file and cheap next to it.
 
 use super::parse;
-use super::prepare::Prepared;
+use super::prepare::{Parses, Prepared};
 use crate::source::{Language, SourceFile};
 use tree_sitter::{InputEdit, Point, Tree};
 
@@ -20,6 +20,8 @@ pub struct Reuse {
     /// The readings of the other configurations the file was read in
     /// (where conditionals split a function), by the round that read them.
     others: Vec<Option<Reading>>,
+    /// The last reading's directives, parsed.
+    pub(super) parses: Parses,
 }
 
 pub(super) struct Reading {
@@ -33,6 +35,7 @@ impl Reuse {
     pub fn clear(&mut self) {
         self.last = None;
         self.others.clear();
+        self.parses = Parses::default();
     }
 
     /// What the previous reading left of the configuration read in round

@@ -48,9 +48,8 @@ impl Analysis<'_> {
         let Next::Token(start) = self.next_token(d.span.end, following) else {
             return None;
         };
-        let root = self.tree.root_node();
-        let leaf = root.descendant_for_byte_range(start, start + 1)?;
-        let statement = highest_statement_at(root, leaf, start)?;
+        let leaf = self.nodes.descendant(start, start + 1)?;
+        let statement = highest_statement_at(self.nodes, leaf, start)?;
         Some(start..statement.end_byte())
     }
 
