@@ -71,6 +71,43 @@ impl Instrumentation {
     }
 }
 
+/// What the pipeline finds of a file before it writes anything: the
+/// front end's model, the plan and every diagnostic. Rendering it gives
+/// the [`Instrumentation`]; an editor checking a buffer as the user types
+/// needs only this.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub front_end: &'static str,
+    pub model: crate::model::Model,
+    pub plan: crate::rules::Plan,
+    /// Errors and warnings of every stage, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+    pub options: Options,
+}
+
+impl Checked {
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// The edits the plan makes to `file`, the file this came from, and
+    /// the text they give.
+    pub fn render(mut self, file: &SourceFile) -> Instrumentation {
+        self.plan.name(file);
+        let edits = crate::output::emit(file, &self.model, &self.plan, &self.options.output);
+        let output = edits.apply(&file.bytes);
+        Instrumentation {
+            front_end: self.front_end,
+            model: self.model,
+            plan: self.plan,
+            edits,
+            output,
+            diagnostics: self.diagnostics,
+            options: self.options,
+        }
+    }
+}
+
 /// Why a source file could not be instrumented at all.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
@@ -127,9 +164,19 @@ pub fn instrument_again(
     options: &Options,
     session: &mut Session,
 ) -> Result<Instrumentation, InputError> {
-    let result = guarded(file, || {
-        instrument_reading(file, options, Some(&mut session.c))
-    });
+    let checked = check_again(file, options, session)?;
+    guarded(file, || checked.render(file))
+}
+
+/// The model, plan and diagnostics of a new version of the text `session`
+/// saw before, a defect of pomp caught: exactly what [`instrument`] finds,
+/// without rendering the edits.
+pub fn check_again(
+    file: &SourceFile,
+    options: &Options,
+    session: &mut Session,
+) -> Result<Checked, InputError> {
+    let result = guarded(file, || check_reading(file, options, Some(&mut session.c)));
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
         session.c.clear();
@@ -137,10 +184,7 @@ pub fn instrument_again(
     result
 }
 
-fn guarded(
-    file: &SourceFile,
-    work: impl FnOnce() -> Instrumentation,
-) -> Result<Instrumentation, InputError> {
+fn guarded<T>(file: &SourceFile, work: impl FnOnce() -> T) -> Result<T, InputError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|panic| {
         let message = panic
             .downcast_ref::<&str>()
@@ -176,15 +220,16 @@ pub fn may_need_instrumenting(bytes: &[u8]) -> bool {
 
 /// Instrument one file held in memory.
 pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
-    instrument_reading(file, options, None)
+    check_reading(file, options, None).render(file)
 }
 
-/// The pipeline, the file read again with `reuse` when given.
-fn instrument_reading(
+/// The pipeline up to the plan, the file read again with `reuse` when
+/// given.
+fn check_reading(
     file: &SourceFile,
     options: &Options,
     reuse: Option<&mut crate::frontend::c::Reuse>,
-) -> Instrumentation {
+) -> Checked {
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
     let model = match reuse {
@@ -193,7 +238,7 @@ fn instrument_reading(
         None => front_end.analyse(file),
     };
     let front_end = front_end.name();
-    let plan = crate::rules::plan(file, &model, &options.rules);
+    let plan = crate::rules::check(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model
         .diagnostics
         .iter()
@@ -207,14 +252,10 @@ fn instrument_reading(
         ));
     }
     diagnostics.sort_by_key(|d| d.span.start);
-    let edits = crate::output::emit(file, &model, &plan, &options.output);
-    let output = edits.apply(&file.bytes);
-    Instrumentation {
+    Checked {
         front_end,
         model,
         plan,
-        edits,
-        output,
         diagnostics,
         options: options.clone(),
     }

@@ -1,10 +1,11 @@
 //! An open document: the editor's unsaved text, kept up to date from its
 //! changes, and the last analysis of it.
 
-use crate::instrument::{self, Instrumentation};
+use crate::instrument;
 use crate::preview::{self, Encoding, LineIndex};
 use crate::source::{Language, SourceFile};
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
+use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -27,14 +28,25 @@ pub struct Document {
 }
 
 /// What the instrumentation of one version of a document gives an editor.
+/// The diagnostics come first and alone, as the user types; the edits
+/// and the instrumented text are rendered when a request first needs them.
 pub struct Analysis {
     pub version: i32,
+    /// With ranges in the session's position encoding.
+    pub diagnostics: Vec<preview::regions::DiagnosticEntry>,
+    pub error_count: usize,
+    /// What is left to render, and the text it was found in.
+    checked: Option<(SourceFile, instrument::Checked)>,
+    rendered: OnceCell<Rendered>,
+}
+
+/// The instrumentation of one version of a document, in full.
+pub struct Rendered {
     /// Every region with its edits and the diagnostics, with ranges in the
     /// session's position encoding.
     pub regions: preview::Document,
     /// The instrumented text.
     pub output: Vec<u8>,
-    pub error_count: usize,
 }
 
 impl Document {
@@ -99,10 +111,17 @@ impl Document {
             return Analysis::unknown_language(self, encoding);
         };
         let file = SourceFile::new(self.path(), self.text.as_bytes().to_vec(), language);
-        match instrument::instrument_again(&file, options, &mut self.session) {
-            Ok(done) => Analysis::new(&file, done, &self.lines, self.version, encoding),
+        match instrument::check_again(&file, options, &mut self.session) {
+            Ok(checked) => Analysis::new(file, checked, &self.lines, self.version, encoding),
             Err(error) => Analysis::failed(self, &file, error.to_string(), encoding),
         }
+    }
+
+    /// The analysis of the text as it is now, rendered in full; `None`
+    /// until [`Document::analyse`] was called for this version.
+    pub fn rendered(&self, encoding: Encoding) -> Option<&Rendered> {
+        let analysis = self.analysis.as_ref()?;
+        Some(analysis.rendered(&self.lines, encoding))
     }
 
     /// Bytes the document holds on to, its text and its analysis.
@@ -114,18 +133,40 @@ impl Document {
 
 impl Analysis {
     fn new(
-        file: &SourceFile,
-        done: Instrumentation,
+        file: SourceFile,
+        checked: instrument::Checked,
         lines: &LineIndex,
         version: i32,
         encoding: Encoding,
     ) -> Analysis {
+        let locator = preview::regions::Locator::new(&file, lines, encoding);
+        let diagnostics = checked
+            .diagnostics
+            .iter()
+            .map(|d| locator.diagnostic(d))
+            .collect();
         Analysis {
             version,
-            regions: preview::Document::new(file, &done, lines, encoding),
-            error_count: done.error_count(),
-            output: done.output,
+            diagnostics,
+            error_count: checked.error_count(),
+            checked: Some((file, checked)),
+            rendered: OnceCell::new(),
         }
+    }
+
+    /// The edits and the instrumented text, rendered on first use.
+    fn rendered(&self, lines: &LineIndex, encoding: Encoding) -> &Rendered {
+        self.rendered.get_or_init(|| {
+            let (file, checked) = self
+                .checked
+                .as_ref()
+                .expect("an analysis without a rendering has what it takes to render");
+            let done = checked.clone().render(file);
+            Rendered {
+                regions: preview::Document::new(file, &done, lines, encoding),
+                output: done.output,
+            }
+        })
     }
 
     /// An analysis holding one error at the start of the document, for a
@@ -137,22 +178,26 @@ impl Analysis {
         encoding: Encoding,
     ) -> Analysis {
         let diagnostic = crate::diagnostics::Diagnostic::error(0..0, message, "");
+        let diagnostics = vec![
+            preview::regions::Locator::new(file, &document.lines, encoding).diagnostic(&diagnostic),
+        ];
         let regions = preview::Document {
             file: file.path.to_string_lossy().into_owned(),
             language: file.language.name(),
             position_encoding: encoding.name(),
-            diagnostics: vec![
-                preview::regions::Locator::new(file, &document.lines, encoding)
-                    .diagnostic(&diagnostic),
-            ],
+            diagnostics: diagnostics.clone(),
             regions: vec![],
             other_edits: vec![],
         };
         Analysis {
             version: document.version,
-            regions,
-            output: document.text.as_bytes().to_vec(),
+            diagnostics,
             error_count: 1,
+            checked: None,
+            rendered: OnceCell::from(Rendered {
+                regions,
+                output: document.text.as_bytes().to_vec(),
+            }),
         }
     }
 
@@ -166,10 +211,26 @@ impl Analysis {
                 .into(),
             encoding,
         );
-        analysis.regions.language = "unknown";
+        if let Some(rendered) = analysis.rendered.get_mut() {
+            rendered.regions.language = "unknown";
+        }
         analysis
     }
 
+    fn memory(&self) -> usize {
+        let located: usize = (self.diagnostics.iter())
+            .map(|d| size_of_val(d) + d.message.capacity())
+            .sum();
+        let checked = self.checked.as_ref().map_or(0, |(file, checked)| {
+            file.bytes.capacity()
+                + checked.model.sites.capacity() * size_of::<crate::model::Site>()
+                + checked.plan.regions.capacity() * size_of::<crate::rules::Region>()
+        });
+        located + checked + self.rendered.get().map_or(0, Rendered::memory)
+    }
+}
+
+impl Rendered {
     fn memory(&self) -> usize {
         // The regions' strings dominate what the document structure holds.
         let regions: usize = self

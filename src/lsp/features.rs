@@ -2,7 +2,7 @@
 //! diagnostics, the hover on a directive, the hints naming each
 //! directive's events. Pure functions of an [`Analysis`].
 
-use super::document::Analysis;
+use super::document::{Analysis, Rendered};
 use crate::diagnostics::Severity;
 use crate::preview::regions::{EditEntry, RegionEntry};
 use lsp_types::{
@@ -15,7 +15,6 @@ pub const SOURCE: &str = "pomp";
 
 pub fn diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
     analysis
-        .regions
         .diagnostics
         .iter()
         .map(|d| {
@@ -121,8 +120,8 @@ pub fn without_line_markers(code: &str) -> String {
 }
 
 /// One hint after each directive naming its events, within `range`.
-pub fn inlay_hints(analysis: &Analysis, range: Range) -> Vec<InlayHint> {
-    analysis
+pub fn inlay_hints(rendered: &Rendered, range: Range) -> Vec<InlayHint> {
+    rendered
         .regions
         .regions
         .iter()

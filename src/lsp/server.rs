@@ -389,18 +389,19 @@ impl<'c> Server<'c> {
         let offset = document
             .lines
             .offset(document.text.as_bytes(), at.position, encoding);
-        let analysis = document.analysis.as_ref().expect("analysed");
-        let hover = analysis
+        let rendered = document.rendered(encoding).expect("analysed");
+        let hover = rendered
             .regions
             .region_of_directive_at(offset)
-            .map(|region| features::hover(region, analysis.regions.language));
+            .map(|region| features::hover(region, rendered.regions.language));
         Ok(serde_json::to_value(hover).expect("a hover is JSON"))
     }
 
     fn inlay_hints(&mut self, params: lsp_types::InlayHintParams) -> Answer {
+        let encoding = self.encoding;
         let document = self.analysed(&params.text_document.uri)?;
-        let analysis = document.analysis.as_ref().expect("analysed");
-        Ok(json!(features::inlay_hints(analysis, params.range)))
+        let rendered = document.rendered(encoding).expect("analysed");
+        Ok(json!(features::inlay_hints(rendered, params.range)))
     }
 
     fn code_actions(&mut self, params: lsp_types::CodeActionParams) -> Answer {
@@ -474,7 +475,7 @@ impl<'c> Server<'c> {
             &document.path(),
             language,
         ));
-        let output = &document.analysis.as_ref().expect("analysed").output;
+        let output = &document.rendered(self.encoding).expect("analysed").output;
         crate::output::write_atomically(&path, output)?;
         document::uri_of(&path).ok_or_else(|| std::io::Error::other("no URI for the file"))
     }
@@ -482,13 +483,15 @@ impl<'c> Server<'c> {
     /// The whole instrumented text of the buffer, with its diagnostics:
     /// a file with errors is answered, not refused.
     fn preview(&mut self, uri: &Uri) -> Answer {
+        let encoding = self.encoding;
         let document = self.analysed(uri)?;
         let analysis = document.analysis.as_ref().expect("analysed");
+        let rendered = document.rendered(encoding).expect("analysed");
         Ok(json!({
             "uri": uri.as_str(),
             "version": analysis.version,
-            "language": analysis.regions.language,
-            "text": String::from_utf8_lossy(&analysis.output),
+            "language": rendered.regions.language,
+            "text": String::from_utf8_lossy(&rendered.output),
             "errors": analysis.error_count,
             "diagnostics": features::diagnostics(analysis),
         }))
@@ -496,9 +499,11 @@ impl<'c> Server<'c> {
 
     /// The regions with their edits, as `pomp preview --format json`.
     fn regions(&mut self, uri: &Uri) -> Answer {
+        let encoding = self.encoding;
         let document = self.analysed(uri)?;
         let analysis = document.analysis.as_ref().expect("analysed");
-        let mut answer = serde_json::to_value(&analysis.regions).expect("regions are JSON");
+        let rendered = document.rendered(encoding).expect("analysed");
+        let mut answer = serde_json::to_value(&rendered.regions).expect("regions are JSON");
         answer["uri"] = json!(uri.as_str());
         answer["version"] = json!(analysis.version);
         Ok(answer)

@@ -398,7 +398,8 @@ impl Renderer<'_> {
                     ));
                     out.push_str(&format!(
                         "#define pomp2_ctc_{} \"{}\"\n",
-                        region.id, region.ctc
+                        region.id,
+                        self.plan.ctc(region)
                     ));
                 }
             }

@@ -842,7 +842,7 @@ impl Renderer<'_> {
         let text = format!(
             "character(len=*), parameter :: pomp2_ctc_{} = {}",
             region.id,
-            string_expression(&region.ctc)
+            string_expression(self.plan.ctc(region))
         );
         self.statement(indent, &text)
     }

@@ -53,7 +53,7 @@ pub fn document(
                 end_directive,
                 parent: region.parent.map(|p| plan.region_id(p)),
                 handle: region.handle.clone(),
-                ctc: region.ctc.clone(),
+                ctc: plan.ctc(region).to_string(),
                 clauses: site
                     .directive
                     .clauses

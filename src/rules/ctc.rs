@@ -3,7 +3,6 @@
 use super::Region;
 use crate::directive::Directive;
 use crate::model::Model;
-use crate::source::SourceFile;
 
 /// The keys beyond type and position that describe a construct.
 pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(String, String)> {
@@ -54,10 +53,9 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
 /// closing and its facts. With pomp's extended events (`pomp_id` given) it
 /// also names the region's IDF id, its enclosing unit and how its closing
 /// barrier is measured, keys other POMP2 libraries pass over.
-pub fn ctc_string(file: &SourceFile, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
-    let path = file.path.to_string_lossy().into_owned();
+pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
     let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRange {
-        file: path.clone(),
+        file: path.to_string(),
         first_line: first as u32,
         last_line: last as u32,
     };

@@ -31,8 +31,6 @@ pub struct Region {
     pub region_type: String,
     /// C identifier of the handle variable.
     pub handle: String,
-    /// The CTC string, without quotes.
-    pub ctc: String,
     /// Region id of the innermost enclosing region.
     pub parent: Option<usize>,
     /// Critical name or user region name.
@@ -197,15 +195,25 @@ pub struct Plan {
     /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
     /// empty when nothing is instrumented (see [`unique_name`]).
     pub unique: String,
+    /// Whether `unique` is made (or needs none).
+    named: bool,
     pub interface: Interface,
     /// The calls around an implicit barrier made explicit, and around a
     /// user region, in the chosen interface.
     pub implicit_barrier: Pair,
     pub user_region: Pair,
+    /// What the regions' CTC strings are made of beyond the regions: the
+    /// file's path, and whether they carry pomp's extended keys.
+    ctc_path: String,
+    ctc_extended: bool,
+    /// The regions' CTC strings, made when first asked for: checking a
+    /// file (an editor after each change) needs none of them.
+    ctc_strings: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Plan {
-    fn new(file: &SourceFile, model: &Model, interface: Interface) -> Plan {
+    fn new(file: &SourceFile, model: &Model, options: &Config) -> Plan {
+        let interface = options.interface;
         let rules = rules();
         let (implicit_barrier, user_region) = match interface {
             Interface::Pomp2 => (rules.implicit_barrier.clone(), rules.user_region.clone()),
@@ -223,16 +231,40 @@ impl Plan {
             value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
+            unique: String::new(),
             // Hashing a large file is the main cost when nothing in it is
             // instrumented: the name is only made when it can be used.
-            unique: if model.sites.is_empty() && model.lock_calls.is_empty() {
-                String::new()
-            } else {
-                unique_name(file)
-            },
+            named: model.sites.is_empty() && model.lock_calls.is_empty(),
             interface,
             implicit_barrier,
             user_region,
+            ctc_path: file.path.to_string_lossy().into_owned(),
+            ctc_extended: options.events == EventSet::Extended,
+            ctc_strings: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The CTC string of `region`, one of this plan's, without quotes;
+    /// with pomp's extended events it also carries the region's IDF id,
+    /// enclosing unit and barrier form.
+    pub fn ctc(&self, region: &Region) -> &str {
+        let strings = self.ctc_strings.get_or_init(|| {
+            (self.regions.iter())
+                .map(|r| {
+                    let pomp_id = self.ctc_extended.then(|| self.region_id(r.id));
+                    ctc::ctc_string(&self.ctc_path, r, pomp_id.as_ref())
+                })
+                .collect()
+        });
+        &strings[region.id - 1]
+    }
+
+    /// Make the file's unique name, if the plan needs one and has none
+    /// yet: rendering and describing the plan use it, checking does not.
+    pub fn name(&mut self, file: &SourceFile) {
+        if !self.named {
+            self.unique = unique_name(file);
+            self.named = true;
         }
     }
 
@@ -243,6 +275,7 @@ impl Plan {
     /// The id joining a region (by its 1-based number) with its IDF entry
     /// and its profile.
     pub fn region_id(&self, number: usize) -> pomp2::RegionId {
+        debug_assert!(self.named, "a region id asked of a plan not named");
         pomp2::RegionId::new(&self.unique, number)
     }
 
@@ -283,11 +316,19 @@ pub fn has_restrictive_default(directive: &Directive) -> bool {
 
 /// Apply the rules to a model.
 pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
+    let mut plan = check(file, model, options);
+    plan.name(file);
+    plan
+}
+
+/// [`plan`], but for the file's unique name, which [`Plan::name`] makes:
+/// all the rules' diagnostics at less cost.
+pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     let mut planner = Planner {
         file,
         model,
         options,
-        plan: Plan::new(file, model, options.interface),
+        plan: Plan::new(file, model, options),
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
     };
@@ -443,7 +484,6 @@ impl Planner<'_> {
         };
         if !shares_region {
             self.plan.regions[region].implicit_barrier = implicit_barrier;
-            self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
         }
         self.site_region[index] = Some(region);
         self.plan.constructs.push(Construct {
@@ -805,7 +845,7 @@ impl Planner<'_> {
             .clone()
             .filter(|_| site.directive.spec().argument_names.is_some());
         let aux = ctc::aux(self.model, site_index, &site.directive);
-        let mut region = Region {
+        let region = Region {
             id,
             site: site_index,
             end_site,
@@ -814,7 +854,6 @@ impl Planner<'_> {
                 Interface::Pomp2 => format!("pomp2_region_{id}"),
                 Interface::Pomp1 => format!("pomp_rd_{id}"),
             },
-            ctc: String::new(),
             parent: None,
             name,
             start_lines,
@@ -823,7 +862,6 @@ impl Planner<'_> {
             unit: site.unit.map(|u| self.model.units[u].name.clone()),
             implicit_barrier: None,
         };
-        region.ctc = self.ctc(&region);
         self.plan.regions.push(region);
         self.plan.regions.len() - 1
     }
@@ -896,15 +934,6 @@ impl Planner<'_> {
         let r = &mut self.plan.regions[region];
         r.end_site = Some(end_site);
         r.end_lines = lines;
-        self.plan.regions[region].ctc = self.ctc(&self.plan.regions[region]);
-    }
-
-    /// The region's CTC string; with pomp's extended events it also
-    /// carries the region's IDF id, enclosing unit and barrier form.
-    fn ctc(&self, region: &Region) -> String {
-        let extended = self.options.events == EventSet::Extended;
-        let pomp_id = extended.then(|| self.plan.region_id(region.id));
-        ctc::ctc_string(self.file, region, pomp_id.as_ref())
     }
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
