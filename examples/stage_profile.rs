@@ -9,6 +9,9 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.<pid> | grep stage_
 //! ```
 //!
+//! `stage_profile inputs DIR` writes the dense C and C++ inputs of
+//! `benches/instrument.rs` to `DIR`, to time other tools on them.
+//!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
 use pomp::frontend::c::TreeSitterC;
@@ -16,6 +19,10 @@ use pomp::frontend::FrontEnd;
 use pomp::instrument::Options;
 use pomp::source::{Language, SourceFile};
 use std::hint::black_box;
+
+#[allow(dead_code)]
+#[path = "../benches/common/proxy_app.rs"]
+mod proxy_app;
 use std::path::Path;
 
 fn sources() -> Vec<String> {
@@ -198,6 +205,13 @@ fn main() {
                     .unwrap();
             }
         }
-        _ => panic!("dense [bytes] | lsp | out"),
+        "inputs" => {
+            // The benchmarks' 4 MB inputs as files, to time other
+            // instrumenters (or other builds of pomp) on the same bytes.
+            let dir = std::path::PathBuf::from(std::env::args().nth(2).unwrap_or(".".into()));
+            std::fs::write(dir.join("dense.c"), dense_file(4 << 20)).unwrap();
+            std::fs::write(dir.join("dense.cpp"), proxy_app::proxy_app(4 << 20)).unwrap();
+        }
+        _ => panic!("dense [bytes] | lsp | out | inputs [dir]"),
     }
 }
