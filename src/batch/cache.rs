@@ -57,7 +57,7 @@ impl Stat {
 }
 
 /// One file as the last run left it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub source: Stat,
     /// What the mirror holds at the file's path; `None`: nothing.
@@ -110,6 +110,15 @@ impl State {
             .and_then(|bytes| serde_json::from_slice::<State>(&bytes).ok())
             .filter(|state| state.format == FORMAT)
             .unwrap_or_default()
+    }
+
+    /// Whether this state, made by a run, holds what `previous` holds:
+    /// then the run learnt nothing the next one needs, and `previous`,
+    /// kept as it is, serves the next run as well.
+    pub fn same_as(&self, previous: &State) -> bool {
+        previous.format == FORMAT
+            && self.entries == previous.entries
+            && self.index_inputs == previous.index_inputs
     }
 
     pub fn save(&self, out_dir: &Path, started: SystemTime) -> std::io::Result<()> {

@@ -23,6 +23,9 @@ pub struct Job {
     pub source: PathBuf,
     pub metadata: Metadata,
     pub role: Role,
+    /// Everything besides the content that decides the output: pomp's
+    /// version, the role, the options and where the tree is.
+    pub setup: String,
 }
 
 #[derive(Debug)]
@@ -44,7 +47,6 @@ pub struct Context<'a> {
     pub out_dir: &'a Path,
     /// Where each instrumented file's IDF descriptor is kept.
     pub idf_dir: &'a Path,
-    pub tool_version: &'a str,
     pub on_error: OnError,
     pub previous: &'a State,
 }
@@ -65,22 +67,6 @@ impl Job {
         }
     }
 
-    /// Everything besides the content that decides the output.
-    fn setup(&self, tool_version: &str) -> String {
-        let options = |o: &Options| serde_json::to_vec(o).expect("options serialise");
-        match &self.role {
-            Role::Source(o) => cache::digest([
-                tool_version.as_bytes(),
-                b"source",
-                &options(o),
-                self.source.as_os_str().as_encoded_bytes(),
-            ]),
-            Role::Header(o) => cache::digest([tool_version.as_bytes(), b"header", &options(o)]),
-            Role::Other => "other".into(),
-            Role::Symlink => "symlink".into(),
-        }
-    }
-
     /// The file's IDF descriptor in the cache directory.
     pub fn idf_name(&self) -> String {
         format!("{}.json", cache::digest([self.key.as_bytes()]))
@@ -91,7 +77,7 @@ impl Job {
 pub fn process(job: &Job, cx: &Context) -> Done {
     let output = cx.out_dir.join(&job.relative);
     let stat = Stat::of(&job.metadata);
-    let setup = job.setup(cx.tool_version);
+    let setup = job.setup.clone();
     let previous = cx
         .previous
         .entries

@@ -193,7 +193,6 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
     let cx = mirror::Context {
         out_dir: &out_dir,
         idf_dir: &idf_dir,
-        tool_version: &config.tool_version,
         on_error: config.on_error,
         previous: &previous,
     };
@@ -234,9 +233,11 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
         }
         None => None,
     };
-    state
-        .save(&out_dir, started)
-        .context("cannot write the cache")?;
+    if !state.same_as(&previous) {
+        state
+            .save(&out_dir, started)
+            .context("cannot write the cache")?;
+    }
 
     if let Some(database) = &database {
         for file in &database.skipped {
@@ -326,13 +327,15 @@ fn find_jobs(
                 )),
             }
         }
-        found.sort_by(|a, b| a.relative.cmp(&b.relative));
+        found.sort_by(|a, b| walk::by_path(&a.relative, &b.relative));
     }
     let reserved: &[&str] = match database {
         Some(_) => &[REGISTRATION, INDEX, COMPILE_COMMANDS],
         None => &[REGISTRATION, INDEX],
     };
     let mut jobs = Vec::with_capacity(found.len());
+    // Files of one kind share their setup: its digest is made once.
+    let mut setups: std::collections::HashMap<SetupClass, String> = Default::default();
     for walk::Found { relative, metadata } in found {
         if reserved.iter().any(|r| relative == Path::new(r)) {
             warnings.push(format!(
@@ -349,29 +352,71 @@ fn find_jobs(
             continue;
         };
         let source = root.join(&relative);
-        let role = role(&relative, &source, &metadata, database, &config.options);
+        let (role, class) = role(&relative, &source, &metadata, database, &config.options);
+        let setup = setups
+            .entry(class)
+            .or_insert_with(|| setup(&role, &config.tool_version, root))
+            .clone();
         jobs.push(Job {
             relative,
             key,
             source,
             metadata,
             role,
+            setup,
         });
     }
     Ok((jobs, warnings))
 }
 
+/// What decides a file's setup besides the run's options: its role, its
+/// language and how it is compiled (the database's flags, by address:
+/// one unit's flags are one value for the whole run).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct SetupClass {
+    role: u8,
+    language: Option<Language>,
+    preprocessed: bool,
+    flags: usize,
+}
+
+/// Everything besides the content that decides a file's output. The tree's
+/// root stands for the source's absolute path (the name instrumented code
+/// gives it), which is the root joined to the file's key in the cache.
+fn setup(role: &Role, tool_version: &str, root: &Path) -> String {
+    let options = |o: &Options| serde_json::to_vec(o).expect("options serialise");
+    match role {
+        Role::Source(o) => cache::digest([
+            tool_version.as_bytes(),
+            b"source",
+            &options(o),
+            root.as_os_str().as_encoded_bytes(),
+        ]),
+        Role::Header(o) => cache::digest([tool_version.as_bytes(), b"header", &options(o)]),
+        Role::Other => "other".into(),
+        Role::Symlink => "symlink".into(),
+    }
+}
+
 /// What a file is to the build: a source compiled on its own (the
-/// database says, or else its suffix), a header, or anything else.
+/// database says, or else its suffix), a header, or anything else; and
+/// what its setup depends on.
 fn role(
     relative: &Path,
     source: &Path,
     metadata: &std::fs::Metadata,
     database: Option<&compdb::Database>,
     options: &Options,
-) -> Role {
+) -> (Role, SetupClass) {
+    let class =
+        |role: u8, language: Option<Language>, preprocessed: bool, flags: usize| SetupClass {
+            role,
+            language,
+            preprocessed,
+            flags,
+        };
     if metadata.file_type().is_symlink() {
-        return Role::Symlink;
+        return (Role::Symlink, class(3, None, false, 0));
     }
     let with_language = |language: Language, preprocessed: bool, flags: Option<&CompileFlags>| {
         let mut options = options.clone();
@@ -395,7 +440,11 @@ fn role(
         Some((language, preprocessed, flags))
             if database.is_some() || !suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s)) =>
         {
-            Role::Source(with_language(language, preprocessed, flags))
+            let address = flags.map_or(0, |f| f as *const CompileFlags as usize);
+            (
+                Role::Source(with_language(language, preprocessed, flags)),
+                class(0, Some(language), preprocessed, address),
+            )
         }
         _ if suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s)) => {
             let mut options = options.clone();
@@ -404,9 +453,10 @@ fn role(
                 Some("inc") => None,
                 _ => Some(Language::Cpp),
             };
-            Role::Header(options)
+            let language = options.language;
+            (Role::Header(options), class(1, language, false, 0))
         }
-        _ => Role::Other,
+        _ => (Role::Other, class(2, None, false, 0)),
     }
 }
 
