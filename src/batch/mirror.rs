@@ -7,9 +7,9 @@ use super::OnError;
 use crate::instrument::{instrument_guarded, may_need_instrumenting, Options};
 use crate::source::{Language, SourceFile};
 use std::collections::BTreeMap;
-use std::fs::Metadata;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A file to mirror.
 #[derive(Debug)]
@@ -21,23 +21,25 @@ pub struct Job {
     /// (`#line` markers, CTC strings, region ids), so that debuggers,
     /// compiler messages and profiles point at the user's file.
     pub source: PathBuf,
-    pub metadata: Metadata,
+    /// Of the original as the walk found it.
+    pub stat: Stat,
+    pub permissions: std::fs::Permissions,
     pub role: Role,
     /// Everything besides the content that decides the output: pomp's
     /// version, the role, the options and where the tree is.
     pub setup: String,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Role {
     /// Compiled on its own: instrumented with these options (the language
-    /// set).
-    Source(Options),
+    /// set), which the files of one kind share.
+    Source(Arc<Options>),
     /// Included by sources. Mirrored as written: instrumented, it would
     /// define its registration function and handles in every unit that
     /// includes it. Its directives are reported, read in `Options`'
     /// language.
-    Header(Options),
+    Header(Arc<Options>),
     Other,
     Symlink,
 }
@@ -76,7 +78,7 @@ impl Job {
 /// Bring the mirror of one file up to date.
 pub fn process(job: &Job, cx: &Context) -> Done {
     let output = cx.out_dir.join(&job.relative);
-    let stat = Stat::of(&job.metadata);
+    let stat = job.stat;
     let setup = job.setup.clone();
     let previous = cx
         .previous
@@ -228,7 +230,7 @@ impl Work<'_> {
         drop(file);
         self.prepare_output()?;
         crate::output::write_atomically(self.output, &done.output)?;
-        std::fs::set_permissions(self.output, self.job.metadata.permissions())?;
+        std::fs::set_permissions(self.output, self.job.permissions.clone())?;
         let idf = self.job.idf_name();
         let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;
         crate::output::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
@@ -324,7 +326,7 @@ impl Work<'_> {
             copy.as_file_mut(),
         )?;
         copy.as_file()
-            .set_permissions(self.job.metadata.permissions())?;
+            .set_permissions(self.job.permissions.clone())?;
         copy.persist(self.output).map_err(|e| e.error)?;
         Ok((Mirror::Copied, true))
     }

@@ -335,7 +335,7 @@ fn find_jobs(
     };
     let mut jobs = Vec::with_capacity(found.len());
     // Files of one kind share their setup: its digest is made once.
-    let mut setups: std::collections::HashMap<SetupClass, String> = Default::default();
+    let mut setups: std::collections::HashMap<Class, (Role, String)> = Default::default();
     for walk::Found { relative, metadata } in found {
         if reserved.iter().any(|r| relative == Path::new(r)) {
             warnings.push(format!(
@@ -352,32 +352,103 @@ fn find_jobs(
             continue;
         };
         let source = root.join(&relative);
-        let (role, class) = role(&relative, &source, &metadata, database, &config.options);
-        let setup = setups
-            .entry(class)
-            .or_insert_with(|| setup(&role, &config.tool_version, root))
-            .clone();
+        let class = classify(&relative, &source, &metadata, database);
+        let (role, setup) = setups.entry(class).or_insert_with(|| {
+            let role = class.role(&config.options);
+            let setup = setup(&role, &config.tool_version, root);
+            (role, setup)
+        });
         jobs.push(Job {
             relative,
             key,
             source,
-            metadata,
-            role,
-            setup,
+            stat: cache::Stat::of(&metadata),
+            permissions: metadata.permissions(),
+            role: role.clone(),
+            setup: setup.clone(),
         });
     }
     Ok((jobs, warnings))
 }
 
-/// What decides a file's setup besides the run's options: its role, its
-/// language and how it is compiled (the database's flags, by address:
-/// one unit's flags are one value for the whole run).
+/// What a file is to the build, and all its setup depends on besides the
+/// run's options: its role, its language and how it is compiled. Files of
+/// one class share their role's options and setup.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct SetupClass {
-    role: u8,
-    language: Option<Language>,
-    preprocessed: bool,
-    flags: usize,
+enum Class<'d> {
+    Source {
+        language: Language,
+        preprocessed: bool,
+        flags: Option<&'d CompileFlags>,
+    },
+    Header(Option<Language>),
+    Other,
+    Symlink,
+}
+
+/// What a file is to the build: a source compiled on its own (the
+/// database says, or else its suffix), a header, or anything else.
+fn classify<'d>(
+    relative: &Path,
+    source: &Path,
+    metadata: &std::fs::Metadata,
+    database: Option<&'d compdb::Database>,
+) -> Class<'d> {
+    if metadata.file_type().is_symlink() {
+        return Class::Symlink;
+    }
+    let compiled = match database {
+        Some(database) => database
+            .units
+            .get(source)
+            .map(|unit| (unit.language, unit.preprocessed, Some(&unit.compile_flags))),
+        None => Language::from_path(relative)
+            .map(|l| (l, compdb::preprocessed_by_suffix(relative), None)),
+    };
+    let suffix = relative.extension().and_then(|e| e.to_str());
+    let header = suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s));
+    match compiled {
+        Some((language, preprocessed, flags)) if database.is_some() || !header => Class::Source {
+            language,
+            preprocessed,
+            flags,
+        },
+        _ if header => Class::Header(match suffix {
+            Some("fh" | "fi") => Some(Language::FortranFree),
+            Some("inc") => None,
+            _ => Some(Language::Cpp),
+        }),
+        _ => Class::Other,
+    }
+}
+
+impl Class<'_> {
+    /// The role of the class's files, with the options they are read with.
+    fn role(&self, options: &Options) -> Role {
+        match *self {
+            Class::Source {
+                language,
+                preprocessed,
+                flags,
+            } => {
+                let mut options = options.clone();
+                options.language = Some(language);
+                // With the flags known, `auto` reads C and C++ as the
+                // compiler will.
+                options.front_end.compile_flags = flags.cloned();
+                // gfortran rejects `#line` in a file it does not preprocess.
+                options.output.line_markers &= !language.is_fortran() || preprocessed;
+                Role::Source(std::sync::Arc::new(options))
+            }
+            Class::Header(language) => {
+                let mut options = options.clone();
+                options.language = language;
+                Role::Header(std::sync::Arc::new(options))
+            }
+            Class::Other => Role::Other,
+            Class::Symlink => Role::Symlink,
+        }
+    }
 }
 
 /// Everything besides the content that decides a file's output. The tree's
@@ -395,68 +466,6 @@ fn setup(role: &Role, tool_version: &str, root: &Path) -> String {
         Role::Header(o) => cache::digest([tool_version.as_bytes(), b"header", &options(o)]),
         Role::Other => "other".into(),
         Role::Symlink => "symlink".into(),
-    }
-}
-
-/// What a file is to the build: a source compiled on its own (the
-/// database says, or else its suffix), a header, or anything else; and
-/// what its setup depends on.
-fn role(
-    relative: &Path,
-    source: &Path,
-    metadata: &std::fs::Metadata,
-    database: Option<&compdb::Database>,
-    options: &Options,
-) -> (Role, SetupClass) {
-    let class =
-        |role: u8, language: Option<Language>, preprocessed: bool, flags: usize| SetupClass {
-            role,
-            language,
-            preprocessed,
-            flags,
-        };
-    if metadata.file_type().is_symlink() {
-        return (Role::Symlink, class(3, None, false, 0));
-    }
-    let with_language = |language: Language, preprocessed: bool, flags: Option<&CompileFlags>| {
-        let mut options = options.clone();
-        options.language = Some(language);
-        // With the flags known, `auto` reads C and C++ as the compiler will.
-        options.front_end.compile_flags = flags.cloned();
-        // gfortran rejects `#line` in a file it does not preprocess.
-        options.output.line_markers &= !language.is_fortran() || preprocessed;
-        options
-    };
-    let compiled = match database {
-        Some(database) => database
-            .units
-            .get(source)
-            .map(|unit| (unit.language, unit.preprocessed, Some(&unit.compile_flags))),
-        None => Language::from_path(relative)
-            .map(|l| (l, compdb::preprocessed_by_suffix(relative), None)),
-    };
-    let suffix = relative.extension().and_then(|e| e.to_str());
-    match compiled {
-        Some((language, preprocessed, flags))
-            if database.is_some() || !suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s)) =>
-        {
-            let address = flags.map_or(0, |f| f as *const CompileFlags as usize);
-            (
-                Role::Source(with_language(language, preprocessed, flags)),
-                class(0, Some(language), preprocessed, address),
-            )
-        }
-        _ if suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s)) => {
-            let mut options = options.clone();
-            options.language = match suffix {
-                Some("fh" | "fi") => Some(Language::FortranFree),
-                Some("inc") => None,
-                _ => Some(Language::Cpp),
-            };
-            let language = options.language;
-            (Role::Header(options), class(1, language, false, 0))
-        }
-        _ => (Role::Other, class(2, None, false, 0)),
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 /// The part of a compiler command line that decides how a file is
 /// preprocessed and parsed, and where the compiler runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct CompileFlags {
     /// `-D`, `-U`, `-I`, `-include`, `-std` and their kin, each option
     /// with its value attached.
