@@ -65,6 +65,26 @@ fn alternative_directives_are_each_a_region_closed_under_their_condition() {
 }
 
 #[test]
+fn a_host_alternative_after_a_device_directive_is_measured_under_its_condition() {
+    let text = "void f(int n, double *a) {\n#if defined(OPENMP_TARGET)\n#pragma omp target teams distribute parallel for\n#elif defined(_OPENMP)\n#pragma omp parallel for\n#endif\n  for (int i = 0; i < n; i++) a[i] = i;\n}\n";
+    let done = run(text);
+    assert!(!done.has_errors(), "{:#?}", done.diagnostics);
+    let types: Vec<&str> = (done.plan.regions.iter())
+        .map(|r| r.region_type.as_str())
+        .collect();
+    assert_eq!(types, ["targetteamsdistributeparallelfor", "parallelfor"]);
+    let out = String::from_utf8(done.output).unwrap();
+    let host = out
+        .find("#if !(defined(OPENMP_TARGET)) && (defined(_OPENMP))\n")
+        .expect("the host region closed under its condition");
+    assert!(out[host..].contains("POMP2_Parallel_join(&pomp2_region_2"));
+    // The device alternative's block stays free of calls whichever is compiled.
+    let device = out.find("#pragma omp target").unwrap();
+    let block = out[device..].find("for (int i").unwrap() + device;
+    assert!(!out[device..block].contains("POMP2_Parallel_fork(&pomp2_region_1"));
+}
+
+#[test]
 fn code_never_compiled_with_openmp_is_not_read() {
     let text = "#ifndef _OPENMP\nvoid omp_set_lock(int *l) { }\n#endif\nvoid f(void) {\n#if 0\n#pragma omp parallel\n  broken(;\n#endif\n}\n";
     let done = run(text);

@@ -213,8 +213,17 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
                 || orders_concurrently(directive)
             {
                 // From the directive on: a construct nested right at the
-                // start of the block is inside too.
-                zones.push(site.span.end..block.end);
+                // start of the block is inside too. Alternatives of the
+                // directive in later branches of its conditional are not:
+                // they apply to the block when it does not.
+                let alternatives = alternatives_after(model, site.span.start, block.start);
+                match alternatives {
+                    Some(skipped) => {
+                        zones.push(site.span.end..skipped.start);
+                        zones.push(skipped.end..block.end);
+                    }
+                    None => zones.push(site.span.end..block.end),
+                }
             }
         }
         match directive.association(file.language) {
@@ -237,6 +246,29 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
         }
     }
     zones
+}
+
+/// Where a directive at `at`, in a branch of a conditional that closes
+/// before its block at `block_start`, has alternatives: the later
+/// branches of the same conditional, up to the block. Branches follow one
+/// another in a conditional, each starting where the one before ends
+/// (a branch never compiled is not in the model, and ends the search).
+fn alternatives_after(model: &Model, at: usize, block_start: usize) -> Option<Span> {
+    let own = model.branch_at(at)?;
+    let branch = &model.branches[own];
+    if branch.span.end > block_start {
+        return None;
+    }
+    let mut end = branch.span.end;
+    for next in &model.branches[own + 1..] {
+        if next.line.start > end {
+            break;
+        }
+        if next.line.start == end && next.parent == branch.parent && next.span.end <= block_start {
+            end = next.span.end;
+        }
+    }
+    (end > branch.span.end).then_some(branch.span.end..end)
 }
 
 #[cfg(test)]
