@@ -839,9 +839,10 @@ impl Planner<'_> {
     /// the innermost `parallel`, `teams` or task construct around the loop,
     /// and gfortran applies that to the construct around a combined
     /// `parallel loop`. Once split, the enclosing leaf lists the variable as
-    /// shared, which references it in that construct, where a restrictive
-    /// `default` then rejects it (`default(none)`) or decides it: it is
-    /// listed private there, as it was.
+    /// shared, which references it in that construct, where it would be
+    /// shared by default (changing the variable outside) or rejected by
+    /// `default(none)` here or further out: it is listed private there, as
+    /// it was.
     fn private_iteration_variables_where_predetermined(&mut self) {
         if !self.file.language.is_fortran() {
             return;
@@ -858,9 +859,6 @@ impl Planner<'_> {
                 parent = self.model.sites[index].parent;
             };
             let Some(enclosing) = enclosing else { continue };
-            if !has_restrictive_default(&self.model.sites[enclosing].directive) {
-                continue;
-            }
             let unlisted: Vec<String> = variables
                 .into_iter()
                 .filter(|v| !lists_variable(&self.model.sites[enclosing].directive, v))
@@ -875,12 +873,14 @@ impl Planner<'_> {
                 .iter_mut()
                 .find(|c| c.site == enclosing);
             if let Some(construct) = construct {
-                let restrictive = construct
+                // Of a combined construct, the innermost leaf of those kinds.
+                let holding = construct
                     .layers
                     .iter_mut()
                     .filter_map(|l| l.directive.as_mut())
-                    .find(|d| has_restrictive_default(d));
-                if let Some(directive) = restrictive {
+                    .rev()
+                    .find(|d| table.accepts(d.spec(), "default"));
+                if let Some(directive) = holding {
                     directive.clauses.push(private);
                 }
                 continue;
