@@ -148,8 +148,11 @@ fn nest_sites(model: &mut Model) {
         .enumerate()
         .filter_map(|(i, s)| s.block.clone().filter(|b| !b.is_empty()).map(|b| (b, i)))
         .collect();
-    // Outer blocks first where two start together.
-    blocks.sort_by_key(|(b, i)| (b.start, std::cmp::Reverse(b.end), std::cmp::Reverse(*i)));
+    // Outer blocks first where two start together. Of two blocks with the
+    // same extent the later directive is the inner one: it stands inside
+    // the other's block, or between it and its code, as an implicit first
+    // section spanning a whole Fortran `sections` block does.
+    blocks.sort_by_key(|(b, i)| (b.start, std::cmp::Reverse(b.end), *i));
     let mut order: Vec<usize> = (0..sites.len()).collect();
     order.sort_by_key(|&i| (sites[i].span.start, sites[i].span.end));
     let mut parents = vec![None; sites.len()];

@@ -13,8 +13,8 @@ use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::frontend::fortran::pomp_conditional_sentinel;
 use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
-    has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Plan, PompAction,
-    Region, Shape, ValueScope, Var, MAX_THREADS_VAR,
+    has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Layer, Plan,
+    PompAction, Region, Shape, ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::{Language, SourceFile};
 use std::collections::{BTreeMap, BTreeSet};
@@ -340,12 +340,16 @@ impl Renderer<'_> {
         regions: &mut Vec<usize>,
     ) -> Directive {
         let mut directive = directive.clone();
-        if let Some(private) = private.filter(|_| has_restrictive_default(&directive)) {
+        let restrictive = has_restrictive_default(&directive);
+        if let Some(private) = private.filter(|_| restrictive || creates_team(&directive)) {
             let listed = listed_variables(&directive);
             let mut missing: Vec<&str> = private
                 .iter()
                 .copied()
                 .filter(|v| !listed.contains(*v))
+                // Evaluated before the construct for the code inside it:
+                // shared unless a restrictive default lists it otherwise.
+                .filter(|v| restrictive || *v != MAX_THREADS_VAR)
                 .collect();
             // The task handles: a task copies them in (below).
             if instrumented_task {
@@ -1213,9 +1217,9 @@ fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
 
 /// The variables inserted code of `construct` uses, and where: in front of
 /// each layer (its own variables and `before`/`after` calls) or inside it.
-fn construct_vars(plan: &Plan, construct: &Construct) -> BTreeSet<&'static str> {
+fn construct_vars(plan: &Plan, layers: &[Layer]) -> BTreeSet<&'static str> {
     let mut vars = BTreeSet::new();
-    for layer in &construct.layers {
+    for layer in layers {
         for var in &layer.vars {
             vars.insert(match var {
                 Var::NumThreads(_) | Var::NumThreadsFromTeams => "pomp2_num_threads",
@@ -1279,22 +1283,32 @@ fn listed_variables(directive: &Directive) -> BTreeSet<String> {
     listed
 }
 
+/// A construct creating threads or a league of teams: the inserted
+/// variables are declared in the program unit, so they are shared in its
+/// region unless it lists them private, and the threads or teams running
+/// inserted code there would write one variable at once (the task handle
+/// a nested parallel region's fork stores and its join reads).
+fn creates_team(directive: &Directive) -> bool {
+    crate::directive::table()
+        .creates(directive.spec())
+        .is_some()
+}
+
 /// For each directive (by site) with a `default` clause other than
-/// `default(shared)`, instrumented or bare: the variables inserted code
-/// inside its region uses (of its inner layers and of every construct
-/// nested in it). Each construct adds its variables to its enclosing ones,
-/// so the cost grows with the nesting depth, not the number of constructs.
+/// `default(shared)`, instrumented or bare, and each instrumented one
+/// creating threads or teams: the variables inserted code inside its region
+/// uses (of its inner layers and of every construct nested in it). Each
+/// construct adds its variables to its enclosing ones, so the cost grows
+/// with the nesting depth, not the number of constructs.
 fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static str>> {
-    let mut restrictive: BTreeSet<usize> = plan
-        .constructs
-        .iter()
-        .filter(|c| {
-            c.layers
-                .iter()
-                .any(|l| l.directive.as_ref().is_some_and(has_restrictive_default))
-        })
-        .map(|c| c.site)
-        .collect();
+    let with_layer = |wanted: fn(&Directive) -> bool| -> BTreeSet<usize> {
+        (plan.constructs.iter())
+            .filter(|c| (c.layers.iter()).any(|l| l.directive.as_ref().is_some_and(wanted)))
+            .map(|c| c.site)
+            .collect()
+    };
+    let mut restrictive = with_layer(has_restrictive_default);
+    let teams = with_layer(creates_team);
     restrictive.extend(plan.bare_directives.iter().map(|b| b.site));
     restrictive.extend(
         (plan.value_scopes.iter())
@@ -1302,24 +1316,32 @@ fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static
             .map(|v| v.site),
     );
     let mut vars: BTreeMap<usize, BTreeSet<&'static str>> = BTreeMap::new();
-    if restrictive.is_empty() {
+    if restrictive.is_empty() && teams.is_empty() {
         return vars;
     }
     for construct in &plan.constructs {
-        let used = construct_vars(plan, construct);
+        let used = construct_vars(plan, &construct.layers);
         if used.is_empty() {
             continue;
         }
-        if restrictive.contains(&construct.site) && construct.layers.len() > 1 {
+        if construct.layers.len() > 1 {
             // A combined construct: the inner layers' code is inside the
-            // outer ones.
-            vars.entry(construct.site)
-                .or_default()
-                .extend(used.iter().copied());
+            // outer ones. A restrictive default lists the variables of its
+            // own clauses too.
+            let inside = if restrictive.contains(&construct.site) {
+                used.clone()
+            } else if teams.contains(&construct.site) {
+                construct_vars(plan, &construct.layers[1..])
+            } else {
+                BTreeSet::new()
+            };
+            if !inside.is_empty() {
+                vars.entry(construct.site).or_default().extend(inside);
+            }
         }
         let mut site = model.sites[construct.site].parent;
         while let Some(s) = site {
-            if restrictive.contains(&s) {
+            if restrictive.contains(&s) || teams.contains(&s) {
                 vars.entry(s).or_default().extend(used.iter().copied());
             }
             site = model.sites[s].parent;

@@ -314,6 +314,31 @@ pub fn has_restrictive_default(directive: &Directive) -> bool {
         .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"))
 }
 
+/// The iteration variables that splitting `directive` into `split` lists
+/// in a clause although `directive` names them nowhere.
+fn listed_variables(
+    iteration_variables: &[String],
+    directive: &Directive,
+    split: &[(String, Directive)],
+) -> Vec<String> {
+    iteration_variables
+        .iter()
+        .filter(|v| !lists_variable(directive, v))
+        .filter(|v| split.iter().any(|(_, d)| lists_variable(d, v)))
+        .cloned()
+        .collect()
+}
+
+/// Whether a clause of `directive` lists `variable` (Fortran names in any
+/// case).
+fn lists_variable(directive: &Directive, variable: &str) -> bool {
+    directive
+        .clauses
+        .iter()
+        .flat_map(|c| c.list_items())
+        .any(|item| item.eq_ignore_ascii_case(variable))
+}
+
 /// Apply the rules to a model.
 pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     let mut plan = check(file, model, options);
@@ -331,6 +356,7 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         plan: Plan::new(file, model, options),
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
+        listed_iteration_variables: Vec::new(),
     };
     planner.run();
     planner.plan
@@ -355,6 +381,9 @@ struct Planner<'a> {
     site_region: Vec<Option<usize>>,
     /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
     teams_max_threads: std::collections::BTreeSet<usize>,
+    /// Combined loop constructs whose splitting lists iteration variables
+    /// on an enclosing leaf, with those variables.
+    listed_iteration_variables: Vec<(usize, Vec<String>)>,
 }
 
 /// The name of [`Var::MaxThreads`] in inserted code.
@@ -401,6 +430,7 @@ impl Planner<'_> {
         }
         self.shared_handles_for_default_clauses();
         self.max_threads_before_teams();
+        self.private_iteration_variables_where_predetermined();
         self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
         self.user_region_exits();
@@ -459,7 +489,9 @@ impl Planner<'_> {
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let mut layers = Vec::new();
         let iteration_variables = self.iteration_variables(site);
-        for (leaf, directive) in split::split(&site.directive, &iteration_variables) {
+        let split = split::split(&site.directive, &iteration_variables);
+        let listed = listed_variables(&iteration_variables, &site.directive, &split);
+        for (leaf, directive) in split {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
         if !layers.iter().any(Layer::is_instrumented) {
@@ -467,6 +499,9 @@ impl Planner<'_> {
         }
         if layers.len() > 1 && self.unknown_clause_placement(site, &layers) {
             return;
+        }
+        if !listed.is_empty() {
+            self.listed_iteration_variables.push((index, listed));
         }
         let implicit_barrier = self.closing_barrier(&mut layers);
         // A construct without a region of its own (`section`) reports to
@@ -795,6 +830,83 @@ impl Planner<'_> {
             self.plan.value_scopes.push(ValueScope {
                 site: teams,
                 vars: vec![Var::MaxThreads],
+                directive,
+            });
+        }
+    }
+
+    /// In Fortran a loop's iteration variable is predetermined private in
+    /// the innermost `parallel`, `teams` or task construct around the loop,
+    /// and gfortran applies that to the construct around a combined
+    /// `parallel loop`. Once split, the enclosing leaf lists the variable as
+    /// shared, which references it in that construct, where it would be
+    /// shared by default (changing the variable outside) or rejected by
+    /// `default(none)` here or further out: it is listed private there, as
+    /// it was.
+    fn private_iteration_variables_where_predetermined(&mut self) {
+        if !self.file.language.is_fortran() {
+            return;
+        }
+        let table = directive_table();
+        for (site, variables) in std::mem::take(&mut self.listed_iteration_variables) {
+            let mut parent = self.model.sites[site].parent;
+            let enclosing = loop {
+                let Some(index) = parent else { break None };
+                let spec = self.model.sites[index].directive.spec();
+                if table.accepts(spec, "default") {
+                    break Some(index);
+                }
+                parent = self.model.sites[index].parent;
+            };
+            let Some(enclosing) = enclosing else { continue };
+            let unlisted: Vec<String> = variables
+                .into_iter()
+                .filter(|v| !lists_variable(&self.model.sites[enclosing].directive, v))
+                .collect();
+            if unlisted.is_empty() {
+                continue;
+            }
+            let private = Clause::new("private", Some(&unlisted.join(", ")));
+            let construct = self
+                .plan
+                .constructs
+                .iter_mut()
+                .find(|c| c.site == enclosing);
+            if let Some(construct) = construct {
+                // Of a combined construct, the innermost leaf of those kinds.
+                let holding = construct
+                    .layers
+                    .iter_mut()
+                    .filter_map(|l| l.directive.as_mut())
+                    .rev()
+                    .find(|d| table.accepts(d.spec(), "default"));
+                if let Some(directive) = holding {
+                    directive.clauses.push(private);
+                }
+                continue;
+            }
+            if let Some(bare) = self
+                .plan
+                .bare_directives
+                .iter_mut()
+                .find(|b| b.site == enclosing)
+            {
+                bare.directive.clauses.push(private);
+                continue;
+            }
+            if let Some(scope) = self
+                .plan
+                .value_scopes
+                .iter_mut()
+                .find(|v| v.site == enclosing)
+            {
+                scope.directive.clauses.push(private);
+                continue;
+            }
+            let mut directive = self.model.sites[enclosing].directive.clone();
+            directive.clauses.push(private);
+            self.plan.bare_directives.push(BareDirective {
+                site: enclosing,
                 directive,
             });
         }
