@@ -885,22 +885,18 @@ impl Planner<'_> {
                 }
                 continue;
             }
-            if let Some(bare) = self
-                .plan
-                .bare_directives
-                .iter_mut()
-                .find(|b| b.site == enclosing)
-            {
-                bare.directive.clauses.push(private);
-                continue;
-            }
-            if let Some(scope) = self
-                .plan
-                .value_scopes
-                .iter_mut()
-                .find(|v| v.site == enclosing)
-            {
-                scope.directive.clauses.push(private);
+            // Written already as it is, or inside a scope of its values.
+            let written = (self.plan.bare_directives.iter_mut())
+                .filter(|b| b.site == enclosing)
+                .map(|b| &mut b.directive)
+                .chain(
+                    (self.plan.value_scopes.iter_mut())
+                        .filter(|v| v.site == enclosing)
+                        .map(|v| &mut v.directive),
+                )
+                .next();
+            if let Some(directive) = written {
+                directive.clauses.push(private);
                 continue;
             }
             let mut directive = self.model.sites[enclosing].directive.clone();
