@@ -40,7 +40,23 @@ pub fn emit(
 /// and a rename: readers see the old file or the whole new one. Like a
 /// compiler's output it is not forced to disk: after a crash the build
 /// reruns anyway, and a sync per file would dominate large builds.
+///
+/// A path naming something other than a regular file (`/dev/null`, a
+/// pipe) is written in place: renaming over it would replace the device
+/// with a file, for every program on the machine. A symbolic link to a
+/// regular file stays a link, its target is replaced.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
+            return std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)?
+                .write_all(bytes);
+        }
+        Ok(_) => std::fs::canonicalize(path)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let path = path.as_path();
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -126,6 +142,36 @@ impl Pomp1Descriptor {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn writing_a_pipe_or_through_a_link_keeps_them_what_they_are() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let pipe = pipe.clone();
+            std::thread::spawn(move || std::fs::read(pipe).unwrap())
+        };
+        super::write_atomically(&pipe, b"through the pipe").unwrap();
+        // Before waiting for the reader, which waits for ever on a pipe
+        // nobody opened.
+        let kind = std::fs::symlink_metadata(&pipe).unwrap().file_type();
+        assert!(kind.is_fifo(), "the pipe was replaced: {kind:?}");
+        assert_eq!(reader.join().unwrap(), b"through the pipe");
+
+        let target = dir.path().join("target.c");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.c");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        super::write_atomically(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+    }
+
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
