@@ -265,6 +265,8 @@ impl Plan {
         if !self.named {
             self.unique = unique_name(file);
             self.named = true;
+            // Strings made before the name would carry region ids without it.
+            self.ctc_strings = std::sync::OnceLock::new();
         }
     }
 
@@ -316,7 +318,7 @@ pub fn has_restrictive_default(directive: &Directive) -> bool {
 
 /// The iteration variables that splitting `directive` into `split` lists
 /// in a clause although `directive` names them nowhere.
-fn listed_variables(
+fn newly_listed_iteration_variables(
     iteration_variables: &[String],
     directive: &Directive,
     split: &[(String, Directive)],
@@ -490,7 +492,8 @@ impl Planner<'_> {
         let mut layers = Vec::new();
         let iteration_variables = self.iteration_variables(site);
         let split = split::split(&site.directive, &iteration_variables);
-        let listed = listed_variables(&iteration_variables, &site.directive, &split);
+        let listed =
+            newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
         for (leaf, directive) in split {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }

@@ -40,6 +40,32 @@ type Parse = Option<Result<Parsed, DirectiveError>>;
 #[derive(Default)]
 pub struct Parses(std::collections::HashMap<ParseKey, Parse>);
 
+impl Parses {
+    /// Every directive of a reading parsed, each taken from `self` when
+    /// the last reading parsed it, and `self` left holding this reading's
+    /// parses only.
+    fn parse_all(&mut self, directives: &[RawDirective], language: Language) -> Vec<Parse> {
+        let mut earlier = std::mem::take(&mut self.0);
+        (directives.iter())
+            .map(|d| {
+                let form = match d.kind {
+                    RawKind::InMacro { .. } => 2,
+                    RawKind::DeclarationAttribute => 1,
+                    _ => 0,
+                };
+                let key = (language, d.pomp, form, d.text.clone());
+                let parse = match (self.0.get(&key), earlier.remove(&key)) {
+                    (Some(this_reading), _) => this_reading.clone(),
+                    (None, Some(last_reading)) => last_reading,
+                    (None, None) => parse_raw(d, language),
+                };
+                self.0.insert(key, parse.clone());
+                parse
+            })
+            .collect()
+    }
+}
+
 impl<'f> Prepared<'f> {
     /// `None` when nothing in the file can be instrumented.
     pub fn new(file: &'f SourceFile) -> Option<Prepared<'f>> {
@@ -71,32 +97,10 @@ impl<'f> Prepared<'f> {
             return None;
         }
         let parsed = match parses {
-            None => directives
-                .iter()
+            Some(parses) => parses.parse_all(&directives, file.language),
+            None => (directives.iter())
                 .map(|d| parse_raw(d, file.language))
                 .collect(),
-            Some(parses) => {
-                let mut earlier = std::mem::take(&mut parses.0);
-                (directives.iter())
-                    .map(|d| {
-                        let form = match d.kind {
-                            RawKind::InMacro { .. } => 2,
-                            RawKind::DeclarationAttribute => 1,
-                            _ => 0,
-                        };
-                        let key = (file.language, d.pomp, form, d.text.clone());
-                        let parse = match earlier.remove(&key) {
-                            Some(parse) => parse,
-                            None => match parses.0.get(&key) {
-                                Some(parse) => parse.clone(),
-                                None => parse_raw(d, file.language),
-                            },
-                        };
-                        parses.0.insert(key, parse.clone());
-                        parse
-                    })
-                    .collect()
-            }
         };
         let mut prepared = Prepared {
             file,
