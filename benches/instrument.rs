@@ -1,7 +1,8 @@
 //! Instrumentation throughput in MB/s, one core: (a) a large C file dense
 //! with directives, (b) a C++ file shaped like a proxy application, (c) a
-//! file with none. Next to each: pomp with the front end parsing the whole
-//! file, the raw tree-sitter parse of the whole file, and copying the same
+//! file with none. Next to each: pomp with the front end parsing whole
+//! declarations rather than the statements directives own, pomp with it
+//! parsing the whole file, the raw tree-sitter parse of the whole file, and copying the same
 //! bytes through a file, all measured in the same run.
 //!
 //! Then re-analysis as an editor needs it: a 10,000-line C file, one edit,
@@ -12,7 +13,7 @@ mod common;
 mod proxy_app;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp::frontend::c::{Reuse, TreeSitterC};
+use pomp::frontend::c::{Reuse, Scope, TreeSitterC};
 use pomp::frontend::FrontEnd;
 use pomp::instrument::{instrument, Options};
 use pomp::source::{Language, SourceFile};
@@ -113,6 +114,9 @@ fn throughput(c: &mut Criterion) {
         ("no-directives", "bench.c", Language::C, plain_file(SIZE)),
     ] {
         let file = SourceFile::new(file_name, bytes.clone(), language);
+        let declarations = TreeSitterC {
+            scope: Scope::Declarations,
+        };
         let (_, scope) = TreeSitterC::default().read_telling_scope(&file);
         eprintln!(
             "{name}: {} bytes, {:.1} directives per 100 KB, front end parsed {scope:?}",
@@ -120,6 +124,11 @@ fn throughput(c: &mut Criterion) {
             proxy_app::directive_density(&bytes)
         );
         common::bench_input(&mut group, dir.path(), name, file_name, language, bytes);
+        group.bench_with_input(
+            BenchmarkId::new("pomp-parsing-declarations", name),
+            &file,
+            |b, file| b.iter(|| black_box(instrument_with(file, &declarations))),
+        );
         group.bench_with_input(
             BenchmarkId::new("pomp-parsing-whole-file", name),
             &file,

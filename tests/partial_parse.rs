@@ -1,5 +1,6 @@
-//! The C and C++ front end parses only the declarations that hold
-//! directives, and the whole file where that is in doubt. Either way the
+//! The C and C++ front end parses only the statements directives own and
+//! the heads of their functions, the declarations that hold directives
+//! where the statements are in doubt, and the whole file where those are. Either way the
 //! result must be the one a parse of the whole file gives: every corpus
 //! program, test case and project source, their concatenation, and
 //! generated programs are instrumented both ways and must come out byte
@@ -88,7 +89,7 @@ fn every_source_of_the_repository_reads_the_same_in_pieces() {
         let language = Language::from_path(&path).unwrap();
         let file = SourceFile::new(&path, bytes, language);
         match assert_same_both_ways(&file) {
-            Scope::Declarations => partial.push(path),
+            Scope::Statements | Scope::Declarations => partial.push(path),
             Scope::WholeFile => whole.push(path),
         }
     }
@@ -114,7 +115,7 @@ fn the_corpus_concatenated_reads_the_same_in_pieces() {
         text.push_str("#undef main\n");
     }
     let file = SourceFile::new("all.c", text.into_bytes(), Language::C);
-    assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
+    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
 }
 
 #[test]
@@ -122,7 +123,7 @@ fn the_proxy_application_of_the_benchmark_reads_the_same_in_pieces() {
     // Enough modules that pieces are parsed in several batches, each
     // module a namespace holding classes, templates and lambdas.
     let file = SourceFile::new("proxy.cpp", proxy_app::proxy_app(200_000), Language::Cpp);
-    assert_eq!(assert_same_both_ways(&file), Scope::Declarations);
+    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
 }
 
 /// Pieces of C that generated programs are made of.
@@ -138,6 +139,10 @@ mod generated {
             Just("#pragma omp barrier".to_string()),
             Just("#pragma omp atomic\nx++;".to_string()),
             Just("omp_set_lock(&l); x++; omp_unset_lock(&l);".to_string()),
+            Just("do { x++; } while (x < 0);".to_string()),
+            Just("switch (x) { case 1: y++; break; default: break; }".to_string()),
+            Just("again: if (x < 0) goto again;".to_string()),
+            Just("for (;;) { if (x) { break; } else continue; }".to_string()),
         ];
         if depth == 0 {
             return leaf.boxed();
@@ -149,6 +154,9 @@ mod generated {
             1 => inner.clone().prop_map(|s| format!("#pragma omp critical\n{s}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp parallel for\nfor (int i = 0; i < n; i++) {{\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("if (n > 2)\n#pragma omp task\n{s}")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp single\nif (n > 1) {{ {s} }} else y--;")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp parallel\ndo {{ {s} }} while (0);")),
+            1 => inner.clone().prop_map(|s| format!("while (x < 0) {{\n#pragma omp parallel\n{{ {s} }}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#ifdef SCHED\n#pragma omp single\n#else\n#pragma omp master\n#endif\n{{ {s} }}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp for\n#ifdef WIDE\nfor (long i = 0; i < n; i++) {{\n#else\nfor (int i = 0; i < n; i++) {{\n#endif\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{ {s} }}")),
@@ -207,5 +215,72 @@ proptest! {
     fn generated_cpp_reads_the_same_in_pieces(text in generated::cpp_file()) {
         let file = SourceFile::new("gen.cpp", text.into_bytes(), Language::Cpp);
         assert_same_both_ways(&file);
+    }
+}
+
+/// Text that, written just before a directive or just before its
+/// statement, makes the code around them read differently: a statement
+/// that goes on, a label, a block opened or closed, an `else` or a `do`
+/// without its partner, a syntax error.
+const CONTEXT_EDITS: &[&str] = &[
+    "x ",
+    "} ",
+    "{ ",
+    "else ",
+    "do ",
+    "L: ",
+    "= ",
+    "( ",
+    "while (1) ",
+];
+
+#[test]
+fn code_around_directives_changed_reads_the_same_in_pieces() {
+    for path in sources()
+        .iter()
+        .filter(|p| p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")))
+    {
+        let text = std::fs::read_to_string(path).unwrap();
+        let language = Language::from_path(path).unwrap();
+        // The start of each directive's line and of the line after it.
+        let mut places = Vec::new();
+        let mut line_start = 0;
+        for line in text.split_inclusive('\n') {
+            let next = line_start + line.len();
+            if line.trim_start().starts_with("#pragma omp") && !line.trim_end().ends_with('\\') {
+                places.push(line_start);
+                places.push(next);
+            }
+            line_start = next;
+        }
+        for &at in places.iter().take(8) {
+            for edit in CONTEXT_EDITS {
+                let edited = format!("{}{edit}{}", &text[..at], &text[at..]);
+                let file = SourceFile::new(path, edited.into_bytes(), language);
+                let (partial, partial_diagnostics, _) =
+                    instrument_with(&file, &TreeSitterC::default());
+                let (whole, whole_diagnostics, _) =
+                    instrument_with(&file, &TreeSitterC::whole_file());
+                // Where a broken conditional is compared across settings,
+                // the label and notes may explain the same refusal by
+                // another difference the settings show.
+                let without_notes = |list: Vec<String>| -> Vec<String> {
+                    list.into_iter()
+                        .map(|d| d.split(" / ").next().unwrap_or_default().to_string())
+                        .collect()
+                };
+                assert_eq!(
+                    without_notes(partial_diagnostics),
+                    without_notes(whole_diagnostics),
+                    "{} with {edit:?} at {at}: diagnostics differ",
+                    path.display()
+                );
+                assert!(
+                    partial == whole,
+                    "{} with {edit:?} at {at}: output differs",
+                    path.display()
+                );
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
         config,
         edits: EditBuilder::default(),
         events: BTreeSet::new(),
+        quoted_path: file.quoted_path(),
     };
     for construct in &plan.constructs {
         r.construct(construct);
@@ -100,6 +101,8 @@ struct Renderer<'a> {
     edits: EditBuilder,
     /// Every event called, for the prototypes.
     events: BTreeSet<String>,
+    /// The file's path as `#line` markers name it.
+    quoted_path: String,
 }
 
 impl Renderer<'_> {
@@ -107,37 +110,58 @@ impl Renderer<'_> {
         if !self.config.line_markers {
             String::new()
         } else {
-            format!("#line {line} {}\n", self.file.quoted_path())
+            format!("#line {line} {}\n", self.quoted_path)
         }
     }
 
     fn call(&self, region: &Region, call: &Call) -> String {
-        let args: Vec<String> = call
-            .args
-            .iter()
-            .map(|a| match a {
-                Arg::Handle => format!("&{}", region.handle),
-                Arg::Ctc => format!("pomp2_ctc_{}", region.id),
-                Arg::OldTask => "pomp2_old_task".into(),
-                Arg::OldTaskRef => "&pomp2_old_task".into(),
-                Arg::NewTask => "pomp2_new_task".into(),
-                Arg::NewTaskRef => "&pomp2_new_task".into(),
-                Arg::If => "pomp2_if".into(),
-                Arg::NumThreads => "pomp2_num_threads".into(),
-            })
-            .collect();
-        format!("{}{}({});", self.plan.prefix(), call.event, args.join(", "))
+        let mut text = String::with_capacity(96);
+        self.write_call(&mut text, region, call);
+        text
+    }
+
+    /// A call, written without a string per argument: a dense file makes
+    /// tens of thousands of them.
+    fn write_call(&self, text: &mut String, region: &Region, call: &Call) {
+        use std::fmt::Write as _;
+        text.push_str(self.plan.prefix());
+        text.push_str(&call.event);
+        text.push('(');
+        for (i, arg) in call.args.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            match arg {
+                Arg::Handle => {
+                    text.push('&');
+                    text.push_str(&region.handle);
+                }
+                Arg::Ctc => {
+                    let _ = write!(text, "pomp2_ctc_{}", region.id);
+                }
+                Arg::OldTask => text.push_str("pomp2_old_task"),
+                Arg::OldTaskRef => text.push_str("&pomp2_old_task"),
+                Arg::NewTask => text.push_str("pomp2_new_task"),
+                Arg::NewTaskRef => text.push_str("&pomp2_new_task"),
+                Arg::If => text.push_str("pomp2_if"),
+                Arg::NumThreads => text.push_str("pomp2_num_threads"),
+            }
+        }
+        text.push_str(");");
     }
 
     fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
-        for c in calls {
-            self.events.insert(c.event.clone());
+        let mut text = String::with_capacity(96 * calls.len());
+        for (i, c) in calls.iter().enumerate() {
+            if !self.events.contains(&c.event) {
+                self.events.insert(c.event.clone());
+            }
+            if i > 0 {
+                text.push(' ');
+            }
+            self.write_call(&mut text, region, c);
         }
-        calls
-            .iter()
-            .map(|c| self.call(region, c))
-            .collect::<Vec<_>>()
-            .join(" ")
+        text
     }
 
     fn implicit_barrier(&mut self, region: &Region) -> String {

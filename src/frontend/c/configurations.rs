@@ -15,6 +15,7 @@ use super::analysis::Analysis;
 use super::conditionals::Assignment;
 use super::nodes::Nodes;
 use super::parse::parse;
+use super::pieces::{self, Piece};
 use super::prepare::Prepared;
 use super::reuse::{self, Reuse};
 use crate::diagnostics::Diagnostic;
@@ -30,6 +31,9 @@ const MAX_VARIABLES: usize = 3;
 pub(super) struct Scope<'s> {
     /// The ranges the tree was parsed from (empty: the whole file).
     pub ranges: &'s [Span],
+    /// The pieces those ranges are made of, when a part of the file was
+    /// parsed: another configuration parses only the pieces it changes.
+    pub pieces: &'s [Piece],
     /// The directives the tree covers, as indexes into
     /// `prepared.directives`.
     pub directives: std::ops::Range<usize>,
@@ -117,6 +121,9 @@ pub(super) fn reconcile(
         });
     }
     let rounds = splits.iter().map(|s| s.settings.len()).max().unwrap_or(0);
+    let split_ranges = pieces::union_of(scope.pieces, |piece| {
+        splits.iter().any(|split| piece.overlaps(&split.function))
+    });
     let mut parts: Vec<(Part, bool)> = splits
         .iter()
         .map(|s| (Part::of(&model, &s.function, &s.extents), true))
@@ -133,7 +140,7 @@ pub(super) fn reconcile(
                 (Some(reuse), []) => {
                     reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
                 }
-                _ => parse(prepared.file, text, scope.ranges),
+                _ => parse(prepared.file, text, &split_ranges),
             };
             let nodes = Nodes::new(tree.root_node());
             // Only the split functions are compared: each is read alone,

@@ -21,6 +21,7 @@ mod placement;
 mod prepare;
 mod reuse;
 pub mod scan;
+mod statements;
 mod unknown;
 
 use super::FrontEnd;
@@ -35,10 +36,14 @@ pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scope {
+    /// In the functions that hold directives, their heads and the
+    /// statements the directives own, wherever a scan of the function's
+    /// body allows; as [`Scope::Declarations`] otherwise.
+    #[default]
+    Statements,
     /// Only the top-level declarations that hold directives or lock calls,
     /// whenever that reads exactly as the whole file would; the whole file
     /// otherwise.
-    #[default]
     Declarations,
     /// Always the whole file.
     WholeFile,
@@ -81,15 +86,14 @@ impl TreeSitterC {
             // Nothing can change: the syntax tree would not be looked at.
             return (Model::default(), self.scope);
         };
+        let statements = || read_pieces(&prepared, true);
+        let declarations = || read_pieces(&prepared, false);
         let partial = match self.scope {
-            Scope::Declarations => read_pieces(&prepared),
+            Scope::Statements => statements().or_else(declarations),
+            Scope::Declarations => declarations(),
             Scope::WholeFile => None,
         };
-        let scope = match partial {
-            Some(_) => Scope::Declarations,
-            None => Scope::WholeFile,
-        };
-        let model = partial.unwrap_or_else(|| read_whole(&prepared));
+        let (model, scope) = partial.unwrap_or_else(|| (read_whole(&prepared), Scope::WholeFile));
         (finish(&prepared, model), scope)
     }
 
@@ -154,6 +158,7 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
     );
     let scope = configurations::Scope {
         ranges: &[],
+        pieces: &[],
         directives,
         mentions,
     };
@@ -166,21 +171,30 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
 const PIECES_PER_PARSE: usize = 32;
 
 /// The model from parses of the declarations that hold directives and
-/// lock calls; `None` when that would not read the file exactly.
-fn read_pieces(prepared: &Prepared) -> Option<Model> {
-    let plan = pieces::Plan::new(prepared)?;
+/// lock calls, with `narrow` of the statements in them the directives own;
+/// `None` when that would not read the file exactly. The scope tells
+/// whether some function was narrowed.
+fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
+    let plan = pieces::Plan::new(prepared, narrow)?;
+    let scope = match plan.narrowed {
+        true => Scope::Statements,
+        false => Scope::Declarations,
+    };
     let mut parts =
         Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
     for batch in plan.batches(PIECES_PER_PARSE) {
         let ranges = pieces::union(batch);
         let tree = parse::parse(prepared.file, &prepared.masked, &ranges);
-        if !batch.iter().all(|piece| piece.parsed_as_scanned(&tree)) {
+        let nodes = Nodes::new(tree.root_node());
+        if !batch
+            .iter()
+            .all(|piece| piece.parsed_as_scanned(&tree, &nodes))
+        {
             return None;
         }
         let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
         let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
         let mentions = &prepared.lock_mentions[mentions];
-        let nodes = Nodes::new(tree.root_node());
         let main = Analysis::read(
             prepared,
             &prepared.masked,
@@ -190,6 +204,7 @@ fn read_pieces(prepared: &Prepared) -> Option<Model> {
         );
         let scope = configurations::Scope {
             ranges: &ranges,
+            pieces: batch,
             directives,
             mentions,
         };
@@ -210,7 +225,7 @@ fn read_pieces(prepared: &Prepared) -> Option<Model> {
             ));
         }
     }
-    Some(merge(parts))
+    Some((merge(parts), scope))
 }
 
 /// One model of the parts of a file, each listed in file order.

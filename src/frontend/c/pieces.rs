@@ -7,6 +7,9 @@
 //! opening and closing text of the blocks around it, so that the grammar
 //! sees it where the file has it and its nodes keep the file's offsets.
 //!
+//! A function can be narrowed further, to the statements its directives
+//! own ([`super::statements`]).
+//!
 //! A piece is trusted only when it parses without a syntax error into a
 //! function definition whose body is the block the scan found, inside the
 //! namespaces and classes the scan found. Anything else, anything the scan
@@ -16,7 +19,9 @@
 //! it is in doubt.
 
 use super::lex::{TokenKind, Tokens};
+use super::nodes::Nodes;
 use super::prepare::Prepared;
+use super::statements::{self, Owned};
 use crate::directive::{Association, Problem};
 use crate::source::Span;
 use tree_sitter::{Node, Tree};
@@ -362,6 +367,10 @@ pub(super) struct Piece {
     /// The lock routines' names it holds, as indexes into
     /// `prepared.lock_mentions`.
     pub mentions: std::ops::Range<usize>,
+    /// When the piece is narrowed to them, the statements its directives
+    /// own; the parse must agree with each.
+    owned: Vec<Owned>,
+    narrowed: bool,
     leaf: Leaf,
     containers: Vec<Container>,
 }
@@ -371,12 +380,16 @@ pub(super) struct Piece {
 pub(super) struct Plan {
     pub pieces: Vec<Piece>,
     pub outside: Vec<std::ops::Range<usize>>,
+    /// Whether some function is read narrowed to its statements.
+    pub narrowed: bool,
 }
 
 impl Plan {
     /// The pieces `prepared` needs; `None` when only a whole parse reads
-    /// the file exactly.
-    pub fn new(prepared: &Prepared) -> Option<Plan> {
+    /// the file exactly. With `narrow`, each function is read as its head,
+    /// the statements its directives own and its closing brace, wherever
+    /// the scan of its body allows.
+    pub fn new(prepared: &Prepared, narrow: bool) -> Option<Plan> {
         let cplusplus = prepared.file.language == crate::source::Language::Cpp;
         let structure = Structure::scan(&prepared.masked, cplusplus)?;
         let mut wanted: Vec<usize> = Vec::new();
@@ -433,16 +446,43 @@ impl Plan {
                 let mentions = &prepared.lock_mentions;
                 let first = mentions.partition_point(|m| m.start < item.start);
                 let last = mentions.partition_point(|m| m.start < item.end);
+                let mut ranges = structure.ranges(leaf);
+                let owned: Option<Vec<Owned>> = narrow
+                    .then(|| {
+                        let open = structure.leaves[leaf].open;
+                        let item = item.clone();
+                        statements::owned(prepared, item, open, directives.clone(), first..last)
+                    })
+                    .flatten();
+                if let Some(owned) = &owned {
+                    let at = ranges
+                        .iter()
+                        .position(|r| r == item)
+                        .expect("the piece reads its item");
+                    let head = item.start..structure.leaves[leaf].open + 1;
+                    let close = item.end - 1..item.end;
+                    let narrowed = std::iter::once(head)
+                        .chain(owned.iter().map(|o| o.range.clone()))
+                        .chain(std::iter::once(close));
+                    ranges.splice(at..at + 1, narrowed);
+                }
                 Piece {
-                    ranges: structure.ranges(leaf),
+                    ranges,
                     directives,
                     mentions: first..last,
+                    narrowed: owned.is_some(),
+                    owned: owned.unwrap_or_default(),
                     leaf: structure.leaves[leaf].clone(),
                     containers,
                 }
             })
-            .collect();
-        Some(Plan { pieces, outside })
+            .collect::<Vec<Piece>>();
+        let narrowed = pieces.iter().any(|p| p.narrowed);
+        Some(Plan {
+            pieces,
+            outside,
+            narrowed,
+        })
     }
 }
 
@@ -496,8 +536,14 @@ impl Plan {
 /// order, the heads and tails of shared containers once, so that the
 /// pieces of one namespace or class are read inside one copy of it.
 pub(super) fn union(pieces: &[Piece]) -> Vec<Span> {
+    union_of(pieces, |_| true)
+}
+
+/// What the grammar reads of the `chosen` of `pieces`.
+pub(super) fn union_of(pieces: &[Piece], chosen: impl Fn(&Piece) -> bool) -> Vec<Span> {
     let mut ranges: Vec<Span> = pieces
         .iter()
+        .filter(|p| chosen(p))
         .flat_map(|p| p.ranges.iter().cloned())
         .collect();
     ranges.sort_by_key(|r| (r.start, r.end));
@@ -506,10 +552,16 @@ pub(super) fn union(pieces: &[Piece]) -> Vec<Span> {
 }
 
 impl Piece {
+    pub fn overlaps(&self, span: &Span) -> bool {
+        self.ranges
+            .iter()
+            .any(|r| r.start < span.end && span.start < r.end)
+    }
+
     /// Whether `tree` reads the piece as the scan found it: without a
     /// syntax error, a function definition with the scanned body, inside
     /// the scanned containers.
-    pub fn parsed_as_scanned(&self, tree: &Tree) -> bool {
+    pub fn parsed_as_scanned(&self, tree: &Tree, nodes: &Nodes) -> bool {
         let root = tree.root_node();
         if root.has_error() {
             return false;
@@ -522,6 +574,7 @@ impl Piece {
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);
         leaf_ok
+            && self.owned.iter().all(|o| o.agrees(nodes))
             && self.containers.iter().all(|c| {
                 let open = c.head.end - 1;
                 let kinds: &[&str] = match c.kind {
