@@ -423,11 +423,10 @@ impl Plan {
         let pieces = wanted
             .into_iter()
             .map(|leaf| {
-                let held: Vec<usize> = by_leaf
-                    .iter()
-                    .filter(|(l, _)| *l == leaf)
-                    .map(|(_, d)| *d)
-                    .collect();
+                // Directives come in file order, so their leaves ascend.
+                let held = &by_leaf[by_leaf.partition_point(|(l, _)| *l < leaf)
+                    ..by_leaf.partition_point(|(l, _)| *l <= leaf)];
+                let held: Vec<usize> = held.iter().map(|(_, d)| *d).collect();
                 let directives = match (held.first(), held.last()) {
                     (Some(&first), Some(&last)) => first..last + 1,
                     _ => {
