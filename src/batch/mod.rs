@@ -198,7 +198,7 @@ pub fn run(
     std::fs::create_dir_all(&idf_dir)?;
     let _lock = lock(&cache_dir)?;
     let mut cache = cache::Cache::open(&cache_dir, started);
-    let mut jobs = Jobs::new(config, &root, &out_dir, database.as_ref())?;
+    let jobs = Jobs::new(config, &root, &out_dir, database.as_ref())?;
 
     let threads = config.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -222,81 +222,92 @@ pub fn run(
     let mut init_functions = BTreeSet::new();
     let mut index_inputs = cache::Digest::default();
     let mut vanished = Vec::new();
-    loop {
-        let mut chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
-        if chunk.is_empty() {
-            break;
-        }
-        let mut befores = Vec::with_capacity(chunk.len());
-        for job in &chunk {
-            while let Some((key, entry)) = cache
-                .stale(Some(&job.key))
-                .with_context(cannot_write_cache)?
-            {
-                remove_stale_output(&key, &entry, &out_dir, &idf_dir);
-                summary.removed += 1;
+    // The walk goes on in its own thread while the files it found are
+    // mirrored.
+    let jobs = std::thread::scope(|scope| -> Result<Jobs> {
+        let (sender, chunks) = crossbeam_channel::bounded::<Vec<Job>>(1);
+        let walker = scope.spawn(move || {
+            let mut jobs = jobs;
+            loop {
+                let chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
+                if chunk.is_empty() || sender.send(chunk).is_err() {
+                    return jobs;
+                }
             }
-            befores.push(cache.before(&job.key));
-        }
-        let done = pool.install(|| {
-            let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
-            chunk
-                .par_iter()
-                .zip(&befores)
-                .map(|(job, before)| {
-                    let done =
-                        mirror::process(job, before.entry(), &cx, &directories[job.directory]);
-                    if let Ok(done) = &done {
-                        progress.file_done(&done.report);
-                    }
-                    done
-                })
-                .collect::<Vec<_>>()
         });
-        for ((job, done), before) in chunk.iter().zip(done).zip(&befores) {
-            let done = match done {
-                Ok(done) => done,
-                Err(error) => {
-                    // Gone since the walk found it: as if never found.
-                    vanished.push(format!("{}: {error}", job.source.display()));
-                    cache.skip().with_context(cannot_write_cache)?;
-                    if let Some(entry) = before.entry() {
-                        remove_stale_output(&job.key, entry, &out_dir, &idf_dir);
-                        summary.removed += 1;
+        for mut chunk in chunks {
+            let mut befores = Vec::with_capacity(chunk.len());
+            for job in &chunk {
+                while let Some((key, entry)) = cache
+                    .stale(Some(&job.key))
+                    .with_context(cannot_write_cache)?
+                {
+                    remove_stale_output(&key, &entry, &out_dir, &idf_dir);
+                    summary.removed += 1;
+                }
+                befores.push(cache.before(&job.key));
+            }
+            let done = pool.install(|| {
+                let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
+                chunk
+                    .par_iter()
+                    .zip(&befores)
+                    .map(|(job, before)| {
+                        let done =
+                            mirror::process(job, before.entry(), &cx, &directories[job.directory]);
+                        if let Ok(done) = &done {
+                            progress.file_done(&done.report);
+                        }
+                        done
+                    })
+                    .collect::<Vec<_>>()
+            });
+            for ((job, done), before) in chunk.iter().zip(done).zip(&befores) {
+                let done = match done {
+                    Ok(done) => done,
+                    Err(error) => {
+                        // Gone since the walk found it: as if never found.
+                        vanished.push(format!("{}: {error}", job.source.display()));
+                        cache.skip().with_context(cannot_write_cache)?;
+                        if let Some(entry) = before.entry() {
+                            remove_stale_output(&job.key, entry, &out_dir, &idf_dir);
+                            summary.removed += 1;
+                        }
+                        continue;
                     }
-                    continue;
+                };
+                let entry = &done.entry;
+                if let Some(old) = before.entry().and_then(|e| e.idf.as_ref()) {
+                    if entry.idf.as_ref() != Some(old) {
+                        let _ = std::fs::remove_file(idf_dir.join(old));
+                    }
                 }
-            };
-            let entry = &done.entry;
-            if let Some(old) = before.entry().and_then(|e| e.idf.as_ref()) {
-                if entry.idf.as_ref() != Some(old) {
-                    let _ = std::fs::remove_file(idf_dir.join(old));
+                cache
+                    .record(&job.key, entry, before)
+                    .with_context(cannot_write_cache)?;
+                if let Some(idf) = &entry.idf {
+                    for part in [
+                        job.key.as_bytes(),
+                        idf.as_bytes(),
+                        entry.setup.as_bytes(),
+                        entry.content.as_deref().unwrap_or_default().as_bytes(),
+                    ] {
+                        index_inputs.add(part);
+                    }
                 }
-            }
-            cache
-                .record(&job.key, entry, before)
-                .with_context(cannot_write_cache)?;
-            if let Some(idf) = &entry.idf {
-                for part in [
-                    job.key.as_bytes(),
-                    idf.as_bytes(),
-                    entry.setup.as_bytes(),
-                    entry.content.as_deref().unwrap_or_default().as_bytes(),
-                ] {
-                    index_inputs.add(part);
+                let report = done.report;
+                if report.verdict.mirror == Mirror::Instrumented {
+                    init_functions.extend(report.verdict.init_function.clone());
                 }
-            }
-            let report = done.report;
-            if report.verdict.mirror == Mirror::Instrumented {
-                init_functions.extend(report.verdict.init_function.clone());
-            }
-            summary.add(&report);
-            reports(&report);
-            if report.verdict.failed || !report.verdict.diagnostics.is_empty() {
-                notable.push(report);
+                summary.add(&report);
+                reports(&report);
+                if report.verdict.failed || !report.verdict.diagnostics.is_empty() {
+                    notable.push(report);
+                }
             }
         }
-    }
+        Ok(walker.join().expect("the walk does not panic"))
+    })?;
     while let Some((key, entry)) = cache.stale(None).with_context(cannot_write_cache)? {
         remove_stale_output(&key, &entry, &out_dir, &idf_dir);
         summary.removed += 1;
@@ -499,7 +510,7 @@ impl Iterator for Jobs<'_> {
     fn next(&mut self) -> Option<Job> {
         loop {
             let walk::Found { relative, symlink } = self.next_found()?;
-            if self.reserved.iter().any(|r| relative == Path::new(r)) {
+            if self.reserved.iter().any(|r| relative.as_os_str() == *r) {
                 self.warnings.push(format!(
                     "{}: left out; the mirror's file of that name is pomp's",
                     relative.display()

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
 use std::collections::BTreeSet;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// A file or symbolic link of the tree.
@@ -48,18 +49,24 @@ pub fn walk(root: &Path, filters: &Filters) -> Result<Walk> {
         .require_git(false)
         .follow_links(false)
         .overrides(overrides.build()?)
-        .filter_entry(move |entry| entry.file_name() != ".git" && !skip.contains(entry.path()))
+        .filter_entry(move |entry| {
+            let directory = entry.file_type().is_some_and(|t| t.is_dir());
+            entry.file_name() != ".git" && !(directory && skip.contains(entry.path()))
+        })
         .sort_by_file_name(|a, b| a.cmp(b))
         .build();
     Ok(Walk {
         walker,
-        root: root.to_path_buf(),
+        prefix: root.as_os_str().len()
+            + usize::from(!root.as_os_str().as_encoded_bytes().ends_with(b"/")),
     })
 }
 
 pub struct Walk {
     walker: ignore::Walk,
-    root: PathBuf,
+    /// The length of the root and a separator, which every path found
+    /// starts with.
+    prefix: usize,
 }
 
 impl Iterator for Walk {
@@ -83,11 +90,8 @@ impl Iterator for Walk {
                     entry.path().display()
                 )));
             }
-            let relative = entry
-                .path()
-                .strip_prefix(&self.root)
-                .expect("the walk stays under its root")
-                .to_path_buf();
+            let path = entry.path().as_os_str().as_encoded_bytes();
+            let relative = PathBuf::from(std::ffi::OsStr::from_bytes(&path[self.prefix..]));
             return Some(Ok(Found {
                 relative,
                 symlink: file_type.is_symlink(),
