@@ -515,6 +515,8 @@ impl Cache {
         temporary
             .persist(self.cache_dir.join(STATE))
             .map_err(|e| e.error)?;
+        // The whole state in one JSON document, as earlier versions kept it.
+        let _ = std::fs::remove_file(self.cache_dir.join("state.json"));
         Ok(true)
     }
 }

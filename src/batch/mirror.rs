@@ -6,7 +6,6 @@ use super::report::{FileDiagnostic, FileReport, Kind, Mirror, Verdict};
 use super::OnError;
 use crate::instrument::{instrument_guarded, may_need_instrumenting, Options};
 use crate::source::{Language, SourceFile};
-use rayon::prelude::*;
 use rustix::fs::{AtFlags, Mode, OFlags, CWD};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
@@ -166,8 +165,8 @@ impl Directory {
     }
 }
 
-/// The directories of `jobs`, each opened once, in parallel; each job
-/// learns which is its own.
+/// The directories of `jobs`, each opened once; each job learns which is
+/// its own.
 pub fn open_directories(jobs: &mut [Job], root: &Path, out_dir: &Path) -> Vec<Directory> {
     let mut relative: Vec<&Path> = Vec::new();
     let mut index: HashMap<&Path, usize> = HashMap::new();
@@ -182,7 +181,7 @@ pub fn open_directories(jobs: &mut [Job], root: &Path, out_dir: &Path) -> Vec<Di
         indices.push(n);
     }
     let directories = relative
-        .par_iter()
+        .iter()
         .map(|d| Directory::open(root, out_dir, d))
         .collect();
     for (job, n) in jobs.iter_mut().zip(indices) {
@@ -191,14 +190,24 @@ pub fn open_directories(jobs: &mut [Job], root: &Path, out_dir: &Path) -> Vec<Di
     directories
 }
 
-/// Bring the mirror of one file up to date; `before` is what the last run
-/// left. An error: the file could not be found any more.
-pub fn process(
+/// What [`check`] finds.
+#[allow(clippy::large_enum_variant)] // moved once, into the chunk's results
+pub enum Checked {
+    /// The mirror holds what the last run left, and the file is as it was.
+    UpToDate(Done),
+    /// The file's status: it is to be brought up to date by [`process`].
+    Changed(Stat),
+}
+
+/// Whether the mirror of one file is up to date, by statuses alone; `before`
+/// is what the last run left. An error: the file could not be found any
+/// more.
+pub fn check(
     job: &Job,
     before: Option<&Entry>,
     cx: &Context,
     directory: &Directory,
-) -> io::Result<Done> {
+) -> io::Result<Checked> {
     let name = job.relative.file_name().unwrap_or_default();
     let stat = directory.source_stat(name, &job.source)?;
     let previous = before.filter(|e| e.setup == job.setup);
@@ -207,9 +216,16 @@ pub fn process(
             && !cache::racy(cx.previous_start_ns, &stat)
             && directory.holds(name, &previous.output, &stat)
         {
-            return Ok(cached(job, previous, stat));
+            return Ok(Checked::UpToDate(cached(job, previous, stat)));
         }
     }
+    Ok(Checked::Changed(stat))
+}
+
+/// Bring the mirror of one file with status `stat` up to date; `before` is
+/// what the last run left.
+pub fn process(job: &Job, stat: Stat, before: Option<&Entry>, cx: &Context) -> Done {
+    let previous = before.filter(|e| e.setup == job.setup);
     let output = cx.out_dir.join(&job.relative);
     let work = Work {
         job,
@@ -245,7 +261,7 @@ pub fn process(
         idf,
         verdict: verdict.clone(),
     };
-    Ok(Done {
+    Done {
         report: FileReport {
             path: job.relative.clone(),
             size: stat.size(),
@@ -253,7 +269,7 @@ pub fn process(
             verdict,
         },
         entry,
-    })
+    }
 }
 
 fn cached(job: &Job, previous: &Entry, stat: Stat) -> Done {

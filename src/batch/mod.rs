@@ -205,9 +205,17 @@ pub fn run(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
+    // Started when a file is to be redone: an unchanged tree needs none.
+    let pool_cell = std::cell::OnceCell::new();
+    let pool = || -> Result<&rayon::ThreadPool> {
+        if let Some(pool) = pool_cell.get() {
+            return Ok(pool);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        Ok(pool_cell.get_or_init(|| pool))
+    };
     let cx = mirror::Context {
         out_dir: &out_dir,
         idf_dir: &idf_dir,
@@ -247,21 +255,45 @@ pub fn run(
                 }
                 befores.push(cache.before(&job.key));
             }
-            let done = pool.install(|| {
-                let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
-                chunk
-                    .par_iter()
-                    .zip(&befores)
-                    .map(|(job, before)| {
-                        let done =
-                            mirror::process(job, before.entry(), &cx, &directories[job.directory]);
-                        if let Ok(done) = &done {
-                            progress.file_done(&done.report);
-                        }
-                        done
-                    })
-                    .collect::<Vec<_>>()
-            });
+            // Statuses are checked here, which for an unchanged file is all
+            // there is to do: handing such light work to other threads costs
+            // more than it saves. The files to redo go to the pool.
+            let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
+            let mut done = Vec::with_capacity(chunk.len());
+            let mut changed = Vec::new();
+            for (n, (job, before)) in chunk.iter().zip(&befores).enumerate() {
+                let directory = &directories[job.directory];
+                match mirror::check(job, before.entry(), &cx, directory) {
+                    Ok(mirror::Checked::UpToDate(up_to_date)) => {
+                        progress.file_done(&up_to_date.report);
+                        done.push(Some(Ok(up_to_date)));
+                    }
+                    Ok(mirror::Checked::Changed(stat)) => {
+                        changed.push((n, stat));
+                        done.push(None);
+                    }
+                    Err(error) => done.push(Some(Err(error))),
+                }
+            }
+            drop(directories);
+            if !changed.is_empty() {
+                let redone: Vec<(usize, mirror::Done)> = pool()?.install(|| {
+                    changed
+                        .par_iter()
+                        .map(|&(n, stat)| {
+                            let redone = mirror::process(&chunk[n], stat, befores[n].entry(), &cx);
+                            progress.file_done(&redone.report);
+                            (n, redone)
+                        })
+                        .collect()
+                });
+                for (n, redone) in redone {
+                    done[n] = Some(Ok(redone));
+                }
+            }
+            let done = done
+                .into_iter()
+                .map(|d| d.expect("every file is checked or redone"));
             for ((job, done), before) in chunk.iter().zip(done).zip(&befores) {
                 let done = match done {
                     Ok(done) => done,

@@ -53,7 +53,13 @@ pub fn walk(root: &Path, filters: &Filters) -> Result<Walk> {
             let directory = entry.file_type().is_some_and(|t| t.is_dir());
             entry.file_name() != ".git" && !(directory && skip.contains(entry.path()))
         })
-        .sort_by_file_name(|a, b| a.cmp(b))
+        // Siblings share their directory's path: their paths' bytes order
+        // them as their names do, without taking the names out.
+        .sort_by_file_path(|a, b| {
+            a.as_os_str()
+                .as_encoded_bytes()
+                .cmp(b.as_os_str().as_encoded_bytes())
+        })
         .build();
     Ok(Walk {
         walker,
