@@ -177,7 +177,8 @@ fn tree_runs(c: &mut Criterion) {
                     let _ = std::fs::remove_dir_all(&out);
                 },
                 |()| {
-                    let outcome = batch::run(&batch_config(&src, &out, jobs), &batch::Quiet);
+                    let outcome =
+                        batch::run(&batch_config(&src, &out, jobs), &batch::Quiet, &mut |_| {});
                     assert!(!outcome.unwrap().failed());
                 },
                 BatchSize::PerIteration,
@@ -185,11 +186,12 @@ fn tree_runs(c: &mut Criterion) {
         });
     }
     let _ = std::fs::remove_dir_all(&out);
-    let first = batch::run(&batch_config(&src, &out, cores), &batch::Quiet).unwrap();
+    let first = batch::run(&batch_config(&src, &out, cores), &batch::Quiet, &mut |_| {}).unwrap();
     assert_eq!(first.summary.instrumented, generated.with_openmp.len());
     group.bench_function("batch-unchanged-all-cores", |b| {
         b.iter(|| {
-            let outcome = batch::run(&batch_config(&src, &out, cores), &batch::Quiet).unwrap();
+            let outcome =
+                batch::run(&batch_config(&src, &out, cores), &batch::Quiet, &mut |_| {}).unwrap();
             assert_eq!(outcome.summary.unchanged, generated.mirrored.len());
         })
     });

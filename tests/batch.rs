@@ -6,7 +6,7 @@
 #[path = "../benches/common/tree.rs"]
 mod tree;
 
-use pomp::batch::{self, Config, Outcome};
+use pomp::batch::{self, Config, FileReport, Outcome};
 use pomp::instrument::Options;
 use pomp::source::Language;
 use std::collections::{BTreeMap, BTreeSet};
@@ -235,7 +235,7 @@ fn runs_are_deterministic_whatever_the_number_of_threads() {
     for jobs in [1, 3] {
         let mut config = Config::new(Some(src.clone()), dir.path().join(format!("out{jobs}")));
         config.jobs = Some(jobs);
-        let outcome = batch::run(&config, &batch::Quiet).unwrap();
+        let outcome = run(&config);
         assert_eq!(outcome.summary.jobs, jobs);
         let mut bytes: Vec<Vec<u8>> = tree
             .mirrored
@@ -548,7 +548,7 @@ fn ignore_files_and_excludes_leave_files_out_and_their_outputs_go() {
                 glob => config.exclude.push(glob.to_string()),
             }
         }
-        batch::run(&config, &batch::Quiet).unwrap()
+        run(&config)
     };
     let all = run(&[]);
     assert_eq!(all.summary.files, tree.mirrored.len());
@@ -579,12 +579,28 @@ fn ignore_files_and_excludes_leave_files_out_and_their_outputs_go() {
     assert!(!everything.failed());
 }
 
-fn run(config: &Config) -> Outcome {
-    batch::run(config, &batch::Quiet).unwrap()
+/// A run, and every file's report.
+struct Run {
+    outcome: Outcome,
+    files: Vec<FileReport>,
+}
+
+impl std::ops::Deref for Run {
+    type Target = Outcome;
+
+    fn deref(&self) -> &Outcome {
+        &self.outcome
+    }
+}
+
+fn run(config: &Config) -> Run {
+    let mut files = Vec::new();
+    let outcome = batch::run(config, &batch::Quiet, &mut |f| files.push(f.clone())).unwrap();
+    Run { outcome, files }
 }
 
 /// Which files a run did something with.
-fn redone(outcome: &Outcome) -> BTreeSet<PathBuf> {
+fn redone(outcome: &Run) -> BTreeSet<PathBuf> {
     outcome
         .files
         .iter()
@@ -685,4 +701,116 @@ fn the_cache_redoes_what_changed_and_deleted_sources_lose_their_outputs() {
     assert!(!registration.contains(&init));
     let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
     assert_eq!(index.files.len(), tree.with_openmp.len() - 1);
+}
+
+/// Set a file's modification time back by an hour: older than any run, so
+/// that its status is trusted.
+fn age(path: &Path) -> std::time::SystemTime {
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    old
+}
+
+#[test]
+fn the_cache_sees_replaced_outputs_and_changes_that_keep_size_and_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, TREE_FILES);
+    let config = Config::new(Some(src.clone()), out.clone());
+    let instrumented = tree
+        .with_openmp
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "c"))
+        .unwrap();
+    let linked = tree
+        .mirrored
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "c") && !tree.with_openmp.contains(p))
+        .unwrap();
+    let old = age(&src.join(instrumented));
+    age(&src.join(linked));
+    run(&config);
+    let cached = run(&config);
+    assert!(redone(&cached).is_empty());
+
+    // A hard link in the mirror replaced by another file.
+    std::fs::remove_file(out.join(linked)).unwrap();
+    std::fs::write(out.join(linked), "int replaced;\n").unwrap();
+    // An instrumented output rewritten in place, its size kept.
+    let output = std::fs::read(out.join(instrumented)).unwrap();
+    std::fs::write(out.join(instrumented), vec![b' '; output.len()]).unwrap();
+    assert_eq!(
+        redone(&run(&config)),
+        BTreeSet::from([linked.clone(), instrumented.clone()])
+    );
+    assert!(same_inode(&src.join(linked), &out.join(linked)));
+    assert_eq!(std::fs::read(out.join(instrumented)).unwrap(), output);
+    assert!(redone(&run(&config)).is_empty());
+
+    // A source edited without a new size, its modification time set back
+    // to what it was: its change time tells.
+    let text = std::fs::read_to_string(src.join(instrumented)).unwrap();
+    let edited = text.replacen("#pragma omp critical", "#pragma omp   master", 1);
+    assert_ne!(edited, text);
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(src.join(instrumented), &edited).unwrap();
+    std::fs::File::options()
+        .append(true)
+        .open(src.join(instrumented))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let after = run(&config);
+    assert_eq!(redone(&after), BTreeSet::from([instrumented.clone()]));
+    assert_ne!(std::fs::read(out.join(instrumented)).unwrap(), output);
+
+    // An output deleted, a file added and another deleted in one run.
+    std::fs::remove_file(out.join(instrumented)).unwrap();
+    let added = linked.with_file_name("added.c");
+    std::fs::write(src.join(&added), WITH_OPENMP).unwrap();
+    let deleted = tree
+        .mirrored
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .unwrap();
+    std::fs::remove_file(src.join(deleted)).unwrap();
+    let after = run(&config);
+    assert_eq!(
+        redone(&after),
+        BTreeSet::from([instrumented.clone(), added.clone()])
+    );
+    assert_eq!(after.summary.removed, 1);
+    assert!(!out.join(deleted).exists());
+    assert!(std::fs::read_to_string(out.join(&added))
+        .unwrap()
+        .contains("POMP2_"));
+    let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
+    assert_eq!(index.files.len(), tree.with_openmp.len() + 1);
+}
+
+/// The outcome keeps the files worth printing, not one report per file.
+#[test]
+fn the_outcome_keeps_only_files_with_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    let tree = tree::generate(&src, TREE_FILES);
+    std::fs::write(src.join("broken.c"), BROKEN).unwrap();
+    let ran = run(&Config::new(Some(src), dir.path().join("out")));
+    assert_eq!(ran.files.len(), tree.mirrored.len() + 1);
+    let notable: BTreeSet<&Path> = ran.notable.iter().map(|f| f.path.as_path()).collect();
+    let expected: BTreeSet<&Path> = ran
+        .files
+        .iter()
+        .filter(|f| f.verdict.failed || !f.verdict.diagnostics.is_empty())
+        .map(|f| f.path.as_path())
+        .collect();
+    assert_eq!(notable, expected);
+    assert!(notable.contains(Path::new("broken.c")));
+    assert!(notable.contains(tree.headers_with_directives[0].as_path()));
+    assert!(notable.len() < 10, "{notable:?}");
 }

@@ -5,7 +5,7 @@
 use super::{Config, FileReport, Mirror, Outcome, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +18,22 @@ pub fn run_cli(config: &Config, json: Option<&Path>) -> ExitCode {
     } else {
         Box::new(Lines::default())
     };
-    let outcome = match super::run(config, progress.as_ref()) {
+    let mut report = match json.map(JsonReport::create).transpose() {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!(
+                "pomp batch: error: cannot write {}: {error}",
+                json.unwrap().display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = super::run(config, progress.as_ref(), &mut |file| {
+        if let Some(report) = &mut report {
+            report.file(file);
+        }
+    });
+    let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
             eprintln!("pomp batch: error: {error:#}");
@@ -28,11 +43,8 @@ pub fn run_cli(config: &Config, json: Option<&Path>) -> ExitCode {
     eprint!("{}", diagnostics(&outcome));
     print!("{}", summary(&outcome));
     print!("{}", link_instructions(&outcome));
-    if let Some(path) = json {
-        let written = serde_json::to_vec_pretty(&outcome)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| crate::output::write_atomically(path, &bytes));
-        if let Err(error) = written {
+    if let (Some(report), Some(path)) = (report, json) {
+        if let Err(error) = report.finish(&outcome, path) {
             eprintln!(
                 "pomp batch: error: cannot write {}: {error}",
                 path.display()
@@ -47,6 +59,69 @@ pub fn run_cli(config: &Config, json: Option<&Path>) -> ExitCode {
     }
 }
 
+/// The JSON report, written as the run goes: `files` first, one by one,
+/// then what the run learnt at its end. It replaces the file at its path
+/// once whole.
+struct JsonReport {
+    out: std::io::BufWriter<tempfile::NamedTempFile>,
+    files: usize,
+    /// The first error writing it; the rest of the report is not written.
+    error: Option<std::io::Error>,
+}
+
+impl JsonReport {
+    fn create(path: &Path) -> std::io::Result<JsonReport> {
+        let directory = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let temporary = tempfile::Builder::new()
+            .prefix(".pomp-")
+            .tempfile_in(directory)?;
+        let mut out = std::io::BufWriter::new(temporary);
+        out.write_all(b"{\n  \"files\": [")?;
+        Ok(JsonReport {
+            out,
+            files: 0,
+            error: None,
+        })
+    }
+
+    fn file(&mut self, file: &FileReport) {
+        if self.error.is_some() {
+            return;
+        }
+        let separator: &[u8] = if self.files == 0 { b"\n" } else { b",\n" };
+        self.files += 1;
+        let written = self.out.write_all(separator).and_then(|()| {
+            serde_json::to_writer_pretty(&mut self.out, file).map_err(std::io::Error::other)
+        });
+        if let Err(error) = written {
+            self.error = Some(error);
+        }
+    }
+
+    fn finish(mut self, outcome: &Outcome, path: &Path) -> std::io::Result<()> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        self.out.write_all(b"\n  ]")?;
+        let serde_json::Value::Object(fields) =
+            serde_json::to_value(outcome).map_err(std::io::Error::other)?
+        else {
+            unreachable!("an outcome is a JSON object");
+        };
+        for (name, value) in fields {
+            write!(self.out, ",\n  {}: ", serde_json::Value::String(name))?;
+            serde_json::to_writer_pretty(&mut self.out, &value).map_err(std::io::Error::other)?;
+        }
+        self.out.write_all(b"\n}\n")?;
+        let temporary = self.out.into_inner().map_err(|e| e.into_error())?;
+        temporary.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
 /// Each failure, also one an earlier run found, and the warnings of the
 /// files this run read, the way compilers print them.
 pub fn diagnostics(outcome: &Outcome) -> String {
@@ -54,7 +129,7 @@ pub fn diagnostics(outcome: &Outcome) -> String {
     for warning in &outcome.warnings {
         writeln!(out, "pomp batch: warning: {warning}").unwrap();
     }
-    for file in &outcome.files {
+    for file in &outcome.notable {
         if file.cached && !file.verdict.failed {
             continue;
         }
@@ -181,12 +256,20 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn start(&self, files: usize) {
-        self.0.set_length(files as u64);
+    fn start(&self, expected: Option<usize>) {
+        self.0.set_length(expected.unwrap_or(0) as u64);
     }
 
     fn file_done(&self, file: &FileReport) {
         self.0.inc(1);
+        // More files than the last run found.
+        if self
+            .0
+            .length()
+            .is_some_and(|length| self.0.position() > length)
+        {
+            self.0.set_length(self.0.position());
+        }
         if !file.cached && file.verdict.mirror == Mirror::Instrumented {
             self.0.set_message(file.path.display().to_string());
         }
@@ -197,23 +280,35 @@ impl Progress for Bar {
     }
 }
 
-/// A line at every tenth of the files, for logs.
+/// For logs: a line at every tenth of the files the last run found, or
+/// at every thousand files when it found none.
 #[derive(Default)]
 struct Lines {
-    total: AtomicUsize,
+    expected: AtomicUsize,
     done: AtomicUsize,
 }
 
+/// Files between two lines when how many there are is not known.
+const LINE_EVERY: usize = 1000;
+
 impl Progress for Lines {
-    fn start(&self, files: usize) {
-        self.total.store(files, Ordering::Relaxed);
+    fn start(&self, expected: Option<usize>) {
+        self.expected
+            .store(expected.unwrap_or(0), Ordering::Relaxed);
     }
 
     fn file_done(&self, _file: &FileReport) {
-        let total = self.total.load(Ordering::Relaxed).max(1);
+        let expected = self.expected.load(Ordering::Relaxed);
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if done * 10 / total != (done - 1) * 10 / total {
-            eprintln!("pomp batch: {}% ({done}/{total} files)", done * 100 / total);
+        if expected == 0 || done > expected {
+            if done.is_multiple_of(LINE_EVERY) {
+                eprintln!("pomp batch: {done} files");
+            }
+        } else if done * 10 / expected != (done - 1) * 10 / expected {
+            eprintln!(
+                "pomp batch: {}% ({done}/{expected} files)",
+                done * 100 / expected
+            );
         }
     }
 }

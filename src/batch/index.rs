@@ -6,14 +6,18 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// One instrumented file: where it is, and its descriptor in the cache.
-pub struct IndexedFile<'a> {
-    pub path: &'a str,
-    pub output: &'a str,
+/// One instrumented file: where it is (in the tree and in the mirror),
+/// and its descriptor in the cache.
+pub struct IndexedFile {
+    pub path: String,
     pub descriptor: std::path::PathBuf,
 }
 
-pub fn write(index: &Path, root: &Path, files: &[IndexedFile]) -> io::Result<()> {
+pub fn write(
+    index: &Path,
+    root: &Path,
+    files: impl Iterator<Item = IndexedFile>,
+) -> io::Result<()> {
     #[derive(Serialize)]
     struct Head<'a> {
         schema_version: &'a str,
@@ -38,14 +42,14 @@ pub fn write(index: &Path, root: &Path, files: &[IndexedFile]) -> io::Result<()>
         write!(out, ",\"root\":")?;
         serde_json::to_writer(&mut out, &root.to_string_lossy()).map_err(io::Error::other)?;
         write!(out, ",\"files\":[")?;
-        for (n, file) in files.iter().enumerate() {
+        for (n, file) in files.enumerate() {
             if n > 0 {
                 out.write_all(b",")?;
             }
             out.write_all(b"{\"path\":")?;
-            serde_json::to_writer(&mut out, file.path).map_err(io::Error::other)?;
+            serde_json::to_writer(&mut out, &file.path).map_err(io::Error::other)?;
             out.write_all(b",\"output\":")?;
-            serde_json::to_writer(&mut out, file.output).map_err(io::Error::other)?;
+            serde_json::to_writer(&mut out, &file.path).map_err(io::Error::other)?;
             out.write_all(b",\"document\":")?;
             io::copy(&mut std::fs::File::open(&file.descriptor)?, &mut out)?;
             out.write_all(b"}")?;

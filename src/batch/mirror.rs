@@ -1,13 +1,17 @@
 //! One file of the tree into the mirror: instrumented, linked, copied, or
 //! left as the last run made it.
 
-use super::cache::{self, Entry, Stat, State};
+use super::cache::{self, Entry, Output, Stat};
 use super::report::{FileDiagnostic, FileReport, Kind, Mirror, Verdict};
 use super::OnError;
 use crate::instrument::{instrument_guarded, may_need_instrumenting, Options};
 use crate::source::{Language, SourceFile};
-use std::collections::BTreeMap;
+use rustix::fs::{AtFlags, Mode, OFlags, CWD};
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
 use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,13 +25,12 @@ pub struct Job {
     /// (`#line` markers, CTC strings, region ids), so that debuggers,
     /// compiler messages and profiles point at the user's file.
     pub source: PathBuf,
-    /// Of the original as the walk found it.
-    pub stat: Stat,
-    pub permissions: std::fs::Permissions,
     pub role: Role,
     /// Everything besides the content that decides the output: pomp's
     /// version, the role, the options and where the tree is.
     pub setup: String,
+    /// Its directory among those [`open_directories`] opened for it.
+    pub directory: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -50,7 +53,9 @@ pub struct Context<'a> {
     /// Where each instrumented file's IDF descriptor is kept.
     pub idf_dir: &'a Path,
     pub on_error: OnError,
-    pub previous: &'a State,
+    /// When the last run began: statuses it recorded after that may hide
+    /// a change.
+    pub previous_start_ns: i128,
 }
 
 /// A job's outcome: its report and what the next run needs to know.
@@ -75,27 +80,158 @@ impl Job {
     }
 }
 
-/// Bring the mirror of one file up to date.
-pub fn process(job: &Job, cx: &Context) -> Done {
-    let output = cx.out_dir.join(&job.relative);
-    let stat = job.stat;
-    let setup = job.setup.clone();
-    let previous = cx
-        .previous
-        .entries
-        .get(&job.key)
-        .filter(|e| e.setup == setup);
-    if let Some(previous) = previous {
-        if previous.source == stat && !cx.previous.racy(&stat) && previous.output_intact(&output) {
-            return cached(job, previous, stat);
+/// One directory of the tree and its counterpart in the mirror, opened
+/// once for the files of a chunk in it: each file's status is asked for
+/// relative to it, and the mirror's listing (names and inode numbers)
+/// shows which outputs are still hard links to their sources without a
+/// status per output.
+pub struct Directory {
+    source: Option<OwnedFd>,
+    output: Option<rustix::fs::Dir>,
+    output_dev: u64,
+    listing: HashMap<OsString, u64>,
+}
+
+impl Directory {
+    fn open(root: &Path, out_dir: &Path, relative: &Path) -> Directory {
+        let source = rustix::fs::openat(
+            CWD,
+            root.join(relative),
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .ok();
+        let mut directory = Directory {
+            source,
+            output: None,
+            output_dev: 0,
+            listing: HashMap::new(),
+        };
+        let Ok(fd) = rustix::fs::openat(
+            CWD,
+            out_dir.join(relative),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) else {
+            return directory;
+        };
+        let (Ok(stat), Ok(mut listing)) = (rustix::fs::fstat(&fd), rustix::fs::Dir::new(fd)) else {
+            return directory;
+        };
+        #[allow(clippy::unnecessary_cast)] // the field's type differs between targets
+        {
+            directory.output_dev = stat.st_dev as u64;
+        }
+        for entry in listing.by_ref() {
+            let Ok(entry) = entry else {
+                // Half a listing would tell a missing output from one
+                // that is there: none is taken.
+                directory.listing.clear();
+                return directory;
+            };
+            let name = OsStr::from_bytes(entry.file_name().to_bytes());
+            if name != "." && name != ".." {
+                directory.listing.insert(name.to_owned(), entry.ino());
+            }
+        }
+        directory.output = Some(listing);
+        directory
+    }
+
+    fn source_stat(&self, name: &OsStr, path: &Path) -> io::Result<Stat> {
+        let stat = match &self.source {
+            Some(fd) => rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW),
+            None => rustix::fs::lstat(path),
+        };
+        Ok(Stat::of_raw(&stat?))
+    }
+
+    /// Whether the mirror's `name` is what the last run left there, for a
+    /// source whose status is `source`.
+    fn holds(&self, name: &OsStr, output: &Output, source: &Stat) -> bool {
+        let Some(listing) = &self.output else {
+            return *output == Output::Nothing;
+        };
+        match output {
+            Output::Nothing => !self.listing.contains_key(name),
+            Output::Link => {
+                self.output_dev == source.dev() && self.listing.get(name) == Some(&source.ino())
+            }
+            Output::File(stat) => listing.fd().is_ok_and(|fd| {
+                rustix::fs::statat(fd, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|now| Stat::of_raw(&now) == *stat)
+            }),
         }
     }
+}
+
+/// The directories of `jobs`, each opened once; each job learns which is
+/// its own.
+pub fn open_directories(jobs: &mut [Job], root: &Path, out_dir: &Path) -> Vec<Directory> {
+    let mut relative: Vec<&Path> = Vec::new();
+    let mut index: HashMap<&Path, usize> = HashMap::new();
+    let mut indices = Vec::with_capacity(jobs.len());
+    for job in jobs.iter() {
+        let parent = job.relative.parent().unwrap_or(Path::new(""));
+        let next = relative.len();
+        let n = *index.entry(parent).or_insert(next);
+        if n == next {
+            relative.push(parent);
+        }
+        indices.push(n);
+    }
+    let directories = relative
+        .iter()
+        .map(|d| Directory::open(root, out_dir, d))
+        .collect();
+    for (job, n) in jobs.iter_mut().zip(indices) {
+        job.directory = n;
+    }
+    directories
+}
+
+/// What [`check`] finds.
+#[allow(clippy::large_enum_variant)] // moved once, into the chunk's results
+pub enum Checked {
+    /// The mirror holds what the last run left, and the file is as it was.
+    UpToDate(Done),
+    /// The file's status: it is to be brought up to date by [`process`].
+    Changed(Stat),
+}
+
+/// Whether the mirror of one file is up to date, by statuses alone; `before`
+/// is what the last run left. An error: the file could not be found any
+/// more.
+pub fn check(
+    job: &Job,
+    before: Option<&Entry>,
+    cx: &Context,
+    directory: &Directory,
+) -> io::Result<Checked> {
+    let name = job.relative.file_name().unwrap_or_default();
+    let stat = directory.source_stat(name, &job.source)?;
+    let previous = before.filter(|e| e.setup == job.setup);
+    if let Some(previous) = previous {
+        if previous.source == stat
+            && !cache::racy(cx.previous_start_ns, &stat)
+            && directory.holds(name, &previous.output, &stat)
+        {
+            return Ok(Checked::UpToDate(cached(job, previous, stat)));
+        }
+    }
+    Ok(Checked::Changed(stat))
+}
+
+/// Bring the mirror of one file with status `stat` up to date; `before` is
+/// what the last run left.
+pub fn process(job: &Job, stat: Stat, before: Option<&Entry>, cx: &Context) -> Done {
+    let previous = before.filter(|e| e.setup == job.setup);
+    let output = cx.out_dir.join(&job.relative);
     let work = Work {
         job,
         cx,
         output: &output,
         stat,
-        setup,
         previous,
     };
     let (verdict, content, idf, worked) = match work.run() {
@@ -110,10 +246,17 @@ pub fn process(job: &Job, cx: &Context) -> Done {
             (verdict, None, None, true)
         }
     };
+    // A hard link changes the source's status (its change time): what is
+    // recorded is the status after it, which the next run finds.
+    let (output, source) = match Stat::at(&output) {
+        None => (Output::Nothing, stat),
+        Some(now) if now.same_file(&stat) && !now.is_symlink() => (Output::Link, now),
+        Some(now) => (Output::File(now), stat),
+    };
     let entry = Entry {
-        source: stat,
-        output: Stat::at(&output),
-        setup: work.setup,
+        source,
+        output,
+        setup: job.setup.clone(),
         content,
         idf,
         verdict: verdict.clone(),
@@ -149,7 +292,6 @@ struct Work<'a> {
     cx: &'a Context<'a>,
     output: &'a Path,
     stat: Stat,
-    setup: String,
     previous: Option<&'a Entry>,
 }
 
@@ -199,7 +341,9 @@ impl Work<'_> {
         let file = SourceFile::new(&self.job.source, bytes, language);
         let content = crate::source::hex(file.content_sha256());
         if let Some(previous) = self.previous {
-            if previous.content.as_ref() == Some(&content) && previous.output_intact(self.output) {
+            if previous.content.as_ref() == Some(&content)
+                && Output::at(self.output, &self.stat) == previous.output
+            {
                 return Ok((
                     previous.verdict.clone(),
                     Some(content),
@@ -230,7 +374,7 @@ impl Work<'_> {
         drop(file);
         self.prepare_output()?;
         crate::output::write_atomically(self.output, &done.output)?;
-        std::fs::set_permissions(self.output, self.job.permissions.clone())?;
+        std::fs::set_permissions(self.output, self.stat.permissions())?;
         let idf = self.job.idf_name();
         let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;
         crate::output::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
@@ -325,8 +469,7 @@ impl Work<'_> {
             &mut std::fs::File::open(&self.job.source)?,
             copy.as_file_mut(),
         )?;
-        copy.as_file()
-            .set_permissions(self.job.permissions.clone())?;
+        copy.as_file().set_permissions(self.stat.permissions())?;
         copy.persist(self.output).map_err(|e| e.error)?;
         Ok((Mirror::Copied, true))
     }

@@ -12,8 +12,16 @@
 //! registration function and region handles would be defined in every
 //! unit that includes it.
 //!
-//! The run returns a report per file and a summary; it prints nothing.
-//! Progress goes to a [`Progress`]; [`cli`] prints.
+//! The tree is walked in path order and mirrored a chunk of files at a
+//! time, each chunk in parallel, its results taken in order: the output is
+//! the same whatever the number of threads, and what the run holds follows
+//! the files in flight, not the tree. The cache's state is a stream in the
+//! same order, merged with the walk ([`cache`]); each file's report goes to
+//! the caller as it is made; the registration keeps a name per instrumented
+//! unit, and the IDF index is streamed from the descriptors kept on disk.
+//!
+//! The run prints nothing. Progress goes to a [`Progress`], reports to the
+//! caller's sink; [`cli`] prints.
 
 pub mod cli;
 
@@ -30,10 +38,9 @@ use crate::frontend::clang::CompileFlags;
 use crate::instrument::Options;
 use crate::source::Language;
 use anyhow::{bail, Context as _, Result};
-use cache::State;
 use mirror::{Job, Role};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -104,7 +111,9 @@ pub fn tool_version() -> String {
 
 /// Told about the run as it goes; called from the worker threads.
 pub trait Progress: Sync {
-    fn start(&self, _files: usize) {}
+    /// The tree is walked as it is mirrored: how many files it holds is
+    /// known at the end. `expected` is how many the last run found.
+    fn start(&self, _expected: Option<usize>) {}
     fn file_done(&self, _file: &FileReport) {}
     fn finish(&self) {}
 }
@@ -118,8 +127,10 @@ impl Progress for Quiet {}
 #[derive(Debug, serde::Serialize)]
 pub struct Outcome {
     pub summary: Summary,
-    /// Every file seen, ordered by path.
-    pub files: Vec<FileReport>,
+    /// The files that failed or have diagnostics, ordered by path. Every
+    /// file's report went to the run's sink.
+    #[serde(skip)]
+    pub notable: Vec<FileReport>,
     /// About the run rather than one file: what the walk could not read,
     /// files left out and why.
     pub warnings: Vec<String>,
@@ -136,14 +147,23 @@ impl Outcome {
     }
 }
 
+/// How many files are mirrored together: enough to keep every core busy,
+/// few enough that what is held for them stays small.
+const CHUNK: usize = 512;
+
 /// Suffixes of files that are included rather than compiled.
 const HEADER_SUFFIXES: &[&str] = &[
     "h", "H", "hh", "HH", "hpp", "HPP", "hxx", "h++", "inl", "ipp", "tpp", "tcc", "txx", "inc",
     "fh", "fi", "cuh",
 ];
 
-/// Mirror the tree as `config` says.
-pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
+/// Mirror the tree as `config` says. Each file's report goes to `reports`,
+/// in path order, as the run makes it.
+pub fn run(
+    config: &Config,
+    progress: &dyn Progress,
+    reports: &mut dyn FnMut(&FileReport),
+) -> Result<Outcome> {
     let clock = Instant::now();
     let started = SystemTime::now();
     let database = config
@@ -177,67 +197,194 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
     let idf_dir = cache_dir.join("idf");
     std::fs::create_dir_all(&idf_dir)?;
     let _lock = lock(&cache_dir)?;
-    let previous = State::load(&out_dir);
-
-    let (jobs, mut warnings) = find_jobs(config, &root, &out_dir, database.as_ref())?;
-    let removed = remove_stale_outputs(&previous, &jobs, &out_dir, &idf_dir);
+    let mut cache = cache::Cache::open(&cache_dir, started);
+    let jobs = Jobs::new(config, &root, &out_dir, database.as_ref())?;
 
     let threads = config.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
+    // Started when a file is to be redone: an unchanged tree needs none.
+    let pool_cell = std::cell::OnceCell::new();
+    let pool = || -> Result<&rayon::ThreadPool> {
+        if let Some(pool) = pool_cell.get() {
+            return Ok(pool);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        Ok(pool_cell.get_or_init(|| pool))
+    };
     let cx = mirror::Context {
         out_dir: &out_dir,
         idf_dir: &idf_dir,
         on_error: config.on_error,
-        previous: &previous,
+        previous_start_ns: cache.previous.started_ns(),
     };
-    progress.start(jobs.len());
-    let done: Vec<mirror::Done> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| {
-                let done = mirror::process(job, &cx);
-                progress.file_done(&done.report);
-                done
-            })
-            .collect()
-    });
-    progress.finish();
-
-    let mut state = State::default();
-    let mut files = Vec::with_capacity(done.len());
-    for (job, done) in jobs.iter().zip(done) {
-        state.entries.insert(job.key.clone(), done.entry);
-        files.push(done.report);
+    let cannot_write_cache = || format!("cannot write the cache in {}", cache_dir.display());
+    let expected = cache.previous.len() as usize;
+    progress.start((expected > 0).then_some(expected));
+    let mut summary = Summary::default();
+    let mut notable = Vec::new();
+    let mut init_functions = BTreeSet::new();
+    let mut index_inputs = cache::Digest::default();
+    let mut vanished = Vec::new();
+    // The walk goes on in its own thread while the files it found are
+    // mirrored.
+    let jobs = std::thread::scope(|scope| -> Result<Jobs> {
+        let (sender, chunks) = crossbeam_channel::bounded::<Vec<Job>>(1);
+        let walker = scope.spawn(move || {
+            let mut jobs = jobs;
+            loop {
+                let chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
+                if chunk.is_empty() || sender.send(chunk).is_err() {
+                    return jobs;
+                }
+            }
+        });
+        for mut chunk in chunks {
+            let mut befores = Vec::with_capacity(chunk.len());
+            for job in &chunk {
+                while let Some((key, entry)) = cache
+                    .stale(Some(&job.key))
+                    .with_context(cannot_write_cache)?
+                {
+                    remove_stale_output(&key, &entry, &out_dir, &idf_dir);
+                    summary.removed += 1;
+                }
+                befores.push(cache.before(&job.key));
+            }
+            // Statuses are checked here, which for an unchanged file is all
+            // there is to do: handing such light work to other threads costs
+            // more than it saves. The files to redo go to the pool.
+            let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
+            let mut done = Vec::with_capacity(chunk.len());
+            let mut changed = Vec::new();
+            for (n, (job, before)) in chunk.iter().zip(&befores).enumerate() {
+                let directory = &directories[job.directory];
+                match mirror::check(job, before.entry(), &cx, directory) {
+                    Ok(mirror::Checked::UpToDate(up_to_date)) => {
+                        progress.file_done(&up_to_date.report);
+                        done.push(Some(Ok(up_to_date)));
+                    }
+                    Ok(mirror::Checked::Changed(stat)) => {
+                        changed.push((n, stat));
+                        done.push(None);
+                    }
+                    Err(error) => done.push(Some(Err(error))),
+                }
+            }
+            drop(directories);
+            if !changed.is_empty() {
+                let redone: Vec<(usize, mirror::Done)> = pool()?.install(|| {
+                    changed
+                        .par_iter()
+                        .map(|&(n, stat)| {
+                            let redone = mirror::process(&chunk[n], stat, befores[n].entry(), &cx);
+                            progress.file_done(&redone.report);
+                            (n, redone)
+                        })
+                        .collect()
+                });
+                for (n, redone) in redone {
+                    done[n] = Some(Ok(redone));
+                }
+            }
+            let done = done
+                .into_iter()
+                .map(|d| d.expect("every file is checked or redone"));
+            for ((job, done), before) in chunk.iter().zip(done).zip(&befores) {
+                let done = match done {
+                    Ok(done) => done,
+                    Err(error) => {
+                        // Gone since the walk found it: as if never found.
+                        vanished.push(format!("{}: {error}", job.source.display()));
+                        cache.skip().with_context(cannot_write_cache)?;
+                        if let Some(entry) = before.entry() {
+                            remove_stale_output(&job.key, entry, &out_dir, &idf_dir);
+                            summary.removed += 1;
+                        }
+                        continue;
+                    }
+                };
+                let entry = &done.entry;
+                if let Some(old) = before.entry().and_then(|e| e.idf.as_ref()) {
+                    if entry.idf.as_ref() != Some(old) {
+                        let _ = std::fs::remove_file(idf_dir.join(old));
+                    }
+                }
+                cache
+                    .record(&job.key, entry, before)
+                    .with_context(cannot_write_cache)?;
+                if let Some(idf) = &entry.idf {
+                    for part in [
+                        job.key.as_bytes(),
+                        idf.as_bytes(),
+                        entry.setup.as_bytes(),
+                        entry.content.as_deref().unwrap_or_default().as_bytes(),
+                    ] {
+                        index_inputs.add(part);
+                    }
+                }
+                let report = done.report;
+                if report.verdict.mirror == Mirror::Instrumented {
+                    init_functions.extend(report.verdict.init_function.clone());
+                }
+                summary.add(&report);
+                reports(&report);
+                if report.verdict.failed || !report.verdict.diagnostics.is_empty() {
+                    notable.push(report);
+                }
+            }
+        }
+        Ok(walker.join().expect("the walk does not panic"))
+    })?;
+    while let Some((key, entry)) = cache.stale(None).with_context(cannot_write_cache)? {
+        remove_stale_output(&key, &entry, &out_dir, &idf_dir);
+        summary.removed += 1;
     }
+    progress.finish();
+    let Jobs {
+        mut warnings,
+        mirrored_units,
+        ..
+    } = jobs;
+    warnings.extend(vanished);
 
     let registration = out_dir.join(REGISTRATION);
-    write_if_changed(&registration, registration_source(&files).as_bytes())?;
+    write_if_changed(
+        &registration,
+        registration_source(&init_functions).as_bytes(),
+    )?;
     let index = out_dir.join(INDEX);
-    state.index_inputs = update_index(&index, &root, &state, &previous, &idf_dir)?;
+    let index_inputs = index_inputs.finish();
+    let index_current =
+        cache.previous_index_inputs() == Some(index_inputs.as_str()) && index.is_file();
+    if !index_current {
+        // Whatever stops the index being written leaves none, so that the
+        // next run writes it whatever the state says.
+        let _ = std::fs::remove_file(&index);
+    }
+    cache
+        .finish(&index_inputs)
+        .with_context(cannot_write_cache)?;
+    if !index_current {
+        write_index(&index, &root, &cache_dir, &idf_dir)?;
+    }
     let compile_commands = match &database {
         Some(database) => {
             let path = out_dir.join(COMPILE_COMMANDS);
-            let mirrored: HashSet<&Path> = jobs.iter().map(|j| j.relative.as_path()).collect();
             let entries = database.mirrored(|path| {
                 let relative = path.strip_prefix(&root).ok()?;
                 let counterpart = out_dir.join(relative);
-                (mirrored.contains(relative) || counterpart.is_dir()).then_some(counterpart)
+                (mirrored_units.contains(relative) || counterpart.is_dir()).then_some(counterpart)
             });
             write_if_changed(&path, &compdb::render(&entries)?)?;
             Some(path)
         }
         None => None,
     };
-    if !state.same_as(&previous) {
-        state
-            .save(&out_dir, started)
-            .context("cannot write the cache")?;
-    }
 
     if let Some(database) = &database {
         for file in &database.skipped {
@@ -247,10 +394,11 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<Outcome> {
             ));
         }
     }
-    let summary = Summary::of(&files, removed, clock.elapsed().as_secs_f64(), threads);
+    summary.seconds = clock.elapsed().as_secs_f64();
+    summary.jobs = threads;
     Ok(Outcome {
         summary,
-        files,
+        notable,
         warnings,
         source_dir: root,
         out_dir,
@@ -282,93 +430,153 @@ fn lock(cache_dir: &Path) -> Result<std::fs::File> {
     Ok(file)
 }
 
-/// The files to mirror, ordered by path, and warnings about the rest.
-fn find_jobs(
-    config: &Config,
-    root: &Path,
-    out_dir: &Path,
-    database: Option<&compdb::Database>,
-) -> Result<(Vec<Job>, Vec<String>)> {
-    let mut skip = BTreeSet::from([out_dir.to_path_buf()]);
-    if let Some(database) = database {
-        // Build directories: the mirror is of sources.
-        skip.extend(
-            database
-                .directories()
-                .into_iter()
-                .filter(|d| d != root && d.starts_with(root)),
-        );
-    }
-    let filters = walk::Filters {
-        skip: &skip,
-        exclude: &config.exclude,
-        ignore_files: config.ignore_files,
-    };
-    let (mut found, mut warnings) = walk::walk(root, &filters)?;
-    if let Some(database) = database {
-        // A compiled file is mirrored wherever it is in the tree, also
-        // when generated into a build directory or ignored.
-        let walked: HashSet<PathBuf> = found.iter().map(|f| f.relative.clone()).collect();
-        for file in database.units.keys() {
-            match file.strip_prefix(root) {
-                Ok(relative) if !walked.contains(relative) => {
-                    if let Ok(metadata) = file.symlink_metadata() {
-                        found.push(walk::Found {
-                            relative: relative.to_path_buf(),
-                            metadata,
-                        });
-                    }
+/// The files to mirror, in path order, found as they are asked for; the
+/// rest go into `warnings`.
+struct Jobs<'a> {
+    config: &'a Config,
+    root: &'a Path,
+    database: Option<&'a compdb::Database>,
+    walk: std::iter::Peekable<walk::Walk>,
+    /// Files the compilation database compiles, relative to the root, in
+    /// path order: mirrored also when the walk leaves them out.
+    units: std::iter::Peekable<std::vec::IntoIter<PathBuf>>,
+    reserved: &'static [&'static str],
+    /// Files of one kind share their setup: its digest is made once.
+    setups: HashMap<Class<'a>, (Role, String)>,
+    warnings: Vec<String>,
+    /// The compiled files mirrored, relative to the root.
+    mirrored_units: HashSet<PathBuf>,
+}
+
+impl<'a> Jobs<'a> {
+    fn new(
+        config: &'a Config,
+        root: &'a Path,
+        out_dir: &Path,
+        database: Option<&'a compdb::Database>,
+    ) -> Result<Jobs<'a>> {
+        let mut skip = BTreeSet::from([out_dir.to_path_buf()]);
+        let mut warnings = Vec::new();
+        let mut units = Vec::new();
+        if let Some(database) = database {
+            // Build directories: the mirror is of sources.
+            skip.extend(
+                database
+                    .directories()
+                    .into_iter()
+                    .filter(|d| d != root && d.starts_with(root)),
+            );
+            for file in database.units.keys() {
+                match file.strip_prefix(root) {
+                    Ok(relative) => units.push(relative.to_path_buf()),
+                    Err(_) => warnings.push(format!(
+                        "{}: compiled, but outside {}; its command is kept",
+                        file.display(),
+                        root.display()
+                    )),
                 }
-                Ok(_) => {}
-                Err(_) => warnings.push(format!(
-                    "{}: compiled, but outside {}; its command is kept",
-                    file.display(),
-                    root.display()
-                )),
             }
         }
-        found.sort_by(|a, b| walk::by_path(&a.relative, &b.relative));
-    }
-    let reserved: &[&str] = match database {
-        Some(_) => &[REGISTRATION, INDEX, COMPILE_COMMANDS],
-        None => &[REGISTRATION, INDEX],
-    };
-    let mut jobs = Vec::with_capacity(found.len());
-    // Files of one kind share their setup: its digest is made once.
-    let mut setups: std::collections::HashMap<Class, (Role, String)> = Default::default();
-    for walk::Found { relative, metadata } in found {
-        if reserved.iter().any(|r| relative == Path::new(r)) {
-            warnings.push(format!(
-                "{}: left out; the mirror's file of that name is pomp's",
-                relative.display()
-            ));
-            continue;
-        }
-        let Some(key) = relative.to_str().map(str::to_owned) else {
-            warnings.push(format!(
-                "{}: left out; its name is not UTF-8",
-                relative.display()
-            ));
-            continue;
+        let filters = walk::Filters {
+            skip: &skip,
+            exclude: &config.exclude,
+            ignore_files: config.ignore_files,
         };
-        let source = root.join(&relative);
-        let class = classify(&relative, &source, &metadata, database);
-        let (role, setup) = setups.entry(class).or_insert_with(|| {
-            let role = class.role(&config.options);
-            let setup = setup(&role, &config.tool_version, root);
-            (role, setup)
-        });
-        jobs.push(Job {
-            relative,
-            key,
-            source,
-            stat: cache::Stat::of(&metadata),
-            permissions: metadata.permissions(),
-            role: role.clone(),
-            setup: setup.clone(),
-        });
+        Ok(Jobs {
+            config,
+            root,
+            database,
+            walk: walk::walk(root, &filters)?.peekable(),
+            units: units.into_iter().peekable(),
+            reserved: match database {
+                Some(_) => &[REGISTRATION, INDEX, COMPILE_COMMANDS],
+                None => &[REGISTRATION, INDEX],
+            },
+            setups: HashMap::new(),
+            warnings,
+            mirrored_units: HashSet::new(),
+        })
     }
-    Ok((jobs, warnings))
+
+    /// The next file of the walk or of the database, whichever comes first.
+    fn next_found(&mut self) -> Option<walk::Found> {
+        loop {
+            while let Some(Err(_)) = self.walk.peek() {
+                if let Some(Err(problem)) = self.walk.next() {
+                    self.warnings.push(problem);
+                }
+            }
+            let walked = self.walk.peek().and_then(|f| f.as_ref().ok());
+            let from_walk = match (walked, self.units.peek()) {
+                (Some(walked), Some(unit)) => match walk::by_path(&walked.relative, unit) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Equal => {
+                        self.units.next();
+                        true
+                    }
+                    std::cmp::Ordering::Greater => false,
+                },
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => return None,
+            };
+            if from_walk {
+                return self.walk.next().and_then(Result::ok);
+            }
+            // A compiled file is mirrored wherever it is in the tree, also
+            // when generated into a build directory or ignored.
+            let relative = self.units.next()?;
+            if let Ok(metadata) = self.root.join(&relative).symlink_metadata() {
+                return Some(walk::Found {
+                    relative,
+                    symlink: metadata.file_type().is_symlink(),
+                });
+            }
+        }
+    }
+}
+
+impl Iterator for Jobs<'_> {
+    type Item = Job;
+
+    fn next(&mut self) -> Option<Job> {
+        loop {
+            let walk::Found { relative, symlink } = self.next_found()?;
+            if self.reserved.iter().any(|r| relative.as_os_str() == *r) {
+                self.warnings.push(format!(
+                    "{}: left out; the mirror's file of that name is pomp's",
+                    relative.display()
+                ));
+                continue;
+            }
+            let Some(key) = relative.to_str().map(str::to_owned) else {
+                self.warnings.push(format!(
+                    "{}: left out; its name is not UTF-8",
+                    relative.display()
+                ));
+                continue;
+            };
+            let source = self.root.join(&relative);
+            let class = classify(&relative, &source, symlink, self.database);
+            if matches!(class, Class::Source { flags: Some(_), .. }) {
+                self.mirrored_units.insert(relative.clone());
+            }
+            let (config, root) = (self.config, self.root);
+            let (role, setup) = self.setups.entry(class).or_insert_with(|| {
+                let role = class.role(&config.options);
+                let setup = setup(&role, &config.tool_version, root);
+                (role, setup)
+            });
+            return Some(Job {
+                relative,
+                key,
+                source,
+                role: role.clone(),
+                setup: setup.clone(),
+                directory: 0,
+            });
+        }
+    }
 }
 
 /// What a file is to the build, and all its setup depends on besides the
@@ -391,10 +599,10 @@ enum Class<'d> {
 fn classify<'d>(
     relative: &Path,
     source: &Path,
-    metadata: &std::fs::Metadata,
+    symlink: bool,
     database: Option<&'d compdb::Database>,
 ) -> Class<'d> {
-    if metadata.file_type().is_symlink() {
+    if symlink {
         return Class::Symlink;
     }
     let compiled = match database {
@@ -469,90 +677,57 @@ fn setup(role: &Role, tool_version: &str, root: &Path) -> String {
     }
 }
 
-/// Outputs of files the tree no longer has (deleted, now ignored or
-/// excluded) are deleted, and directories they leave empty.
-fn remove_stale_outputs(previous: &State, jobs: &[Job], out_dir: &Path, idf_dir: &Path) -> usize {
-    let current: HashSet<&str> = jobs.iter().map(|j| j.key.as_str()).collect();
-    let mut removed = 0;
-    for (key, entry) in &previous.entries {
-        if current.contains(key.as_str()) {
-            continue;
-        }
-        removed += 1;
-        let output = out_dir.join(key);
-        if entry.output.is_some() && output.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
-            let _ = std::fs::remove_file(&output);
-        }
-        if let Some(idf) = &entry.idf {
-            let _ = std::fs::remove_file(idf_dir.join(idf));
-        }
-        let mut directory = output.parent();
-        while let Some(d) = directory.filter(|d| *d != out_dir && d.starts_with(out_dir)) {
-            if std::fs::remove_dir(d).is_err() {
-                break;
-            }
-            directory = d.parent();
-        }
+/// The output of a file the tree no longer has (deleted, now ignored or
+/// excluded) is deleted, with its descriptor and the directories it
+/// leaves empty.
+fn remove_stale_output(key: &str, entry: &cache::Entry, out_dir: &Path, idf_dir: &Path) {
+    let output = out_dir.join(key);
+    if entry.output != cache::Output::Nothing
+        && output.symlink_metadata().is_ok_and(|m| !m.is_dir())
+    {
+        let _ = std::fs::remove_file(&output);
     }
-    removed
+    if let Some(idf) = &entry.idf {
+        let _ = std::fs::remove_file(idf_dir.join(idf));
+    }
+    let mut directory = output.parent();
+    while let Some(d) = directory.filter(|d| *d != out_dir && d.starts_with(out_dir)) {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        directory = d.parent();
+    }
 }
 
-/// The weak registration of every instrumented unit of the mirror.
-fn registration_source(files: &[FileReport]) -> String {
+/// The weak registration of every instrumented unit of the mirror, by
+/// their registration functions.
+fn registration_source(init_functions: &BTreeSet<String>) -> String {
     use pomp2::registration::InitFunction;
-    let functions: BTreeMap<&str, InitFunction> = files
+    let functions: Vec<InitFunction> = init_functions
         .iter()
-        .filter(|f| f.verdict.mirror == Mirror::Instrumented)
-        .filter_map(|f| f.verdict.init_function.as_deref())
-        .filter_map(|symbol| Some((symbol, InitFunction::from_symbol(symbol)?)))
+        .filter_map(|symbol| InitFunction::from_symbol(symbol))
         .collect();
-    let functions: Vec<InitFunction> = functions.into_values().collect();
     crate::wrapper::registration::render_weak_registration(&functions)
 }
 
-/// Rewrite the IDF index when what it is made of changed; returns what it
-/// was made of. Descriptors no file refers to any more are deleted then.
-fn update_index(
-    index: &Path,
-    root: &Path,
-    state: &State,
-    previous: &State,
-    idf_dir: &Path,
-) -> Result<String> {
-    let indexed: Vec<(&String, &String, &cache::Entry)> = state
-        .entries
-        .iter()
-        .filter_map(|(key, entry)| Some((key, entry.idf.as_ref()?, entry)))
-        .collect();
-    let inputs = cache::digest(indexed.iter().flat_map(|(key, idf, entry)| {
-        [
-            key.as_bytes(),
-            idf.as_bytes(),
-            entry.setup.as_bytes(),
-            entry.content.as_deref().unwrap_or_default().as_bytes(),
-        ]
-    }));
-    if inputs == previous.index_inputs && index.is_file() {
-        return Ok(inputs);
-    }
-    let files: Vec<index::IndexedFile> = indexed
-        .iter()
-        .map(|(key, idf, _)| index::IndexedFile {
-            path: key,
-            output: key,
-            descriptor: idf_dir.join(idf),
-        })
-        .collect();
-    index::write(index, root, &files)
+/// Write the IDF index from the descriptors of the state's instrumented
+/// files; descriptors no file refers to any more are deleted then.
+fn write_index(index: &Path, root: &Path, cache_dir: &Path, idf_dir: &Path) -> Result<()> {
+    let mut live = HashSet::new();
+    let files = cache::indexed(cache_dir).map(|(path, idf)| {
+        let descriptor = idf_dir.join(&idf);
+        live.insert(idf);
+        index::IndexedFile { path, descriptor }
+    });
+    index::write(index, root, files)
         .and_then(|()| readable_by_all(index))
         .with_context(|| format!("cannot write {}", index.display()))?;
-    let live: HashSet<&str> = indexed.iter().map(|(_, idf, _)| idf.as_str()).collect();
     for entry in std::fs::read_dir(idf_dir)?.flatten() {
         if !live.contains(entry.file_name().to_string_lossy().as_ref()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
-    Ok(inputs)
+    Ok(())
 }
 
 /// Write `bytes` unless the file already holds them, so that builds

@@ -148,38 +148,30 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(files: &[FileReport], removed: usize, seconds: f64, jobs: usize) -> Summary {
-        let mut summary = Summary {
-            files: files.len(),
-            removed,
-            seconds,
-            jobs,
-            ..Summary::default()
-        };
-        for file in files {
-            let verdict = &file.verdict;
-            summary.bytes += file.size;
-            for (region_type, count) in &verdict.regions {
-                *summary.regions.entry(region_type.clone()).or_default() += count;
-            }
-            if verdict.kind == Kind::Header && !verdict.diagnostics.is_empty() {
-                summary.headers_with_directives += 1;
-            }
-            let count = if verdict.failed {
-                &mut summary.failed
-            } else if file.cached {
-                &mut summary.unchanged
-            } else {
-                match verdict.mirror {
-                    Mirror::Instrumented => &mut summary.instrumented,
-                    Mirror::Linked | Mirror::Symlink => &mut summary.linked,
-                    Mirror::Copied => &mut summary.copied,
-                    Mirror::Nothing => &mut summary.failed,
-                }
-            };
-            *count += 1;
+    /// Count one more file.
+    pub fn add(&mut self, file: &FileReport) {
+        let verdict = &file.verdict;
+        self.files += 1;
+        self.bytes += file.size;
+        for (region_type, count) in &verdict.regions {
+            *self.regions.entry(region_type.clone()).or_default() += count;
         }
-        summary
+        if verdict.kind == Kind::Header && !verdict.diagnostics.is_empty() {
+            self.headers_with_directives += 1;
+        }
+        let count = if verdict.failed {
+            &mut self.failed
+        } else if file.cached {
+            &mut self.unchanged
+        } else {
+            match verdict.mirror {
+                Mirror::Instrumented => &mut self.instrumented,
+                Mirror::Linked | Mirror::Symlink => &mut self.linked,
+                Mirror::Copied => &mut self.copied,
+                Mirror::Nothing => &mut self.failed,
+            }
+        };
+        *count += 1;
     }
 
     /// The tree's size over the run's wall time.
@@ -220,7 +212,11 @@ mod tests {
             file(Mirror::Linked, true, true),
             file(Mirror::Nothing, false, true),
         ];
-        let summary = Summary::of(&files, 1, 2.0, 4);
+        let mut summary = Summary {
+            seconds: 2.0,
+            ..Summary::default()
+        };
+        files.iter().for_each(|f| summary.add(f));
         assert_eq!(
             (
                 summary.instrumented,

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
 use std::collections::BTreeSet;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// A file or symbolic link of the tree.
@@ -12,8 +13,8 @@ use std::path::{Path, PathBuf};
 pub struct Found {
     /// Relative to the root.
     pub relative: PathBuf,
-    /// Of the entry itself: a link is not followed.
-    pub metadata: std::fs::Metadata,
+    /// The entry itself is a link: it is not followed.
+    pub symlink: bool,
 }
 
 /// What to leave out of a walk.
@@ -27,8 +28,11 @@ pub struct Filters<'a> {
 }
 
 /// Every file and symbolic link under `root` (absolute) that the filters
-/// keep, ordered by path, and what could not be read, as messages.
-pub fn walk(root: &Path, filters: &Filters) -> Result<(Vec<Found>, Vec<String>)> {
+/// keep, ordered by path, found as they are asked for; `Err` is what could
+/// not be read, as a message. Depth first with each directory's names
+/// sorted is the order of paths compared component by component, so only
+/// the directories being walked are held, never the tree.
+pub fn walk(root: &Path, filters: &Filters) -> Result<Walk> {
     let mut overrides = OverrideBuilder::new(root);
     for glob in filters.exclude {
         overrides
@@ -45,47 +49,67 @@ pub fn walk(root: &Path, filters: &Filters) -> Result<(Vec<Found>, Vec<String>)>
         .require_git(false)
         .follow_links(false)
         .overrides(overrides.build()?)
-        .filter_entry(move |entry| entry.file_name() != ".git" && !skip.contains(entry.path()))
+        .filter_entry(move |entry| {
+            let directory = entry.file_type().is_some_and(|t| t.is_dir());
+            entry.file_name() != ".git" && !(directory && skip.contains(entry.path()))
+        })
+        // Siblings share their directory's path: their paths' bytes order
+        // them as their names do, without taking the names out.
+        .sort_by_file_path(|a, b| {
+            a.as_os_str()
+                .as_encoded_bytes()
+                .cmp(b.as_os_str().as_encoded_bytes())
+        })
         .build();
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(error) => {
-                problems.push(error.to_string());
+    Ok(Walk {
+        walker,
+        prefix: root.as_os_str().len()
+            + usize::from(!root.as_os_str().as_encoded_bytes().ends_with(b"/")),
+    })
+}
+
+pub struct Walk {
+    walker: ignore::Walk,
+    /// The length of the root and a separator, which every path found
+    /// starts with.
+    prefix: usize,
+}
+
+impl Iterator for Walk {
+    type Item = Result<Found, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let entry = match self.walker.next()? {
+                Ok(entry) => entry,
+                Err(error) => return Some(Err(error.to_string())),
+            };
+            let Some(file_type) = entry.file_type() else {
+                continue;
+            };
+            if file_type.is_dir() {
                 continue;
             }
-        };
-        let Some(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_dir() {
-            continue;
-        }
-        if !(file_type.is_file() || file_type.is_symlink()) {
-            problems.push(format!(
-                "{}: not a regular file or link; left out",
-                entry.path().display()
-            ));
-            continue;
-        }
-        let metadata = match entry.path().symlink_metadata() {
-            Ok(metadata) => metadata,
-            Err(error) => {
-                problems.push(format!("{}: {error}", entry.path().display()));
-                continue;
+            if !(file_type.is_file() || file_type.is_symlink()) {
+                return Some(Err(format!(
+                    "{}: not a regular file or link; left out",
+                    entry.path().display()
+                )));
             }
-        };
-        let relative = entry
-            .path()
-            .strip_prefix(root)
-            .expect("the walk stays under its root")
-            .to_path_buf();
-        found.push(Found { relative, metadata });
+            let path = entry.path().as_os_str().as_encoded_bytes();
+            let relative = PathBuf::from(std::ffi::OsStr::from_bytes(&path[self.prefix..]));
+            return Some(Ok(Found {
+                relative,
+                symlink: file_type.is_symlink(),
+            }));
+        }
     }
-    found.sort_by(|a, b| by_path(&a.relative, &b.relative));
-    Ok((found, problems))
+}
+
+/// Whether the `/`-separated relative path `a` comes before `b` in the
+/// walk's order.
+pub fn key_before(a: &str, b: &str) -> bool {
+    by_path(Path::new(a), Path::new(b)).is_lt()
 }
 
 /// The order of `Path::cmp`, component by component, for relative paths
@@ -110,11 +134,9 @@ mod tests {
             exclude,
             ignore_files,
         };
-        let (found, problems) = walk(root, &filters).unwrap();
-        assert!(problems.is_empty(), "{problems:?}");
-        found
-            .iter()
-            .map(|f| f.relative.to_string_lossy().into_owned())
+        walk(root, &filters)
+            .unwrap()
+            .map(|f| f.unwrap().relative.to_string_lossy().into_owned())
             .collect()
     }
 
@@ -128,6 +150,7 @@ mod tests {
         expected.sort();
         paths.sort_by(|a, b| by_path(a, b));
         assert_eq!(paths, expected);
+        assert!(key_before("a/b", "a-b") && key_before("a", "a/b") && !key_before("b", "a/z"));
     }
 
     #[test]
