@@ -166,9 +166,11 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
-/// matters for small pieces, and the grammar's handling of included ranges
-/// slows with their number.
-const PIECES_PER_PARSE: usize = 32;
+/// matters for small pieces, and tree-sitter's lexer looks up the range it
+/// is in from the first one at every token. Narrowed pieces hold several
+/// ranges each; of 4, 8 and 32 pieces a parse, 4 counts the fewest
+/// instructions on the dense C and C++ inputs of `benches/instrument.rs`.
+const PIECES_PER_PARSE: usize = 4;
 
 /// The model from parses of the declarations that hold directives and
 /// lock calls, with `narrow` of the statements in them the directives own;

@@ -190,7 +190,9 @@ impl BodyTokens {
             let previous_closes = closes.last().copied().unwrap_or(Closes::Nothing);
             let mut closing = Closes::Nothing;
             match token.kind {
-                TokenKind::Preprocessor => return None,
+                // A `#` that starts no preprocessor line is a syntax error,
+                // which the parse of the whole function must report.
+                TokenKind::Preprocessor | TokenKind::Punct(b'#') => return None,
                 TokenKind::Punct(b'{') => {
                     let statement_block = match previous {
                         None => true,
@@ -466,5 +468,6 @@ mod tests {
         assert!(BodyTokens::scan(b"a;\n#if X\nb;\n#endif\n", 0..20).is_none());
         assert!(BodyTokens::scan(b"a(;", 0..3).is_none());
         assert!(BodyTokens::scan(b"a(];", 0..4).is_none());
+        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22).is_none());
     }
 }
