@@ -210,10 +210,17 @@ pub fn implicit_section(
 ) -> Option<Span> {
     // Sorted by position: only the sites inside the body matter.
     let inside = &sites[sites.partition_point(|s| s.span.start <= open)..];
+    // A section of a construct nested in the body divides that construct.
+    let nested = |at: usize| {
+        inside
+            .iter()
+            .take_while(|t| t.span.start < at)
+            .any(|t| t.block.as_ref().is_some_and(|b| b.contains(&at)))
+    };
     let first_section = inside
         .iter()
         .take_while(|s| s.span.end < block_end)
-        .find(|s| s.directive.is_separator())
+        .find(|s| s.directive.is_separator() && !nested(s.span.start))
         .map_or(block_end - 1, |s| s.span.start);
     let statements: Vec<Span> = statements
         .into_iter()
