@@ -119,6 +119,8 @@ struct BodyTokens {
     /// For a `}`, whether it closes a statement block; for a `)`, the
     /// keyword before its `(`.
     closes: Vec<Closes>,
+    /// The `while (...);` of each `do`, as token indexes.
+    do_tails: Vec<std::ops::Range<usize>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,12 +248,21 @@ impl BodyTokens {
             words.push(word);
             closes.push(closing);
         }
-        open.is_empty().then_some(BodyTokens {
+        if !open.is_empty() {
+            return None;
+        }
+        let mut tokens = BodyTokens {
             list,
             words,
             at_block_level,
             closes,
-        })
+            do_tails: Vec::new(),
+        };
+        tokens.do_tails = (0..tokens.list.len())
+            .filter(|&i| tokens.words[i] == Word::Do)
+            .map(|i| tokens.do_tail(i))
+            .collect();
+        Some(tokens)
     }
 
     /// Whether a statement may begin at token `first` whatever the tokens
@@ -281,18 +292,22 @@ impl BodyTokens {
     }
 
     /// Whether token `at` is part of the `while (...);` that ends a
-    /// `do` statement (a `do` whose body the scan cannot end counts as
-    /// reaching everywhere after it).
+    /// `do` statement.
     fn in_do_tail(&self, at: usize) -> bool {
-        (0..at).filter(|&i| self.words[i] == Word::Do).any(|i| {
-            let Some(body) = self.statement_end(i + 1) else {
-                return true;
-            };
-            let tail_end = self
-                .past_header(body)
-                .map_or(self.list.len(), |past| past + 1);
-            (body..tail_end).contains(&at)
-        })
+        self.do_tails.iter().any(|tail| tail.contains(&at))
+    }
+
+    /// The tokens of the `while (...);` ending the `do` at `at`; all the
+    /// tokens after it where the scan cannot end its body.
+    fn do_tail(&self, at: usize) -> std::ops::Range<usize> {
+        match self.statement_end(at + 1) {
+            Some(body) => {
+                body..self
+                    .past_header(body)
+                    .map_or(self.list.len(), |past| past + 1)
+            }
+            None => at + 1..self.list.len(),
+        }
     }
 
     /// The first token at or after `offset`.
