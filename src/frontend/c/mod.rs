@@ -178,7 +178,7 @@ const PIECES_PER_PARSE: usize = 4;
 /// whether some function was narrowed.
 fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
     let plan = pieces::Plan::new(prepared, narrow)?;
-    let scope = match plan.narrowed {
+    let scope = match plan.narrowed() {
         true => Scope::Statements,
         false => Scope::Declarations,
     };

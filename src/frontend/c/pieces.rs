@@ -367,10 +367,9 @@ pub(super) struct Piece {
     /// The lock routines' names it holds, as indexes into
     /// `prepared.lock_mentions`.
     pub mentions: std::ops::Range<usize>,
-    /// When the piece is narrowed to them, the statements its directives
-    /// own; the parse must agree with each.
-    owned: Vec<Owned>,
-    narrowed: bool,
+    /// When the function is narrowed, the statements its directives own
+    /// (the parse must agree with each); `None` when it is read whole.
+    owned: Option<Vec<Owned>>,
     leaf: Leaf,
     containers: Vec<Container>,
 }
@@ -380,8 +379,6 @@ pub(super) struct Piece {
 pub(super) struct Plan {
     pub pieces: Vec<Piece>,
     pub outside: Vec<std::ops::Range<usize>>,
-    /// Whether some function is read narrowed to its statements.
-    pub narrowed: bool,
 }
 
 impl Plan {
@@ -469,19 +466,18 @@ impl Plan {
                     ranges,
                     directives,
                     mentions: first..last,
-                    narrowed: owned.is_some(),
-                    owned: owned.unwrap_or_default(),
+                    owned,
                     leaf: structure.leaves[leaf].clone(),
                     containers,
                 }
             })
-            .collect::<Vec<Piece>>();
-        let narrowed = pieces.iter().any(|p| p.narrowed);
-        Some(Plan {
-            pieces,
-            outside,
-            narrowed,
-        })
+            .collect();
+        Some(Plan { pieces, outside })
+    }
+
+    /// Whether some function is read narrowed to its statements.
+    pub fn narrowed(&self) -> bool {
+        self.pieces.iter().any(|p| p.owned.is_some())
     }
 }
 
@@ -573,7 +569,7 @@ impl Piece {
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);
         leaf_ok
-            && self.owned.iter().all(|o| o.agrees(nodes))
+            && self.owned.iter().flatten().all(|o| o.agrees(nodes))
             && self.containers.iter().all(|c| {
                 let open = c.head.end - 1;
                 let kinds: &[&str] = match c.kind {

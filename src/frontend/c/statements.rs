@@ -127,7 +127,6 @@ struct BodyTokens {
 enum Closes {
     Nothing,
     StatementBlock,
-    OtherBrace,
     /// The parentheses after the keyword (or after another word).
     Parentheses(Word),
 }
@@ -236,7 +235,7 @@ impl BodyTokens {
                         b'}' if statement_block => Closes::StatementBlock,
                         b'}' => {
                             foreign_braces -= 1;
-                            Closes::OtherBrace
+                            Closes::Nothing
                         }
                         b')' => Closes::Parentheses(before),
                         _ => Closes::Nothing,
@@ -297,15 +296,12 @@ impl BodyTokens {
         self.do_tails.iter().any(|tail| tail.contains(&at))
     }
 
-    /// The tokens of the `while (...);` ending the `do` at `at`; all the
-    /// tokens after it where the scan cannot end its body.
+    /// The tokens of the `while (...);` ending the `do` at `at`: from the
+    /// end of its body to the end of the statement, or to the end of the
+    /// function where the scan cannot end them.
     fn do_tail(&self, at: usize) -> std::ops::Range<usize> {
         match self.statement_end(at + 1) {
-            Some(body) => {
-                body..self
-                    .past_header(body)
-                    .map_or(self.list.len(), |past| past + 1)
-            }
+            Some(body) => body..self.statement_end(at).unwrap_or(self.list.len()),
             None => at + 1..self.list.len(),
         }
     }
