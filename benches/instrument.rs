@@ -1,6 +1,7 @@
 //! Instrumentation throughput in MB/s, one core: (a) a large C file dense
-//! with directives, (b) a C++ file shaped like a proxy application, (c) a
-//! file with none. Next to each: pomp with the front end parsing whole
+//! with directives, (b) a C++ file shaped like a proxy application, (c) C
+//! kernels as code bases write them (long functions, `#ifdef _OPENMP`,
+//! locks outside the regions), (d) a file with none. Next to each: pomp with the front end parsing whole
 //! declarations rather than the statements directives own, pomp with it
 //! parsing the whole file, the raw tree-sitter parse of the whole file, and copying the same
 //! bytes through a file, all measured in the same run.
@@ -8,6 +9,8 @@
 //! Then re-analysis as an editor needs it: a 10,000-line C file, one edit,
 //! read again reusing what the previous reading parsed.
 
+#[path = "common/c_kernels.rs"]
+mod c_kernels;
 mod common;
 #[path = "common/proxy_app.rs"]
 mod proxy_app;
@@ -110,6 +113,12 @@ fn throughput(c: &mut Criterion) {
             "bench.cpp",
             Language::Cpp,
             proxy_app::proxy_app(SIZE),
+        ),
+        (
+            "kernels-c",
+            "bench.c",
+            Language::C,
+            c_kernels::c_kernels(SIZE),
         ),
         ("no-directives", "bench.c", Language::C, plain_file(SIZE)),
     ] {

@@ -9,7 +9,7 @@
 //! callgrind_annotate --inclusive=yes callgrind.out.<pid> | grep stage_
 //! ```
 //!
-//! `stage_profile inputs DIR` writes the dense C and C++ inputs of
+//! `stage_profile inputs DIR` writes the dense C, C++ and kernel inputs of
 //! `benches/instrument.rs` to `DIR`, to time other tools on them.
 //!
 //! `stage_profile out` prints the output bytes, preview JSON and
@@ -20,6 +20,8 @@ use pomp::instrument::Options;
 use pomp::source::{Language, SourceFile};
 use std::hint::black_box;
 
+#[path = "../benches/common/c_kernels.rs"]
+mod c_kernels;
 #[allow(dead_code)]
 #[path = "../benches/common/proxy_app.rs"]
 mod proxy_app;
@@ -211,6 +213,7 @@ fn main() {
             let dir = std::path::PathBuf::from(std::env::args().nth(2).unwrap_or(".".into()));
             std::fs::write(dir.join("dense.c"), dense_file(4 << 20)).unwrap();
             std::fs::write(dir.join("dense.cpp"), proxy_app::proxy_app(4 << 20)).unwrap();
+            std::fs::write(dir.join("kernels.c"), c_kernels::c_kernels(4 << 20)).unwrap();
         }
         _ => panic!("dense [bytes] | lsp | out | inputs [dir]"),
     }

@@ -12,6 +12,8 @@ use pomp::source::{Language, SourceFile};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
+#[path = "../benches/common/c_kernels.rs"]
+mod c_kernels;
 #[allow(dead_code)]
 #[path = "../benches/common/proxy_app.rs"]
 mod proxy_app;
@@ -126,6 +128,12 @@ fn the_proxy_application_of_the_benchmark_reads_the_same_in_pieces() {
     assert_eq!(assert_same_both_ways(&file), Scope::Statements);
 }
 
+#[test]
+fn the_c_kernels_of_the_benchmark_read_the_same_in_pieces() {
+    let file = SourceFile::new("kernels.c", c_kernels::c_kernels(100_000), Language::C);
+    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+}
+
 /// Pieces of C that generated programs are made of.
 mod generated {
     use proptest::prelude::*;
@@ -139,6 +147,10 @@ mod generated {
             Just("#pragma omp barrier".to_string()),
             Just("#pragma omp atomic\nx++;".to_string()),
             Just("omp_set_lock(&l); x++; omp_unset_lock(&l);".to_string()),
+            Just("int got = omp_test_lock(&l); if (got) omp_unset_lock(&l);".to_string()),
+            Just("while (!omp_test_lock(&l)) { x++; }".to_string()),
+            Just("#ifdef _OPENMP\nx = omp_get_thread_num();\n#else\nx = 0;\n#endif".to_string()),
+            Just("#if 0\nnot C at all {\n#endif".to_string()),
             Just("do { x++; } while (x < 0);".to_string()),
             Just("switch (x) { case 1: y++; break; default: break; }".to_string()),
             Just("again: if (x < 0) goto again;".to_string()),
@@ -218,8 +230,97 @@ proptest! {
     }
 }
 
-/// Text that, written just before a directive or just before its
-/// statement, makes the code around them read differently: a statement
+/// A kernel file as real code bases write them: functions far longer
+/// than their one directive, `#ifdef _OPENMP` around runtime calls, code
+/// disabled with `#if 0`, and locks taken outside the parallel regions.
+const KERNELS: &str = r#"#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static omp_lock_t lock;
+static double total;
+
+static void scale(double *a, const double *b, int n, double factor)
+{
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    for (int i = 0; i < n; i++) {
+        a[i] = b[i] * factor;
+        if (a[i] > 1e9) { a[i] = 0; }
+    }
+#if 0
+    this code is { not compiled
+#endif
+    omp_set_lock(&lock);
+    total += threads;
+    omp_unset_lock(&lock);
+#pragma omp parallel for
+    for (int i = 0; i < n; i++) {
+        a[i] += b[i];
+    }
+    int held = omp_test_lock(&lock);
+    if (held)
+        omp_unset_lock(&lock);
+    while (!omp_test_lock(&lock)) {
+        total += 1;
+    }
+    const char *hint = "call omp_set_lock(&lock) first";
+    (void)hint;
+    omp_unset_lock(&lock);
+}
+
+static double reduce(const double *a, int n)
+{
+    double sum = 0;
+#ifdef USE_STATIC
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+#else
+#pragma omp parallel for reduction(+ : sum) schedule(dynamic)
+#endif
+    for (int i = 0; i < n; i++)
+        sum += a[i];
+    return sum;
+}
+
+int main(void)
+{
+    double a[100], b[100];
+    omp_init_lock(&lock);
+    for (int i = 0; i < 100; i++) b[i] = i;
+    scale(a, b, 100, 2.0);
+    printf("%g %g\n", reduce(a, 100), total);
+    omp_destroy_lock(&lock);
+    return 0;
+}
+"#;
+
+#[test]
+fn functions_with_runtime_conditionals_and_lock_calls_are_narrowed() {
+    let file = SourceFile::new("kernels.c", KERNELS.as_bytes().to_vec(), Language::C);
+    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+    // Around each lock call and each conditional line, the text edited as
+    // around directives below.
+    let mut line_start = 0;
+    for line in KERNELS.split_inclusive('\n') {
+        let at = line_start;
+        line_start += line.len();
+        let code = line.trim_start();
+        if !(code.starts_with('#') && !code.starts_with("#include") || code.contains("omp_")) {
+            continue;
+        }
+        for edit in CONTEXT_EDITS {
+            let edited = format!("{}{edit}{}", &KERNELS[..at], &KERNELS[at..]);
+            let file = SourceFile::new("kernels.c", edited.into_bytes(), Language::C);
+            assert_same_without_notes(&file, &format!("{edit:?} at {at}"));
+        }
+    }
+}
+
+/// Text that, written just before a directive, the line before it or
+/// its statement, makes the code around them read differently: a statement
 /// that goes on, a label, a block opened or closed, an `else` or a `do`
 /// without its partner, a syntax error.
 const CONTEXT_EDITS: &[&str] = &[
@@ -242,45 +343,49 @@ fn code_around_directives_changed_reads_the_same_in_pieces() {
     {
         let text = std::fs::read_to_string(path).unwrap();
         let language = Language::from_path(path).unwrap();
-        // The start of each directive's line and of the line after it.
+        // The start of each directive's line, of the line before it (an
+        // `if` it may be the body of) and of the line after it.
         let mut places = Vec::new();
-        let mut line_start = 0;
+        let (mut previous_start, mut line_start) = (0, 0);
         for line in text.split_inclusive('\n') {
             let next = line_start + line.len();
             if line.trim_start().starts_with("#pragma omp") && !line.trim_end().ends_with('\\') {
-                places.push(line_start);
-                places.push(next);
+                places.extend([previous_start, line_start, next]);
             }
-            line_start = next;
+            (previous_start, line_start) = (line_start, next);
         }
-        for &at in places.iter().take(8) {
+        places.dedup();
+        for &at in places.iter().take(12) {
             for edit in CONTEXT_EDITS {
                 let edited = format!("{}{edit}{}", &text[..at], &text[at..]);
                 let file = SourceFile::new(path, edited.into_bytes(), language);
-                let (partial, partial_diagnostics, _) =
-                    instrument_with(&file, &TreeSitterC::default());
-                let (whole, whole_diagnostics, _) =
-                    instrument_with(&file, &TreeSitterC::whole_file());
-                // Where a broken conditional is compared across settings,
-                // the label and notes may explain the same refusal by
-                // another difference the settings show.
-                let without_notes = |list: Vec<String>| -> Vec<String> {
-                    list.into_iter()
-                        .map(|d| d.split(" / ").next().unwrap_or_default().to_string())
-                        .collect()
-                };
-                assert_eq!(
-                    without_notes(partial_diagnostics),
-                    without_notes(whole_diagnostics),
-                    "{} with {edit:?} at {at}: diagnostics differ",
-                    path.display()
-                );
-                assert!(
-                    partial == whole,
-                    "{} with {edit:?} at {at}: output differs",
-                    path.display()
-                );
+                assert_same_without_notes(&file, &format!("{edit:?} at {at}"));
             }
         }
     }
+}
+
+/// Whether `file` comes out the same both ways, with the same diagnostics
+/// but for their labels and notes: where a broken conditional is compared
+/// across settings, those may explain the same refusal by another
+/// difference the settings show.
+fn assert_same_without_notes(file: &SourceFile, edited: &str) {
+    let (partial, partial_diagnostics, _) = instrument_with(file, &TreeSitterC::default());
+    let (whole, whole_diagnostics, _) = instrument_with(file, &TreeSitterC::whole_file());
+    let without_notes = |list: Vec<String>| -> Vec<String> {
+        list.into_iter()
+            .map(|d| d.split(" / ").next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(
+        without_notes(partial_diagnostics),
+        without_notes(whole_diagnostics),
+        "{} with {edited}: diagnostics differ",
+        file.path.display()
+    );
+    assert!(
+        partial == whole,
+        "{} with {edited}: output differs",
+        file.path.display()
+    );
 }

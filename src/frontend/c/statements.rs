@@ -2,17 +2,22 @@
 //! directives, the piece is most of the file; but a directive's block is
 //! one statement, and the grammar reads a statement the same whether the
 //! statements around it are there or not. So the function is parsed as
-//! its head, the statements its directives apply to, and its closing
-//! brace, offsets kept.
+//! its head, the statements its directives apply to, the statements that
+//! name lock routines, and its closing brace, offsets kept. A statement
+//! that is the body of another (`if (c)` before the directive) is read
+//! with the whole statement of its block, which alone shows whether the
+//! text before it goes with it.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
 //! the whole function is parsed) wherever the text around a directive
-//! could matter: preprocessor lines in the body, a directive inside a
-//! lambda, a local class or an initializer, a lock routine named outside
-//! the owned statements, pomp's user regions (whose exits are every
-//! `return` of the function), attribute-form and unknown directives, and
-//! statements it does not know how to end (labels, `try`).
+//! could matter: a conditional the configurations split the function by,
+//! or one the grammar does not read as blank, other preprocessor lines in
+//! the body, a directive inside a lambda, a local class or an
+//! initializer, a `do` without its `while`, pomp's user regions (whose
+//! exits are every `return` of the function), attribute-form and unknown
+//! directives, and statements it does not know how to end (labels,
+//! `try`).
 
 use super::analysis::highest_statement_at;
 use super::lex::{TokenKind, Tokens};
@@ -21,31 +26,58 @@ use super::prepare::Prepared;
 use super::scan::{LineKind, RawKind};
 use crate::directive::Association;
 use crate::source::Span;
+use std::collections::HashMap;
 
-/// One statement a directive (or several nested ones) applies to.
+/// What the grammar reads of a function around its directives: a
+/// statement a directive (or several nested ones) applies to, the whole
+/// statement of its block that one stands in (as the body of an `if`), or
+/// a whole statement that names a lock routine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Owned {
-    /// What the grammar reads: from the directive to the statement's end.
+    /// What the grammar reads: from the directive, or the whole statement
+    /// holding it, to the statement's end.
     pub range: Span,
-    /// Where the statement begins.
-    pub statement: usize,
+    /// The statements the parse must read with these extents.
+    checks: Vec<Check>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Check {
+    extent: Span,
+    /// A statement naming a lock routine may be a declaration.
+    may_be_declaration: bool,
 }
 
 impl Owned {
-    /// Whether the parse reads the statement with the extent the scan
-    /// proposed.
+    /// Whether the parse reads each statement with the extent the scan
+    /// proposed, without error.
     pub fn agrees(&self, nodes: &Nodes) -> bool {
-        let Some(leaf) = nodes.descendant(self.statement, self.statement + 1) else {
-            return false;
-        };
-        highest_statement_at(nodes, leaf, self.statement)
-            .is_some_and(|s| s.byte_range() == (self.statement..self.range.end) && !s.has_error())
+        self.checks.iter().all(|check| check.agrees(nodes))
     }
 }
 
-/// The statements owned by the directives `directives` of the function
-/// `item` whose body opens at `open`, in order and disjoint; `None` where
-/// the whole function must be parsed.
+impl Check {
+    fn agrees(&self, nodes: &Nodes) -> bool {
+        let start = self.extent.start;
+        let Some(leaf) = nodes.descendant(start, start + 1) else {
+            return false;
+        };
+        let agrees = |s: tree_sitter::Node| s.byte_range() == self.extent && !s.has_error();
+        if highest_statement_at(nodes, leaf, start).is_some_and(agrees) {
+            return true;
+        }
+        self.may_be_declaration
+            && std::iter::once(leaf)
+                .chain(nodes.ancestors(leaf))
+                .take_while(|n| n.start_byte() == start)
+                .any(|n| n.kind() == "declaration" && agrees(n))
+    }
+}
+
+/// What the grammar reads of the function `item`, whose body opens at
+/// `open`, for its directives `directives` and the lock routines it names
+/// `mentions`: in order and disjoint; `None` where the whole function
+/// must be parsed.
 pub(super) fn owned(
     prepared: &Prepared,
     item: Span,
@@ -53,21 +85,35 @@ pub(super) fn owned(
     directives: std::ops::Range<usize>,
     mentions: std::ops::Range<usize>,
 ) -> Option<Vec<Owned>> {
-    // A conditional anywhere in the function, its head included, may make
-    // another configuration read it differently: that comparison is made
-    // on whole functions. Pragmas other than directives are seen by the
-    // scan of the body.
+    // A conditional that splits the function makes every configuration
+    // read it whole, to compare them. Other conditionals are decided or
+    // hold only directives: the grammar reads them as blanks, and so does
+    // the scan. Pragmas other than directives are seen by the scan.
+    if !prepared.conditionals.unbalanced_in(&item).is_empty() {
+        return None;
+    }
     let lines = &prepared.lines;
+    let masked = &prepared.masked;
     let first_line = lines.partition_point(|l| l.span.start < item.start);
     if lines[first_line..]
         .iter()
         .take_while(|l| l.span.start < item.end)
-        .any(|l| l.kind != LineKind::Pragma)
+        .any(|l| {
+            l.kind != LineKind::Pragma
+                && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
+        })
     {
         return None;
     }
-    let masked = &prepared.masked;
     let tokens = BodyTokens::scan(masked, open + 1..item.end - 1)?;
+    let extent =
+        |first: usize, past: usize| tokens.list[first].span.start..tokens.list[past - 1].span.end;
+    // Searches for whole statements share what they found; the budget
+    // keeps a function of many searches linear.
+    let mut search = Search {
+        ends: HashMap::new(),
+        budget: 4 * tokens.list.len() + 1024,
+    };
     let mut owned: Vec<Owned> = Vec::new();
     for index in directives {
         let d = &prepared.directives[index];
@@ -78,9 +124,8 @@ pub(super) fn owned(
         if parsed.directive.role().is_some() {
             return None;
         }
-        let association = parsed.directive.spec().association;
         if !matches!(
-            association,
+            parsed.directive.spec().association,
             Association::Block | Association::Loop | Association::Separator
         ) {
             continue;
@@ -93,19 +138,62 @@ pub(super) fn owned(
             return None;
         }
         let past = tokens.statement_end(first)?;
-        owned.push(Owned {
-            range: d.span.start..tokens.list[past - 1].span.end,
-            statement: tokens.list[first].span.start,
+        let mut kept = Owned {
+            range: d.span.start..extent(first, past).end,
+            checks: vec![Check {
+                extent: extent(first, past),
+                may_be_declaration: false,
+            }],
+        };
+        // The body of an `if`, `else` or loop is read with its statement:
+        // only the whole shows whether the text before it goes with it.
+        if !tokens.begins_whole_statement(first) {
+            let (whole, whole_past) = tokens.enclosing_whole_statement(first, &mut search)?;
+            let whole = extent(whole, whole_past);
+            kept.range = whole.start..whole.end.max(kept.range.end);
+            kept.checks.push(Check {
+                extent: whole,
+                may_be_declaration: false,
+            });
+            while let Some(inside) = owned.pop_if(|o| o.range.start >= kept.range.start) {
+                kept.checks.extend(inside.checks);
+            }
+        }
+        owned.push(kept);
+    }
+    let covered = |owned: &[Owned], at: usize| owned.iter().any(|o| o.range.contains(&at));
+    let mut naming: Vec<Owned> = Vec::new();
+    for mention in &prepared.lock_mentions[mentions] {
+        if covered(&owned, mention.start) || covered(&naming, mention.start) {
+            continue;
+        }
+        let at = tokens.first_at(mention.start)?;
+        let (first, past) = tokens.enclosing_whole_statement(at, &mut search)?;
+        let range = extent(first, past);
+        if owned
+            .iter()
+            .any(|o| range.start < o.range.end && o.range.start < range.end)
+        {
+            return None;
+        }
+        naming.push(Owned {
+            checks: vec![Check {
+                extent: range.clone(),
+                may_be_declaration: true,
+            }],
+            range,
         });
     }
-    let covered = |at: usize| owned.iter().any(|o| o.range.contains(&at));
-    if !prepared.lock_mentions[mentions]
-        .iter()
-        .all(|m| covered(m.start))
-    {
-        return None;
-    }
+    owned.extend(naming);
+    owned.sort_by_key(|o| o.range.start);
     Some(owned)
+}
+
+/// The ends of statements found so far, and how many more tokens the
+/// searches may step over.
+struct Search {
+    ends: HashMap<usize, Option<usize>>,
+    budget: usize,
 }
 
 /// The tokens of a function body, with what the scan of the statements
@@ -119,8 +207,8 @@ struct BodyTokens {
     /// For a `}`, whether it closes a statement block; for a `)`, the
     /// keyword before its `(`.
     closes: Vec<Closes>,
-    /// The `while (...);` of each `do`, as token indexes.
-    do_tails: Vec<std::ops::Range<usize>>,
+    /// Whether the token is part of the `while (...);` that ends a `do`.
+    in_do_tail: Vec<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,12 +343,16 @@ impl BodyTokens {
             words,
             at_block_level,
             closes,
-            do_tails: Vec::new(),
+            in_do_tail: Vec::new(),
         };
-        tokens.do_tails = (0..tokens.list.len())
-            .filter(|&i| tokens.words[i] == Word::Do)
-            .map(|i| tokens.do_tail(i))
-            .collect();
+        // A `do` the scan cannot end is a syntax error or a statement it
+        // does not read: the parse of the whole function must judge it.
+        let mut in_do_tail = vec![false; tokens.list.len()];
+        for at in (0..tokens.list.len()).filter(|&i| tokens.words[i] == Word::Do) {
+            let body = tokens.statement_end(at + 1)?;
+            in_do_tail[body..tokens.statement_end(at)?].fill(true);
+        }
+        tokens.in_do_tail = in_do_tail;
         Some(tokens)
     }
 
@@ -293,17 +385,42 @@ impl BodyTokens {
     /// Whether token `at` is part of the `while (...);` that ends a
     /// `do` statement.
     fn in_do_tail(&self, at: usize) -> bool {
-        self.do_tails.iter().any(|tail| tail.contains(&at))
+        self.in_do_tail[at]
     }
 
-    /// The tokens of the `while (...);` ending the `do` at `at`: from the
-    /// end of its body to the end of the statement, or to the end of the
-    /// function where the scan cannot end them.
-    fn do_tail(&self, at: usize) -> std::ops::Range<usize> {
-        match self.statement_end(at + 1) {
-            Some(body) => body..self.statement_end(at).unwrap_or(self.list.len()),
-            None => at + 1..self.list.len(),
+    /// Whether a whole statement of its block begins at token `first`:
+    /// not the body of another, which would read differently without the
+    /// text before it.
+    fn begins_whole_statement(&self, first: usize) -> bool {
+        let after_statement = match first.checked_sub(1) {
+            None => true,
+            Some(previous) => matches!(
+                (self.list[previous].kind, self.closes[previous]),
+                (TokenKind::Punct(b';' | b'{'), _)
+                    | (TokenKind::Punct(b'}'), Closes::StatementBlock)
+            ),
+        };
+        after_statement && self.begins_statement(first)
+    }
+
+    /// The innermost whole statement of a block that holds token `at`, as
+    /// its first token and the index past it; `None` also when the search
+    /// would go over its budget.
+    fn enclosing_whole_statement(&self, at: usize, search: &mut Search) -> Option<(usize, usize)> {
+        for first in (0..=at).rev() {
+            search.budget = search.budget.checked_sub(1)?;
+            if !self.begins_whole_statement(first) {
+                continue;
+            }
+            let past = *search
+                .ends
+                .entry(first)
+                .or_insert_with(|| self.statement_end(first));
+            if let Some(past) = past.filter(|&past| past > at) {
+                return Some((first, past));
+            }
         }
+        None
     }
 
     /// The first token at or after `offset`.
@@ -472,6 +589,46 @@ mod tests {
 
     fn begins_at(tokens: &BodyTokens, offset: usize) -> bool {
         tokens.begins_statement(tokens.first_at(offset).unwrap())
+    }
+
+    #[test]
+    fn a_body_is_read_with_the_whole_statement_of_its_block() {
+        let text = "a; if (c) omp_set_lock(&l); else { b; } \
+                    while (d) e(omp_test_lock(&l)); { f; } int g = omp_unset_lock(&l);";
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len()).unwrap();
+        let mut search = Search {
+            ends: HashMap::new(),
+            budget: 1000,
+        };
+        let mut whole = |word: &str| {
+            let at = tokens.first_at(text.find(word).unwrap()).unwrap();
+            let (first, past) = tokens.enclosing_whole_statement(at, &mut search).unwrap();
+            &text[tokens.list[first].span.start..tokens.list[past - 1].span.end]
+        };
+        assert_eq!(
+            whole("omp_set_lock"),
+            "if (c) omp_set_lock(&l); else { b; }"
+        );
+        assert_eq!(whole("b;"), "b;");
+        assert_eq!(whole("omp_test_lock"), "while (d) e(omp_test_lock(&l));");
+        assert_eq!(whole("f;"), "f;");
+        assert_eq!(whole("omp_unset_lock"), "int g = omp_unset_lock(&l);");
+        let body = tokens.first_at(text.find("omp_set_lock").unwrap()).unwrap();
+        assert!(tokens.begins_statement(body) && !tokens.begins_whole_statement(body));
+        let mut spent = Search {
+            ends: HashMap::new(),
+            budget: 3,
+        };
+        let last = tokens.list.len() - 1;
+        assert_eq!(tokens.enclosing_whole_statement(last, &mut spent), None);
+    }
+
+    #[test]
+    fn a_do_without_its_while_leaves_the_body_unread() {
+        let ended = "do a; while (c); b;";
+        assert!(BodyTokens::scan(ended.as_bytes(), 0..ended.len()).is_some());
+        let unended = "do a; b;";
+        assert!(BodyTokens::scan(unended.as_bytes(), 0..unended.len()).is_none());
     }
 
     #[test]
