@@ -236,9 +236,120 @@ impl Iterator for Tokens<'_> {
     }
 }
 
+/// The bytes at which [`Tokens::next_brace`] must look closer: braces, and
+/// what may begin a comment, a literal or a preprocessor line.
+static NOTABLE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let bytes = b"{}\"'/#";
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+impl Tokens<'_> {
+    /// The next `{` or `}` token, the tokens before it skipped: what
+    /// [`Iterator::next`] would find first among them, found without
+    /// lexing the words and punctuation in between.
+    pub fn next_brace(&mut self) -> Option<Token> {
+        let bytes = self.bytes;
+        loop {
+            // Where the last token ended: a token boundary, in code.
+            let boundary = self.pos;
+            if boundary >= self.end {
+                return None;
+            }
+            let at = boundary
+                + bytes[boundary..self.end]
+                    .iter()
+                    .position(|&b| NOTABLE[b as usize])?;
+            match bytes[at] {
+                b @ (b'{' | b'}') => {
+                    self.pos = at + 1;
+                    return Some(Token {
+                        kind: TokenKind::Punct(b),
+                        span: at..at + 1,
+                    });
+                }
+                b'/' => {
+                    self.pos = match bytes.get(at + 1) {
+                        Some(b'*') => block_comment_end(bytes, at),
+                        Some(b'/') => logical_line_end(bytes, at),
+                        _ => at + 1,
+                    };
+                }
+                b'#' if at_line_start(bytes, at) => self.pos = directive_line_end(bytes, at),
+                b'#' => self.pos = at + 1,
+                _ => {
+                    // A quote may end a word (`1'000`) or follow the prefix
+                    // of its literal (`u8"`, `R"(`): the tokens from the
+                    // start of its line, or from the last boundary, tell.
+                    // None of them is a brace.
+                    self.pos = memchr::memrchr(b'\n', &bytes[boundary..at])
+                        .map_or(boundary, |newline| boundary + newline + 1);
+                    while let Some(token) = self.next() {
+                        if token.span.end > at {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The braces `next` finds and those `next_brace` finds, from offset 0.
+    fn braces_both_ways(bytes: &[u8]) -> (Vec<Token>, Vec<Token>) {
+        let all = Tokens::new(bytes, 0..bytes.len())
+            .filter(|t| matches!(t.kind, TokenKind::Punct(b'{' | b'}')))
+            .collect();
+        let mut tokens = Tokens::new(bytes, 0..bytes.len());
+        let fast = std::iter::from_fn(|| tokens.next_brace()).collect();
+        (all, fast)
+    }
+
+    #[test]
+    fn next_brace_finds_the_braces_the_tokens_hold() {
+        let text = "int a = 1'000; s = R\"x({)x\" + u8\"}\" + L'{' + u8R\"(})\";\n\
+                    # define OPEN { \\\n  }\n x = y / z; /* { */ w = 0x1'F'; // }\n\
+                    { c = '}'; } if (a) { b = \"\\\"{\"; } a#b {\n#x {\n}";
+        let (all, fast) = braces_both_ways(text.as_bytes());
+        assert_eq!(all.len(), 6);
+        assert_eq!(fast, all);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        for dir in ["c", "cxx", "kernels", "bench"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+                let (all, fast) = braces_both_ways(&bytes);
+                assert_eq!(fast, all);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn next_brace_agrees_with_the_tokens_on_any_text(pieces in proptest::collection::vec(
+            prop_oneof![
+                Just("{"), Just("}"), Just(" "), Just("\n"), Just("a"), Just("1"),
+                Just("'"), Just("\""), Just("/"), Just("*"), Just("#"), Just("\\"),
+                Just("R"), Just("u8"), Just("("), Just(")"), Just("x"), Just("."),
+                Just("e+"), Just("'}'"), Just("\"{\""), Just("/* { */"), Just("// }\n"),
+                Just("R\"d({)d\""),
+            ],
+            0..40,
+        )) {
+            let text = pieces.concat();
+            let (all, fast) = braces_both_ways(text.as_bytes());
+            prop_assert_eq!(fast, all);
+        }
+    }
 
     fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
         Tokens::new(src.as_bytes(), 0..src.len())

@@ -87,7 +87,16 @@ impl Structure {
         let mut words_in_item = 0usize;
         let mut access_word = false;
         let mut tokens = Tokens::new(masked, 0..masked.len());
-        while let Some(token) = tokens.next() {
+        loop {
+            // In a function's body only its braces count.
+            let in_leaf = matches!(stack.last(), Some(Frame::Leaf { .. }));
+            let next = match in_leaf {
+                true => tokens.next_brace(),
+                false => tokens.next(),
+            };
+            let Some(token) = next else {
+                break;
+            };
             if let Some(Frame::Leaf {
                 open,
                 item_start: start,
