@@ -289,7 +289,7 @@ impl Tokens<'_> {
                     // None of them is a brace.
                     self.pos = memchr::memrchr(b'\n', &bytes[boundary..at])
                         .map_or(boundary, |newline| boundary + newline + 1);
-                    while let Some(token) = self.next() {
+                    for token in self.by_ref() {
                         if token.span.end > at {
                             break;
                         }
