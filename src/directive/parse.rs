@@ -250,6 +250,10 @@ fn directive_name(
         return Ok((spec, span));
     }
 
+    // The written words joined, one, two, ... at a time.
+    let joined: Vec<String> = (1..=written.len())
+        .map(|n| written[..n].join(" "))
+        .collect();
     let nearest = table()
         .directive
         .iter()
@@ -258,8 +262,13 @@ fn directive_name(
         .flat_map(|d| d.spellings())
         .filter_map(|name| {
             let name_words = name.split(' ').count();
-            let compared = written[..name_words.min(written.len())].join(" ");
-            let distance = edit_distance(&compared, name);
+            let compared = &joined[name_words.min(joined.len()) - 1];
+            // No fewer edits than the lengths differ by.
+            let length = |s: &str| s.chars().count();
+            if !close_enough(length(compared).abs_diff(length(name)), name) {
+                return None;
+            }
+            let distance = edit_distance(compared, name);
             close_enough(distance, name).then_some((distance, name_words, name))
         })
         .min_by_key(|&(distance, name_words, _)| (distance, std::cmp::Reverse(name_words)))
