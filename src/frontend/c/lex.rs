@@ -5,8 +5,20 @@
 use crate::source::Span;
 
 pub fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    IDENT[b as usize]
 }
+
+/// The bytes of identifiers and numbers, by value: the scans ask for
+/// every byte of every word.
+static IDENT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// Whether only horizontal white space stands before `pos` on its line, so
 /// that a `#` there starts a preprocessor line.
@@ -124,6 +136,12 @@ pub fn skip_space(bytes: &[u8], mut i: usize) -> usize {
 pub fn word_end(bytes: &[u8], start: usize) -> usize {
     let number = bytes[start].is_ascii_digit();
     let mut i = start;
+    if !number {
+        while i < bytes.len() && is_ident(bytes[i]) {
+            i += 1;
+        }
+        return i;
+    }
     while i < bytes.len() {
         let b = bytes[i];
         let next_is_ident = bytes.get(i + 1).is_some_and(|&n| is_ident(n));
