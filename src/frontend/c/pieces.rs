@@ -376,8 +376,9 @@ pub(super) struct Piece {
     /// The lock routines' names it holds, as indexes into
     /// `prepared.lock_mentions`.
     pub mentions: std::ops::Range<usize>,
-    /// When the function is narrowed, the statements its directives own
-    /// (the parse must agree with each); `None` when it is read whole.
+    /// When the function is narrowed, what of its body is read: the
+    /// statements its directives own and those naming lock routines (the
+    /// parse must agree with each); `None` when it is read whole.
     owned: Option<Vec<Owned>>,
     leaf: Leaf,
     containers: Vec<Container>,
