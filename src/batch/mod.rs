@@ -255,45 +255,7 @@ pub fn run(
                 }
                 befores.push(cache.before(&job.key));
             }
-            // Statuses are checked here, which for an unchanged file is all
-            // there is to do: handing such light work to other threads costs
-            // more than it saves. The files to redo go to the pool.
-            let directories = mirror::open_directories(&mut chunk, &root, &out_dir);
-            let mut done = Vec::with_capacity(chunk.len());
-            let mut changed = Vec::new();
-            for (n, (job, before)) in chunk.iter().zip(&befores).enumerate() {
-                let directory = &directories[job.directory];
-                match mirror::check(job, before.entry(), &cx, directory) {
-                    Ok(mirror::Checked::UpToDate(up_to_date)) => {
-                        progress.file_done(&up_to_date.report);
-                        done.push(Some(Ok(up_to_date)));
-                    }
-                    Ok(mirror::Checked::Changed(stat)) => {
-                        changed.push((n, stat));
-                        done.push(None);
-                    }
-                    Err(error) => done.push(Some(Err(error))),
-                }
-            }
-            drop(directories);
-            if !changed.is_empty() {
-                let redone: Vec<(usize, mirror::Done)> = pool()?.install(|| {
-                    changed
-                        .par_iter()
-                        .map(|&(n, stat)| {
-                            let redone = mirror::process(&chunk[n], stat, befores[n].entry(), &cx);
-                            progress.file_done(&redone.report);
-                            (n, redone)
-                        })
-                        .collect()
-                });
-                for (n, redone) in redone {
-                    done[n] = Some(Ok(redone));
-                }
-            }
-            let done = done
-                .into_iter()
-                .map(|d| d.expect("every file is checked or redone"));
+            let done = bring_up_to_date(&mut chunk, &befores, &root, &cx, progress, &pool)?;
             for ((job, done), before) in chunk.iter().zip(done).zip(&befores) {
                 let done = match done {
                     Ok(done) => done,
@@ -406,6 +368,58 @@ pub fn run(
         index,
         compile_commands,
     })
+}
+
+/// Each file of `chunk` checked against what the last run left, and those
+/// that changed redone, in the order of `chunk`. Statuses are checked on
+/// this thread, which for an unchanged file is all there is to do: handing
+/// such light work to other threads costs more than it saves. The files to
+/// redo go to the pool.
+fn bring_up_to_date<'p>(
+    chunk: &mut [Job],
+    befores: &[cache::Before],
+    root: &Path,
+    cx: &mirror::Context,
+    progress: &dyn Progress,
+    pool: &dyn Fn() -> Result<&'p rayon::ThreadPool>,
+) -> Result<Vec<std::io::Result<mirror::Done>>> {
+    let directories = mirror::open_directories(chunk, root, cx.out_dir);
+    let mut done = Vec::with_capacity(chunk.len());
+    let mut changed = Vec::new();
+    for (n, (job, before)) in chunk.iter().zip(befores).enumerate() {
+        let directory = &directories[job.directory];
+        match mirror::check(job, before.entry(), cx, directory) {
+            Ok(mirror::Checked::UpToDate(up_to_date)) => {
+                progress.file_done(&up_to_date.report);
+                done.push(Some(Ok(up_to_date)));
+            }
+            Ok(mirror::Checked::Changed(stat)) => {
+                changed.push((n, stat));
+                done.push(None);
+            }
+            Err(error) => done.push(Some(Err(error))),
+        }
+    }
+    drop(directories);
+    if !changed.is_empty() {
+        let redone: Vec<(usize, mirror::Done)> = pool()?.install(|| {
+            changed
+                .par_iter()
+                .map(|&(n, stat)| {
+                    let redone = mirror::process(&chunk[n], stat, befores[n].entry(), cx);
+                    progress.file_done(&redone.report);
+                    (n, redone)
+                })
+                .collect()
+        });
+        for (n, redone) in redone {
+            done[n] = Some(Ok(redone));
+        }
+    }
+    Ok(done
+        .into_iter()
+        .map(|d| d.expect("every file is checked or redone"))
+        .collect())
 }
 
 /// Only one run may write an output directory at a time.
