@@ -9,7 +9,8 @@
 //! source in twenty with OpenMP, headers, build files) mirrored at one
 //! core and at every core, against running `pomp instrument` once per
 //! source the way a build runs a one-file-at-a-time instrumenter, at one
-//! and at every core; and the second run over the unchanged tree.
+//! and at every core; and the second run over the unchanged tree, as
+//! every run walks it and with a watcher that saw nothing change.
 //! Throughput is the tree's bytes over the wall time. A sample of the
 //! per-file runs starts some 2700 processes: ten of them take minutes.
 //!
@@ -195,6 +196,18 @@ fn tree_runs(c: &mut Criterion) {
             assert_eq!(outcome.summary.unchanged, generated.mirrored.len());
         })
     });
+    let watched_out = root.join("watched");
+    let mut watched = batch_config(&src, &watched_out, cores);
+    watched.watch = Some(PathBuf::from(env!("CARGO_BIN_EXE_pomp")));
+    batch::run(&watched, &batch::Quiet, &mut |_| {}).unwrap();
+    group.bench_function("batch-unchanged-watched-all-cores", |b| {
+        b.iter(|| {
+            let outcome = batch::run(&watched, &batch::Quiet, &mut |_| {}).unwrap();
+            assert_eq!(outcome.watcher, Some(batch::Watched::NothingChanged));
+        })
+    });
+    // Its watcher stops with it.
+    let _ = std::fs::remove_dir_all(&watched_out);
 
     let pomp = env!("CARGO_BIN_EXE_pomp");
     let per_file_out = root.join("per-file");

@@ -66,6 +66,9 @@ enum Command {
     Preview(PreviewArgs),
     /// Run the language server (LSP over standard input and output) for editors.
     Lsp,
+    /// Watch a source tree and its mirror for `pomp batch --watch`.
+    #[command(name = pomp::batch::watch::SUBCOMMAND, hide = true)]
+    BatchWatcher { root: PathBuf, out: PathBuf },
 }
 
 const PREVIEW_EXAMPLES: &str = "Examples:\n  \
@@ -196,7 +199,7 @@ pomp batch . --out ../mirror --exclude 'tests/**' --jobs 8 --on-error=fail";
 #[derive(clap::Args)]
 struct BatchArgs {
     /// The source tree (with --compile-commands, by default the directory holding every compiled file).
-    #[arg(value_name = "SRC_DIR", required_unless_present = "compile_commands")]
+    #[arg(value_name = "SRC_DIR", required_unless_present_any = ["compile_commands", "stop_watcher"])]
     source: Option<PathBuf>,
     /// Where the mirror goes.
     #[arg(short, long, value_name = "OUT_DIR")]
@@ -222,6 +225,12 @@ struct BatchArgs {
     /// Read each C and C++ source with both front ends and fail where they find different blocks (the database's flags are clang's).
     #[arg(long)]
     cross_check: bool,
+    /// Keep a process watching SRC_DIR and OUT_DIR (inotify), so that a run after which nothing changed neither walks nor reads the tree. It stops after an hour without a run, when either directory is deleted, or with --stop-watcher.
+    #[arg(long, conflicts_with = "compile_commands")]
+    watch: bool,
+    /// Stop the watcher of OUT_DIR that --watch started, and do nothing else.
+    #[arg(long, conflicts_with_all = ["watch", "source", "compile_commands", "json"])]
+    stop_watcher: bool,
     #[command(flatten)]
     flags: InstrumentationFlags,
 }
@@ -291,11 +300,45 @@ fn main() -> ExitCode {
         Command::Report(a) => report(a),
         Command::Preview(a) => preview(a),
         Command::Lsp => pomp::lsp::run_stdio(),
+        Command::BatchWatcher { root, out } => {
+            match pomp::batch::watch::serve(&root, &out, pomp::batch::watch::IDLE) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("pomp: error: {error:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
 
 fn batch(a: BatchArgs) -> ExitCode {
+    if a.stop_watcher {
+        return match pomp::batch::watch::stop(&a.out) {
+            Ok(stopped) => {
+                if !stopped {
+                    println!("pomp batch: no watcher of {} was running", a.out.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("pomp batch: error: {error:#}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let mut config = pomp::batch::Config::new(a.source, a.out);
+    if a.watch {
+        match std::env::current_exe() {
+            Ok(program) => config.watch = Some(program),
+            Err(error) => {
+                eprintln!(
+                    "pomp batch: error: cannot find pomp's own program to watch with: {error}"
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     config.compile_commands = a.compile_commands;
     config.options = a.flags.0;
     config.options.cross_check = a.cross_check;

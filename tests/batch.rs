@@ -814,3 +814,245 @@ fn the_outcome_keeps_only_files_with_diagnostics() {
     assert!(notable.contains(tree.headers_with_directives[0].as_path()));
     assert!(notable.len() < 10, "{notable:?}");
 }
+
+/// Every file of the mirror and its bytes, pomp's cache left out.
+fn mirror_contents(out: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut contents = BTreeMap::new();
+    let mut directories = vec![out.to_path_buf()];
+    while let Some(directory) = directories.pop() {
+        for entry in std::fs::read_dir(&directory).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == ".pomp-batch") {
+                continue;
+            }
+            if path.is_dir() {
+                directories.push(path);
+            } else {
+                let relative = path.strip_prefix(out).unwrap().to_path_buf();
+                contents.insert(relative, std::fs::read(&path).unwrap_or_default());
+            }
+        }
+    }
+    contents
+}
+
+/// The reports of a run, as an unwatched run that found nothing to redo
+/// makes them.
+fn as_cached(files: &[FileReport]) -> Vec<FileReport> {
+    files
+        .iter()
+        .map(|f| FileReport {
+            cached: true,
+            ..f.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn a_watched_run_walks_nothing_when_nothing_changed_and_sees_every_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, TREE_FILES);
+    std::fs::write(src.join("broken.c"), BROKEN).unwrap();
+    let mut config = Config::new(Some(src.clone()), out.clone());
+    config.watch = Some(pomp_binary());
+    let mut fresh_runs = 0;
+    // The mirror a run from scratch makes of the tree as it is now.
+    let mut from_scratch = || {
+        fresh_runs += 1;
+        let fresh = dir.path().join(format!("fresh-{fresh_runs}"));
+        run(&Config::new(Some(src.clone()), fresh.clone()));
+        mirror_contents(&fresh)
+    };
+    let walked = |run: &Run| run.watcher == Some(batch::Watched::Walked);
+    let vouched = |run: &Run| run.watcher == Some(batch::Watched::NothingChanged);
+
+    let first = run(&config);
+    assert!(walked(&first), "{:?}", first.warnings);
+    assert!(first.warnings.is_empty(), "{:?}", first.warnings);
+    let second = run(&config);
+    assert!(vouched(&second));
+    // What the last run found, as a walk that finds nothing changed says it.
+    assert_eq!(second.files, as_cached(&first.files));
+    assert_eq!(second.notable, as_cached(&first.notable));
+    assert_eq!(second.summary.unchanged, tree.mirrored.len());
+    assert_eq!(second.summary.failed, 1);
+    assert_eq!(second.summary.regions, first.summary.regions);
+    assert_eq!(mirror_contents(&out), from_scratch());
+
+    // A source edited without a new size, its modification time set back.
+    let instrumented = tree
+        .with_openmp
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "c"))
+        .unwrap();
+    let path = src.join(instrumented);
+    let modified = path.metadata().unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("#pragma omp critical", "#pragma omp   master", 1);
+    assert_eq!((edited != text, edited.len()), (true, text.len()));
+    std::fs::write(&path, &edited).unwrap();
+    std::fs::File::options()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let after = run(&config);
+    assert!(walked(&after));
+    assert_eq!(redone(&after), BTreeSet::from([instrumented.clone()]));
+    assert_eq!(mirror_contents(&out), from_scratch());
+    assert!(vouched(&run(&config)));
+
+    // What a build writes beside the mirror's files changes nothing.
+    std::fs::write(out.join(instrumented).with_extension("o"), "object").unwrap();
+    std::fs::create_dir_all(out.join("cmake-build/CMakeFiles")).unwrap();
+    std::fs::write(out.join("cmake-build/CMakeFiles/cache.txt"), "").unwrap();
+    std::fs::write(out.join("pomp_regions.o"), "object").unwrap();
+    assert!(vouched(&run(&config)));
+
+    // The mirror's own files changed: the walk puts them back.
+    let linked = tree
+        .mirrored
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "c") && !tree.with_openmp.contains(p))
+        .unwrap();
+    std::fs::remove_file(out.join(linked)).unwrap();
+    let after = run(&config);
+    assert!(walked(&after));
+    assert_eq!(redone(&after), BTreeSet::from([linked.clone()]));
+    assert!(same_inode(&src.join(linked), &out.join(linked)));
+    std::fs::write(out.join("pomp_regions.c"), "int replaced;\n").unwrap();
+    assert!(walked(&run(&config)));
+    assert!(vouched(&run(&config)));
+    assert_eq!(without_build_outputs(mirror_contents(&out)), from_scratch());
+
+    // A new directory with a source at once, deep down.
+    let added = PathBuf::from("new/deep/added.c");
+    std::fs::create_dir_all(src.join("new/deep")).unwrap();
+    std::fs::write(src.join(&added), WITH_OPENMP).unwrap();
+    let after = run(&config);
+    assert!(walked(&after));
+    assert_eq!(redone(&after), BTreeSet::from([added.clone()]));
+    assert!(vouched(&run(&config)));
+    // A file in a directory made since the last run.
+    let later = PathBuf::from("new/deep/later.c");
+    std::fs::write(src.join(&later), WITH_OPENMP).unwrap();
+    assert_eq!(redone(&run(&config)), BTreeSet::from([later.clone()]));
+
+    // An ignore file changed: the files it leaves out lose their outputs.
+    std::fs::write(src.join(".ignore"), "new/\n").unwrap();
+    let after = run(&config);
+    assert!(walked(&after));
+    assert_eq!(after.summary.removed, 2);
+    assert!(!out.join(&added).exists());
+    assert!(vouched(&run(&config)));
+
+    // Other settings, or a run without the watcher in between: a walk.
+    config.options.rules.disable.insert("critical".into());
+    let fewer = run(&config);
+    assert!(walked(&fewer) && !fewer.summary.regions.contains_key("critical"));
+    assert!(vouched(&run(&config)));
+    let unwatched = Config {
+        watch: None,
+        ..config.clone()
+    };
+    assert_eq!(run(&unwatched).watcher, None);
+    assert!(walked(&run(&config)));
+    assert!(vouched(&run(&config)));
+    let mut scratch = Config::new(Some(src.clone()), dir.path().join("fresh-last"));
+    scratch.options = config.options.clone();
+    run(&scratch);
+    assert_eq!(
+        without_build_outputs(mirror_contents(&out)),
+        mirror_contents(&dir.path().join("fresh-last"))
+    );
+}
+
+/// The mirror without what the test's pretended build wrote into it.
+fn without_build_outputs(contents: BTreeMap<PathBuf, Vec<u8>>) -> BTreeMap<PathBuf, Vec<u8>> {
+    contents
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with("cmake-build") && p.extension() != Some("o".as_ref()))
+        .collect()
+}
+
+/// The processes running pomp's watcher of `out`.
+fn watchers_of(out: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(command) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let arguments: Vec<&[u8]> = command.split(|&b| b == 0).collect();
+        if arguments.contains(&batch::watch::SUBCOMMAND.as_bytes())
+            && arguments.contains(&out.as_os_str().as_encoded_bytes())
+        {
+            found.push(String::from_utf8_lossy(&command).replace('\0', " "));
+        }
+    }
+    found
+}
+
+fn wait_for_no_watcher_of(out: &Path) {
+    let asked = std::time::Instant::now();
+    while !watchers_of(out).is_empty() {
+        assert!(
+            asked.elapsed() < std::time::Duration::from_secs(10),
+            "still running: {:?}",
+            watchers_of(out)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_watcher_stops_when_asked_or_when_its_mirror_is_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    let tree = tree::generate(&src, 20);
+    let report = dir.path().join("report.json");
+    let watched = |out: &Path| {
+        let (output, json) = pomp_batch(&[os(&src), os("--out"), os(out), os("--watch")], &report);
+        assert!(output.status.success(), "{output:?}");
+        json["watcher"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(watched(&out), "walked");
+    assert_eq!(watched(&out), "nothing_changed");
+    let out = out.canonicalize().unwrap();
+    assert_eq!(watchers_of(&out).len(), 1);
+
+    let stop = || {
+        let output = succeed(Command::new(pomp_binary()).args([
+            os("batch"),
+            os("--out"),
+            os(&out),
+            os("--stop-watcher"),
+        ]));
+        stdout(&output)
+    };
+    assert_eq!(stop(), "");
+    wait_for_no_watcher_of(&out);
+    assert!(stop().contains("no watcher"));
+    assert_eq!(watched(&out), "walked");
+    assert_eq!(watched(&out), "nothing_changed");
+
+    // Deleted and made again at the same path: the old watcher is gone,
+    // and a new one watches the new directory.
+    std::fs::remove_dir_all(&out).unwrap();
+    wait_for_no_watcher_of(&out);
+    assert_eq!(watched(&out), "walked");
+    std::fs::remove_file(out.join(&tree.mirrored[0])).unwrap();
+    assert_eq!(watched(&out), "walked");
+
+    let refused = Command::new(pomp_binary())
+        .args([os("batch"), os("--out"), os(&out), os("--watch")])
+        .arg("--compile-commands")
+        .arg(dir.path().join("compile_commands.json"))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--watch"));
+    std::fs::remove_dir_all(&out).unwrap();
+    wait_for_no_watcher_of(&out);
+}

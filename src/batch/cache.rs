@@ -254,6 +254,42 @@ fn nanoseconds(time: SystemTime) -> i128 {
     }
 }
 
+/// What tells one state from another without reading it: its header and
+/// its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    started_ns: i128,
+    entries: u64,
+    length: u64,
+}
+
+impl Header {
+    /// The header of the state in `cache_dir`, if it has one.
+    pub fn of(cache_dir: &Path) -> Option<Header> {
+        let mut file = File::open(cache_dir.join(STATE)).ok()?;
+        let (started_ns, entries) = read_header(&mut file)?;
+        Some(Header {
+            started_ns,
+            entries,
+            length: file.metadata().ok()?.len(),
+        })
+    }
+}
+
+/// When the run that wrote a state began, and how many entries it has; the
+/// reader is left at the first entry.
+fn read_header(reader: &mut impl Read) -> Option<(i128, u64)> {
+    let mut header = [0; HEADER_LEN as usize];
+    reader.read_exact(&mut header).ok()?;
+    if &header[..8] != MAGIC || header[8..12] != FORMAT.to_le_bytes() {
+        return None;
+    }
+    Some((
+        i128::from_le_bytes(header[12..28].try_into().unwrap()),
+        u64::from_le_bytes(header[28..36].try_into().unwrap()),
+    ))
+}
+
 /// The state the last run left, read entry by entry in the walk's order.
 pub struct Previous {
     reader: Option<BufReader<File>>,
@@ -286,15 +322,11 @@ impl Previous {
             return previous;
         };
         let mut reader = BufReader::with_capacity(64 << 10, file);
-        let mut header = [0; HEADER_LEN as usize];
-        if reader.read_exact(&mut header).is_err()
-            || &header[..8] != MAGIC
-            || header[8..12] != FORMAT.to_le_bytes()
-        {
+        let Some((started_ns, entries)) = read_header(&mut reader) else {
             return previous;
-        }
-        previous.started_ns = i128::from_le_bytes(header[12..28].try_into().unwrap());
-        previous.entries = u64::from_le_bytes(header[28..36].try_into().unwrap());
+        };
+        previous.started_ns = started_ns;
+        previous.entries = entries;
         previous.reader = Some(reader);
         previous.advance();
         previous
@@ -307,6 +339,11 @@ impl Previous {
 
     pub fn started_ns(&self) -> i128 {
         self.started_ns
+    }
+
+    /// Every entry, in order.
+    pub fn into_entries(mut self) -> impl Iterator<Item = (String, Entry)> {
+        std::iter::from_fn(move || self.take().map(|(key, entry, _)| (key, entry)))
     }
 
     /// The key of the next entry, if any.
@@ -524,13 +561,9 @@ impl Cache {
 /// The entries with an IDF descriptor of the state in `cache_dir`, in
 /// order: what the index is made of.
 pub fn indexed(cache_dir: &Path) -> impl Iterator<Item = (String, String)> {
-    let mut previous = Previous::open(cache_dir);
-    std::iter::from_fn(move || loop {
-        let (key, entry, _) = previous.take()?;
-        if let Some(idf) = entry.idf {
-            return Some((key, idf));
-        }
-    })
+    Previous::open(cache_dir)
+        .into_entries()
+        .filter_map(|(key, entry)| entry.idf.map(|idf| (key, idf)))
 }
 
 /// A short stable digest of `parts`, for setups and names.

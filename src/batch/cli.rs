@@ -190,6 +190,11 @@ pub fn summary(outcome: &Outcome) -> String {
         )
         .unwrap();
     }
+    if outcome.watcher == Some(super::Watched::NothingChanged) {
+        out.push_str(
+            "  the watcher saw nothing change since the last run: the tree was not walked\n",
+        );
+    }
     if s.headers_with_directives > 0 {
         writeln!(
             out,

@@ -31,6 +31,7 @@ mod index;
 mod mirror;
 mod report;
 mod walk;
+pub mod watch;
 
 pub use report::{FileDiagnostic, FileReport, Kind, Mirror, Summary, Verdict};
 
@@ -81,6 +82,10 @@ pub struct Config {
     pub on_error: OnError,
     /// Part of every cached file's key: outputs of another pomp are redone.
     pub tool_version: String,
+    /// Keep a watcher of the tree, started with this program (pomp's own
+    /// binary), so that a run after which nothing changed does not walk
+    /// it ([`watch`]).
+    pub watch: Option<PathBuf>,
 }
 
 impl Config {
@@ -95,6 +100,7 @@ impl Config {
             jobs: None,
             on_error: OnError::default(),
             tool_version: tool_version(),
+            watch: None,
         }
     }
 }
@@ -139,6 +145,20 @@ pub struct Outcome {
     pub registration: PathBuf,
     pub index: PathBuf,
     pub compile_commands: Option<PathBuf>,
+    /// With `--watch`: whether the watcher saw no change, so the tree was
+    /// not walked.
+    pub watcher: Option<Watched>,
+}
+
+/// What a watched run learnt from its watcher.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Watched {
+    /// Nothing changed since the last run: its outcome stands.
+    NothingChanged,
+    /// The tree was walked: something changed, or the watcher had not
+    /// watched since the last run.
+    Walked,
 }
 
 impl Outcome {
@@ -197,14 +217,40 @@ pub fn run(
     let idf_dir = cache_dir.join("idf");
     std::fs::create_dir_all(&idf_dir)?;
     let _lock = lock(&cache_dir)?;
-    let mut cache = cache::Cache::open(&cache_dir, started);
-    let jobs = Jobs::new(config, &root, &out_dir, database.as_ref())?;
-
     let threads = config.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let settings = settings(config, &root, &out_dir);
+    // Taken before anything else: a run that stops half way leaves none.
+    let token = watch::Token::take(&cache_dir);
+    let mut walking = None;
+    let mut watch_warnings = Vec::new();
+    if let Some(program) = &config.watch {
+        if database.is_some() {
+            bail!(
+                "a watcher watches a source directory, not the files of a compilation \
+                 database, which may lie anywhere: leave out --watch"
+            );
+        }
+        match start_watching(program, &root, &out_dir, token, &settings) {
+            Ok(Watching::NothingChanged(token)) => {
+                let paths = Paths {
+                    root,
+                    out_dir,
+                    compile_commands: None,
+                };
+                let outcome = replay(paths, token, progress, reports, threads, clock);
+                return Ok(outcome);
+            }
+            Ok(Watching::Walk(started)) => walking = Some(started),
+            Err(error) => watch_warnings.push(format!("the tree is not watched: {error:#}")),
+        }
+    }
+    let mut cache = cache::Cache::open(&cache_dir, started);
+    let jobs = Jobs::new(config, &root, &out_dir, database.as_ref())?;
+
     // Started when a file is to be redone: an unchanged tree needs none.
     let pool_cell = std::cell::OnceCell::new();
     let pool = || -> Result<&rayon::ThreadPool> {
@@ -295,7 +341,7 @@ pub fn run(
                 }
                 summary.add(&report);
                 reports(&report);
-                if report.verdict.failed || !report.verdict.diagnostics.is_empty() {
+                if report.notable() {
                     notable.push(report);
                 }
             }
@@ -356,18 +402,139 @@ pub fn run(
             ));
         }
     }
+    let watcher = walking.map(|walking| {
+        let token = cache::Header::of(&cache_dir)
+            .context("the state was not written")
+            .and_then(|state| walking.finish(settings, state, warnings.clone()))
+            .and_then(|token| token.save(&cache_dir));
+        if let Err(error) = token {
+            warnings.push(format!("the next run walks the tree again: {error:#}"));
+        }
+        Watched::Walked
+    });
+    warnings.extend(watch_warnings);
     summary.seconds = clock.elapsed().as_secs_f64();
     summary.jobs = threads;
-    Ok(Outcome {
-        summary,
-        notable,
-        warnings,
-        source_dir: root,
+    let paths = Paths {
+        root,
         out_dir,
-        registration,
-        index,
         compile_commands,
-    })
+    };
+    Ok(paths.outcome(summary, notable, warnings, watcher))
+}
+
+/// Where a run read and wrote.
+struct Paths {
+    root: PathBuf,
+    out_dir: PathBuf,
+    compile_commands: Option<PathBuf>,
+}
+
+impl Paths {
+    fn outcome(
+        self,
+        summary: Summary,
+        notable: Vec<FileReport>,
+        warnings: Vec<String>,
+        watcher: Option<Watched>,
+    ) -> Outcome {
+        Outcome {
+            summary,
+            notable,
+            warnings,
+            registration: self.out_dir.join(REGISTRATION),
+            index: self.out_dir.join(INDEX),
+            source_dir: self.root,
+            out_dir: self.out_dir,
+            compile_commands: self.compile_commands,
+            watcher,
+        }
+    }
+}
+
+/// Everything about a run that decides its mirror: a watched run whose
+/// settings differ from the last one's walks the tree.
+fn settings(config: &Config, root: &Path, out_dir: &Path) -> String {
+    let options = serde_json::to_vec(&config.options).expect("options serialise");
+    let ignore_files = [u8::from(config.ignore_files)];
+    let on_error = [u8::from(config.on_error == OnError::Fail)];
+    let mut parts: Vec<&[u8]> = vec![
+        config.tool_version.as_bytes(),
+        root.as_os_str().as_encoded_bytes(),
+        out_dir.as_os_str().as_encoded_bytes(),
+        &options,
+        &ignore_files,
+        &on_error,
+    ];
+    parts.extend(config.exclude.iter().map(|glob| glob.as_bytes()));
+    cache::digest(parts)
+}
+
+enum Watching {
+    /// Nothing changed since the last run, whose state stands; the token
+    /// to keep.
+    NothingChanged(watch::Token),
+    /// The tree is to be walked, from this tick on.
+    Walk(watch::Walking),
+}
+
+/// Ask the watcher of the tree (started if none runs) whether anything
+/// changed since the run that left `token`.
+fn start_watching(
+    program: &Path,
+    root: &Path,
+    out_dir: &Path,
+    token: Option<watch::Token>,
+    settings: &str,
+) -> Result<Watching> {
+    let cache_dir = out_dir.join(cache::DIRECTORY);
+    let mut watcher = watch::Watcher::connect(root, out_dir, program)?;
+    let state = cache::Header::of(&cache_dir);
+    if let Some(token) = token.filter(|t| t.run == settings && Some(t.state) == state) {
+        if let Some(kept) = watcher.vouches(&token, root)? {
+            return Ok(Watching::NothingChanged(kept));
+        }
+    }
+    Ok(Watching::Walk(watcher.walking()?))
+}
+
+/// The outcome of a run after which nothing changed, from the state it
+/// left: every file as it was, unchanged. Not even the tree is walked.
+fn replay(
+    paths: Paths,
+    token: watch::Token,
+    progress: &dyn Progress,
+    reports: &mut dyn FnMut(&FileReport),
+    threads: usize,
+    clock: Instant,
+) -> Outcome {
+    let cache_dir = paths.out_dir.join(cache::DIRECTORY);
+    let previous = cache::Previous::open(&cache_dir);
+    progress.start(Some(previous.len() as usize));
+    let mut summary = Summary::default();
+    let mut notable = Vec::new();
+    for (key, entry) in previous.into_entries() {
+        let report = FileReport {
+            path: PathBuf::from(key),
+            size: entry.source.size(),
+            cached: true,
+            verdict: entry.verdict,
+        };
+        progress.file_done(&report);
+        summary.add(&report);
+        reports(&report);
+        if report.notable() {
+            notable.push(report);
+        }
+    }
+    progress.finish();
+    let mut warnings = token.warnings.clone();
+    if let Err(error) = token.save(&cache_dir) {
+        warnings.push(format!("the next run walks the tree again: {error:#}"));
+    }
+    summary.seconds = clock.elapsed().as_secs_f64();
+    summary.jobs = threads;
+    paths.outcome(summary, notable, warnings, Some(Watched::NothingChanged))
 }
 
 /// Each file of `chunk` checked against what the last run left, and those

@@ -122,6 +122,13 @@ pub struct FileReport {
     pub verdict: Verdict,
 }
 
+impl FileReport {
+    /// Whether the outcome keeps it: it failed or has diagnostics.
+    pub fn notable(&self) -> bool {
+        self.verdict.failed || !self.verdict.diagnostics.is_empty()
+    }
+}
+
 /// The run in numbers. Each file seen counts as exactly one of
 /// instrumented, linked, copied, unchanged and failed: what this run did
 /// with it.
