@@ -188,13 +188,16 @@ OUT_DIR/pomp-idf.json lists every region of the tree. With --compile-commands th
 compilation database says which files are compiled and in which language, and \
 OUT_DIR/compile_commands.json runs the same commands on the instrumented files.\n\n\
 Runs are incremental: a file whose content, options and pomp are unchanged is not read again, \
-and the output of a deleted source is deleted. A file that cannot be instrumented never stops \
-the run; the exit status is 1 when some file failed.";
+and the output of a deleted source is deleted; with --watch, a process watching the tree and \
+the mirror tells a run when nothing changed, and the run then does not even walk the tree. A \
+file that cannot be instrumented never stops the run; the exit status is 1 when some file \
+failed.";
 
 const BATCH_EXAMPLES: &str = "Examples:\n  \
 pomp batch src --out /tmp/src-pomp\n  \
 pomp batch --compile-commands build/compile_commands.json --out /tmp/pomp-tree --json report.json\n  \
-pomp batch . --out ../mirror --exclude 'tests/**' --jobs 8 --on-error=fail";
+pomp batch . --out ../mirror --exclude 'tests/**' --jobs 8 --on-error=fail\n  \
+pomp batch src --out /tmp/src-pomp --watch    # later runs skip the walk when nothing changed";
 
 #[derive(clap::Args)]
 struct BatchArgs {
