@@ -19,16 +19,15 @@
 //! do not stop the next run from trusting the watcher.
 
 use anyhow::{bail, Context as _, Result};
-use notify::event::{AccessKind, AccessMode, ModifyKind};
-use notify::{Event, EventKind, RecursiveMode, Watcher as _};
+use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::os::unix::process::CommandExt;
-use std::path::{Component, Path, PathBuf};
-use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The hidden `pomp` subcommand that runs a watcher.
@@ -45,22 +44,27 @@ const COOKIE: &str = "cookie-";
 pub const IDLE: Duration = Duration::from_secs(60 * 60);
 /// Paths of the mirror remembered; past that, a change is assumed.
 const MIRROR_PATHS: usize = 10_000;
-/// How long a run waits for the watcher to see its cookie.
-const SYNC_PATIENCE: Duration = Duration::from_secs(10);
-/// How long a run waits for a new watcher to watch the trees.
-const START_PATIENCE: Duration = Duration::from_secs(60);
+/// How long the watcher waits to see its own cookie.
+const SETTLE_PATIENCE: Duration = Duration::from_secs(10);
+/// What a new watcher prints once it watches both trees and listens.
+const READY: &str = "watching";
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
 enum Request {
     Status,
+    /// What changed since these ticks, once the watcher has seen every
+    /// event from before the question.
     Changes {
         source_since: u64,
         mirror_since: u64,
     },
-    Sync {
-        cookie: String,
-    },
+    /// A run starts walking the tree and writing the mirror: the tick
+    /// before, and the mirror is not watched until the run ends.
+    Begin,
+    /// The run wrote all it writes: the mirror is watched again from the
+    /// tick answered.
+    End,
     Stop,
 }
 
@@ -84,7 +88,10 @@ enum Reply {
         /// they are not all known.
         mirror: Option<Vec<String>>,
     },
-    Synced {
+    Begun {
+        tick: u64,
+    },
+    Ended {
         tick: u64,
     },
     Stopping,
@@ -123,7 +130,6 @@ fn socket_path(out_dir: &Path) -> Result<PathBuf> {
 pub struct Watcher {
     reader: BufReader<UnixStream>,
     id: String,
-    cache_dir: PathBuf,
 }
 
 /// What the last watched run left: the ticks after which changes count,
@@ -176,7 +182,10 @@ impl Walking {
         state: super::cache::Header,
         warnings: Vec<String>,
     ) -> Result<Token> {
-        let mirror_since = self.watcher.sync()?;
+        let mirror_since = match self.watcher.ask(&Request::End)? {
+            Reply::Ended { tick } => tick,
+            reply => bail!("the watcher answered {reply:?} to the end of a run"),
+        };
         Ok(Token {
             watcher: self.watcher.id,
             source_since: self.source_since,
@@ -194,7 +203,7 @@ impl Watcher {
     pub fn connect(root: &Path, out_dir: &Path, program: &Path) -> Result<Watcher> {
         let socket = socket_path(out_dir)?;
         let cache_dir = out_dir.join(super::cache::DIRECTORY);
-        if let Ok(mut watcher) = Watcher::open(&socket, &cache_dir) {
+        if let Ok(mut watcher) = Watcher::open(&socket) {
             if watcher.watches(root, out_dir)? {
                 return Ok(watcher);
             }
@@ -209,43 +218,36 @@ impl Watcher {
             .arg(root)
             .arg(out_dir)
             .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
             .stderr(log)
             // Not stopped with the terminal or the shell's job.
             .process_group(0)
             .spawn()
             .with_context(|| format!("cannot start {}", program.display()))?;
-        let asked = Instant::now();
-        loop {
-            if let Ok(mut watcher) = Watcher::open(&socket, &cache_dir) {
-                if watcher.watches(root, out_dir)? {
-                    return Ok(watcher);
-                }
-                bail!("another watcher took {}", socket.display());
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                let said = std::fs::read_to_string(cache_dir.join(LOG)).unwrap_or_default();
-                bail!("the watcher stopped ({status}): {}", said.trim());
-            }
-            if asked.elapsed() > START_PATIENCE {
-                let _ = child.kill();
-                bail!(
-                    "the watcher did not watch {} within {} s",
-                    root.display(),
-                    START_PATIENCE.as_secs()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        // It says when it watches both trees and listens, or stops.
+        let mut said = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        let _ = BufReader::new(stdout).read_line(&mut said);
+        if said.trim_end() != READY {
+            let _ = child.kill();
+            let _ = child.wait();
+            let said = std::fs::read_to_string(cache_dir.join(LOG)).unwrap_or_default();
+            bail!("the watcher stopped: {}", said.trim());
         }
+        let mut watcher = Watcher::open(&socket)
+            .with_context(|| format!("cannot reach the watcher at {}", socket.display()))?;
+        if !watcher.watches(root, out_dir)? {
+            bail!("another watcher took {}", socket.display());
+        }
+        Ok(watcher)
     }
 
-    fn open(socket: &Path, cache_dir: &Path) -> std::io::Result<Watcher> {
+    fn open(socket: &Path) -> std::io::Result<Watcher> {
         let stream = UnixStream::connect(socket)?;
-        stream.set_read_timeout(Some(SYNC_PATIENCE + Duration::from_secs(5)))?;
+        stream.set_read_timeout(Some(SETTLE_PATIENCE + Duration::from_secs(5)))?;
         Ok(Watcher {
             reader: BufReader::new(stream),
             id: String::new(),
-            cache_dir: cache_dir.to_path_buf(),
         })
     }
 
@@ -321,26 +323,12 @@ impl Watcher {
 
     /// Start a run that walks the tree.
     pub fn walking(mut self) -> Result<Walking> {
-        match self.ask(&Request::Status)? {
-            Reply::Status { tick, .. } => Ok(Walking {
+        match self.ask(&Request::Begin)? {
+            Reply::Begun { tick } => Ok(Walking {
                 watcher: self,
                 source_since: tick,
             }),
-            reply => bail!("the watcher answered {reply:?} to a status"),
-        }
-    }
-
-    /// The tick by which the watcher has seen everything done before: it
-    /// is told of a file made after it all, and answers once it saw it.
-    fn sync(&mut self) -> Result<u64> {
-        let cookie = format!("{COOKIE}{}", std::process::id());
-        let path = self.cache_dir.join(&cookie);
-        std::fs::write(&path, b"")?;
-        let reply = self.ask(&Request::Sync { cookie });
-        let _ = std::fs::remove_file(&path);
-        match reply? {
-            Reply::Synced { tick } => Ok(tick),
-            reply => bail!("the watcher answered {reply:?} to a sync"),
+            reply => bail!("the watcher answered {reply:?} to the start of a run"),
         }
     }
 }
@@ -358,7 +346,7 @@ pub fn stop(out_dir: &Path) -> Result<bool> {
         .with_context(|| format!("cannot read {}", out_dir.display()))?;
     let socket = socket_path(&out_dir)?;
     let cache_dir = out_dir.join(super::cache::DIRECTORY);
-    let Ok(mut watcher) = Watcher::open(&socket, &cache_dir) else {
+    let Ok(mut watcher) = Watcher::open(&socket) else {
         return Ok(false);
     };
     let _ = Token::take(&cache_dir);
@@ -402,55 +390,171 @@ impl Places {
     }
 
     fn place(&self, path: &Path) -> Place {
-        if let Ok(relative) = path.strip_prefix(&self.cache_dir) {
-            return match relative.to_str() {
-                Some(name) if name.starts_with(COOKIE) && !name.contains('/') => {
-                    Place::Cookie(name.to_owned())
+        if let Some(name) = under(path, &self.cache_dir) {
+            return match name.strip_prefix(COOKIE.as_bytes()) {
+                Some(rest) if !rest.contains(&b'/') => {
+                    Place::Cookie(String::from_utf8_lossy(name).into_owned())
                 }
                 _ => Place::Ignored,
             };
         }
         // The mirror may be inside the tree: it is asked for first.
-        if let Ok(relative) = path.strip_prefix(&self.out_dir) {
-            return Place::Mirror(relative.to_string_lossy().into_owned());
+        if let Some(relative) = under(path, &self.out_dir) {
+            return Place::Mirror(String::from_utf8_lossy(relative).into_owned());
         }
-        match path.strip_prefix(&self.root) {
-            Ok(relative) if !inside_git(relative) => Place::Source,
+        match under(path, &self.root) {
+            Some(relative) if !inside_git(relative) => Place::Source,
             _ => Place::Ignored,
         }
     }
 }
 
-/// Git's own files, which the walk leaves out; but `.git/info/exclude`
-/// says which files the walk ignores.
-fn inside_git(relative: &Path) -> bool {
-    let components: Vec<Component> = relative.components().collect();
-    let Some(git) = components.iter().position(|c| c.as_os_str() == ".git") else {
-        return false;
-    };
-    components[git + 1..]
-        .iter()
-        .map(|c| c.as_os_str())
-        .ne(["info", "exclude"])
-}
-
-/// Whether an event may change what a run finds: opening and reading
-/// files does not.
-fn changes(kind: &EventKind) -> bool {
-    match kind {
-        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
-        EventKind::Access(_) => false,
-        _ => true,
+/// `path` relative to `directory` when it is in it (empty for the
+/// directory itself), compared as bytes: events come by the thousand, and
+/// both paths are absolute and canonical.
+fn under<'p>(path: &'p Path, directory: &Path) -> Option<&'p [u8]> {
+    let rest = path
+        .as_os_str()
+        .as_encoded_bytes()
+        .strip_prefix(directory.as_os_str().as_encoded_bytes())?;
+    match rest {
+        [] => Some(rest),
+        [b'/', relative @ ..] => Some(relative),
+        _ => None,
     }
 }
 
-/// Whether an event may have made a directory, whose watch is set up
-/// after its first events.
-fn may_make_directory(kind: &EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_)) | EventKind::Any
-    )
+/// Git's own files, which the walk leaves out; but `.git/info/exclude`
+/// says which files the walk ignores.
+fn inside_git(relative: &[u8]) -> bool {
+    let mut components = relative.split(|&b| b == b'/');
+    if !components.any(|c| c == b".git") {
+        return false;
+    }
+    components.ne([&b"info"[..], b"exclude"])
+}
+
+/// The events that may change what a run finds. Not opening or reading
+/// files, which every run does to every file: the kernel's cost of those
+/// events alone made a first run a fifth slower.
+fn watch_mask() -> WatchMask {
+    WatchMask::ATTRIB
+        | WatchMask::CREATE
+        | WatchMask::DELETE
+        | WatchMask::MODIFY
+        | WatchMask::CLOSE_WRITE
+        | WatchMask::MOVED_FROM
+        | WatchMask::MOVED_TO
+        | WatchMask::DELETE_SELF
+        | WatchMask::MOVE_SELF
+        | WatchMask::ONLYDIR
+        | WatchMask::DONT_FOLLOW
+}
+
+/// The directories of both trees, each watched.
+struct Watches {
+    handle: inotify::Watches,
+    directories: HashMap<i32, (WatchDescriptor, PathBuf)>,
+    /// A run writes the mirror: its directories are not watched, so that
+    /// neither the kernel nor the watcher spends time on the run's own
+    /// writes.
+    mirror_paused: bool,
+}
+
+impl Watches {
+    fn new(inotify: &Inotify) -> Watches {
+        Watches {
+            handle: inotify.watches(),
+            directories: HashMap::new(),
+            mirror_paused: false,
+        }
+    }
+
+    /// Watch `directory` and every directory below it, except those inside
+    /// the cache directory, whose files runs write and no run reads as
+    /// part of the tree. A directory gone meanwhile is left out.
+    fn add_tree(&mut self, directory: &Path, places: &Places) -> Result<()> {
+        let mut pending = vec![directory.to_path_buf()];
+        while let Some(directory) = pending.pop() {
+            let in_cache = under(&directory, &places.cache_dir).is_some_and(|r| !r.is_empty());
+            let in_paused_mirror =
+                self.mirror_paused && under(&directory, &places.out_dir).is_some();
+            if in_cache || in_paused_mirror {
+                continue;
+            }
+            match self.handle.add(&directory, watch_mask()) {
+                Ok(watch) => {
+                    let id = watch.get_watch_descriptor_id();
+                    self.directories.insert(id, (watch, directory.clone()));
+                }
+                Err(error)
+                    if error.kind() == std::io::ErrorKind::NotFound
+                        || error.raw_os_error()
+                            == Some(rustix::io::Errno::NOTDIR.raw_os_error()) =>
+                {
+                    continue
+                }
+                Err(error) => {
+                    return Err(error).with_context(|| {
+                        format!(
+                            "cannot watch {} (the limit is \
+                             /proc/sys/fs/inotify/max_user_watches)",
+                            directory.display()
+                        )
+                    })
+                }
+            }
+            let Ok(entries) = std::fs::read_dir(&directory) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(entry.path());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_both(&mut self, places: &Places) -> Result<()> {
+        self.add_tree(&places.root, places)?;
+        if !places.out_dir.starts_with(&places.root) {
+            self.add_tree(&places.out_dir, places)?;
+        }
+        Ok(())
+    }
+
+    /// Stop watching the mirror, while a run writes it. The run's walk
+    /// sees what changed there before it.
+    fn pause_mirror(&mut self, places: &Places) {
+        let mirror: Vec<i32> = self
+            .directories
+            .iter()
+            // Not the cache directory, where the watcher settles.
+            .filter(|(_, (_, path))| {
+                under(path, &places.out_dir).is_some() && *path != places.cache_dir
+            })
+            .map(|(&id, _)| id)
+            .collect();
+        for id in mirror {
+            let (watch, _) = self.directories.remove(&id).expect("listed");
+            let _ = self.handle.remove(watch);
+        }
+        self.mirror_paused = true;
+    }
+
+    /// Watch the mirror again, once the run wrote it.
+    fn resume_mirror(&mut self, places: &Places) -> Result<()> {
+        if self.mirror_paused {
+            self.mirror_paused = false;
+            self.add_tree(&places.out_dir, places)?;
+        }
+        Ok(())
+    }
+
+    fn path(&self, id: i32) -> Option<&Path> {
+        self.directories.get(&id).map(|(_, path)| path.as_path())
+    }
 }
 
 /// What the watcher counted.
@@ -462,14 +566,25 @@ struct Log {
     mirror: HashMap<String, u64>,
     /// Changes to the mirror up to this tick are not all in `mirror`.
     mirror_incomplete: u64,
-    /// The tick at which each cookie was seen.
-    cookies: HashMap<String, u64>,
-    /// Directories made whose watches are not yet known to be set.
-    unwatched: usize,
+    /// Cookies made and seen.
+    cookies: HashSet<String>,
+    cookies_made: u64,
     last_asked: Instant,
 }
 
 impl Log {
+    fn new() -> Log {
+        Log {
+            tick: 0,
+            source_changed: 0,
+            mirror: HashMap::new(),
+            mirror_incomplete: 0,
+            cookies: HashSet::new(),
+            cookies_made: 0,
+            last_asked: Instant::now(),
+        }
+    }
+
     fn source(&mut self) {
         self.tick += 1;
         self.source_changed = self.tick;
@@ -502,7 +617,9 @@ impl Log {
 
 struct Shared {
     log: Mutex<Log>,
-    /// Told when a cookie is seen or a directory's watch is set.
+    /// Locked after `log` when both are.
+    watches: Mutex<Watches>,
+    /// Told when a cookie is seen.
     seen: Condvar,
     places: Places,
     id: String,
@@ -516,16 +633,12 @@ pub fn serve(root: &Path, out_dir: &Path, idle: Duration) -> Result<()> {
     let socket = socket_path(out_dir)?;
     let places = Places::new(root, out_dir);
     let watched = identity(root, out_dir)?;
+    let inotify = Inotify::init().context("cannot use inotify")?;
+    let mut watches = Watches::new(&inotify);
+    watches.add_both(&places)?;
     let shared = Arc::new(Shared {
-        log: Mutex::new(Log {
-            tick: 0,
-            source_changed: 0,
-            mirror: HashMap::new(),
-            mirror_incomplete: 0,
-            cookies: HashMap::new(),
-            unwatched: 0,
-            last_asked: Instant::now(),
-        }),
+        log: Mutex::new(Log::new()),
+        watches: Mutex::new(watches),
         seen: Condvar::new(),
         places,
         watched,
@@ -538,82 +651,15 @@ pub fn serve(root: &Path, out_dir: &Path, idle: Duration) -> Result<()> {
                 .as_nanos()
         ),
     });
-    let (new_directories, to_watch) = mpsc::channel::<PathBuf>();
-    let handler = {
-        let shared = Arc::clone(&shared);
-        move |result: notify::Result<Event>| {
-            let mut log = shared.log.lock().expect("the log is never poisoned");
-            let event = match result {
-                Ok(event) if !event.need_rescan() => event,
-                // Events were lost, or a watch: everything may have changed,
-                // and directories may have no watch.
-                _ => {
-                    log.everything();
-                    for root in [&shared.places.root, &shared.places.out_dir] {
-                        log.unwatched += 1;
-                        let _ = new_directories.send(root.clone());
-                    }
-                    return;
-                }
-            };
-            for path in &event.paths {
-                let place = shared.places.place(path);
-                if let Place::Cookie(name) = &place {
-                    let tick = log.tick;
-                    log.cookies.insert(name.clone(), tick);
-                    shared.seen.notify_all();
-                    continue;
-                }
-                if !changes(&event.kind) {
-                    continue;
-                }
-                let places = &shared.places;
-                if matches!(event.kind, EventKind::Remove(_))
-                    && [&places.root, &places.out_dir].contains(&path)
-                {
-                    // Nothing to watch any more; a run finds no watcher
-                    // and starts one for the trees made again.
-                    std::process::exit(0);
-                }
-                // Also the cache directory made again: cookies go there.
-                if may_make_directory(&event.kind) && path.is_dir() {
-                    log.unwatched += 1;
-                    let _ = new_directories.send(path.clone());
-                }
-                log.changed(place);
-            }
-        }
-    };
-    let mut watcher = notify::recommended_watcher(handler)?;
-    watcher
-        .watch(root, RecursiveMode::Recursive)
-        .with_context(|| format!("cannot watch {}", root.display()))?;
-    if !out_dir.starts_with(root) {
-        watcher
-            .watch(out_dir, RecursiveMode::Recursive)
-            .with_context(|| format!("cannot watch {}", out_dir.display()))?;
-    }
-    // A directory's first events come before its watch: it is watched
-    // again here, and what it holds counts as changed once it is.
     std::thread::spawn({
         let shared = Arc::clone(&shared);
-        move || {
-            for directory in to_watch {
-                let watched = watcher.watch(&directory, RecursiveMode::Recursive);
-                let mut log = shared.log.lock().expect("the log is never poisoned");
-                log.unwatched -= 1;
-                match watched {
-                    Ok(()) => {
-                        let place = shared.places.place(&directory);
-                        log.changed(place);
-                    }
-                    Err(_) if !directory.exists() => {}
-                    Err(error) => {
-                        eprintln!("cannot watch {}: {error}", directory.display());
-                        std::process::exit(1);
-                    }
-                }
-                shared.seen.notify_all();
+        move || match follow(inotify, &shared) {
+            // Nothing to watch any more; a run finds no watcher and starts
+            // one for the trees made again.
+            Ok(()) => std::process::exit(0),
+            Err(error) => {
+                eprintln!("{error:#}");
+                std::process::exit(1);
             }
         }
     });
@@ -622,6 +668,9 @@ pub fn serve(root: &Path, out_dir: &Path, idle: Duration) -> Result<()> {
     let listener = UnixListener::bind(&socket)
         .with_context(|| format!("cannot listen on {}", socket.display()))?;
     let listening = std::fs::metadata(&socket)?.ino();
+    // The run that started it waits for this line; nothing else is
+    // written there.
+    println!("{READY}");
     std::thread::spawn({
         let shared = Arc::clone(&shared);
         let (root, out_dir) = (root.to_path_buf(), out_dir.to_path_buf());
@@ -644,6 +693,64 @@ pub fn serve(root: &Path, out_dir: &Path, idle: Duration) -> Result<()> {
         std::thread::spawn(move || answer(stream, &shared));
     }
     Ok(())
+}
+
+/// Count the trees' events as they come, until either tree is deleted or
+/// moved away.
+fn follow(mut inotify: Inotify, shared: &Shared) -> Result<()> {
+    let places = &shared.places;
+    let mut buffer = vec![0; 64 << 10];
+    loop {
+        let events = inotify.read_events_blocking(&mut buffer)?;
+        let mut log = shared.log.lock().expect("never poisoned");
+        let mut watches = shared.watches.lock().expect("never poisoned");
+        for event in events {
+            if event.mask.contains(EventMask::Q_OVERFLOW) {
+                // Events were lost, and with them maybe new directories.
+                log.everything();
+                watches.add_both(places)?;
+                continue;
+            }
+            let id = event.wd.get_watch_descriptor_id();
+            if event.mask.contains(EventMask::IGNORED) {
+                watches.directories.remove(&id);
+                continue;
+            }
+            let Some(directory) = watches.path(id) else {
+                continue;
+            };
+            let path = match event.name {
+                Some(name) => directory.join(name),
+                None => directory.to_path_buf(),
+            };
+            if event
+                .mask
+                .intersects(EventMask::DELETE_SELF | EventMask::MOVE_SELF)
+                && (path == places.root || path == places.out_dir)
+            {
+                return Ok(());
+            }
+            let place = places.place(&path);
+            if let Place::Cookie(name) = place {
+                if event.mask.contains(EventMask::CREATE) {
+                    log.cookies.insert(name);
+                    shared.seen.notify_all();
+                }
+                continue;
+            }
+            // A new directory's first files may come before its watch: its
+            // change is counted once it is watched, so a run that starts
+            // after that finds them.
+            if event.mask.contains(EventMask::ISDIR)
+                && event
+                    .mask
+                    .intersects(EventMask::CREATE | EventMask::MOVED_TO)
+            {
+                watches.add_tree(&path, places)?;
+            }
+            log.changed(place);
+        }
+    }
 }
 
 /// Answer one run's requests, one per line.
@@ -681,6 +788,39 @@ fn answer(stream: UnixStream, shared: &Shared) {
     }
 }
 
+/// The log once the watcher has counted every event from before now: it
+/// makes a file in the cache directory, whose event comes after them all,
+/// and waits to see it.
+fn settle<'s>(
+    shared: &'s Shared,
+    mut log: MutexGuard<'s, Log>,
+) -> Result<MutexGuard<'s, Log>, String> {
+    log.cookies_made += 1;
+    let cookie = format!("{COOKIE}{}", log.cookies_made);
+    let path = shared.places.cache_dir.join(&cookie);
+    std::fs::write(&path, b"").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let asked = Instant::now();
+    while !log.cookies.contains(&cookie) {
+        let left = SETTLE_PATIENCE.saturating_sub(asked.elapsed());
+        if left.is_zero() {
+            let _ = std::fs::remove_file(&path);
+            return Err(format!(
+                "it did not see {} within {} s",
+                path.display(),
+                SETTLE_PATIENCE.as_secs()
+            ));
+        }
+        log = shared
+            .seen
+            .wait_timeout(log, left)
+            .expect("never poisoned")
+            .0;
+    }
+    log.cookies.remove(&cookie);
+    let _ = std::fs::remove_file(&path);
+    Ok(log)
+}
+
 fn reply(request: Request, shared: &Shared) -> Reply {
     let mut log = shared.log.lock().expect("never poisoned");
     match request {
@@ -695,7 +835,12 @@ fn reply(request: Request, shared: &Shared) -> Reply {
             source_since,
             mirror_since,
         } => {
-            let mirror = (log.mirror_incomplete <= mirror_since && log.unwatched == 0).then(|| {
+            log = match settle(shared, log) {
+                Ok(log) => log,
+                Err(message) => return Reply::Failed { message },
+            };
+            let paused = shared.watches.lock().expect("never poisoned").mirror_paused;
+            let mirror = (log.mirror_incomplete <= mirror_since && !paused).then(|| {
                 let mut paths: Vec<String> = log
                     .mirror
                     .iter()
@@ -708,30 +853,23 @@ fn reply(request: Request, shared: &Shared) -> Reply {
             Reply::Changes {
                 id: shared.id.clone(),
                 tick: log.tick,
-                source_changed: log.source_changed > source_since || log.unwatched > 0,
+                source_changed: log.source_changed > source_since,
                 mirror,
             }
         }
-        Request::Sync { cookie } => {
-            let asked = Instant::now();
-            while !(log.cookies.contains_key(&cookie) && log.unwatched == 0) {
-                let left = SYNC_PATIENCE.saturating_sub(asked.elapsed());
-                if left.is_zero() {
-                    return Reply::Failed {
-                        message: format!(
-                            "it did not see {cookie} within {} s",
-                            SYNC_PATIENCE.as_secs()
-                        ),
-                    };
-                }
-                log = shared
-                    .seen
-                    .wait_timeout(log, left)
-                    .expect("never poisoned")
-                    .0;
+        Request::Begin => {
+            let mut watches = shared.watches.lock().expect("never poisoned");
+            watches.pause_mirror(&shared.places);
+            Reply::Begun { tick: log.tick }
+        }
+        Request::End => {
+            let mut watches = shared.watches.lock().expect("never poisoned");
+            match watches.resume_mirror(&shared.places) {
+                Ok(()) => Reply::Ended { tick: log.tick },
+                Err(error) => Reply::Failed {
+                    message: format!("{error:#}"),
+                },
             }
-            log.cookies.remove(&cookie);
-            Reply::Synced { tick: log.tick }
         }
         Request::Stop => Reply::Stopping,
     }
@@ -771,38 +909,110 @@ mod tests {
             Place::Source
         );
         assert_eq!(places.place(Path::new("/src/.gitignore")), Place::Source);
+        assert_eq!(places.place(Path::new("/src/outside.c")), Place::Source);
+        assert_eq!(
+            places.place(Path::new("/src/out")),
+            Place::Mirror("".into())
+        );
+    }
+
+    /// The ticks of the last change to the sources, and the mirror's
+    /// paths changed, once the watcher has seen everything done before.
+    fn seen(shared: &Shared) -> (u64, Vec<String>) {
+        let log = settle(shared, shared.log.lock().unwrap()).unwrap();
+        let mut mirror: Vec<String> = log.mirror.keys().cloned().collect();
+        mirror.sort();
+        (log.source_changed, mirror)
     }
 
     #[test]
-    fn opening_and_reading_change_nothing_writing_does() {
-        use notify::event::{CreateKind, DataChange, RemoveKind};
-        assert!(!changes(&EventKind::Access(AccessKind::Open(
-            AccessMode::Any
-        ))));
-        assert!(!changes(&EventKind::Access(AccessKind::Close(
-            AccessMode::Read
-        ))));
-        assert!(changes(&EventKind::Access(AccessKind::Close(
-            AccessMode::Write
-        ))));
-        assert!(changes(&EventKind::Modify(ModifyKind::Data(
-            DataChange::Any
-        ))));
-        assert!(changes(&EventKind::Create(CreateKind::File)));
-        assert!(changes(&EventKind::Remove(RemoveKind::Any)));
+    fn reading_changes_nothing_and_new_directories_count_once_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, out) = (dir.path().join("src"), dir.path().join("out"));
+        std::fs::create_dir_all(out.join(".pomp-batch/idf")).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.c"), "int a;\n").unwrap();
+        let places = Places::new(&root, &out);
+        let inotify = Inotify::init().unwrap();
+        let mut watches = Watches::new(&inotify);
+        watches.add_both(&places).unwrap();
+        let watched = |watches: &Watches| {
+            let mut paths: Vec<PathBuf> = watches
+                .directories
+                .values()
+                .map(|(_, p)| p.clone())
+                .collect();
+            paths.sort();
+            paths
+        };
+        let expected = [out.clone(), places.cache_dir.clone(), root.clone()];
+        assert_eq!(watched(&watches), expected);
+        let shared = Arc::new(Shared {
+            log: Mutex::new(Log::new()),
+            watches: Mutex::new(watches),
+            seen: Condvar::new(),
+            places,
+            id: "test".into(),
+            watched: [0; 4],
+        });
+        std::thread::spawn({
+            let shared = Arc::clone(&shared);
+            move || follow(inotify, &shared)
+        });
+
+        let (before, _) = seen(&shared);
+        assert_eq!(std::fs::read(root.join("a.c")).unwrap(), b"int a;\n");
+        std::fs::write(out.join(".pomp-batch/idf/a.json"), "{}").unwrap();
+        assert_eq!(seen(&shared), (before, vec![]));
+
+        std::fs::write(root.join("a.c"), "int b;\n").unwrap();
+        let (edited, _) = seen(&shared);
+        assert!(edited > before);
+        // Made with a file at once: counted, and from then on watched.
+        std::fs::create_dir_all(root.join("new/deep")).unwrap();
+        std::fs::write(root.join("new/deep/b.c"), "").unwrap();
+        let (made, _) = seen(&shared);
+        assert!(made > edited);
+        std::fs::write(root.join("new/deep/b.c"), "int b;\n").unwrap();
+        let (written, _) = seen(&shared);
+        assert!(written > made);
+
+        std::fs::write(out.join("a.o"), "").unwrap();
+        std::fs::create_dir(out.join("build")).unwrap();
+        std::fs::write(out.join("build/b.o"), "").unwrap();
+        let (after, mirror) = seen(&shared);
+        assert_eq!(after, written);
+        assert!(
+            mirror.starts_with(&["a.o".to_string(), "build".to_string()]),
+            "{mirror:?}"
+        );
+
+        // While a run writes the mirror, only the cache directory is
+        // watched there; the run's end watches the mirror again.
+        let Reply::Begun { tick: begun } = reply(Request::Begin, &shared) else {
+            panic!("not begun");
+        };
+        let paused = watched(&shared.watches.lock().unwrap());
+        assert!(paused.contains(&shared.places.cache_dir));
+        assert!(!paused.contains(&out) && !paused.contains(&out.join("build")));
+        std::fs::write(out.join("build/c.o"), "").unwrap();
+        assert_eq!(seen(&shared), (after, mirror.clone()));
+        let Reply::Ended { tick: ended } = reply(Request::End, &shared) else {
+            panic!("not ended");
+        };
+        assert!(ended >= begun);
+        let resumed = watched(&shared.watches.lock().unwrap());
+        for directory in [&out, &out.join("build"), &shared.places.cache_dir] {
+            assert!(resumed.contains(directory), "{resumed:?}");
+        }
+        std::fs::write(out.join("build/c.o"), "again").unwrap();
+        let (_, mirror) = seen(&shared);
+        assert!(mirror.contains(&"build/c.o".to_string()));
     }
 
     #[test]
     fn a_full_list_of_mirror_paths_is_given_up_for_a_mark() {
-        let mut log = Log {
-            tick: 0,
-            source_changed: 0,
-            mirror: HashMap::new(),
-            mirror_incomplete: 0,
-            cookies: HashMap::new(),
-            unwatched: 0,
-            last_asked: Instant::now(),
-        };
+        let mut log = Log::new();
         for n in 0..MIRROR_PATHS {
             log.mirror(format!("f{n}.o"));
         }
