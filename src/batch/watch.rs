@@ -213,15 +213,19 @@ impl Watcher {
         }
         let log = std::fs::File::create(cache_dir.join(LOG))
             .with_context(|| format!("cannot write {}", cache_dir.join(LOG).display()))?;
-        let mut child = std::process::Command::new(program)
+        // It runs in `/`: a program named relative to here is named in full.
+        let program = std::path::absolute(program)?;
+        let mut child = std::process::Command::new(&program)
             .arg(SUBCOMMAND)
             .arg(root)
             .arg(out_dir)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(log)
-            // Not stopped with the terminal or the shell's job.
+            // Not stopped with the terminal or the shell's job, and holding
+            // no directory but those it watches.
             .process_group(0)
+            .current_dir("/")
             .spawn()
             .with_context(|| format!("cannot start {}", program.display()))?;
         // It says when it watches both trees and listens, or stops.
@@ -669,8 +673,9 @@ pub fn serve(root: &Path, out_dir: &Path, idle: Duration) -> Result<()> {
         .with_context(|| format!("cannot listen on {}", socket.display()))?;
     let listening = std::fs::metadata(&socket)?.ino();
     // The run that started it waits for this line; nothing else is
-    // written there.
-    println!("{READY}");
+    // written there. A run that no longer waits is no reason to stop.
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "{READY}").and_then(|()| stdout.flush());
     std::thread::spawn({
         let shared = Arc::clone(&shared);
         let (root, out_dir) = (root.to_path_buf(), out_dir.to_path_buf());
