@@ -140,11 +140,18 @@ fn report_files(report: &serde_json::Value) -> BTreeMap<String, serde_json::Valu
         .collect()
 }
 
-#[test]
-fn a_generated_tree_is_mirrored_instrumented_registered_and_indexed() {
+/// A generated tree of `files` files in `DIR/src`, and where its mirror
+/// goes: `DIR/out`.
+fn generated_tree(files: usize) -> (tempfile::TempDir, PathBuf, PathBuf, tree::Tree) {
     let dir = tempfile::tempdir().unwrap();
     let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, TREE_FILES);
+    let tree = tree::generate(&src, files);
+    (dir, src, out, tree)
+}
+
+#[test]
+fn a_generated_tree_is_mirrored_instrumented_registered_and_indexed() {
+    let (dir, src, out, tree) = generated_tree(TREE_FILES);
     let (output, report) = pomp_batch(
         &[os(&src), os("--out"), os(&out)],
         &dir.path().join("r.json"),
@@ -260,9 +267,7 @@ fn runs_are_deterministic_whatever_the_number_of_threads() {
 /// references in the registration file leave it linking.
 #[test]
 fn a_cmake_project_builds_from_the_mirror_with_plain_gcc_and_writes_a_profile() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    tree::generate(&src, TREE_FILES);
+    let (dir, src, out, _) = generated_tree(TREE_FILES);
     copy_tree(&repository().join("tests/projects/c-app"), &src.join("app"));
     let expected = build_and_run(&src.join("app"), &dir.path().join("plain"), &[]);
 
@@ -537,9 +542,7 @@ fn a_file_that_cannot_be_instrumented_is_reported_and_mirrored_as_asked() {
 
 #[test]
 fn ignore_files_and_excludes_leave_files_out_and_their_outputs_go() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, TREE_FILES);
+    let (_dir, src, out, tree) = generated_tree(TREE_FILES);
     let run = |extra: &[&str]| {
         let mut config = Config::new(Some(src.clone()), out.clone());
         for argument in extra {
@@ -611,9 +614,7 @@ fn redone(outcome: &Run) -> BTreeSet<PathBuf> {
 
 #[test]
 fn the_cache_redoes_what_changed_and_deleted_sources_lose_their_outputs() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, TREE_FILES);
+    let (_dir, src, out, tree) = generated_tree(TREE_FILES);
     let mut config = Config::new(Some(src.clone()), out.clone());
     let first = run(&config);
     assert_eq!(redone(&first).len(), tree.mirrored.len());
@@ -718,9 +719,7 @@ fn age(path: &Path) -> std::time::SystemTime {
 
 #[test]
 fn the_cache_sees_replaced_outputs_and_changes_that_keep_size_and_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, TREE_FILES);
+    let (_dir, src, out, tree) = generated_tree(TREE_FILES);
     let config = Config::new(Some(src.clone()), out.clone());
     let instrumented = tree
         .with_openmp
@@ -850,9 +849,7 @@ fn as_cached(files: &[FileReport]) -> Vec<FileReport> {
 
 #[test]
 fn a_watched_run_walks_nothing_when_nothing_changed_and_sees_every_change() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, TREE_FILES);
+    let (dir, src, out, tree) = generated_tree(TREE_FILES);
     std::fs::write(src.join("broken.c"), BROKEN).unwrap();
     let mut config = Config::new(Some(src.clone()), out.clone());
     config.watch = Some(pomp_binary());
@@ -1008,9 +1005,7 @@ fn wait_for_no_watcher_of(out: &Path) {
 
 #[test]
 fn the_watcher_stops_when_asked_or_when_its_mirror_is_deleted() {
-    let dir = tempfile::tempdir().unwrap();
-    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
-    let tree = tree::generate(&src, 20);
+    let (dir, src, out, tree) = generated_tree(20);
     let report = dir.path().join("report.json");
     let watched = |out: &Path| {
         let (output, json) = pomp_batch(&[os(&src), os("--out"), os(out), os("--watch")], &report);
