@@ -8,13 +8,18 @@
 //! trees and counts their changes in ticks. A run that walked the tree
 //! keeps two ticks: the one before its walk, after which any change to the
 //! sources counts, and the one after its last write, after which any
-//! change to the mirror counts. The next run asks the watcher whether
-//! anything changed since: when nothing did, the last run's state is the
-//! answer, and the tree is neither walked nor read.
+//! change to the mirror counts. While it writes, the mirror is not
+//! watched: the run's own writes cost neither the kernel nor the watcher
+//! anything. The next run asks the watcher whether anything changed since;
+//! the watcher first makes a file of its own and waits to see it, so that
+//! every event from before the question is counted. When nothing changed,
+//! the last run's state is the answer, and the tree is neither walked nor
+//! read.
 //!
 //! What the watcher cannot vouch for is a change: a lost event (the queue
-//! overflowed), a directory whose watch is still being set up, a watcher
-//! that is not the one the last run talked to. Changes in the mirror count
+//! overflowed), a watcher that is not the one the last run talked to. A
+//! new directory counts once its watch is set, so a run that starts after
+//! that finds whatever came into it before. Changes in the mirror count
 //! only where the mirror holds pomp's files: objects a build writes there
 //! do not stop the next run from trusting the watcher.
 
@@ -36,8 +41,8 @@ pub const SUBCOMMAND: &str = "__batch-watcher";
 const TOKEN: &str = "watch.json";
 /// The watcher's messages, in the cache directory.
 const LOG: &str = "watcher.log";
-/// Files a run creates in the cache directory to learn when the watcher
-/// has seen everything before them.
+/// Files the watcher makes in the cache directory to learn when it has
+/// seen every event from before them.
 const COOKIE: &str = "cookie-";
 
 /// A watcher nobody asked for so long stops.
