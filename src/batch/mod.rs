@@ -51,6 +51,9 @@ pub const REGISTRATION: &str = "pomp_regions.c";
 pub const INDEX: &str = "pomp-idf.json";
 /// The mirrored compilation database, at the top of the output directory.
 pub const COMPILE_COMMANDS: &str = "compile_commands.json";
+/// The files of pomp's own at the top of the output directory; the last is
+/// written only from a compilation database.
+const OWN_FILES: [&str; 3] = [REGISTRATION, INDEX, COMPILE_COMMANDS];
 
 /// What becomes of a source that cannot be instrumented. Either way the
 /// run goes on and reports it.
@@ -339,11 +342,7 @@ pub fn run(
                 if report.verdict.mirror == Mirror::Instrumented {
                     init_functions.extend(report.verdict.init_function.clone());
                 }
-                summary.add(&report);
-                reports(&report);
-                if report.notable() {
-                    notable.push(report);
-                }
+                tally(report, &mut summary, &mut notable, reports);
             }
         }
         Ok(walker.join().expect("the walk does not panic"))
@@ -423,6 +422,21 @@ pub fn run(
     Ok(paths.outcome(summary, notable, warnings, watcher))
 }
 
+/// A file's report counted in the summary, handed to the caller, and kept
+/// when it is worth printing.
+fn tally(
+    report: FileReport,
+    summary: &mut Summary,
+    notable: &mut Vec<FileReport>,
+    reports: &mut dyn FnMut(&FileReport),
+) {
+    summary.add(&report);
+    reports(&report);
+    if report.notable() {
+        notable.push(report);
+    }
+}
+
 /// Where a run read and wrote.
 struct Paths {
     root: PathBuf,
@@ -491,7 +505,7 @@ fn start_watching(
     let mut watcher = watch::Watcher::connect(root, out_dir, program)?;
     let state = cache::Header::of(&cache_dir);
     if let Some(token) = token.filter(|t| t.run == settings && Some(t.state) == state) {
-        if let Some(kept) = watcher.vouches(&token, root)? {
+        if let Some(kept) = watcher.vouches(token, root)? {
             return Ok(Watching::NothingChanged(kept));
         }
     }
@@ -521,11 +535,7 @@ fn replay(
             verdict: entry.verdict,
         };
         progress.file_done(&report);
-        summary.add(&report);
-        reports(&report);
-        if report.notable() {
-            notable.push(report);
-        }
+        tally(report, &mut summary, &mut notable, reports);
     }
     progress.finish();
     let mut warnings = token.warnings.clone();
@@ -670,8 +680,8 @@ impl<'a> Jobs<'a> {
             walk: walk::walk(root, &filters)?.peekable(),
             units: units.into_iter().peekable(),
             reserved: match database {
-                Some(_) => &[REGISTRATION, INDEX, COMPILE_COMMANDS],
-                None => &[REGISTRATION, INDEX],
+                Some(_) => &OWN_FILES,
+                None => &OWN_FILES[..2],
             },
             setups: HashMap::new(),
             warnings,

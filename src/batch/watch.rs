@@ -139,7 +139,7 @@ pub struct Watcher {
 
 /// What the last watched run left: the ticks after which changes count,
 /// and what the state and the run were.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Token {
     watcher: String,
     source_since: u64,
@@ -292,9 +292,9 @@ impl Watcher {
     }
 
     /// Whether nothing that matters changed since the run that left
-    /// `token`: then the token to keep, which moves past the mirror's
-    /// changes found not to matter.
-    pub fn vouches(&mut self, token: &Token, root: &Path) -> Result<Option<Token>> {
+    /// `token`: then the token to keep, moved past the mirror's changes
+    /// found not to matter.
+    pub fn vouches(&mut self, mut token: Token, root: &Path) -> Result<Option<Token>> {
         if token.watcher != self.id {
             return Ok(None);
         }
@@ -311,23 +311,14 @@ impl Watcher {
         else {
             bail!("the watcher answered {reply:?} to a question about changes");
         };
-        if id != self.id || source_changed {
-            return Ok(None);
-        }
-        let Some(mirror) = mirror else {
+        let Some(mirror) = mirror.filter(|_| id == self.id && !source_changed) else {
             return Ok(None);
         };
         if mirror.iter().any(|path| mirror_path_matters(path, root)) {
             return Ok(None);
         }
-        Ok(Some(Token {
-            watcher: id,
-            source_since: token.source_since,
-            mirror_since: tick,
-            run: token.run.clone(),
-            state: token.state,
-            warnings: token.warnings.clone(),
-        }))
+        token.mirror_since = tick;
+        Ok(Some(token))
     }
 
     /// Start a run that walks the tree.
@@ -367,9 +358,8 @@ pub fn stop(out_dir: &Path) -> Result<bool> {
 /// there: its own files at the top, or a file or directory whose source
 /// is in the tree. What a build adds beside them is not.
 fn mirror_path_matters(relative: &str, root: &Path) -> bool {
-    let top_level = [super::REGISTRATION, super::INDEX, super::COMPILE_COMMANDS];
     relative.is_empty()
-        || top_level.contains(&relative)
+        || super::OWN_FILES.contains(&relative)
         || root.join(relative).symlink_metadata().is_ok()
 }
 
