@@ -411,13 +411,7 @@ fn check_clause(
         })
         .min()
         .map(|(distance, _, name)| (distance, name));
-    let similar_clause = t
-        .clauses_of(spec)
-        .into_iter()
-        .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
-        .map(|c| (edit_distance(&clause.name, c), c))
-        .filter(|&(distance, c)| close_enough(distance, c))
-        .min();
+    let similar_clause = similar_clause(spec, &clause.name, language);
     let nearest = match (longer_directive, similar_clause) {
         (Some(d), Some(c)) => Some(if c.0 < d.0 { c.1 } else { d.1 }),
         (d, c) => d.or(c).map(|(_, name)| name),
@@ -556,6 +550,22 @@ static BLANK_FREE_NAMES: LazyLock<HashMap<String, &'static str>> = LazyLock::new
         .flat_map(|d| d.spellings().map(|s| (s.replace(' ', ""), d.name.as_str())))
         .collect()
 });
+
+/// The clause of `spec` that `name` is most likely a misspelling of, and
+/// how far it is from it.
+pub fn similar_clause<'t>(
+    spec: &'t DirectiveSpec,
+    name: &str,
+    language: Language,
+) -> Option<(usize, &'t str)> {
+    let t = table();
+    t.clauses_of(spec)
+        .into_iter()
+        .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|&(distance, c)| close_enough(distance, c))
+        .min()
+}
 
 fn close_enough(distance: usize, target: &str) -> bool {
     distance <= (target.len() / 3).max(1)

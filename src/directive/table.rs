@@ -194,6 +194,13 @@ pub struct LeafSpec {
     /// of its own (`parallel`, `masked`, `master`).
     #[serde(default)]
     pub splits_off: bool,
+    /// Split off a combined construct, the leaf takes the clauses the
+    /// table does not know, near misses of its clauses aside (macros such
+    /// as `LMP_DEFAULT_NONE`, not typos such as `colapse`): every
+    /// clause the rest accepts either means the same on it or is rejected
+    /// on it by the compiler, so nothing changes meaning unseen.
+    #[serde(default)]
+    pub takes_unknown_clauses: bool,
     /// Nothing may be inserted in the construct's code: it runs on a
     /// device, in SIMD lanes, may be replayed without the code around its
     /// tasks (`taskgraph`), or admits only certain statements.

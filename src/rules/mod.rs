@@ -308,12 +308,18 @@ fn user_region_type() -> &'static str {
 }
 
 /// A `default` clause other than `default(shared)`: variables the
-/// directive does not list are rejected or privatised.
+/// directive does not list are rejected or privatised. A clause the table
+/// does not know, on a directive that takes `default`, counts as one: it is
+/// most likely a macro (`LMP_DEFAULT_NONE`), which may expand to
+/// `default(none)`, and listing the handles as shared is right either way.
 pub fn has_restrictive_default(directive: &Directive) -> bool {
-    directive
+    let written = directive
         .clause("default")
         .and_then(|c| c.args.as_deref())
-        .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"))
+        .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"));
+    written
+        || (directive.unknown_clauses().next().is_some()
+            && crate::directive::table().accepts(directive.spec(), "default"))
 }
 
 /// The iteration variables that splitting `directive` into `split` lists
@@ -588,22 +594,56 @@ impl Planner<'_> {
 
     /// A compound directive pomp writes as several directives, with a
     /// clause the table does not know (on it or on its Fortran end
-    /// directive): which of them it belongs on is unknown, so the
-    /// construct is refused.
+    /// directive): where the outer leaf takes such clauses, they went
+    /// there and a note says so; elsewhere which part a clause belongs on
+    /// is unknown, so the construct is refused.
     fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
-        let unknown = site
-            .directive
-            .unknown_clauses()
+        let parts: Vec<String> = layers
+            .iter()
+            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
+            .collect();
+        let outer = layers[0].directive.as_ref().map(|d| d.name.as_str());
+        let outer_takes_them = outer
+            .and_then(|name| crate::directive::table().leaf(name))
+            .is_some_and(|leaf| leaf.takes_unknown_clauses);
+        // A near miss of a clause the construct knows is a typo, which no
+        // part may take: only other clauses (macros, most often) go out.
+        let misspelt = |clause: &&crate::directive::Clause| {
+            crate::directive::similar_clause(
+                site.directive.spec(),
+                &clause.name,
+                self.file.language,
+            )
+            .is_some()
+        };
+        let placed = |clause: &&crate::directive::Clause| outer_takes_them && !misspelt(clause);
+        if outer_takes_them {
+            if let Some(clause) = site.directive.unknown_clauses().find(placed) {
+                let outer = outer.unwrap_or_default();
+                self.plan.diagnostics.push(
+                    Diagnostic::note(
+                        site.span.clone(),
+                        format!("unknown clause `{}` placed on `{outer}`", clause.name),
+                        "clause pomp does not know",
+                    )
+                    .with_note(format!(
+                        "pomp writes `{}` as {}, and puts the clauses it does not know on `{outer}`, \
+                         where each clause of the other parts either means the same or is rejected \
+                         by the compiler at this line",
+                        site.directive.name,
+                        parts.join(" and ")
+                    )),
+                );
+            }
+        }
+        let unknown = (site.directive.unknown_clauses())
+            .filter(|clause| !placed(clause))
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
             .next();
         let Some(clause) = unknown else {
             return false;
         };
-        let parts: Vec<String> = layers
-            .iter()
-            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
-            .collect();
         self.plan.diagnostics.push(
             Diagnostic::error(
                 site.span.clone(),

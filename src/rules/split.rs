@@ -106,9 +106,13 @@ fn distribute(
                 }
                 continue;
             }
-            // A clause no leaf knows stays with the leaf that does the work.
+            // A clause no leaf knows goes where the table says the outer
+            // leaf takes such clauses, else with the leaf that does the work.
             (false, false) => {
-                inner_clauses.push(clause.clone());
+                match t.leaf(outer).is_some_and(|l| l.takes_unknown_clauses) {
+                    true => outer_clauses.push(clause.clone()),
+                    false => inner_clauses.push(clause.clone()),
+                }
                 continue;
             }
             (true, true) => {}
