@@ -216,10 +216,11 @@ fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
         ("missing_block.c", "directive without a block", 2),
         (
             "unknown_clause_split.c",
-            "unknown clause `ompx_bare` on `parallel for`, which pomp writes as `parallel` and `for`",
+            "unknown clause `ompx_bare` on `masked taskloop`, which pomp writes as `masked` and `taskloop`",
             2,
         ),
         ("broken_block.c", "could not be parsed exactly", 2),
+        ("jump_in_syntax_error.c", "could not be parsed exactly", 3),
         (
             "unknown_before_loop.c",
             "unknown directive between a loop directive and its loop",
@@ -374,6 +375,32 @@ fn compile_c(dir: &Path, file: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// A syntax error strictly inside a block, where a macro the grammar
+/// cannot know stands in a declaration (`double * _noalias p`), moves
+/// neither end of the block: the file is instrumented and compiles. An
+/// error that may hide a jump is refused (see the doubtful inputs).
+#[test]
+fn syntax_errors_sealed_inside_blocks_leave_the_blocks_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &case("macro_in_block.c"), &[]);
+    assert!(ok, "{stderr}");
+    let output = output.unwrap();
+    for call in ["POMP2_Parallel_begin", "POMP2_For_enter", "POMP2_For_exit"] {
+        let called = format!("{call}(&pomp2_region_");
+        assert_eq!(
+            lines_with(&output, &called).len(),
+            1,
+            "{call} in:\n{output}"
+        );
+    }
+    let compiled = compile_c(dir.path(), "out.c");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+}
+
 /// gcc ignores an OpenMP directive it does not know, with a warning; pomp
 /// leaves it as written and instruments the rest of the file, but not the
 /// code the directive may apply to.
@@ -430,7 +457,9 @@ fn unknown_directives_are_left_as_written_and_the_rest_is_instrumented() {
     );
 }
 
-/// An unknown clause stays on its directive, as written.
+/// An unknown clause stays on its directive, as written; it may be a macro
+/// that expands to `default(none)`, so the directive lists the handles the
+/// code inside it uses as shared.
 #[test]
 fn unknown_clauses_are_kept_on_their_directives() {
     let dir = tempfile::tempdir().unwrap();
@@ -444,11 +473,11 @@ fn unknown_clauses_are_kept_on_their_directives() {
     // Instrumented: written again by pomp, the clause text unchanged.
     assert_eq!(
         lines_with(&output, "ompx_attribute"),
-        ["#pragma omp parallel ompx_attribute(__attribute__((launch_bounds(128)))) firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)"]
+        ["#pragma omp parallel ompx_attribute(__attribute__((launch_bounds(128)))) firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads) shared(pomp2_region_1)"]
     );
     assert_eq!(
         lines_with(&output, "vendor_affinity"),
-        ["#pragma omp task vendor_affinity(core: 3) if(pomp2_if) firstprivate(pomp2_new_task, pomp2_if)"]
+        ["#pragma omp task vendor_affinity(core: 3) if(pomp2_if) firstprivate(pomp2_new_task, pomp2_if) shared(pomp2_region_2)"]
     );
     // Not instrumented: byte for byte.
     assert_eq!(

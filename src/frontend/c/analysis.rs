@@ -6,7 +6,7 @@
 use super::conditionals::{Conditionals, Form};
 use super::nodes::{path_down, Nodes};
 use super::prepare::Prepared;
-use super::scan::{RawDirective, RawKind};
+use super::scan::{PreprocessorLine, RawDirective, RawKind};
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Parsed, Problem};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
@@ -77,6 +77,8 @@ pub(super) struct Analysis<'a> {
     /// The syntax tree, looked up by position.
     pub nodes: &'a Nodes<'a>,
     pub conditionals: &'a Conditionals,
+    /// Every preprocessor line other than directives, in order.
+    pub lines: &'a [PreprocessorLine],
     pub model: Model,
     /// Directives the table does not know.
     pub unknown: Vec<Span>,
@@ -98,6 +100,7 @@ impl<'a> Analysis<'a> {
             masked,
             nodes,
             conditionals: &prepared.conditionals,
+            lines: &prepared.lines,
             model: Model::default(),
             unknown: Vec::new(),
         };
@@ -267,9 +270,10 @@ impl<'a> Analysis<'a> {
                 format!("a statement must follow this directive, found {found}"),
             )
         })?;
-        if statement.has_error()
+        if statement.is_error()
             || statement.is_missing()
             || has_error_ancestor(self.nodes, statement)
+            || (statement.has_error() && !self.errors_sealed_in_blocks(statement))
         {
             let error = first_error(statement).unwrap_or(statement);
             let mut diagnostic = Diagnostic::error(
@@ -291,6 +295,41 @@ impl<'a> Analysis<'a> {
             return Err(diagnostic);
         }
         Ok(statement)
+    }
+
+    /// Whether every syntax error in `statement` lies strictly inside a
+    /// brace block of it whose braces the parser and a lexical count pair
+    /// alike, and hides no jump and no OpenMP routine. Such an error (a
+    /// macro the grammar cannot know, `double * _noalias p`) moves neither
+    /// end of any statement pomp instruments, and what pomp reads inside
+    /// blocks (nested directives, jumps, lock calls) is read where the
+    /// parse is sound: nested directives check their own blocks.
+    fn errors_sealed_in_blocks(&self, statement: Node<'a>) -> bool {
+        let mut errors = Vec::new();
+        collect_errors(statement, &mut errors);
+        errors.iter().all(|&error| {
+            let Some(block) = std::iter::once(error)
+                .chain(self.nodes.ancestors(error))
+                .skip(1)
+                .take_while(|n| {
+                    n.start_byte() >= statement.start_byte() && n.end_byte() <= statement.end_byte()
+                })
+                .find(|n| n.kind() == "compound_statement")
+            else {
+                return false;
+            };
+            let (open, close) = (block.start_byte(), block.end_byte() - 1);
+            let braced = block
+                .child(0)
+                .is_some_and(|b| b.kind() == "{" && !b.is_missing())
+                && (block.child(block.child_count().saturating_sub(1)))
+                    .is_some_and(|b| b.kind() == "}" && !b.is_missing());
+            braced
+                && open < error.start_byte()
+                && error.end_byte() <= close
+                && super::lex::matching_brace(self.masked, open) == Some(close)
+                && !hides_jump_or_routine(&self.masked[error.byte_range()])
+        })
     }
 
     fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
@@ -386,9 +425,13 @@ impl<'a> Analysis<'a> {
         end
     }
 
-    /// What follows `from`: blanks, comments, masked directives and
-    /// `#endif` are passed; at `#else` or `#elif` the branch the directive
-    /// lies in ends, and the code after `#endif` follows.
+    /// What follows `from`: blanks, comments, masked directives, other
+    /// pragmas and `#endif` are passed; at `#else` or `#elif` the branch
+    /// the directive lies in ends, and the code after `#endif` follows.
+    /// A pragma of another kind (`#pragma vector aligned`, `#pragma
+    /// unroll`) between a directive and its loop stays where it is: the
+    /// rewritten directive is written before it, the block's end after the
+    /// loop.
     pub(super) fn next_token(&self, from: usize, following: &[RawDirective]) -> Next {
         let mut i = from;
         loop {
@@ -425,9 +468,22 @@ impl<'a> Analysis<'a> {
                         continue;
                     }
                 }
+                if let Some(pragma) = self.pragma_line_at(i) {
+                    i = pragma.end;
+                    continue;
+                }
             }
             return Next::Token(i);
         }
+    }
+
+    /// The `#pragma` line (not a directive) that starts at `at`.
+    fn pragma_line_at(&self, at: usize) -> Option<Span> {
+        let index = self.lines.partition_point(|l| l.span.start < at);
+        self.lines
+            .get(index)
+            .filter(|l| l.span.start == at && l.kind == super::scan::LineKind::Pragma)
+            .map(|l| l.span.clone())
     }
 
     /// `sections` may begin without `#pragma omp section`: the statements
@@ -745,6 +801,32 @@ pub(super) fn highest_statement_at<'t>(
         .take_while(|n| n.start_byte() == start)
         .filter(|n| STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
         .last()
+}
+
+/// The outermost error and missing nodes below `node`.
+fn collect_errors<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.is_error() || child.is_missing() {
+            errors.push(child);
+        } else if child.has_error() {
+            collect_errors(child, errors);
+        }
+    }
+}
+
+/// Whether `text` holds a word that jumps (`return`, `break`, `continue`,
+/// `goto`, `co_return`) or names an OpenMP routine (`omp_set_lock`).
+fn hides_jump_or_routine(text: &[u8]) -> bool {
+    super::lex::Tokens::new(text, 0..text.len())
+        .filter(|t| t.kind == super::lex::TokenKind::Word)
+        .any(|t| {
+            let word = &text[t.span];
+            matches!(
+                word,
+                b"return" | b"break" | b"continue" | b"goto" | b"co_return"
+            ) || word.starts_with(b"omp_")
+        })
 }
 
 fn has_error_ancestor(nodes: &Nodes, node: Node) -> bool {

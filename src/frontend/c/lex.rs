@@ -267,6 +267,24 @@ static NOTABLE: [bool; 256] = {
     table
 };
 
+/// The `}` that closes the `{` at `open`, counting braces in code only.
+pub fn matching_brace(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut tokens = Tokens::new(bytes, open..bytes.len());
+    let mut depth = 0usize;
+    while let Some(brace) = tokens.next_brace() {
+        match bytes[brace.span.start] {
+            b'{' => depth += 1,
+            _ => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(brace.span.start);
+                }
+            }
+        }
+    }
+    None
+}
+
 impl Tokens<'_> {
     /// The next `{` or `}` token, the tokens before it skipped: what
     /// [`Iterator::next`] would find first among them, found without

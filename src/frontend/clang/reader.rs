@@ -193,6 +193,7 @@ impl Reader<'_> {
                 "nothing follows this directive",
             ));
         };
+        let statement = tree.loop_under_hints(statement);
         let start = tree.span(statement).start;
         if let Some(token) = tree.visible_tokens(d.span.end..start).first() {
             return Err(Diagnostic::error(

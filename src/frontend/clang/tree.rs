@@ -40,6 +40,13 @@ const ENDS_WITH_CHILD: &[CXCursorKind] = &[
 ];
 
 /// The kinds that define a function with a body of its own.
+const LOOP_KINDS: &[CXCursorKind] = &[
+    CXCursor_ForStmt,
+    CXCursor_CXXForRangeStmt,
+    CXCursor_WhileStmt,
+    CXCursor_DoStmt,
+];
+
 pub const FUNCTION_KINDS: &[CXCursorKind] = &[
     CXCursor_FunctionDecl,
     CXCursor_CXXMethod,
@@ -215,6 +222,29 @@ impl<'u> Tree<'u> {
             };
         }
         matches!(self.nodes[node].class, Class::Statement | Class::Expression)
+    }
+
+    /// The loop `node` is, or the loop that loop hints made from pragmas
+    /// (`#pragma unroll`, `#pragma clang loop`) are attached to: libclang
+    /// shows the statement holding the hints only as an unexposed one.
+    pub fn loop_under_hints(&self, node: usize) -> usize {
+        let mut at = node;
+        while self.kind(at) == CXCursor_UnexposedStmt {
+            match self.children[at].as_slice() {
+                [only]
+                    if LOOP_KINDS.contains(&self.kind(*only))
+                        || self.kind(*only) == CXCursor_UnexposedStmt =>
+                {
+                    at = *only
+                }
+                _ => return node,
+            }
+        }
+        if LOOP_KINDS.contains(&self.kind(at)) {
+            at
+        } else {
+            node
+        }
     }
 
     /// Whether `node` stands where a statement may stand: in a compound
