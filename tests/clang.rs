@@ -333,6 +333,30 @@ fn a_loop_header_split_by_conditionals_is_read_as_compiled() {
     assert!(stderr.contains("explained"), "{stderr}");
 }
 
+/// A block opened by one macro and closed by another: tree-sitter cannot
+/// see where it ends and refuses it, saying how to give the flags; with
+/// them the clang front end reads the expansion, and the region runs.
+#[test]
+fn a_block_made_by_macros_is_read_through_their_expansion() {
+    require_libclang();
+    let workspace = Workspace::new();
+    let (found, _) = build_and_compare(&workspace, "macro_block.c", &[]);
+    assert_eq!(found, regions(&[("parallel", 8)]));
+    let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
+        .current_dir(workspace.path())
+        .args(["instrument", "-o", "out.c"])
+        .arg(repository().join("tests/clang/macro_block.c"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the block of this directive is the macro `CHUNK_SETUP`")
+            && stderr.contains("pomp batch --compile-commands"),
+        "{stderr}"
+    );
+}
+
 /// Only the directives of the branches compiled are instrumented.
 #[test]
 fn directives_in_skipped_branches_are_left_as_the_compiler_leaves_them() {

@@ -222,6 +222,11 @@ fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
         ("broken_block.c", "could not be parsed exactly", 2),
         ("jump_in_syntax_error.c", "could not be parsed exactly", 3),
         (
+            "macro_block.c",
+            "the block of this directive is the macro `CHUNK_SETUP`",
+            5,
+        ),
+        (
             "unknown_before_loop.c",
             "unknown directive between a loop directive and its loop",
             6,

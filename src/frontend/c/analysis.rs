@@ -232,6 +232,22 @@ impl<'a> Analysis<'a> {
                         format!("`{name}` must be followed by a `for` loop"),
                     ));
                 }
+                if let Some(name) = self.macro_statement(statement) {
+                    return Err(Diagnostic::error(
+                        d.span.clone(),
+                        format!("the block of this directive is the macro `{name}`"),
+                        "this directive's block",
+                    )
+                    .with_note(
+                        "where the block ends depends on what the macro expands to (it may open \
+                         a brace that another macro closes), which the grammar cannot see",
+                    )
+                    .with_note(
+                        "give pomp the file's compile flags (`pomp instrument FILE -- FLAGS`, the \
+                         compiler wrappers, `pomp batch --compile-commands`): the clang front end \
+                         then reads the expansion",
+                    ));
+                }
                 start..statement.end_byte()
             }
         };
@@ -475,6 +491,40 @@ impl<'a> Analysis<'a> {
             }
             return Next::Token(i);
         }
+    }
+
+    /// The macro `statement` is made of, `NAME(args);` or `NAME;`, when
+    /// its expansion may be more than one expression: NAME is defined in
+    /// the file with a `;` or a brace in its body, or, defined elsewhere,
+    /// is spelled as macros are (capitals, digits and underscores).
+    fn macro_statement(&self, statement: Node) -> Option<String> {
+        if statement.kind() != "expression_statement" {
+            return None;
+        }
+        let expression = statement.named_child(0)?;
+        let callee = match expression.kind() {
+            "call_expression" => expression.child_by_field_name("function")?,
+            "identifier" => expression,
+            _ => return None,
+        };
+        if callee.kind() != "identifier" {
+            return None;
+        }
+        let name = &self.masked[callee.byte_range()];
+        let definition = self.lines.iter().find(|l| {
+            l.kind == super::scan::LineKind::Define
+                && l.text.as_bytes().starts_with(name)
+                && !(l.text.as_bytes().get(name.len())).is_some_and(|&b| super::lex::is_ident(b))
+        });
+        let may_be_statements = match definition {
+            Some(line) => line.text.contains([';', '{', '}']),
+            None => {
+                name.iter().any(u8::is_ascii_uppercase)
+                    && (name.iter())
+                        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            }
+        };
+        may_be_statements.then(|| String::from_utf8_lossy(name).into_owned())
     }
 
     /// The `#pragma` line (not a directive) that starts at `at`.
