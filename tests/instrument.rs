@@ -198,12 +198,18 @@ fn original_interface_output() {
     insta::assert_snapshot!("original_interface.c", output);
 }
 
+/// The case instrumented without options, which must succeed: its work
+/// directory (holding `out.c`) and the output.
+fn instrumented_case(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (output, _, stderr, ok) = instrument(dir.path(), &case(name), &[]);
+    assert!(ok, "{name}: {stderr}");
+    (dir, output.unwrap())
+}
+
 #[test]
 fn lock_calls_are_measured_in_a_file_without_directives() {
-    let dir = tempfile::tempdir().unwrap();
-    let (output, _, stderr, ok) = instrument(dir.path(), &case("locks_only.c"), &[]);
-    assert!(ok, "{stderr}");
-    let output = output.unwrap();
+    let (_dir, output) = instrumented_case("locks_only.c");
     assert!(output.contains("POMP2_Set_lock(&lock)"), "{output}");
     assert!(output.contains("POMP2_Unset_lock(&lock)"), "{output}");
     assert!(output.contains("\"call omp_unset_lock when done\""));
@@ -328,16 +334,7 @@ fn an_uninstrumented_default_none_task_shares_the_handles_inside() {
         output.contains("default(none) shared(guarded) firstprivate(i) shared(pomp2_region_"),
         "{output}"
     );
-    let compiled = Command::new("gcc")
-        .current_dir(dir.path())
-        .args(["-fopenmp", "-Wall", "-c", "out.c", "-o", "out.o"])
-        .output()
-        .unwrap();
-    assert!(
-        compiled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compiled.stderr)
-    );
+    assert_output_compiles(dir.path(), "");
 }
 
 /// A computed `go to` may leave a user region or fall through inside it:
@@ -372,12 +369,19 @@ fn lines_with<'t>(text: &'t str, needle: &str) -> Vec<&'t str> {
     text.lines().filter(|l| l.contains(needle)).collect()
 }
 
-fn compile_c(dir: &Path, file: &str) -> std::process::Output {
-    Command::new("gcc")
+/// Compiles `out.c` in `dir` with gcc, failing the test with gcc's
+/// messages (after `context`) when it does not compile.
+fn assert_output_compiles(dir: &Path, context: &str) {
+    let compiled = Command::new("gcc")
         .current_dir(dir)
-        .args(["-fopenmp", "-c", file, "-o", "out.o"])
+        .args(["-fopenmp", "-Wall", "-c", "out.c", "-o", "out.o"])
         .output()
-        .unwrap()
+        .unwrap();
+    assert!(
+        compiled.status.success(),
+        "{context}{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
 }
 
 /// A syntax error strictly inside a block, where a macro the grammar
@@ -386,10 +390,7 @@ fn compile_c(dir: &Path, file: &str) -> std::process::Output {
 /// error that may hide a jump is refused (see the doubtful inputs).
 #[test]
 fn syntax_errors_sealed_inside_blocks_leave_the_blocks_known() {
-    let dir = tempfile::tempdir().unwrap();
-    let (output, _, stderr, ok) = instrument(dir.path(), &case("macro_in_block.c"), &[]);
-    assert!(ok, "{stderr}");
-    let output = output.unwrap();
+    let (dir, output) = instrumented_case("macro_in_block.c");
     for call in ["POMP2_Parallel_begin", "POMP2_For_enter", "POMP2_For_exit"] {
         let called = format!("{call}(&pomp2_region_");
         assert_eq!(
@@ -398,12 +399,7 @@ fn syntax_errors_sealed_inside_blocks_leave_the_blocks_known() {
             "{call} in:\n{output}"
         );
     }
-    let compiled = compile_c(dir.path(), "out.c");
-    assert!(
-        compiled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compiled.stderr)
-    );
+    assert_output_compiles(dir.path(), "");
 }
 
 /// gcc ignores an OpenMP directive it does not know, with a warning; pomp
@@ -454,12 +450,7 @@ fn unknown_directives_are_left_as_written_and_the_rest_is_instrumented() {
     }
     let warnings = idf.unwrap()["diagnostics"].as_array().unwrap().len();
     assert_eq!(warnings, 2);
-    let compiled = compile_c(dir.path(), "out.c");
-    assert!(
-        compiled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compiled.stderr)
-    );
+    assert_output_compiles(dir.path(), "");
 }
 
 /// An unknown clause stays on its directive, as written; it may be a macro
@@ -682,11 +673,6 @@ fn parallel_regions_in_teams_call_no_runtime_routine_there() {
             listing.len() == 1 && listing[0].ends_with(" shared(pomp2_max_threads)"),
             "{listing:?}"
         );
-        let compiled = compile_c(dir.path(), "out.c");
-        assert!(
-            compiled.status.success(),
-            "{options:?}: {}",
-            String::from_utf8_lossy(&compiled.stderr)
-        );
+        assert_output_compiles(dir.path(), &format!("{options:?}: "));
     }
 }
