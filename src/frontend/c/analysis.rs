@@ -12,6 +12,7 @@ use crate::directive::{Association, Parsed, Problem};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
 use crate::source::{SourceFile, Span};
+use std::collections::HashMap;
 use tree_sitter::Node;
 
 const STATEMENT_KINDS: &[&str] = &[
@@ -79,6 +80,8 @@ pub(super) struct Analysis<'a> {
     pub conditionals: &'a Conditionals,
     /// Every preprocessor line other than directives, in order.
     pub lines: &'a [PreprocessorLine],
+    /// The macros the file defines ([`Prepared::macros`]).
+    pub macros: &'a HashMap<String, bool>,
     pub model: Model,
     /// Directives the table does not know.
     pub unknown: Vec<Span>,
@@ -101,6 +104,7 @@ impl<'a> Analysis<'a> {
             nodes,
             conditionals: &prepared.conditionals,
             lines: &prepared.lines,
+            macros: &prepared.macros,
             model: Model::default(),
             unknown: Vec::new(),
         };
@@ -510,21 +514,16 @@ impl<'a> Analysis<'a> {
         if callee.kind() != "identifier" {
             return None;
         }
-        let name = &self.masked[callee.byte_range()];
-        let definition = self.lines.iter().find(|l| {
-            l.kind == super::scan::LineKind::Define
-                && l.text.as_bytes().starts_with(name)
-                && !(l.text.as_bytes().get(name.len())).is_some_and(|&b| super::lex::is_ident(b))
-        });
-        let may_be_statements = match definition {
-            Some(line) => line.text.contains([';', '{', '}']),
+        let name = String::from_utf8_lossy(&self.masked[callee.byte_range()]);
+        let may_be_statements = match self.macros.get(name.as_ref()) {
+            Some(&statements) => statements,
             None => {
-                name.iter().any(u8::is_ascii_uppercase)
-                    && (name.iter())
-                        .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+                name.bytes().any(|b| b.is_ascii_uppercase())
+                    && (name.bytes())
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
             }
         };
-        may_be_statements.then(|| String::from_utf8_lossy(name).into_owned())
+        may_be_statements.then(|| name.into_owned())
     }
 
     /// The `#pragma` line (not a directive) that starts at `at`.

@@ -11,6 +11,7 @@ use crate::directive::{
 };
 use crate::source::{Language, SourceFile, Span};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 pub(super) struct Prepared<'f> {
     pub file: &'f SourceFile,
@@ -20,6 +21,10 @@ pub(super) struct Prepared<'f> {
     pub parsed: Vec<Option<Result<Parsed, DirectiveError>>>,
     /// Every preprocessor line other than directives, in order.
     pub lines: Vec<PreprocessorLine>,
+    /// The macros the file defines, each with whether some definition of
+    /// it may expand to more than one expression (its body holds a `;` or
+    /// a brace).
+    pub macros: HashMap<String, bool>,
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
@@ -106,6 +111,7 @@ impl<'f> Prepared<'f> {
             file,
             directives,
             parsed,
+            macros: defined_macros(&found.lines),
             lines: found.lines,
             conditionals,
             lock_mentions,
@@ -189,4 +195,22 @@ pub(super) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
             (word_start && routine).then_some(at..end)
         })
         .collect()
+}
+
+/// [`Prepared::macros`] of a file's preprocessor lines.
+fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
+    let mut macros: HashMap<String, bool> = HashMap::new();
+    for line in lines.iter().filter(|l| l.kind == scan::LineKind::Define) {
+        let text = line.text.as_bytes();
+        let name_end = text
+            .iter()
+            .position(|&b| !super::lex::is_ident(b))
+            .unwrap_or(text.len());
+        if name_end == 0 {
+            continue;
+        }
+        let statements = line.text[name_end..].contains([';', '{', '}']);
+        *macros.entry(line.text[..name_end].to_string()).or_default() |= statements;
+    }
+    macros
 }
