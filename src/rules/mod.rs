@@ -599,6 +599,13 @@ impl Planner<'_> {
     /// is unknown, so the construct is refused.
     fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
+        let any_unknown = (site.directive.unknown_clauses())
+            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
+            .next()
+            .is_some();
+        if !any_unknown {
+            return false;
+        }
         let parts: Vec<String> = layers
             .iter()
             .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
