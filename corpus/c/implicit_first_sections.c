@@ -31,6 +31,7 @@ int main(void)
         {
 #pragma omp critical (first)
             guarded += 1;
+#pragma omp atomic
             guarded += 2;
 #pragma omp section
 #pragma omp critical (first)

@@ -12,7 +12,7 @@
 mod analysis;
 mod conditionals;
 mod configurations;
-mod expression;
+pub(crate) mod expression;
 mod lex;
 mod nodes;
 mod parse;

@@ -8,6 +8,7 @@
 //! `atomic` take their loop nest or statement from the tree; program units
 //! and the end of their specification parts come from the tree too.
 
+mod conditionals;
 mod constructs;
 mod lines;
 mod parse_text;
@@ -37,10 +38,11 @@ impl FrontEnd for TreeSitterFortran {
     fn read(&self, file: &SourceFile) -> Model {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
+        let text = conditionals::blank_decided(&file.bytes, &scan);
         let parse = if fixed_form {
-            ParseText::fixed(&file.bytes, &scan)
+            ParseText::fixed(&text, &scan)
         } else {
-            ParseText::free(&file.bytes, &scan)
+            ParseText::free(&text, &scan)
         };
         let tree = parse_fortran(&parse.bytes);
         let mut analysis = Analysis {
