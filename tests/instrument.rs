@@ -226,7 +226,7 @@ fn doubtful_input_is_a_diagnostic_and_writes_nothing() {
             2,
         ),
         ("broken_block.c", "could not be parsed exactly", 2),
-        ("jump_in_syntax_error.c", "could not be parsed exactly", 3),
+        ("jump_in_syntax_error.c", "could not be parsed exactly", 4),
         (
             "macro_block.c",
             "the block of this directive is the macro `CHUNK_SETUP`",

@@ -2,9 +2,11 @@
 // Directives as molecular dynamics codes write them: clauses spelled by
 // macros from a compatibility header (default(none) for older compilers,
 // nothing or default(shared) for newer ones), pointer declarations with a
-// restrict macro the grammar cannot know, and vendor pragmas between a
-// directive and its loop, some chosen by a macro.
+// restrict macro the grammar cannot know, vendor pragmas between a
+// directive and its loop, some chosen by a macro, and a loop body that is a
+// try block whose handler a macro writes.
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #if defined(OMP_COMPAT_3)
@@ -15,6 +17,14 @@
 #define MD_DEFAULT_NONE default(shared)
 #endif
 #define _noalias __restrict
+// Exceptions may not leave a parallel region: each thread catches its own,
+// the handler written by a macro.
+#define MD_CATCH_ALL_AND_ABORT                                   \
+    catch (...)                                                  \
+    {                                                            \
+        std::printf("exception in a parallel region\n");         \
+        std::abort();                                            \
+    }
 
 struct vec3 {
     double x, y, z;
@@ -110,6 +120,26 @@ static double scaled_sum(const double *_noalias values, int n)
     return sum;
 }
 
+// Counts the multiples of 3 below each bound, skipping the zero bounds, in
+// a loop whose body is a try block whose handler a macro writes.
+static long multiples(const std::vector<int> &bounds)
+{
+    long count = 0;
+    const int n = static_cast<int>(bounds.size());
+#pragma omp parallel for reduction(+ : count) schedule(static)
+    for (int i = 0; i < n; ++i)
+    {
+        try
+        {
+            if (bounds[i] == 0)
+                continue;
+            count += bounds[i] / 3;
+        }
+        MD_CATCH_ALL_AND_ABORT
+    }
+    return count;
+}
+
 int main()
 {
     Atoms atoms(400);
@@ -119,8 +149,13 @@ int main()
     for (int i = 0; i < 1000; ++i)
         values[i] = i;
     const double sum = scaled_sum(values.data(), 1000);
-    std::printf("pairs %ld, net force %.1f, scaled sum %.2f\n", pairs, net, sum);
-    if (pairs != 1594 || net != 0.0 || sum != 124875.0) {
+    std::vector<int> bounds(300);
+    for (int i = 0; i < 300; ++i)
+        bounds[i] = i % 4 == 0 ? 0 : i;
+    const long counted = multiples(bounds);
+    std::printf("pairs %ld, net force %.1f, scaled sum %.2f, multiples %ld\n", pairs, net, sum,
+                counted);
+    if (pairs != 1594 || net != 0.0 || sum != 124875.0 || counted != 11175) {
         std::printf("FAILED\n");
         return 1;
     }

@@ -82,6 +82,8 @@ pub(super) struct Analysis<'a> {
     pub lines: &'a [PreprocessorLine],
     /// The macros the file defines ([`Prepared::macros`]).
     pub macros: &'a HashMap<String, bool>,
+    /// Whether the file has pomp directives (user regions among them).
+    pub user_regions: bool,
     pub model: Model,
     /// Directives the table does not know.
     pub unknown: Vec<Span>,
@@ -105,6 +107,7 @@ impl<'a> Analysis<'a> {
             conditionals: &prepared.conditionals,
             lines: &prepared.lines,
             macros: &prepared.macros,
+            user_regions: prepared.directives.iter().any(|d| d.pomp),
             model: Model::default(),
             unknown: Vec::new(),
         };
@@ -292,7 +295,8 @@ impl<'a> Analysis<'a> {
         })?;
         if statement.is_error()
             || statement.is_missing()
-            || has_error_ancestor(self.nodes, statement)
+            || (has_error_ancestor(self.nodes, statement)
+                && !self.closed_by_paired_braces(statement))
             || (statement.has_error() && !self.errors_sealed_in_blocks(statement))
         {
             let error = first_error(statement).unwrap_or(statement);
@@ -319,7 +323,8 @@ impl<'a> Analysis<'a> {
 
     /// Whether every syntax error in `statement` lies strictly inside a
     /// brace block of it whose braces the parser and a lexical count pair
-    /// alike, and hides no jump and no OpenMP routine. Such an error (a
+    /// alike, and hides no lock call (nor a jump, when there are user
+    /// regions). Such an error (a
     /// macro the grammar cannot know, `double * _noalias p`) moves neither
     /// end of any statement pomp instruments, and what pomp reads inside
     /// blocks (nested directives, jumps, lock calls) is read where the
@@ -338,18 +343,43 @@ impl<'a> Analysis<'a> {
             else {
                 return false;
             };
-            let (open, close) = (block.start_byte(), block.end_byte() - 1);
-            let braced = block
-                .child(0)
-                .is_some_and(|b| b.kind() == "{" && !b.is_missing())
-                && (block.child(block.child_count().saturating_sub(1)))
-                    .is_some_and(|b| b.kind() == "}" && !b.is_missing());
-            braced
-                && open < error.start_byte()
-                && error.end_byte() <= close
-                && super::lex::matching_brace(self.masked, open) == Some(close)
-                && !hides_jump_or_routine(&self.masked[error.byte_range()])
+            self.braces_paired(block)
+                && block.start_byte() < error.start_byte()
+                && error.end_byte() < block.end_byte()
+                && !hides_lock_call_or_jump(&self.masked[error.byte_range()], self.user_regions)
         })
+    }
+
+    /// Whether `statement` ends with a brace block of its own whose
+    /// braces a lexical count pairs as the parser does: a compound
+    /// statement, or a loop or `switch` whose body is one. Its extent is
+    /// then known however the parser recovers from an error in the code
+    /// around it (a `try` whose handlers a macro writes).
+    fn closed_by_paired_braces(&self, statement: Node<'a>) -> bool {
+        let block = match statement.kind() {
+            "compound_statement" => Some(statement),
+            "for_statement" | "for_range_loop" | "while_statement" | "switch_statement" => {
+                statement.child_by_field_name("body")
+            }
+            _ => None,
+        };
+        block.is_some_and(|b| {
+            b.kind() == "compound_statement"
+                && b.end_byte() == statement.end_byte()
+                && self.braces_paired(b)
+        })
+    }
+
+    /// Whether the compound statement `block` opens and closes with braces
+    /// the parser found, and a lexical count pairs them too.
+    fn braces_paired(&self, block: Node<'a>) -> bool {
+        let brace = |child: Option<Node>, kind: &str| {
+            child.is_some_and(|b| b.kind() == kind && !b.is_missing())
+        };
+        brace(block.child(0), "{")
+            && brace(block.child(block.child_count().saturating_sub(1)), "}")
+            && super::lex::matching_brace(self.masked, block.start_byte())
+                == Some(block.end_byte() - 1)
     }
 
     fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
@@ -864,17 +894,20 @@ fn collect_errors<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
     }
 }
 
-/// Whether `text` holds a word that jumps (`return`, `break`, `continue`,
-/// `goto`, `co_return`) or names an OpenMP routine (`omp_set_lock`).
-fn hides_jump_or_routine(text: &[u8]) -> bool {
+/// Whether `text` names a lock routine (`omp_set_lock`), whose calls
+/// are measured, or, where the file has user regions (whose exits are
+/// closed at every jump leaving them), holds a jump (`return`, `break`,
+/// `continue`, `goto`, `co_return`).
+fn hides_lock_call_or_jump(text: &[u8], user_regions: bool) -> bool {
     super::lex::Tokens::new(text, 0..text.len())
         .filter(|t| t.kind == super::lex::TokenKind::Word)
         .any(|t| {
             let word = &text[t.span];
-            matches!(
+            let jump = matches!(
                 word,
                 b"return" | b"break" | b"continue" | b"goto" | b"co_return"
-            ) || word.starts_with(b"omp_")
+            );
+            (jump && user_regions) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
         })
 }
 
