@@ -1,5 +1,6 @@
 //! What the last run left in the mirror, so that the next one redoes only
-//! what changed. A file is up to date when its setup (pomp's version, the
+//! what changed. A file is up to date when its setup (pomp's version and
+//! build digest, the
 //! options, the language, the name it is instrumented under) is the same
 //! and either its status (device, inode, size, modification and change
 //! times, mode) is too, or, when that cannot be trusted or has changed,

@@ -108,14 +108,15 @@ impl Config {
     }
 }
 
-/// pomp's version and a digest of the tables it instruments by, which
-/// decide its output as much as its code does.
+/// pomp's version and a digest of what this build was made from (its
+/// sources, the tables it instruments by, its locked dependencies): two
+/// builds of one version may write different files.
 pub fn tool_version() -> String {
-    let tables = cache::digest([
-        include_str!("../../grammars/openmp.toml").as_bytes(),
-        include_str!("../../grammars/rules.toml").as_bytes(),
-    ]);
-    format!("pomp {} tables {tables}", env!("CARGO_PKG_VERSION"))
+    format!(
+        "pomp {} build {}",
+        env!("CARGO_PKG_VERSION"),
+        env!("POMP_BUILD_DIGEST")
+    )
 }
 
 /// Told about the run as it goes; called from the worker threads.
