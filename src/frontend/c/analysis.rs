@@ -107,7 +107,7 @@ impl<'a> Analysis<'a> {
             conditionals: &prepared.conditionals,
             lines: &prepared.lines,
             macros: &prepared.macros,
-            user_regions: prepared.directives.iter().any(|d| d.pomp),
+            user_regions: prepared.user_regions,
             model: Model::default(),
             unknown: Vec::new(),
         };
@@ -324,11 +324,11 @@ impl<'a> Analysis<'a> {
     /// Whether every syntax error in `statement` lies strictly inside a
     /// brace block of it whose braces the parser and a lexical count pair
     /// alike, and hides no lock call (nor a jump, when there are user
-    /// regions). Such an error (a
-    /// macro the grammar cannot know, `double * _noalias p`) moves neither
-    /// end of any statement pomp instruments, and what pomp reads inside
-    /// blocks (nested directives, jumps, lock calls) is read where the
-    /// parse is sound: nested directives check their own blocks.
+    /// regions). Such an error (a macro the grammar cannot know, `double *
+    /// _noalias p`) moves neither end of any statement pomp instruments,
+    /// and what pomp reads inside blocks (nested directives, jumps, lock
+    /// calls) is read where the parse is sound: nested directives check
+    /// their own blocks.
     fn errors_sealed_in_blocks(&self, statement: Node<'a>) -> bool {
         let mut errors = Vec::new();
         collect_errors(statement, &mut errors);

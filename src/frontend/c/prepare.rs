@@ -25,6 +25,9 @@ pub(super) struct Prepared<'f> {
     /// it may expand to more than one expression (its body holds a `;` or
     /// a brace).
     pub macros: HashMap<String, bool>,
+    /// Whether the file has pomp directives: user regions, whose exits
+    /// matter, among them.
+    pub user_regions: bool,
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
@@ -107,11 +110,13 @@ impl<'f> Prepared<'f> {
                 .map(|d| parse_raw(d, file.language))
                 .collect(),
         };
+        let user_regions = directives.iter().any(|d| d.pomp);
         let mut prepared = Prepared {
             file,
             directives,
             parsed,
             macros: defined_macros(&found.lines),
+            user_regions,
             lines: found.lines,
             conditionals,
             lock_mentions,
