@@ -39,7 +39,7 @@ const ENDS_WITH_CHILD: &[CXCursorKind] = &[
     CXCursor_UnexposedStmt,
 ];
 
-/// The kinds that define a function with a body of its own.
+/// The loops, which loop hints may be attached to.
 const LOOP_KINDS: &[CXCursorKind] = &[
     CXCursor_ForStmt,
     CXCursor_CXXForRangeStmt,
@@ -47,6 +47,7 @@ const LOOP_KINDS: &[CXCursorKind] = &[
     CXCursor_DoStmt,
 ];
 
+/// The kinds that define a function with a body of its own.
 pub const FUNCTION_KINDS: &[CXCursorKind] = &[
     CXCursor_FunctionDecl,
     CXCursor_CXXMethod,
