@@ -3,8 +3,8 @@
 // macros from a compatibility header (default(none) for older compilers,
 // nothing or default(shared) for newer ones), pointer declarations with a
 // restrict macro the grammar cannot know, vendor pragmas between a
-// directive and its loop, some chosen by a macro, and a loop body that is a
-// try block whose handler a macro writes.
+// directive and its loop, some chosen by a macro, and try blocks whose
+// handler a macro writes, as a loop's body and around a loop.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -140,6 +140,23 @@ static long multiples(const std::vector<int> &bounds)
     return count;
 }
 
+// The sum of 0 .. n-1, the whole parallel loop inside a try block whose
+// handler a macro writes.
+static long guarded_sum(int n)
+{
+    long total = 0;
+    try
+    {
+#pragma omp parallel for reduction(+ : total) schedule(static)
+        for (int i = 0; i < n; ++i)
+        {
+            total += i;
+        }
+    }
+    MD_CATCH_ALL_AND_ABORT
+    return total;
+}
+
 int main()
 {
     Atoms atoms(400);
@@ -153,9 +170,10 @@ int main()
     for (int i = 0; i < 300; ++i)
         bounds[i] = i % 4 == 0 ? 0 : i;
     const long counted = multiples(bounds);
-    std::printf("pairs %ld, net force %.1f, scaled sum %.2f, multiples %ld\n", pairs, net, sum,
-                counted);
-    if (pairs != 1594 || net != 0.0 || sum != 124875.0 || counted != 11175) {
+    const long guarded = guarded_sum(1000);
+    std::printf("pairs %ld, net force %.1f, scaled sum %.2f, multiples %ld, guarded sum %ld\n",
+                pairs, net, sum, counted, guarded);
+    if (pairs != 1594 || net != 0.0 || sum != 124875.0 || counted != 11175 || guarded != 499500) {
         std::printf("FAILED\n");
         return 1;
     }
