@@ -268,6 +268,12 @@ impl Table {
         self.leaf.get(name)
     }
 
+    /// Whether the leaf `name`, split off a combined construct, takes the
+    /// clauses the table does not know.
+    pub fn takes_unknown_clauses(&self, name: &str) -> bool {
+        self.leaf(name).is_some_and(|l| l.takes_unknown_clauses)
+    }
+
     /// Whether any leaf of `directive` forbids inserted calls in its code.
     pub fn forbids_calls(&self, directive: &DirectiveSpec) -> bool {
         directive

@@ -319,7 +319,7 @@ pub fn has_restrictive_default(directive: &Directive) -> bool {
         .is_some_and(|a| !a.trim().eq_ignore_ascii_case("shared"));
     written
         || (directive.unknown_clauses().next().is_some()
-            && crate::directive::table().accepts(directive.spec(), "default"))
+            && directive_table().accepts(directive.spec(), "default"))
 }
 
 /// The iteration variables that splitting `directive` into `split` lists
@@ -598,57 +598,50 @@ impl Planner<'_> {
     /// there and a note says so; elsewhere which part a clause belongs on
     /// is unknown, so the construct is refused.
     fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
+        let table = directive_table();
+        let outer = (layers[0].directive.as_ref())
+            .map(|d| d.name.as_str())
+            .filter(|name| table.takes_unknown_clauses(name));
+        // A near miss of a clause the construct knows is a typo, which no
+        // part may take: only other clauses (macros, most often) go out.
+        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
+            site.directive.unknown_clauses().partition(|clause| {
+                outer.is_some()
+                    && crate::directive::similar_clause(
+                        site.directive.spec(),
+                        &clause.name,
+                        self.file.language,
+                    )
+                    .is_none()
+            });
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
-        let any_unknown = (site.directive.unknown_clauses())
+        let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
-            .next()
-            .is_some();
-        if !any_unknown {
+            .next();
+        if placed.is_empty() && refused.is_none() {
             return false;
         }
         let parts: Vec<String> = layers
             .iter()
             .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
             .collect();
-        let outer = layers[0].directive.as_ref().map(|d| d.name.as_str());
-        let outer_takes_them = outer
-            .and_then(|name| crate::directive::table().leaf(name))
-            .is_some_and(|leaf| leaf.takes_unknown_clauses);
-        // A near miss of a clause the construct knows is a typo, which no
-        // part may take: only other clauses (macros, most often) go out.
-        let misspelt = |clause: &&crate::directive::Clause| {
-            crate::directive::similar_clause(
-                site.directive.spec(),
-                &clause.name,
-                self.file.language,
-            )
-            .is_some()
-        };
-        let placed = |clause: &&crate::directive::Clause| outer_takes_them && !misspelt(clause);
-        if outer_takes_them {
-            if let Some(clause) = site.directive.unknown_clauses().find(placed) {
-                let outer = outer.unwrap_or_default();
-                self.plan.diagnostics.push(
-                    Diagnostic::note(
-                        site.span.clone(),
-                        format!("unknown clause `{}` placed on `{outer}`", clause.name),
-                        "clause pomp does not know",
-                    )
-                    .with_note(format!(
-                        "pomp writes `{}` as {}, and puts the clauses it does not know on `{outer}`, \
-                         where each clause of the other parts either means the same or is rejected \
-                         by the compiler at this line",
-                        site.directive.name,
-                        parts.join(" and ")
-                    )),
-                );
-            }
+        if let (Some(outer), Some(clause)) = (outer, placed.first()) {
+            self.plan.diagnostics.push(
+                Diagnostic::note(
+                    site.span.clone(),
+                    format!("unknown clause `{}` placed on `{outer}`", clause.name),
+                    "clause pomp does not know",
+                )
+                .with_note(format!(
+                    "pomp writes `{}` as {}, and puts the clauses it does not know on `{outer}`, \
+                     where each clause of the other parts either means the same or is rejected \
+                     by the compiler at this line",
+                    site.directive.name,
+                    parts.join(" and ")
+                )),
+            );
         }
-        let unknown = (site.directive.unknown_clauses())
-            .filter(|clause| !placed(clause))
-            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
-            .next();
-        let Some(clause) = unknown else {
+        let Some(clause) = refused else {
             return false;
         };
         self.plan.diagnostics.push(

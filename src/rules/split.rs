@@ -109,7 +109,7 @@ fn distribute(
             // A clause no leaf knows goes where the table says the outer
             // leaf takes such clauses, else with the leaf that does the work.
             (false, false) => {
-                match t.leaf(outer).is_some_and(|l| l.takes_unknown_clauses) {
+                match t.takes_unknown_clauses(outer) {
                     true => outer_clauses.push(clause.clone()),
                     false => inner_clauses.push(clause.clone()),
                 }

@@ -299,7 +299,7 @@ impl<'a> Analysis<'a> {
                 && !self.closed_by_paired_braces(statement))
             || (statement.has_error() && !self.errors_sealed_in_blocks(statement))
         {
-            let error = first_error(statement).unwrap_or(statement);
+            let error = errors_in(statement).first().copied().unwrap_or(statement);
             let mut diagnostic = Diagnostic::error(
                 d.span.clone(),
                 "the block of this directive could not be parsed exactly",
@@ -330,9 +330,7 @@ impl<'a> Analysis<'a> {
     /// calls) is read where the parse is sound: nested directives check
     /// their own blocks.
     fn errors_sealed_in_blocks(&self, statement: Node<'a>) -> bool {
-        let mut errors = Vec::new();
-        collect_errors(statement, &mut errors);
-        errors.iter().all(|&error| {
+        errors_in(statement).into_iter().all(|error| {
             let Some(block) = std::iter::once(error)
                 .chain(self.nodes.ancestors(error))
                 .skip(1)
@@ -882,16 +880,23 @@ pub(super) fn highest_statement_at<'t>(
         .last()
 }
 
-/// The outermost error and missing nodes below `node`.
-fn collect_errors<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if child.is_error() || child.is_missing() {
-            errors.push(child);
-        } else if child.has_error() {
-            collect_errors(child, errors);
+/// The outermost error and missing nodes at or below `node`, in order.
+fn errors_in(node: Node) -> Vec<Node> {
+    fn collect<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
+        if node.is_error() || node.is_missing() {
+            errors.push(node);
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() || child.is_missing() {
+                collect(child, errors);
+            }
         }
     }
+    let mut errors = Vec::new();
+    collect(node, &mut errors);
+    errors
 }
 
 /// Whether `text` names a lock routine (`omp_set_lock`), whose calls
@@ -913,16 +918,4 @@ fn hides_lock_call_or_jump(text: &[u8], user_regions: bool) -> bool {
 
 fn has_error_ancestor(nodes: &Nodes, node: Node) -> bool {
     nodes.ancestors(node).any(|n| n.kind() == "ERROR")
-}
-
-fn first_error(node: Node) -> Option<Node> {
-    if node.is_error() || node.is_missing() {
-        return Some(node);
-    }
-    let mut cursor = node.walk();
-    let children: Vec<Node> = node.children(&mut cursor).collect();
-    children
-        .into_iter()
-        .filter(|c| c.has_error() || c.is_missing())
-        .find_map(first_error)
 }
