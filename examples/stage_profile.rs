@@ -12,6 +12,9 @@
 //! `stage_profile inputs DIR` writes the dense C, C++ and kernel inputs of
 //! `benches/instrument.rs` to `DIR`, to time other tools on them.
 //!
+//! `stage_profile times FILE...` prints the wall time of each stage on
+//! each file (C by a `.c` suffix, C++ otherwise), the least of 7 runs.
+//!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
 use pomp::frontend::c::TreeSitterC;
@@ -19,6 +22,10 @@ use pomp::frontend::FrontEnd;
 use pomp::instrument::Options;
 use pomp::source::{Language, SourceFile};
 use std::hint::black_box;
+
+// The allocator the pomp binary ships with, so stage times are the ones users see.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[path = "../benches/common/c_kernels.rs"]
 mod c_kernels;
@@ -215,6 +222,46 @@ fn main() {
             std::fs::write(dir.join("dense.cpp"), proxy_app::proxy_app(4 << 20)).unwrap();
             std::fs::write(dir.join("kernels.c"), c_kernels::c_kernels(4 << 20)).unwrap();
         }
-        _ => panic!("dense [bytes] | lsp | out | inputs [dir]"),
+        "times" => {
+            // Wall time of each stage on the files named, the least of
+            // several runs each: where a whole run's time goes.
+            for path in std::env::args().skip(2) {
+                let bytes = std::fs::read(&path).unwrap();
+                let language = match path.ends_with(".c") {
+                    true => Language::C,
+                    false => Language::Cpp,
+                };
+                let file = SourceFile::new(&path, bytes, language);
+                let mut least = [f64::MAX; 5];
+                for _ in 0..7 {
+                    let mut lap = std::time::Instant::now();
+                    let mut stages = [0.0; 5];
+                    let mut take = |stage: usize| {
+                        stages[stage] = lap.elapsed().as_secs_f64() * 1e3;
+                        lap = std::time::Instant::now();
+                    };
+                    let model = pomp::frontend::FrontEnd::analyse(&TreeSitterC::default(), &file);
+                    take(0);
+                    let mut plan = pomp::rules::check(&file, &model, &Options::default().rules);
+                    take(1);
+                    plan.name(&file);
+                    let edits = stage_emit(&file, &model, &plan);
+                    take(2);
+                    let out = stage_apply(&file, &edits);
+                    take(3);
+                    black_box(out.len());
+                    drop((model, plan, edits, out));
+                    take(4);
+                    for (l, s) in least.iter_mut().zip(stages) {
+                        *l = l.min(s);
+                    }
+                }
+                println!(
+                    "{path}: front end {:.1} ms, rules {:.1}, emit {:.1}, apply {:.1}, drop {:.1}",
+                    least[0], least[1], least[2], least[3], least[4]
+                );
+            }
+        }
+        _ => panic!("dense [bytes] | lsp | out | inputs [dir] | times FILE..."),
     }
 }

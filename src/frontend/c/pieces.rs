@@ -468,7 +468,7 @@ impl Plan {
                     let head = item.start..structure.leaves[leaf].open + 1;
                     let close = item.end - 1..item.end;
                     let narrowed = std::iter::once(head)
-                        .chain(owned.iter().map(|o| o.range.clone()))
+                        .chain(owned.iter().flat_map(Owned::read))
                         .chain(std::iter::once(close));
                     ranges.splice(at..at + 1, narrowed);
                 }

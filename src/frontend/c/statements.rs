@@ -8,6 +8,11 @@
 //! with the whole statement of its block, which alone shows whether the
 //! text before it goes with it.
 //!
+//! Inside those statements, pomp reads only nested directives, lock calls,
+//! jumps and loop nests: a brace block that holds none of them is read as
+//! its two braces ([`Owned::read`]), as a function without directives is
+//! read as nothing.
+//!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
 //! the whole function is parsed) wherever the text around a directive
@@ -37,6 +42,9 @@ pub(super) struct Owned {
     /// What the grammar reads: from the directive, or the whole statement
     /// holding it, to the statement's end.
     pub range: Span,
+    /// The insides of brace blocks in `range` the grammar skips: in order
+    /// and disjoint.
+    hollows: Vec<Span>,
     /// The statements the parse must read with these extents.
     checks: Vec<Check>,
 }
@@ -49,6 +57,16 @@ struct Check {
 }
 
 impl Owned {
+    /// What the grammar reads: the range without its hollow blocks'
+    /// insides.
+    pub fn read(&self) -> impl Iterator<Item = Span> + '_ {
+        let starts = std::iter::once(self.range.start).chain(self.hollows.iter().map(|h| h.end));
+        let ends = self.hollows.iter().map(|h| h.start);
+        starts
+            .zip(ends.chain(std::iter::once(self.range.end)))
+            .map(|(start, end)| start..end)
+    }
+
     /// Whether the parse reads each statement with the extent the scan
     /// proposed, without error.
     pub fn agrees(&self, nodes: &Nodes) -> bool {
@@ -140,6 +158,7 @@ pub(super) fn owned(
         let past = tokens.statement_end(first)?;
         let mut kept = Owned {
             range: d.span.start..extent(first, past).end,
+            hollows: Vec::new(),
             checks: vec![Check {
                 extent: extent(first, past),
                 may_be_declaration: false,
@@ -177,6 +196,7 @@ pub(super) fn owned(
             return None;
         }
         naming.push(Owned {
+            hollows: Vec::new(),
             checks: vec![Check {
                 extent: range.clone(),
                 may_be_declaration: true,
@@ -186,6 +206,26 @@ pub(super) fn owned(
     }
     owned.extend(naming);
     owned.sort_by_key(|o| o.range.start);
+    // Jumps leave user regions, which every jump of a function may close.
+    if !prepared.user_regions {
+        let read_inside = |inside: &Span| {
+            let directive = prepared
+                .directives
+                .partition_point(|d| d.span.start < inside.start);
+            let mention = prepared
+                .lock_mentions
+                .partition_point(|m| m.start < inside.start);
+            (prepared.directives.get(directive)).is_some_and(|d| d.span.start < inside.end)
+                || (prepared.lock_mentions.get(mention)).is_some_and(|m| m.start < inside.end)
+        };
+        for kept in &mut owned {
+            let first = tokens
+                .first_at(kept.range.start)
+                .unwrap_or(tokens.list.len());
+            let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
+            kept.hollows = tokens.hollows(first..past, read_inside);
+        }
+    }
     Some(owned)
 }
 
@@ -426,6 +466,58 @@ impl BodyTokens {
         None
     }
 
+    /// The insides of the outermost brace blocks among the tokens
+    /// `within` that hold no loop (a loop nest may continue in a block),
+    /// nothing `read_inside` asks for, and only statements the scan ends
+    /// (a syntax error the grammar would report stays read), in order.
+    fn hollows(
+        &self,
+        within: std::ops::Range<usize>,
+        read_inside: impl Fn(&Span) -> bool,
+    ) -> Vec<Span> {
+        // Open braces, with the number of loop keywords seen before each.
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        let mut loops = 0usize;
+        let mut found: Vec<(usize, Span)> = Vec::new();
+        for at in within {
+            match self.list[at].kind {
+                TokenKind::Punct(b'{') => open.push((at, loops)),
+                TokenKind::Punct(b'}') => {
+                    let Some((opening, loops_before)) = open.pop() else {
+                        continue;
+                    };
+                    let inside = self.list[opening].span.end..self.list[at].span.start;
+                    if opening + 1 < at
+                        && loops == loops_before
+                        && self.whole_statements(opening + 1..at)
+                        && !read_inside(&inside)
+                    {
+                        while found.last().is_some_and(|&(o, _)| o > opening) {
+                            found.pop();
+                        }
+                        found.push((opening, inside));
+                    }
+                }
+                _ if matches!(self.words[at], Word::For | Word::While | Word::Do) => loops += 1,
+                _ => {}
+            }
+        }
+        found.into_iter().map(|(_, inside)| inside).collect()
+    }
+
+    /// Whether the tokens `range` are statements one after another, each
+    /// ended by the scan.
+    fn whole_statements(&self, range: std::ops::Range<usize>) -> bool {
+        let mut at = range.start;
+        while at < range.end {
+            match self.statement_end(at) {
+                Some(past) if past <= range.end => at = past,
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// The first token at or after `offset`.
     fn first_at(&self, offset: usize) -> Option<usize> {
         let at = self.list.partition_point(|t| t.span.start < offset);
@@ -624,6 +716,67 @@ mod tests {
         };
         let last = tokens.list.len() - 1;
         assert_eq!(tokens.enclosing_whole_statement(last, &mut spent), None);
+    }
+
+    /// The text the grammar reads of `function` in a file where `rest`
+    /// follows it, the skipped insides of blocks shown as `…`.
+    fn read_of_function(function: &str, rest: &str) -> String {
+        let text = format!("{function}{rest}");
+        let file = crate::source::SourceFile::new(
+            "f.c",
+            text.as_bytes().to_vec(),
+            crate::source::Language::C,
+        );
+        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
+        let open = text.find('{').unwrap();
+        let end = function.trim_end().len();
+        let owned = owned(
+            &prepared,
+            0..end,
+            open,
+            0..prepared.directives.partition_point(|d| d.span.start < end),
+            0..prepared.lock_mentions.partition_point(|m| m.start < end),
+        )
+        .unwrap();
+        let ranges: Vec<Span> = owned.iter().flat_map(Owned::read).collect();
+        ranges
+            .windows(2)
+            .for_each(|w| assert!(w[0].end <= w[1].start));
+        let pieces: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        pieces.join("…")
+    }
+
+    #[test]
+    fn blocks_holding_nothing_pomp_reads_inside_are_read_as_their_braces() {
+        let text = "void f(int n)\n{\n\
+                    #pragma omp parallel\n\
+                    {\n\
+                    if (n) { a(); { b(); } }\n\
+                    g(&l, [&] { c(); });\n\
+                    { omp_set_lock(&l); d(); }\n\
+                    { for (;;) { e(); } }\n\
+                    { k(); L: }\n\
+                    {\n\
+                    #pragma omp barrier\n\
+                    h();\n\
+                    }\n\
+                    }\n\
+                    }\n";
+        let read = read_of_function(text, "");
+        // Blocks around nothing pomp reads inside: skipped, outermost.
+        assert!(read.contains("if (n) {…}"), "{read}");
+        assert!(read.contains("[&] {…}"), "{read}");
+        // A lock call, a loop nest or a directive inside: read.
+        assert!(read.contains("{ omp_set_lock(&l); d(); }"), "{read}");
+        assert!(read.contains("{ for (;;) {…} }"), "{read}");
+        assert!(read.contains("h();"), "{read}");
+        // What the scan cannot end may be a syntax error: read.
+        assert!(read.contains("{ k(); L: }"), "{read}");
+        // In a file with user regions, which jumps may leave, every block
+        // is read.
+        let user_region =
+            "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
+        assert!(!read_of_function(text, user_region).contains('…'));
     }
 
     #[test]
