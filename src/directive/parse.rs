@@ -1,6 +1,6 @@
 //! Parsing a directive's text into a [`Directive`](super::Directive).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::{ControlFlow, Range};
 use std::sync::LazyLock;
 
@@ -263,13 +263,8 @@ fn directive_name(
         .filter_map(|name| {
             let name_words = name.split(' ').count();
             let compared = &joined[name_words.min(joined.len()) - 1];
-            // No fewer edits than the lengths differ by.
-            let length = |s: &str| s.chars().count();
-            if !close_enough(length(compared).abs_diff(length(name)), name) {
-                return None;
-            }
-            let distance = edit_distance(compared, name);
-            close_enough(distance, name).then_some((distance, name_words, name))
+            let distance = near_miss(compared, name)?;
+            Some((distance, name_words, name))
         })
         .min_by_key(|&(distance, name_words, _)| (distance, std::cmp::Reverse(name_words)))
         .map(|(_, _, name)| name);
@@ -406,8 +401,8 @@ fn check_clause(
         .filter(|d| d.name.starts_with(&format!("{} ", spec.name)))
         .filter_map(|d| {
             let next_word = d.name.split(' ').nth(name_words)?;
-            let distance = edit_distance(&clause.name, next_word);
-            close_enough(distance, next_word).then_some((distance, d.name.len(), d.name.as_str()))
+            let distance = near_miss(&clause.name, next_word)?;
+            Some((distance, d.name.len(), d.name.as_str()))
         })
         .min()
         .map(|(distance, _, name)| (distance, name));
@@ -562,19 +557,33 @@ pub fn similar_clause<'t>(
     t.clauses_of(spec)
         .into_iter()
         .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|&(distance, c)| close_enough(distance, c))
+        .filter_map(|c| Some((near_miss(name, c)?, c)))
         .min()
 }
 
-fn close_enough(distance: usize, target: &str) -> bool {
-    distance <= (target.len() / 3).max(1)
-}
-
-/// Optimal string alignment distance: a swap of adjacent characters, the
-/// commonest typo in directive names, counts as one edit.
-fn edit_distance(a: &str, b: &str) -> usize {
-    strsim::osa_distance(a, b)
+/// How many edits make `written` into `target`, when they are few enough
+/// for a typo of it. The distance is the optimal string alignment: a swap
+/// of adjacent characters, the commonest typo in directive names, counts
+/// as one edit.
+pub(super) fn near_miss(written: &str, target: &str) -> Option<usize> {
+    let most = (target.len() / 3).max(1);
+    // Each edit but a swap changes by one how often some character occurs,
+    // so the counts bound the distance from below, cheaply: most names
+    // are not compared further.
+    let mut counts = [0i32; 128];
+    for c in written.chars() {
+        counts[(c as usize).min(127)] += 1;
+    }
+    for c in target.chars() {
+        counts[(c as usize).min(127)] -= 1;
+    }
+    let surplus: i32 = counts.iter().filter(|&&n| n > 0).sum();
+    let deficit: i32 = -counts.iter().filter(|&&n| n < 0).sum::<i32>();
+    if surplus.max(deficit) as usize > most {
+        return None;
+    }
+    let distance = strsim::osa_distance(written, target);
+    (distance <= most).then_some(distance)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

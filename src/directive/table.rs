@@ -1,6 +1,7 @@
 //! The OpenMP directive table, loaded from `grammars/openmp.toml`.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use serde::Deserialize;
@@ -231,9 +232,9 @@ pub struct Table {
     #[serde(default)]
     pub groups: BTreeMap<String, Vec<String>>,
     #[serde(skip)]
-    directive_index: HashMap<String, usize>,
+    directive_index: FxHashMap<String, usize>,
     #[serde(skip)]
-    clause_index: HashMap<String, usize>,
+    clause_index: FxHashMap<String, usize>,
 }
 
 impl Table {

@@ -941,3 +941,17 @@ fn the_first_value_of_a_list_clause_can_be_replaced() {
         ("c ? 2 : 4".into(), "num_threads(t)".into())
     );
 }
+
+proptest::proptest! {
+    /// Counting characters only passes over names no typo could make:
+    /// the answer is the edit distance's, whenever that is small enough.
+    #[test]
+    fn near_misses_are_those_the_edit_distance_finds(
+        written in "[a-dé_ ]{0,12}",
+        target in "[a-dé_ ]{0,12}",
+    ) {
+        let distance = strsim::osa_distance(&written, &target);
+        let expected = (distance <= (target.len() / 3).max(1)).then_some(distance);
+        proptest::prop_assert_eq!(super::parse::near_miss(&written, &target), expected);
+    }
+}
