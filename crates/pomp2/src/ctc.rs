@@ -196,38 +196,65 @@ pub fn construct_words(region_type: &str) -> String {
 /// The characters that cannot appear in a field (`*` separates fields) or
 /// in a C or Fortran string literal without escaping become `_`.
 pub fn sanitize(value: &str) -> String {
-    value.replace(['*', '"', '\\'], "_")
+    let mut out = String::with_capacity(value.len());
+    push_sanitized(&mut out, value);
+    out
+}
+
+/// Appends [`sanitize`]`(value)` to `out`.
+fn push_sanitized(out: &mut String, value: &str) {
+    let mut rest = value;
+    // The characters replaced are ASCII: one byte each.
+    while let Some(at) = rest.bytes().position(|b| matches!(b, b'*' | b'"' | b'\\')) {
+        out.push_str(&rest[..at]);
+        out.push('_');
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// The CTC string of `context`, length prefix included. File names and
 /// values are [`sanitize`]d; attribute keys are written as given.
 pub fn write(context: &Context) -> String {
-    let mut body = String::from("*");
-    let mut field = |key: &str, value: &str| {
+    // Written in place: a file's regions make thousands of these strings.
+    let mut body = String::with_capacity(160);
+    body.push('*');
+    let open = |body: &mut String, key: &str| {
         debug_assert!(
             !key.is_empty() && !key.contains(['*', '=']),
             "CTC key {key:?}"
         );
-        let _ = write!(body, "{key}={}*", sanitize(value));
+        body.push_str(key);
+        body.push('=');
     };
-    field(keys::REGION_TYPE, &context.region_type);
+    let field = |body: &mut String, key: &str, value: &str| {
+        open(body, key);
+        push_sanitized(body, value);
+        body.push('*');
+    };
+    field(&mut body, keys::REGION_TYPE, &context.region_type);
     for (key, range) in [(keys::START, &context.start), (keys::END, &context.end)] {
         if let Some(range) = range {
-            let value = format!("{}:{}:{}", range.file, range.first_line, range.last_line);
-            field(key, &value);
+            open(&mut body, key);
+            push_sanitized(&mut body, &range.file);
+            let _ = write!(body, ":{}:{}*", range.first_line, range.last_line);
         }
     }
     for (key, value) in &context.attributes {
-        field(key, value);
+        field(&mut body, key, value);
     }
     if let Some(id) = &context.pomp_id {
-        field(keys::POMP_ID, id);
+        field(&mut body, keys::POMP_ID, id);
     }
     if let Some(unit) = &context.unit {
-        field(keys::POMP_UNIT, unit);
+        field(&mut body, keys::POMP_UNIT, unit);
     }
     if context.implicit_barrier == ImplicitBarrier::Inferred {
-        field(keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
+        field(
+            &mut body,
+            keys::POMP_IMPLICIT_BARRIER,
+            ImplicitBarrier::INFERRED,
+        );
     }
     body.push('*');
     with_length_prefix(&body)
@@ -235,14 +262,16 @@ pub fn write(context: &Context) -> String {
 
 /// Prefixes `body` with the decimal length of the result.
 fn with_length_prefix(body: &str) -> String {
-    let mut digits = 1;
-    loop {
-        let total = body.len() + digits;
-        if total.to_string().len() == digits {
-            return format!("{total}{body}");
-        }
-        digits += 1;
+    let digits = |n: usize| n.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut prefix = 1;
+    while digits(body.len() + prefix) != prefix {
+        prefix += 1;
     }
+    let total = body.len() + prefix;
+    let mut out = String::with_capacity(total);
+    let _ = write!(out, "{total}");
+    out.push_str(body);
+    out
 }
 
 /// A parsed CTC string.
@@ -566,6 +595,16 @@ mod tests {
             pomp_id: context.pomp_id.as_deref().map(sanitize),
             unit: context.unit.as_deref().map(sanitize),
             implicit_barrier: context.implicit_barrier,
+        }
+    }
+
+    #[test]
+    fn the_length_prefix_counts_itself_across_digit_boundaries() {
+        for length in 0..12_000 {
+            let body = "x".repeat(length);
+            let written = with_length_prefix(&body);
+            let prefix = &written[..written.len() - length];
+            assert_eq!(prefix.parse::<usize>().unwrap(), written.len(), "{length}");
         }
     }
 
