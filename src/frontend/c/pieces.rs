@@ -269,6 +269,10 @@ fn declaration_end(masked: &[u8], after: usize, kind: ContainerKind) -> usize {
 /// Whether the declaration head `masked[head]` opens a block of
 /// declarations, and which.
 fn classify(masked: &[u8], head: Span, cplusplus: bool) -> Option<ContainerKind> {
+    // C has no blocks of declarations.
+    if !cplusplus {
+        return None;
+    }
     let tokens: Vec<(TokenKind, &[u8])> = Tokens::new(masked, head)
         .filter(|t| t.kind != TokenKind::Preprocessor)
         .map(|t| (t.kind, &masked[t.span]))
@@ -276,18 +280,11 @@ fn classify(masked: &[u8], head: Span, cplusplus: bool) -> Option<ContainerKind>
     if tokens.iter().any(|(k, _)| *k == TokenKind::Punct(b'=')) {
         return None;
     }
-    let words: Vec<&[u8]> = tokens
+    let first = tokens
         .iter()
         .filter(|(k, _)| *k == TokenKind::Word)
         .map(|(_, w)| *w)
-        .collect();
-    if !cplusplus {
-        return None;
-    }
-    let first = words
-        .iter()
-        .find(|w| !matches!(**w, b"inline" | b"export"))
-        .copied();
+        .find(|w| !matches!(*w, b"inline" | b"export"));
     if first == Some(b"namespace".as_slice()) {
         return Some(ContainerKind::Namespace);
     }
