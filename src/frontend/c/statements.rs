@@ -11,7 +11,8 @@
 //! Inside those statements, pomp reads only nested directives, lock calls,
 //! jumps and loop nests: a brace block that holds none of them is read as
 //! its two braces ([`Owned::read`]), as a function without directives is
-//! read as nothing.
+//! read as nothing. Directives' own lines, blanks once masked, are not
+//! read at all.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
@@ -39,12 +40,14 @@ use std::collections::HashMap;
 /// a whole statement that names a lock routine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Owned {
-    /// What the grammar reads: from the directive, or the whole statement
-    /// holding it, to the statement's end.
+    /// The statement a directive applies to, or the whole statement
+    /// holding it (the directive's own line, a blank in the masked text,
+    /// is not read).
     pub range: Span,
-    /// The insides of brace blocks in `range` the grammar skips: in order
-    /// and disjoint.
-    hollows: Vec<Span>,
+    /// What the grammar skips in `range`: the blank lines of nested
+    /// directives and the insides of brace blocks it need not read; in
+    /// order and disjoint.
+    skipped: Vec<Span>,
     /// The statements the parse must read with these extents.
     checks: Vec<Check>,
 }
@@ -57,11 +60,10 @@ struct Check {
 }
 
 impl Owned {
-    /// What the grammar reads: the range without its hollow blocks'
-    /// insides.
+    /// What the grammar reads: the range without what it skips.
     pub fn read(&self) -> impl Iterator<Item = Span> + '_ {
-        let starts = std::iter::once(self.range.start).chain(self.hollows.iter().map(|h| h.end));
-        let ends = self.hollows.iter().map(|h| h.start);
+        let starts = std::iter::once(self.range.start).chain(self.skipped.iter().map(|h| h.end));
+        let ends = self.skipped.iter().map(|h| h.start);
         starts
             .zip(ends.chain(std::iter::once(self.range.end)))
             .map(|(start, end)| start..end)
@@ -157,8 +159,8 @@ pub(super) fn owned(
         }
         let past = tokens.statement_end(first)?;
         let mut kept = Owned {
-            range: d.span.start..extent(first, past).end,
-            hollows: Vec::new(),
+            range: extent(first, past),
+            skipped: Vec::new(),
             checks: vec![Check {
                 extent: extent(first, past),
                 may_be_declaration: false,
@@ -196,7 +198,7 @@ pub(super) fn owned(
             return None;
         }
         naming.push(Owned {
-            hollows: Vec::new(),
+            skipped: Vec::new(),
             checks: vec![Check {
                 extent: range.clone(),
                 may_be_declaration: true,
@@ -206,6 +208,15 @@ pub(super) fn owned(
     }
     owned.extend(naming);
     owned.sort_by_key(|o| o.range.start);
+    for kept in &mut owned {
+        let nested = prepared
+            .directives
+            .partition_point(|d| d.span.start < kept.range.start);
+        kept.skipped = (prepared.directives[nested..].iter())
+            .take_while(|d| d.span.end <= kept.range.end)
+            .map(|d| d.span.clone())
+            .collect();
+    }
     // Jumps leave user regions, which every jump of a function may close.
     if !prepared.user_regions {
         let read_inside = |inside: &Span| {
@@ -223,7 +234,10 @@ pub(super) fn owned(
                 .first_at(kept.range.start)
                 .unwrap_or(tokens.list.len());
             let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
-            kept.hollows = tokens.hollows(first..past, read_inside);
+            // Blocks to skip hold no directive.
+            kept.skipped
+                .extend(tokens.hollows(first..past, read_inside));
+            kept.skipped.sort_unstable_by_key(|s| s.start);
         }
     }
     Some(owned)
@@ -770,13 +784,16 @@ mod tests {
         assert!(read.contains("{ omp_set_lock(&l); d(); }"), "{read}");
         assert!(read.contains("{ for (;;) {…} }"), "{read}");
         assert!(read.contains("h();"), "{read}");
+        // Directives' lines are blanks to the grammar: not read.
+        assert!(!read.contains("#pragma"), "{read}");
         // What the scan cannot end may be a syntax error: read.
         assert!(read.contains("{ k(); L: }"), "{read}");
         // In a file with user regions, which jumps may leave, every block
         // is read.
         let user_region =
             "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
-        assert!(!read_of_function(text, user_region).contains('…'));
+        let read = read_of_function(text, user_region);
+        assert!(read.contains("if (n) { a(); { b(); } }"), "{read}");
     }
 
     #[test]
