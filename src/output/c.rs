@@ -392,7 +392,13 @@ impl Renderer<'_> {
     }
 
     fn preamble(&self) -> String {
-        let mut out = String::new();
+        use std::fmt::Write;
+        // A handle and a CTC string for each region: sized once, as a file
+        // dense with directives makes megabytes of them.
+        let per_region: usize = (self.plan.regions.iter())
+            .map(|r| self.plan.ctc(r).len() + 2 * r.handle.len() + 64)
+            .sum();
+        let mut out = String::with_capacity(per_region + 4096);
         out.push_str("#include <omp.h>\n");
         if self.plan.interface == Interface::Pomp2 {
             out.push_str("#include <stdint.h>\n");
@@ -416,15 +422,13 @@ impl Renderer<'_> {
         match self.plan.interface {
             Interface::Pomp2 => {
                 for region in &self.plan.regions {
-                    out.push_str(&format!(
-                        "static POMP2_Region_handle {} = 0;\n",
-                        region.handle
-                    ));
-                    out.push_str(&format!(
-                        "#define pomp2_ctc_{} \"{}\"\n",
+                    let _ = write!(
+                        out,
+                        "static POMP2_Region_handle {} = 0;\n#define pomp2_ctc_{} \"{}\"\n",
+                        region.handle,
                         region.id,
                         self.plan.ctc(region)
-                    ));
+                    );
                 }
             }
             // Defined last to first, so each can point to the next.

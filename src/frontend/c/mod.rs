@@ -233,6 +233,13 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
 /// One model of the parts of a file, each listed in file order.
 fn merge(parts: Vec<Model>) -> Model {
     let mut model = Model::default();
+    // Sized once: a file dense with directives has thousands of sites.
+    model
+        .sites
+        .reserve(parts.iter().map(|p| p.sites.len()).sum());
+    model
+        .units
+        .reserve(parts.iter().map(|p| p.units.len()).sum());
     for part in parts {
         model.sites.extend(part.sites);
         model.units.extend(part.units);
