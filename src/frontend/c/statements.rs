@@ -9,9 +9,9 @@
 //! text before it goes with it.
 //!
 //! Inside those statements, pomp reads only nested directives, lock calls,
-//! jumps and loop nests: a brace block that holds none of them is read as
-//! its two braces ([`Owned::read`]), as a function without directives is
-//! read as nothing. Directives' own lines, blanks once masked, are not
+//! loop nests and, in a file with user regions, jumps: a brace block that
+//! holds none of them is read as its two braces ([`Owned::read`]), as a
+//! function without directives is read as nothing. Directives' own lines, blanks once masked, are not
 //! read at all.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
