@@ -113,8 +113,12 @@ fn private_dir_builder() -> std::fs::DirBuilder {
 }
 
 fn remove_live_directory() {
-    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner()).take();
-    if let Some(path) = live {
+    // Removed with the lock held: on Ctrl-C the handler's thread and the
+    // main thread, its compiler interrupted too, both come here, and the
+    // one that finds the directory gone must not end the process before
+    // the other has removed it.
+    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(path) = live.take() {
         let _ = std::fs::remove_dir_all(path);
     }
 }
