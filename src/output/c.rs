@@ -396,7 +396,7 @@ impl Renderer<'_> {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them.
         let per_region: usize = (self.plan.regions.iter())
-            .map(|r| self.plan.ctc(r).len() + 2 * r.handle.len() + 64)
+            .map(|r| self.plan.ctc(r).len() + r.handle.len() + 64)
             .sum();
         let mut out = String::with_capacity(per_region + 4096);
         out.push_str("#include <omp.h>\n");

@@ -208,6 +208,17 @@ pub(super) fn owned(
     }
     owned.extend(naming);
     owned.sort_by_key(|o| o.range.start);
+    // Whether a directive or a lock routine's name lies in `inside`.
+    let read_inside = |inside: &Span| {
+        let directive = prepared
+            .directives
+            .partition_point(|d| d.span.start < inside.start);
+        let mention = prepared
+            .lock_mentions
+            .partition_point(|m| m.start < inside.start);
+        (prepared.directives.get(directive)).is_some_and(|d| d.span.start < inside.end)
+            || (prepared.lock_mentions.get(mention)).is_some_and(|m| m.start < inside.end)
+    };
     for kept in &mut owned {
         let nested = prepared
             .directives
@@ -216,25 +227,14 @@ pub(super) fn owned(
             .take_while(|d| d.span.end <= kept.range.end)
             .map(|d| d.span.clone())
             .collect();
-    }
-    // Jumps leave user regions, which every jump of a function may close.
-    if !prepared.user_regions {
-        let read_inside = |inside: &Span| {
-            let directive = prepared
-                .directives
-                .partition_point(|d| d.span.start < inside.start);
-            let mention = prepared
-                .lock_mentions
-                .partition_point(|m| m.start < inside.start);
-            (prepared.directives.get(directive)).is_some_and(|d| d.span.start < inside.end)
-                || (prepared.lock_mentions.get(mention)).is_some_and(|m| m.start < inside.end)
-        };
-        for kept in &mut owned {
+        // Jumps leave user regions, which every jump of a function may
+        // close: there every block is read.
+        if !prepared.user_regions {
             let first = tokens
                 .first_at(kept.range.start)
                 .unwrap_or(tokens.list.len());
             let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
-            // Blocks to skip hold no directive.
+            // The blocks hold no directive: they lie between the lines.
             kept.skipped
                 .extend(tokens.hollows(first..past, read_inside));
             kept.skipped.sort_unstable_by_key(|s| s.start);
