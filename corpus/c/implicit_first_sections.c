@@ -1,7 +1,8 @@
 /* Sections constructs that leave out the first `section` directive and
  * start with a directive: an atomic, a taskloop, a critical section, a
  * user region. The first section holds that directive and
- * its statement, so its events enclose theirs. */
+ * its statement, so its events enclose theirs. Sections run at once:
+ * every update they share is atomic or in one critical section. */
 #include <stdio.h>
 
 static long counter, tasks, guarded, regions;
@@ -15,6 +16,7 @@ int main(void)
 #pragma omp atomic
             counter += 1;
 #pragma omp section
+#pragma omp atomic
             counter += 10;
         }
 
@@ -31,7 +33,7 @@ int main(void)
         {
 #pragma omp critical (first)
             guarded += 1;
-#pragma omp atomic
+#pragma omp critical (first)
             guarded += 2;
 #pragma omp section
 #pragma omp critical (first)
@@ -41,9 +43,11 @@ int main(void)
 #pragma omp sections
         {
 #pragma pomp inst begin(first_section)
+#pragma omp atomic
             regions += 1;
 #pragma pomp inst end(first_section)
 #pragma omp section
+#pragma omp atomic
             regions += 2;
         }
     }
