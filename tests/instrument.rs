@@ -676,3 +676,26 @@ fn parallel_regions_in_teams_call_no_runtime_routine_there() {
         assert_output_compiles(dir.path(), &format!("{options:?}: "));
     }
 }
+
+/// At exit mimalloc would hand its memory back page by page; pomp leaves
+/// that to the system. With `MIMALLOC_VERBOSE`, mimalloc reports the work
+/// it does at exit ("process done"): a wrong option (the allocator's
+/// options are set by number) would show it.
+#[test]
+fn the_allocator_leaves_its_memory_to_the_system_at_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let run = pomp()
+        .arg("instrument")
+        .arg(case("combined_clauses.c"))
+        .arg("-o")
+        .arg(&out)
+        .env("MIMALLOC_VERBOSE", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(out.exists());
+    assert!(stderr.contains("mimalloc:"), "verbose mimalloc: {stderr}");
+    assert!(!stderr.contains("process done"), "{stderr}");
+}
