@@ -120,6 +120,11 @@ impl SourceFile {
         self.line_starts.len()
     }
 
+    /// The offset where each line starts, the first line's (0) included.
+    pub fn line_starts(&self) -> &[usize] {
+        &self.line_starts
+    }
+
     pub fn text(&self, span: Span) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(&self.bytes[span])
     }

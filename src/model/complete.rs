@@ -114,14 +114,16 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new;
     }
-    let mut sites: Vec<Option<Site>> = std::mem::take(&mut model.sites)
-        .into_iter()
-        .map(Some)
-        .collect();
-    model.sites = order
-        .iter()
-        .map(|&old| sites[old].take().expect("each site moves once"))
-        .collect();
+    // In place, one cycle of the permutation at a time: a file dense
+    // with directives has megabytes of sites.
+    let mut destination = new_index.clone();
+    for at in 0..destination.len() {
+        while destination[at] != at {
+            let to = destination[at];
+            model.sites.swap(at, to);
+            destination.swap(at, to);
+        }
+    }
     for site in &mut model.sites {
         site.end_site = site.end_site.map(|e| new_index[e]);
     }

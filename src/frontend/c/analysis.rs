@@ -295,8 +295,7 @@ impl<'a> Analysis<'a> {
         })?;
         if statement.is_error()
             || statement.is_missing()
-            || (has_error_ancestor(self.nodes, statement)
-                && !self.closed_by_paired_braces(statement))
+            || (self.nodes.in_error(statement) && !self.closed_by_paired_braces(statement))
             || (statement.has_error() && !self.errors_sealed_in_blocks(statement))
         {
             let error = errors_in(statement).first().copied().unwrap_or(statement);
@@ -914,8 +913,4 @@ fn hides_lock_call_or_jump(text: &[u8], user_regions: bool) -> bool {
             );
             (jump && user_regions) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
         })
-}
-
-fn has_error_ancestor(nodes: &Nodes, node: Node) -> bool {
-    nodes.ancestors(node).any(|n| n.kind() == "ERROR")
 }

@@ -21,6 +21,9 @@ pub(super) struct Nodes<'t> {
     top: Vec<Node<'t>>,
     starts: Vec<usize>,
     ends: Vec<usize>,
+    /// Whether the tree holds a syntax error (or a missing node) at all:
+    /// most trees hold none, and then no node has an error around it.
+    has_error: bool,
 }
 
 impl<'t> Nodes<'t> {
@@ -31,8 +34,14 @@ impl<'t> Nodes<'t> {
             starts: top.iter().map(Node::start_byte).collect(),
             ends: top.iter().map(Node::end_byte).collect(),
             top,
+            has_error: root.has_error(),
             root,
         }
+    }
+
+    /// Whether some syntax error encloses `node`.
+    pub fn in_error(&self, node: Node<'t>) -> bool {
+        self.has_error && self.ancestors(node).any(|n| n.kind() == "ERROR")
     }
 
     /// What `root.descendant_for_byte_range(start, end)` gives.
@@ -103,7 +112,8 @@ mod tests {
 
     /// Every lookup agrees with tree-sitter's own from the root: at every
     /// position and for every node of `source`.
-    fn agree_everywhere(source: &[u8], language: tree_sitter::Language) -> usize {
+    /// The number of empty (missing) nodes and of nodes inside an error.
+    fn agree_everywhere(source: &[u8], language: tree_sitter::Language) -> (usize, usize) {
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(&language).unwrap();
         let tree = parser.parse(source, None).unwrap();
@@ -143,17 +153,26 @@ mod tests {
             }
             assert_eq!(nodes.ancestors(node).collect::<Vec<_>>(), expected);
             assert_eq!(nodes.parent(node), node.parent());
+            assert_eq!(
+                nodes.in_error(node),
+                expected.iter().any(|n| n.kind() == "ERROR")
+            );
         }
-        all.iter().filter(|n| n.is_missing()).count()
+        (
+            all.iter().filter(|n| n.is_missing()).count(),
+            all.iter().filter(|n| nodes.in_error(**n)).count(),
+        )
     }
 
     #[test]
     fn lookups_agree_with_the_descent_from_the_root() {
         let source = b"int a;\nstatic int f(int x) { return x + 1; }\n\
                        struct s { int y; };\nint g(void) { int z = 2 return z; }\n\
-                       /* c */ int h(void) { for (;;) { break; } }\n";
-        let missing = agree_everywhere(source, tree_sitter_c::LANGUAGE.into());
+                       /* c */ int h(void) { for (;;) { break; } }\n\
+                       void k(void) { { x = ) 3 + y; } }\n";
+        let (missing, in_error) = agree_everywhere(source, tree_sitter_c::LANGUAGE.into());
         assert!(missing > 0, "the file has an empty (missing) node");
+        assert!(in_error > 0, "the file has nodes inside an error");
     }
 
     #[test]
