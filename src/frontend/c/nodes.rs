@@ -111,8 +111,8 @@ mod tests {
     use super::*;
 
     /// Every lookup agrees with tree-sitter's own from the root: at every
-    /// position and for every node of `source`.
-    /// The number of empty (missing) nodes and of nodes inside an error.
+    /// position and for every node of `source`. Returns how many nodes
+    /// are empty (missing) and how many lie inside an error.
     fn agree_everywhere(source: &[u8], language: tree_sitter::Language) -> (usize, usize) {
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(&language).unwrap();
