@@ -92,9 +92,9 @@ fn dense_inputs() -> Vec<(&'static str, Language, Vec<u8>)> {
 
 fn grammar(language: Language) -> tree_sitter::Language {
     match language {
-        Language::C => tree_sitter_c::LANGUAGE.into(),
-        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        _ => tree_sitter_fortran::LANGUAGE.into(),
+        Language::C => pomp_grammars::C.into(),
+        Language::Cpp => pomp_grammars::CPP.into(),
+        _ => pomp_grammars::FORTRAN.into(),
     }
 }
 

@@ -90,8 +90,8 @@ fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> usize {
 fn raw_parse(file: &SourceFile) -> usize {
     let mut parser = tree_sitter::Parser::new();
     let grammar: tree_sitter::Language = match file.language {
-        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        _ => tree_sitter_c::LANGUAGE.into(),
+        Language::Cpp => pomp_grammars::CPP.into(),
+        _ => pomp_grammars::C.into(),
     };
     parser.set_language(&grammar).unwrap();
     parser

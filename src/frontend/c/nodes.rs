@@ -170,7 +170,7 @@ mod tests {
                        struct s { int y; };\nint g(void) { int z = 2 return z; }\n\
                        /* c */ int h(void) { for (;;) { break; } }\n\
                        void k(void) { { x = ) 3 + y; } }\n";
-        let (missing, in_error) = agree_everywhere(source, tree_sitter_c::LANGUAGE.into());
+        let (missing, in_error) = agree_everywhere(source, pomp_grammars::C.into());
         assert!(missing > 0, "the file has an empty (missing) node");
         assert!(in_error > 0, "the file has nodes inside an error");
     }
@@ -180,9 +180,9 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
         let mut files = 0;
         for (dir, language) in [
-            ("c", tree_sitter_c::LANGUAGE),
-            ("kernels", tree_sitter_c::LANGUAGE),
-            ("cxx", tree_sitter_cpp::LANGUAGE),
+            ("c", pomp_grammars::C),
+            ("kernels", pomp_grammars::C),
+            ("cxx", pomp_grammars::CPP),
         ] {
             for entry in std::fs::read_dir(root.join(dir)).unwrap() {
                 let path = entry.unwrap().path();

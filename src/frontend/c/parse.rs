@@ -55,8 +55,8 @@ pub(super) fn parse_nothing(file: &SourceFile) -> Tree {
 fn new_parser(language: Language) -> Parser {
     let mut parser = Parser::new();
     let grammar: tree_sitter::Language = match language {
-        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        _ => tree_sitter_c::LANGUAGE.into(),
+        Language::Cpp => pomp_grammars::CPP.into(),
+        _ => pomp_grammars::C.into(),
     };
     parser
         .set_language(&grammar)

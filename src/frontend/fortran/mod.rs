@@ -73,7 +73,7 @@ impl FrontEnd for TreeSitterFortran {
 fn parse_fortran(text: &[u8]) -> Tree {
     let mut parser = Parser::new();
     parser
-        .set_language(&tree_sitter_fortran::LANGUAGE.into())
+        .set_language(&pomp_grammars::FORTRAN.into())
         .expect("the tree-sitter-fortran grammar matches the tree-sitter library");
     parser
         .parse(text, None)

@@ -1,0 +1,98 @@
+//! The tree-sitter grammars pomp parses C, C++ and Fortran with.
+//!
+//! The parsers tree-sitter generates turn the C compiler's optimizer off
+//! for their own code (`#pragma GCC optimize ("O0")` and its clang and
+//! MSVC forms), which keeps the compile of very large grammars short. For
+//! pomp the parse is most of a run, so the build script compiles the
+//! grammar crates' own sources again without that pragma, under names of
+//! its own. Where it cannot find those sources (a vendored or offline
+//! build without `cargo metadata`), the grammar crates' builds are used,
+//! and the build prints a warning saying so: the same grammars, only
+//! slower.
+
+use tree_sitter_language::LanguageFn;
+
+#[cfg(pomp_grammars_compiled)]
+mod compiled {
+    use tree_sitter_language::LanguageFn;
+
+    unsafe extern "C" {
+        fn pomp_tree_sitter_c() -> *const ();
+        fn pomp_tree_sitter_cpp() -> *const ();
+        fn pomp_tree_sitter_fortran() -> *const ();
+    }
+
+    // SAFETY: the functions are the generated ones, renamed by the build.
+    pub const C: LanguageFn = unsafe { LanguageFn::from_raw(pomp_tree_sitter_c) };
+    pub const CPP: LanguageFn = unsafe { LanguageFn::from_raw(pomp_tree_sitter_cpp) };
+    pub const FORTRAN: LanguageFn = unsafe { LanguageFn::from_raw(pomp_tree_sitter_fortran) };
+}
+
+#[cfg(not(pomp_grammars_compiled))]
+mod compiled {
+    pub use tree_sitter_c::LANGUAGE as C;
+    pub use tree_sitter_cpp::LANGUAGE as CPP;
+    pub use tree_sitter_fortran::LANGUAGE as FORTRAN;
+}
+
+/// The C grammar of `tree-sitter-c`.
+pub const C: LanguageFn = compiled::C;
+/// The C++ grammar of `tree-sitter-cpp`.
+pub const CPP: LanguageFn = compiled::CPP;
+/// The Fortran grammar of `tree-sitter-fortran`.
+pub const FORTRAN: LanguageFn = compiled::FORTRAN;
+
+/// Whether the grammars were compiled by this crate, with the optimizer
+/// on, rather than taken from the grammar crates' builds.
+pub const COMPILED_HERE: bool = cfg!(pomp_grammars_compiled);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sexp(grammar: LanguageFn, text: &str) -> String {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar.into()).unwrap();
+        parser.parse(text, None).unwrap().root_node().to_sexp()
+    }
+
+    /// Falling back is allowed to a build, not here, where it would go
+    /// unnoticed: the build's warning says why it fell back.
+    #[cfg(not(pomp_grammars_compiled))]
+    #[test]
+    fn the_build_compiled_the_grammars() {
+        panic!("the build fell back to the grammar crates' own builds");
+    }
+
+    /// The grammars compiled here are the crates' grammars: the same
+    /// symbols and the same trees (the C++ and Fortran ones with their
+    /// external scanners, raw strings and continuation lines).
+    #[test]
+    fn the_grammars_are_the_crates_grammars() {
+        let pairs = [
+            (C, tree_sitter_c::LANGUAGE, "int f(int x) { for (;;) { x++; } return x; }\n"),
+            (
+                CPP,
+                tree_sitter_cpp::LANGUAGE,
+                "template <class T> T g(T t) { auto s = R\"x(a)\"b)x\"; return t < 2 ? t : T{}; }\n",
+            ),
+            (
+                FORTRAN,
+                tree_sitter_fortran::LANGUAGE,
+                "program p\n  x = 1 + &\n      2\n  print *, 'a''b'\nend program p\n",
+            ),
+        ];
+        for (ours, theirs, text) in pairs {
+            let (ours_language, theirs_language): (tree_sitter::Language, tree_sitter::Language) =
+                (ours.into(), theirs.into());
+            assert_eq!(
+                ours_language.node_kind_count(),
+                theirs_language.node_kind_count()
+            );
+            assert_eq!(ours_language.abi_version(), theirs_language.abi_version());
+            let tree = sexp(ours, text);
+            assert!(!tree.contains("ERROR"), "{tree}");
+            assert_eq!(tree, sexp(theirs, text));
+        }
+    }
+}
