@@ -1,11 +1,13 @@
 //! Compiles the grammar crates' generated parsers (and external scanners)
 //! without the pragma that turns the optimizer off, their public symbols
-//! renamed so that they sit beside the crates' own builds. The crates'
-//! source directories come from `cargo metadata`: Cargo tells a dependent
-//! no other way. Anything missing leaves the crates' builds in use.
+//! renamed so that they sit beside the crates' own builds. Cargo tells a
+//! dependent nothing of its dependencies' sources, so they are found where
+//! Cargo unpacks registry crates, at the versions the lock file names
+//! (`cargo metadata` would know, but it wants every package of the
+//! workspace downloaded, which a build of one package does not do).
+//! Anything missing leaves the crates' builds in use.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A grammar crate, the name its language function carries, and its C
 /// sources.
@@ -53,61 +55,73 @@ fn main() {
 
 fn compile_all() -> Result<(), String> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
-    let packages = packages()?;
+    let lock = lock_file()?;
+    println!("cargo:rerun-if-changed={}", lock.display());
+    let lock: toml::Table = std::fs::read_to_string(&lock)
+        .map_err(|e| format!("{}: {e}", lock.display()))?
+        .parse()
+        .map_err(|e| format!("{}: {e}", lock.display()))?;
+    let sources = home::cargo_home()
+        .map_err(|e| format!("no Cargo home: {e}"))?
+        .join("registry")
+        .join("src");
     for grammar in GRAMMARS {
-        compile(
-            grammar,
-            &source_directory(&packages, grammar.package)?,
-            &out,
-        )?;
+        let version = locked_version(&lock, grammar.package)?;
+        let directory = source_directory(&sources, grammar.package, &version)?;
+        compile(grammar, &directory, &out)?;
     }
     Ok(())
 }
 
-/// The packages of the build, as `cargo metadata` lists them.
-fn packages() -> Result<Vec<serde_json::Value>, String> {
-    let cargo = std::env::var_os("CARGO").ok_or("CARGO is not set")?;
-    let manifest = Path::new(&std::env::var_os("CARGO_MANIFEST_DIR").ok_or("no manifest dir")?)
-        .join("Cargo.toml");
-    // Offline and locked: reading the graph must neither fetch nor change
-    // the lock file of the build that runs this.
-    let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--offline", "--locked"])
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .output()
-        .map_err(|e| format!("cargo metadata: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "cargo metadata: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ));
-    }
-    let mut metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
-    match metadata["packages"].take() {
-        serde_json::Value::Array(packages) => Ok(packages),
-        _ => Err("cargo metadata lists no packages".into()),
+/// The lock file of the build: this crate's, or its workspace's.
+fn lock_file() -> Result<PathBuf, String> {
+    let manifest_dir =
+        PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").ok_or("no manifest dir")?);
+    manifest_dir
+        .ancestors()
+        .map(|dir| dir.join("Cargo.lock"))
+        .find(|lock| lock.is_file())
+        .ok_or_else(|| "no Cargo.lock".to_string())
+}
+
+/// The one version of `package` the lock file names.
+fn locked_version(lock: &toml::Table, package: &str) -> Result<String, String> {
+    let versions: Vec<&str> = lock
+        .get("package")
+        .and_then(toml::Value::as_array)
+        .ok_or("a lock file without packages")?
+        .iter()
+        .filter(|p| p.get("name").and_then(toml::Value::as_str) == Some(package))
+        .filter_map(|p| p.get("version").and_then(toml::Value::as_str))
+        .collect();
+    match versions[..] {
+        [version] => Ok(version.to_string()),
+        _ => Err(format!("{} versions of {package} locked", versions.len())),
     }
 }
 
-/// The `src` directory of the one version of `package` in the build.
-fn source_directory(packages: &[serde_json::Value], package: &str) -> Result<PathBuf, String> {
-    let manifests: Vec<&str> = packages
-        .iter()
-        .filter(|p| p["name"] == package)
-        .filter_map(|p| p["manifest_path"].as_str())
+/// The `src` directory of `package` at `version`, where Cargo unpacked it
+/// from a registry (crates.io's or another: the checksum in the lock file
+/// makes them the same). Vendored sources are not looked for.
+fn source_directory(registries: &Path, package: &str, version: &str) -> Result<PathBuf, String> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(registries)
+        .map_err(|e| format!("{}: {e}", registries.display()))?
+        .flatten()
+        .map(|registry| {
+            registry
+                .path()
+                .join(format!("{package}-{version}"))
+                .join("src")
+        })
+        .filter(|src| src.join("parser.c").is_file())
         .collect();
-    let [manifest] = manifests[..] else {
-        return Err(format!(
-            "{} versions of {package} in the build",
-            manifests.len()
-        ));
-    };
-    Ok(Path::new(manifest)
-        .parent()
-        .ok_or("a manifest without a directory")?
-        .join("src"))
+    found.sort();
+    found.into_iter().next().ok_or_else(|| {
+        format!(
+            "{package} {version} is not unpacked in {}",
+            registries.display()
+        )
+    })
 }
 
 fn compile(grammar: &Grammar, directory: &Path, out: &Path) -> Result<(), String> {

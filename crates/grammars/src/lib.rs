@@ -5,8 +5,8 @@
 //! MSVC forms), which keeps the compile of very large grammars short. For
 //! pomp the parse is most of a run, so the build script compiles the
 //! grammar crates' own sources again without that pragma, under names of
-//! its own. Where it cannot find those sources (a vendored or offline
-//! build without `cargo metadata`), the grammar crates' builds are used,
+//! its own. Where it cannot find those sources (vendored ones, say), the
+//! grammar crates' builds are used,
 //! and the build prints a warning saying so: the same grammars, only
 //! slower.
 
