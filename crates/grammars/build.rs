@@ -141,6 +141,12 @@ fn compile(grammar: &Grammar, directory: &Path, out: &Path) -> Result<(), String
         println!("cargo:rerun-if-changed={}", path.display());
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !text.contains(OPTIMIZER_OFF) && text.contains("optimize") {
+            println!(
+                "cargo:warning={} may turn the optimizer off in a form this build does not take out",
+                path.display()
+            );
+        }
         let copy = out.join(format!("{}_{source}", grammar.language));
         std::fs::write(&copy, text.replacen(OPTIMIZER_OFF, "", 1))
             .map_err(|e| format!("{}: {e}", copy.display()))?;
