@@ -72,19 +72,38 @@ enum Frame {
     },
 }
 
+/// The declaration the structure scan is reading.
+#[derive(Default)]
+struct Item<'a> {
+    /// Where it began.
+    start: Option<usize>,
+    /// Its words so far, for access specifiers.
+    words: usize,
+    /// Its tokens so far in C++, for [`classify`] at its `{`: not those
+    /// of preprocessor lines, nor those inside a block it holds already
+    /// (`T() : a_{1} {`), which are no part of its head.
+    head: Vec<(TokenKind, &'a [u8])>,
+}
+
+impl Item<'_> {
+    fn reset(&mut self) {
+        self.start = None;
+        self.words = 0;
+        self.head.clear();
+    }
+}
+
 impl Structure {
     /// The structure of `masked`; `None` where braces do not balance.
     pub fn scan(masked: &[u8], cplusplus: bool) -> Option<Structure> {
         let mut structure = Structure::default();
         let mut stack: Vec<Frame> = Vec::new();
-        // Where the declaration being read began, at the level of the
-        // innermost container (or the file).
-        let mut item_start: Option<usize> = None;
+        // The declaration being read, at the level of the innermost
+        // container (or the file).
+        let mut item = Item::default();
         // The last token closed a top-level block: a declaration ends
         // there unless its head goes on (`T() : a_{1} {`).
         let mut after_block = false;
-        // Words of the declaration so far, for access specifiers.
-        let mut words_in_item = 0usize;
         let mut access_word = false;
         let mut tokens = Tokens::new(masked, 0..masked.len());
         loop {
@@ -134,31 +153,28 @@ impl Structure {
             }
             let continues_head = matches!(token.kind, TokenKind::Punct(b',' | b'{'));
             if after_block && !continues_head {
-                item_start = None;
-                words_in_item = 0;
+                item.reset();
             }
             after_block = false;
             match token.kind {
                 TokenKind::Preprocessor => {}
-                TokenKind::Punct(b';') => {
-                    item_start = None;
-                    words_in_item = 0;
-                }
+                TokenKind::Punct(b';') => item.reset(),
                 TokenKind::Punct(b':')
                     if access_word
-                        && words_in_item == 1
+                        && item.words == 1
                         && matches!(
                             innermost_container(&stack).map(|c| structure.containers[c].kind),
                             Some(ContainerKind::Class)
                         ) =>
                 {
-                    item_start = None;
-                    words_in_item = 0;
+                    item.reset()
                 }
                 TokenKind::Punct(b'{') => {
-                    let start = item_start.unwrap_or(token.span.start);
+                    let start = item.start.unwrap_or(token.span.start);
                     let head = start..token.span.end;
-                    match classify(masked, start..token.span.start, cplusplus) {
+                    // C has no blocks of declarations.
+                    let kind = cplusplus.then(|| classify(&item.head)).flatten();
+                    match kind {
                         Some(kind) => {
                             structure.containers.push(Container {
                                 kind,
@@ -167,8 +183,7 @@ impl Structure {
                                 parent: innermost_container(&stack),
                             });
                             stack.push(Frame::Container(structure.containers.len() - 1));
-                            item_start = None;
-                            words_in_item = 0;
+                            item.reset();
                         }
                         None => stack.push(Frame::Leaf {
                             open: token.span.start,
@@ -186,12 +201,14 @@ impl Structure {
                     structure.containers[index].tail = token.span.start..end;
                     // The rest of a class's declaration is in its tail.
                     tokens = Tokens::new(masked, end..masked.len());
-                    item_start = None;
-                    words_in_item = 0;
+                    item.reset();
                 }
                 _ => {
-                    if item_start.is_none() {
-                        item_start = Some(token.span.start);
+                    if item.start.is_none() {
+                        item.start = Some(token.span.start);
+                    }
+                    if cplusplus {
+                        item.head.push((token.kind, &masked[token.span.clone()]));
                     }
                     let word = &masked[token.span.clone()];
                     if token.kind == TokenKind::Word
@@ -206,7 +223,7 @@ impl Structure {
                             &masked[token.span.clone()],
                             b"public" | b"private" | b"protected"
                         );
-                    words_in_item += 1;
+                    item.words += 1;
                 }
             }
         }
@@ -266,17 +283,9 @@ fn declaration_end(masked: &[u8], after: usize, kind: ContainerKind) -> usize {
     after
 }
 
-/// Whether the declaration head `masked[head]` opens a block of
+/// Whether a C++ declaration head, its tokens `tokens`, opens a block of
 /// declarations, and which.
-fn classify(masked: &[u8], head: Span, cplusplus: bool) -> Option<ContainerKind> {
-    // C has no blocks of declarations.
-    if !cplusplus {
-        return None;
-    }
-    let tokens: Vec<(TokenKind, &[u8])> = Tokens::new(masked, head)
-        .filter(|t| t.kind != TokenKind::Preprocessor)
-        .map(|t| (t.kind, &masked[t.span]))
-        .collect();
+fn classify(tokens: &[(TokenKind, &[u8])]) -> Option<ContainerKind> {
     if tokens.iter().any(|(k, _)| *k == TokenKind::Punct(b'=')) {
         return None;
     }
@@ -288,7 +297,7 @@ fn classify(masked: &[u8], head: Span, cplusplus: bool) -> Option<ContainerKind>
     if first == Some(b"namespace".as_slice()) {
         return Some(ContainerKind::Namespace);
     }
-    if let [(TokenKind::Word, b"extern"), (TokenKind::Literal, literal)] = tokens.as_slice() {
+    if let [(TokenKind::Word, b"extern"), (TokenKind::Literal, literal)] = tokens {
         if matches!(*literal, b"\"C\"" | b"\"C++\"") {
             return Some(ContainerKind::Linkage);
         }
@@ -299,7 +308,7 @@ fn classify(masked: &[u8], head: Span, cplusplus: bool) -> Option<ContainerKind>
     while i < tokens.len() {
         match tokens[i] {
             (TokenKind::Word, b"template") => {
-                i = skip_angles(&tokens, i + 1);
+                i = skip_angles(tokens, i + 1);
                 continue;
             }
             (TokenKind::Word, b"class" | b"struct" | b"union") => {
@@ -646,6 +655,41 @@ mod tests {
                 "struct S { int a; }",
                 "static int t[] = { 1, 2 }",
                 "struct S *make(void) { return 0; }"
+            ]
+        );
+    }
+
+    /// Heads are classified by the tokens the scan read for them: with
+    /// comments, preprocessor lines, attributes and blocks in between, and
+    /// a block's own tokens no part of the head.
+    #[test]
+    fn heads_open_the_blocks_their_tokens_say() {
+        let src = "inline namespace /* v */ v1 { void f() { } }\n\
+                   class\n#ifdef A\nfinal_\n#endif\nK { void g() { } };\n\
+                   struct alignas(8) S { void h() { } };\n\
+                   enum class E { a, b };\n\
+                   struct S *make() { return 0; }\n\
+                   extern \"C++\" { void z() { } }\n\
+                   int a[] = { 1 }, b[] = { 2 };\n\
+                   T::T() : m_{1}, n_{ 2 } { }\n\
+                   S s{sizeof(class X *)}, t{ 3 };\n";
+        let found = leaves(src, true);
+        let items: Vec<(&str, usize)> = found
+            .iter()
+            .map(|(item, ranges)| (item.as_str(), ranges.len()))
+            .collect();
+        assert_eq!(
+            items,
+            [
+                ("void f() { }", 3),
+                ("void g() { }", 3),
+                ("void h() { }", 3),
+                ("enum class E { a, b }", 1),
+                ("struct S *make() { return 0; }", 1),
+                ("void z() { }", 3),
+                ("int a[] = { 1 }, b[] = { 2 }", 1),
+                ("T::T() : m_{1}, n_{ 2 } { }", 1),
+                ("S s{sizeof(class X *)}, t{ 3 }", 1),
             ]
         );
     }
