@@ -200,6 +200,20 @@ pub fn scan(bytes: &[u8]) -> Scan {
 
 pub use lex::is_ident;
 
+/// The bytes that begin nothing the scan looks at: neither a word nor a
+/// preprocessor line, comment, literal or attribute.
+static INERT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = !(byte.is_ascii_alphanumeric()
+            || matches!(byte, b'_' | b'#' | b'/' | b'"' | b'\'' | b'['));
+        b += 1;
+    }
+    table
+};
+
 impl<'a> Scanner<'a> {
     fn peek(&self, off: usize) -> u8 {
         self.bytes.get(self.pos + off).copied().unwrap_or(0)
@@ -220,7 +234,13 @@ impl<'a> Scanner<'a> {
                 b'\'' => self.pos = lex::quoted_end(self.bytes, self.pos, b'\''),
                 b'[' if self.peek(1) == b'[' => self.attribute(),
                 _ if is_ident(b) => self.word(),
-                _ => self.pos += 1,
+                // White space and operators come in runs: step over one.
+                _ => {
+                    self.pos += 1
+                        + (self.bytes[self.pos + 1..].iter())
+                            .position(|&b| !INERT[b as usize])
+                            .unwrap_or(self.bytes.len() - self.pos - 1)
+                }
             }
         }
     }
