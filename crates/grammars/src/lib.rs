@@ -6,9 +6,8 @@
 //! pomp the parse is most of a run, so the build script compiles the
 //! grammar crates' own sources again without that pragma, under names of
 //! its own. Where it cannot find those sources (vendored ones, say), the
-//! grammar crates' builds are used,
-//! and the build prints a warning saying so: the same grammars, only
-//! slower.
+//! grammar crates' builds are used and the build prints a warning saying
+//! so: the same grammars, only slower.
 
 use tree_sitter_language::LanguageFn;
 
