@@ -207,10 +207,10 @@ impl Structure {
                     if item.start.is_none() {
                         item.start = Some(token.span.start);
                     }
-                    if cplusplus {
-                        item.head.push((token.kind, &masked[token.span.clone()]));
-                    }
                     let word = &masked[token.span.clone()];
+                    if cplusplus {
+                        item.head.push((token.kind, word));
+                    }
                     if token.kind == TokenKind::Word
                         && word.starts_with(b"omp_")
                         && std::str::from_utf8(word)
@@ -219,10 +219,7 @@ impl Structure {
                         structure.lock_routines_outside.push(token.span.start);
                     }
                     access_word = token.kind == TokenKind::Word
-                        && matches!(
-                            &masked[token.span.clone()],
-                            b"public" | b"private" | b"protected"
-                        );
+                        && matches!(word, b"public" | b"private" | b"protected");
                     item.words += 1;
                 }
             }

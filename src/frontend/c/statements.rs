@@ -11,8 +11,8 @@
 //! Inside those statements, pomp reads only nested directives, lock calls,
 //! loop nests and, in a file with user regions, jumps: a brace block that
 //! holds none of them is read as its two braces ([`Owned::read`]), as a
-//! function without directives is read as nothing. Directives' own lines, blanks once masked, are not
-//! read at all.
+//! function without directives is read as nothing. Directives' own lines,
+//! blanks once masked, are not read at all.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
