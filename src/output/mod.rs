@@ -37,9 +37,16 @@ pub fn emit(
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory
-/// and a rename: readers see the old file or the whole new one. Like a
-/// compiler's output it is not forced to disk: after a crash the build
-/// reruns anyway, and a sync per file would dominate large builds.
+/// and a rename: readers see the old file, no file, or the whole new one,
+/// never part of one. Like a compiler's output it is not forced to disk:
+/// after a crash the build reruns anyway, and a sync per file would
+/// dominate large builds.
+///
+/// The old file is removed before the rename rather than replaced by it:
+/// ext4 writes a file renamed over another out to disk at once (its
+/// `auto_da_alloc` guard), which made replacing a 6 MB output cost 6–8% of
+/// its instrumentation. Its other names, such as a source it was a hard
+/// link to, keep the old bytes.
 ///
 /// A path naming something other than a regular file (`/dev/null`, a
 /// pipe) is written in place: renaming over it would replace the device
@@ -68,6 +75,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -173,6 +184,22 @@ mod tests {
     }
 
     use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn writing_replaces_the_file_and_leaves_its_other_names_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("source.c");
+        std::fs::write(&source, b"int old;\n").unwrap();
+        let output = dir.path().join("output.c");
+        std::fs::hard_link(&source, &output).unwrap();
+        super::write_atomically(&output, b"int new;\n").unwrap();
+        assert_eq!(std::fs::read(&output).unwrap(), b"int new;\n");
+        assert_eq!(std::fs::read(&source).unwrap(), b"int old;\n");
+        super::write_atomically(&output, b"int newer;\n").unwrap();
+        assert_eq!(std::fs::read(&output).unwrap(), b"int newer;\n");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "a temporary file was left: {names:?}");
+    }
 
     #[test]
     fn a_file_written_atomically_gets_the_mode_any_new_file_gets() {
