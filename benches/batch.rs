@@ -108,7 +108,7 @@ fn per_core(c: &mut Criterion) {
         let file = SourceFile::new(format!("{name}.src"), bytes.clone(), language);
         assert!(!instrument(&file, &options).has_errors(), "{name}");
         group.bench_function(format!("pomp/{name}"), |b| {
-            b.iter(|| black_box(instrument(&file, &options).output.len()))
+            b.iter(|| black_box(instrument(&file, &options).output(&file).len()))
         });
         let mut parser = tree_sitter::Parser::new();
         parser.set_language(&grammar(language)).unwrap();

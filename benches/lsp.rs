@@ -140,7 +140,13 @@ fn latency(c: &mut Criterion) {
     let file = SourceFile::new(path, text.as_bytes().to_vec(), Language::C);
     let options = pomp::instrument::Options::default();
     group.bench_function("instrument-once", |b| {
-        b.iter(|| black_box(pomp::instrument::instrument(&file, &options).output.len()))
+        b.iter(|| {
+            black_box(
+                pomp::instrument::instrument(&file, &options)
+                    .output(&file)
+                    .len(),
+            )
+        })
     });
 
     // A blank typed and taken back at the start of the middle line, which

@@ -207,7 +207,7 @@ fn main() {
                 );
                 use std::io::Write;
                 let mut o = std::io::stdout().lock();
-                o.write_all(&done.output).unwrap();
+                done.write_output(&file, &mut o).unwrap();
                 o.write_all(serde_json::to_string(&doc).unwrap().as_bytes())
                     .unwrap();
                 o.write_all(format!("{:?}", done.diagnostics).as_bytes())

@@ -198,7 +198,7 @@ fn a_generated_tree_is_mirrored_instrumented_registered_and_indexed() {
             pomp::instrument::instrument_source(&source, options.language, &options).unwrap();
         assert_eq!(
             std::fs::read(out.join(&file.output)).unwrap(),
-            alone.output,
+            alone.output(&read),
             "{}",
             file.path
         );

@@ -77,9 +77,11 @@ fn compare_front_ends(file: &SourceFile, flags: &CompileFlags, work: &Path) -> A
     if !unexplained.is_empty() {
         problems.push(pomp::diagnostics::render(file, &unexplained, false));
     }
-    if explained.is_empty() && tree_sitter.output != clang.output {
-        let a = String::from_utf8_lossy(&tree_sitter.output);
-        let b = String::from_utf8_lossy(&clang.output);
+    let clang_output = clang.output(file);
+    let tree_sitter_output = tree_sitter.output(file);
+    if explained.is_empty() && tree_sitter_output != clang_output {
+        let a = String::from_utf8_lossy(&tree_sitter_output);
+        let b = String::from_utf8_lossy(&clang_output);
         let diff = similar::TextDiff::from_lines(a.as_ref(), b.as_ref());
         problems.push(format!(
             "outputs differ:\n{}",
@@ -94,7 +96,7 @@ fn compare_front_ends(file: &SourceFile, flags: &CompileFlags, work: &Path) -> A
             .to_string_lossy()
             .into_owned();
         let instrumented = work.join(name.replace('.', ".clang."));
-        std::fs::write(&instrumented, &clang.output).unwrap();
+        std::fs::write(&instrumented, &clang_output).unwrap();
         let compiler = match file.language {
             Language::Cpp => "g++",
             _ => "gcc",

@@ -15,7 +15,7 @@ fn run(text: &str) -> Instrumentation {
 fn output(text: &str) -> String {
     let done = run(text);
     assert!(!done.has_errors(), "{:#?}", done.diagnostics);
-    String::from_utf8(done.output).unwrap()
+    String::from_utf8(done.edits.apply(text.as_bytes())).unwrap()
 }
 
 fn errors(text: &str) -> Vec<String> {
@@ -36,7 +36,7 @@ fn a_guarded_directive_keeps_its_guard_around_the_code_after_its_block() {
         done.model.site_condition(0).as_deref(),
         Some("defined(_OPENMP)")
     );
-    let out = String::from_utf8(done.output).unwrap();
+    let out = String::from_utf8(done.edits.apply(text.as_bytes())).unwrap();
     let after_block = &out[out.find("*p += 1;").unwrap()..];
     assert!(
         after_block.starts_with("*p += 1;\n#if defined(_OPENMP)\nPOMP2_Critical_end"),
@@ -52,7 +52,7 @@ fn alternative_directives_are_each_a_region_closed_under_their_condition() {
     assert_eq!(done.plan.regions.len(), 2);
     // Neither alternative is nested in the other.
     assert!(done.model.sites.iter().all(|s| s.parent.is_none()));
-    let out = String::from_utf8(done.output).unwrap();
+    let out = String::from_utf8(done.edits.apply(text.as_bytes())).unwrap();
     let first = out
         .find("#if defined(SCHED_CYCLIC)\n")
         .expect("first closing guarded");
@@ -73,7 +73,7 @@ fn a_host_alternative_after_a_device_directive_is_measured_under_its_condition()
         .map(|r| r.region_type.as_str())
         .collect();
     assert_eq!(types, ["targetteamsdistributeparallelfor", "parallelfor"]);
-    let out = String::from_utf8(done.output).unwrap();
+    let out = String::from_utf8(done.edits.apply(text.as_bytes())).unwrap();
     let host = out
         .find("#if !(defined(OPENMP_TARGET)) && (defined(_OPENMP))\n")
         .expect("the host region closed under its condition");

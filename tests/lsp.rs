@@ -171,7 +171,7 @@ fn nowhere(name: &str) -> (PathBuf, String) {
 fn instrumented(path: &Path, text: &str, language: Language) -> String {
     let file = SourceFile::new(path, text.as_bytes().to_vec(), language);
     let done = pomp::instrument::instrument(&file, &pomp::instrument::Options::default());
-    String::from_utf8(done.output).unwrap()
+    String::from_utf8(done.output(&file)).unwrap()
 }
 
 fn expected_regions(path: &Path, text: &str) -> pomp::preview::Document {

@@ -60,7 +60,8 @@ fn every_edit_reads_as_the_text_read_from_scratch() {
         for (step, version) in edited.into_iter().enumerate() {
             let file = SourceFile::new(&path, version.into_bytes(), language);
             let again = instrument_again(&file, &options, &mut session).unwrap();
-            let (found, output) = (again.diagnostics, again.output);
+            let output = again.output(&file);
+            let found = again.diagnostics;
             let fresh = instrument(&file, &options);
             assert_eq!(
                 diagnostics(&found),
@@ -69,7 +70,7 @@ fn every_edit_reads_as_the_text_read_from_scratch() {
                 path.display()
             );
             assert!(
-                output == fresh.output,
+                output == fresh.output(&file),
                 "{} after edit {step}: output differs",
                 path.display()
             );

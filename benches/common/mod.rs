@@ -24,7 +24,7 @@ pub fn bench_input(
     let output = dir.join(format!("{name}-out-{file_name}"));
     let file = SourceFile::new(file_name, bytes, language);
     group.bench_with_input(BenchmarkId::new("pomp", name), &file, |b, file| {
-        b.iter(|| black_box(instrument(file, &options).output.len()))
+        b.iter(|| black_box(instrument(file, &options).output(file).len()))
     });
     group.bench_with_input(
         BenchmarkId::new("copy-through-file", name),

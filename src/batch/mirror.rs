@@ -371,9 +371,9 @@ impl Work<'_> {
             verdict.mirror = mirror;
             return Ok((verdict, Some(content), None, worked));
         }
-        drop(file);
         self.prepare_output()?;
-        crate::output::write_atomically(self.output, &done.output)?;
+        crate::output::write_atomically_with(self.output, |to| done.write_output(&file, to))?;
+        drop(file);
         std::fs::set_permissions(self.output, self.stat.permissions())?;
         let idf = self.job.idf_name();
         let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;

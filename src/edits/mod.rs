@@ -81,9 +81,22 @@ impl EditBuilder {
 
     /// The edits in the order they apply: by offset, insertions before a
     /// replacement at the same offset, then by `order`, then as collected.
+    ///
+    /// Replacements never overlap: the front end hands out disjoint
+    /// directive ranges, so an overlap is a bug, not input, and panics here,
+    /// where the pipeline turns a panic into an internal error of the file.
     pub fn build(mut self) -> EditSet {
         self.edits
             .sort_by_key(|e| (e.range.start, !e.range.is_empty(), e.order));
+        let mut copied = 0;
+        for edit in &self.edits {
+            assert!(
+                edit.range.start >= copied,
+                "overlapping edits at byte {}",
+                edit.range.start
+            );
+            copied = edit.range.end;
+        }
         EditSet { edits: self.edits }
     }
 }
@@ -108,24 +121,29 @@ impl EditSet {
         self.edits.iter()
     }
 
-    /// Apply to `original`. Replacements never overlap: the front end hands
-    /// out disjoint directive ranges, so an overlap is a bug, not input.
+    /// Apply to `original`.
     pub fn apply(&self, original: &[u8]) -> Vec<u8> {
         let extra: usize = self.edits.iter().map(|e| e.text.len()).sum();
         let mut out = Vec::with_capacity(original.len() + extra);
+        self.write(original, &mut out)
+            .expect("writing to memory cannot fail");
+        out
+    }
+
+    /// Apply to `original`, writing the result to `to` piece by piece: a
+    /// large output never has to be held whole.
+    pub fn write<W: std::io::Write + ?Sized>(
+        &self,
+        original: &[u8],
+        to: &mut W,
+    ) -> std::io::Result<()> {
         let mut copied = 0;
         for edit in &self.edits {
-            assert!(
-                edit.range.start >= copied,
-                "overlapping edits at byte {}",
-                edit.range.start
-            );
-            out.extend_from_slice(&original[copied..edit.range.start]);
-            out.extend_from_slice(edit.text.as_bytes());
+            to.write_all(&original[copied..edit.range.start])?;
+            to.write_all(edit.text.as_bytes())?;
             copied = edit.range.end;
         }
-        out.extend_from_slice(&original[copied..]);
-        out
+        to.write_all(&original[copied..])
     }
 }
 
@@ -169,6 +187,6 @@ mod tests {
         let mut set = EditBuilder::default();
         set.replace(0..4, "a", 0, Origin::File);
         set.replace(2..6, "b", 0, Origin::File);
-        set.build().apply(b"0123456789");
+        set.build();
     }
 }

@@ -164,7 +164,7 @@ impl Analysis {
             let done = checked.clone().render(file);
             Rendered {
                 regions: preview::Document::new(file, &done, lines, encoding),
-                output: done.output,
+                output: done.output(file),
             }
         })
     }

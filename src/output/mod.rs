@@ -53,12 +53,22 @@ pub fn emit(
 /// with a file, for every program on the machine. A symbolic link to a
 /// regular file stays a link, its target is replaced.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |to| to.write_all(bytes))
+}
+
+/// [`write_atomically`], with the bytes written by `write` as it makes
+/// them, through a buffer: the output is never held whole.
+pub fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    const BUFFER: usize = 64 * 1024;
     let path = match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
-            return std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)?
-                .write_all(bytes);
+            let device = std::fs::OpenOptions::new().write(true).open(path)?;
+            let mut to = std::io::BufWriter::with_capacity(BUFFER, device);
+            write(&mut to)?;
+            return to.flush();
         }
         Ok(_) => std::fs::canonicalize(path)?,
         Err(_) => path.to_path_buf(),
@@ -74,7 +84,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .prefix(".pomp-")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    let mut to = std::io::BufWriter::with_capacity(BUFFER, tmp.as_file_mut());
+    write(&mut to)?;
+    to.flush()?;
+    drop(to);
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}

@@ -106,7 +106,7 @@ pub fn instrumented_text(
     region: Option<usize>,
 ) -> Vec<u8> {
     match region {
-        None => done.output.clone(),
+        None => done.output(file),
         Some(index) => apply(
             &file.bytes,
             done.edits

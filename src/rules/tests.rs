@@ -19,8 +19,8 @@ fn instrumented(language: Language, text: &str) -> Instrumentation {
     result
 }
 
-fn output(result: &Instrumentation) -> String {
-    String::from_utf8_lossy(&result.output).into_owned()
+fn output(result: &Instrumentation, text: &str) -> String {
+    String::from_utf8_lossy(&result.edits.apply(text.as_bytes())).into_owned()
 }
 
 /// The layers of the construct whose directive is named `name`.
@@ -58,7 +58,7 @@ fn a_task_reduction_keeps_the_worksharing_barrier_implicit_and_says_so() {
     assert!(!sections.add_nowait && !sections.barrier_after);
     let written = sections.directive.as_ref().unwrap().render();
     assert_eq!(written, "sections reduction(task, +: r)");
-    assert!(!output(&result).contains("Implicit_barrier_enter(&pomp2_region_2"));
+    assert!(!output(&result, text).contains("Implicit_barrier_enter(&pomp2_region_2"));
     let region = &result.plan.regions[1];
     assert_eq!(region.region_type, "sections");
     assert_eq!(region.implicit_barrier, None);
@@ -87,7 +87,7 @@ fn a_task_reduction_on_a_combined_fortran_construct_gets_no_nowait() {
     let result = instrumented(Language::FortranFree, text);
     let parts = layers(&result.plan, &result, "parallel do");
     assert!(!parts[1].add_nowait);
-    let out = output(&result);
+    let out = output(&result, text);
     assert!(!out.to_ascii_lowercase().contains("nowait"), "{out}");
     // Other reduction modifiers leave the barrier to pomp.
     let plain = text.replace("task, ", "");
@@ -128,7 +128,7 @@ fn fortran_parallel_regions_in_teams_take_their_thread_count_from_before_it() {
         options.rules.events = events;
         let result = instrument(&file, &options);
         assert!(!result.has_errors(), "{:?}", result.diagnostics);
-        let out = output(&result);
+        let out = output(&result, text);
         let before = &out[..out.find("!$omp teams").unwrap()];
         assert!(
             before.contains("pomp2_max_threads = pomp2_lib_get_max_threads()"),
@@ -153,7 +153,7 @@ fn fortran_parallel_regions_in_teams_take_their_thread_count_from_before_it() {
 fn a_parallel_region_inside_a_parallel_region_in_teams_may_ask_the_runtime() {
     let text = "void f(void) {\n#pragma omp teams\n#pragma omp parallel num_threads(2)\n#pragma omp parallel\n  ;\n}\n";
     let result = instrumented(Language::C, text);
-    let out = output(&result);
+    let out = output(&result, text);
     // The outer parallel region gave its count; the inner one is not
     // strictly inside teams.
     assert!(!out.contains("pomp2_max_threads"), "{out}");

@@ -150,10 +150,10 @@ impl SourceJob<'_> {
         if self.line.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
-            for (path, bytes) in [(&kept_source, &done.output), (&kept_idf, &idf)] {
-                crate::output::write_atomically(path, bytes)
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
+            crate::output::write_atomically_with(&kept_source, |to| done.write_output(&file, to))
+                .with_context(|| format!("writing {}", kept_source.display()))?;
+            crate::output::write_atomically(&kept_idf, &idf)
+                .with_context(|| format!("writing {}", kept_idf.display()))?;
         }
         if !done.changes_anything() {
             return Ok(None);
@@ -162,7 +162,12 @@ impl SourceJob<'_> {
         // user's files it needs neither atomic replacement nor a flush to disk.
         let directory = scratch.get()?.subdirectory(&number.to_string())?;
         let compiled_path = directory.join(compiled_file_name(path, self.language));
-        std::fs::write(&compiled_path, &done.output)
+        std::fs::File::create(&compiled_path)
+            .map(std::io::BufWriter::new)
+            .and_then(|mut to| {
+                done.write_output(&file, &mut to)?;
+                std::io::Write::flush(&mut to)
+            })
             .with_context(|| format!("writing {}", compiled_path.display()))?;
         let init_function = done.init_function().map(|symbol| {
             InitFunction::from_symbol(&symbol).unwrap_or(InitFunction {
