@@ -143,7 +143,7 @@ pub fn read_source(path: &Path, language: Option<Language>) -> Result<SourceFile
     let language = language
         .or_else(|| Language::from_path(path))
         .ok_or_else(|| InputError::UnknownLanguage(path.to_path_buf()))?;
-    let bytes = std::fs::read(path).map_err(|source| InputError::Unreadable {
+    let bytes = crate::source::Bytes::read(path).map_err(|source| InputError::Unreadable {
         path: path.to_path_buf(),
         source,
     })?;

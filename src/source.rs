@@ -49,13 +49,70 @@ impl Language {
     }
 }
 
+/// A file's bytes: read into memory, or, for a large file, mapped.
+///
+/// Reading copies every byte into fresh memory, one page fault per page;
+/// a mapping shares the system's cached pages, many per fault. Like a
+/// compiler, pomp expects a source not to change while it reads it: a
+/// mapped file truncated meanwhile ends the process (`SIGBUS`), before any
+/// output is renamed into place.
+#[derive(Clone, Debug)]
+pub enum Bytes {
+    Read(Vec<u8>),
+    Mapped(std::sync::Arc<memmap2::Mmap>),
+}
+
+impl Bytes {
+    /// From this size on a file is mapped: below it, mapping and
+    /// unmapping cost more than the copy.
+    const MAPPED_FROM: u64 = 256 * 1024;
+
+    /// The contents of the file at `path`.
+    pub fn read(path: &Path) -> std::io::Result<Bytes> {
+        let file = std::fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        if metadata.is_file() && metadata.len() >= Self::MAPPED_FROM {
+            // SAFETY: the mapping is read only and private to this
+            // process; the file changing under it is the hazard named in
+            // the type's documentation.
+            let mapped = unsafe { memmap2::Mmap::map(&file)? };
+            return Ok(Bytes::Mapped(std::sync::Arc::new(mapped)));
+        }
+        let mut bytes = Vec::with_capacity(metadata.len() as usize);
+        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
+        Ok(Bytes::Read(bytes))
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Read(bytes) => bytes,
+            Bytes::Mapped(mapped) => mapped,
+        }
+    }
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(bytes: Vec<u8>) -> Bytes {
+        Bytes::Read(bytes)
+    }
+}
+
 /// One source file as read from disk. The bytes are kept exactly: nothing
 /// outside rewritten directives may change in the output.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The name written into `#line` markers and descriptors.
     pub path: PathBuf,
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
     pub language: Language,
     line_starts: Vec<usize>,
     /// SHA-256 of the bytes, computed once when first asked for.
@@ -63,8 +120,16 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    pub fn new(path: impl Into<PathBuf>, bytes: Vec<u8>, language: Language) -> SourceFile {
-        let mut line_starts = vec![0];
+    pub fn new(
+        path: impl Into<PathBuf>,
+        bytes: impl Into<Bytes>,
+        language: Language,
+    ) -> SourceFile {
+        let bytes = bytes.into();
+        // Counted first: grown as found, the list was copied over and over.
+        let lines = memchr::memchr_iter(b'\n', &bytes).count();
+        let mut line_starts = Vec::with_capacity(lines + 1);
+        line_starts.push(0);
         line_starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i + 1));
         SourceFile {
             path: path.into(),
@@ -155,4 +220,38 @@ pub fn hex(bytes: &[u8]) -> String {
         let _ = write!(out, "{b:02x}");
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_files_are_mapped_small_ones_read_and_both_read_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = b"#pragma omp parallel\n{ work(); }\n";
+        let large: Vec<u8> = line
+            .iter()
+            .copied()
+            .cycle()
+            .take(Bytes::MAPPED_FROM as usize + 7)
+            .collect();
+        for (name, content, mapped) in [
+            ("large.c", &large[..], true),
+            ("small.c", &line[..], false),
+            ("empty.c", &b""[..], false),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, content).unwrap();
+            let bytes = Bytes::read(&path).unwrap();
+            assert_eq!(matches!(bytes, Bytes::Mapped(_)), mapped, "{name}");
+            assert_eq!(&*bytes, content, "{name}");
+            let file = SourceFile::new(&path, bytes, Language::C);
+            assert_eq!(
+                file.line_of(content.len()),
+                content.iter().filter(|&&b| b == b'\n').count() + 1
+            );
+        }
+        assert!(Bytes::read(&dir.path().join("missing.c")).is_err());
+    }
 }

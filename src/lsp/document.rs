@@ -222,7 +222,7 @@ impl Analysis {
             .map(|d| size_of_val(d) + d.message.capacity())
             .sum();
         let checked = self.checked.as_ref().map_or(0, |(file, checked)| {
-            file.bytes.capacity()
+            file.bytes.len()
                 + checked.model.sites.capacity() * size_of::<crate::model::Site>()
                 + checked.plan.regions.capacity() * size_of::<crate::rules::Region>()
         });

@@ -123,7 +123,7 @@ impl<'f> Prepared<'f> {
             masked: Vec::new(),
             scratch: RefCell::new(None),
         };
-        let mut masked = file.bytes.clone();
+        let mut masked = file.bytes.to_vec();
         prepared.mask(&mut masked, 0, &Assignment::new());
         prepared.masked = masked;
         Some(prepared)
