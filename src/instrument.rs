@@ -347,7 +347,8 @@ pub fn instrumented_name(input: &Path, language: Language) -> PathBuf {
 }
 
 /// `pomp instrument`: run the pipeline on one file, print diagnostics the
-/// way a compiler does, and exit non-zero on error.
+/// way a compiler does, and exit non-zero on error. For a command whose
+/// process ends after it: what the file took is not freed.
 pub fn run_cli(
     input: &Path,
     output: &Path,
@@ -366,10 +367,14 @@ pub fn run_cli(
                 "{}",
                 crate::diagnostics::render(&file, &done.diagnostics, color)
             );
-            if !done.has_errors() {
+            let errors = done.error_count();
+            // The process ends after this; freeing the model, the plan and
+            // the edits object by object took 2% of a dense file's run.
+            // Compilers leave their memory to the system in the same way.
+            std::mem::forget((file, done));
+            if errors == 0 {
                 return std::process::ExitCode::SUCCESS;
             }
-            let errors = done.error_count();
             eprintln!(
                 "error: {} not instrumented ({errors} error{}); nothing was written",
                 input.display(),
