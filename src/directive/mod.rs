@@ -116,7 +116,7 @@ impl Directive {
         }
         for c in &self.clauses {
             out.push(' ');
-            out.push_str(&c.render());
+            c.render_into(&mut out);
         }
         out
     }
@@ -131,9 +131,18 @@ impl Clause {
     }
 
     pub fn render(&self) -> String {
-        match &self.args {
-            Some(a) => format!("{}({})", self.name, a),
-            None => self.name.clone(),
+        let mut out = String::new();
+        self.render_into(&mut out);
+        out
+    }
+
+    /// [`Clause::render`], appended to `out`.
+    pub fn render_into(&self, out: &mut String) {
+        out.push_str(&self.name);
+        if let Some(args) = &self.args {
+            out.push('(');
+            out.push_str(args);
+            out.push(')');
         }
     }
 

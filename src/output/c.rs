@@ -9,7 +9,7 @@ use crate::rules::{
     Var, MAX_THREADS_VAR,
 };
 use crate::source::{c_string_literal, SourceFile};
-use std::collections::BTreeSet;
+use rustc_hash::FxHashSet;
 
 /// The edits that turn `file` into its instrumented form.
 pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> EditSet {
@@ -19,7 +19,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
         plan,
         config,
         edits: EditBuilder::default(),
-        events: BTreeSet::new(),
+        events: FxHashSet::default(),
         quoted_path: file.quoted_path(),
     };
     for construct in &plan.constructs {
@@ -99,8 +99,9 @@ struct Renderer<'a> {
     plan: &'a Plan,
     config: &'a super::Config,
     edits: EditBuilder,
-    /// Every event called, for the prototypes.
-    events: BTreeSet<String>,
+    /// Every event called, for the prototypes (a set looked up for every
+    /// call, sorted once when they are written).
+    events: FxHashSet<String>,
     /// The file's path as `#line` markers name it.
     quoted_path: String,
 }
@@ -153,7 +154,7 @@ impl Renderer<'_> {
     fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
         let mut text = String::with_capacity(96 * calls.len());
         for (i, c) in calls.iter().enumerate() {
-            if !self.events.contains(&c.event) {
+            if !self.events.contains(c.event.as_str()) {
                 self.events.insert(c.event.clone());
             }
             if i > 0 {
@@ -411,7 +412,9 @@ impl Renderer<'_> {
             ),
             Interface::Pomp1 => out.push_str(POMP1_DESCRIPTOR),
         }
-        for event in &self.events {
+        let mut events: Vec<&str> = self.events.iter().map(String::as_str).collect();
+        events.sort_unstable();
+        for event in events {
             out.push_str(&prototype(self.plan, event));
             out.push('\n');
         }
