@@ -201,15 +201,24 @@ mod tests {
     #[test]
     fn writing_replaces_the_file_and_leaves_its_other_names_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let source = dir.path().join("source.c");
+        let (source, output) = (dir.path().join("source.c"), dir.path().join("output.c"));
         std::fs::write(&source, b"int old;\n").unwrap();
-        let output = dir.path().join("output.c");
         std::fs::hard_link(&source, &output).unwrap();
         super::write_atomically(&output, b"int new;\n").unwrap();
         assert_eq!(std::fs::read(&output).unwrap(), b"int new;\n");
         assert_eq!(std::fs::read(&source).unwrap(), b"int old;\n");
-        super::write_atomically(&output, b"int newer;\n").unwrap();
-        assert_eq!(std::fs::read(&output).unwrap(), b"int newer;\n");
+        // Written in pieces, as the output is, larger than the buffer.
+        let piece = vec![b' '; 40 * 1024];
+        super::write_atomically_with(&output, |to| {
+            to.write_all(b"int newer;")?;
+            to.write_all(&piece)?;
+            to.write_all(&piece)?;
+            to.write_all(b"\n")
+        })
+        .unwrap();
+        let written = std::fs::read(&output).unwrap();
+        assert_eq!(written.len(), 10 + 2 * piece.len() + 1);
+        assert!(written.starts_with(b"int newer;") && written.ends_with(b" \n"));
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 2, "a temporary file was left: {names:?}");
     }
