@@ -51,7 +51,8 @@ pub fn emit(
 /// A path naming something other than a regular file (`/dev/null`, a
 /// pipe) is written in place: renaming over it would replace the device
 /// with a file, for every program on the machine. A symbolic link to a
-/// regular file stays a link, its target is replaced.
+/// regular file stays a link, its target is replaced; a link to a file
+/// not made yet stays a link too, and the file is made.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomically_with(path, |to| to.write_all(bytes))
 }
@@ -71,7 +72,7 @@ pub fn write_atomically_with(
             return to.flush();
         }
         Ok(_) => std::fs::canonicalize(path)?,
-        Err(_) => path.to_path_buf(),
+        Err(_) => end_of_links(path),
     };
     let path = path.as_path();
     let dir = match path.parent() {
@@ -94,6 +95,22 @@ pub fn write_atomically_with(
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Where the symbolic links from `path` lead, followed as far as they go:
+/// `path` itself when it is no link. A link to a file not made yet (or to
+/// a closed `/proc/self/fd/1`, as `/dev/stdout` is without an output) is
+/// written through, never replaced by a file.
+fn end_of_links(path: &Path) -> std::path::PathBuf {
+    let mut at = path.to_path_buf();
+    // As many as the system follows before it gives up.
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(target) => at = at.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    at
 }
 
 /// What the lines of a pomp directive become: the calls that replace it and
@@ -194,6 +211,29 @@ mod tests {
         super::write_atomically(&link, b"new").unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
+    }
+
+    #[test]
+    fn a_link_to_nothing_yet_stays_a_link_and_its_target_is_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out.c");
+        std::os::unix::fs::symlink("made/later.c", &link).unwrap();
+        let refused = super::write_atomically(&link, b"int x;\n");
+        assert!(refused.is_err(), "the target's directory does not exist");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        std::fs::create_dir(dir.path().join("made")).unwrap();
+        super::write_atomically(&link, b"int x;\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(
+            std::fs::read(dir.path().join("made/later.c")).unwrap(),
+            b"int x;\n"
+        );
+        // A closed standard output: its link leads into /proc, where no
+        // file can be made; the link, like /dev/stdout, is left alone.
+        let closed = dir.path().join("stdout");
+        std::os::unix::fs::symlink("/proc/self/fd/987654", &closed).unwrap();
+        assert!(super::write_atomically(&closed, b"x").is_err());
+        assert!(std::fs::symlink_metadata(&closed).unwrap().is_symlink());
     }
 
     use std::os::unix::fs::PermissionsExt;
