@@ -63,13 +63,10 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    const BUFFER: usize = 64 * 1024;
     let path = match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
             let device = std::fs::OpenOptions::new().write(true).open(path)?;
-            let mut to = std::io::BufWriter::with_capacity(BUFFER, device);
-            write(&mut to)?;
-            return to.flush();
+            return write_buffered(device, write);
         }
         Ok(_) => std::fs::canonicalize(path)?,
         Err(_) => end_of_links(path),
@@ -85,16 +82,24 @@ pub fn write_atomically_with(
         .prefix(".pomp-")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(dir)?;
-    let mut to = std::io::BufWriter::with_capacity(BUFFER, tmp.as_file_mut());
-    write(&mut to)?;
-    to.flush()?;
-    drop(to);
+    write_buffered(tmp.as_file_mut(), write)?;
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Runs `write` on `to` through a buffer, flushed at the end: the text is
+/// written in many small pieces.
+pub fn write_buffered(
+    to: impl Write,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut to = std::io::BufWriter::with_capacity(64 * 1024, to);
+    write(&mut to)?;
+    to.flush()
 }
 
 /// Where the symbolic links from `path` lead, followed as far as they go:

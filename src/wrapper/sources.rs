@@ -163,10 +163,8 @@ impl SourceJob<'_> {
         let directory = scratch.get()?.subdirectory(&number.to_string())?;
         let compiled_path = directory.join(compiled_file_name(path, self.language));
         std::fs::File::create(&compiled_path)
-            .map(std::io::BufWriter::new)
-            .and_then(|mut to| {
-                done.write_output(&file, &mut to)?;
-                std::io::Write::flush(&mut to)
+            .and_then(|created| {
+                crate::output::write_buffered(created, |to| done.write_output(&file, to))
             })
             .with_context(|| format!("writing {}", compiled_path.display()))?;
         let init_function = done.init_function().map(|symbol| {
