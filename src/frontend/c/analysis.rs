@@ -82,8 +82,7 @@ pub(super) struct Analysis<'a> {
     pub lines: &'a [PreprocessorLine],
     /// The macros the file defines ([`Prepared::macros`]).
     pub macros: &'a HashMap<String, bool>,
-    /// Whether the file has pomp directives (user regions among them).
-    pub user_regions: bool,
+    prepared: &'a Prepared<'a>,
     pub model: Model,
     /// Directives the table does not know.
     pub unknown: Vec<Span>,
@@ -107,7 +106,7 @@ impl<'a> Analysis<'a> {
             conditionals: &prepared.conditionals,
             lines: &prepared.lines,
             macros: &prepared.macros,
-            user_regions: prepared.user_regions,
+            prepared,
             model: Model::default(),
             unknown: Vec::new(),
         };
@@ -343,8 +342,25 @@ impl<'a> Analysis<'a> {
             self.braces_paired(block)
                 && block.start_byte() < error.start_byte()
                 && error.end_byte() < block.end_byte()
-                && !hides_lock_call_or_jump(&self.masked[error.byte_range()], self.user_regions)
+                && !hides_lock_call_or_jump(
+                    &self.masked[error.byte_range()],
+                    self.jumps_matter_at(error),
+                )
         })
+    }
+
+    /// Whether jumps at `node` may leave a user region: whether its
+    /// function (the outermost, holding any lambdas and nested ones)
+    /// holds pomp directives, or, outside functions, the file does. The
+    /// narrowed parse reads no block of a function without them.
+    fn jumps_matter_at(&self, node: Node<'a>) -> bool {
+        match (self.nodes.ancestors(node))
+            .filter(|n| n.kind() == "function_definition")
+            .last()
+        {
+            Some(function) => self.prepared.user_regions_within(&function.byte_range()),
+            None => self.prepared.user_regions,
+        }
     }
 
     /// Whether `statement` ends with a brace block of its own whose
@@ -899,10 +915,10 @@ fn errors_in(node: Node) -> Vec<Node> {
 }
 
 /// Whether `text` names a lock routine (`omp_set_lock`), whose calls
-/// are measured, or, where the file has user regions (whose exits are
-/// closed at every jump leaving them), holds a jump (`return`, `break`,
+/// are measured, or, where `jumps_matter` (a user region's exits are
+/// closed at every jump leaving it), holds a jump (`return`, `break`,
 /// `continue`, `goto`, `co_return`).
-fn hides_lock_call_or_jump(text: &[u8], user_regions: bool) -> bool {
+fn hides_lock_call_or_jump(text: &[u8], jumps_matter: bool) -> bool {
     super::lex::Tokens::new(text, 0..text.len())
         .filter(|t| t.kind == super::lex::TokenKind::Word)
         .any(|t| {
@@ -911,6 +927,6 @@ fn hides_lock_call_or_jump(text: &[u8], user_regions: bool) -> bool {
                 word,
                 b"return" | b"break" | b"continue" | b"goto" | b"co_return"
             );
-            (jump && user_regions) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
+            (jump && jumps_matter) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
         })
 }

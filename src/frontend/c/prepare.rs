@@ -26,7 +26,7 @@ pub(super) struct Prepared<'f> {
     /// a brace).
     pub macros: HashMap<String, bool>,
     /// Whether the file has pomp directives: user regions, whose exits
-    /// matter, among them.
+    /// matter, among them ([`Prepared::user_regions_within`] tells where).
     pub user_regions: bool,
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
@@ -127,6 +127,19 @@ impl<'f> Prepared<'f> {
         prepared.mask(&mut masked, 0, &Assignment::new());
         prepared.masked = masked;
         Some(prepared)
+    }
+
+    /// Whether pomp directives lie in `span`: a jump leaves a user region
+    /// only within the function holding it, so elsewhere jumps need not
+    /// be read.
+    pub fn user_regions_within(&self, span: &Span) -> bool {
+        let first = self
+            .directives
+            .partition_point(|d| d.span.start < span.start);
+        self.user_regions
+            && (self.directives[first..].iter())
+                .take_while(|d| d.span.start < span.end)
+                .any(|d| d.pomp)
     }
 
     /// Blanks, in `buffer` (the file's bytes from `offset` on), the

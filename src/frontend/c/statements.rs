@@ -8,9 +8,9 @@
 //! with the whole statement of its block, which alone shows whether the
 //! text before it goes with it.
 //!
-//! Inside those statements, pomp reads only nested directives, lock calls,
-//! loop nests and, in a file with user regions, jumps: a brace block that
-//! holds none of them is read as its two braces ([`Owned::read`]), as a
+//! Inside those statements, pomp reads only nested directives, lock calls
+//! and loop nests (jumps matter only in a function holding a user region,
+//! which is not narrowed): a brace block that holds none of them is read as its two braces ([`Owned::read`]), as a
 //! function without directives is read as nothing. Directives' own lines,
 //! blanks once masked, are not read at all.
 //!
@@ -227,9 +227,11 @@ pub(super) fn owned(
             .take_while(|d| d.span.end <= kept.range.end)
             .map(|d| d.span.clone())
             .collect();
-        // Jumps leave user regions, which every jump of a function may
-        // close: there every block is read.
-        if !prepared.user_regions {
+        // Jumps leave user regions, which every jump of their function
+        // may close: there every block is read. (A function holding a
+        // user region is not narrowed at all; this says why it must not
+        // be hollowed.)
+        if !prepared.user_regions_within(&item) {
             let first = tokens
                 .first_at(kept.range.start)
                 .unwrap_or(tokens.list.len());
@@ -788,12 +790,38 @@ mod tests {
         assert!(!read.contains("#pragma"), "{read}");
         // What the scan cannot end may be a syntax error: read.
         assert!(read.contains("{ k(); L: }"), "{read}");
-        // In a file with user regions, which jumps may leave, every block
-        // is read.
+        // A user region in another function: jumps here cannot leave it.
         let user_region =
             "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
-        let read = read_of_function(text, user_region);
-        assert!(read.contains("if (n) { a(); { b(); } }"), "{read}");
+        assert_eq!(read_of_function(text, user_region), read);
+    }
+
+    #[test]
+    fn a_function_holding_a_user_region_is_not_narrowed() {
+        // Every jump of the function may leave the region: all is read.
+        let text = "void u(int n)\n{\n\
+                    #pragma pomp inst begin(r)\n\
+                    #pragma omp parallel\n\
+                    {\n\
+                    if (n) { a(); }\n\
+                    }\n\
+                    #pragma pomp inst end(r)\n\
+                    }\n";
+        let file = crate::source::SourceFile::new(
+            "u.c",
+            text.as_bytes().to_vec(),
+            crate::source::Language::C,
+        );
+        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
+        let all = 0..prepared.directives.len();
+        let owned = owned(
+            &prepared,
+            0..text.len() - 1,
+            text.find('{').unwrap(),
+            all,
+            0..0,
+        );
+        assert_eq!(owned, None);
     }
 
     #[test]
