@@ -103,12 +103,19 @@ impl Directive {
     /// The directive as source text after the sentinel: name, argument,
     /// clauses, each clause as written (modulo whitespace).
     pub fn render(&self) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out);
+        out
+    }
+
+    /// [`Directive::render`], appended to `out`.
+    pub fn render_into(&self, out: &mut String) {
         // Some table entries are a second form of a directive spelled the
         // same way (the standalone `ordered`): write that spelling.
         let spelling = table()
             .directive(&self.name)
             .map_or(self.name.as_str(), DirectiveSpec::spelling);
-        let mut out = spelling.to_string();
+        out.push_str(spelling);
         if let Some(arg) = &self.argument {
             out.push('(');
             out.push_str(arg);
@@ -116,9 +123,8 @@ impl Directive {
         }
         for c in &self.clauses {
             out.push(' ');
-            c.render_into(&mut out);
+            c.render_into(out);
         }
-        out
     }
 }
 

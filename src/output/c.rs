@@ -21,6 +21,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
         edits: EditBuilder::default(),
         events: FxHashSet::default(),
         quoted_path: file.quoted_path(),
+        scratch: String::new(),
     };
     for construct in &plan.constructs {
         r.construct(construct);
@@ -104,14 +105,27 @@ struct Renderer<'a> {
     events: FxHashSet<String>,
     /// The file's path as `#line` markers name it.
     quoted_path: String,
+    /// Where a construct's texts are written piece by piece before each
+    /// is stored at its exact size: a dense file inserts megabytes, and
+    /// strings grown in place would copy them several times over and
+    /// keep up to twice their length.
+    scratch: String,
 }
 
 impl Renderer<'_> {
     fn line_marker(&self, line: usize) -> String {
-        if !self.config.line_markers {
-            String::new()
-        } else {
-            format!("#line {line} {}\n", self.quoted_path)
+        let mut text = String::new();
+        self.push_line_marker(&mut text, line);
+        text
+    }
+
+    fn push_line_marker(&self, text: &mut String, line: usize) {
+        if self.config.line_markers {
+            text.push_str("#line ");
+            text.push_str(itoa::Buffer::new().format(line));
+            text.push(' ');
+            text.push_str(&self.quoted_path);
+            text.push('\n');
         }
     }
 
@@ -153,6 +167,12 @@ impl Renderer<'_> {
 
     fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
         let mut text = String::with_capacity(96 * calls.len());
+        self.push_calls(&mut text, region, calls);
+        text
+    }
+
+    /// The calls, one space apart, appended to `text`.
+    fn push_calls(&mut self, text: &mut String, region: &Region, calls: &[Call]) {
         for (i, c) in calls.iter().enumerate() {
             if !self.events.contains(c.event.as_str()) {
                 self.events.insert(c.event.clone());
@@ -160,83 +180,96 @@ impl Renderer<'_> {
             if i > 0 {
                 text.push(' ');
             }
-            self.write_call(&mut text, region, c);
+            self.write_call(text, region, c);
         }
-        text
     }
 
-    fn implicit_barrier(&mut self, region: &Region) -> String {
+    fn push_implicit_barrier(&mut self, text: &mut String, region: &Region) {
         let pair = &self.plan.implicit_barrier;
-        let enter = self.calls(region, &pair.before);
-        let exit = self.calls(region, &pair.after);
-        match self.plan.interface {
-            Interface::Pomp2 => format!(
-                "{{ POMP2_Task_handle pomp2_old_task; {enter}\n#pragma omp barrier\n{exit} }}\n"
-            ),
-            Interface::Pomp1 => format!("{enter}\n#pragma omp barrier\n{exit}\n"),
+        if self.plan.interface == Interface::Pomp2 {
+            text.push_str("{ POMP2_Task_handle pomp2_old_task; ");
         }
+        self.push_calls(text, region, &pair.before);
+        text.push_str("\n#pragma omp barrier\n");
+        self.push_calls(text, region, &pair.after);
+        text.push_str(match self.plan.interface {
+            Interface::Pomp2 => " }\n",
+            Interface::Pomp1 => "\n",
+        });
     }
 
-    fn declarations(vars: &[Var]) -> String {
-        vars.iter()
-            .map(|v| match v {
-                Var::NumThreads(Some(e)) => format!("int pomp2_num_threads = ({e});"),
-                Var::NumThreads(None) => "int pomp2_num_threads = omp_get_max_threads();".into(),
-                Var::NumThreadsFromTeams => format!("int pomp2_num_threads = {MAX_THREADS_VAR};"),
-                Var::MaxThreads => format!("int {MAX_THREADS_VAR} = omp_get_max_threads();"),
-                Var::If(Some(e)) => format!("int pomp2_if = (int)({e});"),
-                Var::If(None) => "int pomp2_if = 1;".into(),
-                Var::OldTask => "POMP2_Task_handle pomp2_old_task;".into(),
-                Var::NewTask => "POMP2_Task_handle pomp2_new_task;".into(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+    /// The declarations of `vars`, one space apart, appended to `text`.
+    fn push_declarations(text: &mut String, vars: &[Var]) {
+        for (i, v) in vars.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            let (before, expression, after) = match v {
+                Var::NumThreads(Some(e)) => ("int pomp2_num_threads = (", e.as_str(), ");"),
+                Var::NumThreads(None) => ("int pomp2_num_threads = omp_get_max_threads();", "", ""),
+                Var::NumThreadsFromTeams => ("int pomp2_num_threads = ", MAX_THREADS_VAR, ";"),
+                Var::MaxThreads => ("int ", MAX_THREADS_VAR, " = omp_get_max_threads();"),
+                Var::If(Some(e)) => ("int pomp2_if = (int)(", e.as_str(), ");"),
+                Var::If(None) => ("int pomp2_if = 1;", "", ""),
+                Var::OldTask => ("POMP2_Task_handle pomp2_old_task;", "", ""),
+                Var::NewTask => ("POMP2_Task_handle pomp2_new_task;", "", ""),
+            };
+            text.push_str(before);
+            text.push_str(expression);
+            text.push_str(after);
+        }
     }
 
     fn construct(&mut self, construct: &Construct) {
-        let site = &self.model.sites[construct.site];
+        let (file, model) = (self.file, self.model);
+        let site = &model.sites[construct.site];
         let region = &self.plan.regions[construct.region];
-        let directive_line = self.file.line_of(site.span.start);
-        let mut prefix = String::new();
-        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
-            prefix.push('\n');
+        let layers = &construct.layers;
+        let directive_line = file.line_of(site.span.start);
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        if site.lines.start > 0 && file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
         }
-        let mut suffixes: Vec<String> = Vec::new();
-        for (i, layer) in construct.layers.iter().enumerate() {
-            let (open, close) =
-                self.layer(region, layer, directive_line, construct.layers.get(i + 1));
-            prefix.push_str(&open);
-            suffixes.push(close);
+        for layer in layers {
+            self.push_layer_opening(&mut text, region, layer, directive_line);
         }
         let standalone = site.block.is_none();
-        let after_lines = site.lines.end;
-        let mut closing: String = suffixes.into_iter().rev().collect();
         if standalone {
-            prefix.push_str(&closing);
-            closing = String::new();
+            self.push_closing(&mut text, region, layers);
         }
-        prefix.push_str(&self.line_marker(self.file.line_of(after_lines)));
-        let order = super::nesting_depth(self.model, construct.site);
+        let after_lines = site.lines.end;
+        self.push_line_marker(&mut text, file.line_of(after_lines));
+        let order = super::nesting_depth(model, construct.site);
         let origin = Origin::Site {
             site: construct.site,
             region: Some(construct.region),
         };
         if site.form == DirectiveForm::Implicit {
-            self.edits
-                .insert(after_lines, prefix, order, origin.clone());
+            (self.edits).insert(after_lines, text.as_str(), order, origin.clone());
         } else {
-            self.edits
-                .replace(site.lines.clone(), prefix, order, origin.clone());
+            (self.edits).replace(site.lines.clone(), text.as_str(), order, origin.clone());
         }
         if let Some(block) = &site.block {
             let end = block.end;
-            let resume = self.line_marker(self.file.line_of(end));
+            text.clear();
+            text.push('\n');
             // A directive under a conditional, its block outside: what
             // closes the construct is compiled exactly when the directive is.
-            let closing = self.under_conditions(closing, &[site.span.start], end);
-            self.edits
-                .insert(end, format!("\n{closing}{resume}"), -order, origin);
+            let condition = model.condition_at(&[site.span.start], end);
+            if let Some(condition) = &condition {
+                text.push_str("#if ");
+                text.push_str(condition);
+                text.push('\n');
+            }
+            self.push_closing(&mut text, region, layers);
+            if condition.is_some() {
+                text.push_str("#endif\n");
+            }
+            self.push_line_marker(&mut text, file.line_of(end));
+            self.edits.insert(end, text.as_str(), -order, origin);
         }
+        self.scratch = text;
     }
 
     /// `text`, whole lines, placed at `at` so that it is compiled exactly
@@ -259,15 +292,19 @@ impl Renderer<'_> {
 
     /// A directive as a `#pragma` line of its own, numbered as the user's.
     fn pragma(&self, directive: &crate::directive::Directive, line: usize) -> String {
-        let sentinel = match directive.sentinel {
-            crate::directive::Sentinel::Omp => "omp",
-            crate::directive::Sentinel::Pomp => "pomp",
-        };
-        format!(
-            "{}#pragma {sentinel} {}\n",
-            self.line_marker(line),
-            directive.render()
-        )
+        let mut text = String::new();
+        self.push_pragma(&mut text, directive, line);
+        text
+    }
+
+    fn push_pragma(&self, text: &mut String, directive: &crate::directive::Directive, line: usize) {
+        self.push_line_marker(text, line);
+        text.push_str(match directive.sentinel {
+            crate::directive::Sentinel::Omp => "#pragma omp ",
+            crate::directive::Sentinel::Pomp => "#pragma pomp ",
+        });
+        directive.render_into(text);
+        text.push('\n');
     }
 
     fn bare_directive(&mut self, bare: &BareDirective) {
@@ -298,7 +335,7 @@ impl Renderer<'_> {
             text.push('\n');
         }
         text.push_str("{ ");
-        text.push_str(&Self::declarations(&scope.vars));
+        Self::push_declarations(&mut text, &scope.vars);
         text.push('\n');
         text.push_str(&self.pragma(&scope.directive, self.file.line_of(site.span.start)));
         text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
@@ -314,48 +351,52 @@ impl Renderer<'_> {
             .insert(block.end, format!("\n}}\n{resume}"), -order, origin);
     }
 
-    /// The text a layer opens with and the text that closes it.
-    fn layer(
+    /// The text a layer opens with, appended to `text`.
+    fn push_layer_opening(
         &mut self,
+        text: &mut String,
         region: &Region,
         layer: &Layer,
         line: usize,
-        inner: Option<&Layer>,
-    ) -> (String, String) {
-        let mut open = String::new();
-        let mut close = String::new();
-        let outer_scope = layer.needs_outer_scope();
-        if outer_scope {
-            open.push_str("{ ");
-            open.push_str(&Self::declarations(&layer.vars));
+    ) {
+        if layer.needs_outer_scope() {
+            text.push_str("{ ");
+            Self::push_declarations(text, &layer.vars);
             if !layer.vars.is_empty() {
-                open.push(' ');
+                text.push(' ');
             }
-            open.push_str(&self.calls(region, &layer.before));
-            open.push('\n');
+            self.push_calls(text, region, &layer.before);
+            text.push('\n');
         }
         if let Some(directive) = &layer.directive {
-            open.push_str(&self.pragma(directive, line));
+            self.push_pragma(text, directive, line);
         }
         if layer.needs_inner_scope() {
-            open.push_str("{ ");
-            open.push_str(&self.calls(region, &layer.begin));
-            open.push('\n');
-            let inner_barrier = inner.is_some_and(|l| l.add_nowait);
-            if layer.barrier_before_end && !inner_barrier {
-                close.push_str(&self.implicit_barrier(region));
+            text.push_str("{ ");
+            self.push_calls(text, region, &layer.begin);
+            text.push('\n');
+        }
+    }
+
+    /// The text that closes `layers`, innermost first, appended to `text`.
+    fn push_closing(&mut self, text: &mut String, region: &Region, layers: &[Layer]) {
+        for (i, layer) in layers.iter().enumerate().rev() {
+            if layer.needs_inner_scope() {
+                let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
+                if layer.barrier_before_end && !inner_barrier {
+                    self.push_implicit_barrier(text, region);
+                }
+                self.push_calls(text, region, &layer.end);
+                text.push_str(" }\n");
             }
-            close.push_str(&self.calls(region, &layer.end));
-            close.push_str(" }\n");
+            if layer.barrier_after {
+                self.push_implicit_barrier(text, region);
+            }
+            if layer.needs_outer_scope() {
+                self.push_calls(text, region, &layer.after);
+                text.push_str(" }\n");
+            }
         }
-        if layer.barrier_after {
-            close.push_str(&self.implicit_barrier(region));
-        }
-        if outer_scope {
-            close.push_str(&self.calls(region, &layer.after));
-            close.push_str(" }\n");
-        }
-        (open, close)
     }
 
     fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
