@@ -174,8 +174,8 @@ impl Renderer<'_> {
     /// The calls, one space apart, appended to `text`.
     fn push_calls(&mut self, text: &mut String, region: &Region, calls: &[Call]) {
         for (i, c) in calls.iter().enumerate() {
-            if !self.events.contains(c.event.as_str()) {
-                self.events.insert(c.event.clone());
+            if !self.events.contains(c.event) {
+                self.events.insert(c.event.to_owned());
             }
             if i > 0 {
                 text.push(' ');
@@ -404,7 +404,7 @@ impl Renderer<'_> {
         let text = match action {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => {
-                self.events.insert(call.event.clone());
+                self.events.insert(call.event.to_owned());
                 format!("{}{}();\n", self.plan.prefix(), call.event)
             }
             PompAction::UserBegin(r) | PompAction::UserEnd(r) => {

@@ -228,7 +228,7 @@ impl Renderer<'_> {
         let Some(unit) = unit else { return };
         let needs = self.needs.entry(unit).or_default();
         needs.regions.insert(region);
-        for arg in &call.args {
+        for arg in call.args {
             match arg {
                 Arg::OldTask | Arg::OldTaskRef => needs.old_task = true,
                 Arg::NewTask | Arg::NewTaskRef => needs.new_task = true,
@@ -1230,13 +1230,13 @@ fn construct_vars(plan: &Plan, layers: &[Layer]) -> BTreeSet<&'static str> {
             });
         }
         for call in layer.calls() {
-            for arg in &call.args {
+            for arg in call.args {
                 vars.extend(arg_var(arg));
             }
         }
         if layer.barrier_after || layer.barrier_before_end {
             for call in &plan.implicit_barrier.before {
-                for arg in &call.args {
+                for arg in call.args {
                     vars.extend(arg_var(arg));
                 }
             }

@@ -22,11 +22,13 @@ pub enum Shape {
     Atomic,
 }
 
-/// One POMP2 call: `Event(arg, ...)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One POMP2 call: `Event(arg, ...)`. Calls are read once, with the
+/// rules, and live as long as the program: every layer of every construct
+/// copies its calls, which then allocate nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Call {
-    pub event: String,
-    pub args: Vec<Arg>,
+    pub event: &'static str,
+    pub args: &'static [Arg],
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,10 +73,10 @@ impl Call {
                 "threads" => Ok(Arg::NumThreads),
                 other => Err(format!("`{text}`: unknown argument `{other}`")),
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Call {
-            event: event.trim().to_string(),
-            args,
+            event: Box::leak(event.trim().into()),
+            args: Box::leak(args.into_boxed_slice()),
         })
     }
 }
@@ -169,26 +171,25 @@ pub struct Pomp1 {
 impl Pomp1 {
     /// The proposal's form of a POMP2 call: renamed, the descriptor as the
     /// only argument (control calls keep having none).
-    pub fn call(&self, call: &Call) -> Call {
+    pub fn call(&'static self, call: &Call) -> Call {
         Call {
             event: self
                 .rename
-                .get(&call.event)
-                .cloned()
-                .unwrap_or_else(|| call.event.clone()),
+                .get(call.event)
+                .map_or(call.event, String::as_str),
             args: if call.args.is_empty() {
-                vec![]
+                &[]
             } else {
-                vec![Arg::Handle]
+                &[Arg::Handle]
             },
         }
     }
 
-    pub fn calls(&self, calls: &[Call]) -> Vec<Call> {
+    pub fn calls(&'static self, calls: &[Call]) -> Vec<Call> {
         calls.iter().map(|c| self.call(c)).collect()
     }
 
-    pub fn pair(&self, pair: &Pair) -> Pair {
+    pub fn pair(&'static self, pair: &Pair) -> Pair {
         Pair {
             before: self.calls(&pair.before),
             after: self.calls(&pair.after),
