@@ -216,7 +216,6 @@ impl<'a> Analysis<'a> {
         following: &[RawDirective],
         association: Association,
     ) -> Result<Span, Diagnostic> {
-        let name = self.file.text(d.span.clone()).trim().to_string();
         let block = match self.next_token(d.span.end, following) {
             Next::End => {
                 return Err(Diagnostic::error(
@@ -235,7 +234,10 @@ impl<'a> Analysis<'a> {
                     return Err(Diagnostic::error(
                         d.span.clone(),
                         "loop directive not followed by a loop",
-                        format!("`{name}` must be followed by a `for` loop"),
+                        format!(
+                            "`{}` must be followed by a `for` loop",
+                            self.file.text(d.span.clone()).trim()
+                        ),
                     ));
                 }
                 if let Some(name) = self.macro_statement(statement) {
@@ -627,7 +629,7 @@ impl<'a> Analysis<'a> {
             };
             for function in self
                 .nodes
-                .ancestors(node)
+                .descent(node)
                 .filter(|n| n.kind() == "function_definition")
             {
                 let span = function.byte_range();
@@ -888,11 +890,14 @@ pub(super) fn highest_statement_at<'t>(
     leaf: Node<'t>,
     start: usize,
 ) -> Option<Node<'t>> {
-    std::iter::once(leaf)
-        .chain(nodes.ancestors(leaf))
-        .take_while(|n| n.start_byte() == start)
-        .filter(|n| STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
-        .last()
+    if leaf.start_byte() != start {
+        return None;
+    }
+    // The nodes from `leaf` up that start where it does end the descent
+    // to it: the first statement among them from above is the highest.
+    nodes.descent(leaf).chain(std::iter::once(leaf)).find(|n| {
+        n.start_byte() == start && (STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
+    })
 }
 
 /// The outermost error and missing nodes at or below `node`, in order.

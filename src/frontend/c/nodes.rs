@@ -69,6 +69,20 @@ impl<'t> Nodes<'t> {
         path.into_iter().rev()
     }
 
+    /// The nodes enclosing `node`, outermost first: [`Nodes::ancestors`]
+    /// in reverse, found one at a time, so that a search from above stops
+    /// where it finds what it looks for.
+    pub fn descent(&self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> + use<'t> {
+        let (root, from) = match self.top_level_holding(node.start_byte(), node.end_byte()) {
+            Some(top) => (Some(self.root), top),
+            None => (None, self.root),
+        };
+        let below = std::iter::successors(Some(from).filter(|&n| n != node), move |&at| {
+            at.child_with_descendant(node).filter(|&next| next != node)
+        });
+        root.into_iter().chain(below)
+    }
+
     /// What `node.parent()` gives, for a node of this tree.
     pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
         self.ancestors(node).next()
@@ -152,6 +166,9 @@ mod tests {
                 at = parent;
             }
             assert_eq!(nodes.ancestors(node).collect::<Vec<_>>(), expected);
+            let mut descent: Vec<Node> = nodes.descent(node).collect();
+            descent.reverse();
+            assert_eq!(descent, expected);
             assert_eq!(nodes.parent(node), node.parent());
             assert_eq!(
                 nodes.in_error(node),
