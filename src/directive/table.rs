@@ -227,8 +227,9 @@ pub enum Team {
 pub struct Table {
     pub directive: Vec<DirectiveSpec>,
     pub clause: Vec<ClauseSpec>,
+    /// Looked up for every leaf of every directive: hashed, not ordered.
     #[serde(default)]
-    pub leaf: BTreeMap<String, LeafSpec>,
+    pub leaf: FxHashMap<String, LeafSpec>,
     #[serde(default)]
     pub groups: BTreeMap<String, Vec<String>>,
     #[serde(skip)]

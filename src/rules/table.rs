@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
 use std::sync::LazyLock;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -202,7 +203,8 @@ impl Pomp1 {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
-    pub construct: BTreeMap<String, ConstructRule>,
+    /// Looked up several times for every layer: hashed, not ordered.
+    pub construct: FxHashMap<String, ConstructRule>,
     pub implicit_barrier: Pair,
     pub user_region: Pair,
     pub control: BTreeMap<String, Call>,
