@@ -54,19 +54,20 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
 /// also names the region's IDF id, its enclosing unit and how its closing
 /// barrier is measured, keys other POMP2 libraries pass over.
 pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
-    let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRange {
-        file: path.to_string(),
+    let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRangeView {
+        file: path,
         first_line: first as u32,
         last_line: last as u32,
     };
     let extended = pomp_id.is_some();
-    pomp2::ctc::write(&pomp2::ctc::Context {
-        region_type: region.region_type.clone(),
+    let pomp_id = pomp_id.map(|id| id.to_string());
+    pomp2::ctc::write_view(&pomp2::ctc::ContextView {
+        region_type: &region.region_type,
         start: Some(lines(region.start_lines)),
         end: Some(lines(region.end_lines)),
-        attributes: region.aux.clone(),
-        pomp_id: pomp_id.map(|id| id.to_string()),
-        unit: region.unit.clone().filter(|_| extended),
+        attributes: &region.aux,
+        pomp_id: pomp_id.as_deref(),
+        unit: region.unit.as_deref().filter(|_| extended),
         implicit_barrier: region
             .implicit_barrier
             .filter(|_| extended)

@@ -26,30 +26,28 @@ fn c(text: &[u8], depth: usize) -> Vec<String> {
     let mut variables = Vec::new();
     let mut at = 0;
     for _ in 0..depth {
-        if tokens.get(at).map(String::as_str) == Some("{") {
+        if tokens.get(at) == Some(&&b"{"[..]) {
             at += 1;
         }
-        if tokens.get(at).map(String::as_str) != Some("for")
-            || tokens.get(at + 1).map(String::as_str) != Some("(")
-        {
+        if tokens.get(at) != Some(&&b"for"[..]) || tokens.get(at + 1) != Some(&&b"("[..]) {
             break;
         }
         let header = at + 2;
         let assigns = matches!(
             (tokens.get(header), tokens.get(header + 1), tokens.get(header + 2)),
             (Some(name), Some(eq), Some(next))
-                if is_identifier(name) && eq == "=" && next != "="
+                if is_identifier(name) && *eq == b"=" && *next != b"="
         );
         if assigns {
-            variables.push(tokens[header].clone());
+            variables.push(String::from_utf8_lossy(tokens[header]).into_owned());
         }
         // Past the header's closing parenthesis.
         let mut open = 0usize;
         let mut end = None;
         for (i, token) in tokens.iter().enumerate().skip(at + 1) {
-            match token.as_str() {
-                "(" => open += 1,
-                ")" => {
+            match *token {
+                b"(" => open += 1,
+                b")" => {
                     open -= 1;
                     if open == 0 {
                         end = Some(i);
@@ -67,20 +65,19 @@ fn c(text: &[u8], depth: usize) -> Vec<String> {
     variables
 }
 
-fn is_identifier(token: &str) -> bool {
+fn is_identifier(token: &[u8]) -> bool {
     token
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
         && token
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 /// Identifiers, numbers and single punctuation characters, without
 /// whitespace, comments and preprocessor lines (directives between the
 /// loops of a nest, such as loop transformations, are pragma lines).
-fn c_tokens(text: &[u8]) -> Vec<String> {
+fn c_tokens(text: &[u8]) -> Vec<&[u8]> {
     let mut tokens = Vec::new();
     let mut i = 0;
     let mut line_start = true;
@@ -114,10 +111,10 @@ fn c_tokens(text: &[u8]) -> Vec<String> {
             while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'_') {
                 i += 1;
             }
-            tokens.push(String::from_utf8_lossy(&text[start..i]).into_owned());
+            tokens.push(&text[start..i]);
             line_start = false;
         } else {
-            tokens.push((b as char).to_string());
+            tokens.push(&text[i..i + 1]);
             line_start = false;
             i += 1;
         }
@@ -177,7 +174,7 @@ fn do_variable(statement: &str) -> Option<String> {
         }
         false
     });
-    (is_identifier(name) && has_bounds).then(|| name.to_string())
+    (is_identifier(name.as_bytes()) && has_bounds).then(|| name.to_string())
 }
 
 /// The statements of `text`, each joined over its continuation lines,

@@ -1,8 +1,8 @@
 //! The instrumentation rules, loaded from `grammars/rules.toml`.
 
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use rustc_hash::FxHashMap;
 use std::sync::LazyLock;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

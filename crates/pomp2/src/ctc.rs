@@ -213,9 +213,56 @@ fn push_sanitized(out: &mut String, value: &str) {
     out.push_str(rest);
 }
 
+/// What a CTC string says, borrowed: an instrumenter writes thousands of
+/// strings from what it already holds, and need copy none of it first.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContextView<'a> {
+    pub region_type: &'a str,
+    pub start: Option<SourceRangeView<'a>>,
+    pub end: Option<SourceRangeView<'a>>,
+    pub attributes: &'a [(String, String)],
+    pub pomp_id: Option<&'a str>,
+    pub unit: Option<&'a str>,
+    pub implicit_barrier: ImplicitBarrier,
+}
+
+/// A [`SourceRange`], borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct SourceRangeView<'a> {
+    pub file: &'a str,
+    pub first_line: u32,
+    pub last_line: u32,
+}
+
+impl Context {
+    pub fn view(&self) -> ContextView<'_> {
+        fn range(r: &Option<SourceRange>) -> Option<SourceRangeView<'_>> {
+            r.as_ref().map(|r| SourceRangeView {
+                file: &r.file,
+                first_line: r.first_line,
+                last_line: r.last_line,
+            })
+        }
+        ContextView {
+            region_type: &self.region_type,
+            start: range(&self.start),
+            end: range(&self.end),
+            attributes: &self.attributes,
+            pomp_id: self.pomp_id.as_deref(),
+            unit: self.unit.as_deref(),
+            implicit_barrier: self.implicit_barrier,
+        }
+    }
+}
+
 /// The CTC string of `context`, length prefix included. File names and
 /// values are [`sanitize`]d; attribute keys are written as given.
 pub fn write(context: &Context) -> String {
+    write_view(&context.view())
+}
+
+/// [`write`] of a borrowed context.
+pub fn write_view(context: &ContextView) -> String {
     // Written in place: a file's regions make thousands of these strings.
     let mut body = String::with_capacity(160);
     body.push('*');
@@ -232,21 +279,21 @@ pub fn write(context: &Context) -> String {
         push_sanitized(body, value);
         body.push('*');
     };
-    field(&mut body, keys::REGION_TYPE, &context.region_type);
+    field(&mut body, keys::REGION_TYPE, context.region_type);
     for (key, range) in [(keys::START, &context.start), (keys::END, &context.end)] {
         if let Some(range) = range {
             open(&mut body, key);
-            push_sanitized(&mut body, &range.file);
+            push_sanitized(&mut body, range.file);
             let _ = write!(body, ":{}:{}*", range.first_line, range.last_line);
         }
     }
-    for (key, value) in &context.attributes {
+    for (key, value) in context.attributes {
         field(&mut body, key, value);
     }
-    if let Some(id) = &context.pomp_id {
+    if let Some(id) = context.pomp_id {
         field(&mut body, keys::POMP_ID, id);
     }
-    if let Some(unit) = &context.unit {
+    if let Some(unit) = context.unit {
         field(&mut body, keys::POMP_UNIT, unit);
     }
     if context.implicit_barrier == ImplicitBarrier::Inferred {
