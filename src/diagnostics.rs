@@ -94,7 +94,12 @@ struct Listing<'a> {
 
 impl<'a> Listing<'a> {
     fn new(file: &'a SourceFile) -> Listing<'a> {
-        let text = String::from_utf8_lossy(&file.bytes);
+        // The validation alone is word at a time over ASCII; the lossy
+        // conversion goes byte by byte, a cost a large file notices.
+        let text = match std::str::from_utf8(&file.bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(&file.bytes),
+        };
         let line_starts = match &text {
             Cow::Borrowed(_) => Cow::Borrowed(file.line_starts()),
             Cow::Owned(text) => Cow::Owned(files::line_starts(text).collect()),
