@@ -102,31 +102,63 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
     if added.is_empty() {
         return;
     }
-    model.sites.extend(added);
     // An implicit section goes before a directive on the same line start,
     // and end directives keep pointing at their sites.
-    let mut order: Vec<usize> = (0..model.sites.len()).collect();
-    order.sort_by_key(|&i| {
-        let site = &model.sites[i];
-        (site.span.start, site.form != DirectiveForm::Implicit)
-    });
+    let key = |site: &Site| (site.span.start, site.form != DirectiveForm::Implicit);
+    added.sort_by_key(key);
+    let new_index = if model.sites.is_sorted_by_key(key) {
+        merge_sorted(&mut model.sites, added, key)
+    } else {
+        model.sites.extend(added);
+        sort_in_place(&mut model.sites, key)
+    };
+    for site in &mut model.sites {
+        site.end_site = site.end_site.map(|e| new_index[e]);
+    }
+}
+
+/// Merges `added` into `sites`, both sorted by `key`, as a stable sort of
+/// the two one after the other would order them, moving each site once:
+/// a file dense with directives has megabytes of sites. Returns where
+/// each of `sites` went.
+fn merge_sorted<K: Ord>(
+    sites: &mut Vec<Site>,
+    added: Vec<Site>,
+    key: impl Fn(&Site) -> K,
+) -> Vec<usize> {
+    let old = std::mem::take(sites);
+    let mut new_index = Vec::with_capacity(old.len());
+    sites.reserve_exact(old.len() + added.len());
+    let mut added = added.into_iter().peekable();
+    for site in old {
+        while let Some(first) = added.next_if(|a| key(a) < key(&site)) {
+            sites.push(first);
+        }
+        new_index.push(sites.len());
+        sites.push(site);
+    }
+    sites.extend(added);
+    new_index
+}
+
+/// Sorts `sites` stably by `key` in place. Returns where each site went.
+fn sort_in_place<K: Ord>(sites: &mut [Site], key: impl Fn(&Site) -> K) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..sites.len()).collect();
+    order.sort_by_key(|&i| key(&sites[i]));
     let mut new_index = vec![0; order.len()];
     for (new, &old) in order.iter().enumerate() {
         new_index[old] = new;
     }
-    // In place, one cycle of the permutation at a time: a file dense
-    // with directives has megabytes of sites.
+    // One cycle of the permutation at a time.
     let mut destination = new_index.clone();
     for at in 0..destination.len() {
         while destination[at] != at {
             let to = destination[at];
-            model.sites.swap(at, to);
+            sites.swap(at, to);
             destination.swap(at, to);
         }
     }
-    for site in &mut model.sites {
-        site.end_site = site.end_site.map(|e| new_index[e]);
-    }
+    new_index
 }
 
 /// An end directive closing a stretch of device code.
@@ -282,6 +314,47 @@ mod tests {
     use crate::directive::{parse_directive, Sentinel};
     use crate::model::Unit;
     use crate::source::Language;
+
+    #[test]
+    fn merging_implicit_sections_orders_as_the_stable_sort() {
+        let file = SourceFile::new("m.c", b"x".to_vec(), Language::C);
+        let at = |start: usize, form: DirectiveForm, tag: usize| Site {
+            form,
+            span: start..start,
+            end_site: Some(tag),
+            ..site(&file, "barrier", "x", None)
+        };
+        let key = |site: &Site| (site.span.start, site.form != DirectiveForm::Implicit);
+        let (pragma, implicit) = (DirectiveForm::Pragma, DirectiveForm::Implicit);
+        // Ties both ways: implicit sections before directives at their
+        // start, after implicit ones already there.
+        let existing = [
+            (1, pragma),
+            (3, implicit),
+            (3, pragma),
+            (3, pragma),
+            (9, pragma),
+        ];
+        let added = [
+            (0, implicit),
+            (3, implicit),
+            (3, implicit),
+            (9, implicit),
+            (12, implicit),
+        ];
+        let make = |list: &[(usize, DirectiveForm)], first_tag: usize| -> Vec<Site> {
+            (list.iter().enumerate())
+                .map(|(i, &(start, form))| at(start, form, first_tag + i))
+                .collect()
+        };
+        let mut merged = make(&existing, 0);
+        let moved = merge_sorted(&mut merged, make(&added, 100), key);
+        let mut sorted = make(&existing, 0);
+        sorted.extend(make(&added, 100));
+        let sorted_moved = sort_in_place(&mut sorted, key);
+        assert_eq!(merged, sorted);
+        assert_eq!(moved, sorted_moved[..existing.len()]);
+    }
 
     /// A site as a front end hands it over: the directive `text` written as
     /// the first occurrence of `at`, and its block from the first occurrence
