@@ -434,7 +434,6 @@ impl Renderer<'_> {
     }
 
     fn preamble(&self) -> String {
-        use std::fmt::Write;
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them.
         let per_region: usize = (self.plan.regions.iter())
@@ -465,14 +464,15 @@ impl Renderer<'_> {
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
         match self.plan.interface {
             Interface::Pomp2 => {
+                let mut id = itoa::Buffer::new();
                 for region in &self.plan.regions {
-                    let _ = write!(
-                        out,
-                        "static POMP2_Region_handle {} = 0;\n#define pomp2_ctc_{} \"{}\"\n",
-                        region.handle,
-                        region.id,
-                        self.plan.ctc(region)
-                    );
+                    out.push_str("static POMP2_Region_handle ");
+                    out.push_str(&region.handle);
+                    out.push_str(" = 0;\n#define pomp2_ctc_");
+                    out.push_str(id.format(region.id));
+                    out.push_str(" \"");
+                    out.push_str(self.plan.ctc(region));
+                    out.push_str("\"\n");
                 }
             }
             // Defined last to first, so each can point to the next.
@@ -509,16 +509,23 @@ impl Renderer<'_> {
         if self.plan.registration().is_none() {
             return String::new();
         }
-        let mut out = String::new();
+        // Sized once: a line for each region.
+        let per_region: usize = (self.plan.regions.iter())
+            .map(|r| r.handle.len() + 64)
+            .sum();
+        let mut out = String::with_capacity(per_region + 256);
+        let init_function = self.plan.init_function();
         out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {}(void);\n", self.plan.init_function()));
+        out.push_str(&format!("void {init_function}(void);\n"));
         out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {}(void)\n{{\n", self.plan.init_function()));
+        out.push_str(&format!("void {init_function}(void)\n{{\n"));
+        let mut id = itoa::Buffer::new();
         for region in &self.plan.regions {
-            out.push_str(&format!(
-                "    POMP2_Assign_handle(&{}, pomp2_ctc_{});\n",
-                region.handle, region.id
-            ));
+            out.push_str("    POMP2_Assign_handle(&");
+            out.push_str(&region.handle);
+            out.push_str(", pomp2_ctc_");
+            out.push_str(id.format(region.id));
+            out.push_str(");\n");
         }
         out.push_str("}\n");
         out
