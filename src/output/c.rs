@@ -140,7 +140,7 @@ impl Renderer<'_> {
     fn write_call(&self, text: &mut String, region: &Region, call: &Call) {
         use std::fmt::Write as _;
         text.push_str(self.plan.prefix());
-        text.push_str(&call.event);
+        text.push_str(call.event);
         text.push('(');
         for (i, arg) in call.args.iter().enumerate() {
             if i > 0 {

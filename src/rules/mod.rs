@@ -1068,7 +1068,7 @@ impl Planner<'_> {
             }
             _ if inside_skipped => PompAction::Remove,
             None => match rules().control.get(&site.directive.name) {
-                Some(call) => PompAction::Call(call.clone()),
+                Some(call) => PompAction::Call(*call),
                 None => PompAction::Remove,
             },
         };

@@ -255,7 +255,7 @@ impl Rules {
     /// its parameters take.
     fn check_signatures(&self) -> Result<(), String> {
         for call in self.all_calls() {
-            let event = pomp2::events::find(&call.event)
+            let event = pomp2::events::find(call.event)
                 .ok_or_else(|| format!("`{}` is no POMP2 function", call.event))?;
             let passed: Vec<_> = call.args.iter().map(|a| a.param()).collect();
             if passed != event.params {
