@@ -3,16 +3,15 @@
 //! whole file or only some of its top-level declarations; the analysis
 //! looks only at the directives it is given, all of which the tree covers.
 
-use super::conditionals::{Conditionals, Form};
+use super::conditionals::Form;
 use super::nodes::{path_down, Nodes};
 use super::prepare::Prepared;
-use super::scan::{PreprocessorLine, RawDirective, RawKind};
+use super::scan::{RawDirective, RawKind};
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Parsed, Problem};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
 use crate::source::{SourceFile, Span};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 const STATEMENT_KINDS: &[&str] = &[
@@ -77,11 +76,8 @@ pub(super) struct Analysis<'a> {
     pub masked: &'a [u8],
     /// The syntax tree, looked up by position.
     pub nodes: &'a Nodes<'a>,
-    pub conditionals: &'a Conditionals,
-    /// Every preprocessor line other than directives, in order.
-    pub lines: &'a [PreprocessorLine],
-    /// The macros the file defines ([`Prepared::macros`]).
-    pub macros: &'a HashMap<String, bool>,
+    /// The file's scan: its directives, conditionals, other preprocessor
+    /// lines and macros.
     prepared: &'a Prepared<'a>,
     pub model: Model,
     /// Directives the table does not know.
@@ -103,9 +99,6 @@ impl<'a> Analysis<'a> {
             file: prepared.file,
             masked,
             nodes,
-            conditionals: &prepared.conditionals,
-            lines: &prepared.lines,
-            macros: &prepared.macros,
             prepared,
             model: Model::default(),
             unknown: Vec::new(),
@@ -267,7 +260,10 @@ impl<'a> Analysis<'a> {
             .take_while(|n| n.span.end <= block.start)
             .find(|n| {
                 n.span.start >= d.span.end
-                    && !self.conditionals.exclusive(d.span.start, n.span.start)
+                    && !self
+                        .prepared
+                        .conditionals
+                        .exclusive(d.span.start, n.span.start)
             })
             .map_or(block.start, |first| first.span.start.min(block.start));
         Ok(start..block.end)
@@ -313,7 +309,8 @@ impl<'a> Analysis<'a> {
                 diagnostic = diagnostic.with_note(format!(
                     "the conditional `{}` at line {} lies in it and is not one pomp can read",
                     self.conditional_name(group),
-                    self.file.line_of(self.conditionals.extent(group).start)
+                    self.file
+                        .line_of(self.prepared.conditionals.extent(group).start)
                 ));
             }
             return Err(diagnostic);
@@ -356,10 +353,7 @@ impl<'a> Analysis<'a> {
     /// holds pomp directives, or, outside functions, the file does. The
     /// narrowed parse reads no block of a function without them.
     fn jumps_matter_at(&self, node: Node<'a>) -> bool {
-        match (self.nodes.ancestors(node))
-            .filter(|n| n.kind() == "function_definition")
-            .last()
-        {
+        match (self.nodes.descent(node)).find(|n| n.kind() == "function_definition") {
             Some(function) => self.prepared.user_regions_within(&function.byte_range()),
             None => self.prepared.user_regions,
         }
@@ -398,15 +392,15 @@ impl<'a> Analysis<'a> {
     }
 
     fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
-        (0..self.conditionals.groups.len()).find(|&g| {
-            self.conditionals.groups[g].form == Form::Malformed
-                && range.contains(&self.conditionals.extent(g).start)
+        (0..self.prepared.conditionals.groups.len()).find(|&g| {
+            self.prepared.conditionals.groups[g].form == Form::Malformed
+                && range.contains(&self.prepared.conditionals.extent(g).start)
         })
     }
 
     /// The conditional's opening line as written, white space collapsed.
     pub(super) fn conditional_name(&self, group: usize) -> String {
-        let line = &self.conditionals.groups[group].lines[0];
+        let line = &self.prepared.conditionals.groups[group].lines[0];
         self.file
             .text(line.span.clone())
             .split_whitespace()
@@ -424,7 +418,7 @@ impl<'a> Analysis<'a> {
         group: usize,
         association: Association,
     ) -> Result<Span, Diagnostic> {
-        let extent = self.conditionals.extent(group);
+        let extent = self.prepared.conditionals.extent(group);
         let name = self.conditional_name(group);
         let line = self.file.line_of(extent.start);
         let refuse = |why: String| {
@@ -439,7 +433,7 @@ impl<'a> Analysis<'a> {
                  setting of the macros, or where each branch holds one whole statement",
             )
         };
-        let g = &self.conditionals.groups[group];
+        let g = &self.prepared.conditionals.groups[group];
         if !g.has_else() {
             return Err(refuse(
                 "has no `#else`: when no condition holds, the directive applies to the code \
@@ -516,8 +510,8 @@ impl<'a> Analysis<'a> {
                 continue;
             }
             if self.masked[i] == b'#' {
-                if let Some((group, line)) = self.conditionals.line_at(i) {
-                    let g = &self.conditionals.groups[group];
+                if let Some((group, line)) = self.prepared.conditionals.line_at(i) {
+                    let g = &self.prepared.conditionals.groups[group];
                     if g.form == Form::Code {
                         let opens = g.branches[..line.min(g.branches.len())]
                             .iter()
@@ -528,7 +522,7 @@ impl<'a> Analysis<'a> {
                         i = if g.lines[line].kind == super::scan::LineKind::Endif {
                             g.lines[line].span.end
                         } else {
-                            self.conditionals.extent(group).end
+                            self.prepared.conditionals.extent(group).end
                         };
                         continue;
                     }
@@ -560,7 +554,7 @@ impl<'a> Analysis<'a> {
             return None;
         }
         let name = String::from_utf8_lossy(&self.masked[callee.byte_range()]);
-        let may_be_statements = match self.macros.get(name.as_ref()) {
+        let may_be_statements = match self.prepared.macros.get(name.as_ref()) {
             Some(&statements) => statements,
             None => {
                 name.bytes().any(|b| b.is_ascii_uppercase())
@@ -573,8 +567,9 @@ impl<'a> Analysis<'a> {
 
     /// The `#pragma` line (not a directive) that starts at `at`.
     fn pragma_line_at(&self, at: usize) -> Option<Span> {
-        let index = self.lines.partition_point(|l| l.span.start < at);
-        self.lines
+        let index = self.prepared.lines.partition_point(|l| l.span.start < at);
+        self.prepared
+            .lines
             .get(index)
             .filter(|l| l.span.start == at && l.kind == super::scan::LineKind::Pragma)
             .map(|l| l.span.clone())
