@@ -165,12 +165,6 @@ impl Renderer<'_> {
         text.push_str(");");
     }
 
-    fn calls(&mut self, region: &Region, calls: &[Call]) -> String {
-        let mut text = String::with_capacity(96 * calls.len());
-        self.push_calls(&mut text, region, calls);
-        text
-    }
-
     /// The calls, one space apart, appended to `text`.
     fn push_calls(&mut self, text: &mut String, region: &Region, calls: &[Call]) {
         for (i, c) in calls.iter().enumerate() {
@@ -256,16 +250,9 @@ impl Renderer<'_> {
             text.push('\n');
             // A directive under a conditional, its block outside: what
             // closes the construct is compiled exactly when the directive is.
-            let condition = model.condition_at(&[site.span.start], end);
-            if let Some(condition) = &condition {
-                text.push_str("#if ");
-                text.push_str(condition);
-                text.push('\n');
-            }
-            self.push_closing(&mut text, region, layers);
-            if condition.is_some() {
-                text.push_str("#endif\n");
-            }
+            self.push_under_conditions(&mut text, &[site.span.start], end, |r, text| {
+                r.push_closing(text, region, layers)
+            });
             self.push_line_marker(&mut text, file.line_of(end));
             self.edits.insert(end, text.as_str(), -order, origin);
         }
@@ -274,10 +261,24 @@ impl Renderer<'_> {
 
     /// `text`, whole lines, placed at `at` so that it is compiled exactly
     /// when the code at each of `from` is.
-    fn under_conditions(&self, text: String, from: &[usize], at: usize) -> String {
-        match self.model.condition_at(from, at) {
-            Some(condition) => format!("#if {condition}\n{text}#endif\n"),
-            None => text,
+    /// What `body` appends to `text`, whole lines, placed at `at` so that
+    /// it is compiled exactly when the code at each of `from` is.
+    fn push_under_conditions(
+        &mut self,
+        text: &mut String,
+        from: &[usize],
+        at: usize,
+        body: impl FnOnce(&mut Self, &mut String),
+    ) {
+        let condition = self.model.condition_at(from, at);
+        if let Some(condition) = &condition {
+            text.push_str("#if ");
+            text.push_str(condition);
+            text.push('\n');
+        }
+        body(self, text);
+        if condition.is_some() {
+            text.push_str("#endif\n");
         }
     }
 
@@ -408,16 +409,21 @@ impl Renderer<'_> {
                 format!("{}{}();\n", self.plan.prefix(), call.event)
             }
             PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
-                let region = &self.plan.regions[*r];
+                let plan = self.plan;
+                let region = &plan.regions[*r];
                 let calls = match action {
-                    PompAction::UserBegin(_) => self.plan.user_region.begin.clone(),
-                    _ => self.plan.user_region.end.clone(),
+                    PompAction::UserBegin(_) => &plan.user_region.begin,
+                    _ => &plan.user_region.end,
                 };
-                let text = format!("{}\n", self.calls(region, &calls));
                 // Begin and end are called exactly when both directives
                 // are compiled.
                 let both = self.user_region_sites(*r);
-                self.under_conditions(text, &both, site.span.start)
+                let mut text = String::new();
+                self.push_under_conditions(&mut text, &both, site.span.start, |r, text| {
+                    r.push_calls(text, region, calls);
+                    text.push('\n');
+                });
+                text
             }
         };
         let resume = self.line_marker(self.file.line_of(site.lines.end));
