@@ -861,8 +861,23 @@ fn a_watched_run_walks_nothing_when_nothing_changed_and_sees_every_change() {
         run(&Config::new(Some(src.clone()), fresh.clone()));
         mirror_contents(&fresh)
     };
-    let walked = |run: &Run| run.watcher == Some(batch::Watched::Walked);
-    let vouched = |run: &Run| run.watcher == Some(batch::Watched::NothingChanged);
+    // A run the watcher did not answer as expected says what it warned
+    // about and what the watcher logged, so that a failure tells why.
+    let watched_as = |run: &Run, expected: batch::Watched| {
+        let as_expected = run.watcher == Some(expected);
+        if !as_expected {
+            let log = out.join(".pomp-batch/watcher.log");
+            eprintln!(
+                "watcher: {:?}, warnings: {:?}, its log: {:?}",
+                run.watcher,
+                run.warnings,
+                std::fs::read_to_string(log)
+            );
+        }
+        as_expected
+    };
+    let walked = |run: &Run| watched_as(run, batch::Watched::Walked);
+    let vouched = |run: &Run| watched_as(run, batch::Watched::NothingChanged);
 
     let first = run(&config);
     assert!(walked(&first), "{:?}", first.warnings);
