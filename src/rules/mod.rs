@@ -222,9 +222,11 @@ impl Plan {
                 rules.pomp1.pair(&rules.user_region),
             ),
         };
+        // Nearly every directive makes a construct and a region: sized once,
+        // not grown, they are never copied.
         Plan {
-            regions: vec![],
-            constructs: vec![],
+            regions: Vec::with_capacity(model.sites.len()),
+            constructs: Vec::with_capacity(model.sites.len()),
             pomp_directives: vec![],
             region_exits: vec![],
             bare_directives: vec![],
@@ -495,9 +497,11 @@ impl Planner<'_> {
             .region_type
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
-        let mut layers = Vec::new();
         let iteration_variables = self.iteration_variables(site);
         let split = split::split(&site.directive, &iteration_variables);
+        // Most constructs have one layer: a vector grown by a push would
+        // hold room for four.
+        let mut layers = Vec::with_capacity(split.len());
         let listed =
             newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
         for (leaf, directive) in split {
