@@ -1,6 +1,7 @@
 //! Parsing a directive's text into a [`Directive`](super::Directive).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 use std::sync::LazyLock;
 
@@ -180,15 +181,17 @@ fn directive_name(
         return Err(DirectiveError::new("expected a directive name", span));
     };
     let text = scanner.text;
-    let word = |r: &Range<usize>| {
+    // Only Fortran's words need a copy: C's are matched as written.
+    let word = |r: &Range<usize>| -> Cow<'_, str> {
         let w = &text[r.clone()];
         if fortran {
-            w.to_ascii_lowercase()
+            Cow::Owned(w.to_ascii_lowercase())
         } else {
-            w.to_string()
+            Cow::Borrowed(w)
         }
     };
-    let written: Vec<String> = words.iter().map(word).collect();
+    let written: Vec<Cow<str>> = words.iter().map(word).collect();
+    let mut candidate_name = String::new();
     let family = match sentinel {
         Sentinel::Omp => "OpenMP",
         Sentinel::Pomp => "pomp",
@@ -196,13 +199,20 @@ fn directive_name(
 
     for count in (1..=words.len()).rev() {
         let candidate = &written[..count];
+        candidate_name.clear();
+        for (index, word) in candidate.iter().enumerate() {
+            if index > 0 && !fortran {
+                candidate_name.push(' ');
+            }
+            candidate_name.push_str(word);
+        }
         let found = if fortran {
             BLANK_FREE_NAMES
-                .get(&candidate.concat())
+                .get(&candidate_name)
                 .and_then(|name| table().directive(name))
         } else {
             table()
-                .directive(&candidate.join(" "))
+                .directive(&candidate_name)
                 .filter(|d| d.form_of.is_none())
         };
         let Some(spec) = found else { continue };
@@ -212,7 +222,7 @@ fn directive_name(
         // (`target parallel masked`), not that directive with a clause.
         let compound_words = written[count..]
             .iter()
-            .take_while(|w| COMPOUND_LEAF_WORDS.contains(w.as_str()) && !accepts(spec, w))
+            .take_while(|w| COMPOUND_LEAF_WORDS.contains(w.as_ref()) && !accepts(spec, w))
             .count();
         if compound_words > 0 {
             let end = words[count + compound_words - 1].end;

@@ -9,6 +9,7 @@ mod loop_nest;
 mod split;
 pub mod table;
 
+use std::borrow::Cow;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
@@ -74,10 +75,12 @@ pub struct Layer {
     pub directive: Option<Directive>,
     pub shape: Shape,
     pub vars: Vec<Var>,
-    pub before: Vec<Call>,
-    pub begin: Vec<Call>,
-    pub end: Vec<Call>,
-    pub after: Vec<Call>,
+    /// The rule's own calls under POMP2, borrowed: a file dense with
+    /// constructs would copy them thousands of times.
+    pub before: Cow<'static, [Call]>,
+    pub begin: Cow<'static, [Call]>,
+    pub end: Cow<'static, [Call]>,
+    pub after: Cow<'static, [Call]>,
     /// `nowait` was added to the directive ...
     pub add_nowait: bool,
     /// ... and its implicit barrier is called explicitly between the block
@@ -114,9 +117,9 @@ impl Layer {
     pub fn calls(&self) -> impl Iterator<Item = &Call> {
         self.before
             .iter()
-            .chain(&self.begin)
-            .chain(&self.end)
-            .chain(&self.after)
+            .chain(self.begin.iter())
+            .chain(self.end.iter())
+            .chain(self.after.iter())
     }
 }
 
@@ -706,10 +709,10 @@ impl Planner<'_> {
                 directive: Some(directive),
                 shape: Shape::Block,
                 vars: vec![],
-                before: vec![],
-                begin: vec![],
-                end: vec![],
-                after: vec![],
+                before: Cow::Borrowed(&[]),
+                begin: Cow::Borrowed(&[]),
+                end: Cow::Borrowed(&[]),
+                after: Cow::Borrowed(&[]),
                 add_nowait: false,
                 barrier_after: false,
                 barrier_before_end: false,
@@ -759,9 +762,9 @@ impl Planner<'_> {
             ));
         }
         let add_nowait = self.add_nowait(site, rule, &mut directive);
-        let in_interface = |calls: &[Call]| match self.options.interface {
-            Interface::Pomp2 => calls.to_vec(),
-            Interface::Pomp1 => rules().pomp1.calls(calls),
+        let in_interface = |calls: &'static [Call]| match self.options.interface {
+            Interface::Pomp2 => Cow::Borrowed(calls),
+            Interface::Pomp1 => Cow::Owned(rules().pomp1.calls(calls)),
         };
         let mut layer = Layer {
             rule: rule_name,
@@ -776,7 +779,7 @@ impl Planner<'_> {
             barrier_after: add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
         };
-        for var in layer.calls().flat_map(vars_of).collect::<Vec<_>>() {
+        for var in layer.calls().flat_map(vars_of) {
             if !vars.contains(&var) {
                 vars.push(var);
             }
@@ -1341,15 +1344,12 @@ impl SkippedRanges {
     }
 }
 
-fn vars_of(call: &Call) -> Vec<Var> {
-    call.args
-        .iter()
-        .filter_map(|a| match a {
-            Arg::OldTask | Arg::OldTaskRef => Some(Var::OldTask),
-            Arg::NewTask | Arg::NewTaskRef => Some(Var::NewTask),
-            _ => None,
-        })
-        .collect()
+fn vars_of(call: &Call) -> impl Iterator<Item = Var> + 'static {
+    call.args.iter().filter_map(|a| match a {
+        Arg::OldTask | Arg::OldTaskRef => Some(Var::OldTask),
+        Arg::NewTask | Arg::NewTaskRef => Some(Var::NewTask),
+        _ => None,
+    })
 }
 
 /// Remove the `if` clause that applies to `leaf` and return its expression.

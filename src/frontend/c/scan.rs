@@ -535,7 +535,7 @@ fn clean_directive_line(line: &[u8]) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn split_word(s: &str) -> (&str, &str) {
