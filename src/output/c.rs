@@ -441,9 +441,11 @@ impl Renderer<'_> {
 
     fn preamble(&self) -> String {
         // A handle and a CTC string for each region: sized once, as a file
-        // dense with directives makes megabytes of them.
+        // dense with directives makes megabytes of them. A CTC string
+        // names the file twice; room the text does not take is never
+        // touched, so the estimate errs large.
         let per_region: usize = (self.plan.regions.iter())
-            .map(|r| self.plan.ctc(r).len() + r.handle.len() + 64)
+            .map(|r| r.handle.len() + 2 * self.file.path.as_os_str().len() + 320)
             .sum();
         let mut out = String::with_capacity(per_region + 4096);
         out.push_str("#include <omp.h>\n");
@@ -471,13 +473,14 @@ impl Renderer<'_> {
         match self.plan.interface {
             Interface::Pomp2 => {
                 let mut id = itoa::Buffer::new();
+                let mut scratch = String::new();
                 for region in &self.plan.regions {
                     out.push_str("static POMP2_Region_handle ");
                     out.push_str(&region.handle);
                     out.push_str(" = 0;\n#define pomp2_ctc_");
                     out.push_str(id.format(region.id));
                     out.push_str(" \"");
-                    out.push_str(self.plan.ctc(region));
+                    self.plan.push_ctc(region, &mut scratch, &mut out);
                     out.push_str("\"\n");
                 }
             }

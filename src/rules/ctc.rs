@@ -54,6 +54,19 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
 /// also names the region's IDF id, its enclosing unit and how its closing
 /// barrier is measured, keys other POMP2 libraries pass over.
 pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
+    let mut out = String::new();
+    push_ctc_string(path, region, pomp_id, &mut String::new(), &mut out);
+    out
+}
+
+/// [`ctc_string`] appended to `out`, written through `scratch`.
+pub fn push_ctc_string(
+    path: &str,
+    region: &Region,
+    pomp_id: Option<&pomp2::RegionId>,
+    scratch: &mut String,
+    out: &mut String,
+) {
     let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRangeView {
         file: path,
         first_line: first as u32,
@@ -61,7 +74,7 @@ pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>
     };
     let extended = pomp_id.is_some();
     let pomp_id = pomp_id.map(|id| id.to_string());
-    pomp2::ctc::write_view(&pomp2::ctc::ContextView {
+    let view = pomp2::ctc::ContextView {
         region_type: &region.region_type,
         start: Some(lines(region.start_lines)),
         end: Some(lines(region.end_lines)),
@@ -72,5 +85,6 @@ pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>
             .implicit_barrier
             .filter(|_| extended)
             .unwrap_or_default(),
-    })
+    };
+    pomp2::ctc::push_view(&view, scratch, out);
 }

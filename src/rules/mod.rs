@@ -264,6 +264,17 @@ impl Plan {
         &strings[region.id - 1]
     }
 
+    /// [`Plan::ctc`] appended to `out`, written through `scratch` and not
+    /// kept: an output that writes each string once need not hold them.
+    pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
+        if let Some(strings) = self.ctc_strings.get() {
+            out.push_str(&strings[region.id - 1]);
+            return;
+        }
+        let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
+        ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
+    }
+
     /// Make the file's unique name, if the plan needs one and has none
     /// yet: rendering and describing the plan use it, checking does not.
     pub fn name(&mut self, file: &SourceFile) {

@@ -263,8 +263,16 @@ pub fn write(context: &Context) -> String {
 
 /// [`write`] of a borrowed context.
 pub fn write_view(context: &ContextView) -> String {
-    // Written in place: a file's regions make thousands of these strings.
-    let mut body = String::with_capacity(160);
+    let mut out = String::new();
+    push_view(context, &mut String::with_capacity(160), &mut out);
+    out
+}
+
+/// [`write_view`] appended to `out`, the body written in `body` first (its
+/// length leads the string): a file's regions make thousands of these
+/// strings, and one buffer serves them all.
+pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
+    body.clear();
     body.push('*');
     let open = |body: &mut String, key: &str| {
         debug_assert!(
@@ -279,45 +287,48 @@ pub fn write_view(context: &ContextView) -> String {
         push_sanitized(body, value);
         body.push('*');
     };
-    field(&mut body, keys::REGION_TYPE, context.region_type);
+    field(body, keys::REGION_TYPE, context.region_type);
     for (key, range) in [(keys::START, &context.start), (keys::END, &context.end)] {
         if let Some(range) = range {
-            open(&mut body, key);
-            push_sanitized(&mut body, range.file);
+            open(body, key);
+            push_sanitized(body, range.file);
             let _ = write!(body, ":{}:{}*", range.first_line, range.last_line);
         }
     }
     for (key, value) in context.attributes {
-        field(&mut body, key, value);
+        field(body, key, value);
     }
     if let Some(id) = context.pomp_id {
-        field(&mut body, keys::POMP_ID, id);
+        field(body, keys::POMP_ID, id);
     }
     if let Some(unit) = context.unit {
-        field(&mut body, keys::POMP_UNIT, unit);
+        field(body, keys::POMP_UNIT, unit);
     }
     if context.implicit_barrier == ImplicitBarrier::Inferred {
-        field(
-            &mut body,
-            keys::POMP_IMPLICIT_BARRIER,
-            ImplicitBarrier::INFERRED,
-        );
+        field(body, keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
     }
     body.push('*');
-    with_length_prefix(&body)
+    push_with_length_prefix(body, out);
 }
 
-/// Prefixes `body` with the decimal length of the result.
-fn with_length_prefix(body: &str) -> String {
+/// Appends `body` to `out`, prefixed with the decimal length of the two.
+fn push_with_length_prefix(body: &str, out: &mut String) {
     let digits = |n: usize| n.checked_ilog10().unwrap_or(0) as usize + 1;
     let mut prefix = 1;
     while digits(body.len() + prefix) != prefix {
         prefix += 1;
     }
     let total = body.len() + prefix;
-    let mut out = String::with_capacity(total);
+    out.reserve(total);
     let _ = write!(out, "{total}");
     out.push_str(body);
+}
+
+/// `body` prefixed with the decimal length of the result.
+#[cfg(test)]
+fn with_length_prefix(body: &str) -> String {
+    let mut out = String::new();
+    push_with_length_prefix(body, &mut out);
     out
 }
 
