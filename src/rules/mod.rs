@@ -9,13 +9,13 @@ mod loop_nest;
 mod split;
 pub mod table;
 
-use std::borrow::Cow;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
 pub use pomp2::ctc::ImplicitBarrier;
+use std::borrow::Cow;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// A measured region: one per instrumented construct (a combined construct
