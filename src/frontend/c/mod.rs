@@ -136,11 +136,9 @@ fn finish(prepared: &Prepared, mut model: Model) -> Model {
 
 /// The model from a parse of the whole file.
 fn read_whole(prepared: &Prepared) -> Model {
-    read_tree(
-        prepared,
-        &parse::parse(prepared.file, &prepared.masked, &[]),
-        None,
-    )
+    // The text is let go before other configurations patch it.
+    let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
+    read_tree(prepared, &tree, None)
 }
 
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the
@@ -151,7 +149,7 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
     let nodes = Nodes::new(tree.root_node());
     let main = Analysis::read(
         prepared,
-        &prepared.masked,
+        &prepared.masked(),
         &nodes,
         directives.clone(),
         mentions,
@@ -186,7 +184,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
         Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
     for batch in plan.batches(PIECES_PER_PARSE) {
         let ranges = pieces::union(batch);
-        let tree = parse::parse(prepared.file, &prepared.masked, &ranges);
+        let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
         let nodes = Nodes::new(tree.root_node());
         if !batch
             .iter()
@@ -199,7 +197,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
         let mentions = &prepared.lock_mentions[mentions];
         let main = Analysis::read(
             prepared,
-            &prepared.masked,
+            &prepared.masked(),
             &nodes,
             directives.clone(),
             mentions,
@@ -220,7 +218,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
         for run in &plan.outside {
             parts.push(Analysis::read(
                 prepared,
-                &prepared.masked,
+                &prepared.masked(),
                 &nothing,
                 run.clone(),
                 &[],

@@ -401,7 +401,7 @@ impl Plan {
     /// the scan of its body allows.
     pub fn new(prepared: &Prepared, narrow: bool) -> Option<Plan> {
         let cplusplus = prepared.file.language == crate::source::Language::Cpp;
-        let structure = Structure::scan(&prepared.masked, cplusplus)?;
+        let structure = Structure::scan(&prepared.masked(), cplusplus)?;
         let mut wanted: Vec<usize> = Vec::new();
         let mut outside: Vec<std::ops::Range<usize>> = Vec::new();
         let mut by_leaf: Vec<(usize, usize)> = Vec::new();

@@ -31,10 +31,9 @@ pub(super) struct Prepared<'f> {
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
-    /// What the grammar parses in the first configuration.
-    pub masked: Vec<u8>,
-    /// A copy of `masked` to patch for other configurations.
-    scratch: RefCell<Option<Vec<u8>>>,
+    /// What the grammar parses in the first configuration; patched in
+    /// place, and put back, while another configuration is read.
+    masked: RefCell<Vec<u8>>,
 }
 
 /// A directive's parse, by what it is parsed from.
@@ -120,13 +119,18 @@ impl<'f> Prepared<'f> {
             lines: found.lines,
             conditionals,
             lock_mentions,
-            masked: Vec::new(),
-            scratch: RefCell::new(None),
+            masked: RefCell::new(Vec::new()),
         };
         let mut masked = file.bytes.to_vec();
         prepared.mask(&mut masked, 0, &Assignment::new());
-        prepared.masked = masked;
+        prepared.masked = RefCell::new(masked);
         Some(prepared)
+    }
+
+    /// What the grammar parses in the first configuration: the file's
+    /// bytes with directives and what no configuration compiles blanked.
+    pub fn masked(&self) -> std::cell::Ref<'_, [u8]> {
+        std::cell::Ref::map(self.masked.borrow(), Vec::as_slice)
     }
 
     /// Whether pomp directives lie in `span`: a jump leaves a user region
@@ -161,25 +165,29 @@ impl<'f> Prepared<'f> {
 
     /// Calls `read` with the text the grammar parses in the configuration
     /// `assignment`: the first configuration's, with the extents of the
-    /// groups it names masked anew.
+    /// groups it names masked anew. The first configuration's text is
+    /// patched for the call, not copied: a large file would be copied
+    /// whole for a few conditionals.
     pub fn with_configuration<R>(
         &self,
         assignment: &Assignment,
         read: impl FnOnce(&[u8]) -> R,
     ) -> R {
-        let mut scratch = self.scratch.borrow_mut();
-        let text = scratch.get_or_insert_with(|| self.masked.clone());
+        let mut text = self.masked.borrow_mut();
         let extents: Vec<Span> = assignment
             .keys()
             .map(|&g| self.conditionals.extent(g))
+            .collect();
+        let first: Vec<Vec<u8>> = (extents.iter())
+            .map(|extent| text[extent.clone()].to_vec())
             .collect();
         for extent in &extents {
             text[extent.clone()].copy_from_slice(&self.file.bytes[extent.clone()]);
             self.mask(&mut text[extent.clone()], extent.start, assignment);
         }
-        let result = read(text);
-        for extent in &extents {
-            text[extent.clone()].copy_from_slice(&self.masked[extent.clone()]);
+        let result = read(&text);
+        for (extent, first) in extents.iter().zip(&first) {
+            text[extent.clone()].copy_from_slice(first);
         }
         result
     }

@@ -51,7 +51,7 @@ impl Reuse {
 /// The tree of the whole of `prepared.masked`, parsed again from what
 /// `reuse` kept, and kept there for the next reading.
 pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Tree {
-    tree_reusing(prepared.file, &prepared.masked, &mut reuse.last)
+    tree_reusing(prepared.file, &prepared.masked(), &mut reuse.last)
 }
 
 /// The tree of the whole of `text`, one configuration of `file`'s masked

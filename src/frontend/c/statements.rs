@@ -113,7 +113,7 @@ pub(super) fn owned(
         return None;
     }
     let lines = &prepared.lines;
-    let masked = &prepared.masked;
+    let masked = &*prepared.masked();
     let first_line = lines.partition_point(|l| l.span.start < item.start);
     if lines[first_line..]
         .iter()
