@@ -292,7 +292,12 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
         if let Some(range) = range {
             open(body, key);
             push_sanitized(body, range.file);
-            let _ = write!(body, ":{}:{}*", range.first_line, range.last_line);
+            let mut number = itoa::Buffer::new();
+            body.push(':');
+            body.push_str(number.format(range.first_line));
+            body.push(':');
+            body.push_str(number.format(range.last_line));
+            body.push('*');
         }
     }
     for (key, value) in context.attributes {
@@ -320,7 +325,7 @@ fn push_with_length_prefix(body: &str, out: &mut String) {
     }
     let total = body.len() + prefix;
     out.reserve(total);
-    let _ = write!(out, "{total}");
+    out.push_str(itoa::Buffer::new().format(total));
     out.push_str(body);
 }
 
