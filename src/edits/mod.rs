@@ -86,11 +86,8 @@ impl EditBuilder {
     /// directive ranges, so an overlap is a bug, not input, and panics here,
     /// where the pipeline turns a panic into an internal error of the file.
     pub fn build(mut self) -> EditSet {
-        // The keys sorted apart from the edits, each edit then moved once:
-        // a file dense with directives has tens of thousands of edits, and
-        // a stable sort of the edits themselves moves each many times.
         self.edits
-            .sort_by_cached_key(|e| (e.range.start, !e.range.is_empty(), e.order));
+            .sort_by_key(|e| (e.range.start, !e.range.is_empty(), e.order));
         let mut copied = 0;
         for edit in &self.edits {
             assert!(
