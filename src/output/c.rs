@@ -259,8 +259,6 @@ impl Renderer<'_> {
         self.scratch = text;
     }
 
-    /// `text`, whole lines, placed at `at` so that it is compiled exactly
-    /// when the code at each of `from` is.
     /// What `body` appends to `text`, whole lines, placed at `at` so that
     /// it is compiled exactly when the code at each of `from` is.
     fn push_under_conditions(

@@ -49,17 +49,11 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
     aux
 }
 
-/// The region's CTC string: its type, the lines of its opening and
-/// closing and its facts. With pomp's extended events (`pomp_id` given) it
-/// also names the region's IDF id, its enclosing unit and how its closing
-/// barrier is measured, keys other POMP2 libraries pass over.
-pub fn ctc_string(path: &str, region: &Region, pomp_id: Option<&pomp2::RegionId>) -> String {
-    let mut out = String::new();
-    push_ctc_string(path, region, pomp_id, &mut String::new(), &mut out);
-    out
-}
-
-/// [`ctc_string`] appended to `out`, written through `scratch`.
+/// Appends the region's CTC string to `out`, written through `scratch`:
+/// its type, the lines of its opening and closing and its facts. With
+/// pomp's extended events (`pomp_id` given) it also names the region's IDF
+/// id, its enclosing unit and how its closing barrier is measured, keys
+/// other POMP2 libraries pass over.
 pub fn push_ctc_string(
     path: &str,
     region: &Region,

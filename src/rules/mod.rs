@@ -254,10 +254,12 @@ impl Plan {
     /// enclosing unit and barrier form.
     pub fn ctc(&self, region: &Region) -> &str {
         let strings = self.ctc_strings.get_or_init(|| {
+            let mut scratch = String::new();
             (self.regions.iter())
                 .map(|r| {
-                    let pomp_id = self.ctc_extended.then(|| self.region_id(r.id));
-                    ctc::ctc_string(&self.ctc_path, r, pomp_id.as_ref())
+                    let mut string = String::new();
+                    self.write_ctc(r, &mut scratch, &mut string);
+                    string
                 })
                 .collect()
         });
@@ -267,10 +269,13 @@ impl Plan {
     /// [`Plan::ctc`] appended to `out`, written through `scratch` and not
     /// kept: an output that writes each string once need not hold them.
     pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
-        if let Some(strings) = self.ctc_strings.get() {
-            out.push_str(&strings[region.id - 1]);
-            return;
+        match self.ctc_strings.get() {
+            Some(strings) => out.push_str(&strings[region.id - 1]),
+            None => self.write_ctc(region, scratch, out),
         }
+    }
+
+    fn write_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
         let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
         ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
     }

@@ -258,19 +258,14 @@ impl Context {
 /// The CTC string of `context`, length prefix included. File names and
 /// values are [`sanitize`]d; attribute keys are written as given.
 pub fn write(context: &Context) -> String {
-    write_view(&context.view())
-}
-
-/// [`write`] of a borrowed context.
-pub fn write_view(context: &ContextView) -> String {
     let mut out = String::new();
-    push_view(context, &mut String::with_capacity(160), &mut out);
+    push_view(&context.view(), &mut String::with_capacity(160), &mut out);
     out
 }
 
-/// [`write_view`] appended to `out`, the body written in `body` first (its
-/// length leads the string): a file's regions make thousands of these
-/// strings, and one buffer serves them all.
+/// [`write`] of a borrowed context, appended to `out`, the body written in
+/// `body` first (its length leads the string): a file's regions make
+/// thousands of these strings, and one buffer serves them all.
 pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     body.clear();
     body.push('*');
@@ -327,14 +322,6 @@ fn push_with_length_prefix(body: &str, out: &mut String) {
     out.reserve(total);
     out.push_str(itoa::Buffer::new().format(total));
     out.push_str(body);
-}
-
-/// `body` prefixed with the decimal length of the result.
-#[cfg(test)]
-fn with_length_prefix(body: &str) -> String {
-    let mut out = String::new();
-    push_with_length_prefix(body, &mut out);
-    out
 }
 
 /// A parsed CTC string.
@@ -665,7 +652,8 @@ mod tests {
     fn the_length_prefix_counts_itself_across_digit_boundaries() {
         for length in 0..12_000 {
             let body = "x".repeat(length);
-            let written = with_length_prefix(&body);
+            let mut written = String::new();
+            push_with_length_prefix(&body, &mut written);
             let prefix = &written[..written.len() - length];
             assert_eq!(prefix.parse::<usize>().unwrap(), written.len(), "{length}");
         }
