@@ -8,7 +8,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use pomp_core::frontend::clang::{Clang, CompileFlags};
 use pomp_core::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
 use pomp_core::instrument::{instrument, Options};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 use std::path::Path;
 

@@ -7,7 +7,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;

@@ -20,7 +20,8 @@
 use pomp_core::frontend::c::TreeSitterC;
 use pomp_core::frontend::FrontEnd;
 use pomp_core::instrument::Options;
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 
 // The allocator the pomp binary ships with, so stage times are the ones users see.

@@ -442,14 +442,12 @@ fn language(
     fixed_form: bool,
     free_form: bool,
     name: Option<&str>,
-) -> Option<pomp_core::source::Language> {
-    use pomp_core::source::Language;
-    match (fixed_form, free_form, name) {
-        (true, _, _) | (_, _, Some("f77")) => Some(Language::FortranFixed),
-        (_, true, _) | (_, _, Some("f95")) => Some(Language::FortranFree),
-        (_, _, Some("c")) => Some(Language::C),
-        (_, _, Some("c++")) => Some(Language::Cpp),
-        _ => None,
+) -> Option<pomp_core::language::Language> {
+    use pomp_core::language::Language;
+    match (fixed_form, free_form) {
+        (true, _) => Some(Language::FortranFixed),
+        (_, true) => Some(Language::FortranFree),
+        _ => name.and_then(Language::from_compiler_name),
     }
 }
 

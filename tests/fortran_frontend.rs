@@ -3,8 +3,9 @@
 
 use pomp_core::frontend::fortran::TreeSitterFortran;
 use pomp_core::frontend::FrontEnd;
+use pomp_core::language::Language;
 use pomp_core::model::Model;
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::source::SourceFile;
 
 fn analyse(source: &str, language: Language) -> (SourceFile, Model) {
     let file = SourceFile::new("test.f90", source.as_bytes().to_vec(), language);

@@ -5,7 +5,8 @@
 //! counts: none of the files opened here exists.
 
 use lsp_server::{Message, Notification, Request, RequestId, Response};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use serde_json::{json, Value};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,8 @@
 
 use pomp_core::frontend::c::{Scope, TreeSitterC};
 use pomp_core::instrument::Options;
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use json_compilation_db::Entry;
 use pomp_core::frontend::clang::CompileFlags;
-use pomp_core::source::Language;
+use pomp_core::language::Language;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
@@ -147,14 +147,6 @@ const INCLUDE_FLAGS: &[&str] = &["-I", "-isystem", "-iquote", "-idirafter"];
 /// Programs that run the compiler named after them.
 const LAUNCHERS: &[&str] = &["ccache", "sccache", "distcc", "icecc", "buildcache"];
 
-/// Whether gfortran preprocesses a Fortran file by its suffix alone: a
-/// capital one (`.F90`, `.F`), or `.fpp`.
-pub fn preprocessed_by_suffix(file: &Path) -> bool {
-    file.extension()
-        .map(|e| e.to_string_lossy())
-        .is_some_and(|e| e.chars().any(|c| c.is_ascii_uppercase()) || e == "fpp")
-}
-
 fn absolute_file(entry: &Entry) -> PathBuf {
     locate(&entry.directory.join(&entry.file))
 }
@@ -252,11 +244,7 @@ fn unit_of(entry: &Entry, file: &Path) -> Option<Unit> {
     }
     let by_suffix = Language::from_path(file);
     unit.language = match explicit {
-        Some("c") | Some("cpp-output") => Language::C,
-        Some("c++") | Some("c++-cpp-output") => Language::Cpp,
-        Some("f77") | Some("f77-cpp-input") => Language::FortranFixed,
-        Some("f95") | Some("f95-cpp-input") => Language::FortranFree,
-        Some(_) => return None,
+        Some(name) => Language::from_compiler_name(name)?,
         None => match by_suffix? {
             Language::C if is_cxx_driver(program) => Language::Cpp,
             language => language,
@@ -269,7 +257,7 @@ fn unit_of(entry: &Entry, file: &Path) -> Option<Unit> {
         let input_says = explicit.map(|x| x.ends_with("-cpp-input"));
         unit.preprocessed = cpp
             .or(input_says)
-            .unwrap_or_else(|| preprocessed_by_suffix(file));
+            .unwrap_or_else(|| unit.language.preprocessed_by_suffix(file));
     }
     Some(unit)
 }

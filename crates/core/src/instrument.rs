@@ -3,7 +3,8 @@
 //! runs and the editor preview call.
 
 use crate::diagnostics::Diagnostic;
-use crate::source::{Language, SourceFile};
+use crate::language::Language;
+use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 /// Everything that decides how a file is instrumented, one part per stage.
@@ -338,12 +339,10 @@ pub fn instrumented_name(input: &Path, language: Language) -> PathBuf {
         .extension()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let ext = if language.is_fortran() {
-        ext.to_uppercase()
-    } else {
-        ext
-    };
-    PathBuf::from(format!("{stem}.pomp.{ext}"))
+    PathBuf::from(format!(
+        "{stem}.pomp.{}",
+        language.instrumented_suffix(&ext)
+    ))
 }
 
 #[cfg(test)]

@@ -470,7 +470,9 @@ impl<'c> Server<'c> {
         }
         let dir = self.shown.as_ref().expect("made above").path();
         let document = &self.documents[uri];
-        let language = document.language.unwrap_or(pomp_core::source::Language::C);
+        let language = document
+            .language
+            .unwrap_or(pomp_core::language::Language::C);
         let path = dir.join(pomp_core::instrument::instrumented_name(
             &document.path(),
             language,

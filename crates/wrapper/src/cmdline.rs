@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use pomp_core::flags::{Flag, Value};
 use pomp_core::instrument::Options;
-use pomp_core::source::Language;
+use pomp_core::language::Language;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -189,8 +189,6 @@ const OPTIONS_WITH_SEPARATE_VALUE: &[&str] = &[
     "-framework",
 ];
 
-const HEADER_SUFFIXES: &[&str] = &["h", "hh", "hpp", "hxx", "H", "HPP", "h++", "tcc", "inl"];
-
 impl CommandLine {
     /// Classify an already response-file-expanded argument list.
     pub fn parse(all_args: Vec<OsString>) -> Result<CommandLine> {
@@ -346,12 +344,9 @@ fn is_openmp_flag(flag: &str) -> bool {
 fn classify_input(arg_index: usize, arg: &OsStr, language: Option<&str>) -> Input {
     let path = PathBuf::from(arg);
     let kind = match language {
-        Some(language) => match language {
-            "c" | "cpp-output" => InputKind::Source(Language::C),
-            "c++" | "c++-cpp-output" => InputKind::Source(Language::Cpp),
-            "f77" | "f77-cpp-input" => InputKind::Source(Language::FortranFixed),
-            "f95" | "f95-cpp-input" => InputKind::Source(Language::FortranFree),
-            _ => InputKind::Other,
+        Some(language) => match Language::from_compiler_name(language) {
+            Some(language) => InputKind::Source(language),
+            None => InputKind::Other,
         },
         None => kind_by_suffix(&path),
     };
@@ -367,10 +362,10 @@ fn kind_by_suffix(path: &Path) -> InputKind {
     let Some(name) = path.file_name().and_then(OsStr::to_str) else {
         return InputKind::Other;
     };
-    let suffix = name.rsplit_once('.').map(|(_, s)| s).unwrap_or("");
-    if HEADER_SUFFIXES.contains(&suffix) {
+    if pomp_core::language::is_header(path) {
         return InputKind::Other;
     }
+    let suffix = name.rsplit_once('.').map(|(_, s)| s).unwrap_or("");
     match suffix {
         "o" | "obj" | "lo" => return InputKind::Object,
         "a" => return InputKind::Archive,

@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use pomp2::registration::InitFunction;
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::instrument::{self, InputError, Options};
+use pomp_core::language::Language;
 use pomp_core::rules::Interface;
-use pomp_core::source::Language;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -225,12 +225,9 @@ impl SourceJob<'_> {
 /// Fortran gets a capital suffix so that gfortran preprocesses it.
 fn compiled_file_name(source: &Path, language: Language) -> OsString {
     let name = source.file_name().unwrap_or_default();
-    if !language.is_fortran() {
-        return name.to_owned();
-    }
     let stem = source.file_stem().unwrap_or_default().to_string_lossy();
     match source.extension().map(|e| e.to_string_lossy()) {
-        Some(ext) => format!("{stem}.{}", ext.to_uppercase()).into(),
+        Some(ext) => format!("{stem}.{}", language.instrumented_suffix(&ext)).into(),
         None => name.to_owned(),
     }
 }

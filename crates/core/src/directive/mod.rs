@@ -5,7 +5,7 @@
 mod parse;
 mod table;
 
-use crate::source::Language;
+use crate::language::Language;
 
 pub use parse::{
     parse_apply, parse_declaration_attribute, parse_directive, similar_clause, split_top_level,

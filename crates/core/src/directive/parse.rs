@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use super::table::{table, ArgumentUse, DirectiveSpec};
 use super::{Clause, Directive, Sentinel};
-use crate::source::Language;
+use crate::language::Language;
 
 /// Why a directive, or part of it, could not be taken as the table
 /// describes it.

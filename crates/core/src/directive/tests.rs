@@ -1,7 +1,7 @@
 //! Parser tests on directives as they are written in real programs.
 
 use super::*;
-use crate::source::Language;
+use crate::language::Language;
 
 /// A directive the table knows entirely.
 fn known(text: &str, language: Language) -> Directive {

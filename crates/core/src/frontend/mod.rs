@@ -12,8 +12,9 @@ pub mod clang;
 pub mod fortran;
 mod unknown;
 
+use crate::language::Language;
 use crate::model::Model;
-use crate::source::{Language, SourceFile};
+use crate::source::SourceFile;
 
 /// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
 pub const LOCK_ROUTINES: &[&str] = &[

@@ -312,8 +312,8 @@ fn alternatives_after(model: &Model, at: usize, block_start: usize) -> Option<Sp
 mod tests {
     use super::*;
     use crate::directive::{parse_directive, Sentinel};
+    use crate::language::Language;
     use crate::model::Unit;
-    use crate::source::Language;
 
     #[test]
     fn merging_implicit_sections_orders_as_the_stable_sort() {

@@ -11,18 +11,18 @@
 use crate::directive::Directive;
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::frontend::fortran::pomp_conditional_sentinel;
+use crate::language::fortran::fixed_form;
+use crate::language::Language;
 use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
     has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Layer, Plan,
     PompAction, Region, Shape, ValueScope, Var, MAX_THREADS_VAR,
 };
-use crate::source::{Language, SourceFile};
+use crate::source::SourceFile;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Longest line gfortran accepts by default in free form.
 const FREE_FORM_WIDTH: usize = 132;
-/// Fixed form: statements end in column 72.
-const FIXED_FORM_WIDTH: usize = 72;
 /// Longest piece of a CTC string on one line.
 const CTC_CHUNK: usize = 48;
 /// A context descriptor of the original interface (`struct ompregdescr`:
@@ -146,7 +146,7 @@ impl Renderer<'_> {
 
     fn width(&self) -> usize {
         if self.fixed_form {
-            FIXED_FORM_WIDTH
+            fixed_form::LAST_COLUMN
         } else {
             FREE_FORM_WIDTH
         }
@@ -732,7 +732,10 @@ impl Renderer<'_> {
     fn conditional_sentinel(&self, line_start: usize) -> Option<usize> {
         let bytes = &self.file.bytes[line_start..self.file.end_of_line(line_start)];
         let at = if self.fixed_form {
-            if !matches!(bytes.first(), Some(b'!' | b'c' | b'C' | b'*')) {
+            if !bytes
+                .first()
+                .is_some_and(|&b| fixed_form::is_comment_start(b))
+            {
                 return None;
             }
             0
@@ -1146,7 +1149,7 @@ fn logical_if_action(bytes: &[u8], start: usize, end: usize, fixed_form: bool) -
                 .iter()
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |i| i + 1);
-            let visible = (line_begin + 72).saturating_sub(line_start);
+            let visible = (line_begin + fixed_form::LAST_COLUMN).saturating_sub(line_start);
             0..text.len().min(visible)
         } else {
             match fixed_form_statement_field(text) {
@@ -1189,19 +1192,13 @@ fn logical_if_action(bytes: &[u8], start: usize, end: usize, fixed_form: bool) -
 /// `None` for comment, blank and preprocessor lines.
 fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
     match text.first() {
-        Some(b'c' | b'C' | b'*' | b'!' | b'd' | b'D' | b'#') | None => return None,
+        Some(&first) if fixed_form::is_comment_start(first) => return None,
+        Some(&first) if fixed_form::is_debug_line_start(first) || first == b'#' => return None,
+        None => return None,
         _ => {}
     }
-    let (start, visible) = match text.iter().take(6).position(|&b| b == b'\t') {
-        // A tab in the label field: the statement starts after it, after
-        // the continuation digit if there is one.
-        Some(tab) => {
-            let continued = text.get(tab + 1).is_some_and(|b| (b'1'..=b'9').contains(b));
-            (tab + 1 + continued as usize, tab + 1 + 66)
-        }
-        None => (6, 72),
-    };
-    let visible = text.len().min(visible);
+    let fields = fixed_form::fields(text);
+    let (start, visible) = (fields.statement_start, fields.visible_end);
     let field = &text[start.min(visible)..visible];
     let first = field.iter().position(|&b| b != b' ' && b != b'\t')?;
     if field[first] == b'!' {

@@ -4,7 +4,8 @@
 //! (`for (i = 0; ...)`, `do i = 1, n`) or declares its own
 //! (`for (int i = 0; ...)`): no parse beyond the header is needed.
 
-use crate::source::{Language, SourceFile, Span};
+use crate::language::Language;
+use crate::source::{SourceFile, Span};
 
 /// The variables the first `depth` loops of the nest in `block` assign
 /// without declaring them, outermost first. A loop whose header does not

@@ -4,7 +4,8 @@
 use super::{Layer, Plan, SkippedRanges};
 use crate::diagnostics::Severity;
 use crate::instrument::{instrument, Instrumentation, Options};
-use crate::source::{Language, SourceFile};
+use crate::language::Language;
+use crate::source::SourceFile;
 
 fn instrumented(language: Language, text: &str) -> Instrumentation {
     let path = match language {

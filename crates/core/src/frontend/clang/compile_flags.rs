@@ -1,7 +1,7 @@
 //! The compile flags a front end reads a C or C++ file with, and the
 //! arguments libclang gets from them.
 
-use crate::source::Language;
+use crate::language::Language;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -6,10 +6,8 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Sentinel;
+use crate::language::fortran::fixed_form;
 use crate::source::Span;
-
-/// Fixed form ignores everything past this column.
-pub(crate) const FIXED_FORM_LAST_COLUMN: usize = 72;
 
 /// One physical line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,16 +110,16 @@ pub(crate) fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option
         text.iter().position(|&b| !is_blank(b))?
     };
     let sentinel = text.get(at..at + 3)?;
-    let first_allowed: &[u8] = if fixed_form { b"!cC*" } else { b"!" };
-    if !(first_allowed.contains(&sentinel[0])
-        && sentinel[1].eq_ignore_ascii_case(&b'p')
-        && sentinel[2] == b'$')
-    {
+    let comment_start = match fixed_form {
+        true => fixed_form::is_comment_start(sentinel[0]),
+        false => sentinel[0] == b'!',
+    };
+    if !(comment_start && sentinel[1].eq_ignore_ascii_case(&b'p') && sentinel[2] == b'$') {
         return None;
     }
     let after_ok = if fixed_form {
         text.iter()
-            .take(FIXED_FORM_LAST_COLUMN)
+            .take(fixed_form::LAST_COLUMN)
             .skip(3)
             .take(2)
             .all(|&b| is_blank(b) || b.is_ascii_digit())
@@ -275,28 +273,30 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
     }
 }
 
-/// Fixed form: what column 6 (the continuation column) says.
-fn is_continuation_mark(b: Option<&u8>) -> bool {
-    b.is_some_and(|&b| b != b' ' && b != b'0')
-}
-
 fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
     // (sentinel, sentinel length, is continuation) of each directive line.
     let mut sentinels = vec![None; scan.lines.len()];
     for (i, line) in scan.lines.iter().enumerate() {
         let text = &bytes[line.start..line.end];
-        let visible = &text[..text.len().min(FIXED_FORM_LAST_COLUMN)];
+        let visible = &text[..text.len().min(fixed_form::LAST_COLUMN)];
         if visible.iter().all(|&b| is_blank(b)) {
             continue;
         }
         scan.kinds[i] = match text[0] {
             b'#' => LineKind::Preprocessor,
-            b'!' | b'c' | b'C' | b'*' if pomp_conditional_sentinel(text, true).is_some() => {
+            first
+                if fixed_form::is_comment_start(first)
+                    && pomp_conditional_sentinel(text, true).is_some() =>
+            {
                 LineKind::PompConditional
             }
-            b'!' | b'c' | b'C' | b'*' => match directive_sentinel(text) {
+            first if fixed_form::is_comment_start(first) => match directive_sentinel(text) {
                 Some((sentinel, len)) => {
-                    sentinels[i] = Some((sentinel, len, is_continuation_mark(visible.get(len))));
+                    sentinels[i] = Some((
+                        sentinel,
+                        len,
+                        fixed_form::is_continuation_mark(visible.get(len)),
+                    ));
                     LineKind::Directive
                 }
                 None if text.get(1) == Some(&b'$')
@@ -310,7 +310,7 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
                 }
                 None => LineKind::Comment,
             },
-            b'd' | b'D' => LineKind::Comment,
+            first if fixed_form::is_debug_line_start(first) => LineKind::Comment,
             _ => {
                 let first = visible.iter().position(|&b| !is_blank(b)).unwrap_or(0);
                 // `!` starts a comment anywhere but in the continuation column.
@@ -323,13 +323,13 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
         };
     }
     let content = |line: &Line, len: usize| -> Vec<u8> {
-        let visible_end = line.end.min(line.start + FIXED_FORM_LAST_COLUMN);
+        let visible_end = line.end.min(line.start + fixed_form::LAST_COLUMN);
         let from = (line.start + len + 1).min(visible_end);
         let (text, _) = directive_content_fixed(&bytes[from..visible_end]);
         let mut text = text.to_vec();
         // Short lines are padded with blanks up to column 72: the end of a
         // line separates words.
-        if visible_end - line.start < FIXED_FORM_LAST_COLUMN {
+        if visible_end - line.start < fixed_form::LAST_COLUMN {
             text.push(b' ');
         }
         text

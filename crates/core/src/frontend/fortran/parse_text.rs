@@ -10,7 +10,8 @@
 //! at the end of the line being continued; those are the only bytes
 //! inserted, and their positions are kept to map offsets back exactly.
 
-use super::lines::{comment_start, LineKind, Scan, FIXED_FORM_LAST_COLUMN};
+use super::lines::{comment_start, LineKind, Scan};
+use crate::language::fortran::fixed_form;
 
 pub(crate) struct ParseText {
     pub bytes: Vec<u8>,
@@ -79,7 +80,7 @@ impl ParseText {
                 LineKind::Code => {}
             }
             let text = &bytes[line.start..line.end];
-            let field = statement_field(text);
+            let field = fixed_form::fields(text);
             for b in &mut out[line.start + field.visible_end..line.end] {
                 *b = b' ';
             }
@@ -146,35 +147,6 @@ impl ParseText {
 
     pub fn span_to_original(&self, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
         self.to_original(span.start)..self.to_original(span.end)
-    }
-}
-
-/// The fields of a fixed-form code line, as offsets into the line.
-struct StatementField {
-    /// The continuation mark's offset, if this is a continuation line.
-    continuation_mark: Option<usize>,
-    statement_start: usize,
-    /// Column 72's end, or the line's end.
-    visible_end: usize,
-}
-
-fn statement_field(text: &[u8]) -> StatementField {
-    // A tab in the label field moves to column 7, and a nonzero digit
-    // right after it marks a continuation line.
-    if let Some(tab) = text.iter().take(6).position(|&b| b == b'\t') {
-        let continued = text.get(tab + 1).is_some_and(|b| (b'1'..=b'9').contains(b));
-        let statement_start = tab + 1 + continued as usize;
-        return StatementField {
-            continuation_mark: continued.then_some(tab + 1),
-            statement_start,
-            visible_end: text.len().min(tab + 1 + (FIXED_FORM_LAST_COLUMN - 6)),
-        };
-    }
-    let continued = text.get(5).is_some_and(|&b| b != b' ' && b != b'0');
-    StatementField {
-        continuation_mark: continued.then_some(5),
-        statement_start: 6.min(text.len()),
-        visible_end: text.len().min(FIXED_FORM_LAST_COLUMN),
     }
 }
 

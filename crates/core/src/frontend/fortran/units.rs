@@ -2,8 +2,9 @@
 
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
+use crate::language::Language;
 use crate::model::{Exit, LockCall, Unit};
-use crate::source::{Language, Span};
+use crate::source::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
 
