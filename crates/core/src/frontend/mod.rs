@@ -1,4 +1,4 @@
-//! Front ends: from source bytes to the [`Model`] the rules work on.
+//! Front ends: from source bytes to the [`Found`] the rules work on.
 //!
 //! A front end finds every directive, the exact byte range of the code it
 //! applies to, the program units around them, the places where declarations
@@ -13,7 +13,7 @@ pub mod fortran;
 mod unknown;
 
 use crate::language::Language;
-use crate::model::Model;
+use crate::model::{Found, Model};
 use crate::source::SourceFile;
 
 /// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
@@ -36,7 +36,7 @@ pub trait FrontEnd {
 
     /// Sites with their blocks, units, lock calls, jumps and diagnostics,
     /// in file order; `unit` and `parent` of sites may be left empty.
-    fn read(&self, file: &SourceFile) -> Model;
+    fn read(&self, file: &SourceFile) -> Found;
 
     /// The complete model of `file`.
     fn analyse(&self, file: &SourceFile) -> Model {
@@ -46,7 +46,7 @@ pub trait FrontEnd {
     /// [`FrontEnd::read`] of a new version of a text `reuse` has seen, as
     /// an editor reads its buffer after each change; the same model. A
     /// front end that can parses only what changed.
-    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Model {
+    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Found {
         self.read(file)
     }
 }

@@ -182,7 +182,6 @@ mod tests {
                 directive,
                 block: Some(block),
                 end_site: None,
-                implicit_section: None,
                 unit: None,
                 parent: None,
                 failed: false,

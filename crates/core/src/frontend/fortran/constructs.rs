@@ -8,7 +8,7 @@ use super::lines::LineKind;
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Directive};
-use crate::model::Site;
+use crate::model::FoundSite;
 use tree_sitter::Node;
 
 /// What a directive needs from the code after it.
@@ -55,7 +55,7 @@ pub(crate) fn role(directive: &Directive) -> Role {
 
 /// A `sections` construct, alone or combined: a leaf of it divided by
 /// separators, not a name that merely ends the same way.
-fn divides_into_sections(site: &Site) -> bool {
+fn divides_into_sections(site: &FoundSite) -> bool {
     crate::directive::table()
         .divided_by(site.directive.spec())
         .is_some()
@@ -88,9 +88,9 @@ impl Analysis<'_> {
             if claimed[index] {
                 continue;
             }
-            let unit = self.model.sites[index].unit;
+            let unit = self.site_units[index];
             while let Some(&(top, _)) = open.last() {
-                if self.model.sites[top].unit == unit {
+                if self.site_units[top] == unit {
                     break;
                 }
                 open.pop();

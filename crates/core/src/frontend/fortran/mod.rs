@@ -23,7 +23,7 @@ use crate::diagnostics::Diagnostic;
 use crate::directive::{parse_directive, Problem, Role};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::language::Language;
-use crate::model::{DirectiveForm, Model, Site};
+use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::{SourceFile, Span};
 use lines::Scan;
 use parse_text::ParseText;
@@ -36,7 +36,7 @@ impl FrontEnd for TreeSitterFortran {
         "tree-sitter"
     }
 
-    fn read(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Found {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
         let text = conditionals::blank_decided(&file.bytes, &scan);
@@ -52,7 +52,8 @@ impl FrontEnd for TreeSitterFortran {
             parse: &parse,
             tree: &tree,
             unit_nodes: Vec::new(),
-            model: Model::default(),
+            model: Found::default(),
+            site_units: Vec::new(),
             unknown: Vec::new(),
         };
         analysis
@@ -62,7 +63,8 @@ impl FrontEnd for TreeSitterFortran {
         analysis.sites();
         analysis.units();
         // Constructs end with their unit: they need each site's unit.
-        crate::model::assign_units(&mut analysis.model);
+        analysis.site_units =
+            crate::model::units_of_sites(&analysis.model.sites, &analysis.model.units);
         analysis.constructs();
         analysis.lock_calls_and_exits();
         analysis.unknown_directives();
@@ -86,9 +88,11 @@ pub(crate) struct Analysis<'a> {
     scan: &'a Scan,
     parse: &'a ParseText,
     tree: &'a Tree,
-    /// The tree node of each unit in [`Model::units`].
+    /// The tree node of each unit in [`Found::units`].
     unit_nodes: Vec<Node<'a>>,
-    model: Model,
+    model: Found,
+    /// The unit of each of `model.sites`, once the units are read.
+    site_units: Vec<Option<usize>>,
     /// Directives the table does not know.
     unknown: Vec<unknown::UnknownDirective>,
 }
@@ -122,7 +126,7 @@ impl<'a> Analysis<'a> {
                             _ => {}
                         }
                     }
-                    self.model.sites.push(Site {
+                    self.model.sites.push(FoundSite {
                         form: DirectiveForm::FortranComment,
                         span: raw.span.clone(),
                         lines: raw.lines.clone(),
@@ -130,8 +134,6 @@ impl<'a> Analysis<'a> {
                         block: None,
                         end_site: None,
                         implicit_section: None,
-                        unit: None,
-                        parent: None,
                         failed: false,
                     })
                 }
@@ -178,7 +180,7 @@ impl<'a> Analysis<'a> {
     /// the cost does not grow with the number of units in the file.
     fn statement_after(&self, offset: usize) -> Option<Node<'a>> {
         let at = self.parse.to_parse(offset);
-        let mut node = match self.model.unit_at(offset) {
+        let mut node = match self.model.units.unit_at(offset) {
             Some(unit) => self.unit_nodes[unit],
             None => self.tree.root_node(),
         };
