@@ -1198,7 +1198,7 @@ fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
         _ => {}
     }
     let fields = fixed_form::fields(text);
-    let (start, visible) = (fields.statement_start, fields.visible_end);
+    let (start, visible) = (fields.statement_start(), fields.visible_end());
     let field = &text[start.min(visible)..visible];
     let first = field.iter().position(|&b| b != b' ' && b != b'\t')?;
     if field[first] == b'!' {

@@ -40,11 +40,11 @@ impl FrontEnd for TreeSitterFortran {
     fn read(&self, file: &SourceFile) -> Found {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
-        let text = conditionals::blank_decided(&file.bytes, &scan);
+        let decided = conditionals::blank_decided(&file.bytes, &scan);
         let parse = if fixed_form {
-            ParseText::fixed(&text, &scan)
+            ParseText::fixed(&decided.text, &scan, &decided.blanked)
         } else {
-            ParseText::free(&text, &scan)
+            ParseText::free(&decided.text, &scan)
         };
         let tree = parse_fortran(&parse.bytes);
         let mut analysis = Analysis {

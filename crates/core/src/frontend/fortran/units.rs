@@ -2,6 +2,7 @@
 
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
+use crate::language::fortran::fixed_form;
 use crate::language::Language;
 use crate::model::{Exit, LockCall, Unit};
 use crate::source::Span;
@@ -100,14 +101,8 @@ impl Analysis<'_> {
             None => String::new(),
         };
         let indent = match self.file.language {
-            Language::FortranFixed
-                if indent
-                    .chars()
-                    .map(|c| if c == '\t' { 6 } else { 1 })
-                    .sum::<usize>()
-                    < 6 =>
-            {
-                " ".repeat(6)
+            Language::FortranFixed if !fixed_form::reaches_statement_field(&indent) => {
+                fixed_form::STATEMENT_INDENT.to_string()
             }
             _ => indent,
         };
