@@ -299,6 +299,22 @@ impl Units {
     pub fn sort(&mut self) {
         self.sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
     }
+
+    /// Each unit's innermost enclosing unit, from their extents, where the
+    /// front end did not say: units are sorted and nest.
+    pub fn nest(&mut self) {
+        let mut open: Vec<usize> = Vec::new();
+        for index in 0..self.len() {
+            let span = self[index].span.clone();
+            while open.last().is_some_and(|&o| self[o].span.end < span.end) {
+                open.pop();
+            }
+            if self[index].parent.is_none() {
+                self[index].parent = open.last().copied();
+            }
+            open.push(index);
+        }
+    }
 }
 
 /// The conditional branches of a file that may be compiled, sorted by

@@ -67,16 +67,8 @@ impl Analysis<'_> {
             .collect();
         units.sort_by_key(|(u, _)| u.span.start);
         (self.model.units, self.unit_nodes) = units.into_iter().unzip();
-        let mut open: Vec<usize> = Vec::new();
-        let units = &mut self.model.units;
-        for index in 0..units.len() {
-            let start = units[index].span.start;
-            while open.last().is_some_and(|&o| units[o].span.end <= start) {
-                open.pop();
-            }
-            units[index].parent = open.last().copied();
-            open.push(index);
-        }
+        // Sites are placed in their units before the model is complete.
+        self.model.units.nest();
     }
 
     fn unit(&mut self, node: Node) -> Unit {
