@@ -1158,3 +1158,96 @@ C$OMP END PARALLEL
         Some("end do")
     );
 }
+
+#[test]
+fn conditional_lines_and_jumping_logical_ifs_are_handed_to_the_emitter() {
+    let source = "\
+subroutine s(n)
+  integer :: n
+  !$ integer :: t
+!P$ call pomp_only()
+!$pomp inst begin(r)
+  if (n > 0 .and. &
+      n < 9) return
+  !$ if (n == 5) go to 10
+  if (n) 10, 10, 10
+!$pomp inst end(r)
+10 continue
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let lines_from = |offsets: &[usize]| -> Vec<String> {
+        (offsets.iter())
+            .map(|&at| {
+                text(&file, &(at..file.end_of_line(at)))
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let fortran = &model.fortran;
+    assert_eq!(
+        lines_from(&fortran.openmp_sentinels),
+        ["!$ integer :: t", "!$ if (n == 5) go to 10"]
+    );
+    assert_eq!(
+        lines_from(&fortran.pomp_sentinels),
+        ["!P$ call pomp_only()"]
+    );
+    let ifs: Vec<(String, String)> = (fortran.logical_ifs.iter())
+        .map(|l| {
+            let statement = text(&file, &(l.start..l.action));
+            let action = text(&file, &(l.action..file.end_of_line(l.action)));
+            (statement, action.trim_end().to_string())
+        })
+        .collect();
+    assert_eq!(
+        ifs,
+        [
+            (
+                "if (n > 0 .and. &\n      n < 9) ".to_string(),
+                "return".to_string()
+            ),
+            ("if (n == 5) ".to_string(), "go to 10".to_string()),
+        ]
+    );
+    // The arithmetic `if` jumps as a whole.
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, &e.span)).collect();
+    assert_eq!(
+        exits,
+        [
+            "if (n > 0 .and. &\n      n < 9) return",
+            "if (n == 5) go to 10",
+            "if (n) 10, 10, 10"
+        ]
+    );
+    let line = |needle: &str| {
+        let at = source.find(needle).unwrap();
+        file.start_of_line(at)..file.end_of_line(at)
+    };
+    assert_eq!(fortran.openmp_sentinel(&line("if (n == 5)")), Some(2));
+    assert_eq!(fortran.openmp_sentinel(&line("if (n) 10")), None);
+
+    let fixed_source = "\
+      subroutine s(n)
+      integer n
+!$pomp inst begin(r)
+      IF (N .LT. 0)
+C     a comment line between
+     &   RETURN
+c$    if (n .eq. 1) return
+!$pomp inst end(r)
+      end
+";
+    let (file, model) = fixed(fixed_source);
+    no_errors(&file, &model);
+    let actions: Vec<String> = (model.fortran.logical_ifs.iter())
+        .map(|l| text(&file, &(l.action..file.end_of_line(l.action))))
+        .collect();
+    assert_eq!(actions, ["RETURN\n", "return\n"]);
+    let sentinels: Vec<String> = (model.fortran.openmp_sentinels.iter())
+        .map(|&at| text(&file, &(at..at + 2)))
+        .collect();
+    assert_eq!(sentinels, ["c$"]);
+}

@@ -17,6 +17,7 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         exits,
         diagnostics,
         branches,
+        fortran,
     } = found;
     units.nest();
     implicit_sections(file, &mut sites);
@@ -47,6 +48,7 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         exits,
         diagnostics,
         branches,
+        fortran,
     };
     no_insert.extend(no_insert_zones(file, &model));
     no_insert.sort_by_key(|s| (s.start, s.end));

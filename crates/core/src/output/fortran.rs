@@ -10,8 +10,7 @@
 
 use crate::directive::Directive;
 use crate::edits::{EditBuilder, EditSet, Origin};
-use crate::frontend::fortran::pomp_conditional_sentinel;
-use crate::language::fortran::fixed_form;
+use crate::language::fortran::{fixed_form, free_form, CONDITIONAL_SENTINEL};
 use crate::language::Language;
 use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
@@ -21,8 +20,6 @@ use crate::rules::{
 use crate::source::SourceFile;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Longest line gfortran accepts by default in free form.
-const FREE_FORM_WIDTH: usize = 132;
 /// Longest piece of a CTC string on one line.
 const CTC_CHUNK: usize = 48;
 /// A context descriptor of the original interface (`struct ompregdescr`:
@@ -148,7 +145,7 @@ impl Renderer<'_> {
         if self.fixed_form {
             fixed_form::LAST_COLUMN
         } else {
-            FREE_FORM_WIDTH
+            free_form::LAST_COLUMN
         }
     }
 
@@ -159,8 +156,8 @@ impl Renderer<'_> {
             .and_then(|u| self.model.units.get(u))
             .map_or("  ", |u| u.indent.as_str());
         let plain = indent.bytes().all(|b| b == b' ');
-        if self.fixed_form && !(plain && indent.len() >= 6) {
-            "      ".to_string()
+        if self.fixed_form && !(plain && fixed_form::reaches_statement_field(indent)) {
+            fixed_form::STATEMENT_INDENT.to_string()
         } else if plain {
             indent.to_string()
         } else {
@@ -170,12 +167,23 @@ impl Renderer<'_> {
 
     /// One statement, continued over as many lines as the form allows.
     fn statement(&self, indent: &str, text: &str) -> String {
-        let (first, continued) = if self.fixed_form {
-            (indent.to_string(), "     &    ".to_string())
-        } else {
-            (indent.to_string(), format!("{indent}    "))
+        self.wrap(
+            indent,
+            &self.continuation_indent(indent),
+            text,
+            !self.fixed_form,
+        )
+    }
+
+    /// What the lines continuing a statement indented by `indent` start
+    /// with: in fixed form the continuation mark, in free form the
+    /// indentation; then a little more.
+    fn continuation_indent(&self, indent: &str) -> String {
+        let indent = match self.fixed_form {
+            true => fixed_form::CONTINUATION_INDENT,
+            false => indent,
         };
-        self.wrap(&first, &continued, text, !self.fixed_form)
+        format!("{indent}    ")
     }
 
     /// A directive line `!$omp text`, continued in the form's own way.
@@ -625,19 +633,9 @@ impl Renderer<'_> {
                 regions: exit.regions.clone(),
             };
             let unit = self.model.unit_at(exit.span.start);
-            let bytes = &self.file.bytes;
-            let mut logical_if = false;
-            let mut return_start = exit.span.start;
-            if starts_with_keyword(&bytes[exit.span.clone()], b"if") {
-                match logical_if_action(bytes, exit.span.start, exit.span.end, self.fixed_form) {
-                    Some(at) if bytes[at].is_ascii_digit() => {}
-                    Some(at) => {
-                        logical_if = true;
-                        return_start = at;
-                    }
-                    None => continue,
-                }
-            }
+            let action = self.model.fortran.logical_if_action(exit.span.start);
+            let logical_if = action.is_some();
+            let return_start = action.unwrap_or(exit.span.start);
             let line_start = self.file.start_of_line(return_start);
             let sentinel = self.conditional_sentinel(line_start);
             let prefix = self.file.text(line_start..return_start).into_owned();
@@ -704,11 +702,7 @@ impl Renderer<'_> {
                     let call = if k == 0 {
                         let statement = call.trim_start().trim_end_matches('\n').to_string();
                         let first = " ".repeat(column);
-                        let continued = if self.fixed_form {
-                            "     &    ".to_string()
-                        } else {
-                            format!("{}    ", self.indent(unit))
-                        };
+                        let continued = self.continuation_indent(&self.indent(unit));
                         let wrapped = self.wrap(&first, &continued, &statement, !self.fixed_form);
                         wrapped[column..].to_string()
                     } else {
@@ -727,54 +721,31 @@ impl Renderer<'_> {
         }
     }
 
-    /// Where a `!$` conditional compilation sentinel stands on the line
-    /// starting at `line_start` (as a character index), if it is one.
+    /// Where the `!$` sentinel stands on the line starting at
+    /// `line_start`, as an offset into the line, if it is such a line.
     fn conditional_sentinel(&self, line_start: usize) -> Option<usize> {
-        let bytes = &self.file.bytes[line_start..self.file.end_of_line(line_start)];
-        let at = if self.fixed_form {
-            if !bytes
-                .first()
-                .is_some_and(|&b| fixed_form::is_comment_start(b))
-            {
-                return None;
-            }
-            0
-        } else {
-            let at = bytes.iter().position(|&b| b != b' ' && b != b'\t')?;
-            if bytes[at] != b'!' {
-                return None;
-            }
-            at
-        };
-        let after = bytes.get(at + 2);
-        let conditional = bytes.get(at + 1) == Some(&b'$')
-            && if self.fixed_form {
-                bytes
-                    .iter()
-                    .skip(2)
-                    .take(3)
-                    .all(|&b| b == b' ' || b == b'\t' || b.is_ascii_digit())
-            } else {
-                after.is_none_or(|&b| b == b' ' || b == b'\t' || b == b'&')
-            };
-        conditional.then_some(at)
+        let line = line_start..self.file.end_of_line(line_start);
+        self.model.fortran.openmp_sentinel(&line)
     }
 
     /// Inserted code lines on a `!$` line stay conditional like it: each
-    /// line (not the `#line` markers) gets the sentinel.
+    /// line (not the `#line` markers) gets the sentinel, in fixed form in
+    /// the blank columns it starts with.
     fn with_sentinel(&self, text: &str, sentinel: bool) -> String {
         if !sentinel {
             return text.to_string();
         }
+        let width = CONDITIONAL_SENTINEL.len();
         let mut out = String::new();
         for line in text.split_inclusive('\n') {
             if line.starts_with('#') {
                 out.push_str(line);
-            } else if self.fixed_form && line.starts_with("  ") {
-                out.push_str("!$");
-                out.push_str(&line[2..]);
+            } else if self.fixed_form && line.starts_with(&fixed_form::STATEMENT_INDENT[..width]) {
+                out.push_str(CONDITIONAL_SENTINEL);
+                out.push_str(&line[width..]);
             } else {
-                out.push_str("!$ ");
+                out.push_str(CONDITIONAL_SENTINEL);
+                out.push(' ');
                 out.push_str(line);
             }
         }
@@ -800,24 +771,10 @@ impl Renderer<'_> {
 
     /// `!P$` lines (fixed form also `CP$`, `*P$`) are code when
     /// instrumenting: the sentinel becomes blanks, columns stay put. The
-    /// front end parsed them as code by the same rule.
+    /// front end parsed them as code.
     fn conditional_lines(&mut self) {
-        let bytes = &self.file.bytes;
-        let mut start = 0;
-        while start < bytes.len() {
-            let next = bytes[start..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(bytes.len(), |p| start + p + 1);
-            let mut end = next;
-            while end > start && matches!(bytes[end - 1], b'\n' | b'\r') {
-                end -= 1;
-            }
-            if let Some(at) = pomp_conditional_sentinel(&bytes[start..end], self.fixed_form) {
-                self.edits
-                    .replace(start + at..start + at + 3, "   ", 0, Origin::File);
-            }
-            start = next;
+        for &at in &self.model.fortran.pomp_sentinels {
+            self.edits.replace(at..at + 3, "   ", 0, Origin::File);
         }
     }
 
@@ -943,8 +900,16 @@ impl Renderer<'_> {
     /// only read a flag.
     fn descriptor_initialiser(&self) -> String {
         let name = self.descriptor_initialiser_name();
-        let outer = if self.fixed_form { "      " } else { "" };
-        let inner = if self.fixed_form { "      " } else { "  " };
+        let outer = if self.fixed_form {
+            fixed_form::STATEMENT_INDENT
+        } else {
+            ""
+        };
+        let inner = if self.fixed_form {
+            fixed_form::STATEMENT_INDENT
+        } else {
+            "  "
+        };
         let deeper = format!("{inner}  ");
         // Each distinct string once, NUL-terminated for C.
         let file_name = self.file.path.to_string_lossy().into_owned();
@@ -1048,8 +1013,16 @@ impl Renderer<'_> {
     /// handle of this file to the library.
     fn registration(&self) -> String {
         let name = self.plan.init_function();
-        let outer = if self.fixed_form { "      " } else { "" };
-        let inner = if self.fixed_form { "      " } else { "  " };
+        let outer = if self.fixed_form {
+            fixed_form::STATEMENT_INDENT
+        } else {
+            ""
+        };
+        let inner = if self.fixed_form {
+            fixed_form::STATEMENT_INDENT
+        } else {
+            "  "
+        };
         let mut out = String::new();
         out.push_str(&self.statement(
             outer,
@@ -1112,104 +1085,6 @@ fn break_points(text: &str) -> Vec<&str> {
         pieces.push(&text[start..]);
     }
     pieces
-}
-
-/// Does `text` begin with the keyword `keyword` (any case, not followed by
-/// a letter, digit or underscore)?
-fn starts_with_keyword(text: &[u8], keyword: &[u8]) -> bool {
-    text.len() >= keyword.len()
-        && text[..keyword.len()].eq_ignore_ascii_case(keyword)
-        && text
-            .get(keyword.len())
-            .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
-}
-
-/// Where the action statement of the logical `if` statement occupying
-/// `start..end` begins: the first character of code after the parenthesis
-/// closing its condition. Character literals, comments, continuation marks
-/// and (fixed form) comment lines, columns past 72 and the label field of
-/// continuation lines are skipped exactly as the compiler does.
-fn logical_if_action(bytes: &[u8], start: usize, end: usize, fixed_form: bool) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut closed = false;
-    let mut quote: Option<u8> = None;
-    let mut line_start = start;
-    let mut first_line = true;
-    while line_start < end {
-        let line_end = bytes[line_start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| line_start + i);
-        let next = (line_end + 1).min(bytes.len());
-        let text = &bytes[line_start..line_end];
-        let field = if !fixed_form {
-            0..text.len()
-        } else if first_line {
-            let line_begin = bytes[..start]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let visible = (line_begin + fixed_form::LAST_COLUMN).saturating_sub(line_start);
-            0..text.len().min(visible)
-        } else {
-            match fixed_form_statement_field(text) {
-                Some(field) => field,
-                None => {
-                    line_start = next;
-                    continue;
-                }
-            }
-        };
-        first_line = false;
-        for i in field {
-            let b = text[i];
-            if let Some(q) = quote {
-                if b == q {
-                    quote = None;
-                }
-                continue;
-            }
-            match b {
-                b'!' => break,
-                b' ' | b'\t' | b'\r' => {}
-                b'&' if !fixed_form => {}
-                _ if closed => return Some(line_start + i),
-                b'\'' | b'"' => quote = Some(b),
-                b'(' => depth += 1,
-                b')' if depth > 0 => {
-                    depth -= 1;
-                    closed = depth == 0;
-                }
-                _ => {}
-            }
-        }
-        line_start = next;
-    }
-    None
-}
-
-/// The statement field of a fixed-form line that continues a statement, or
-/// `None` for comment, blank and preprocessor lines.
-fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
-    match text.first() {
-        Some(&first) if fixed_form::is_comment_start(first) => return None,
-        Some(&first) if fixed_form::is_debug_line_start(first) || first == b'#' => return None,
-        None => return None,
-        _ => {}
-    }
-    let fields = fixed_form::fields(text);
-    let (start, visible) = (fields.statement_start(), fields.visible_end());
-    let field = &text[start.min(visible)..visible];
-    let first = field.iter().position(|&b| b != b' ' && b != b'\t')?;
-    if field[first] == b'!' {
-        // Only a comment (column 6 is no comment start, but that is
-        // outside the field).
-        let label_field = &text[..start.min(text.len())];
-        if label_field.iter().all(|&b| b == b' ' || b == b'\t') {
-            return None;
-        }
-    }
-    Some(start.min(visible)..visible)
 }
 
 /// The variables inserted code of `construct` uses, and where: in front of

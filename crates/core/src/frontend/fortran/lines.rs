@@ -85,6 +85,26 @@ pub(crate) struct Scan {
 }
 
 impl Scan {
+    /// Where the sentinels of the `!$` lines and of the `!P$` lines stand
+    /// in the file, each ascending.
+    pub fn conditional_sentinels(&self) -> (Vec<usize>, Vec<usize>) {
+        let (mut openmp, mut pomp) = (Vec::new(), Vec::new());
+        for (line, kind) in self.lines.iter().zip(&self.kinds) {
+            match kind {
+                LineKind::Code(Code {
+                    condition: Condition::OpenMp { sentinel },
+                    ..
+                }) => openmp.push(line.start + sentinel),
+                LineKind::Code(Code {
+                    condition: Condition::Instrumenting { sentinel },
+                    ..
+                }) => pomp.push(line.start + sentinel),
+                _ => {}
+            }
+        }
+        (openmp, pomp)
+    }
+
     /// Index of the line containing `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
         self.lines
@@ -136,7 +156,7 @@ fn directive_sentinel(text: &[u8]) -> Option<(Sentinel, usize)> {
 /// blank, `&` or the end of the line after the sentinel; fixed form wants
 /// the sentinel in columns 1-3 and blanks or digits in columns 4-5, like
 /// the `!$` sentinel.
-pub(crate) fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option<usize> {
+fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option<usize> {
     let at = if fixed_form {
         0
     } else {

@@ -17,7 +17,6 @@ mod units;
 mod unknown;
 
 pub use super::LOCK_ROUTINES;
-pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
@@ -61,6 +60,8 @@ impl FrontEnd for TreeSitterFortran {
             .model
             .diagnostics
             .extend(scan.diagnostics.iter().cloned());
+        let fortran = &mut analysis.model.fortran;
+        (fortran.openmp_sentinels, fortran.pomp_sentinels) = scan.conditional_sentinels();
         analysis.sites();
         analysis.units();
         // Constructs end with their unit: they need each site's unit.
