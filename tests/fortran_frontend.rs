@@ -1251,3 +1251,71 @@ c$    if (n .eq. 1) return
         .collect();
     assert_eq!(sentinels, ["c$"]);
 }
+
+/// Each loop directive's name with the variables its loops assign.
+fn loop_variables(model: &Model) -> Vec<(String, Vec<String>)> {
+    (model.sites.iter())
+        .filter(|s| !s.loop_variables.is_empty() || s.block.is_some())
+        .map(|s| (s.directive.name.clone(), s.loop_variables.clone()))
+        .collect()
+}
+
+#[test]
+fn loop_variables_come_from_the_loop_controls_of_the_nest() {
+    let source = "\
+subroutine s(a, n, m)
+  integer :: n, m, i3, j, k, a(n, m)
+!$omp parallel do collapse(2)
+  do i3 = 0, n - 1 ! rows
+!$omp tile sizes(2)
+    do 10 , J = f(1, 2), &
+        m
+      a(i3 + 1, j) = 1
+10  continue
+  end do
+!$omp do
+  DO WHILE (k < 3)
+    k = k + 1
+  END DO
+!$omp simd
+  do concurrent (k = 1:n)
+    a(k, 1) = 0
+  end do
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    assert_eq!(
+        loop_variables(&model),
+        [
+            (
+                "parallel do".to_string(),
+                vec!["i3".to_string(), "j".to_string()]
+            ),
+            ("tile".to_string(), vec!["j".to_string()]),
+            ("do".to_string(), vec![]),
+            ("simd".to_string(), vec![]),
+        ]
+    );
+
+    let fixed_source = "\
+      SUBROUTINE S(A, N, M)
+      INTEGER N, M, I, J, A(N, M)
+C$OMP PARALLEL DO COLLAPSE(2)
+      DO 300 I = 1, N
+C inner loop
+      DO 300 J = 1,
+     &  M
+  300 A(I, J) = 0
+      END
+";
+    let (file, model) = fixed(fixed_source);
+    no_errors(&file, &model);
+    assert_eq!(
+        loop_variables(&model),
+        [(
+            "parallel do".to_string(),
+            vec!["i".to_string(), "j".to_string()]
+        )]
+    );
+}

@@ -11,7 +11,6 @@
 mod conditionals;
 mod constructs;
 mod lines;
-mod loops;
 mod parse_text;
 mod units;
 mod unknown;
@@ -71,7 +70,6 @@ impl FrontEnd for TreeSitterFortran {
         analysis.lock_calls_and_exits();
         analysis.unknown_directives();
         analysis.parse_errors();
-        loops::record(file, fixed_form, &mut analysis.model.sites);
         analysis.model
     }
 }

@@ -482,7 +482,7 @@ fn callee_of(call: Node) -> Option<Node> {
         .filter(|n| n.kind() == "identifier")
 }
 
-fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+pub(super) fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     let found = node.named_children(&mut cursor).find(|c| c.kind() == kind);
     found
