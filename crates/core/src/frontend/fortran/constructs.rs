@@ -448,7 +448,9 @@ fn perfect_nest(outer: Node, wanted: usize) -> Vec<Node> {
             .filter(|c| {
                 !matches!(
                     c.kind(),
-                    "do_statement"
+                    // A named loop's name is a child of the loop.
+                    "block_label_start_expression"
+                        | "do_statement"
                         | "comment"
                         | "end_do_loop_statement"
                         | "end_do_label_loop_statement"
