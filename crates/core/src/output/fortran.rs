@@ -401,15 +401,6 @@ impl Renderer<'_> {
         let end_directive = end_site.map(|s| &s.directive);
         let layers = &construct.layers;
         let innermost = layers.len().saturating_sub(1);
-        // In Fortran `nowait` and `copyprivate` are written on the end
-        // directive, which the rules do not look at.
-        let user_end_forbids_nowait =
-            end_directive.is_some_and(|d| d.has_clause("nowait") || d.has_clause("copyprivate"));
-        let adds_nowait: Vec<bool> = layers
-            .iter()
-            .enumerate()
-            .map(|(i, l)| l.add_nowait && !(i == innermost && user_end_forbids_nowait))
-            .collect();
 
         // A section's calls use its sections' descriptor, ready by then.
         let opens_region = self.plan.regions[region].site == construct.site;
@@ -447,11 +438,8 @@ impl Renderer<'_> {
         let standalone = site.block.is_none();
         let mut closing = String::new();
         for (i, layer) in layers.iter().enumerate().rev() {
-            let inner_lost_nowait = layers
-                .get(i + 1)
-                .is_some_and(|inner| inner.add_nowait && !adds_nowait[i + 1]);
             if layer.shape == Shape::Block && !standalone {
-                if layer.barrier_before_end || inner_lost_nowait {
+                if layer.barrier_before_end {
                     closing.push_str(&self.implicit_barrier(unit, region));
                 }
                 closing.push_str(&self.calls(unit, region, &layer.end));
@@ -462,7 +450,7 @@ impl Renderer<'_> {
                 // inserted around that BLOCK are code of the construct too.
                 let written = !standalone
                     && !directive.is_separator()
-                    && (end_site.is_some() || adds_nowait[i] || layer.shape == Shape::Block);
+                    && (end_site.is_some() || layer.add_nowait || layer.shape == Shape::Block);
                 if written {
                     let mut text = format!("end {}", directive.name);
                     if let Some(argument) = directive
@@ -478,13 +466,13 @@ impl Renderer<'_> {
                             text.push_str(&clause.render());
                         }
                     }
-                    if adds_nowait[i] {
+                    if layer.add_nowait {
                         text.push_str(" nowait");
                     }
                     closing.push_str(&self.directive_line(&text));
                 }
             }
-            if adds_nowait[i] && layer.barrier_after {
+            if layer.add_nowait && layer.barrier_after {
                 closing.push_str(&self.implicit_barrier(unit, region));
             }
             closing.push_str(&self.calls(unit, region, &layer.after));

@@ -535,6 +535,7 @@ impl Planner<'_> {
             self.listed_iteration_variables.push((index, listed));
         }
         let implicit_barrier = self.closing_barrier(&mut layers);
+        self.nowait_on_end_directive(site, &mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
         let shares_region = layers
@@ -602,6 +603,28 @@ impl Planner<'_> {
             }
         }
         form
+    }
+
+    /// In Fortran the user may write `nowait` on the end directive, which
+    /// closes the innermost leaf: that leaf then gets no `nowait` from pomp
+    /// nor an explicit barrier, and an enclosing leaf whose barrier the
+    /// innermost leaf's explicit one was to serve calls its own. (The
+    /// closing barrier's form, which the IDF reports, is decided before,
+    /// from the leaves' own clauses.)
+    fn nowait_on_end_directive(&self, site: &Site, layers: &mut [Layer]) {
+        let end = site.end_site.map(|e| &self.model.sites[e].directive);
+        if !end.is_some_and(|end| end.has_clause("nowait")) {
+            return;
+        }
+        let innermost = layers.len() - 1;
+        if !layers[innermost].add_nowait {
+            return;
+        }
+        layers[innermost].add_nowait = false;
+        layers[innermost].barrier_after = false;
+        if let Some(enclosing) = innermost.checked_sub(1) {
+            layers[enclosing].barrier_before_end = true;
+        }
     }
 
     /// A compound directive pomp writes as several directives, with a
