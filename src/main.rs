@@ -459,7 +459,7 @@ fn instrument(a: InstrumentArgs) -> ExitCode {
     };
     options.front_end.compile_flags = a
         .compile_flags
-        .map(|flags| pomp_core::frontend::clang::CompileFlags::from_compiler_args(&flags, None));
+        .map(|flags| pomp_cmdline::compile_flags(&flags, None));
     instrument::run(&a.file, &a.output, a.idf.as_deref(), &options)
 }
 

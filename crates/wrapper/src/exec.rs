@@ -143,7 +143,7 @@ impl Executor<'_> {
         let length: usize = args.iter().map(|a| a.len() + 1).sum();
         let args = if length > RESPONSE_FILE_THRESHOLD {
             let file = self.scratch.get()?.path().join("arguments.rsp");
-            super::cmdline::write_response_file(&file, args)?;
+            pomp_cmdline::write_response_file(&file, args)?;
             let mut at = OsString::from("@");
             at.push(&file);
             vec![at]

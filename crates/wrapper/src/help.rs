@@ -1,8 +1,8 @@
 //! `--pomp-help`: what a wrapper does and every option it takes, the
 //! options written from the tables that define them.
 
-use super::cmdline::WRAPPER_FLAGS;
 use super::compiler::Compiler;
+use super::options::WRAPPER_FLAGS;
 use pomp_core::flags::{help_lines, INSTRUMENTATION};
 
 pub fn help_text(compiler: Compiler) -> String {

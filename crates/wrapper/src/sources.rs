@@ -1,12 +1,12 @@
 //! Instrumenting the sources of one compiler command line into the scratch
 //! directory, and reporting what was found the way a compiler does.
 
-use super::cmdline::{CommandLine, Input, Mode};
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
+use crate::options::WrapperOptions;
 use anyhow::{bail, Context, Result};
 use pomp2::registration::InitFunction;
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
 use pomp_core::rules::Interface;
@@ -76,6 +76,7 @@ impl std::error::Error for AlreadyReported {}
 pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
+    wrapper: &WrapperOptions,
     on_error: OnError,
     scratch: &mut LazyScratch,
 ) -> Result<Vec<InstrumentedSource>> {
@@ -84,6 +85,7 @@ pub fn instrument_sources(
         let source = SourceJob {
             compiler,
             line,
+            wrapper,
             on_error,
             input,
             language,
@@ -98,6 +100,7 @@ pub fn instrument_sources(
 struct SourceJob<'a> {
     compiler: Compiler,
     line: &'a CommandLine,
+    wrapper: &'a WrapperOptions,
     on_error: OnError,
     input: &'a Input,
     language: Language,
@@ -107,14 +110,12 @@ impl SourceJob<'_> {
     fn options(&self) -> Options {
         let mut options = Options {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
-            ..self.line.wrapper.instrument.clone()
+            ..self.wrapper.instrument.clone()
         };
         // The command line says how the compiler reads the file: the clang
         // front end reads it so too.
-        options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
-            &self.line.args,
-            std::env::current_dir().ok(),
-        ));
+        options.front_end.compile_flags =
+            Some(self.line.compile_flags(std::env::current_dir().ok()));
         options
     }
 
@@ -147,7 +148,7 @@ impl SourceJob<'_> {
         if done.has_errors() {
             return self.after_failure();
         }
-        if self.line.wrapper.keep {
+        if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
             pomp_core::output::write_atomically_with(&kept_source, |to| {
