@@ -87,7 +87,7 @@ impl Executor<'_> {
         if !scan.needs_pomp_library() {
             return Ok(None);
         }
-        let chosen = runtime::chosen(inputs.runtime.as_deref());
+        let chosen = inputs.runtime.as_deref();
         if scan.calls_pomp1 && chosen.is_none() {
             bail!(
                 "the program calls the original POMP interface (--pomp-interface=pomp1), which \
@@ -100,7 +100,7 @@ impl Executor<'_> {
         } else {
             None
         };
-        let mut libraries = runtime::link_arguments(chosen.as_deref())?;
+        let mut libraries = runtime::link_arguments(chosen)?;
         if !inputs.openmp {
             libraries.push("-fopenmp".into());
         }

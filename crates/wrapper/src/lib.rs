@@ -29,7 +29,6 @@ use options::WrapperOptions;
 use pomp_cmdline::CommandLine;
 use scratch::LazyScratch;
 pub use sources::AlreadyReported;
-use sources::OnError;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
@@ -43,10 +42,9 @@ pub fn run(compiler: Compiler, args: Vec<OsString>) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let command = compiler.command()?;
-    let on_error = OnError::from_env()?;
     let mut scratch = LazyScratch::new(&line.args);
     let instrumented = if plan::instruments(&line) {
-        sources::instrument_sources(compiler, &line, &wrapper, on_error, &mut scratch)?
+        sources::instrument_sources(compiler, &line, &wrapper, &mut scratch)?
     } else {
         Vec::new()
     };

@@ -3,8 +3,8 @@
 
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
-use crate::options::WrapperOptions;
-use anyhow::{bail, Context, Result};
+use crate::options::{OnError, WrapperOptions};
+use anyhow::{Context, Result};
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::instrument::{self, InputError, Options};
@@ -41,23 +41,6 @@ impl InstrumentedSource {
     }
 }
 
-/// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnError {
-    Fail,
-    CompileOriginal,
-}
-
-impl OnError {
-    pub fn from_env() -> Result<OnError> {
-        match std::env::var("POMP_ON_ERROR").as_deref() {
-            Err(_) | Ok("") | Ok("fail") => Ok(OnError::Fail),
-            Ok("compile-original") => Ok(OnError::CompileOriginal),
-            Ok(other) => bail!("POMP_ON_ERROR={other}: expected 'fail' or 'compile-original'"),
-        }
-    }
-}
-
 /// A failure whose cause was already printed: by the instrumenter's
 /// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
@@ -77,7 +60,6 @@ pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
     wrapper: &WrapperOptions,
-    on_error: OnError,
     scratch: &mut LazyScratch,
 ) -> Result<Vec<InstrumentedSource>> {
     let mut instrumented = Vec::new();
@@ -86,7 +68,6 @@ pub fn instrument_sources(
             compiler,
             line,
             wrapper,
-            on_error,
             input,
             language,
         };
@@ -101,7 +82,6 @@ struct SourceJob<'a> {
     compiler: Compiler,
     line: &'a CommandLine,
     wrapper: &'a WrapperOptions,
-    on_error: OnError,
     input: &'a Input,
     language: Language,
 }
@@ -190,7 +170,7 @@ impl SourceJob<'_> {
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
     fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
-        if self.on_error == OnError::Fail {
+        if self.wrapper.on_error == OnError::Fail {
             return Err(AlreadyReported(ExitCode::FAILURE).into());
         }
         eprintln!(
