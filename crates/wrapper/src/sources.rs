@@ -4,6 +4,7 @@
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
 use crate::options::{OnError, WrapperOptions};
+use crate::Messages;
 use anyhow::{Context, Result};
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, Input, Mode};
@@ -11,9 +12,7 @@ use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
 use pomp_core::rules::Interface;
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// A source instrumented for this invocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +43,7 @@ impl InstrumentedSource {
 /// A failure whose cause was already printed: by the instrumenter's
 /// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
-pub struct AlreadyReported(pub ExitCode);
+pub struct AlreadyReported(pub u8);
 
 impl std::fmt::Display for AlreadyReported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -61,6 +60,7 @@ pub fn instrument_sources(
     line: &CommandLine,
     wrapper: &WrapperOptions,
     scratch: &mut LazyScratch,
+    messages: &mut Messages,
 ) -> Result<Vec<InstrumentedSource>> {
     let mut instrumented = Vec::new();
     for (number, (_, input, language)) in line.sources().enumerate() {
@@ -71,7 +71,7 @@ pub fn instrument_sources(
             input,
             language,
         };
-        if let Some(done) = source.instrument(number, scratch)? {
+        if let Some(done) = source.instrument(number, scratch, messages)? {
             instrumented.push(done);
         }
     }
@@ -105,6 +105,7 @@ impl SourceJob<'_> {
         &self,
         number: usize,
         scratch: &mut LazyScratch,
+        messages: &mut Messages,
     ) -> Result<Option<InstrumentedSource>> {
         let options = self.options();
         let path = &self.input.path;
@@ -114,19 +115,20 @@ impl SourceJob<'_> {
             // An unreadable source is the compiler's to report, in its words.
             Err(InputError::Unreadable { .. }) => return Ok(None),
             Err(error) => {
-                eprintln!("{}: error: {error}", self.compiler.wrapper_name());
-                return self.after_failure();
+                writeln!(
+                    messages.to,
+                    "{}: error: {error}",
+                    self.compiler.wrapper_name()
+                )?;
+                return self.after_failure(messages);
             }
         };
         if !done.diagnostics.is_empty() {
-            let color = std::io::stderr().is_terminal();
-            eprint!(
-                "{}",
-                pomp_core::diagnostics::render(&file, &done.diagnostics, color)
-            );
+            let rendered = pomp_core::diagnostics::render(&file, &done.diagnostics, messages.color);
+            messages.to.write_all(rendered.as_bytes())?;
         }
         if done.has_errors() {
-            return self.after_failure();
+            return self.after_failure(messages);
         }
         if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
@@ -169,15 +171,16 @@ impl SourceJob<'_> {
 
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
-    fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
+    fn after_failure(&self, messages: &mut Messages) -> Result<Option<InstrumentedSource>> {
         if self.wrapper.on_error == OnError::Fail {
-            return Err(AlreadyReported(ExitCode::FAILURE).into());
+            return Err(AlreadyReported(1).into());
         }
-        eprintln!(
+        writeln!(
+            messages.to,
             "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
             self.compiler.wrapper_name(),
             self.input.path.display()
-        );
+        )?;
         Ok(None)
     }
 
