@@ -26,7 +26,7 @@ impl Default for Config {
 pub fn emit(
     file: &crate::source::SourceFile,
     model: &crate::model::Model,
-    plan: &crate::rules::Plan,
+    plan: &crate::rules::NamedPlan,
     config: &Config,
 ) -> crate::edits::EditSet {
     if file.language.is_fortran() {

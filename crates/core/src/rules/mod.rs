@@ -194,11 +194,9 @@ pub struct Plan {
     pub value_scopes: Vec<ValueScope>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
-    /// empty when nothing is instrumented (see [`unique_name`]).
-    pub unique: String,
-    /// Whether `unique` is made (or needs none).
-    named: bool,
+    /// Whether the file's names need its unique part: hashing a large file
+    /// is the main cost when nothing in it is instrumented.
+    needs_name: bool,
     pub interface: Interface,
     /// The calls around an implicit barrier made explicit, and around a
     /// user region, in the chosen interface.
@@ -208,9 +206,6 @@ pub struct Plan {
     /// file's path, and whether they carry pomp's extended keys.
     ctc_path: String,
     ctc_extended: bool,
-    /// The regions' CTC strings, made when first asked for: checking a
-    /// file (an editor after each change) needs none of them.
-    ctc_strings: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Plan {
@@ -235,59 +230,66 @@ impl Plan {
             value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
-            unique: String::new(),
-            // Hashing a large file is the main cost when nothing in it is
-            // instrumented: the name is only made when it can be used.
-            named: model.sites.is_empty() && model.lock_calls.is_empty(),
+            needs_name: !(model.sites.is_empty() && model.lock_calls.is_empty()),
             interface,
             implicit_barrier,
             user_region,
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
-            ctc_strings: std::sync::OnceLock::new(),
         }
     }
 
+    /// The prefix of every event's name in the chosen interface.
+    pub fn prefix(&self) -> &'static str {
+        match self.interface {
+            Interface::Pomp2 => "POMP2_",
+            Interface::Pomp1 => "POMP_",
+        }
+    }
+
+    /// The plan with the names of `file`, the file it was made for, as
+    /// output and descriptors need them.
+    pub fn named(self, file: &SourceFile) -> NamedPlan {
+        let unique = match self.needs_name {
+            true => unique_name(file),
+            false => String::new(),
+        };
+        NamedPlan { plan: self, unique }
+    }
+}
+
+/// A plan with the file's names: what the edits and the IDF are made
+/// from. Checking a file (an editor after each change) needs no names.
+#[derive(Clone, Debug)]
+pub struct NamedPlan {
+    pub plan: Plan,
+    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
+    /// empty when nothing is instrumented (see [`unique_name`]).
+    pub unique: String,
+}
+
+impl std::ops::Deref for NamedPlan {
+    type Target = Plan;
+    fn deref(&self) -> &Plan {
+        &self.plan
+    }
+}
+
+impl NamedPlan {
     /// The CTC string of `region`, one of this plan's, without quotes;
     /// with pomp's extended events it also carries the region's IDF id,
     /// enclosing unit and barrier form.
-    pub fn ctc(&self, region: &Region) -> &str {
-        let strings = self.ctc_strings.get_or_init(|| {
-            let mut scratch = String::new();
-            (self.regions.iter())
-                .map(|r| {
-                    let mut string = String::new();
-                    self.write_ctc(r, &mut scratch, &mut string);
-                    string
-                })
-                .collect()
-        });
-        &strings[region.id - 1]
+    pub fn ctc(&self, region: &Region) -> String {
+        let mut string = String::new();
+        self.push_ctc(region, &mut String::new(), &mut string);
+        string
     }
 
-    /// [`Plan::ctc`] appended to `out`, written through `scratch` and not
-    /// kept: an output that writes each string once need not hold them.
+    /// [`NamedPlan::ctc`] appended to `out`, written through `scratch`: an
+    /// output that writes each string once need not hold them.
     pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
-        match self.ctc_strings.get() {
-            Some(strings) => out.push_str(&strings[region.id - 1]),
-            None => self.write_ctc(region, scratch, out),
-        }
-    }
-
-    fn write_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
         let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
         ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
-    }
-
-    /// Make the file's unique name, if the plan needs one and has none
-    /// yet: rendering and describing the plan use it, checking does not.
-    pub fn name(&mut self, file: &SourceFile) {
-        if !self.named {
-            self.unique = unique_name(file);
-            self.named = true;
-            // Strings made before the name would carry region ids without it.
-            self.ctc_strings = std::sync::OnceLock::new();
-        }
     }
 
     pub fn init_function(&self) -> String {
@@ -297,7 +299,6 @@ impl Plan {
     /// The id joining a region (by its 1-based number) with its IDF entry
     /// and its profile.
     pub fn region_id(&self, number: usize) -> pomp2::RegionId {
-        debug_assert!(self.named, "a region id asked of a plan not named");
         pomp2::RegionId::new(&self.unique, number)
     }
 
@@ -306,14 +307,6 @@ impl Plan {
     pub fn registration(&self) -> Option<String> {
         (self.interface == Interface::Pomp2 && !self.regions.is_empty())
             .then(|| self.init_function())
-    }
-
-    /// The prefix of every event's name in the chosen interface.
-    pub fn prefix(&self) -> &'static str {
-        match self.interface {
-            Interface::Pomp2 => "POMP2_",
-            Interface::Pomp1 => "POMP_",
-        }
     }
 }
 
@@ -367,15 +360,8 @@ fn lists_variable(directive: &Directive, variable: &str) -> bool {
         .any(|item| item.eq_ignore_ascii_case(variable))
 }
 
-/// Apply the rules to a model.
-pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
-    let mut plan = check(file, model, options);
-    plan.name(file);
-    plan
-}
-
-/// [`plan`], but for the file's unique name, which [`Plan::name`] makes:
-/// all the rules' diagnostics at less cost.
+/// Apply the rules to a model: the plan, without the file's names
+/// ([`Plan::named`] adds them), and with all the rules' diagnostics.
 pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     let mut planner = Planner {
         file,
@@ -516,12 +502,11 @@ impl Planner<'_> {
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let iteration_variables = self.iteration_variables(site);
-        let split = split::split(&site.directive, &iteration_variables);
+        let split = split::split(&site.directive, iteration_variables);
         // Most constructs have one layer: a vector grown by a push would
         // hold room for four.
         let mut layers = Vec::with_capacity(split.len());
-        let listed =
-            newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
+        let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
         for (leaf, directive) in split {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
