@@ -242,6 +242,19 @@ fn a_session_from_initialize_to_exit() {
     assert!(!text.contains("#line"), "{text}");
     assert_eq!(hover["range"]["start"], position(3, 0));
     assert_eq!(hover["range"]["end"], position(3, 20));
+    // A nested construct names the region around it as reports do.
+    let inner = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position(5, 10)}),
+        )
+        .unwrap();
+    let text = inner["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**for** region 2"), "{text}");
+    assert!(
+        text.contains(", inside parallel in main (stencil.c:4)"),
+        "{text}"
+    );
     // No hover away from directives.
     let nothing = client
         .request(
@@ -651,4 +664,73 @@ fn which(program: &str) -> Option<PathBuf> {
         .split(':')
         .map(|dir| Path::new(dir).join(program))
         .find(|p| p.is_file())
+}
+
+/// The Neovim snippet of the README, cut from it as written, is what a
+/// user's init runs: in Debian's Neovim it attaches, hovers, and both the
+/// code action and `:PompPreview` open the instrumented buffer.
+#[test]
+fn the_readme_neovim_snippet_works_as_written() {
+    let nvim = which("nvim").expect("nvim is needed for this test: scripts/setup installs it");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let after = readme
+        .split_once("Neovim (0.7")
+        .expect("the README's Neovim section")
+        .1;
+    let snippet = after
+        .split_once("```lua\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .expect("a lua block after it")
+        .0;
+    let dir = tempfile::tempdir().unwrap();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nvim");
+    let snippet_file = dir.path().join("init.lua");
+    std::fs::write(&snippet_file, snippet).unwrap();
+    let c_file = dir.path().join("demo.c");
+    let text = "#include <stdio.h>\nint main(void) {\n#pragma omp parallel\n  { printf(\"hi\\n\"); }\n  return 0;\n}\n";
+    std::fs::write(&c_file, text).unwrap();
+    // `pomp` on the PATH, as the README asks.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pomp"), bin.join("pomp")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = dir.path().join("results.json");
+    let run = Command::new(nvim)
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", here.join("readme.lua").display()))
+        .env("PATH", path)
+        .env("POMP_SNIPPET", &snippet_file)
+        .env("POMP_C_FILE", &c_file)
+        .env("POMP_OUT", &out)
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path())
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let results: Value = match std::fs::read(&out) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
+        Err(_) => panic!(
+            "nvim wrote no results: {}\n{}",
+            run.status,
+            String::from_utf8_lossy(&run.stderr)
+        ),
+    };
+    assert_eq!(results["ok"], true, "{}", results["failure"]);
+    assert_eq!(results["attached"], true);
+    let hover = results["hover"]["contents"]["value"].as_str().unwrap();
+    assert!(hover.starts_with("**parallel** region 1"), "{hover}");
+    let expected = instrumented(&c_file, text, Language::C);
+    for shown in [&results["code_action"], &results["command"]] {
+        assert_eq!(shown["windows"], 1, "{results}");
+        assert_eq!(shown["buftype"], "nofile");
+        assert_eq!(shown["filetype"], "c");
+        assert_eq!(shown["text"].as_str().unwrap(), expected);
+    }
+    assert_eq!(results["actions"], 1);
 }

@@ -29,10 +29,9 @@ pub fn emit(
     plan: &crate::rules::NamedPlan,
     config: &Config,
 ) -> crate::edits::EditSet {
-    if file.language.is_fortran() {
-        fortran::emit(file, model, plan, config)
-    } else {
-        c::emit(file, model, plan, config)
+    match file.language.family() {
+        crate::language::Family::C => c::emit(file, model, plan, config),
+        crate::language::Family::Fortran => fortran::emit(file, model, plan, config),
     }
 }
 
