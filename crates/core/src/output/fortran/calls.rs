@@ -1,6 +1,7 @@
 //! The calls of a construct's events with the values they pass, and what
 //! the unit they are inserted into must declare for them.
 
+use super::declarations::UnitNeeds;
 use super::Renderer;
 use crate::rules::{Arg, Call, Region, Var, MAX_THREADS_VAR};
 
@@ -62,52 +63,45 @@ impl Renderer<'_> {
     pub(super) fn assignments(&mut self, unit: Option<usize>, vars: &[Var]) -> String {
         let indent = self.indent(unit);
         let mut out = String::new();
+        // Code outside every unit declares nothing.
+        let mut outside = UnitNeeds::default();
         for var in vars {
-            let needs = unit.map(|u| self.needs.entry(u).or_default());
+            let needs = match unit {
+                Some(unit) => self.needs.entry(unit).or_default(),
+                None => &mut outside,
+            };
             let text = match var {
                 Var::NumThreads(expression) => {
-                    if let Some(needs) = needs {
-                        needs.num_threads = true;
-                        needs.max_threads |= expression.is_none();
-                    }
+                    needs.num_threads = true;
+                    needs.max_threads |= expression.is_none();
                     match expression {
                         Some(e) => format!("pomp2_num_threads = {e}"),
                         None => "pomp2_num_threads = pomp2_lib_get_max_threads()".into(),
                     }
                 }
                 Var::NumThreadsFromTeams => {
-                    if let Some(needs) = needs {
-                        needs.num_threads = true;
-                        needs.teams_max_threads = true;
-                    }
+                    needs.num_threads = true;
+                    needs.teams_max_threads = true;
                     format!("pomp2_num_threads = {MAX_THREADS_VAR}")
                 }
                 Var::MaxThreads => {
-                    if let Some(needs) = needs {
-                        needs.max_threads = true;
-                        needs.teams_max_threads = true;
-                    }
+                    needs.max_threads = true;
+                    needs.teams_max_threads = true;
                     format!("{MAX_THREADS_VAR} = pomp2_lib_get_max_threads()")
                 }
                 Var::If(expression) => {
-                    if let Some(needs) = needs {
-                        needs.if_value = true;
-                    }
+                    needs.if_value = true;
                     match expression {
                         Some(e) => format!("pomp2_if = ({e})"),
                         None => "pomp2_if = .true.".into(),
                     }
                 }
                 Var::OldTask => {
-                    if let Some(needs) = needs {
-                        needs.old_task = true;
-                    }
+                    needs.old_task = true;
                     continue;
                 }
                 Var::NewTask => {
-                    if let Some(needs) = needs {
-                        needs.new_task = true;
-                    }
+                    needs.new_task = true;
                     continue;
                 }
             };

@@ -3,9 +3,10 @@
 //! instrumentation, and pomp's own directives.
 
 use super::Renderer;
+use crate::directive::Directive;
 use crate::edits::Origin;
 use crate::model::{DirectiveForm, Site};
-use crate::rules::{BareDirective, Construct, PompAction, Shape, ValueScope};
+use crate::rules::{BareDirective, Construct, PompAction, Shape, ValueScope, Var};
 
 impl Renderer<'_> {
     pub(super) fn construct(&mut self, construct: &Construct) {
@@ -135,42 +136,23 @@ impl Renderer<'_> {
     }
 
     pub(super) fn bare_directive(&mut self, bare: &BareDirective) {
-        let site = &self.model.sites[bare.site];
-        let mut shared = Vec::new();
-        let directive = self.fortran_directive(
-            false,
-            &bare.directive,
-            self.private_vars.get(&bare.site),
-            &mut shared,
-        );
-        if let Some(unit) = site.unit {
-            self.needs.entry(unit).or_default().regions.extend(shared);
-        }
-        let text = format!(
-            "{}{}{}",
-            self.line_marker(self.file.line_of(site.span.start)),
-            self.directive_line(&directive.render()),
-            self.line_marker(self.file.line_of(site.lines.end))
-        );
-        self.edits.replace(
-            site.lines.clone(),
-            text,
-            crate::output::nesting_depth(self.model, bare.site),
-            Origin::Site {
-                site: bare.site,
-                region: None,
-            },
-        );
+        self.rewritten_directive(bare.site, &bare.directive, &[]);
     }
 
     /// Values evaluated before a construct that is not instrumented.
     pub(super) fn value_scope(&mut self, scope: &ValueScope) {
-        let site = &self.model.sites[scope.site];
+        self.rewritten_directive(scope.site, &scope.directive, &scope.vars);
+    }
+
+    /// A directive rewritten without instrumentation, after the values
+    /// `vars` its clauses now name.
+    fn rewritten_directive(&mut self, site_index: usize, directive: &Directive, vars: &[Var]) {
+        let site = &self.model.sites[site_index];
         let mut shared = Vec::new();
         let directive = self.fortran_directive(
             false,
-            &scope.directive,
-            self.private_vars.get(&scope.site),
+            directive,
+            self.private_vars.get(&site_index),
             &mut shared,
         );
         if let Some(unit) = site.unit {
@@ -178,7 +160,7 @@ impl Renderer<'_> {
         }
         let text = format!(
             "{}{}{}{}",
-            self.assignments(site.unit, &scope.vars),
+            self.assignments(site.unit, vars),
             self.line_marker(self.file.line_of(site.span.start)),
             self.directive_line(&directive.render()),
             self.line_marker(self.file.line_of(site.lines.end))
@@ -186,9 +168,9 @@ impl Renderer<'_> {
         self.edits.replace(
             site.lines.clone(),
             text,
-            crate::output::nesting_depth(self.model, scope.site),
+            crate::output::nesting_depth(self.model, site_index),
             Origin::Site {
-                site: scope.site,
+                site: site_index,
                 region: None,
             },
         );

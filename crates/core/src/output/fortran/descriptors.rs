@@ -3,7 +3,6 @@
 
 use super::lines::string_expression;
 use super::Renderer;
-use crate::language::fortran::fixed_form;
 use crate::rules::Interface;
 
 impl Renderer<'_> {
@@ -31,16 +30,7 @@ impl Renderer<'_> {
     /// only read a flag.
     pub(super) fn descriptor_initialiser(&self) -> String {
         let name = self.descriptor_initialiser_name();
-        let outer = if self.fixed_form {
-            fixed_form::STATEMENT_INDENT
-        } else {
-            ""
-        };
-        let inner = if self.fixed_form {
-            fixed_form::STATEMENT_INDENT
-        } else {
-            "  "
-        };
+        let (outer, inner) = self.routine_indents();
         let deeper = format!("{inner}  ");
         // Each distinct string once, NUL-terminated for C.
         let file_name = self.file.path.to_string_lossy().into_owned();

@@ -18,6 +18,15 @@ impl Renderer<'_> {
         }
     }
 
+    /// The indentation of a routine pomp adds at the end of the file, and
+    /// of the statements in it.
+    pub(super) fn routine_indents(&self) -> (&'static str, &'static str) {
+        match self.fixed_form {
+            true => (fixed_form::STATEMENT_INDENT, fixed_form::STATEMENT_INDENT),
+            false => ("", "  "),
+        }
+    }
+
     /// Indentation for inserted statements in a unit; fixed form keeps
     /// columns 1-6 free.
     pub(super) fn indent(&self, unit: Option<usize>) -> String {

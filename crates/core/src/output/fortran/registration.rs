@@ -2,23 +2,13 @@
 //! of the file to the measurement library.
 
 use super::Renderer;
-use crate::language::fortran::fixed_form;
 
 impl Renderer<'_> {
     /// The routine the link-time `POMP2_Init_regions` calls: it hands every
     /// handle of this file to the library.
     pub(super) fn registration(&self) -> String {
         let name = self.plan.init_function();
-        let outer = if self.fixed_form {
-            fixed_form::STATEMENT_INDENT
-        } else {
-            ""
-        };
-        let inner = if self.fixed_form {
-            fixed_form::STATEMENT_INDENT
-        } else {
-            "  "
-        };
+        let (outer, inner) = self.routine_indents();
         let mut out = String::new();
         out.push_str(&self.statement(
             outer,
