@@ -1,7 +1,8 @@
 //! pomp's POMP2 measurement library.
 //!
-//! Instrumented programs call the POMP2 functions defined in [`events`]
-//! (C linkage) and [`fortran`] (gfortran linkage). Each thread records a
+//! Instrumented programs call the POMP2 functions of [`entry_points`], C
+//! and gfortran linkage alike, generated from `pomp2::events`; what each
+//! does is in [`events`]. Each thread records a
 //! call-path tree of regions with visits and inclusive/exclusive time, the
 //! waiting and fork/join overheads, and task creation relations; at exit (or
 //! `POMP2_Finalize`) the library writes `pomp-profile.<pid>.json`, a short
@@ -13,9 +14,9 @@
 //! `POMP_THROTTLE_PERCALL` (see [`throttle`]).
 
 mod clock;
-pub mod events;
-pub mod fortran;
-pub mod locks;
+pub mod entry_points;
+mod events;
+mod locks;
 mod output;
 mod regions;
 mod state;
