@@ -10,10 +10,9 @@
 // POMP2 interface defines them (handle slots live as long as the program).
 #![allow(clippy::missing_safety_doc)]
 
-use crate::clock::{self, Now};
-use crate::regions::{self, Handle, RegionId, NO_REGION};
-use crate::state::{ForkState, ThreadState, Timing, NO_NODE};
-use crate::team::{self, Membership, NO_INSTANCE};
+use crate::clock::Now;
+use crate::regions::{self, Handle, RegionId};
+use crate::state::ThreadState;
 use crate::{record, RegionHandle, TaskHandle};
 use pomp2::profile::Kind;
 use std::ffi::{c_char, c_int};
@@ -215,25 +214,7 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 #[inline(always)]
 pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state| {
-            let Some(frame) = state.find(region, kind) else {
-                return;
-            };
-            if !frame.timed {
-                return;
-            }
-            let now = clock::now();
-            let wait = now.saturating_sub(frame.start);
-            frame.mark = now;
-            let node = frame.node;
-            if node != NO_NODE {
-                state.nodes[node as usize].wait_ns += wait;
-            }
-            match kind {
-                Kind::Critical => state.breakdown.critical_wait_ns += wait,
-                _ => state.breakdown.ordered_wait_ns += wait,
-            }
-        });
+        record(|state| state.entry_granted(region, kind, Now));
     }
 }
 
@@ -242,7 +223,7 @@ pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
 #[inline(always)]
 unsafe fn store_task(out: *mut TaskHandle, state: Option<&ThreadState>) {
     if !out.is_null() {
-        *out = state.map_or(0, |s| s.current_task);
+        *out = state.map_or(0, |s| s.tasks.current);
     }
 }
 
@@ -282,7 +263,7 @@ pub(crate) unsafe fn exit_resuming_task_generally(
             } else {
                 state.pop_to(region, kind, Now);
             }
-            state.current_task = old_task;
+            state.tasks.current = old_task;
         }
     }
 }
@@ -292,22 +273,10 @@ unsafe fn fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
     if !crate::recording() {
         return;
     }
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, ctc)
-    {
+    if let Some(handle) = resolve_handle(handle, ctc) {
         record(|state| {
             store_task(old_task, Some(state));
-            let frame = state.push(region, Kind::Parallel, Now);
-            frame.fork = ForkState::AwaitingBegin;
-            if inferred_barrier {
-                if frame.timed {
-                    frame.team = team::open(region);
-                } else {
-                    team::open_untimed(region);
-                }
-            }
+            state.fork(handle.region, handle.inferred_barrier, Now);
         });
     }
 }
@@ -316,128 +285,20 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     if !crate::recording() {
         return;
     }
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let forked_here = match state.stack.last_mut() {
-                Some(frame)
-                    if frame.region == region
-                        && frame.kind == Kind::Parallel
-                        && frame.fork == ForkState::AwaitingBegin =>
-                {
-                    frame.fork = ForkState::InTeam;
-                    Some(
-                        frame
-                            .timed
-                            .then(|| clock::now().saturating_sub(frame.start)),
-                    )
-                }
-                _ => None,
-            };
-            match forked_here {
-                Some(fork_ns) => state.breakdown.fork_ns += fork_ns.unwrap_or(0),
-                None => begin_as_worker(state, region, inferred_barrier),
-            }
-            state.current_task = state.new_task_id();
-            state.current_task_region = NO_REGION;
-        });
-    }
-}
-
-/// A team worker starts from idle: the barrier that ended its previous
-/// region has released it, and whatever else is still open was left by a
-/// cancelled region that skipped its ends.
-fn begin_as_worker(state: &mut ThreadState, region: RegionId, inferred_barrier: bool) {
-    state.close_all_released();
-    if !state.stack.is_empty() {
-        state.unmatched_ends += state.stack.len() as u64;
-        state.pop_all(Now);
-    }
-    if !inferred_barrier {
-        state.push(region, Kind::Parallel, Now);
-        return;
-    }
-    match team::membership(region) {
-        Membership::Team(instance) => {
-            let frame = state.push_with(region, Kind::Parallel, Timing::Team { timed: true }, Now);
-            frame.team = instance;
-        }
-        Membership::Untimed => {
-            state.push_with(region, Kind::Parallel, Timing::Team { timed: false }, Now);
-        }
-        Membership::Alone => {
-            state.push(region, Kind::Parallel, Now);
-        }
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.begin_parallel(handle.region, handle.inferred_barrier, Now));
     }
 }
 
 pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let Some(frame) = state.close_above(region, Kind::Parallel, Now) else {
-                return;
-            };
-            let forked_here = frame.fork == ForkState::InTeam;
-            if frame.timed && frame.team != NO_INSTANCE {
-                let now = clock::now();
-                team::arrive(region, now);
-                let frame = state.arrive(now).unwrap();
-                frame.fork = if forked_here {
-                    ForkState::AwaitingJoin
-                } else {
-                    ForkState::AwaitingRelease
-                };
-            } else if forked_here {
-                frame.fork = ForkState::AwaitingJoin;
-                if frame.timed {
-                    frame.mark = clock::now();
-                }
-            } else {
-                if inferred_barrier && frame.timed {
-                    state.barriers_not_inferred += 1;
-                }
-                state.pop_to(region, Kind::Parallel, Now);
-            }
-        });
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.end_parallel(handle.region, handle.inferred_barrier, Now));
     }
 }
 
 pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let closed = match state.find(region, Kind::Parallel) {
-                Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
-                    let now = clock::now();
-                    let (arrival, instance) = (frame.mark, frame.team);
-                    let release = if instance != NO_INSTANCE {
-                        team::close(region, instance, now)
-                    } else {
-                        None
-                    };
-                    if inferred_barrier && release.is_none() {
-                        state.barriers_not_inferred += 1;
-                    }
-                    state.breakdown.join_ns += now.saturating_sub(release.unwrap_or(arrival));
-                    state.join(region, release, now)
-                }
-                _ => state.pop_to(region, Kind::Parallel, Now),
-            };
-            if let Some(frame) = closed {
-                state.current_task_region = frame.saved_task_region;
-            }
-            state.current_task = old_task;
-        });
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.join_parallel(handle.region, handle.inferred_barrier, old_task, Now));
     }
 }
 
@@ -456,9 +317,9 @@ pub(crate) unsafe fn task_create_begin_generally(
             let state = update.state();
             store_task(old_task, Some(state));
             if !new_task.is_null() {
-                *new_task = state.new_task_id();
+                *new_task = state.tasks.new_id();
             }
-            state.note_task_created(region);
+            state.tasks.note_created(region);
             if crate::recording() {
                 state.push_leaf(region, kind, Now);
             }
@@ -471,10 +332,7 @@ pub(crate) unsafe fn task_begin_generally(handle: *mut RegionHandle, task: TaskH
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
             let state = update.state();
-            // Task frames restore the suspended task when they close.
-            state.push(region, kind, Now);
-            state.current_task = task;
-            state.current_task_region = region;
+            state.begin_task(region, kind, task, Now);
         }
     }
 }

@@ -235,7 +235,7 @@ pub(crate) fn running_update() -> Option<Update> {
     }
     // Until a node is throttled the fast path would fail, having cost
     // nearly as much as it saves.
-    update.state().any_throttled.then_some(update)
+    update.state().throttler.any_throttled.then_some(update)
 }
 
 /// Marks the thread busy before it touches its state (see
