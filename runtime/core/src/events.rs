@@ -321,7 +321,8 @@ pub(crate) unsafe fn task_create_begin_generally(
             }
             state.tasks.note_created(region);
             if crate::recording() {
-                state.push_leaf(region, kind, Now);
+                let created = if new_task.is_null() { 0 } else { *new_task };
+                state.push_leaf_creating(region, kind, created, Now);
             }
         }
     }

@@ -6,7 +6,7 @@
 //! call-path tree of regions with visits and inclusive/exclusive time, the
 //! waiting and fork/join overheads, and task creation relations; at exit (or
 //! `POMP2_Finalize`) the library writes `pomp-profile.<pid>.json`, a short
-//! summary on stderr and, with `POMP_TRACE=1`, a Chrome trace.
+//! summary on stderr and, with `POMP_TRACE=1`, a compact event trace.
 //!
 //! Environment: `POMP_PROFILE` (profile path), `POMP_SUMMARY=0` (no summary),
 //! `POMP_TRACE=1`, `POMP_TRACE_LIMIT` (maximum trace events, default
@@ -126,6 +126,9 @@ pub(crate) fn ensure_running() -> bool {
 fn initialize() {
     let config = config();
     trace::set_budget(config.trace_limit);
+    if config.trace {
+        output::trace::open();
+    }
     THROTTLING.store(config.throttle.is_some(), Ordering::Relaxed);
     clock::init();
     ASYMMETRIC_FENCE.store(
@@ -154,6 +157,9 @@ extern "C" fn after_fork_in_child() {
         );
     }
     thread::reset_after_fork();
+    if config().trace {
+        output::trace::open();
+    }
 }
 
 /// The hot path's clock, read as events read it (benchmarks compare event

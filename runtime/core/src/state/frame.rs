@@ -51,6 +51,8 @@ pub struct Frame {
     pub(super) task_time_at_mark: u64,
     /// The team instance of a parallel region whose barrier is inferred.
     pub team: Instance,
+    /// A task creation's task created, which its span in the trace names.
+    pub created_task: i64,
     /// The task to resume when a task frame closes.
     pub saved_task: i64,
     pub saved_task_region: RegionId,

@@ -24,14 +24,33 @@ use crate::clock::Clock;
 use crate::regions::RegionId;
 use crate::team::{Instance, NO_INSTANCE};
 use crate::throttle::{Rule, Throttler};
-use crate::trace::{ThreadTrace, TraceRecord};
+use crate::trace::ThreadTrace;
 use pomp2::profile::{Breakdown, Kind};
+use pomp2::trace::Span;
 
 /// Frames nested deeper than this get no tree node of their own; their time
 /// stays with the deepest node. Deep recursion through instrumented
 /// functions would otherwise make the profile nest beyond what JSON readers
 /// accept (serde_json, for one, stops at 128 levels, two per tree level).
 pub const MAX_TREE_DEPTH: usize = 48;
+
+/// How a frame opens: timed by whom, where its parallel region is, and
+/// the task a task creation creates.
+#[derive(Clone, Copy)]
+struct Opening {
+    timing: Timing,
+    fork: ForkState,
+    created_task: i64,
+}
+
+impl Opening {
+    /// A frame timed by the thread's own rule, outside any fork.
+    const OWN: Opening = Opening {
+        timing: Timing::Own,
+        fork: ForkState::NotForked,
+        created_task: 0,
+    };
+}
 
 /// What a thread's state is configured with.
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,7 +104,7 @@ impl ThreadState {
             frames_beyond_depth_limit: 0,
             barriers_not_inferred: 0,
             events: 0,
-            trace: ThreadTrace::new(settings.trace),
+            trace: ThreadTrace::new(settings.trace, index),
             throttler: Throttler::new(settings.throttle),
         }
     }
@@ -103,21 +122,30 @@ impl ThreadState {
     /// [`Self::pop_leaf`] finds the same context and decides the same way.
     #[inline(always)]
     pub fn push_leaf(&mut self, region: RegionId, kind: Kind, clock: impl Clock) {
+        self.push_leaf_creating(region, kind, 0, clock);
+    }
+
+    /// [`Self::push_leaf`] of a task's creation, which creates
+    /// `created_task`.
+    #[inline(always)]
+    pub fn push_leaf_creating(
+        &mut self,
+        region: RegionId,
+        kind: Kind,
+        created_task: i64,
+        clock: impl Clock,
+    ) {
+        let opening = Opening {
+            created_task,
+            ..Opening::OWN
+        };
         if self.stack.len() >= MAX_TREE_DEPTH {
-            self.push(region, kind, clock);
+            self.open_with(region, kind, opening, |_| NO_INSTANCE, clock);
             return;
         }
         let node = self.tree.child(self.context, region, kind);
         if self.times(node) {
-            self.open(
-                node,
-                region,
-                kind,
-                true,
-                ForkState::NotForked,
-                NO_INSTANCE,
-                clock,
-            );
+            self.open(node, region, kind, true, opening, NO_INSTANCE, clock);
         } else {
             self.tree.node_mut(node).visits += 1;
         }
@@ -146,14 +174,7 @@ impl ThreadState {
     /// and they are timed unless their own node is throttled.
     #[inline(always)]
     pub fn push(&mut self, region: RegionId, kind: Kind, clock: impl Clock) {
-        self.open_with(
-            region,
-            kind,
-            Timing::Own,
-            ForkState::NotForked,
-            |_| NO_INSTANCE,
-            clock,
-        );
+        self.open_with(region, kind, Opening::OWN, |_| NO_INSTANCE, clock);
     }
 
     /// The frame of a task instance, `task` of `region`, which the thread
@@ -165,15 +186,14 @@ impl ThreadState {
         self.tasks.switch_to(task, region);
     }
 
-    /// Opens a frame timed as `timing` says, in `fork` state, of the team
-    /// instance that `team` gives for whether the frame is timed.
+    /// Opens a frame as `opening` says, of the team instance that `team`
+    /// gives for whether the frame is timed.
     #[inline(always)]
     fn open_with(
         &mut self,
         region: RegionId,
         kind: Kind,
-        timing: Timing,
-        fork: ForkState,
+        opening: Opening,
         team: impl FnOnce(bool) -> Instance,
         clock: impl Clock,
     ) {
@@ -187,7 +207,7 @@ impl ThreadState {
                 (self.tree.child(self.context, region, kind), enclosing_timed)
             }
         };
-        let timed = match timing {
+        let timed = match opening.timing {
             Timing::Own => {
                 enclosing_timed && (node == NO_NODE || self.tree.node(node).throttled.is_none())
             }
@@ -199,7 +219,7 @@ impl ThreadState {
             }
         };
         let team = team(timed);
-        self.open(node, region, kind, timed, fork, team, clock);
+        self.open(node, region, kind, timed, opening, team, clock);
     }
 
     /// Pushes the frame of `node` (found for `region` and `kind`).
@@ -211,7 +231,7 @@ impl ThreadState {
         region: RegionId,
         kind: Kind,
         timed: bool,
-        fork: ForkState,
+        opening: Opening,
         team: Instance,
         clock: impl Clock,
     ) {
@@ -226,12 +246,13 @@ impl ThreadState {
             region,
             kind,
             timed,
-            fork,
+            fork: opening.fork,
             start,
             task_time_at_start: self.task_time_ns,
             mark: start,
             task_time_at_mark: self.task_time_ns,
             team,
+            created_task: opening.created_task,
             saved_task: self.tasks.current,
             saved_task_region: self.tasks.current_region,
         });
@@ -337,6 +358,11 @@ impl ThreadState {
             return;
         }
         self.context = frame.outer_context;
+        // The span names the task it ran in, created or executed.
+        let traced_task = match frame.kind {
+            Kind::TaskCreate | Kind::UntiedTaskCreate => frame.created_task,
+            _ => self.tasks.current,
+        };
         if frame.kind.is_task() {
             self.tasks
                 .switch_to(frame.saved_task, frame.saved_task_region);
@@ -364,7 +390,21 @@ impl ThreadState {
             }
             _ => {}
         }
-        self.trace_span(frame.start, elapsed, frame.region, frame.kind);
+        if self.trace.enabled {
+            let forked = frame.kind == Kind::Parallel
+                && matches!(
+                    frame.fork,
+                    ForkState::AwaitingBegin | ForkState::InTeam | ForkState::AwaitingJoin
+                );
+            self.trace.record(Span {
+                start: frame.start,
+                duration: elapsed,
+                region: frame.region,
+                kind: frame.kind,
+                task: traced_task,
+                forked,
+            });
+        }
     }
 
     #[inline(always)]
@@ -381,16 +421,18 @@ impl ThreadState {
         }
     }
 
-    /// Records a timed span in the trace, when there is one.
+    /// Records a timed span of the thread's current task in the trace,
+    /// when there is one.
     #[inline(always)]
     fn trace_span(&mut self, start: u64, duration: u64, region: RegionId, kind: Kind) {
         if self.trace.enabled {
-            self.trace.record(TraceRecord {
-                start_ns: start,
-                duration_ns: duration,
+            self.trace.record(Span {
+                start,
+                duration,
                 region,
                 kind,
                 task: self.tasks.current,
+                forked: false,
             });
         }
     }
@@ -401,10 +443,6 @@ impl ThreadState {
         self.tree.rescale(scale);
         for field in self.breakdown.fields_mut() {
             *field = scale.ns(*field);
-        }
-        for record in &mut self.trace.records {
-            record.start_ns = scale.since_start_ns(record.start_ns);
-            record.duration_ns = scale.ns(record.duration_ns);
         }
     }
 

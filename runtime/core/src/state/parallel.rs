@@ -3,7 +3,7 @@
 //! region when the runtime infers it from the team's arrivals
 //! ([`crate::team`]).
 
-use super::{ForkState, Frame, ThreadState, Timing, NO_NODE};
+use super::{ForkState, Frame, Opening, ThreadState, Timing, NO_NODE};
 use crate::clock::Clock;
 use crate::regions::{RegionId, NO_REGION};
 use crate::team::{self, Membership, NO_INSTANCE};
@@ -24,14 +24,11 @@ impl ThreadState {
                 NO_INSTANCE
             }
         };
-        self.open_with(
-            region,
-            Kind::Parallel,
-            Timing::Own,
-            ForkState::AwaitingBegin,
-            team,
-            clock,
-        );
+        let opening = Opening {
+            fork: ForkState::AwaitingBegin,
+            ..Opening::OWN
+        };
+        self.open_with(region, Kind::Parallel, opening, team, clock);
     }
 
     /// `Parallel_begin`: the forking thread enters its team, a worker
@@ -72,14 +69,11 @@ impl ThreadState {
                 Membership::Alone => (Timing::Own, NO_INSTANCE),
             }
         };
-        self.open_with(
-            region,
-            Kind::Parallel,
+        let opening = Opening {
             timing,
-            ForkState::NotForked,
-            |_| instance,
-            clock,
-        );
+            ..Opening::OWN
+        };
+        self.open_with(region, Kind::Parallel, opening, |_| instance, clock);
     }
 
     /// `Parallel_end`: the thread arrives at the barrier ending the region.

@@ -281,8 +281,11 @@ fn an_inferred_barrier_is_the_wait_for_the_release_less_tasks_run_meanwhile() {
     state.open_with(
         1,
         Kind::Parallel,
-        Timing::Own,
-        ForkState::NotForked,
+        Opening {
+            timing: Timing::Own,
+            fork: ForkState::NotForked,
+            created_task: 0,
+        },
         |_| 5,
         0,
     );
@@ -306,8 +309,11 @@ fn the_master_closes_at_its_join_and_a_release_before_arrival_waits_nothing() {
     state.open_with(
         1,
         Kind::Parallel,
-        Timing::Own,
-        ForkState::InTeam,
+        Opening {
+            timing: Timing::Own,
+            fork: ForkState::InTeam,
+            created_task: 0,
+        },
         |_| NO_INSTANCE,
         0,
     );
@@ -329,8 +335,11 @@ fn team_workers_leave_throttling_to_the_master() {
         state.open_with(
             1,
             Kind::Parallel,
-            timing,
-            ForkState::NotForked,
+            Opening {
+                timing: timing,
+                fork: ForkState::NotForked,
+                created_task: 0,
+            },
             |_| round + 1,
             t,
         );
@@ -344,8 +353,11 @@ fn team_workers_leave_throttling_to_the_master() {
     state.open_with(
         1,
         Kind::Parallel,
-        Timing::Team { timed: false },
-        ForkState::NotForked,
+        Opening {
+            timing: Timing::Team { timed: false },
+            fork: ForkState::NotForked,
+            created_task: 0,
+        },
         |_| NO_INSTANCE,
         Unreadable,
     );

@@ -5,9 +5,8 @@
 //! node not found last, a full stack); the general path then decides
 //! exactly as these would have.
 
-use super::{ThreadState, MAX_TREE_DEPTH, NO_INSTANCE, ROOT};
+use super::{Opening, ThreadState, MAX_TREE_DEPTH, NO_INSTANCE, ROOT};
 use crate::regions::RegionId;
-use crate::state::ForkState;
 use pomp2::profile::Kind;
 
 impl ThreadState {
@@ -61,15 +60,7 @@ impl ThreadState {
         let Some(node) = untimed else {
             return false;
         };
-        self.open(
-            node,
-            region,
-            kind,
-            false,
-            ForkState::NotForked,
-            NO_INSTANCE,
-            0,
-        );
+        self.open(node, region, kind, false, Opening::OWN, NO_INSTANCE, 0);
         true
     }
 
