@@ -336,7 +336,7 @@ fn team_workers_leave_throttling_to_the_master() {
             1,
             Kind::Parallel,
             Opening {
-                timing: timing,
+                timing,
                 fork: ForkState::NotForked,
                 created_task: 0,
             },
