@@ -112,11 +112,13 @@ fn load() -> Result<Otf2, String> {
         // Loading runs the library's initialisers: OTF2's only set up its
         // own state.
         match unsafe { Library::new(name) } {
-            Ok(library) => return Otf2::load(library).map_err(|missing| {
-                format!(
+            Ok(library) => {
+                return Otf2::load(library).map_err(|missing| {
+                    format!(
                     "{name} is not the OTF2 library 3.x that pomp writes with (it lacks {missing})"
                 )
-            }),
+                })
+            }
             Err(error) => errors.push(error.to_string()),
         }
     }
