@@ -34,6 +34,31 @@ pub const LOCATION_TYPE_CPU_THREAD: u8 = 1;
 pub const GROUP_TYPE_COMM_LOCATIONS: u8 = 4;
 pub const GROUP_TYPE_COMM_GROUP: u8 = 5;
 
+/// `OTF2_RegionRole`s.
+pub mod role {
+    pub const WRAPPER: u8 = 2;
+    pub const LOOP: u8 = 3;
+    pub const CODE: u8 = 4;
+    pub const PARALLEL: u8 = 5;
+    pub const SECTIONS: u8 = 6;
+    pub const SECTION: u8 = 7;
+    pub const WORKSHARE: u8 = 8;
+    pub const SINGLE: u8 = 9;
+    pub const SINGLE_SBLOCK: u8 = 10;
+    pub const MASTER: u8 = 11;
+    pub const CRITICAL: u8 = 12;
+    pub const ATOMIC: u8 = 14;
+    pub const BARRIER: u8 = 15;
+    pub const IMPLICIT_BARRIER: u8 = 16;
+    pub const FLUSH: u8 = 17;
+    pub const ORDERED: u8 = 18;
+    pub const TASK: u8 = 20;
+    pub const TASK_CREATE: u8 = 21;
+    pub const TASK_WAIT: u8 = 22;
+    pub const ARTIFICIAL: u8 = 31;
+    pub const TASK_UNTIED: u8 = 34;
+}
+
 #[repr(C)]
 pub struct FlushCallbacks {
     pub pre_flush: extern "C" fn(*mut c_void, u8, u64, *mut c_void, bool) -> u8,
