@@ -316,12 +316,15 @@ pub(crate) unsafe fn task_create_begin_generally(
         if let Some(mut update) = crate::update() {
             let state = update.state();
             store_task(old_task, Some(state));
-            if !new_task.is_null() {
-                *new_task = state.tasks.new_id();
-            }
+            let created = if new_task.is_null() {
+                0
+            } else {
+                let id = state.tasks.new_id();
+                *new_task = id;
+                id
+            };
             state.tasks.note_created(region);
             if crate::recording() {
-                let created = if new_task.is_null() { 0 } else { *new_task };
                 state.push_leaf_creating(region, kind, created, Now);
             }
         }

@@ -51,10 +51,9 @@ pub struct Frame {
     pub(super) task_time_at_mark: u64,
     /// The team instance of a parallel region whose barrier is inferred.
     pub team: Instance,
-    /// A task creation's task created, which its span in the trace names.
-    pub created_task: i64,
-    /// The task to resume when a task frame closes.
-    pub saved_task: i64,
+    /// For a task instance, the task to resume when it closes; for a
+    /// task's creation, the task it creates, which its span names.
+    pub task: i64,
     pub saved_task_region: RegionId,
 }
 

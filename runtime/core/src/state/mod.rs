@@ -252,8 +252,10 @@ impl ThreadState {
             mark: start,
             task_time_at_mark: self.task_time_ns,
             team,
-            created_task: opening.created_task,
-            saved_task: self.tasks.current,
+            task: match kind {
+                Kind::TaskCreate | Kind::UntiedTaskCreate => opening.created_task,
+                _ => self.tasks.current,
+            },
             saved_task_region: self.tasks.current_region,
         });
     }
@@ -358,15 +360,6 @@ impl ThreadState {
             return;
         }
         self.context = frame.outer_context;
-        // The span names the task it ran in, created or executed.
-        let traced_task = match frame.kind {
-            Kind::TaskCreate | Kind::UntiedTaskCreate => frame.created_task,
-            _ => self.tasks.current,
-        };
-        if frame.kind.is_task() {
-            self.tasks
-                .switch_to(frame.saved_task, frame.saved_task_region);
-        }
         let now = clock.now();
         let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
@@ -391,28 +384,43 @@ impl ThreadState {
             _ => {}
         }
         if self.trace.enabled {
-            let forked = frame.kind == Kind::Parallel
-                && matches!(
-                    frame.fork,
-                    ForkState::AwaitingBegin | ForkState::InTeam | ForkState::AwaitingJoin
-                );
-            self.trace.record(Span {
-                start: frame.start,
-                duration: elapsed,
-                region: frame.region,
-                kind: frame.kind,
-                task: traced_task,
-                forked,
-            });
+            self.trace_closed(frame, elapsed);
         }
+        // A task instance's span is recorded before the thread resumes the
+        // task it suspended.
+        if frame.kind.is_task() {
+            self.tasks.switch_to(frame.task, frame.saved_task_region);
+        }
+    }
+
+    /// Records the span of a timed frame that closes.
+    #[inline(always)]
+    fn trace_closed(&mut self, frame: &Frame, elapsed: u64) {
+        // The span names the task it ran in, created or executed.
+        let task = match frame.kind {
+            Kind::TaskCreate | Kind::UntiedTaskCreate => frame.task,
+            _ => self.tasks.current,
+        };
+        let forked = frame.kind == Kind::Parallel
+            && matches!(
+                frame.fork,
+                ForkState::AwaitingBegin | ForkState::InTeam | ForkState::AwaitingJoin
+            );
+        self.trace.record(Span {
+            start: frame.start,
+            duration: elapsed,
+            region: frame.region,
+            kind: frame.kind,
+            task,
+            forked,
+        });
     }
 
     #[inline(always)]
     fn close_frame_untimed(&mut self, frame: &Frame) {
         self.context = frame.outer_context;
         if frame.kind.is_task() {
-            self.tasks
-                .switch_to(frame.saved_task, frame.saved_task_region);
+            self.tasks.switch_to(frame.task, frame.saved_task_region);
         }
         if frame.node == NO_NODE {
             self.frames_beyond_depth_limit += 1;
