@@ -13,6 +13,7 @@
 use crate::analysis::figures;
 use crate::join::Catalog;
 use crate::load::Run;
+use crate::render::html::escape;
 use pomp2::profile::{Kind, Node};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -494,20 +495,4 @@ fn add_file(tar: &mut tar::Builder<Vec<u8>>, name: &str, bytes: &[u8]) -> std::i
     header.set_mtime(0);
     header.set_cksum();
     tar.append_data(&mut header, name, bytes)
-}
-
-/// Text as XML character data or an attribute value.
-fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
 }

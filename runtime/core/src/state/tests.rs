@@ -5,6 +5,12 @@ use super::tree::Throttled;
 use super::*;
 use crate::regions::NO_REGION;
 
+/// The first node of `kind`.
+fn first_of_kind(state: &ThreadState, kind: Kind) -> NodeIndex {
+    let index = state.tree.nodes.iter().position(|n| n.kind == kind);
+    index.unwrap_or_else(|| panic!("no {kind:?} node")) as NodeIndex
+}
+
 fn child_of(state: &ThreadState, parent: NodeIndex, kind: Kind) -> &Node {
     state
         .tree
@@ -78,13 +84,7 @@ fn a_task_run_inside_its_creation_is_timed_as_the_task() {
     assert_eq!((task.visits, task.inclusive_ns), (3, 90));
     let create = child_of(&state, 1, Kind::TaskCreate);
     assert_eq!((create.visits, create.inclusive_ns), (3, 60));
-    let task_index = state
-        .tree
-        .nodes
-        .iter()
-        .position(|n| n.kind == Kind::Task)
-        .unwrap();
-    let atomic = child_of(&state, task_index as NodeIndex, Kind::Atomic);
+    let atomic = child_of(&state, first_of_kind(&state, Kind::Task), Kind::Atomic);
     assert_eq!((atomic.visits, atomic.inclusive_ns), (3, 15));
     let parallel = child_of(&state, ROOT, Kind::Parallel);
     assert_eq!(parallel.inclusive_ns, 500 - 90, "task time is the task's");
@@ -223,13 +223,7 @@ fn inside_a_throttled_node_nothing_is_timed_but_everything_counted() {
     }
     let task = child_of(&state, ROOT, Kind::Task);
     assert_eq!((task.visits, task.inclusive_ns), (8, 30));
-    let task_index = state
-        .tree
-        .nodes
-        .iter()
-        .position(|n| n.kind == Kind::Task)
-        .unwrap();
-    let atomic = child_of(&state, task_index as NodeIndex, Kind::Atomic);
+    let atomic = child_of(&state, first_of_kind(&state, Kind::Task), Kind::Atomic);
     assert_eq!((atomic.visits, atomic.inclusive_ns), (5, 0));
     assert!(atomic.throttled.is_none(), "untimed, not throttled itself");
     assert!(task.inclusive_ns >= task.children_ns);
