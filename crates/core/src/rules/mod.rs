@@ -516,12 +516,11 @@ impl Planner<'_> {
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let iteration_variables = self.iteration_variables(site);
-        let split = split::split(&site.directive, &iteration_variables);
+        let split = split::split(&site.directive, iteration_variables);
         // Most constructs have one layer: a vector grown by a push would
         // hold room for four.
         let mut layers = Vec::with_capacity(split.len());
-        let listed =
-            newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
+        let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
         for (leaf, directive) in split {
             layers.push(self.layer(site, &leaf, directive, &region_type));
         }
