@@ -26,13 +26,12 @@ impl Default for Config {
 pub fn emit(
     file: &crate::source::SourceFile,
     model: &crate::model::Model,
-    plan: &crate::rules::Plan,
+    plan: &crate::rules::NamedPlan,
     config: &Config,
 ) -> crate::edits::EditSet {
-    if file.language.is_fortran() {
-        fortran::emit(file, model, plan, config)
-    } else {
-        c::emit(file, model, plan, config)
+    match file.language.family() {
+        crate::language::Family::C => c::emit(file, model, plan, config),
+        crate::language::Family::Fortran => fortran::emit(file, model, plan, config),
     }
 }
 

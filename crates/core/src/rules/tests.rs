@@ -1,7 +1,8 @@
 //! The plan for small programs: where barriers stay implicit, what
 //! inserted code may call, and how combined constructs are written.
 
-use super::{Layer, Plan, SkippedRanges};
+use super::locks::SkippedRanges;
+use super::{Layer, Plan};
 use crate::diagnostics::Severity;
 use crate::instrument::{instrument, Instrumentation, Options};
 use crate::language::Language;
