@@ -8,7 +8,7 @@ mod table;
 use crate::language::Language;
 
 pub use parse::{
-    parse_apply, parse_declaration_attribute, parse_directive, similar_clause, split_top_level,
+    parse_apply, parse_declaration_attribute, parse_directive, split_top_level,
     top_level_colon, Apply, DirectiveError, Parsed, Problem,
 };
 pub use table::{

@@ -131,18 +131,11 @@ impl Planner<'_> {
         let outer = (layers[0].directive.as_ref())
             .map(|d| d.name.as_str())
             .filter(|name| table.takes_unknown_clauses(name));
-        // A near miss of a clause the construct knows is a typo, which no
-        // part may take: only other clauses (macros, most often) go out.
+        // Near misses of known clauses were refused as typos by the
+        // directive parser; what is left here are other names (macros,
+        // most often), which the outer leaf may take.
         let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
-            site.directive.unknown_clauses().partition(|clause| {
-                outer.is_some()
-                    && crate::directive::similar_clause(
-                        site.directive.spec(),
-                        &clause.name,
-                        self.file.language,
-                    )
-                    .is_none()
-            });
+            site.directive.unknown_clauses().partition(|_| outer.is_some());
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
         let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
