@@ -9,7 +9,7 @@ use pomp_core::source::SourceFile;
 
 fn analyse(source: &str, language: Language) -> (SourceFile, Model) {
     let file = SourceFile::new("test.f90", source.as_bytes().to_vec(), language);
-    let model = TreeSitterFortran.analyse(&file);
+    let model = TreeSitterFortran::default().analyse(&file);
     (file, model)
 }
 
@@ -803,7 +803,7 @@ fn corpus_programs_analyse_cleanly() {
                 continue;
             };
             let file = SourceFile::new(&path, std::fs::read(&path).unwrap(), language);
-            let model = TreeSitterFortran.analyse(&file);
+            let model = TreeSitterFortran::default().analyse(&file);
             assert!(
                 model
                     .diagnostics

@@ -218,11 +218,11 @@ pub(crate) struct Pomp1Descriptor {
 
 impl Pomp1Descriptor {
     pub fn of(model: &crate::model::Model, region: &crate::rules::Region) -> Self {
-        let site = &model.sites[region.site];
+        let unit = region.site.and_then(|s| model.sites[s].unit);
         let sub_name = region
             .name
             .clone()
-            .or_else(|| site.unit.map(|u| model.units[u].name.clone()))
+            .or_else(|| unit.map(|u| model.units[u].name.clone()))
             .unwrap_or_default();
         let num_sections = region
             .aux

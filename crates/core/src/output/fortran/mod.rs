@@ -25,6 +25,7 @@ mod data_sharing;
 mod declarations;
 mod descriptors;
 mod exits;
+mod functions;
 mod lines;
 mod registration;
 
@@ -61,6 +62,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     for scope in &plan.value_scopes {
         r.value_scope(scope);
     }
+    r.function_regions();
     r.region_exits();
     r.lock_calls();
     r.conditional_lines();
