@@ -7,7 +7,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;
@@ -65,7 +66,8 @@ struct Session {
 impl Session {
     fn start() -> Session {
         let (server, client) = Connection::memory();
-        let thread = std::thread::spawn(move || pomp_lsp::serve(&server).unwrap());
+        let thread =
+            std::thread::spawn(move || pomp_lsp::serve(&server, &mut std::io::sink()).unwrap());
         let session = Session {
             client,
             server: Some(thread),

@@ -8,7 +8,7 @@ mod tree;
 
 use pomp_batch::{Config, FileReport, Outcome};
 use pomp_core::instrument::Options;
-use pomp_core::source::Language;
+use pomp_core::language::Language;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

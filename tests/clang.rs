@@ -15,7 +15,8 @@ mod progen;
 use pomp_core::frontend::clang::{cross_check::cross_check, CompileFlags};
 use pomp_core::frontend::{Choice, Options as FrontEndOptions};
 use pomp_core::instrument::{instrument, Options};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,7 +35,7 @@ fn require_libclang() {
 
 /// The flags the corpus test compiles with.
 fn corpus_flags() -> CompileFlags {
-    CompileFlags::from_compiler_args(&["-fopenmp", "-O1"], None)
+    pomp_cmdline::compile_flags(&["-fopenmp", "-O1"], None)
 }
 
 fn options(choice: Choice, flags: &CompileFlags) -> Options {

@@ -5,7 +5,8 @@
 //! model, the output text and the diagnostics.
 
 use pomp_core::instrument::{instrument, Instrumentation, Options};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 
 fn run(text: &str) -> Instrumentation {
     let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);

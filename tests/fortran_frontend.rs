@@ -12,8 +12,9 @@ mod expect;
 
 use pomp_core::frontend::fortran::TreeSitterFortran;
 use pomp_core::frontend::FrontEnd;
+use pomp_core::language::Language;
 use pomp_core::model::Model;
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::source::SourceFile;
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -79,6 +80,9 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         if let Some(block) = &site.block {
             span(&mut out, file, "block", block);
         }
+        if !site.loop_variables.is_empty() {
+            writeln!(out, "  loop variables {}", site.loop_variables.join(", ")).unwrap();
+        }
         if let Some(end) = site.end_site {
             writeln!(out, "  ended by site {end}").unwrap();
         }
@@ -137,6 +141,17 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
     for zone in &model.no_insert {
         span(&mut out, file, "nothing inserted", zone);
     }
+    sentinels(&mut out, file, model);
+    for logical_if in &model.fortran.logical_ifs {
+        span(&mut out, file, "logical if", &(logical_if.start..logical_if.action));
+        let (line, column) = file.line_col(logical_if.action);
+        writeln!(
+            out,
+            "  action at {line}:{column}, {}",
+            quoted(&line_text(file, logical_if.action))
+        )
+        .unwrap();
+    }
     let diagnostics = pomp_core::diagnostics::render(file, &model.diagnostics, false);
     if !diagnostics.is_empty() {
         out.push_str("diagnostics\n");
@@ -145,6 +160,27 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         }
     }
     out
+}
+
+/// The lines code is on only when compiled with OpenMP (`!$`) or only when
+/// instrumented (`!P$`), each with where its sentinel stands. The `!$`
+/// lines are found line by line as the emitter asks for them.
+fn sentinels(out: &mut String, file: &SourceFile, model: &Model) {
+    let fortran = &model.fortran;
+    let mut found = 0;
+    for &line in file.line_starts() {
+        let end = file.end_of_line(line);
+        if let Some(at) = fortran.openmp_sentinel(&(line..end)) {
+            let (number, column) = file.line_col(line + at);
+            writeln!(out, "openmp sentinel at {number}:{column}, {}", quoted(&line_text(file, line + at))).unwrap();
+            found += 1;
+        }
+    }
+    assert_eq!(found, fortran.openmp_sentinels.len(), "one `!$` sentinel a line");
+    for &at in &fortran.pomp_sentinels {
+        let (number, column) = file.line_col(at);
+        writeln!(out, "pomp sentinel at {number}:{column}, {}", quoted(&line_text(file, at))).unwrap();
+    }
 }
 
 /// `label`, the span and the text it covers: inline when it is part of a
@@ -230,4 +266,3 @@ fn corpus_programs_analyse_cleanly() {
     }
     assert!(analysed >= 5);
 }
-

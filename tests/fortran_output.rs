@@ -194,6 +194,22 @@ fn fixed_form() {
 }
 
 #[test]
+fn a_collapsed_nest_of_named_loops() {
+    if !have_gfortran() {
+        eprintln!("gfortran not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = program("named_loops.f90", dir.path());
+    let builds = build(&source, "F90");
+    for threads in ["2", "4"] {
+        let (original, instrumented) = run_both(&builds, threads);
+        assert!(original.contains("total      381300"), "{original}");
+        assert_eq!(original, instrumented, "with {threads} threads");
+    }
+}
+
+#[test]
 fn default_none_names_the_common_block() {
     let dir = tempfile::tempdir().unwrap();
     let source = program("fixed.f", dir.path());

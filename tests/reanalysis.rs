@@ -8,7 +8,8 @@
 //! and diagnostics, with `instrument`.
 
 use pomp_core::instrument::{instrument, instrument_again, Options, Session};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::path::PathBuf;
 
 #[path = "support/c_sources.rs"]

@@ -4,7 +4,8 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};
 use pomp_core::instrument::{instrument, instrument_path, Options};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 use std::path::Path;
 

@@ -150,7 +150,7 @@ mod stored_verdict {
     #[derive(Serialize)]
     struct Written<'a> {
         kind: Kind,
-        language: Option<pomp_core::source::Language>,
+        language: Option<pomp_core::language::Language>,
         mirror: Mirror,
         failed: bool,
         regions: &'a BTreeMap<String, usize>,
@@ -170,7 +170,7 @@ mod stored_verdict {
     #[derive(Deserialize)]
     struct Read {
         kind: Kind,
-        language: Option<pomp_core::source::Language>,
+        language: Option<pomp_core::language::Language>,
         mirror: Mirror,
         failed: bool,
         regions: BTreeMap<String, usize>,

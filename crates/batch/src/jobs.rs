@@ -11,15 +11,9 @@ use crate::walk;
 use anyhow::Result;
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::instrument::Options;
-use pomp_core::source::Language;
+use pomp_core::language::Language;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-/// Suffixes of files that are included rather than compiled.
-const HEADER_SUFFIXES: &[&str] = &[
-    "h", "H", "hh", "HH", "hpp", "HPP", "hxx", "h++", "inl", "ipp", "tpp", "tcc", "txx", "inc",
-    "fh", "fi", "cuh",
-];
 
 /// The files to mirror, in path order, found as they are asked for; the
 /// rest go into `warnings`.
@@ -202,22 +196,18 @@ fn classify<'d>(
             .units
             .get(source)
             .map(|unit| (unit.language, unit.preprocessed, Some(&unit.compile_flags))),
-        None => Language::from_path(relative)
-            .map(|l| (l, compdb::preprocessed_by_suffix(relative), None)),
+        None => {
+            Language::from_path(relative).map(|l| (l, l.preprocessed_by_suffix(relative), None))
+        }
     };
-    let suffix = relative.extension().and_then(|e| e.to_str());
-    let header = suffix.is_some_and(|s| HEADER_SUFFIXES.contains(&s));
+    let header = pomp_core::language::is_header(relative);
     match compiled {
         Some((language, preprocessed, flags)) if database.is_some() || !header => Class::Source {
             language,
             preprocessed,
             flags,
         },
-        _ if header => Class::Header(match suffix {
-            Some("fh" | "fi") => Some(Language::FortranFree),
-            Some("inc") => None,
-            _ => Some(Language::Cpp),
-        }),
+        _ if header => Class::Header(pomp_core::language::header_language(relative)),
         _ => Class::Other,
     }
 }

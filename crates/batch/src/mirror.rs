@@ -5,7 +5,7 @@ use super::cache::{self, Entry, Output, Stat};
 use super::report::{FileDiagnostic, FileReport, Kind, Mirror, Verdict};
 use super::OnError;
 use pomp_core::instrument::{instrument_guarded, may_need_instrumenting, Options};
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::source::SourceFile;
 use rustix::fs::{AtFlags, Mode, OFlags, CWD};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
@@ -409,12 +409,9 @@ impl Work<'_> {
         // An unreadable header is the compiler's to report.
         let bytes = std::fs::read(&self.job.source).unwrap_or_default();
         if may_need_instrumenting(&bytes) {
-            // `.inc` serves C and Fortran alike.
-            let c_family = memchr::memmem::find(&bytes, b"pragma").is_some();
-            let language = options.language.unwrap_or(match c_family {
-                true => Language::Cpp,
-                false => Language::FortranFree,
-            });
+            let language = options
+                .language
+                .unwrap_or_else(|| pomp_core::language::guess_header_language(&bytes));
             let file = SourceFile::new(&self.job.source, bytes, language);
             if let Ok(done) = instrument_guarded(&file, options) {
                 let (directives, locks) = (done.model.sites.len(), done.model.lock_calls.len());

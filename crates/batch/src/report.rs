@@ -82,7 +82,7 @@ pub struct Verdict {
     pub kind: Kind,
     /// The language it was read in, for sources.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub language: Option<pomp_core::source::Language>,
+    pub language: Option<pomp_core::language::Language>,
     pub mirror: Mirror,
     /// It could not be instrumented (its diagnostics say why).
     pub failed: bool,

@@ -186,7 +186,7 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Language;
+    use crate::language::Language;
     use codespan_reporting::files::SimpleFile;
 
     /// What codespan-reporting's own file type renders, lines found anew.

@@ -3,7 +3,8 @@
 //! runs and the editor preview call.
 
 use crate::diagnostics::Diagnostic;
-use crate::source::{Language, SourceFile};
+use crate::language::Language;
+use crate::source::SourceFile;
 use std::path::{Path, PathBuf};
 
 /// Everything that decides how a file is instrumented, one part per stage.
@@ -29,7 +30,7 @@ pub struct Options {
 pub struct Instrumentation {
     pub front_end: &'static str,
     pub model: crate::model::Model,
-    pub plan: crate::rules::Plan,
+    pub plan: crate::rules::NamedPlan,
     pub edits: crate::edits::EditSet,
     /// Errors and warnings of every stage, in file order.
     pub diagnostics: Vec<Diagnostic>,
@@ -105,13 +106,13 @@ impl Checked {
 
     /// The edits the plan makes to `file`, the file this came from, and
     /// the text they give.
-    pub fn render(mut self, file: &SourceFile) -> Instrumentation {
-        self.plan.name(file);
-        let edits = crate::output::emit(file, &self.model, &self.plan, &self.options.output);
+    pub fn render(self, file: &SourceFile) -> Instrumentation {
+        let plan = self.plan.named(file);
+        let edits = crate::output::emit(file, &self.model, &plan, &self.options.output);
         Instrumentation {
             front_end: self.front_end,
             model: self.model,
-            plan: self.plan,
+            plan,
             edits,
             diagnostics: self.diagnostics,
             options: self.options,
@@ -127,10 +128,10 @@ pub enum InputError {
         .0.display()
     )]
     UnknownLanguage(PathBuf),
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("cannot read {}: {cause}", .path.display())]
     Unreadable {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A defect of pomp, caught so that one file does not stop a build.
     #[error("internal error while instrumenting {}: {message}", .path.display())]
@@ -143,9 +144,9 @@ pub fn read_source(path: &Path, language: Option<Language>) -> Result<SourceFile
     let language = language
         .or_else(|| Language::from_path(path))
         .ok_or_else(|| InputError::UnknownLanguage(path.to_path_buf()))?;
-    let bytes = crate::source::Bytes::read(path).map_err(|source| InputError::Unreadable {
+    let bytes = crate::source::Bytes::read(path).map_err(|cause| InputError::Unreadable {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     Ok(SourceFile::new(path, bytes, language))
 }
@@ -310,10 +311,22 @@ pub fn instrument_path(
         Some(_) => Some(serde_json::to_vec_pretty(&done.idf(&file))?),
         None => None,
     };
-    crate::output::write_atomically_with(output, |to| done.write_output(&file, to))
+    // Every output is made before any is put in place: all or none.
+    let staged_output = crate::output::stage(output, |to| done.write_output(&file, to))
+        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?;
+    let staged_idf = match (idf, idf_bytes) {
+        (Some(path), Some(bytes)) => Some(
+            crate::output::stage(path, |to| to.write_all(&bytes))
+                .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?,
+        ),
+        _ => None,
+    };
+    staged_output
+        .commit()
         .with_context(|| format!("cannot write {}", output.display()))?;
-    if let (Some(path), Some(bytes)) = (idf, idf_bytes) {
-        crate::output::write_atomically(path, &bytes)
+    if let (Some(staged), Some(path)) = (staged_idf, idf) {
+        staged
+            .commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok((file, done))
@@ -338,12 +351,10 @@ pub fn instrumented_name(input: &Path, language: Language) -> PathBuf {
         .extension()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let ext = if language.is_fortran() {
-        ext.to_uppercase()
-    } else {
-        ext
-    };
-    PathBuf::from(format!("{stem}.pomp.{ext}"))
+    PathBuf::from(format!(
+        "{stem}.pomp.{}",
+        language.instrumented_suffix(&ext)
+    ))
 }
 
 #[cfg(test)]

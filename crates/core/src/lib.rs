@@ -14,6 +14,7 @@ pub mod edits;
 pub mod flags;
 pub mod frontend;
 pub mod instrument;
+pub mod language;
 pub mod model;
 pub mod output;
 pub mod rules;

@@ -1,53 +1,13 @@
 //! The input file: its bytes, its language, and line/column lookup.
 
+pub use crate::language::Language;
+
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Byte range into the original file.
 pub type Span = Range<usize>;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Language {
-    C,
-    Cpp,
-    FortranFree,
-    FortranFixed,
-}
-
-impl Language {
-    /// Language by file suffix, as gcc and gfortran decide it.
-    pub fn from_path(path: &Path) -> Option<Language> {
-        let ext = path.extension()?.to_str()?;
-        Some(match ext {
-            "c" | "i" => Language::C,
-            "cc" | "cp" | "cxx" | "cpp" | "CPP" | "c++" | "C" | "ii" | "hpp" | "hxx" | "hh" => {
-                Language::Cpp
-            }
-            "f" | "F" | "for" | "FOR" | "f77" | "F77" | "ftn" | "FTN" | "fpp" | "FPP" => {
-                Language::FortranFixed
-            }
-            "f90" | "F90" | "f95" | "F95" | "f03" | "F03" | "f08" | "F08" | "f18" | "F18" => {
-                Language::FortranFree
-            }
-            _ => return None,
-        })
-    }
-
-    pub fn is_fortran(self) -> bool {
-        matches!(self, Language::FortranFree | Language::FortranFixed)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::C => "c",
-            Language::Cpp => "c++",
-            Language::FortranFree => "fortran-free",
-            Language::FortranFixed => "fortran-fixed",
-        }
-    }
-}
 
 /// A file's bytes: read into memory, or, for a large file, mapped.
 ///

@@ -3,7 +3,8 @@
 
 use lsp_types::{TextDocumentContentChangeEvent, Uri};
 use pomp_core::instrument;
-use pomp_core::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use pomp_preview::{Encoding, LineIndex};
 use std::cell::OnceCell;
 use std::path::PathBuf;
@@ -263,13 +264,7 @@ impl Rendered {
 /// The language a document is in: by its name as a compiler would tell,
 /// else by the editor's language id.
 fn language_of(uri: &Uri, language_id: &str) -> Option<Language> {
-    Language::from_path(&path_of(uri)).or(match language_id {
-        "c" => Some(Language::C),
-        "cpp" | "c++" | "cuda-cpp" => Some(Language::Cpp),
-        "fortran" | "fortran90" | "FortranFreeForm" => Some(Language::FortranFree),
-        "fortran_fixed-form" | "FortranFixedForm" => Some(Language::FortranFixed),
-        _ => None,
-    })
+    Language::from_path(&path_of(uri)).or_else(|| Language::from_editor_id(language_id))
 }
 
 /// A URI's path, percent-decoded.

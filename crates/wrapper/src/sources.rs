@@ -1,19 +1,18 @@
 //! Instrumenting the sources of one compiler command line into the scratch
 //! directory, and reporting what was found the way a compiler does.
 
-use super::cmdline::{CommandLine, Input, Mode};
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
-use anyhow::{bail, Context, Result};
+use crate::options::{OnError, WrapperOptions};
+use crate::Messages;
+use anyhow::{Context, Result};
 use pomp2::registration::InitFunction;
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::instrument::{self, InputError, Options};
+use pomp_core::language::Language;
 use pomp_core::rules::Interface;
-use pomp_core::source::Language;
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// A source instrumented for this invocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,27 +40,10 @@ impl InstrumentedSource {
     }
 }
 
-/// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnError {
-    Fail,
-    CompileOriginal,
-}
-
-impl OnError {
-    pub fn from_env() -> Result<OnError> {
-        match std::env::var("POMP_ON_ERROR").as_deref() {
-            Err(_) | Ok("") | Ok("fail") => Ok(OnError::Fail),
-            Ok("compile-original") => Ok(OnError::CompileOriginal),
-            Ok(other) => bail!("POMP_ON_ERROR={other}: expected 'fail' or 'compile-original'"),
-        }
-    }
-}
-
 /// A failure whose cause was already printed: by the instrumenter's
 /// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
-pub struct AlreadyReported(pub ExitCode);
+pub struct AlreadyReported(pub u8);
 
 impl std::fmt::Display for AlreadyReported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -76,19 +58,20 @@ impl std::error::Error for AlreadyReported {}
 pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
-    on_error: OnError,
+    wrapper: &WrapperOptions,
     scratch: &mut LazyScratch,
+    messages: &mut Messages,
 ) -> Result<Vec<InstrumentedSource>> {
     let mut instrumented = Vec::new();
     for (number, (_, input, language)) in line.sources().enumerate() {
         let source = SourceJob {
             compiler,
             line,
-            on_error,
+            wrapper,
             input,
             language,
         };
-        if let Some(done) = source.instrument(number, scratch)? {
+        if let Some(done) = source.instrument(number, scratch, messages)? {
             instrumented.push(done);
         }
     }
@@ -98,7 +81,7 @@ pub fn instrument_sources(
 struct SourceJob<'a> {
     compiler: Compiler,
     line: &'a CommandLine,
-    on_error: OnError,
+    wrapper: &'a WrapperOptions,
     input: &'a Input,
     language: Language,
 }
@@ -107,14 +90,12 @@ impl SourceJob<'_> {
     fn options(&self) -> Options {
         let mut options = Options {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
-            ..self.line.wrapper.instrument.clone()
+            ..self.wrapper.instrument.clone()
         };
         // The command line says how the compiler reads the file: the clang
         // front end reads it so too.
-        options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
-            &self.line.args,
-            std::env::current_dir().ok(),
-        ));
+        options.front_end.compile_flags =
+            Some(self.line.compile_flags(std::env::current_dir().ok()));
         options
     }
 
@@ -124,6 +105,7 @@ impl SourceJob<'_> {
         &self,
         number: usize,
         scratch: &mut LazyScratch,
+        messages: &mut Messages,
     ) -> Result<Option<InstrumentedSource>> {
         let options = self.options();
         let path = &self.input.path;
@@ -133,21 +115,22 @@ impl SourceJob<'_> {
             // An unreadable source is the compiler's to report, in its words.
             Err(InputError::Unreadable { .. }) => return Ok(None),
             Err(error) => {
-                eprintln!("{}: error: {error}", self.compiler.wrapper_name());
-                return self.after_failure();
+                writeln!(
+                    messages.to,
+                    "{}: error: {error}",
+                    self.compiler.wrapper_name()
+                )?;
+                return self.after_failure(messages);
             }
         };
         if !done.diagnostics.is_empty() {
-            let color = std::io::stderr().is_terminal();
-            eprint!(
-                "{}",
-                pomp_core::diagnostics::render(&file, &done.diagnostics, color)
-            );
+            let rendered = pomp_core::diagnostics::render(&file, &done.diagnostics, messages.color);
+            messages.to.write_all(rendered.as_bytes())?;
         }
         if done.has_errors() {
-            return self.after_failure();
+            return self.after_failure(messages);
         }
-        if self.line.wrapper.keep {
+        if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
             pomp_core::output::write_atomically_with(&kept_source, |to| {
@@ -188,15 +171,16 @@ impl SourceJob<'_> {
 
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
-    fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
-        if self.on_error == OnError::Fail {
-            return Err(AlreadyReported(ExitCode::FAILURE).into());
+    fn after_failure(&self, messages: &mut Messages) -> Result<Option<InstrumentedSource>> {
+        if self.wrapper.on_error == OnError::Fail {
+            return Err(AlreadyReported(1).into());
         }
-        eprintln!(
+        writeln!(
+            messages.to,
             "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
             self.compiler.wrapper_name(),
             self.input.path.display()
-        );
+        )?;
         Ok(None)
     }
 
@@ -225,12 +209,9 @@ impl SourceJob<'_> {
 /// Fortran gets a capital suffix so that gfortran preprocesses it.
 fn compiled_file_name(source: &Path, language: Language) -> OsString {
     let name = source.file_name().unwrap_or_default();
-    if !language.is_fortran() {
-        return name.to_owned();
-    }
     let stem = source.file_stem().unwrap_or_default().to_string_lossy();
     match source.extension().map(|e| e.to_string_lossy()) {
-        Some(ext) => format!("{stem}.{}", ext.to_uppercase()).into(),
+        Some(ext) => format!("{stem}.{}", language.instrumented_suffix(&ext)).into(),
         None => name.to_owned(),
     }
 }

@@ -5,10 +5,10 @@
 mod parse;
 mod table;
 
-use crate::source::Language;
+use crate::language::Language;
 
 pub use parse::{
-    parse_apply, parse_declaration_attribute, parse_directive, similar_clause, split_top_level,
+    parse_apply, parse_declaration_attribute, parse_directive, split_top_level,
     top_level_colon, Apply, DirectiveError, Parsed, Problem,
 };
 pub use table::{

@@ -1,4 +1,4 @@
-//! Front ends: from source bytes to the [`Model`] the rules work on.
+//! Front ends: from source bytes to the [`Found`] the rules work on.
 //!
 //! A front end finds every directive, the exact byte range of the code it
 //! applies to, the program units around them, the places where declarations
@@ -12,8 +12,9 @@ pub mod clang;
 pub mod fortran;
 mod unknown;
 
-use crate::model::Model;
-use crate::source::{Language, SourceFile};
+use crate::language::Family;
+use crate::model::{Found, Model};
+use crate::source::SourceFile;
 
 /// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
 pub const LOCK_ROUTINES: &[&str] = &[
@@ -35,7 +36,7 @@ pub trait FrontEnd {
 
     /// Sites with their blocks, units, lock calls, jumps and diagnostics,
     /// in file order; `unit` and `parent` of sites may be left empty.
-    fn read(&self, file: &SourceFile) -> Model;
+    fn read(&self, file: &SourceFile) -> Found;
 
     /// The complete model of `file`.
     fn analyse(&self, file: &SourceFile) -> Model {
@@ -45,7 +46,7 @@ pub trait FrontEnd {
     /// [`FrontEnd::read`] of a new version of a text `reuse` has seen, as
     /// an editor reads its buffer after each change; the same model. A
     /// front end that can parses only what changed.
-    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Model {
+    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Found {
         self.read(file)
     }
 }
@@ -72,9 +73,9 @@ pub struct Options {
 
 /// The front end that reads `file` as `options` say.
 pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
-    match file.language {
-        Language::FortranFree | Language::FortranFixed => Box::new(fortran::TreeSitterFortran),
-        Language::C | Language::Cpp => {
+    match file.language.family() {
+        Family::Fortran => Box::new(fortran::TreeSitterFortran),
+        Family::C => {
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
                 Choice::TreeSitter => Box::new(c::TreeSitterC::default()),

@@ -1,51 +1,69 @@
 //! What the model gains from the sites, units and blocks alone, computed
 //! once for every front end.
 
-use super::{DirectiveForm, Model, Site};
+use super::{DirectiveForm, Found, FoundSite, Model, Site, Unit};
 use crate::directive::Association;
 use crate::source::{SourceFile, Span};
 
-/// Add to a front end's model the implicit first sections, each site's
-/// unit and enclosing site, the units' nesting and the ranges where nothing
-/// may be inserted.
-pub fn complete(file: &SourceFile, mut model: Model) -> Model {
-    nest_units(&mut model);
-    implicit_sections(file, &mut model);
-    assign_units(&mut model);
-    nest_sites(&mut model);
-    let zones = no_insert_zones(file, &model);
-    model.no_insert.extend(zones);
-    model.no_insert.sort_by_key(|s| (s.start, s.end));
-    model.no_insert.dedup();
+/// The model of what a front end found: the implicit first sections
+/// made sites, each site placed in its unit and under its enclosing site,
+/// the units nested, and the ranges where nothing may be inserted.
+pub fn complete(file: &SourceFile, found: Found) -> Model {
+    let Found {
+        mut sites,
+        mut units,
+        lock_calls,
+        mut no_insert,
+        exits,
+        diagnostics,
+        branches,
+        fortran,
+    } = found;
+    units.nest();
+    implicit_sections(file, &mut sites);
+    let site_units = units_of_sites(&sites, &units);
+    let parents = parents_of_sites(&sites);
+    let sites: Vec<Site> = sites
+        .into_iter()
+        .zip(site_units)
+        .zip(parents)
+        .map(|((found, unit), parent)| Site {
+            form: found.form,
+            span: found.span,
+            lines: found.lines,
+            directive: found.directive,
+            block: found.block,
+            end_site: found.end_site,
+            loop_variables: found.loop_variables,
+            unit,
+            parent,
+            failed: found.failed,
+        })
+        .collect();
+    let mut model = Model {
+        sites,
+        units,
+        lock_calls,
+        no_insert: Vec::new(),
+        exits,
+        diagnostics,
+        branches,
+        fortran,
+    };
+    no_insert.extend(no_insert_zones(file, &model));
+    no_insert.sort_by_key(|s| (s.start, s.end));
+    no_insert.dedup();
+    model.no_insert = no_insert;
     model
-}
-
-/// Each unit's innermost enclosing unit, from their extents: units are
-/// sorted by start and nest.
-fn nest_units(model: &mut Model) {
-    let mut open: Vec<usize> = Vec::new();
-    for index in 0..model.units.len() {
-        let span = model.units[index].span.clone();
-        while open
-            .last()
-            .is_some_and(|&o| model.units[o].span.end < span.end)
-        {
-            open.pop();
-        }
-        if model.units[index].parent.is_none() {
-            model.units[index].parent = open.last().copied();
-        }
-        open.push(index);
-    }
 }
 
 /// Each site's innermost enclosing unit, in one sweep: sites are in file
 /// order and units nest. Front ends that need it early may call it.
-pub fn assign_units(model: &mut Model) {
-    let units = &model.units;
+pub fn units_of_sites(sites: &[FoundSite], units: &[Unit]) -> Vec<Option<usize>> {
     let mut open: Vec<usize> = Vec::new();
     let mut next = 0;
-    for site in &mut model.sites {
+    let mut site_units = Vec::with_capacity(sites.len());
+    for site in sites {
         let at = site.span.start;
         while next < units.len() && units[next].span.start <= at {
             while open
@@ -60,17 +78,18 @@ pub fn assign_units(model: &mut Model) {
         while open.last().is_some_and(|&o| units[o].span.end <= at) {
             open.pop();
         }
-        site.unit = open.last().copied();
+        site_units.push(open.last().copied());
     }
+    site_units
 }
 
 /// `sections` may begin without a `section` directive: the statements
 /// before the first one form a section, which becomes a site written
 /// nowhere, placed before the indentation of its first line so that the
 /// line stays whole.
-fn implicit_sections(file: &SourceFile, model: &mut Model) {
+fn implicit_sections(file: &SourceFile, sites: &mut Vec<FoundSite>) {
     let mut added = Vec::new();
-    for site in &model.sites {
+    for site in sites.iter() {
         let Some(block) = site.implicit_section.clone() else {
             continue;
         };
@@ -86,7 +105,7 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
         directive.name = separator.to_string();
         directive.argument = None;
         directive.clauses.clear();
-        added.push(Site {
+        added.push(FoundSite {
             form: DirectiveForm::Implicit,
             span: at..at,
             lines: at..at,
@@ -94,8 +113,7 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
             block: Some(block),
             end_site: None,
             implicit_section: None,
-            unit: None,
-            parent: None,
+            loop_variables: Vec::new(),
             failed: false,
         });
     }
@@ -104,15 +122,15 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
     }
     // An implicit section goes before a directive on the same line start,
     // and end directives keep pointing at their sites.
-    let key = |site: &Site| (site.span.start, site.form != DirectiveForm::Implicit);
+    let key = |site: &FoundSite| (site.span.start, site.form != DirectiveForm::Implicit);
     added.sort_by_key(key);
-    let new_index = if model.sites.is_sorted_by_key(key) {
-        merge_sorted(&mut model.sites, added, key)
+    let new_index = if sites.is_sorted_by_key(key) {
+        merge_sorted(sites, added, key)
     } else {
-        model.sites.extend(added);
-        sort_in_place(&mut model.sites, key)
+        sites.extend(added);
+        sort_in_place(sites, key)
     };
-    for site in &mut model.sites {
+    for site in sites.iter_mut() {
         site.end_site = site.end_site.map(|e| new_index[e]);
     }
 }
@@ -122,9 +140,9 @@ fn implicit_sections(file: &SourceFile, model: &mut Model) {
 /// a file dense with directives has megabytes of sites. Returns where
 /// each of `sites` went.
 fn merge_sorted<K: Ord>(
-    sites: &mut Vec<Site>,
-    added: Vec<Site>,
-    key: impl Fn(&Site) -> K,
+    sites: &mut Vec<FoundSite>,
+    added: Vec<FoundSite>,
+    key: impl Fn(&FoundSite) -> K,
 ) -> Vec<usize> {
     let old = std::mem::take(sites);
     let mut new_index = Vec::with_capacity(old.len());
@@ -142,7 +160,7 @@ fn merge_sorted<K: Ord>(
 }
 
 /// Sorts `sites` stably by `key` in place. Returns where each site went.
-fn sort_in_place<K: Ord>(sites: &mut [Site], key: impl Fn(&Site) -> K) -> Vec<usize> {
+fn sort_in_place<K: Ord>(sites: &mut [FoundSite], key: impl Fn(&FoundSite) -> K) -> Vec<usize> {
     let mut order: Vec<usize> = (0..sites.len()).collect();
     order.sort_by_key(|&i| key(&sites[i]));
     let mut new_index = vec![0; order.len()];
@@ -175,8 +193,7 @@ fn ends_device_code(directive: &crate::directive::Directive) -> bool {
 /// For every site, the site whose block most closely encloses it. Blocks
 /// nest like the statements they are, so one sweep in source order with a
 /// stack of open blocks finds them all.
-fn nest_sites(model: &mut Model) {
-    let sites = &model.sites;
+fn parents_of_sites(sites: &[FoundSite]) -> Vec<Option<usize>> {
     let mut blocks: Vec<(Span, usize)> = sites
         .iter()
         .enumerate()
@@ -218,9 +235,7 @@ fn nest_sites(model: &mut Model) {
             })
             .map(|(_, owner)| *owner);
     }
-    for (site, parent) in model.sites.iter_mut().zip(parents) {
-        site.parent = parent;
-    }
+    parents
 }
 
 /// `order(concurrent)` (also `order(reproducible: concurrent)`): its
@@ -291,7 +306,7 @@ fn no_insert_zones(file: &SourceFile, model: &Model) -> Vec<Span> {
 /// another in a conditional, each starting where the one before ends
 /// (a branch never compiled is not in the model, and ends the search).
 fn alternatives_after(model: &Model, at: usize, block_start: usize) -> Option<Span> {
-    let own = model.branch_at(at)?;
+    let own = model.branches.branch_at(at)?;
     let branch = &model.branches[own];
     if branch.span.end > block_start {
         return None;
@@ -312,19 +327,19 @@ fn alternatives_after(model: &Model, at: usize, block_start: usize) -> Option<Sp
 mod tests {
     use super::*;
     use crate::directive::{parse_directive, Sentinel};
-    use crate::model::Unit;
-    use crate::source::Language;
+    use crate::language::Language;
+    use crate::model::{Unit, Units};
 
     #[test]
     fn merging_implicit_sections_orders_as_the_stable_sort() {
         let file = SourceFile::new("m.c", b"x".to_vec(), Language::C);
-        let at = |start: usize, form: DirectiveForm, tag: usize| Site {
+        let at = |start: usize, form: DirectiveForm, tag: usize| FoundSite {
             form,
             span: start..start,
             end_site: Some(tag),
             ..site(&file, "barrier", "x", None)
         };
-        let key = |site: &Site| (site.span.start, site.form != DirectiveForm::Implicit);
+        let key = |site: &FoundSite| (site.span.start, site.form != DirectiveForm::Implicit);
         let (pragma, implicit) = (DirectiveForm::Pragma, DirectiveForm::Implicit);
         // Ties both ways: implicit sections before directives at their
         // start, after implicit ones already there.
@@ -342,7 +357,7 @@ mod tests {
             (9, implicit),
             (12, implicit),
         ];
-        let make = |list: &[(usize, DirectiveForm)], first_tag: usize| -> Vec<Site> {
+        let make = |list: &[(usize, DirectiveForm)], first_tag: usize| -> Vec<FoundSite> {
             (list.iter().enumerate())
                 .map(|(i, &(start, form))| at(start, form, first_tag + i))
                 .collect()
@@ -359,7 +374,7 @@ mod tests {
     /// A site as a front end hands it over: the directive `text` written as
     /// the first occurrence of `at`, and its block from the first occurrence
     /// of one text to the end of the first occurrence of another.
-    fn site(file: &SourceFile, text: &str, at: &str, block: Option<(&str, &str)>) -> Site {
+    fn site(file: &SourceFile, text: &str, at: &str, block: Option<(&str, &str)>) -> FoundSite {
         let find = |needle: &str| {
             let start = file.text(0..file.bytes.len()).find(needle).expect(needle);
             start..start + needle.len()
@@ -367,7 +382,7 @@ mod tests {
         // `at` may end in a newline to tell `section` from `sections`.
         let start = find(at).start;
         let span = start..start + at.trim_end().len();
-        Site {
+        FoundSite {
             form: DirectiveForm::Pragma,
             lines: file.start_of_line(span.start)..file.end_of_line(span.end),
             span,
@@ -377,8 +392,7 @@ mod tests {
             block: block.map(|(first, last)| find(first).start..find(last).end),
             end_site: None,
             implicit_section: None,
-            unit: None,
-            parent: None,
+            loop_variables: Vec::new(),
             failed: false,
         }
     }
@@ -401,7 +415,7 @@ mod tests {
             let a = text.find("a();").unwrap();
             a..text.find("b();").unwrap() + 4
         });
-        let model = Model {
+        let model = Found {
             sites: vec![
                 site(
                     &file,
@@ -423,14 +437,14 @@ mod tests {
                     Some(("{ d(); }", "{ d(); }")),
                 ),
             ],
-            units: vec![Unit {
+            units: Units(vec![Unit {
                 name: "f".into(),
                 span: 0..text.len() - 1,
                 declarations_at: None,
                 indent: String::new(),
                 parent: None,
-            }],
-            ..Model::default()
+            }]),
+            ..Found::default()
         };
         let model = complete(&file, model);
         let names: Vec<(&str, Option<usize>)> = model
@@ -468,16 +482,16 @@ mod tests {
         let file = SourceFile::new("t.f90", text.as_bytes().to_vec(), Language::FortranFree);
         let mut declare = site(&file, "declare target", "!$omp declare target", None);
         declare.form = DirectiveForm::FortranComment;
-        let model = Model {
+        let model = Found {
             sites: vec![declare],
-            units: vec![Unit {
+            units: Units(vec![Unit {
                 name: "g".into(),
                 span: 0..text.len(),
                 declarations_at: None,
                 indent: String::new(),
                 parent: None,
-            }],
-            ..Model::default()
+            }]),
+            ..Found::default()
         };
         let whole_unit: Span = 0..text.len();
         assert_eq!(complete(&file, model).no_insert, vec![whole_unit]);
@@ -519,9 +533,9 @@ mod tests {
         ];
         let model = complete(
             &file,
-            Model {
+            Found {
                 sites,
-                ..Model::default()
+                ..Found::default()
             },
         );
         let zones: Vec<String> = model
@@ -542,9 +556,9 @@ mod tests {
         workshare.form = DirectiveForm::FortranComment;
         let model = complete(
             &file,
-            Model {
+            Found {
                 sites: vec![workshare],
-                ..Model::default()
+                ..Found::default()
             },
         );
         let zones: Vec<String> = model

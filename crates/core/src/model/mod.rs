@@ -8,7 +8,7 @@
 
 mod complete;
 
-pub use complete::{assign_units, complete};
+pub use complete::{complete, units_of_sites};
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Directive;
@@ -31,9 +31,9 @@ pub enum DirectiveForm {
     Implicit,
 }
 
-/// One directive occurrence in the file.
+/// One directive occurrence as a front end finds it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Site {
+pub struct FoundSite {
     pub form: DirectiveForm,
     /// The directive's own bytes, from `#` (or the sentinel) to the end of
     /// its last continuation line, without the final newline.
@@ -46,17 +46,16 @@ pub struct Site {
     /// loop nest, including any nested directive lines in front of it.
     pub block: Option<Span>,
     /// For Fortran constructs closed by an end directive: that directive's
-    /// index in [`Model::sites`].
+    /// index in [`Found::sites`].
     pub end_site: Option<usize>,
     /// For `sections`: the statements before its first `section`
     /// directive, which form a section without one. [`complete`] makes it
     /// a site of its own.
     pub implicit_section: Option<Span>,
-    /// Index of the innermost enclosing [`Unit`] (filled in by [`complete`]).
-    pub unit: Option<usize>,
-    /// Index of the innermost enclosing site whose block contains this one
-    /// (filled in by [`complete`]).
-    pub parent: Option<usize>,
+    /// For loop directives: the variables the associated loops (as many
+    /// as `collapse` says) assign without declaring them, outermost first;
+    /// a loop that declares its own adds none.
+    pub loop_variables: Vec<String>,
     /// The front end cannot instrument this directive, and leaves it as
     /// written: with an error when its extent is unknown (the file cannot
     /// be written then), with a warning when nothing may be inserted where
@@ -64,7 +63,47 @@ pub struct Site {
     pub failed: bool,
 }
 
-impl Site {
+/// One directive occurrence in the file, placed among the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Site {
+    pub form: DirectiveForm,
+    /// As in [`FoundSite::span`].
+    pub span: Span,
+    /// As in [`FoundSite::lines`].
+    pub lines: Span,
+    pub directive: Directive,
+    /// As in [`FoundSite::block`].
+    pub block: Option<Span>,
+    /// For Fortran constructs closed by an end directive: that directive's
+    /// index in [`Model::sites`].
+    pub end_site: Option<usize>,
+    /// As in [`FoundSite::loop_variables`].
+    pub loop_variables: Vec<String>,
+    /// Index of the innermost enclosing [`Unit`], if any.
+    pub unit: Option<usize>,
+    /// Index of the innermost enclosing site whose block contains this one.
+    pub parent: Option<usize>,
+    /// As in [`FoundSite::failed`].
+    pub failed: bool,
+}
+
+impl FoundSite {
+    /// For a loop directive with its block: the block, and how many loops
+    /// of it the directive is associated with.
+    pub fn associated_loops(&self) -> Option<(&Span, usize)> {
+        let block = self.block.as_ref()?;
+        if self.directive.spec().association != crate::directive::Association::Loop {
+            return None;
+        }
+        let depth = self
+            .directive
+            .clause("collapse")
+            .and_then(|c| c.args.as_deref())
+            .and_then(|a| a.trim().parse().ok())
+            .unwrap_or(1);
+        Some((block, depth))
+    }
+
     /// A `declare target` written as an attribute of a function
     /// (`[[omp::decl(declare_target)]]`), without a list: it makes the
     /// function it belongs to device code.
@@ -139,18 +178,16 @@ pub struct LockCall {
     pub name: String,
 }
 
-/// What a front end hands to the rules.
+/// What a front end finds in a file. [`complete`] makes the [`Model`] of
+/// it.
 #[derive(Clone, Debug, Default)]
-pub struct Model {
+pub struct Found {
     /// Directives in file order.
-    pub sites: Vec<Site>,
-    pub units: Vec<Unit>,
+    pub sites: Vec<FoundSite>,
+    pub units: Units,
     pub lock_calls: Vec<LockCall>,
-    /// Ranges where nothing may be inserted: target regions, `declare
-    /// target` code, simd, `loop`, `workshare` and `order(concurrent)`
-    /// regions (added by [`complete`]), and what only a
-    /// front end can see, such as the code an unknown directive applies
-    /// to. Sorted by start once complete.
+    /// Ranges where nothing may be inserted that only a front end can see,
+    /// such as the code an unknown directive applies to.
     pub no_insert: Vec<Span>,
     /// Statements that jump (`return`, `break`, `goto`, Fortran `exit`,
     /// ...), in file order: a user region they leave must be closed first.
@@ -160,8 +197,136 @@ pub struct Model {
     pub diagnostics: Vec<Diagnostic>,
     /// The conditional branches that may be compiled, sorted by start;
     /// branches nest. Empty for a front end that does not read them.
-    pub branches: Vec<Branch>,
+    pub branches: Branches,
+    /// Fortran: the lines and statements inserted code is written around.
+    pub fortran: FortranText,
 }
+
+impl Found {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// What the rules work on: what a front end found, with each site placed
+/// in its unit and among the other sites, and every place where nothing
+/// may be inserted.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Directives in file order, implicit first sections included.
+    pub sites: Vec<Site>,
+    pub units: Units,
+    pub lock_calls: Vec<LockCall>,
+    /// Ranges where nothing may be inserted: target regions, `declare
+    /// target` code, simd, `loop`, `workshare` and `order(concurrent)`
+    /// regions, and what the front end found. Sorted by start.
+    pub no_insert: Vec<Span>,
+    /// As in [`Found::exits`].
+    pub exits: Vec<Exit>,
+    /// As in [`Found::diagnostics`].
+    pub diagnostics: Vec<Diagnostic>,
+    /// As in [`Found::branches`].
+    pub branches: Branches,
+    /// As in [`Found::fortran`].
+    pub fortran: FortranText,
+}
+
+/// A list the model keeps sorted and looks up in, used as a `Vec`.
+macro_rules! sequence {
+    ($list:ident, $item:ident) => {
+        impl std::ops::Deref for $list {
+            type Target = Vec<$item>;
+            fn deref(&self) -> &Vec<$item> {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for $list {
+            fn deref_mut(&mut self) -> &mut Vec<$item> {
+                &mut self.0
+            }
+        }
+
+        impl<'a> IntoIterator for &'a $list {
+            type Item = &'a $item;
+            type IntoIter = std::slice::Iter<'a, $item>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter()
+            }
+        }
+
+        impl IntoIterator for $list {
+            type Item = $item;
+            type IntoIter = std::vec::IntoIter<$item>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.into_iter()
+            }
+        }
+
+        impl FromIterator<$item> for $list {
+            fn from_iter<I: IntoIterator<Item = $item>>(items: I) -> Self {
+                $list(items.into_iter().collect())
+            }
+        }
+
+        impl Extend<$item> for $list {
+            fn extend<I: IntoIterator<Item = $item>>(&mut self, items: I) {
+                self.0.extend(items)
+            }
+        }
+    };
+}
+
+/// The program units of a file, sorted by start; units nest.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Units(pub Vec<Unit>);
+
+sequence!(Units, Unit);
+
+impl Units {
+    /// The innermost unit holding `offset`: the last unit starting at or
+    /// before it, or the nearest enclosing unit of that one which holds it.
+    pub fn unit_at(&self, offset: usize) -> Option<usize> {
+        let mut candidate = self
+            .partition_point(|u| u.span.start <= offset)
+            .checked_sub(1);
+        while let Some(i) = candidate {
+            if offset < self[i].span.end {
+                return Some(i);
+            }
+            candidate = self[i].parent;
+        }
+        None
+    }
+
+    /// Units in file order, an enclosing unit before those inside it.
+    pub fn sort(&mut self) {
+        self.sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+    }
+
+    /// Each unit's innermost enclosing unit, from their extents, where the
+    /// front end did not say: units are sorted and nest.
+    pub fn nest(&mut self) {
+        let mut open: Vec<usize> = Vec::new();
+        for index in 0..self.len() {
+            let span = self[index].span.clone();
+            while open.last().is_some_and(|&o| self[o].span.end < span.end) {
+                open.pop();
+            }
+            if self[index].parent.is_none() {
+                self[index].parent = open.last().copied();
+            }
+            open.push(index);
+        }
+    }
+}
+
+/// The conditional branches of a file that may be compiled, sorted by
+/// start; branches nest.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Branches(pub Vec<Branch>);
+
+sequence!(Branches, Branch);
 
 /// A statement that transfers control elsewhere.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,21 +341,57 @@ pub struct Exit {
     pub targets: Vec<usize>,
 }
 
+/// What a Fortran front end reads in the text and the emitter writes
+/// around: which lines are code only under a condition, and which jumps
+/// are the action of a logical `if`. Empty for C and C++.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FortranText {
+    /// Where the sentinel of each `!$` line (code only when compiled with
+    /// OpenMP) stands, ascending: code inserted on such a line is written
+    /// conditional like it.
+    pub openmp_sentinels: Vec<usize>,
+    /// Where the sentinel of each of pomp's `!P$` lines (fixed form also
+    /// `CP$`, `*P$`: code when instrumenting) stands, ascending.
+    pub pomp_sentinels: Vec<usize>,
+    /// The jumps that are the action statement of a logical `if`
+    /// (`if (c) return`), whose [`Exit::span`] is the whole `if`
+    /// statement, ascending.
+    pub logical_ifs: Vec<LogicalIf>,
+}
+
+/// A logical `if` statement whose action statement jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogicalIf {
+    /// Where the `if` statement starts.
+    pub start: usize,
+    /// Where its action statement starts.
+    pub action: usize,
+}
+
+impl FortranText {
+    /// Where the `!$` sentinel of the line `line` stands, as an offset
+    /// into the line, if it is such a line.
+    pub fn openmp_sentinel(&self, line: &Span) -> Option<usize> {
+        let at = self.openmp_sentinels.partition_point(|&s| s < line.start);
+        (self.openmp_sentinels.get(at))
+            .filter(|&&sentinel| sentinel < line.end)
+            .map(|sentinel| sentinel - line.start)
+    }
+
+    /// Where the action statement of the logical `if` statement starting
+    /// at `start` begins, if it is one holding a jump.
+    pub fn logical_if_action(&self, start: usize) -> Option<usize> {
+        let at = self.logical_ifs.partition_point(|l| l.start < start);
+        (self.logical_ifs.get(at))
+            .filter(|l| l.start == start)
+            .map(|l| l.action)
+    }
+}
+
 impl Model {
-    /// The innermost unit holding `offset`: the last unit starting at or
-    /// before it, or the nearest enclosing unit of that one which holds it.
+    /// The innermost unit holding `offset`.
     pub fn unit_at(&self, offset: usize) -> Option<usize> {
-        let mut candidate = self
-            .units
-            .partition_point(|u| u.span.start <= offset)
-            .checked_sub(1);
-        while let Some(i) = candidate {
-            if offset < self.units[i].span.end {
-                return Some(i);
-            }
-            candidate = self.units[i].parent;
-        }
-        None
+        self.units.unit_at(offset)
     }
 }
 
@@ -203,7 +404,7 @@ impl Model {
 /// directive spans it, and one of standalone directives alone is a section
 /// too. `None` when the first section is explicit or empty.
 pub fn implicit_section(
-    sites: &[Site],
+    sites: &[FoundSite],
     open: usize,
     block_end: usize,
     statements: impl IntoIterator<Item = Span>,
@@ -226,7 +427,7 @@ pub fn implicit_section(
         .into_iter()
         .filter(|s| s.end <= first_section && s.start >= open)
         .collect();
-    let directives: Vec<&Site> = inside
+    let directives: Vec<&FoundSite> = inside
         .iter()
         .take_while(|s| s.span.end <= first_section)
         .collect();
@@ -243,31 +444,24 @@ pub fn implicit_section(
     Some(start..end)
 }
 
-impl Model {
-    /// Units in file order, an enclosing unit before those inside it.
-    pub fn sort_units(&mut self) {
-        self.units
-            .sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
-    }
-
+impl Branches {
     /// The innermost conditional branch holding `offset`.
     pub fn branch_at(&self, offset: usize) -> Option<usize> {
         let mut candidate = self
-            .branches
             .partition_point(|b| b.span.start <= offset)
             .checked_sub(1);
         while let Some(i) = candidate {
-            if self.branches[i].span.contains(&offset) {
+            if self[i].span.contains(&offset) {
                 return Some(i);
             }
-            candidate = self.branches[i].parent;
+            candidate = self[i].parent;
         }
         None
     }
 
     /// The branches holding `offset`, innermost first.
     pub fn branches_at(&self, offset: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(self.branch_at(offset), |&b| self.branches[b].parent)
+        std::iter::successors(self.branch_at(offset), |&b| self[b].parent)
     }
 
     /// The condition under which code that must be compiled exactly when
@@ -285,21 +479,58 @@ impl Model {
         missing.dedup();
         let mut conditions: Vec<&str> = Vec::new();
         for &b in &missing {
-            let condition = self.branches[b].condition.as_str();
+            let condition = self[b].condition.as_str();
             if !conditions.contains(&condition) {
                 conditions.push(condition);
             }
         }
         (!conditions.is_empty()).then(|| conditions.join(" && "))
     }
+}
+
+impl Model {
+    /// The condition under which the code at each of `from` is compiled,
+    /// for code placed at `at` ([`Branches::condition_at`]).
+    pub fn condition_at(&self, from: &[usize], at: usize) -> Option<String> {
+        self.branches.condition_at(from, at)
+    }
 
     /// The condition under which the directive of `site` is compiled, or
     /// `None` when it always is.
     pub fn site_condition(&self, site: usize) -> Option<String> {
-        self.condition_at(&[self.sites[site].span.start], usize::MAX)
+        self.branches
+            .condition_at(&[self.sites[site].span.start], usize::MAX)
     }
 
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_text_answers_by_line_and_by_statement() {
+        let text = FortranText {
+            openmp_sentinels: vec![12, 40],
+            pomp_sentinels: vec![],
+            logical_ifs: vec![
+                LogicalIf {
+                    start: 5,
+                    action: 11,
+                },
+                LogicalIf {
+                    start: 30,
+                    action: 44,
+                },
+            ],
+        };
+        assert_eq!(text.openmp_sentinel(&(10..20)), Some(2));
+        assert_eq!(text.openmp_sentinel(&(20..40)), None);
+        assert_eq!(text.openmp_sentinel(&(40..41)), Some(0));
+        assert_eq!(text.logical_if_action(30), Some(44));
+        assert_eq!(text.logical_if_action(11), None);
     }
 }

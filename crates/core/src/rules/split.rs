@@ -206,7 +206,7 @@ fn keeps_iteration_values(spec: &crate::directive::DirectiveSpec) -> bool {
 mod tests {
     use super::split;
     use crate::directive::{parse_directive, Sentinel};
-    use crate::source::Language;
+    use crate::language::Language;
 
     /// The directives a combined directive is written as, rendered.
     fn layers(text: &str, iteration_variables: &[&str]) -> Vec<String> {

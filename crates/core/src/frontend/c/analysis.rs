@@ -10,7 +10,7 @@ use super::scan::{RawDirective, RawKind};
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Parsed, Problem};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
-use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
+use crate::model::{DirectiveForm, Exit, Found, FoundSite, LockCall, Unit};
 use crate::source::{SourceFile, Span};
 use tree_sitter::Node;
 
@@ -79,7 +79,7 @@ pub(super) struct Analysis<'a> {
     /// The file's scan: its directives, conditionals, other preprocessor
     /// lines and macros.
     prepared: &'a Prepared<'a>,
-    pub model: Model,
+    pub model: Found,
     /// Directives the table does not know.
     pub unknown: Vec<Span>,
 }
@@ -94,13 +94,13 @@ impl<'a> Analysis<'a> {
         nodes: &'a Nodes<'a>,
         directives: std::ops::Range<usize>,
         mentions: &[Span],
-    ) -> Model {
+    ) -> Found {
         let mut analysis = Analysis {
             file: prepared.file,
             masked,
             nodes,
             prepared,
-            model: Model::default(),
+            model: Found::default(),
             unknown: Vec::new(),
         };
         analysis.directives(
@@ -173,7 +173,7 @@ impl<'a> Analysis<'a> {
                 }
                 _ => d.span.clone(),
             };
-            let mut site = Site {
+            let mut site = FoundSite {
                 form,
                 span: d.span.clone(),
                 lines,
@@ -181,8 +181,7 @@ impl<'a> Analysis<'a> {
                 block: None,
                 end_site: None,
                 implicit_section: None,
-                unit: None,
-                parent: None,
+                loop_variables: Vec::new(),
                 failed: false,
             };
             if matches!(
@@ -634,7 +633,7 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
-        self.model.sort_units();
+        self.model.units.sort();
     }
 
     fn qualified_name(&self, function: Node) -> String {

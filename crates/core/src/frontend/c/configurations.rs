@@ -19,7 +19,7 @@ use super::pieces::{self, Piece};
 use super::prepare::Prepared;
 use super::reuse::{self, Reuse};
 use crate::diagnostics::Diagnostic;
-use crate::model::{Exit, LockCall, Model, Site, Unit};
+use crate::model::{Exit, Found, FoundSite, LockCall, Unit};
 use crate::source::Span;
 use std::collections::BTreeMap;
 use tree_sitter::Tree;
@@ -63,9 +63,9 @@ pub(super) fn reconcile(
     prepared: &Prepared,
     scope: &Scope,
     tree: &Tree,
-    main: Model,
+    main: Found,
     mut reuse: Option<&mut Reuse>,
-) -> Model {
+) -> Found {
     let conditionals = &prepared.conditionals;
     let read = match scope.ranges {
         [] => 0..prepared.file.bytes.len(),
@@ -135,7 +135,7 @@ pub(super) fn reconcile(
                 assignment.extend(setting);
             }
         }
-        let others: Vec<Option<Model>> = prepared.with_configuration(&assignment, |text| {
+        let others: Vec<Option<Found>> = prepared.with_configuration(&assignment, |text| {
             let tree = match (reuse.as_deref_mut(), scope.ranges) {
                 (Some(reuse), []) => {
                     reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
@@ -300,7 +300,7 @@ fn assignments(
 /// conditionals widened to their extents.
 struct Part {
     extents: Vec<Span>,
-    sites: Vec<Site>,
+    sites: Vec<FoundSite>,
     units: Vec<Unit>,
     lock_calls: Vec<LockCall>,
     exits: Vec<Exit>,
@@ -309,7 +309,7 @@ struct Part {
 }
 
 impl Part {
-    fn of(model: &Model, function: &Span, extents: &[Span]) -> Part {
+    fn of(model: &Found, function: &Span, extents: &[Span]) -> Part {
         let within = |s: &Span| function.start <= s.start && s.start < function.end;
         let widen_start = |at: usize| {
             extents
@@ -330,7 +330,7 @@ impl Part {
                 .sites
                 .iter()
                 .filter(|s| within(&s.span))
-                .map(|s| Site {
+                .map(|s| FoundSite {
                     block: s.block.as_ref().map(widen),
                     implicit_section: s.implicit_section.as_ref().map(widen),
                     ..s.clone()
@@ -383,7 +383,7 @@ impl Part {
     /// conditionals joins, what lies outside must agree. On disagreement,
     /// says what differs.
     fn merge(&mut self, other: Part) -> Result<(), String> {
-        let outside_sites = |p: &Part| -> Vec<Site> {
+        let outside_sites = |p: &Part| -> Vec<FoundSite> {
             p.sites
                 .iter()
                 .filter(|s| !p.inside(s.span.start))
@@ -467,7 +467,7 @@ impl Part {
 
     /// Puts the reconciled part in place of what `model` says about the
     /// function.
-    fn replace_in(self, model: &mut Model, function: &Span) {
+    fn replace_in(self, model: &mut Found, function: &Span) {
         let within = |s: &Span| function.start <= s.start && s.start < function.end;
         model.sites.retain(|s| !within(&s.span));
         model.sites.extend(self.sites);
@@ -476,7 +476,7 @@ impl Part {
             .units
             .retain(|u| !(u.span.start < function.end && function.start < u.span.end));
         model.units.extend(self.units);
-        model.sort_units();
+        model.units.sort();
         model.lock_calls.retain(|c| !within(&c.span));
         model.lock_calls.extend(self.lock_calls);
         model.lock_calls.sort_by_key(|c| c.span.start);

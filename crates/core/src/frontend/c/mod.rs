@@ -14,6 +14,7 @@ mod conditionals;
 mod configurations;
 pub(crate) mod expression;
 mod lex;
+pub(crate) mod loops;
 mod nodes;
 mod parse;
 mod pieces;
@@ -25,7 +26,7 @@ mod statements;
 mod unknown;
 
 use super::FrontEnd;
-use crate::model::Model;
+use crate::model::Found;
 use crate::source::SourceFile;
 use analysis::Analysis;
 use nodes::Nodes;
@@ -69,11 +70,11 @@ impl FrontEnd for TreeSitterC {
         "tree-sitter"
     }
 
-    fn read(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Found {
         self.read_telling_scope(file).0
     }
 
-    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Model {
+    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
         self.read_reusing(file, reuse)
     }
 }
@@ -81,10 +82,10 @@ impl FrontEnd for TreeSitterC {
 impl TreeSitterC {
     /// [`FrontEnd::read`], and how much of the file it parsed: what
     /// benchmarks and tests of the partial parse look at.
-    pub fn read_telling_scope(&self, file: &SourceFile) -> (Model, Scope) {
+    pub fn read_telling_scope(&self, file: &SourceFile) -> (Found, Scope) {
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
-            return (Model::default(), self.scope);
+            return (Found::default(), self.scope);
         };
         let statements = || read_pieces(&prepared, true);
         let declarations = || read_pieces(&prepared, false);
@@ -104,10 +105,10 @@ impl TreeSitterC {
     /// one [`FrontEnd::read`] gives, whatever the front end's [`Scope`]:
     /// the whole file is parsed, and a buffer with a syntax error is
     /// parsed from scratch.
-    pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Model {
+    pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
         let Some(prepared) = Prepared::reusing(file, Some(&mut reuse.parses)) else {
             reuse.clear();
-            return Model::default();
+            return Found::default();
         };
         let tree = reuse::whole_tree(&prepared, reuse);
         let model = read_tree(&prepared, &tree, Some(reuse));
@@ -119,23 +120,24 @@ impl TreeSitterC {
 /// preprocessor branches its directives lie in and their conditions, and
 /// checks that repeating a condition where code is inserted means the same,
 /// as this front end's own reading does.
-pub(crate) fn record_conditions(file: &SourceFile, model: &mut Model) {
+pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
     if let Some(prepared) = Prepared::new(file) {
         placement::finish(&prepared, model);
     }
 }
 
 /// What every reading ends with.
-fn finish(prepared: &Prepared, mut model: Model) -> Model {
+fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // Every reading lists diagnostics by position, each stage's in the
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
     placement::finish(prepared, &mut model);
+    loops::record(prepared.file, &mut model.sites);
     model
 }
 
 /// The model from a parse of the whole file.
-fn read_whole(prepared: &Prepared) -> Model {
+fn read_whole(prepared: &Prepared) -> Found {
     // The text is let go before other configurations patch it.
     let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
     read_tree(prepared, &tree, None)
@@ -143,7 +145,7 @@ fn read_whole(prepared: &Prepared) -> Model {
 
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the
 /// other configurations' trees kept in `reuse` when given.
-fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Model {
+fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Found {
     let directives = 0..prepared.directives.len();
     let mentions = &prepared.lock_mentions;
     let nodes = Nodes::new(tree.root_node());
@@ -174,7 +176,7 @@ const PIECES_PER_PARSE: usize = 4;
 /// lock calls, with `narrow` of the statements in them the directives own;
 /// `None` when that would not read the file exactly. The scope tells
 /// whether some function was narrowed.
-fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
+fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
     let plan = pieces::Plan::new(prepared, narrow)?;
     let scope = match plan.narrowed() {
         true => Scope::Statements,
@@ -229,8 +231,8 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Model, Scope)> {
 }
 
 /// One model of the parts of a file, each listed in file order.
-fn merge(parts: Vec<Model>) -> Model {
-    let mut model = Model::default();
+fn merge(parts: Vec<Found>) -> Found {
+    let mut model = Found::default();
     // Sized once: a file dense with directives has thousands of sites.
     model
         .sites
@@ -247,7 +249,7 @@ fn merge(parts: Vec<Model>) -> Model {
         model.diagnostics.extend(part.diagnostics);
     }
     model.sites.sort_by_key(|s| s.span.start);
-    model.sort_units();
+    model.units.sort();
     model.lock_calls.sort_by_key(|c| c.span.start);
     model.exits.sort_by_key(|e| e.span.start);
     model

@@ -1,6 +1,7 @@
 //! Parsing with tree-sitter, one parser per language and thread, reused.
 
-use crate::source::{Language, SourceFile, Span};
+use crate::language::Language;
+use crate::source::{SourceFile, Span};
 use std::cell::RefCell;
 use tree_sitter::{Parser, Point, Range, Tree};
 

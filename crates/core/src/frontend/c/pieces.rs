@@ -400,7 +400,7 @@ impl Plan {
     /// the statements its directives own and its closing brace, wherever
     /// the scan of its body allows.
     pub fn new(prepared: &Prepared, narrow: bool) -> Option<Plan> {
-        let cplusplus = prepared.file.language == crate::source::Language::Cpp;
+        let cplusplus = prepared.file.language == crate::language::Language::Cpp;
         let structure = Structure::scan(&prepared.masked(), cplusplus)?;
         let mut wanted: Vec<usize> = Vec::new();
         let mut outside: Vec<std::ops::Range<usize>> = Vec::new();

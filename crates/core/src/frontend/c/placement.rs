@@ -9,11 +9,11 @@ use super::conditionals::{BranchState, Form};
 use super::prepare::Prepared;
 use super::scan::LineKind;
 use crate::diagnostics::Diagnostic;
-use crate::model::{Branch, Model};
+use crate::model::{Branch, Found};
 
 /// Records the live branches in `model` and checks the sites whose code
 /// must be placed under a repeated condition.
-pub(super) fn finish(prepared: &Prepared, model: &mut Model) {
+pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
     let groups = record_branches(prepared, model);
     let mut problems = Vec::new();
     for site in &model.sites {
@@ -21,8 +21,9 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Model) {
             continue;
         };
         let leaving: Vec<usize> = model
+            .branches
             .branches_at(site.span.start)
-            .filter(|b| !model.branches_at(block.end).any(|held| held == *b))
+            .filter(|b| !model.branches.branches_at(block.end).any(|held| held == *b))
             .collect();
         let Some(&outermost) = leaving.last() else {
             continue;
@@ -85,7 +86,7 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Model) {
 }
 
 /// Adds the live branches to the model; returns each one's group.
-fn record_branches(prepared: &Prepared, model: &mut Model) -> Vec<usize> {
+fn record_branches(prepared: &Prepared, model: &mut Found) -> Vec<usize> {
     let conditionals = &prepared.conditionals;
     let mut found: Vec<(usize, usize)> = Vec::new();
     for (g, group) in conditionals.groups.iter().enumerate() {

@@ -9,7 +9,8 @@ use super::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::directive::{
     parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
 };
-use crate::source::{Language, SourceFile, Span};
+use crate::language::Language;
+use crate::source::{SourceFile, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 

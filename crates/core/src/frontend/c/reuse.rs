@@ -7,7 +7,8 @@
 
 use super::parse;
 use super::prepare::{Parses, Prepared};
-use crate::source::{Language, SourceFile};
+use crate::language::Language;
+use crate::source::SourceFile;
 use tree_sitter::{InputEdit, Point, Tree};
 
 /// What one reading of a buffer leaves for the next: the masked text and

@@ -741,7 +741,7 @@ mod tests {
         let file = crate::source::SourceFile::new(
             "f.c",
             text.as_bytes().to_vec(),
-            crate::source::Language::C,
+            crate::language::Language::C,
         );
         let prepared = super::super::prepare::Prepared::new(&file).unwrap();
         let open = text.find('{').unwrap();
@@ -810,7 +810,7 @@ mod tests {
         let file = crate::source::SourceFile::new(
             "u.c",
             text.as_bytes().to_vec(),
-            crate::source::Language::C,
+            crate::language::Language::C,
         );
         let prepared = super::super::prepare::Prepared::new(&file).unwrap();
         let all = 0..prepared.directives.len();

@@ -165,8 +165,8 @@ fn touches(a: &Span, b: &Span) -> bool {
 mod tests {
     use super::*;
     use crate::directive::{parse_directive, Sentinel};
+    use crate::language::Language;
     use crate::model::DirectiveForm;
-    use crate::source::Language;
 
     const TEXT: &str = "#pragma omp parallel\n{ a(); }\nb();\n";
 
@@ -182,7 +182,7 @@ mod tests {
                 directive,
                 block: Some(block),
                 end_site: None,
-                implicit_section: None,
+                loop_variables: Vec::new(),
                 unit: None,
                 parent: None,
                 failed: false,

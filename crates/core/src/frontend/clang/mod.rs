@@ -31,7 +31,7 @@ pub use library::{available, INSTALL_HINT};
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
-use crate::model::Model;
+use crate::model::Found;
 use crate::source::{SourceFile, Span};
 use std::cell::Cell;
 use translation_unit::TranslationUnit;
@@ -57,7 +57,7 @@ impl Clang {
 
     /// Read `file`, with what only the clang front end knows besides the
     /// model; `Err` with the diagnostics when clang cannot read it.
-    pub fn read_detailed(&self, file: &SourceFile) -> Result<(Model, Facts), Vec<Diagnostic>> {
+    pub fn read_detailed(&self, file: &SourceFile) -> Result<(Found, Facts), Vec<Diagnostic>> {
         library::ensure_loaded().map_err(|why| {
             vec![Diagnostic::error(
                 0..0,
@@ -95,7 +95,9 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(reader::read(file, &unit))
+        let (mut found, facts) = reader::read(file, &unit);
+        super::c::loops::record(file, &mut found.sites);
+        Ok((found, facts))
     }
 }
 
@@ -117,7 +119,7 @@ impl FrontEnd for Clang {
         }
     }
 
-    fn read(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Found {
         match self.read_detailed(file) {
             Ok((model, _)) => model,
             Err(errors) if self.fallback => {
@@ -133,9 +135,9 @@ impl FrontEnd for Clang {
                 model.diagnostics.push(note);
                 model
             }
-            Err(errors) => Model {
+            Err(errors) => Found {
                 diagnostics: errors,
-                ..Model::default()
+                ..Found::default()
             },
         }
     }

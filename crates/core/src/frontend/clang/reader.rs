@@ -12,13 +12,13 @@ use crate::frontend::c::scan::{self, RawDirective, RawKind};
 use crate::frontend::unknown::{
     clause_left_as_written, directive_left_as_written, invalid_directive,
 };
-use crate::model::{DirectiveForm, Exit, LockCall, Model, Site, Unit};
+use crate::model::{DirectiveForm, Exit, Found, FoundSite, LockCall, Unit};
 use crate::source::{SourceFile, Span};
 use clang_sys::*;
 use std::collections::HashMap;
 
 /// Read the model of `file` from its parse.
-pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Model, Facts) {
+pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Found, Facts) {
     let skipped = unit.skipped_ranges();
     let in_skipped = |at: usize| {
         let i = skipped.partition_point(|s| s.start <= at);
@@ -35,7 +35,7 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Model, Facts) {
     let mut reader = Reader {
         file,
         tree: &tree,
-        model: Model::default(),
+        model: Found::default(),
         statements: HashMap::new(),
         unknown: Vec::new(),
     };
@@ -62,7 +62,7 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Model, Facts) {
 struct Reader<'a> {
     file: &'a SourceFile,
     tree: &'a Tree<'a>,
-    model: Model,
+    model: Found,
     /// The statement node of each site's block, by site index.
     statements: HashMap<usize, usize>,
     /// Directives the table does not know.
@@ -161,7 +161,7 @@ impl Reader<'_> {
             if let Some((_, statement)) = &block {
                 self.statements.insert(self.model.sites.len(), *statement);
             }
-            self.model.sites.push(Site {
+            self.model.sites.push(FoundSite {
                 form,
                 span: d.span.clone(),
                 lines,
@@ -169,8 +169,7 @@ impl Reader<'_> {
                 block: block.map(|(span, _)| span),
                 end_site: None,
                 implicit_section: None,
-                unit: None,
-                parent: None,
+                loop_variables: Vec::new(),
                 failed: false,
             });
         }
@@ -340,7 +339,7 @@ impl Reader<'_> {
                 self.model.units.push(Unit::function(name, span));
             }
         }
-        self.model.sort_units();
+        self.model.units.sort();
     }
 
     /// The function's name with the classes and namespaces it belongs to.

@@ -16,14 +16,14 @@ mod units;
 mod unknown;
 
 pub use super::LOCK_ROUTINES;
-pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{parse_directive, Problem, Role};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
-use crate::model::{DirectiveForm, Model, Site};
-use crate::source::{Language, SourceFile, Span};
+use crate::language::Language;
+use crate::model::{DirectiveForm, Found, FoundSite};
+use crate::source::{SourceFile, Span};
 use lines::Scan;
 use parse_text::ParseText;
 use tree_sitter::{Node, Parser, Tree};
@@ -35,14 +35,14 @@ impl FrontEnd for TreeSitterFortran {
         "tree-sitter"
     }
 
-    fn read(&self, file: &SourceFile) -> Model {
+    fn read(&self, file: &SourceFile) -> Found {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
-        let text = conditionals::blank_decided(&file.bytes, &scan);
+        let decided = conditionals::blank_decided(&file.bytes, &scan);
         let parse = if fixed_form {
-            ParseText::fixed(&text, &scan)
+            ParseText::fixed(&decided.text, &scan, &decided.blanked)
         } else {
-            ParseText::free(&text, &scan)
+            ParseText::free(&decided.text, &scan)
         };
         let tree = parse_fortran(&parse.bytes);
         let mut analysis = Analysis {
@@ -51,17 +51,21 @@ impl FrontEnd for TreeSitterFortran {
             parse: &parse,
             tree: &tree,
             unit_nodes: Vec::new(),
-            model: Model::default(),
+            model: Found::default(),
+            site_units: Vec::new(),
             unknown: Vec::new(),
         };
         analysis
             .model
             .diagnostics
             .extend(scan.diagnostics.iter().cloned());
+        let fortran = &mut analysis.model.fortran;
+        (fortran.openmp_sentinels, fortran.pomp_sentinels) = scan.conditional_sentinels();
         analysis.sites();
         analysis.units();
         // Constructs end with their unit: they need each site's unit.
-        crate::model::assign_units(&mut analysis.model);
+        analysis.site_units =
+            crate::model::units_of_sites(&analysis.model.sites, &analysis.model.units);
         analysis.constructs();
         analysis.lock_calls_and_exits();
         analysis.unknown_directives();
@@ -85,9 +89,11 @@ pub(crate) struct Analysis<'a> {
     scan: &'a Scan,
     parse: &'a ParseText,
     tree: &'a Tree,
-    /// The tree node of each unit in [`Model::units`].
+    /// The tree node of each unit in [`Found::units`].
     unit_nodes: Vec<Node<'a>>,
-    model: Model,
+    model: Found,
+    /// The unit of each of `model.sites`, once the units are read.
+    site_units: Vec<Option<usize>>,
     /// Directives the table does not know.
     unknown: Vec<unknown::UnknownDirective>,
 }
@@ -121,7 +127,7 @@ impl<'a> Analysis<'a> {
                             _ => {}
                         }
                     }
-                    self.model.sites.push(Site {
+                    self.model.sites.push(FoundSite {
                         form: DirectiveForm::FortranComment,
                         span: raw.span.clone(),
                         lines: raw.lines.clone(),
@@ -129,8 +135,7 @@ impl<'a> Analysis<'a> {
                         block: None,
                         end_site: None,
                         implicit_section: None,
-                        unit: None,
-                        parent: None,
+                        loop_variables: Vec::new(),
                         failed: false,
                     })
                 }
@@ -177,7 +182,7 @@ impl<'a> Analysis<'a> {
     /// the cost does not grow with the number of units in the file.
     fn statement_after(&self, offset: usize) -> Option<Node<'a>> {
         let at = self.parse.to_parse(offset);
-        let mut node = match self.model.unit_at(offset) {
+        let mut node = match self.model.units.unit_at(offset) {
             Some(unit) => self.unit_nodes[unit],
             None => self.tree.root_node(),
         };

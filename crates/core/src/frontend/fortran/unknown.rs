@@ -90,12 +90,12 @@ impl Analysis<'_> {
             if u.sentinel != Sentinel::Omp {
                 continue;
             }
-            let unit = self.model.unit_at(u.span.start);
+            let unit = self.model.units.unit_at(u.span.start);
             match u.name.strip_prefix("end").filter(|rest| !rest.is_empty()) {
                 Some(closed) => {
                     let opener = open.iter().rposition(|&o| {
                         unknown[o].name == closed
-                            && self.model.unit_at(unknown[o].span.start) == unit
+                            && self.model.units.unit_at(unknown[o].span.start) == unit
                     });
                     if let Some(position) = opener {
                         ends[open.remove(position)] = Some(index);
@@ -158,8 +158,11 @@ impl Analysis<'_> {
             return Some(block_end.max(end_directive));
         }
         let statement = self.statement_after(u.lines.end)?;
-        if self.model.unit_at(u.span.start)
-            != self.model.unit_at(self.original_span(statement).start)
+        if self.model.units.unit_at(u.span.start)
+            != self
+                .model
+                .units
+                .unit_at(self.original_span(statement).start)
         {
             return None;
         }
