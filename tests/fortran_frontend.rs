@@ -54,7 +54,10 @@ fn samples_read_as_their_models_say() {
                 }
             }
         }
-        expectations.check(&format!("{name}.model"), Some(model_text(&file, &model).as_bytes()));
+        expectations.check(
+            &format!("{name}.model"),
+            Some(model_text(&file, &model).as_bytes()),
+        );
     }
     expectations.finish(&samples, &["README.md"]);
 }
@@ -75,10 +78,10 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         )
         .unwrap();
         writeln!(out, "  reads {}", directive.render()).unwrap();
-        span(&mut out, file, "written", &site.span);
-        span(&mut out, file, "lines", &site.lines);
+        span(&mut out, file, "  written", &site.span);
+        span(&mut out, file, "  lines", &site.lines);
         if let Some(block) = &site.block {
-            span(&mut out, file, "block", block);
+            span(&mut out, file, "  block", block);
         }
         if !site.loop_variables.is_empty() {
             writeln!(out, "  loop variables {}", site.loop_variables.join(", ")).unwrap();
@@ -129,13 +132,23 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         }
     }
     for call in &model.lock_calls {
-        span(&mut out, file, &format!("lock call {}", call.name), &call.span);
+        span(
+            &mut out,
+            file,
+            &format!("lock call {}", call.name),
+            &call.span,
+        );
     }
     for exit in &model.exits {
         span(&mut out, file, "jump", &exit.span);
         for &target in &exit.targets {
             let (line, column) = file.line_col(target);
-            writeln!(out, "  to {line}:{column}, {}", quoted(&line_text(file, target))).unwrap();
+            writeln!(
+                out,
+                "  to {line}:{column}, {}",
+                quoted(&line_text(file, target))
+            )
+            .unwrap();
         }
     }
     for zone in &model.no_insert {
@@ -143,7 +156,12 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
     }
     sentinels(&mut out, file, model);
     for logical_if in &model.fortran.logical_ifs {
-        span(&mut out, file, "logical if", &(logical_if.start..logical_if.action));
+        span(
+            &mut out,
+            file,
+            "logical if",
+            &(logical_if.start..logical_if.action),
+        );
         let (line, column) = file.line_col(logical_if.action);
         writeln!(
             out,
@@ -172,31 +190,52 @@ fn sentinels(out: &mut String, file: &SourceFile, model: &Model) {
         let end = file.end_of_line(line);
         if let Some(at) = fortran.openmp_sentinel(&(line..end)) {
             let (number, column) = file.line_col(line + at);
-            writeln!(out, "openmp sentinel at {number}:{column}, {}", quoted(&line_text(file, line + at))).unwrap();
+            writeln!(
+                out,
+                "openmp sentinel at {number}:{column}, {}",
+                quoted(&line_text(file, line + at))
+            )
+            .unwrap();
             found += 1;
         }
     }
-    assert_eq!(found, fortran.openmp_sentinels.len(), "one `!$` sentinel a line");
+    assert_eq!(
+        found,
+        fortran.openmp_sentinels.len(),
+        "one `!$` sentinel a line"
+    );
     for &at in &fortran.pomp_sentinels {
         let (number, column) = file.line_col(at);
-        writeln!(out, "pomp sentinel at {number}:{column}, {}", quoted(&line_text(file, at))).unwrap();
+        writeln!(
+            out,
+            "pomp sentinel at {number}:{column}, {}",
+            quoted(&line_text(file, at))
+        )
+        .unwrap();
     }
 }
 
-/// `label`, the span and the text it covers: inline when it is part of a
-/// line, else a line of its own for each of its lines.
+/// `label` (indented as it belongs), the span and the text it covers:
+/// inline when it is part of a line, else a line of its own for each of
+/// its lines, indented below the label.
 fn span(out: &mut String, file: &SourceFile, label: &str, span: &Range<usize>) {
     let (from, to) = (file.line_col(span.start), file.line_col(span.end));
     let text = file.text(span.clone());
-    write!(out, "  {label} {}:{}..{}:{}", from.0, from.1, to.0, to.1).unwrap();
+    write!(out, "{label} {}:{}..{}:{}", from.0, from.1, to.0, to.1).unwrap();
     if !text.contains('\n') {
         writeln!(out, " {}", quoted(&text)).unwrap();
         return;
     }
     out.push('\n');
+    let indent = &label[..label.len() - label.trim_start().len()];
     for line in text.split_inclusive('\n') {
         let line = line.strip_suffix('\n').unwrap_or(line);
-        writeln!(out, "    | {}", visible(line)).unwrap();
+        writeln!(
+            out,
+            "{}",
+            format!("{indent}  | {}", visible(line)).trim_end()
+        )
+        .unwrap();
     }
 }
 
