@@ -30,7 +30,7 @@ impl Expectations {
         Expectations {
             directory: directory.to_path_buf(),
             bless: std::env::var_os("POMP_BLESS").is_some_and(|v| v == "1"),
-            ci: std::env::var_os("CI").is_some_and(|v| !v.is_empty()),
+            ci: std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false")),
             checked: BTreeSet::new(),
             failures: Vec::new(),
             blessed: Vec::new(),
