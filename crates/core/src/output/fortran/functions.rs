@@ -13,14 +13,7 @@ const BEGIN_ORDER: i64 = i64::MIN + 2;
 const END_ORDER: i64 = i64::MAX / 2;
 
 impl Renderer<'_> {
-    pub(super) fn function_regions(&mut self) {
-        let plan = self.plan;
-        for function in &plan.functions {
-            self.function_region(function);
-        }
-    }
-
-    fn function_region(&mut self, function: &FunctionRegion) {
+    pub(super) fn function_region(&mut self, function: &FunctionRegion) {
         let plan = self.plan;
         let code = &self.model.functions[function.function];
         let region = function.region;
