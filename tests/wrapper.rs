@@ -1107,6 +1107,138 @@ fn call_paths(
     }
 }
 
+/// The profile a program wrote into `dir`, and its regions' names (a
+/// user region's name, else the region type) by id.
+fn profile_regions(dir: &Path) -> (serde_json::Value, std::collections::HashMap<u64, String>) {
+    let profile: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("profile.json")).unwrap()).unwrap();
+    let labels = profile["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let name = r["name"].as_str().map(str::to_string);
+            let label = name.unwrap_or_else(|| r["type"].as_str().unwrap().to_string());
+            (r["id"].as_u64().unwrap(), label)
+        })
+        .collect();
+    (profile, labels)
+}
+
+/// Every call path of every thread of the profile in `dir`.
+fn all_call_paths(dir: &Path) -> Vec<String> {
+    let (profile, labels) = profile_regions(dir);
+    let mut paths = Vec::new();
+    for thread in profile["threads"].as_array().unwrap() {
+        call_paths(&thread["tree"], &labels, "", &mut paths);
+    }
+    paths
+}
+
+#[test]
+fn a_score_p_filter_leaves_functions_and_constructs_as_written() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "cxx-app", &["CXX=g++"], "sim");
+    let dir = workspace.project("cxx-app", "cxx-app-filtered");
+    let filter = dir.join("app.filter");
+    std::fs::write(
+        &filter,
+        "# the recursion and the grid's reduction cost more than they tell\n\
+         SCOREP_REGION_NAMES_BEGIN\n\
+         \tEXCLUDE count_tasks sum_of_*\n\
+         \t        grid.cpp:8   # the parallel for of sum_of_squares\n\
+         \tEXCLUDE Ensemble::*\n\
+         \tINCLUDE Ensemble::advance\n\
+         SCOREP_REGION_NAMES_END\n",
+    )
+    .unwrap();
+    let grid = dir.join("src/grid.cpp");
+    let instrumented = workspace.path().join("grid.cpp");
+    succeed(
+        Command::new(pomp_binary())
+            .arg("instrument")
+            .arg(&grid)
+            .arg("-o")
+            .arg(&instrumented)
+            .arg("--regions=functions")
+            .arg(format!("--filter={}", filter.display())),
+    );
+    let output = std::fs::read_to_string(&instrumented).unwrap();
+    let original = std::fs::read_to_string(&grid).unwrap();
+    for as_written in [
+        &original[original.find("static long count_tasks").unwrap()
+            ..original.find("#pragma omp task ").unwrap()],
+        &original[original.find("#pragma omp parallel for").unwrap()
+            ..original.find("    return total;").unwrap()],
+    ] {
+        assert!(
+            output.contains(as_written),
+            "not as written:\n{as_written}\nin\n{output}"
+        );
+    }
+    assert!(output.contains("grid_checksum"), "{output}");
+    let cxx = format!(
+        "CXX={} --pomp-regions=functions --pomp-filter={}",
+        workspace.wrapper("pomp-cxx").display(),
+        filter.display()
+    );
+    succeed(workspace.command("make", &dir).arg("-s").arg(cxx));
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("sim"), &dir),
+        expected
+    );
+    let paths = all_call_paths(&dir);
+    for wanted in [
+        "region:main > region:grid_checksum > parallel:parallel",
+        "region:main > region:Ensemble::advance > parallel:parallelfor",
+    ] {
+        assert!(
+            paths.iter().any(|p| p == wanted),
+            "no {wanted} in {paths:#?}"
+        );
+    }
+    for filtered in [
+        "count_tasks",
+        "sum_of_squares",
+        "Ensemble::Ensemble",
+        "Ensemble::kinetic_energy",
+    ] {
+        assert!(
+            !paths.iter().any(|p| p.contains(filtered)),
+            "{filtered} in {paths:#?}"
+        );
+    }
+    // The only parallel for left is Ensemble::advance's.
+    assert!(
+        !paths
+            .iter()
+            .any(|p| p.contains("region:grid_checksum > parallel:parallelfor")),
+        "{paths:#?}"
+    );
+    workspace.assert_scratch_removed();
+
+    // A malformed filter stops the build with its place.
+    std::fs::write(&filter, "SCOREP_REGION_NAMES_BEGIN\n  main\n").unwrap();
+    let refused = workspace
+        .command(pomp_binary(), &dir)
+        .arg("instrument")
+        .arg(&grid)
+        .arg("-o")
+        .arg(&instrumented)
+        .arg(format!("--filter={}", filter.display()))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains(&format!(
+            "{}:2: pattern `main` before INCLUDE or EXCLUDE",
+            filter.display()
+        )),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 #[test]
 fn function_regions_root_the_profile_at_main() {
     let workspace = Workspace::new();
@@ -1121,18 +1253,7 @@ fn function_regions_root_the_profile_at_main() {
         run_with_profile(&workspace, &dir.join("sim"), &dir),
         expected
     );
-    let profile: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("profile.json")).unwrap()).unwrap();
-    let labels: std::collections::HashMap<u64, String> = profile["regions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let name = r["name"].as_str().map(str::to_string);
-            let label = name.unwrap_or_else(|| r["type"].as_str().unwrap().to_string());
-            (r["id"].as_u64().unwrap(), label)
-        })
-        .collect();
+    let (profile, labels) = profile_regions(&dir);
     let mut paths = Vec::new();
     call_paths(&profile["threads"][0]["tree"], &labels, "", &mut paths);
     // Tasks are roots of their own in the runtime's trees.
@@ -1152,10 +1273,7 @@ fn function_regions_root_the_profile_at_main() {
     }
     // A task, whichever thread runs it, runs the function that creates
     // the next tasks.
-    let mut every_thread = Vec::new();
-    for thread in profile["threads"].as_array().unwrap() {
-        call_paths(&thread["tree"], &labels, "", &mut every_thread);
-    }
+    let every_thread = all_call_paths(&dir);
     assert!(
         (every_thread.iter()).any(|p| p == "task:task > region:count_tasks > task_create:task"),
         "{every_thread:#?}"

@@ -276,6 +276,21 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         ..Flag::PLAIN
     },
     Flag {
+        name: "filter",
+        value: Value::Text {
+            placeholder: "FILE",
+        },
+        help: "Leave the regions a Score-P filter file excludes exactly as written: functions by \
+               name (`MANGLED` for symbols), files by path, OpenMP constructs and user regions \
+               by label or FILE:LINE (`pomp report --suggest-filter` writes one).",
+        apply: |o, v| {
+            o.rules.filter =
+                crate::filter::Filter::read(std::path::Path::new(v.unwrap_or_default()))?;
+            Ok(())
+        },
+        ..Flag::PLAIN
+    },
+    Flag {
         name: "nosrc",
         value: Value::Switch,
         help: "Omit #line markers (diagnostics then point at the instrumented file).",

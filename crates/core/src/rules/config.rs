@@ -14,4 +14,6 @@ pub struct Config {
     pub interface: Interface,
     /// Keep `untied` on tasks and call the `Untied_task_*` events.
     pub keep_untied: bool,
+    /// Regions left exactly as written (`--filter`).
+    pub filter: crate::filter::Filter,
 }

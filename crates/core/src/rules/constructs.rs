@@ -209,10 +209,11 @@ impl Planner<'_> {
         if let Some(untied) = untied.clone().filter(|_| self.options.keep_untied) {
             rule_name = untied;
         }
-        let rule = rules()
-            .construct
-            .get(&rule_name)
-            .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type));
+        let rule = rules().construct.get(&rule_name).filter(|r| {
+            self.wanted(&rule_name, r)
+                && !self.disabled(leaf, region_type)
+                && !self.filtered_site(site, region_type)
+        });
         // A task left unmeasured stays as the user wrote it.
         if untied.is_some() && !self.options.keep_untied && rule.is_some() {
             directive.clauses.retain(|c| c.name != "untied");

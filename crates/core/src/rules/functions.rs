@@ -18,7 +18,7 @@ impl Planner<'_> {
         // closes the region itself.
         let closed_at_exits = self.file.language.family() == Family::Fortran;
         for (index, function) in self.model.functions.iter().enumerate() {
-            if self.inserts_nothing_at(function.entry) {
+            if self.inserts_nothing_at(function.entry) || self.filtered_function(function) {
                 continue;
             }
             let id = self.plan.regions.len() + 1;
@@ -51,6 +51,46 @@ impl Planner<'_> {
                 closed_at_exits,
             });
         }
+    }
+
+    /// Whether `--filter` leaves `function` alone. A C function's symbol
+    /// is its name; other languages' symbols are not known here.
+    fn filtered_function(&self, function: &crate::model::Function) -> bool {
+        let filter = &self.options.filter;
+        let mangled =
+            (self.file.language == crate::language::Language::C).then_some(function.name.as_str());
+        !filter.is_empty()
+            && filter.excludes(
+                &self.file.path,
+                &crate::filter::RegionNames {
+                    names: vec![function.name.clone()],
+                    mangled,
+                },
+            )
+    }
+
+    /// Whether `--filter` leaves the construct or user region of `site`
+    /// alone.
+    pub(super) fn filtered_site(&self, site: &Site, region_type: &str) -> bool {
+        let filter = &self.options.filter;
+        if filter.is_empty() {
+            return false;
+        }
+        let unit = (self.model.unit_at(site.span.start)).map(|u| self.model.units[u].name.as_str());
+        let names = crate::filter::construct_names(
+            region_type,
+            site.directive.argument.as_deref(),
+            unit,
+            &self.file.path,
+            self.file.line_of(site.span.start),
+        );
+        filter.excludes(
+            &self.file.path,
+            &crate::filter::RegionNames {
+                names,
+                mangled: None,
+            },
+        )
     }
 
     fn inserts_nothing_at(&self, offset: usize) -> bool {

@@ -40,6 +40,7 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
         listed_iteration_variables: Vec::new(),
+        filtered_user_regions: Vec::new(),
     };
     planner.run();
     planner.plan
@@ -56,6 +57,8 @@ struct Planner<'a> {
     /// Combined loop constructs whose splitting lists iteration variables
     /// on an enclosing leaf, with those variables.
     listed_iteration_variables: Vec<(usize, Vec<String>)>,
+    /// The names of the user regions `--filter` left alone, open.
+    filtered_user_regions: Vec<String>,
 }
 
 impl Planner<'_> {

@@ -20,6 +20,14 @@ impl Planner<'_> {
             {
                 PompAction::Remove
             }
+            Some(Role::UserRegionBegin) if self.filtered_site(site, user_region_type) => {
+                (self.filtered_user_regions)
+                    .push(site.directive.argument.clone().unwrap_or_default());
+                PompAction::Remove
+            }
+            Some(Role::UserRegionEnd) if self.closes_filtered_user_region(site, stack) => {
+                PompAction::Remove
+            }
             Some(Role::UserRegionBegin) => {
                 let region_name = site.directive.argument.clone().unwrap_or_default();
                 let region = self.new_region(index, site, user_region_type, None);
@@ -149,4 +157,20 @@ pub(super) fn user_region_type() -> &'static str {
         .find(|d| d.role == Some(Role::UserRegionBegin))
         .and_then(|d| d.region_type.as_deref())
         .expect("the directive table has a user region")
+}
+
+impl Planner<'_> {
+    /// Whether the end of a user region at `site` is that of one `--filter`
+    /// left alone: none of its name is open since, and one filtered is.
+    fn closes_filtered_user_region(&mut self, site: &Site, open: &[(String, usize)]) -> bool {
+        let name = site.directive.argument.clone().unwrap_or_default();
+        let filtered = &mut self.filtered_user_regions;
+        match filtered.iter().rposition(|n| *n == name) {
+            Some(at) if !open.iter().any(|(n, _)| *n == name) => {
+                filtered.remove(at);
+                true
+            }
+            _ => false,
+        }
+    }
 }
