@@ -147,7 +147,8 @@ pomp report --diff before.json after.json --flamegraph diff.svg\n  \
 pomp report run.json --idf build/ --format csv > regions.csv\n  \
 pomp report pomp-profile.rank*.json --cube run.cubex   # Cube: call paths by rank and thread\n  \
 pomp report pomp-trace.4242.ptrace --otf2 trace-otf2   # then: otf2-print trace-otf2/traces.otf2\n  \
-pomp report pomp-profile.4242.json --chrome trace.json  # Perfetto";
+pomp report pomp-profile.4242.json --chrome trace.json  # Perfetto\n  \
+pomp report pomp-profile.4242.json --suggest-filter=app.filter  # then: pomp-cc --pomp-filter=app.filter";
 
 #[derive(clap::Args)]
 struct ReportArgs {
@@ -190,6 +191,9 @@ struct ReportArgs {
     /// Write the run's trace (POMP_TRACE=1) as an OTF2 archive in DIR (Vampir, otf2-print); needs the OTF2 library (Debian: libopen-trace-format2-10). PROFILE may be the trace itself.
     #[arg(long, value_name = "DIR")]
     otf2: Option<PathBuf>,
+    /// Write a filter (Score-P's syntax, for --filter) leaving out the regions whose measurement costs most relative to their time, each with its visits, time per visit and estimated overhead; to FILE, or printed. No report is printed.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-", conflicts_with_all = ["diff", "tree"])]
+    suggest_filter: Option<PathBuf>,
     #[command(flatten)]
     color: ColorFlag,
 }
@@ -392,6 +396,7 @@ fn report(a: ReportArgs) -> ExitCode {
         cube: a.cube,
         chrome: a.chrome,
         otf2: a.otf2,
+        suggest_filter: a.suggest_filter,
     };
     report::run(&options, a.color.choice())
 }

@@ -1239,6 +1239,93 @@ fn a_score_p_filter_leaves_functions_and_constructs_as_written() {
     );
 }
 
+/// A function called far more often than it takes time to run.
+const TINY_FUNCTION_PROGRAM: &str = "#include <stdio.h>\n\
+static double step(double x) { return x * 0.5 + 1.0; }\n\
+static double sweep(int n)\n\
+{\n\
+    double sum = 0;\n\
+#pragma omp parallel for reduction(+ : sum)\n\
+    for (int i = 0; i < n; ++i)\n\
+        sum += step(i);\n\
+    return sum;\n\
+}\n\
+int main(void)\n\
+{\n\
+    double total = 0;\n\
+    for (int k = 0; k < 4; ++k)\n\
+        total += sweep(100000);\n\
+    printf(\"%.1f\\n\", total);\n\
+    return 0;\n\
+}\n";
+
+#[test]
+fn the_suggested_filter_leaves_the_costly_regions_out_of_the_next_build() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("tiny");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("tiny.c"), TINY_FUNCTION_PROGRAM).unwrap();
+    succeed(
+        workspace
+            .command("gcc", &dir)
+            .args(["-O2", "-fopenmp", "tiny.c", "-o", "plain"]),
+    );
+    let expected = stdout(&succeed(&mut workspace.command(dir.join("plain"), &dir)));
+    let build = |extra: &[&str]| {
+        succeed(
+            workspace
+                .command(workspace.wrapper("pomp-cc"), &dir)
+                .arg("--pomp-regions=functions")
+                .args(extra)
+                .args(["-O2", "-fopenmp", "tiny.c", "-o", "tiny"]),
+        );
+        assert_eq!(
+            run_with_profile(&workspace, &dir.join("tiny"), &dir),
+            expected
+        );
+        all_call_paths(&dir)
+    };
+    let measured = build(&[]);
+    assert!(
+        measured.iter().any(|p| p.ends_with("region:step")),
+        "{measured:#?}"
+    );
+    let filter = dir.join("suggested.filter");
+    succeed(
+        workspace
+            .command(pomp_binary(), &dir)
+            .args(["report", "profile.json"])
+            .arg(format!("--suggest-filter={}", filter.display())),
+    );
+    let text = std::fs::read_to_string(&filter).unwrap();
+    // step is throttled: 400000 visits of well under 10 us.
+    let entry = text
+        .lines()
+        .position(|l| l.trim() == "EXCLUDE step")
+        .unwrap_or_else(|| panic!("step not suggested:\n{text}"));
+    let comment = text.lines().nth(entry - 1).unwrap();
+    assert!(
+        comment.contains("throttled: 400000 visits,")
+            && comment.contains("per visit, estimated overhead"),
+        "{text}"
+    );
+    for kept in ["EXCLUDE main", "EXCLUDE sweep"] {
+        assert!(!text.contains(kept), "{text}");
+    }
+    let filtered = build(&[&format!("--pomp-filter={}", filter.display())]);
+    assert!(
+        !filtered.iter().any(|p| p.contains("step")),
+        "{filtered:#?}"
+    );
+    assert!(
+        filtered
+            .iter()
+            .any(|p| p == "region:main > region:sweep > parallel:parallelfor"),
+        "{filtered:#?}"
+    );
+    workspace.assert_scratch_removed();
+}
+
 #[test]
 fn function_regions_root_the_profile_at_main() {
     let workspace = Workspace::new();

@@ -14,6 +14,7 @@ pub mod export;
 pub mod join;
 pub mod load;
 pub mod render;
+pub mod suggest;
 #[cfg(test)]
 mod tests;
 
@@ -57,6 +58,9 @@ pub struct Options {
     pub chrome: Option<PathBuf>,
     /// The trace as an OTF2 archive, in this directory.
     pub otf2: Option<PathBuf>,
+    /// Write a filter leaving out the regions that cost most to measure
+    /// here (`-`: on standard output) instead of the report.
+    pub suggest_filter: Option<PathBuf>,
 }
 
 impl Options {
@@ -109,6 +113,15 @@ fn run_report(
         Some(base) if build_difference(&build, &build_of(base)).is_some() => Matching::BySource,
         _ => Matching::ById,
     };
+    if let Some(path) = &options.suggest_filter {
+        let filter = suggest::filter_file(&runs, &suggest::suggestions(&runs));
+        if path.as_os_str() == "-" {
+            out.write_all(filter.as_bytes()).map_err(stdout_error)?;
+            return Ok(Vec::new());
+        }
+        write_file(path, filter.as_bytes())?;
+        return Ok(vec![path.clone()]);
+    }
     let mut all: Vec<&Run> = runs.iter().collect();
     all.extend(&baseline);
     let catalog = Catalog::new(&all, matching, descriptors);
