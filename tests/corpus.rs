@@ -19,6 +19,7 @@
 //! without OpenMP and must print the same.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use pomp::wrapper::InitFunction;
 use similar::TextDiff;
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -29,8 +30,6 @@ use std::time::{Duration, Instant};
 
 const CORPUS_DIRS: &[&str] = &["c", "cxx", "kernels", "fortran"];
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
-/// The version string POMP2 libraries ask the link-time registration for.
-const OPARI2_VERSION: &str = "2.0.8";
 /// Far above any corpus program's run time; reached only by a hang, such as
 /// a barrier that not every thread meets.
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
@@ -200,44 +199,9 @@ fn build_step(mut command: Command, work: &Path) -> Result<(), String> {
     }
 }
 
-/// A translation unit's registration function, as the linker sees it.
-struct InitFunction {
-    symbol: String,
-    regions: usize,
-}
-
-impl InitFunction {
-    /// `name` is the IDF's `init_function`, which ends in the number of
-    /// regions it registers; `symbol` how the object file spells it.
-    fn new(name: &str, symbol: String) -> Result<InitFunction, String> {
-        let regions = name
-            .rsplit('_')
-            .next()
-            .and_then(|n| n.parse::<usize>().ok())
-            .ok_or_else(|| format!("init function {name:?} does not end in its region count"))?;
-        Ok(InitFunction { symbol, regions })
-    }
-}
-
-/// The link-time registration file: `POMP2_Init_regions` calls every
-/// translation unit's init function.
+/// The link-time registration file, as the wrappers write it.
 fn registration_source(init_functions: &[InitFunction]) -> String {
-    let mut source = String::from("#include <stddef.h>\n");
-    for function in init_functions {
-        writeln!(source, "extern void {}(void);", function.symbol).unwrap();
-    }
-    source.push_str("void POMP2_Init_regions(void)\n{\n");
-    for function in init_functions {
-        writeln!(source, "    {}();", function.symbol).unwrap();
-    }
-    let total: usize = init_functions.iter().map(|f| f.regions).sum();
-    write!(
-        source,
-        "}}\nsize_t POMP2_Get_num_regions(void) {{ return {total}; }}\n\
-         const char *POMP2_Get_opari2_version(void) {{ return \"{OPARI2_VERSION}\"; }}\n"
-    )
-    .unwrap();
-    source
+    pomp::wrapper::render_registration(init_functions)
 }
 
 /// The init function an IDF descriptor names; none when the file has no regions.
@@ -248,12 +212,18 @@ fn idf_document(idf_path: &Path) -> Result<serde_json::Value, String> {
         .map_err(|e| format!("IDF descriptor {} is not JSON: {e}", idf_path.display()))
 }
 
-fn init_function_of(idf: &serde_json::Value) -> Result<Option<String>, String> {
-    match idf.get("init_function") {
-        Some(serde_json::Value::String(name)) => Ok(Some(name.clone())),
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(other) => Err(format!("IDF init_function is not a string: {other}")),
+/// The registration functions an IDF descriptor names: its construct
+/// regions' and its user regions'.
+fn init_functions_of(idf: &serde_json::Value) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    for key in ["init_function", "user_init_function"] {
+        match idf.get(key) {
+            Some(serde_json::Value::String(name)) => names.push(name.clone()),
+            None | Some(serde_json::Value::Null) => {}
+            Some(other) => return Err(format!("IDF {key} is not a string: {other}")),
+        }
     }
+    Ok(names)
 }
 
 /// The symbol by which an object file defines the init function the IDF
@@ -459,10 +429,10 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
     link_checked(
         Language::C,
         &[object],
-        &[InitFunction::new(
-            "POMP2_Init_reg_hand_6",
-            "POMP2_Init_reg_hand_6".to_string(),
-        )?],
+        &[
+            InitFunction::from_symbol("POMP2_Init_reg_hand_5").unwrap(),
+            InitFunction::from_symbol("POMP2_USER_Init_reg_hand_1").unwrap(),
+        ],
         &support.check_object,
         work.path(),
         &executable,
@@ -643,10 +613,14 @@ fn check_corpus_file(
     build_step(command, work)
         .map_err(|e| format!("the instrumented file does not compile: {e}"))?;
     let idf = idf_document(&idf)?;
-    let init_functions = match init_function_of(&idf)? {
-        Some(name) => vec![InitFunction::new(&name, linkable_symbol(&object, &name)?)?],
-        None => Vec::new(),
-    };
+    let init_functions = init_functions_of(&idf)?
+        .iter()
+        .map(|name| {
+            let symbol = linkable_symbol(&object, name)?;
+            InitFunction::from_symbol(&symbol)
+                .ok_or_else(|| format!("{symbol} is no registration function"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let executable = work.join("instrumented");
     link_checked(
         file.language,

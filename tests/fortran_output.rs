@@ -1,6 +1,7 @@
 //! Fortran output end to end: instrument, compile with gfortran against the
 //! checking POMP2 library, run, and compare with the uninstrumented build.
 
+use pomp::wrapper::InitFunction;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -70,7 +71,7 @@ fn run(command: &mut Command) -> String {
 
 /// Instruments `source` (inside `work`) and returns the output path and the
 /// registration routine the IDF names.
-fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, String) {
+fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, Vec<InitFunction>) {
     let output = work.join(format!("instrumented.{suffix}"));
     let idf = work.join("instrumented.json");
     run(Command::new(env!("CARGO_BIN_EXE_pomp"))
@@ -81,21 +82,18 @@ fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, String) {
         .arg("--idf")
         .arg(&idf));
     let idf: serde_json::Value = serde_json::from_str(&fs::read_to_string(&idf).unwrap()).unwrap();
-    let init = idf["init_function"]
-        .as_str()
-        .expect("the file has regions")
-        .to_string();
+    let init = ["init_function", "user_init_function"]
+        .iter()
+        .filter_map(|key| idf[key].as_str())
+        .map(|name| InitFunction::from_symbol(name).expect("a registration function"))
+        .collect::<Vec<_>>();
+    assert!(!init.is_empty(), "the file has regions");
     (output, init)
 }
 
-fn registration(init: &str) -> String {
-    let count: usize = init.rsplit('_').next().unwrap().parse().unwrap();
-    format!(
-        "#include <stddef.h>\nextern void {init}(void);\n\
-         void POMP2_Init_regions(void) {{ {init}(); }}\n\
-         size_t POMP2_Get_num_regions(void) {{ return {count}; }}\n\
-         const char *POMP2_Get_opari2_version(void) {{ return \"2.0.0\"; }}\n"
-    )
+/// The link-time registration, as the wrappers write it.
+fn registration(init: &[InitFunction]) -> String {
+    pomp::wrapper::render_registration(init)
 }
 
 struct Builds {

@@ -342,6 +342,7 @@ pub fn run(
                 let report = done.report;
                 if report.verdict.mirror == Mirror::Instrumented {
                     init_functions.extend(report.verdict.init_function.clone());
+                    init_functions.extend(report.verdict.user_init_function.clone());
                 }
                 tally(report, &mut summary, &mut notable, reports);
             }

@@ -188,7 +188,7 @@ impl Renderer<'_> {
         self.push_calls(text, region, &pair.after);
         text.push_str(match self.plan.interface {
             Interface::Pomp2 => " }\n",
-            Interface::Pomp1 => "\n",
+            Interface::Pomp1 | Interface::Pomp1Paper => "\n",
         });
     }
 
@@ -456,7 +456,7 @@ impl Renderer<'_> {
             Interface::Pomp2 => out.push_str(
                 "typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n",
             ),
-            Interface::Pomp1 => out.push_str(POMP1_DESCRIPTOR),
+            Interface::Pomp1 | Interface::Pomp1Paper => out.push_str(POMP1_DESCRIPTOR),
         }
         let mut events: Vec<&str> = self.events.iter().map(String::as_str).collect();
         events.sort_unstable();
@@ -464,8 +464,11 @@ impl Renderer<'_> {
             out.push_str(&prototype(self.plan, event));
             out.push('\n');
         }
-        if self.plan.interface == Interface::Pomp2 {
+        if self.plan.registration().is_some() {
             out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        }
+        if self.plan.user_registration().is_some() {
+            out.push_str("void POMP2_USER_Assign_handle(POMP2_Region_handle*, const char*);\n");
         }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
         match self.plan.interface {
@@ -483,7 +486,7 @@ impl Renderer<'_> {
                 }
             }
             // Defined last to first, so each can point to the next.
-            Interface::Pomp1 => {
+            Interface::Pomp1 | Interface::Pomp1Paper => {
                 for (i, region) in self.plan.regions.iter().enumerate().rev() {
                     let next = self.plan.regions.get(i + 1);
                     out.push_str(&self.descriptor(region, next));
@@ -512,29 +515,42 @@ impl Renderer<'_> {
         )
     }
 
+    /// The registration functions: one assigning the handles of the
+    /// construct regions, one those of the user regions, which OPARI2's
+    /// libraries read with a parser of their own.
     fn init_function(&self) -> String {
-        if self.plan.registration().is_none() {
-            return String::new();
-        }
         // Sized once: a line for each region.
         let per_region: usize = (self.plan.regions.iter())
             .map(|r| r.handle.len() + 64)
             .sum();
-        let mut out = String::with_capacity(per_region + 256);
-        let init_function = self.plan.init_function();
-        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {init_function}(void);\n"));
-        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {init_function}(void)\n{{\n"));
-        let mut id = itoa::Buffer::new();
-        for region in &self.plan.regions {
-            out.push_str("    POMP2_Assign_handle(&");
-            out.push_str(&region.handle);
-            out.push_str(", pomp2_ctc_");
-            out.push_str(id.format(region.id));
-            out.push_str(");\n");
+        let mut out = String::new();
+        for (function, user) in [
+            (self.plan.registration(), false),
+            (self.plan.user_registration(), true),
+        ] {
+            let Some(init_function) = function else {
+                continue;
+            };
+            out.reserve(per_region + 256);
+            let assign = if user {
+                "    POMP2_USER_Assign_handle(&"
+            } else {
+                "    POMP2_Assign_handle(&"
+            };
+            out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+            out.push_str(&format!("void {init_function}(void);\n"));
+            out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+            out.push_str(&format!("void {init_function}(void)\n{{\n"));
+            let mut id = itoa::Buffer::new();
+            for region in self.plan.regions.iter().filter(|r| r.user == user) {
+                out.push_str(assign);
+                out.push_str(&region.handle);
+                out.push_str(", pomp2_ctc_");
+                out.push_str(id.format(region.id));
+                out.push_str(");\n");
+            }
+            out.push_str("}\n");
         }
-        out.push_str("}\n");
         out
     }
 }

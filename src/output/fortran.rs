@@ -71,7 +71,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
     if !plan.regions.is_empty() {
         let mut tail = match plan.interface {
             Interface::Pomp2 => r.registration(),
-            Interface::Pomp1 => r.descriptor_initialiser(),
+            Interface::Pomp1 | Interface::Pomp1Paper => r.descriptor_initialiser(),
         };
         if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
             tail.insert(0, '\n');
@@ -131,7 +131,7 @@ impl Renderer<'_> {
     fn common_block(&self, region: &Region) -> String {
         let stem = match self.plan.interface {
             Interface::Pomp2 => "pomp2_cb",
-            Interface::Pomp1 => "pomp_rd_cb",
+            Interface::Pomp1 | Interface::Pomp1Paper => "pomp_rd_cb",
         };
         format!("{stem}_{}_{}", self.plan.unique, region.id)
     }
@@ -827,7 +827,7 @@ impl Renderer<'_> {
         // One statement per handle: no line grows with the region count.
         let words = match self.plan.interface {
             Interface::Pomp2 => String::new(),
-            Interface::Pomp1 => format!("({DESCRIPTOR_WORDS})"),
+            Interface::Pomp1 | Interface::Pomp1Paper => format!("({DESCRIPTOR_WORDS})"),
         };
         for region in regions.clone() {
             out.push_str(&self.statement(
@@ -928,7 +928,7 @@ impl Renderer<'_> {
     fn descriptor_guard(&self, unit: Option<usize>) -> String {
         match self.plan.interface {
             Interface::Pomp2 => String::new(),
-            Interface::Pomp1 => self.statement(
+            Interface::Pomp1 | Interface::Pomp1Paper => self.statement(
                 &self.indent(unit),
                 &format!("call {}()", self.descriptor_initialiser_name()),
             ),
@@ -1041,32 +1041,44 @@ impl Renderer<'_> {
         out
     }
 
-    /// The routine the link-time `POMP2_Init_regions` calls: it hands every
-    /// handle of this file to the library.
+    /// The routines the link-time `POMP2_Init_regions` and
+    /// `POMP2_USER_Init_regions` call: they hand every handle of this file
+    /// to the library, user regions' apart, as OPARI2's libraries read
+    /// those with a parser of their own.
     fn registration(&self) -> String {
-        let name = self.plan.init_function();
         let outer = if self.fixed_form { "      " } else { "" };
         let inner = if self.fixed_form { "      " } else { "  " };
         let mut out = String::new();
-        out.push_str(&self.statement(
-            outer,
-            &format!("subroutine {name}() bind(C, name=\"{name}\")"),
-        ));
-        out.push_str(&self.statement(inner, "implicit none"));
-        out.push_str(&self.handle_declarations(inner, self.plan.regions.iter()));
-        for region in &self.plan.regions {
-            out.push_str(&self.ctc_declaration(inner, region));
-        }
-        for region in &self.plan.regions {
+        for (function, user) in [
+            (self.plan.registration(), false),
+            (self.plan.user_registration(), true),
+        ] {
+            let Some(name) = function else {
+                continue;
+            };
+            let regions = || self.plan.regions.iter().filter(move |r| r.user == user);
+            let assign = if user {
+                "POMP2_USER_Assign_handle"
+            } else {
+                "POMP2_Assign_handle"
+            };
             out.push_str(&self.statement(
-                inner,
-                &format!(
-                    "call POMP2_Assign_handle({}, pomp2_ctc_{})",
-                    region.handle, region.id
-                ),
+                outer,
+                &format!("subroutine {name}() bind(C, name=\"{name}\")"),
             ));
+            out.push_str(&self.statement(inner, "implicit none"));
+            out.push_str(&self.handle_declarations(inner, regions()));
+            for region in regions() {
+                out.push_str(&self.ctc_declaration(inner, region));
+            }
+            for region in regions() {
+                out.push_str(&self.statement(
+                    inner,
+                    &format!("call {assign}({}, pomp2_ctc_{})", region.handle, region.id),
+                ));
+            }
+            out.push_str(&self.statement(outer, &format!("end subroutine {name}")));
         }
-        out.push_str(&self.statement(outer, &format!("end subroutine {name}")));
         out
     }
 }

@@ -1,7 +1,8 @@
 //! What the rules need to know besides the model: which constructs to
-//! instrument and for which interface.
+//! instrument and for which interface and library.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 pub use pomp2::{EventSet, Interface};
 
@@ -14,4 +15,83 @@ pub struct Config {
     pub interface: Interface,
     /// Keep `untied` on tasks and call the `Untied_task_*` events.
     pub keep_untied: bool,
+    /// The measurement library the program links, when it is not pomp's
+    /// runtime: only what it defines is called, in OPARI2's structure.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "shared_library"
+    )]
+    pub library: Option<Arc<Library>>,
+}
+
+fn shared_library<S: serde::Serializer>(
+    library: &Option<Arc<Library>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&library.as_deref(), serializer)
+}
+
+/// What a measurement library other than pomp's runtime implements, read
+/// from its symbols.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Library {
+    /// Where it was read from, for messages.
+    pub name: String,
+    /// The events C code may call, by their names after the interface's
+    /// prefix, in lower case (`parallel_fork`).
+    pub c_events: BTreeSet<String>,
+    /// The same for Fortran code (`pomp2_parallel_fork_` gives
+    /// `parallel_fork`).
+    pub fortran_events: BTreeSet<String>,
+}
+
+impl Library {
+    /// Does the library define `event` (a name after the prefix, as the
+    /// rules spell it) for code in Fortran (`fortran`) or C?
+    pub fn defines(&self, event: &str, fortran: bool) -> bool {
+        let events = if fortran {
+            &self.fortran_events
+        } else {
+            &self.c_events
+        };
+        events.contains(&event.to_ascii_lowercase())
+    }
+
+    /// Reads the events a library defines from its defined symbols, for
+    /// `interface`: `POMP2_Parallel_fork` and `pomp2_parallel_fork_` for
+    /// POMP2; `pomp_parallel_fork` and `pomp_parallel_fork_` (OPARI 1.1's
+    /// library), or `POMP_Parallel_fork` (the 2002 paper's spelling), for
+    /// the original interface.
+    pub fn from_symbols<'s>(
+        name: &str,
+        interface: Interface,
+        symbols: impl IntoIterator<Item = &'s str>,
+    ) -> Library {
+        let c_prefix = match interface {
+            Interface::Pomp2 => "POMP2_",
+            Interface::Pomp1 => "pomp_",
+            Interface::Pomp1Paper => "POMP_",
+        };
+        let fortran_prefix = match interface {
+            Interface::Pomp2 => "pomp2_",
+            Interface::Pomp1 | Interface::Pomp1Paper => "pomp_",
+        };
+        let mut library = Library {
+            name: name.to_owned(),
+            ..Library::default()
+        };
+        for symbol in symbols {
+            if let Some(event) = symbol
+                .strip_prefix(fortran_prefix)
+                .and_then(|rest| rest.strip_suffix('_'))
+                .filter(|event| !event.bytes().any(|b| b.is_ascii_uppercase()))
+            {
+                library.fortran_events.insert(event.to_owned());
+            }
+            if let Some(event) = symbol.strip_prefix(c_prefix) {
+                library.c_events.insert(event.to_ascii_lowercase());
+            }
+        }
+        library
+    }
 }

@@ -13,7 +13,7 @@ use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
-pub use config::{Config, EventSet, Interface};
+pub use config::{Config, EventSet, Interface, Library};
 pub use pomp2::ctc::ImplicitBarrier;
 use std::borrow::Cow;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
@@ -30,6 +30,10 @@ pub struct Region {
     /// directives.
     pub end_site: Option<usize>,
     pub region_type: String,
+    /// The type OPARI2's CTC parser is shown: one of its region types.
+    pub opari2_type: String,
+    /// A user region, registered with `POMP2_USER_Assign_handle`.
+    pub user: bool,
     /// C identifier of the handle variable.
     pub handle: String,
     /// Region id of the innermost enclosing region.
@@ -205,6 +209,9 @@ pub struct Plan {
     /// user region, in the chosen interface.
     pub implicit_barrier: Pair,
     pub user_region: Pair,
+    /// Leaf constructs left unmeasured because the measurement library
+    /// defines no events for them.
+    pub unmeasured: std::collections::BTreeSet<String>,
     /// What the regions' CTC strings are made of beyond the regions: the
     /// file's path, and whether they carry pomp's extended keys.
     ctc_path: String,
@@ -220,7 +227,7 @@ impl Plan {
         let rules = rules();
         let (implicit_barrier, user_region) = match interface {
             Interface::Pomp2 => (rules.implicit_barrier.clone(), rules.user_region.clone()),
-            Interface::Pomp1 => (
+            Interface::Pomp1 | Interface::Pomp1Paper => (
                 rules.pomp1.pair(&rules.implicit_barrier),
                 rules.pomp1.pair(&rules.user_region),
             ),
@@ -243,6 +250,7 @@ impl Plan {
             interface,
             implicit_barrier,
             user_region,
+            unmeasured: Default::default(),
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
             ctc_strings: std::sync::OnceLock::new(),
@@ -291,8 +299,16 @@ impl Plan {
         }
     }
 
+    /// The function assigning the handles of the file's construct regions.
     pub fn init_function(&self) -> String {
-        pomp2::registration::InitFunction::new(&self.unique, self.regions.len()).symbol
+        let constructs = self.regions.iter().filter(|r| !r.user).count();
+        pomp2::registration::InitFunction::new(&self.unique, constructs).symbol
+    }
+
+    /// The function assigning the handles of the file's user regions.
+    pub fn user_init_function(&self) -> String {
+        let users = self.regions.iter().filter(|r| r.user).count();
+        pomp2::registration::InitFunction::new_user(&self.unique, users).symbol
     }
 
     /// The id joining a region (by its 1-based number) with its IDF entry
@@ -302,18 +318,33 @@ impl Plan {
         pomp2::RegionId::new(&self.unique, number)
     }
 
-    /// The registration function the link step calls, if the file has one
-    /// (the original interface has none: its descriptors are static data).
+    /// The registration function the link step calls, if the file has
+    /// construct regions (the original interface has none: its
+    /// descriptors are data the link step finds).
     pub fn registration(&self) -> Option<String> {
-        (self.interface == Interface::Pomp2 && !self.regions.is_empty())
+        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| !r.user))
             .then(|| self.init_function())
+    }
+
+    /// The registration function of the file's user regions, if it has any.
+    pub fn user_registration(&self) -> Option<String> {
+        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| r.user))
+            .then(|| self.user_init_function())
+    }
+
+    /// Every registration function the file defines.
+    pub fn registrations(&self) -> Vec<String> {
+        self.registration()
+            .into_iter()
+            .chain(self.user_registration())
+            .collect()
     }
 
     /// The prefix of every event's name in the chosen interface.
     pub fn prefix(&self) -> &'static str {
         match self.interface {
             Interface::Pomp2 => "POMP2_",
-            Interface::Pomp1 => "POMP_",
+            Interface::Pomp1 | Interface::Pomp1Paper => "POMP_",
         }
     }
 }
@@ -503,11 +534,107 @@ impl Planner<'_> {
 
     fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
         match self.options.interface {
-            Interface::Pomp1 => rules().pomp1.constructs.iter().any(|c| c == name),
+            Interface::Pomp1 | Interface::Pomp1Paper => {
+                rules().pomp1.constructs.iter().any(|c| c == name)
+            }
             Interface::Pomp2 => {
                 !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
             }
         }
+    }
+
+    /// Does the measurement library define `event` (as the interface's
+    /// rules name it) for this file's language? pomp's runtime defines all.
+    fn defines(&self, event: &str) -> bool {
+        self.options
+            .library
+            .as_ref()
+            .is_none_or(|library| library.defines(event, self.file.language.is_fortran()))
+    }
+
+    fn defines_all<'c>(&self, calls: impl IntoIterator<Item = &'c Call>) -> bool {
+        calls.into_iter().all(|call| self.defines(call.event))
+    }
+
+    /// Are regions measured in OPARI2's structure? Then a combined
+    /// construct's region is one of OPARI2's types (its other parts stay
+    /// unmeasured, as OPARI2 leaves them) and every barrier a library must
+    /// see is explicit: for `--pomp=opari2`, and for every library but
+    /// pomp's runtime, which alone infers a parallel region's barrier.
+    fn opari2_structure(&self) -> bool {
+        self.options.events == EventSet::Opari2 || self.options.library.is_some()
+    }
+
+    /// The rule a leaf construct is measured by: its own, or its untied
+    /// variant for a task kept untied.
+    fn rule_name(&self, leaf: &str, directive: &Directive) -> String {
+        let untied = rules()
+            .construct
+            .get(leaf)
+            .and_then(|rule| rule.untied.clone())
+            .filter(|_| {
+                directive.has_clause("untied")
+                    && self.options.keep_untied
+                    && !self.options.interface.is_pomp1()
+            });
+        untied.unwrap_or_else(|| leaf.to_string())
+    }
+
+    /// For each leaf of a split construct, whether it stays unmeasured
+    /// because OPARI2 has no region type for it together with the leaves
+    /// before it: in OPARI2's structure, a construct's OPARI2 leaves are
+    /// measured as far as they make one of its types (`parallel master`:
+    /// the parallel region only).
+    fn beyond_opari2_types(&self, split: &[(String, Directive)], region_type: &str) -> Vec<bool> {
+        let mut beyond = vec![false; split.len()];
+        if !self.opari2_structure() || self.options.interface != Interface::Pomp2 {
+            return beyond;
+        }
+        let mut joined = String::new();
+        let mut valid = true;
+        for (index, (leaf, directive)) in split.iter().enumerate() {
+            let name = self.rule_name(leaf, directive);
+            let Some(rule) = rules().construct.get(&name) else {
+                continue;
+            };
+            // A construct without a region of its own (`section`) is
+            // measured in its enclosing construct's.
+            if rule.set != EventFamily::Opari2 || !rule.region || self.disabled(leaf, region_type) {
+                continue;
+            }
+            joined.push_str(&rule.opari2_type(&name));
+            valid = valid && pomp2::ctc::opari2::is_region_type(&joined);
+            beyond[index] = !valid;
+        }
+        beyond
+    }
+
+    /// The type OPARI2's parser is shown for a construct measured by
+    /// `layers`: the OPARI2 type its measured OPARI2 leaves make as far as
+    /// they make one, else the nearest type of its first measured leaf.
+    fn opari2_type(&self, layers: &[Layer]) -> String {
+        let mut joined = String::new();
+        let mut best = None;
+        let mut fallback = None;
+        for layer in layers.iter().filter(|l| l.is_instrumented()) {
+            let Some(rule) = rules().construct.get(&layer.rule) else {
+                continue;
+            };
+            let word = rule.opari2_type(&layer.rule);
+            if rule.set == EventFamily::Opari2 {
+                joined.push_str(&word);
+                if pomp2::ctc::opari2::is_region_type(&joined) {
+                    best = Some(joined.clone());
+                }
+            } else if fallback.is_none() {
+                fallback = Some(word.into_owned());
+            }
+        }
+        let chosen = best.or(fallback).unwrap_or_else(|| "parallel".to_string());
+        if chosen == "for" && self.file.language.is_fortran() {
+            return "do".to_string();
+        }
+        chosen
     }
 
     fn construct(&mut self, index: usize, site: &Site) {
@@ -523,8 +650,9 @@ impl Planner<'_> {
         let mut layers = Vec::with_capacity(split.len());
         let listed =
             newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
-        for (leaf, directive) in split {
-            layers.push(self.layer(site, &leaf, directive, &region_type));
+        let beyond = self.beyond_opari2_types(&split, &region_type);
+        for ((leaf, directive), beyond) in split.into_iter().zip(beyond) {
+            layers.push(self.layer(site, &leaf, directive, &region_type, beyond));
         }
         if !layers.iter().any(Layer::is_instrumented) {
             return;
@@ -550,7 +678,10 @@ impl Planner<'_> {
             self.new_region(index, site, &region_type, None)
         };
         if !shares_region {
-            self.plan.regions[region].implicit_barrier = implicit_barrier;
+            let opari2_type = self.opari2_type(&layers);
+            let region = &mut self.plan.regions[region];
+            region.implicit_barrier = implicit_barrier;
+            region.opari2_type = opari2_type;
         }
         self.site_region[index] = Some(region);
         self.plan.constructs.push(Construct {
@@ -589,8 +720,7 @@ impl Planner<'_> {
     /// region's barrier serves it too: explicit as the worksharing's in
     /// OPARI2's structure, inferred in pomp's.
     fn closing_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
-        let infers =
-            self.options.events == EventSet::Extended && self.options.interface == Interface::Pomp2;
+        let infers = !self.opari2_structure() && self.options.interface == Interface::Pomp2;
         let mut form = None;
         for i in 0..layers.len() {
             if !layers[i].barrier_before_end {
@@ -697,28 +827,44 @@ impl Planner<'_> {
         leaf: &str,
         mut directive: Directive,
         region_type: &str,
+        beyond_opari2_types: bool,
     ) -> Layer {
-        let mut rule_name = leaf.to_string();
-        let pomp1 = self.options.interface == Interface::Pomp1;
-        let untied_variant = rules()
+        let pomp1 = self.options.interface.is_pomp1();
+        let rule_name = self.rule_name(leaf, &directive);
+        let has_untied_variant = rules()
             .construct
             .get(leaf)
-            .and_then(|rule| rule.untied.clone());
-        if let Some(untied) = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1) {
-            if self.options.keep_untied {
-                rule_name = untied;
-            } else {
-                directive.clauses.retain(|c| c.name != "untied");
-                self.plan.diagnostics.push(
-                    Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
-                        .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
-                );
-            }
-        }
+            .is_some_and(|rule| rule.untied.is_some());
         let rule = rules()
             .construct
             .get(&rule_name)
-            .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type));
+            .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type))
+            .filter(|_| !beyond_opari2_types);
+        let in_interface = |calls: &'static [Call]| match self.options.interface {
+            Interface::Pomp2 => Cow::Borrowed(calls),
+            Interface::Pomp1 | Interface::Pomp1Paper => Cow::Owned(rules().pomp1.calls(calls)),
+        };
+        let defined = rule.is_none_or(|r| {
+            [&r.before, &r.begin, &r.end, &r.after]
+                .into_iter()
+                .all(|calls| self.defines_all(in_interface(calls).iter()))
+        });
+        if !defined {
+            self.plan.unmeasured.insert(rule_name.clone());
+        }
+        let rule = rule.filter(|_| defined);
+        if rule.is_some()
+            && has_untied_variant
+            && directive.has_clause("untied")
+            && !pomp1
+            && !self.options.keep_untied
+        {
+            directive.clauses.retain(|c| c.name != "untied");
+            self.plan.diagnostics.push(
+                Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
+                    .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+            );
+        }
         let Some(rule) = rule else {
             return Layer {
                 rule: rule_name,
@@ -778,10 +924,6 @@ impl Planner<'_> {
             ));
         }
         let add_nowait = self.add_nowait(site, rule, &mut directive);
-        let in_interface = |calls: &'static [Call]| match self.options.interface {
-            Interface::Pomp2 => Cow::Borrowed(calls),
-            Interface::Pomp1 => Cow::Owned(rules().pomp1.calls(calls)),
-        };
         let mut layer = Layer {
             rule: rule_name,
             directive: (site.form != DirectiveForm::Implicit).then_some(directive),
@@ -815,6 +957,9 @@ impl Planner<'_> {
         directive: &mut Directive,
     ) -> bool {
         if !rule.nowait || directive.has_clause("nowait") {
+            return false;
+        }
+        if !self.defines_all(self.plan.implicit_barrier.calls()) {
             return false;
         }
         let end_clauses = site
@@ -1018,15 +1163,23 @@ impl Planner<'_> {
             .argument
             .clone()
             .filter(|_| site.directive.spec().argument_names.is_some());
-        let aux = ctc::aux(self.model, site_index, &site.directive);
+        let end_directive = site.end_site.map(|e| &self.model.sites[e].directive);
+        let aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        let user = site.directive.role() == Some(Role::UserRegionBegin);
         let region = Region {
             id,
             site: site_index,
             end_site,
             region_type: region_type.to_string(),
+            opari2_type: if user {
+                pomp2::ctc::opari2::USER_REGION.to_string()
+            } else {
+                region_type.to_string()
+            },
+            user,
             handle: match self.options.interface {
                 Interface::Pomp2 => format!("pomp2_region_{id}"),
-                Interface::Pomp1 => format!("pomp_rd_{id}"),
+                Interface::Pomp1 | Interface::Pomp1Paper => format!("pomp_rd_{id}"),
             },
             parent: None,
             name,
@@ -1048,7 +1201,14 @@ impl Planner<'_> {
         stack: &mut Vec<(String, usize)>,
     ) {
         let user_region_type = user_region_type();
-        let disabled_user = self.disabled(user_region_type, user_region_type);
+        let user_events = self.plan.user_region.calls().map(|c| c.event);
+        let undefined_user = !user_events
+            .chain((self.options.interface == Interface::Pomp2).then_some("USER_Assign_handle"))
+            .all(|event| self.defines(event));
+        if undefined_user && matches!(site.directive.role(), Some(Role::UserRegionBegin)) {
+            self.plan.unmeasured.insert(user_region_type.to_string());
+        }
+        let disabled_user = self.disabled(user_region_type, user_region_type) || undefined_user;
         let action = match site.directive.role() {
             Some(Role::StopInstrumenting | Role::ResumeInstrumenting) => PompAction::Remove,
             Some(Role::UserRegionBegin | Role::UserRegionEnd)
@@ -1091,8 +1251,8 @@ impl Planner<'_> {
             }
             _ if inside_skipped => PompAction::Remove,
             None => match rules().control.get(&site.directive.name) {
-                Some(call) => PompAction::Call(*call),
-                None => PompAction::Remove,
+                Some(call) if self.defines(call.event) => PompAction::Call(*call),
+                _ => PompAction::Remove,
             },
         };
         self.plan.pomp_directives.push((index, action));
@@ -1243,6 +1403,7 @@ impl Planner<'_> {
             .lock_calls
             .iter()
             .filter(|c| !skipped.covers(&c.span))
+            .filter(|c| self.defines(&crate::output::lock_wrapper(&c.name)))
             .cloned()
             .collect();
     }
@@ -1385,5 +1546,7 @@ fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
     directive.clauses.remove(position).args
 }
 
+#[cfg(test)]
+mod ctc_tests;
 #[cfg(test)]
 mod tests;

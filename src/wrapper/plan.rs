@@ -339,10 +339,12 @@ impl Planner<'_> {
             }
         }
         for source in instrumented {
-            inputs.init_functions.extend(source.init_function.clone());
+            inputs
+                .init_functions
+                .extend(source.init_functions.iter().cloned());
             match source.interface {
                 Interface::Pomp2 => inputs.calls_pomp2 = true,
-                Interface::Pomp1 => inputs.calls_pomp1 = true,
+                Interface::Pomp1 | Interface::Pomp1Paper => inputs.calls_pomp1 = true,
             }
         }
         inputs
@@ -437,7 +439,7 @@ mod tests {
             compiled_path: Path::new("/scratch").join(number.to_string()).join(name),
             language,
             explicit_language: input.explicit_language.clone(),
-            init_function: Some(InitFunction::new(&format!("u{number}"), 2)),
+            init_functions: vec![InitFunction::new(&format!("u{number}"), 2)],
             interface: Interface::Pomp2,
         }
     }

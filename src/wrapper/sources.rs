@@ -25,7 +25,7 @@ pub struct InstrumentedSource {
     pub compiled_path: PathBuf,
     pub language: Language,
     pub explicit_language: Option<String>,
-    pub init_function: Option<InitFunction>,
+    pub init_functions: Vec<InitFunction>,
     /// The interface its calls go to.
     pub interface: Interface,
 }
@@ -167,19 +167,18 @@ impl SourceJob<'_> {
                 crate::output::write_buffered(created, |to| done.write_output(&file, to))
             })
             .with_context(|| format!("writing {}", compiled_path.display()))?;
-        let init_function = done.init_function().map(|symbol| {
-            InitFunction::from_symbol(&symbol).unwrap_or(InitFunction {
-                symbol,
-                regions: done.plan.regions.len(),
-            })
-        });
+        let init_functions = done
+            .registrations()
+            .iter()
+            .filter_map(|symbol| InitFunction::from_symbol(symbol))
+            .collect();
         Ok(Some(InstrumentedSource {
             arg_index: self.input.arg_index,
             user_path: path.clone(),
             compiled_path,
             language: self.language,
             explicit_language: self.input.explicit_language.clone(),
-            init_function,
+            init_functions,
             interface: options.rules.interface,
         }))
     }

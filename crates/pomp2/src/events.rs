@@ -163,6 +163,7 @@ pub const EVENTS: &[Event] = &[
     event("Off", &[]),
     // Registration.
     event("Assign_handle", &[RegionHandle, Ctc]),
+    event("USER_Assign_handle", &[RegionHandle, Ctc]),
     // The lock routines' wrappers.
     event("Init_lock", &[Lock]),
     event("Destroy_lock", &[Lock]),

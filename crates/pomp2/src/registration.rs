@@ -2,8 +2,12 @@
 //! registration and the library.
 //!
 //! Each instrumented file defines `POMP2_Init_reg_<unique>_<N>()`, which
-//! assigns the handles of its `N` regions. At link time a generated
-//! `POMP2_Init_regions()` calls all of them; the library calls that once.
+//! assigns the handles of its `N` construct regions, and, if it has user
+//! regions, `POMP2_USER_Init_reg_<unique>_<M>()`, which assigns theirs
+//! through `POMP2_USER_Assign_handle` (OPARI2's libraries read a user
+//! region's CTC string with a parser of their own). At link time a
+//! generated `POMP2_Init_regions()` and `POMP2_USER_Init_regions()` call
+//! all of them; the library calls those once.
 
 /// Called by the library once, to have every region registered.
 pub const INIT_REGIONS: &str = "POMP2_Init_regions";
@@ -16,9 +20,7 @@ pub const USER_INIT_REGIONS: &str = "POMP2_USER_Init_regions";
 pub const USER_GET_NUM_REGIONS: &str = "POMP2_USER_Get_num_regions";
 
 const PREFIX: &str = "POMP2_Init_reg_";
-/// Fortran compilers give external names in lower case with a trailing
-/// underscore.
-const FORTRAN_PREFIX: &str = "pomp2_init_reg_";
+const USER_PREFIX: &str = "POMP2_USER_Init_reg_";
 
 /// One translation unit's registration function.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -27,26 +29,47 @@ pub struct InitFunction {
     pub symbol: String,
     /// Regions the unit registers: the `_N` suffix of its name.
     pub regions: usize,
+    /// It registers user regions (`POMP2_USER_Init_reg_`), called by
+    /// `POMP2_USER_Init_regions`.
+    pub user: bool,
 }
 
 impl InitFunction {
-    /// The function a file with name part `unique` and `regions` regions
-    /// defines, as C spells it.
+    /// The function a file with name part `unique` and `regions` construct
+    /// regions defines, as C spells it.
     pub fn new(unique: &str, regions: usize) -> InitFunction {
         InitFunction {
             symbol: format!("{PREFIX}{unique}_{regions}"),
             regions,
+            user: false,
         }
     }
 
-    /// Recognise `POMP2_Init_reg_<unique>_<N>` and its Fortran spelling
-    /// `pomp2_init_reg_<unique>_<n>_`.
+    /// The function registering a file's `regions` user regions.
+    pub fn new_user(unique: &str, regions: usize) -> InitFunction {
+        InitFunction {
+            symbol: format!("{USER_PREFIX}{unique}_{regions}"),
+            regions,
+            user: true,
+        }
+    }
+
+    /// Recognise `POMP2_Init_reg_<unique>_<N>`, `POMP2_USER_Init_reg_<unique>_<N>`
+    /// and their Fortran spellings, in lower case with a trailing underscore.
     pub fn from_symbol(symbol: &str) -> Option<InitFunction> {
-        let rest = symbol.strip_prefix(PREFIX).or_else(|| {
-            symbol
-                .strip_prefix(FORTRAN_PREFIX)
-                .map(|r| r.strip_suffix('_').unwrap_or(r))
-        })?;
+        let (rest, user) = [(PREFIX, false), (USER_PREFIX, true)]
+            .into_iter()
+            .find_map(|(prefix, user)| {
+                let rest = match symbol.strip_prefix(prefix) {
+                    Some(rest) => rest,
+                    None => symbol
+                        .get(..prefix.len())
+                        .filter(|head| *head == prefix.to_ascii_lowercase())
+                        .map(|_| &symbol[prefix.len()..])
+                        .map(|r| r.strip_suffix('_').unwrap_or(r))?,
+                };
+                Some((rest, user))
+            })?;
         let (unique, count) = rest.rsplit_once('_')?;
         if unique.is_empty() {
             return None;
@@ -54,6 +77,7 @@ impl InitFunction {
         Some(InitFunction {
             symbol: symbol.to_owned(),
             regions: count.parse().ok()?,
+            user,
         })
     }
 }
@@ -69,10 +93,18 @@ mod tests {
         assert_eq!(InitFunction::from_symbol(&made.symbol), Some(made));
         let fortran = InitFunction::from_symbol("pomp2_init_reg_0123456789abcdef_3_").unwrap();
         assert_eq!(fortran.regions, 3);
+        assert!(!fortran.user);
+        let user = InitFunction::new_user("0123456789abcdef", 2);
+        assert_eq!(user.symbol, "POMP2_USER_Init_reg_0123456789abcdef_2");
+        assert_eq!(InitFunction::from_symbol(&user.symbol), Some(user));
+        let fortran_user =
+            InitFunction::from_symbol("pomp2_user_init_reg_0123456789abcdef_1_").unwrap();
+        assert!(fortran_user.user && fortran_user.regions == 1);
         for other in [
             "POMP2_Init_regions",
             "POMP2_Init_reg_",
             "POMP2_Init_reg_x_y",
+            "POMP2_USER_Init_regions",
             "f",
         ] {
             assert_eq!(InitFunction::from_symbol(other), None, "{other}");
