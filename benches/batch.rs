@@ -21,9 +21,10 @@
 mod tree;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use pomp::batch::{self, Config};
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_batch::Config;
+use pomp_core::instrument::{instrument, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -123,7 +124,7 @@ fn per_core(c: &mut Criterion) {
         group.bench_function(format!("copy/{name}"), |b| {
             b.iter(|| {
                 let data = std::fs::read(&input).unwrap();
-                pomp::output::write_atomically(&output, &data).unwrap();
+                pomp_core::output::write_atomically(&output, &data).unwrap();
             })
         });
     }
@@ -178,8 +179,11 @@ fn tree_runs(c: &mut Criterion) {
                     let _ = std::fs::remove_dir_all(&out);
                 },
                 |()| {
-                    let outcome =
-                        batch::run(&batch_config(&src, &out, jobs), &batch::Quiet, &mut |_| {});
+                    let outcome = pomp_batch::run(
+                        &batch_config(&src, &out, jobs),
+                        &pomp_batch::Quiet,
+                        &mut |_| {},
+                    );
                     assert!(!outcome.unwrap().failed());
                 },
                 BatchSize::PerIteration,
@@ -187,23 +191,32 @@ fn tree_runs(c: &mut Criterion) {
         });
     }
     let _ = std::fs::remove_dir_all(&out);
-    let first = batch::run(&batch_config(&src, &out, cores), &batch::Quiet, &mut |_| {}).unwrap();
+    let first = pomp_batch::run(
+        &batch_config(&src, &out, cores),
+        &pomp_batch::Quiet,
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(first.summary.instrumented, generated.with_openmp.len());
     group.bench_function("batch-unchanged-all-cores", |b| {
         b.iter(|| {
-            let outcome =
-                batch::run(&batch_config(&src, &out, cores), &batch::Quiet, &mut |_| {}).unwrap();
+            let outcome = pomp_batch::run(
+                &batch_config(&src, &out, cores),
+                &pomp_batch::Quiet,
+                &mut |_| {},
+            )
+            .unwrap();
             assert_eq!(outcome.summary.unchanged, generated.mirrored.len());
         })
     });
     let watched_out = root.join("watched");
     let mut watched = batch_config(&src, &watched_out, cores);
     watched.watch = Some(PathBuf::from(env!("CARGO_BIN_EXE_pomp")));
-    batch::run(&watched, &batch::Quiet, &mut |_| {}).unwrap();
+    pomp_batch::run(&watched, &pomp_batch::Quiet, &mut |_| {}).unwrap();
     group.bench_function("batch-unchanged-watched-all-cores", |b| {
         b.iter(|| {
-            let outcome = batch::run(&watched, &batch::Quiet, &mut |_| {}).unwrap();
-            assert_eq!(outcome.watcher, Some(batch::Watched::NothingChanged));
+            let outcome = pomp_batch::run(&watched, &pomp_batch::Quiet, &mut |_| {}).unwrap();
+            assert_eq!(outcome.watcher, Some(pomp_batch::Watched::NothingChanged));
         })
     });
     // Its watcher stops with it.

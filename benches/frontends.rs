@@ -5,10 +5,11 @@
 //! compiler does).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp::frontend::clang::{Clang, CompileFlags};
-use pomp::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::clang::{Clang, CompileFlags};
+use pomp_core::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
+use pomp_core::instrument::{instrument, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -30,9 +31,9 @@ fn corpus(language: Language) -> Vec<SourceFile> {
 
 fn front_ends(c: &mut Criterion) {
     assert!(
-        pomp::frontend::clang::available(),
+        pomp_core::frontend::clang::available(),
         "{}",
-        pomp::frontend::clang::INSTALL_HINT
+        pomp_core::frontend::clang::INSTALL_HINT
     );
     let flags = CompileFlags::from_compiler_args(&["-fopenmp", "-O1"], None);
     let clang = Clang::new(flags.clone(), false);

@@ -16,10 +16,11 @@ mod common;
 mod proxy_app;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp::frontend::c::{Reuse, Scope, TreeSitterC};
-use pomp::frontend::FrontEnd;
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::c::{Reuse, Scope, TreeSitterC};
+use pomp_core::frontend::FrontEnd;
+use pomp_core::instrument::{instrument, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -82,8 +83,8 @@ fn plain_file(target: usize) -> Vec<u8> {
 fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> usize {
     let options = Options::default();
     let model = front_end.analyse(file);
-    let plan = pomp::rules::plan(file, &model, &options.rules);
-    let edits = pomp::output::emit(file, &model, &plan, &options.output);
+    let plan = pomp_core::rules::plan(file, &model, &options.rules);
+    let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
     edits.apply(&file.bytes).len()
 }
 
@@ -238,9 +239,9 @@ fn reanalysis(c: &mut Criterion) {
         b.iter(|| {
             flip = !flip;
             let file = if flip { &after } else { &before };
-            let model = pomp::model::complete(file, front_end.read_reusing(file, &mut reuse));
-            let plan = pomp::rules::plan(file, &model, &options.rules);
-            let edits = pomp::output::emit(file, &model, &plan, &options.output);
+            let model = pomp_core::model::complete(file, front_end.read_reusing(file, &mut reuse));
+            let plan = pomp_core::rules::plan(file, &model, &options.rules);
+            let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
             black_box(edits.apply(&file.bytes).len())
         })
     });

@@ -5,7 +5,7 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pomp::source::Language;
+use pomp_core::language::Language;
 use std::path::Path;
 
 /// Every Fortran corpus program of one form, repeated to about `target`

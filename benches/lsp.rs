@@ -7,7 +7,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
-use pomp::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;
@@ -65,7 +66,7 @@ struct Session {
 impl Session {
     fn start() -> Session {
         let (server, client) = Connection::memory();
-        let thread = std::thread::spawn(move || pomp::lsp::serve(&server).unwrap());
+        let thread = std::thread::spawn(move || pomp_lsp::serve(&server).unwrap());
         let session = Session {
             client,
             server: Some(thread),
@@ -138,11 +139,11 @@ fn latency(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
 
     let file = SourceFile::new(path, text.as_bytes().to_vec(), Language::C);
-    let options = pomp::instrument::Options::default();
+    let options = pomp_core::instrument::Options::default();
     group.bench_function("instrument-once", |b| {
         b.iter(|| {
             black_box(
-                pomp::instrument::instrument(&file, &options)
+                pomp_core::instrument::instrument(&file, &options)
                     .output(&file)
                     .len(),
             )
@@ -193,10 +194,10 @@ fn resident() -> usize {
 fn memory(_: &mut Criterion) {
     let text = ten_thousand_lines();
     let uri: lsp_types::Uri = "file:///bench/ten_thousand.c".parse().unwrap();
-    let mut document = pomp::lsp::document::Document::new(uri, "c", 0, text.clone());
+    let mut document = pomp_lsp::document::Document::new(uri, "c", 0, text.clone());
     document.analyse(
-        &pomp::instrument::Options::default(),
-        pomp::preview::Encoding::Utf16,
+        &pomp_core::instrument::Options::default(),
+        pomp_preview::Encoding::Utf16,
     );
     let counted = document.memory();
 

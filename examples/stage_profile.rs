@@ -17,10 +17,11 @@
 //!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
-use pomp::frontend::c::TreeSitterC;
-use pomp::frontend::FrontEnd;
-use pomp::instrument::Options;
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::c::TreeSitterC;
+use pomp_core::frontend::FrontEnd;
+use pomp_core::instrument::Options;
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 
 // The allocator the pomp binary ships with, so stage times are the ones users see.
@@ -94,41 +95,41 @@ fn ten_thousand_lines() -> String {
 }
 
 #[inline(never)]
-fn stage_front_end(file: &SourceFile) -> pomp::model::Model {
+fn stage_front_end(file: &SourceFile) -> pomp_core::model::Model {
     TreeSitterC::default().analyse(file)
 }
 #[inline(never)]
-fn stage_plan(file: &SourceFile, model: &pomp::model::Model) -> pomp::rules::Plan {
-    pomp::rules::plan(file, model, &Options::default().rules)
+fn stage_plan(file: &SourceFile, model: &pomp_core::model::Model) -> pomp_core::rules::Plan {
+    pomp_core::rules::plan(file, model, &Options::default().rules)
 }
 #[inline(never)]
 fn stage_emit(
     file: &SourceFile,
-    model: &pomp::model::Model,
-    plan: &pomp::rules::Plan,
-) -> pomp::edits::EditSet {
-    pomp::output::emit(file, model, plan, &Options::default().output)
+    model: &pomp_core::model::Model,
+    plan: &pomp_core::rules::Plan,
+) -> pomp_core::edits::EditSet {
+    pomp_core::output::emit(file, model, plan, &Options::default().output)
 }
 #[inline(never)]
-fn stage_apply(file: &SourceFile, edits: &pomp::edits::EditSet) -> Vec<u8> {
+fn stage_apply(file: &SourceFile, edits: &pomp_core::edits::EditSet) -> Vec<u8> {
     edits.apply(&file.bytes)
 }
 #[inline(never)]
-fn stage_instrument(file: &SourceFile) -> pomp::instrument::Instrumentation {
-    pomp::instrument::instrument(file, &Options::default())
+fn stage_instrument(file: &SourceFile) -> pomp_core::instrument::Instrumentation {
+    pomp_core::instrument::instrument(file, &Options::default())
 }
 #[inline(never)]
-fn stage_preview(file: &SourceFile, done: &pomp::instrument::Instrumentation) -> usize {
-    let index = pomp::preview::LineIndex::new(&file.bytes);
-    let doc = pomp::preview::Document::new(file, done, &index, pomp::preview::Encoding::Utf16);
+fn stage_preview(file: &SourceFile, done: &pomp_core::instrument::Instrumentation) -> usize {
+    let index = pomp_preview::LineIndex::new(&file.bytes);
+    let doc = pomp_preview::Document::new(file, done, &index, pomp_preview::Encoding::Utf16);
     doc.regions.len()
 }
 #[inline(never)]
 fn stage_lsp_change(text: &str) -> usize {
     let uri: lsp_types::Uri = "file:///bench/ten_thousand.c".parse().unwrap();
-    let mut document = pomp::lsp::document::Document::new(uri, "c", 0, text.to_string());
+    let mut document = pomp_lsp::document::Document::new(uri, "c", 0, text.to_string());
     let options = Options::default();
-    document.analyse(&options, pomp::preview::Encoding::Utf16);
+    document.analyse(&options, pomp_preview::Encoding::Utf16);
     let middle = 5000;
     let mut n = 0;
     for version in 1..=4 {
@@ -144,15 +145,15 @@ fn stage_lsp_change(text: &str) -> usize {
                 "".into()
             },
         };
-        document.change(version, vec![change], pomp::preview::Encoding::Utf16);
+        document.change(version, vec![change], pomp_preview::Encoding::Utf16);
         n += stage_lsp_analyse(&mut document, &options);
     }
     n
 }
 #[inline(never)]
-fn stage_lsp_analyse(document: &mut pomp::lsp::document::Document, options: &Options) -> usize {
-    let analysis = document.analyse(options, pomp::preview::Encoding::Utf16);
-    let diagnostics = pomp::lsp::features::diagnostics(analysis);
+fn stage_lsp_analyse(document: &mut pomp_lsp::document::Document, options: &Options) -> usize {
+    let analysis = document.analyse(options, pomp_preview::Encoding::Utf16);
+    let diagnostics = pomp_lsp::features::diagnostics(analysis);
     stage_lsp_serialize(diagnostics)
 }
 #[inline(never)]
@@ -198,12 +199,12 @@ fn main() {
                 ),
             ] {
                 let done = stage_instrument(&file);
-                let index = pomp::preview::LineIndex::new(&file.bytes);
-                let doc = pomp::preview::Document::new(
+                let index = pomp_preview::LineIndex::new(&file.bytes);
+                let doc = pomp_preview::Document::new(
                     &file,
                     &done,
                     &index,
-                    pomp::preview::Encoding::Utf16,
+                    pomp_preview::Encoding::Utf16,
                 );
                 use std::io::Write;
                 let mut o = std::io::stdout().lock();
@@ -240,9 +241,11 @@ fn main() {
                         stages[stage] = lap.elapsed().as_secs_f64() * 1e3;
                         lap = std::time::Instant::now();
                     };
-                    let model = pomp::frontend::FrontEnd::analyse(&TreeSitterC::default(), &file);
+                    let model =
+                        pomp_core::frontend::FrontEnd::analyse(&TreeSitterC::default(), &file);
                     take(0);
-                    let mut plan = pomp::rules::check(&file, &model, &Options::default().rules);
+                    let mut plan =
+                        pomp_core::rules::check(&file, &model, &Options::default().rules);
                     take(1);
                     plan.name(&file);
                     let edits = stage_emit(&file, &model, &plan);

@@ -1,9 +1,16 @@
 //! The `pomp` command. It only wires the library together; when invoked as
 //! `pomp-cc`, `pomp-cxx` or `pomp-f90` it behaves as that compiler wrapper.
 
+mod batch;
+mod instrument;
+mod lsp;
+mod preview;
+mod report;
+mod wrapper;
+
 use clap::{Parser, Subcommand};
-use pomp::flags::Value;
-use pomp::instrument::Options;
+use pomp_core::flags::Value;
+use pomp_core::instrument::Options;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,7 +74,7 @@ enum Command {
     /// Run the language server (LSP over standard input and output) for editors.
     Lsp,
     /// Watch a source tree and its mirror for `pomp batch --watch`.
-    #[command(name = pomp::batch::watch::SUBCOMMAND, hide = true)]
+    #[command(name = pomp_batch::watch::SUBCOMMAND, hide = true)]
     BatchWatcher { root: PathBuf, out: PathBuf },
 }
 
@@ -298,23 +305,23 @@ fn main() -> ExitCode {
                 .map(|s| s.to_string_lossy().into_owned())
         })
         .unwrap_or_default();
-    if let Some(compiler) = pomp::wrapper::Compiler::from_wrapper_name(&invoked_as) {
+    if let Some(compiler) = pomp_wrapper::Compiler::from_wrapper_name(&invoked_as) {
         args.remove(0);
-        return pomp::wrapper::run(compiler, args);
+        return wrapper::run(compiler, args);
     }
     let cli = Cli::parse();
     match cli.command {
         Command::Instrument(a) => instrument(a),
-        Command::Cc { args } => pomp::wrapper::run(pomp::wrapper::Compiler::C, args),
-        Command::Cxx { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Cxx, args),
-        Command::F90 { args } => pomp::wrapper::run(pomp::wrapper::Compiler::Fortran, args),
+        Command::Cc { args } => wrapper::run(pomp_wrapper::Compiler::C, args),
+        Command::Cxx { args } => wrapper::run(pomp_wrapper::Compiler::Cxx, args),
+        Command::F90 { args } => wrapper::run(pomp_wrapper::Compiler::Fortran, args),
         Command::Batch(a) => batch(a),
         Command::InstallWrappers { dir } => install_wrappers(&dir),
         Command::Report(a) => report(a),
         Command::Preview(a) => preview(a),
-        Command::Lsp => pomp::lsp::run_stdio(),
+        Command::Lsp => lsp::run(),
         Command::BatchWatcher { root, out } => {
-            match pomp::batch::watch::serve(&root, &out, pomp::batch::watch::IDLE) {
+            match pomp_batch::watch::serve(&root, &out, pomp_batch::watch::IDLE) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("pomp: error: {error:#}");
@@ -327,7 +334,7 @@ fn main() -> ExitCode {
 
 fn batch(a: BatchArgs) -> ExitCode {
     if a.stop_watcher {
-        return match pomp::batch::watch::stop(&a.out) {
+        return match pomp_batch::watch::stop(&a.out) {
             Ok(stopped) => {
                 if !stopped {
                     println!("pomp batch: no watcher of {} was running", a.out.display());
@@ -340,7 +347,7 @@ fn batch(a: BatchArgs) -> ExitCode {
             }
         };
     }
-    let mut config = pomp::batch::Config::new(a.source, a.out);
+    let mut config = pomp_batch::Config::new(a.source, a.out);
     if a.watch {
         match std::env::current_exe() {
             Ok(program) => config.watch = Some(program),
@@ -359,14 +366,14 @@ fn batch(a: BatchArgs) -> ExitCode {
     config.ignore_files = !a.no_ignore;
     config.jobs = a.jobs.map(usize::from);
     config.on_error = match a.on_error.as_str() {
-        "fail" => pomp::batch::OnError::Fail,
-        _ => pomp::batch::OnError::Original,
+        "fail" => pomp_batch::OnError::Fail,
+        _ => pomp_batch::OnError::Original,
     };
-    pomp::batch::cli::run_cli(&config, a.json.as_deref())
+    batch::run_cli(&config, a.json.as_deref())
 }
 
 fn install_wrappers(directory: &std::path::Path) -> ExitCode {
-    match pomp::wrapper::install_wrappers(directory) {
+    match pomp_wrapper::install_wrappers(directory) {
         Ok(links) => {
             for link in links {
                 println!("{}", link.display());
@@ -381,7 +388,7 @@ fn install_wrappers(directory: &std::path::Path) -> ExitCode {
 }
 
 fn report(a: ReportArgs) -> ExitCode {
-    let options = pomp::report::Options {
+    let options = pomp_report::Options {
         profiles: a.profiles,
         diff: a.diff.map(|pair| (pair[0].clone(), pair[1].clone())),
         baseline: a.baseline,
@@ -393,18 +400,18 @@ fn report(a: ReportArgs) -> ExitCode {
         html: a.html,
         speedscope: a.speedscope,
     };
-    pomp::report::run_cli(&options, color_choice(&a.color))
+    report::run(&options, color_choice(&a.color))
 }
 
 fn preview(a: PreviewArgs) -> ExitCode {
-    use pomp::preview::{Format, Layout, Selection};
+    use pomp_preview::{Format, Layout, Selection};
     let layout = match a.side_by_side {
         true => Layout::SideBySide {
-            width: a.width.unwrap_or_else(pomp::preview::terminal_width),
+            width: a.width.unwrap_or_else(preview::terminal_width),
         },
         false => Layout::Unified,
     };
-    let options = pomp::preview::Options {
+    let options = pomp_preview::Options {
         instrument: Options {
             language: language(false, false, a.language.as_deref()),
             ..a.flags.0
@@ -420,7 +427,7 @@ fn preview(a: PreviewArgs) -> ExitCode {
             _ => Format::Diff(layout),
         },
     };
-    pomp::preview::run_cli(&a.file, &options, color_choice(&a.color))
+    preview::run(&a.file, &options, color_choice(&a.color))
 }
 
 fn color_choice(when: &str) -> anstream::ColorChoice {
@@ -435,14 +442,12 @@ fn language(
     fixed_form: bool,
     free_form: bool,
     name: Option<&str>,
-) -> Option<pomp::source::Language> {
-    use pomp::source::Language;
-    match (fixed_form, free_form, name) {
-        (true, _, _) | (_, _, Some("f77")) => Some(Language::FortranFixed),
-        (_, true, _) | (_, _, Some("f95")) => Some(Language::FortranFree),
-        (_, _, Some("c")) => Some(Language::C),
-        (_, _, Some("c++")) => Some(Language::Cpp),
-        _ => None,
+) -> Option<pomp_core::language::Language> {
+    use pomp_core::language::Language;
+    match (fixed_form, free_form) {
+        (true, _) => Some(Language::FortranFixed),
+        (_, true) => Some(Language::FortranFree),
+        _ => name.and_then(Language::from_compiler_name),
     }
 }
 
@@ -454,19 +459,19 @@ fn instrument(a: InstrumentArgs) -> ExitCode {
     };
     options.front_end.compile_flags = a
         .compile_flags
-        .map(|flags| pomp::frontend::clang::CompileFlags::from_compiler_args(&flags, None));
-    pomp::instrument::run_cli(&a.file, &a.output, a.idf.as_deref(), &options)
+        .map(|flags| pomp_core::frontend::clang::CompileFlags::from_compiler_args(&flags, None));
+    instrument::run(&a.file, &a.output, a.idf.as_deref(), &options)
 }
 
 /// The instrumentation options of `pomp instrument`, made from the one
-/// table the wrappers read too ([`pomp::flags::INSTRUMENTATION`]).
+/// table the wrappers read too ([`pomp_core::flags::INSTRUMENTATION`]).
 struct InstrumentationFlags(Options);
 
 impl clap::Args for InstrumentationFlags {
     fn augment_args(mut command: clap::Command) -> clap::Command {
         use clap::builder::PossibleValuesParser;
         use clap::{Arg, ArgAction};
-        for flag in pomp::flags::INSTRUMENTATION {
+        for flag in pomp_core::flags::INSTRUMENTATION {
             let arg = Arg::new(flag.name)
                 .long(flag.name)
                 .visible_aliases(flag.aliases)
@@ -499,7 +504,7 @@ impl clap::Args for InstrumentationFlags {
 impl clap::FromArgMatches for InstrumentationFlags {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut options = Options::default();
-        for flag in pomp::flags::INSTRUMENTATION {
+        for flag in pomp_core::flags::INSTRUMENTATION {
             let values: Vec<Option<&str>> = match flag.value {
                 Value::Switch => match matches.get_flag(flag.name) {
                     true => vec![None],

@@ -6,9 +6,9 @@
 #[path = "../benches/common/tree.rs"]
 mod tree;
 
-use pomp::batch::{self, Config, FileReport, Outcome};
-use pomp::instrument::Options;
-use pomp::source::Language;
+use pomp_batch::{Config, FileReport, Outcome};
+use pomp_core::instrument::Options;
+use pomp_core::language::Language;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -195,7 +195,7 @@ fn a_generated_tree_is_mirrored_instrumented_registered_and_indexed() {
         let source = src.canonicalize().unwrap().join(&file.path);
         let options = options_for(&source);
         let (read, alone) =
-            pomp::instrument::instrument_source(&source, options.language, &options).unwrap();
+            pomp_core::instrument::instrument_source(&source, options.language, &options).unwrap();
         assert_eq!(
             std::fs::read(out.join(&file.output)).unwrap(),
             alone.output(&read),
@@ -417,7 +417,7 @@ fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
         .iter()
         .find(|f| f.path == "src/tasks.c")
         .unwrap();
-    let reader = if pomp::frontend::clang::available() {
+    let reader = if pomp_core::frontend::clang::available() {
         "clang"
     } else {
         "tree-sitter"
@@ -598,7 +598,8 @@ impl std::ops::Deref for Run {
 
 fn run(config: &Config) -> Run {
     let mut files = Vec::new();
-    let outcome = batch::run(config, &batch::Quiet, &mut |f| files.push(f.clone())).unwrap();
+    let outcome =
+        pomp_batch::run(config, &pomp_batch::Quiet, &mut |f| files.push(f.clone())).unwrap();
     Run { outcome, files }
 }
 
@@ -863,7 +864,7 @@ fn a_watched_run_walks_nothing_when_nothing_changed_and_sees_every_change() {
     };
     // A run the watcher did not answer as expected says what it warned
     // about and what the watcher logged, so that a failure tells why.
-    let watched_as = |run: &Run, expected: batch::Watched| {
+    let watched_as = |run: &Run, expected: pomp_batch::Watched| {
         let as_expected = run.watcher == Some(expected);
         if !as_expected {
             let log = out.join(".pomp-batch/watcher.log");
@@ -876,8 +877,8 @@ fn a_watched_run_walks_nothing_when_nothing_changed_and_sees_every_change() {
         }
         as_expected
     };
-    let walked = |run: &Run| watched_as(run, batch::Watched::Walked);
-    let vouched = |run: &Run| watched_as(run, batch::Watched::NothingChanged);
+    let walked = |run: &Run| watched_as(run, pomp_batch::Watched::Walked);
+    let vouched = |run: &Run| watched_as(run, pomp_batch::Watched::NothingChanged);
 
     let first = run(&config);
     assert!(walked(&first), "{:?}", first.warnings);
@@ -997,7 +998,7 @@ fn watchers_of(out: &Path) -> Vec<String> {
             continue;
         };
         let arguments: Vec<&[u8]> = command.split(|&b| b == 0).collect();
-        if arguments.contains(&batch::watch::SUBCOMMAND.as_bytes())
+        if arguments.contains(&pomp_batch::watch::SUBCOMMAND.as_bytes())
             && arguments.contains(&out.as_os_str().as_encoded_bytes())
         {
             found.push(String::from_utf8_lossy(&command).replace('\0', " "));

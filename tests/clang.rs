@@ -12,10 +12,11 @@
 #[path = "support/progen/mod.rs"]
 mod progen;
 
-use pomp::frontend::clang::{cross_check::cross_check, CompileFlags};
-use pomp::frontend::{Choice, Options as FrontEndOptions};
-use pomp::instrument::{instrument, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::clang::{cross_check::cross_check, CompileFlags};
+use pomp_core::frontend::{Choice, Options as FrontEndOptions};
+use pomp_core::instrument::{instrument, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,9 +27,9 @@ fn repository() -> &'static Path {
 
 fn require_libclang() {
     assert!(
-        pomp::frontend::clang::available(),
+        pomp_core::frontend::clang::available(),
         "these tests need libclang: {}",
-        pomp::frontend::clang::INSTALL_HINT
+        pomp_core::frontend::clang::INSTALL_HINT
     );
 }
 
@@ -69,13 +70,17 @@ fn compare_front_ends(file: &SourceFile, flags: &CompileFlags, work: &Path) -> A
         problems.push(format!("read by {}", clang.front_end));
     }
     if clang.has_errors() {
-        problems.push(pomp::diagnostics::render(file, &clang.diagnostics, false));
+        problems.push(pomp_core::diagnostics::render(
+            file,
+            &clang.diagnostics,
+            false,
+        ));
     }
     let (unexplained, explained): (Vec<_>, Vec<_>) = cross_check(file, flags)
         .into_iter()
         .partition(|d| d.is_error());
     if !unexplained.is_empty() {
-        problems.push(pomp::diagnostics::render(file, &unexplained, false));
+        problems.push(pomp_core::diagnostics::render(file, &unexplained, false));
     }
     let clang_output = clang.output(file);
     let tree_sitter_output = tree_sitter.output(file);
@@ -172,7 +177,7 @@ fn corpus_programs_read_alike_with_both_front_ends() {
     let agreements: Vec<Agreement> = corpus_files()
         .par_iter()
         .map(|path| {
-            let file = pomp::instrument::read_source(path, None).unwrap();
+            let file = pomp_core::instrument::read_source(path, None).unwrap();
             compare_front_ends(&file, &flags, work.path())
         })
         .collect();

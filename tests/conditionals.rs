@@ -4,8 +4,9 @@
 //! forms under every setting of their macros; these tests look at the
 //! model, the output text and the diagnostics.
 
-use pomp::instrument::{instrument, Instrumentation, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_core::instrument::{instrument, Instrumentation, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 
 fn run(text: &str) -> Instrumentation {
     let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);

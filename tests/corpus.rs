@@ -19,7 +19,7 @@
 //! without OpenMP and must print the same.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use pomp::wrapper::InitFunction;
+use pomp_wrapper::InitFunction;
 use similar::TextDiff;
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -201,7 +201,7 @@ fn build_step(mut command: Command, work: &Path) -> Result<(), String> {
 
 /// The link-time registration file, as the wrappers write it.
 fn registration_source(init_functions: &[InitFunction]) -> String {
-    pomp::wrapper::render_registration(init_functions)
+    pomp_wrapper::render_registration(init_functions)
 }
 
 /// The init function an IDF descriptor names; none when the file has no regions.

@@ -1,10 +1,11 @@
 //! The Fortran front end on tricky free- and fixed-form snippets: every span
 //! is checked by the text it covers.
 
-use pomp::frontend::fortran::TreeSitterFortran;
-use pomp::frontend::FrontEnd;
-use pomp::model::Model;
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::fortran::TreeSitterFortran;
+use pomp_core::frontend::FrontEnd;
+use pomp_core::language::Language;
+use pomp_core::model::Model;
+use pomp_core::source::SourceFile;
 
 fn analyse(source: &str, language: Language) -> (SourceFile, Model) {
     let file = SourceFile::new("test.f90", source.as_bytes().to_vec(), language);
@@ -47,7 +48,7 @@ fn no_errors(file: &SourceFile, model: &Model) {
     assert!(
         !model.has_errors(),
         "{}",
-        pomp::diagnostics::render(file, &model.diagnostics, false)
+        pomp_core::diagnostics::render(file, &model.diagnostics, false)
     );
 }
 
@@ -207,7 +208,10 @@ end
             "end sections"
         ]
     );
-    assert_eq!(model.sites[1].form, pomp::model::DirectiveForm::Implicit);
+    assert_eq!(
+        model.sites[1].form,
+        pomp_core::model::DirectiveForm::Implicit
+    );
     assert_eq!(got[1].2.as_deref(), Some("  x = 1\n"));
     assert_eq!(got[2].2.as_deref(), Some("  y = 2\n"));
     assert_eq!(got[3].2.as_deref(), Some("  ! comment\n  y = 3\n"));
@@ -624,12 +628,12 @@ end program
 ";
     let (file, model) = free(source);
     no_errors(&file, &model);
-    let got: Vec<(pomp::directive::Sentinel, String)> = model
+    let got: Vec<(pomp_core::directive::Sentinel, String)> = model
         .sites
         .iter()
         .map(|s| (s.directive.sentinel, s.directive.name.clone()))
         .collect();
-    use pomp::directive::Sentinel::*;
+    use pomp_core::directive::Sentinel::*;
     assert_eq!(
         got,
         [
@@ -806,12 +810,12 @@ fn corpus_programs_analyse_cleanly() {
                     .iter()
                     .all(|d| !d.is_error() && d.message.contains("is not instrumented")),
                 "{}",
-                pomp::diagnostics::render(&file, &model.diagnostics, false)
+                pomp_core::diagnostics::render(&file, &model.diagnostics, false)
             );
             assert!(!model.sites.is_empty(), "{}", path.display());
             for site in &model.sites {
                 let spec = site.directive.spec();
-                if spec.association == pomp::directive::Association::Block
+                if spec.association == pomp_core::directive::Association::Block
                     && site.directive.name != "atomic"
                 {
                     assert!(
@@ -1021,7 +1025,10 @@ C$OMP END PARALLEL SECTIONS
             "end sections"
         ]
     );
-    assert_eq!(model.sites[1].form, pomp::model::DirectiveForm::Implicit);
+    assert_eq!(
+        model.sites[1].form,
+        pomp_core::model::DirectiveForm::Implicit
+    );
     assert_eq!(
         got[1].2.as_deref(),
         Some("C$POMP INST BEGIN(work)\n      x = 1\nC$POMP INST END(work)\n")
@@ -1029,7 +1036,10 @@ C$OMP END PARALLEL SECTIONS
     assert_eq!(model.sites[2].parent, Some(1));
     assert_eq!(model.sites[3].parent, Some(1));
     // A first section of a standalone directive alone.
-    assert_eq!(model.sites[7].form, pomp::model::DirectiveForm::Implicit);
+    assert_eq!(
+        model.sites[7].form,
+        pomp_core::model::DirectiveForm::Implicit
+    );
     assert_eq!(got[7].2.as_deref(), Some("!$omp barrier\n"));
     assert_eq!(model.sites[8].parent, Some(7));
 }

@@ -1,7 +1,7 @@
 //! Fortran output end to end: instrument, compile with gfortran against the
 //! checking POMP2 library, run, and compare with the uninstrumented build.
 
-use pomp::wrapper::InitFunction;
+use pomp_wrapper::InitFunction;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -93,7 +93,7 @@ fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, Vec<InitFun
 
 /// The link-time registration, as the wrappers write it.
 fn registration(init: &[InitFunction]) -> String {
-    pomp::wrapper::render_registration(init)
+    pomp_wrapper::render_registration(init)
 }
 
 struct Builds {

@@ -5,7 +5,8 @@
 //! counts: none of the files opened here exists.
 
 use lsp_server::{Message, Notification, Request, RequestId, Response};
-use pomp::source::{Language, SourceFile};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use serde_json::{json, Value};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -170,15 +171,15 @@ fn nowhere(name: &str) -> (PathBuf, String) {
 
 fn instrumented(path: &Path, text: &str, language: Language) -> String {
     let file = SourceFile::new(path, text.as_bytes().to_vec(), language);
-    let done = pomp::instrument::instrument(&file, &pomp::instrument::Options::default());
+    let done = pomp_core::instrument::instrument(&file, &pomp_core::instrument::Options::default());
     String::from_utf8(done.output(&file)).unwrap()
 }
 
-fn expected_regions(path: &Path, text: &str) -> pomp::preview::Document {
+fn expected_regions(path: &Path, text: &str) -> pomp_preview::Document {
     let file = SourceFile::new(path, text.as_bytes().to_vec(), Language::C);
-    let done = pomp::instrument::instrument(&file, &pomp::instrument::Options::default());
-    let lines = pomp::preview::LineIndex::new(text.as_bytes());
-    pomp::preview::Document::new(&file, &done, &lines, pomp::preview::Encoding::Utf16)
+    let done = pomp_core::instrument::instrument(&file, &pomp_core::instrument::Options::default());
+    let lines = pomp_preview::LineIndex::new(text.as_bytes());
+    pomp_preview::Document::new(&file, &done, &lines, pomp_preview::Encoding::Utf16)
 }
 
 fn position(line: u32, character: u32) -> Value {

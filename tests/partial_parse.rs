@@ -6,9 +6,10 @@
 //! generated programs are instrumented both ways and must come out byte
 //! for byte the same, with the same diagnostics.
 
-use pomp::frontend::c::{Scope, TreeSitterC};
-use pomp::instrument::Options;
-use pomp::source::{Language, SourceFile};
+use pomp_core::frontend::c::{Scope, TreeSitterC};
+use pomp_core::instrument::Options;
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -23,9 +24,9 @@ mod proxy_app;
 fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<String>, Scope) {
     let options = Options::default();
     let (model, scope) = front_end.read_telling_scope(file);
-    let model = pomp::model::complete(file, model);
-    let plan = pomp::rules::plan(file, &model, &options.rules);
-    let edits = pomp::output::emit(file, &model, &plan, &options.output);
+    let model = pomp_core::model::complete(file, model);
+    let plan = pomp_core::rules::plan(file, &model, &options.rules);
+    let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
     let mut diagnostics: Vec<String> = model
         .diagnostics
         .iter()

@@ -7,8 +7,9 @@
 //! files (as the language server does) and compared, output byte for byte
 //! and diagnostics, with `instrument`.
 
-use pomp::instrument::{instrument, instrument_again, Options, Session};
-use pomp::source::{Language, SourceFile};
+use pomp_core::instrument::{instrument, instrument_again, Options, Session};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::path::PathBuf;
 
 #[path = "support/c_sources.rs"]
@@ -37,7 +38,7 @@ fn versions(text: &str, at: usize) -> Vec<String> {
     ]
 }
 
-fn diagnostics(list: &[pomp::diagnostics::Diagnostic]) -> Vec<String> {
+fn diagnostics(list: &[pomp_core::diagnostics::Diagnostic]) -> Vec<String> {
     let mut out: Vec<String> = list
         .iter()
         .map(|d| format!("{:?} {:?} {} / {}", d.severity, d.span, d.message, d.label))

@@ -737,7 +737,7 @@ fn link_step_registers_regions_from_objects_and_archives() {
     succeed(Command::new("ar").arg("rcs").arg(&archive).arg(&object));
 
     for library in [&object, &archive] {
-        let source = pomp::wrapper::registration_source(std::slice::from_ref(library)).unwrap();
+        let source = pomp_wrapper::registration_source(std::slice::from_ref(library)).unwrap();
         assert!(source.contains("    POMP2_Init_reg_hand_5();"), "{source}");
         assert!(source.contains("return 5;"), "{source}");
         assert!(

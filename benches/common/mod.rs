@@ -3,8 +3,9 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Throughput};
-use pomp::instrument::{instrument, instrument_path, Options};
-use pomp::source::{Language, SourceFile};
+use pomp_core::instrument::{instrument, instrument_path, Options};
+use pomp_core::language::Language;
+use pomp_core::source::SourceFile;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -32,7 +33,7 @@ pub fn bench_input(
         |b, input| {
             b.iter(|| {
                 let data = std::fs::read(input).unwrap();
-                pomp::output::write_atomically(&output, &data).unwrap();
+                pomp_core::output::write_atomically(&output, &data).unwrap();
             })
         },
     );

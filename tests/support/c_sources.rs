@@ -1,7 +1,7 @@
 //! The repository's C and C++ files below some of its directories, for
 //! tests that run every one of them through the front end.
 
-use pomp::source::Language;
+use pomp_core::language::Language;
 use std::path::{Path, PathBuf};
 
 /// Every C and C++ file below `dirs` (relative to the repository), sorted.

@@ -524,12 +524,12 @@ fn registration(idf: &serde_json::Value, object: &Path, dir: &Path) -> Result<Pa
         if let Some(name) = idf.get(key).and_then(|v| v.as_str()) {
             let symbol = defined_symbol(object, name)?;
             functions.push(
-                pomp::wrapper::InitFunction::from_symbol(&symbol)
+                pomp_wrapper::InitFunction::from_symbol(&symbol)
                     .ok_or_else(|| format!("{symbol} is no registration function"))?,
             );
         }
     }
-    let source = pomp::wrapper::render_registration(&functions);
+    let source = pomp_wrapper::render_registration(&functions);
     let path = dir.join("registration.c");
     fs::write(&path, source).map_err(|e| e.to_string())?;
     let registration_object = dir.join("registration.o");

@@ -1,0 +1,234 @@
+//! Diagnostics that point at the user's source, rendered with codespan-reporting.
+
+use crate::source::{SourceFile, Span};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::{self, Files};
+use codespan_reporting::term::{self, termcolor};
+use std::borrow::Cow;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Note,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// The bytes to underline in the original file.
+    pub span: Span,
+    /// Short text under the underline.
+    pub label: String,
+    /// Further places to underline, each with its text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub secondary: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, span, message, label)
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, span, message, label)
+    }
+
+    pub fn note(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Note, span, message, label)
+    }
+
+    fn new(
+        severity: Severity,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity,
+            message: message.into(),
+            span,
+            label: label.into(),
+            secondary: vec![],
+            notes: vec![],
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Underline `span` too, with `label` beneath.
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A file as codespan-reporting reads it. Lines are where the source
+/// file already found them, unless the text is not UTF-8: then its lossy
+/// conversion moves them.
+struct Listing<'a> {
+    name: String,
+    text: Cow<'a, str>,
+    line_starts: Cow<'a, [usize]>,
+}
+
+impl<'a> Listing<'a> {
+    fn new(file: &'a SourceFile) -> Listing<'a> {
+        // The validation alone is word at a time over ASCII; the lossy
+        // conversion goes byte by byte, a cost a large file notices.
+        let text = match std::str::from_utf8(&file.bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(&file.bytes),
+        };
+        let line_starts = match &text {
+            Cow::Borrowed(_) => Cow::Borrowed(file.line_starts()),
+            Cow::Owned(text) => Cow::Owned(files::line_starts(text).collect()),
+        };
+        Listing {
+            name: file.path.display().to_string(),
+            text,
+            line_starts,
+        }
+    }
+}
+
+impl<'a> Files<'a> for Listing<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(&self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, files::Error> {
+        Ok(self
+            .line_starts
+            .partition_point(|&start| start <= byte_index)
+            .saturating_sub(1))
+    }
+
+    fn line_range(&'a self, (): (), line_index: usize) -> Result<Span, files::Error> {
+        let start = |line: usize| match line.cmp(&self.line_starts.len()) {
+            std::cmp::Ordering::Less => Ok(self.line_starts[line]),
+            std::cmp::Ordering::Equal => Ok(self.text.len()),
+            std::cmp::Ordering::Greater => Err(files::Error::LineTooLarge {
+                given: line,
+                max: self.line_starts.len() - 1,
+            }),
+        };
+        Ok(start(line_index)?..start(line_index + 1)?)
+    }
+}
+
+/// Render diagnostics as the compiler would, with the source line underlined.
+pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
+    if diagnostics.is_empty() {
+        return String::new();
+    }
+    let files = Listing::new(file);
+    let text = &files.text;
+    let mut buffer = if color {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
+    let config = term::Config::default();
+    for d in diagnostics {
+        let severity = match d.severity {
+            Severity::Note => codespan_reporting::diagnostic::Severity::Note,
+            Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
+            Severity::Error => codespan_reporting::diagnostic::Severity::Error,
+        };
+        let clamp = |span: &Span| {
+            let end = span.end.min(text.len());
+            span.start.min(end)..end
+        };
+        let mut labels = vec![Label::primary((), clamp(&d.span)).with_message(&d.label)];
+        labels.extend(
+            d.secondary
+                .iter()
+                .map(|(span, label)| Label::secondary((), clamp(span)).with_message(label)),
+        );
+        let cs = CsDiagnostic::new(severity)
+            .with_message(&d.message)
+            .with_labels(labels)
+            .with_notes(d.notes.clone());
+        let _ = term::emit_to_write_style(&mut buffer, &config, &files, &cs);
+    }
+    String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::language::Language;
+    use codespan_reporting::files::SimpleFile;
+
+    /// What codespan-reporting's own file type renders, lines found anew.
+    fn rendered_by_simple_file(file: &SourceFile, diagnostics: &[Diagnostic]) -> String {
+        let text = String::from_utf8_lossy(&file.bytes);
+        let files = SimpleFile::new(file.path.display().to_string(), text.as_ref());
+        let mut buffer = termcolor::Buffer::no_color();
+        for d in diagnostics {
+            let end = d.span.end.min(text.len());
+            let cs = CsDiagnostic::error()
+                .with_message(&d.message)
+                .with_labels(vec![
+                    Label::primary((), d.span.start.min(end)..end).with_message(&d.label)
+                ])
+                .with_notes(d.notes.clone());
+            term::emit_to_write_style(&mut buffer, &term::Config::default(), &files, &cs).unwrap();
+        }
+        String::from_utf8_lossy(buffer.as_slice()).into_owned()
+    }
+
+    #[test]
+    fn diagnostics_render_as_with_lines_found_anew() {
+        let texts: [&[u8]; 5] = [
+            b"int a;\n#pragma omp parallel\n{ x(); }\n",
+            b"no newline at the end",
+            b"\n\n\nlast\n",
+            b"caf\xc3\xa9 \xff\xfe broken\nsecond \xe2\x82 line\nthird\n",
+            b"",
+        ];
+        for text in texts {
+            let file = SourceFile::new("t.c", text.to_vec(), Language::C);
+            let lossy = String::from_utf8_lossy(text).len();
+            let mut diagnostics = Vec::new();
+            for start in 0..=lossy {
+                for end in [start, (start + 3).min(lossy), lossy] {
+                    diagnostics
+                        .push(Diagnostic::error(start..end, "m", "here").with_note("a note"));
+                }
+            }
+            let ours = render(&file, &diagnostics, false);
+            assert_eq!(ours, rendered_by_simple_file(&file, &diagnostics));
+            assert!(diagnostics.is_empty() || ours.contains("here"));
+        }
+    }
+}

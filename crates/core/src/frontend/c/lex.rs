@@ -1,0 +1,424 @@
+//! The lexical layer of C and C++ that the scans share: where comments,
+//! literals and preprocessor lines end, and a token stream that skips
+//! comments and white space. It knows nothing of statements.
+
+use crate::source::Span;
+
+pub fn is_ident(b: u8) -> bool {
+    IDENT[b as usize]
+}
+
+/// The bytes of identifiers and numbers, by value: the scans ask for
+/// every byte of every word.
+static IDENT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
+/// Whether only horizontal white space stands before `pos` on its line, so
+/// that a `#` there starts a preprocessor line.
+pub fn at_line_start(bytes: &[u8], pos: usize) -> bool {
+    let mut i = pos;
+    while i > 0 {
+        match bytes[i - 1] {
+            b' ' | b'\t' | b'\x0c' | b'\x0b' | b'\r' => i -= 1,
+            b'\n' => return true,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Offset just past the `*/` of the comment starting at `start`.
+pub fn block_comment_end(bytes: &[u8], start: usize) -> usize {
+    let body = (start + 2).min(bytes.len());
+    memchr::memmem::find(&bytes[body..], b"*/").map_or(bytes.len(), |at| body + at + 2)
+}
+
+/// Offset of the newline that ends the logical line containing `start`
+/// (backslash-newline continues a line).
+pub fn logical_line_end(bytes: &[u8], start: usize) -> usize {
+    memchr::memchr_iter(b'\n', &bytes[start..])
+        .map(|at| start + at)
+        .find(|&newline| !escaped_newline(bytes, newline))
+        .unwrap_or(bytes.len())
+}
+
+pub fn escaped_newline(bytes: &[u8], newline: usize) -> bool {
+    let mut j = newline;
+    if j > 0 && bytes[j - 1] == b'\r' {
+        j -= 1;
+    }
+    j > 0 && bytes[j - 1] == b'\\'
+}
+
+/// Offset just past the closing quote of a string or character literal.
+pub fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' => return i, // unterminated: stop at the line end
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Offset just past a raw string literal whose quote is at `quote`.
+pub fn raw_string_end(bytes: &[u8], quote: usize) -> usize {
+    let open = match bytes[quote..].iter().position(|&b| b == b'(') {
+        Some(p) => quote + p,
+        None => return quoted_end(bytes, quote, b'"'),
+    };
+    let mut terminator = vec![b')'];
+    terminator.extend_from_slice(&bytes[quote + 1..open]);
+    terminator.push(b'"');
+    match memchr::memmem::find(&bytes[open..], &terminator) {
+        Some(p) => open + p + terminator.len(),
+        None => bytes.len(),
+    }
+}
+
+/// End of a preprocessor line: the first newline that is neither escaped
+/// nor inside a block comment, without a carriage return before it.
+pub fn directive_line_end(bytes: &[u8], start: usize) -> usize {
+    let without_cr = |e: usize| {
+        if e > 0 && bytes.get(e - 1) == Some(&b'\r') {
+            e - 1
+        } else {
+            e
+        }
+    };
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' if !escaped_newline(bytes, i) => return without_cr(i),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = block_comment_end(bytes, i);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                return without_cr(logical_line_end(bytes, i));
+            }
+            b'"' => {
+                i = quoted_end(bytes, i, b'"');
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// Skips white space and comments from `i`.
+pub fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = block_comment_end(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = logical_line_end(bytes, i),
+            _ => break,
+        }
+    }
+    i
+}
+
+/// End of the identifier or number starting at `start`. Digit separators,
+/// decimal points and exponent signs continue a number (`1'000`, `1.5e-3`).
+pub fn word_end(bytes: &[u8], start: usize) -> usize {
+    let number = bytes[start].is_ascii_digit();
+    let mut i = start;
+    if !number {
+        while i < bytes.len() && is_ident(bytes[i]) {
+            i += 1;
+        }
+        return i;
+    }
+    while i < bytes.len() {
+        let b = bytes[i];
+        let next_is_ident = bytes.get(i + 1).is_some_and(|&n| is_ident(n));
+        let continues = is_ident(b)
+            || (number && (b == b'\'' || b == b'.') && next_is_ident)
+            || (number
+                && (b == b'+' || b == b'-')
+                && matches!(bytes[i - 1], b'e' | b'E' | b'p' | b'P'));
+        if !continues {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Prefixes that make the string literal after them raw.
+pub fn is_raw_string_prefix(word: &[u8]) -> bool {
+    matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR")
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// An identifier, keyword or number.
+    Word,
+    /// A string, character or raw string literal, with its prefix.
+    Literal,
+    /// One punctuation byte (`{`, `;`, `:`, ...).
+    Punct(u8),
+    /// A whole preprocessor line, continuations included.
+    Preprocessor,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub span: Span,
+}
+
+/// The tokens of `bytes[from..to]`, comments and white space skipped.
+pub struct Tokens<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    end: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(bytes: &'a [u8], range: Span) -> Tokens<'a> {
+        Tokens {
+            bytes,
+            pos: range.start,
+            end: range.end.min(bytes.len()),
+        }
+    }
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        let bytes = self.bytes;
+        loop {
+            let i = self.pos;
+            if i >= self.end {
+                return None;
+            }
+            let b = bytes[i];
+            let (kind, end) = match b {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => {
+                    self.pos += 1;
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    self.pos = block_comment_end(bytes, i);
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    self.pos = logical_line_end(bytes, i);
+                    continue;
+                }
+                b'\\' if matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
+                    self.pos += 2;
+                    continue;
+                }
+                b'#' if at_line_start(bytes, i) => {
+                    (TokenKind::Preprocessor, directive_line_end(bytes, i))
+                }
+                b'"' => (TokenKind::Literal, quoted_end(bytes, i, b'"')),
+                b'\'' => (TokenKind::Literal, quoted_end(bytes, i, b'\'')),
+                _ if is_ident(b) => {
+                    let end = word_end(bytes, i);
+                    match bytes.get(end) {
+                        Some(b'"') if is_raw_string_prefix(&bytes[i..end]) => {
+                            (TokenKind::Literal, raw_string_end(bytes, end))
+                        }
+                        // An encoding prefix belongs to its literal.
+                        Some(&q @ (b'"' | b'\''))
+                            if matches!(&bytes[i..end], b"L" | b"u" | b"U" | b"u8") =>
+                        {
+                            (TokenKind::Literal, quoted_end(bytes, end, q))
+                        }
+                        _ => (TokenKind::Word, end),
+                    }
+                }
+                _ => (TokenKind::Punct(b), i + 1),
+            };
+            self.pos = end;
+            return Some(Token { kind, span: i..end });
+        }
+    }
+}
+
+/// The bytes at which [`Tokens::next_brace`] must look closer: braces, and
+/// what may begin a comment, a literal or a preprocessor line.
+static NOTABLE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let bytes = b"{}\"'/#";
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The `}` that closes the `{` at `open`, counting braces in code only.
+pub fn matching_brace(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut tokens = Tokens::new(bytes, open..bytes.len());
+    let mut depth = 0usize;
+    while let Some(brace) = tokens.next_brace() {
+        match bytes[brace.span.start] {
+            b'{' => depth += 1,
+            _ => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(brace.span.start);
+                }
+            }
+        }
+    }
+    None
+}
+
+impl Tokens<'_> {
+    /// The next `{` or `}` token, the tokens before it skipped: what
+    /// [`Iterator::next`] would find first among them, found without
+    /// lexing the words and punctuation in between.
+    pub fn next_brace(&mut self) -> Option<Token> {
+        let bytes = self.bytes;
+        loop {
+            // Where the last token ended: a token boundary, in code.
+            let boundary = self.pos;
+            if boundary >= self.end {
+                return None;
+            }
+            let at = boundary
+                + bytes[boundary..self.end]
+                    .iter()
+                    .position(|&b| NOTABLE[b as usize])?;
+            match bytes[at] {
+                b @ (b'{' | b'}') => {
+                    self.pos = at + 1;
+                    return Some(Token {
+                        kind: TokenKind::Punct(b),
+                        span: at..at + 1,
+                    });
+                }
+                b'/' => {
+                    self.pos = match bytes.get(at + 1) {
+                        Some(b'*') => block_comment_end(bytes, at),
+                        Some(b'/') => logical_line_end(bytes, at),
+                        _ => at + 1,
+                    };
+                }
+                b'#' if at_line_start(bytes, at) => self.pos = directive_line_end(bytes, at),
+                b'#' => self.pos = at + 1,
+                _ => {
+                    // A quote may end a word (`1'000`) or follow the prefix
+                    // of its literal (`u8"`, `R"(`): the tokens from the
+                    // start of its line, or from the last boundary, tell.
+                    // None of them is a brace.
+                    self.pos = memchr::memrchr(b'\n', &bytes[boundary..at])
+                        .map_or(boundary, |newline| boundary + newline + 1);
+                    for token in self.by_ref() {
+                        if token.span.end > at {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The braces `next` finds and those `next_brace` finds, from offset 0.
+    fn braces_both_ways(bytes: &[u8]) -> (Vec<Token>, Vec<Token>) {
+        let all = Tokens::new(bytes, 0..bytes.len())
+            .filter(|t| matches!(t.kind, TokenKind::Punct(b'{' | b'}')))
+            .collect();
+        let mut tokens = Tokens::new(bytes, 0..bytes.len());
+        let fast = std::iter::from_fn(|| tokens.next_brace()).collect();
+        (all, fast)
+    }
+
+    #[test]
+    fn next_brace_finds_the_braces_the_tokens_hold() {
+        let text = "int a = 1'000; s = R\"x({)x\" + u8\"}\" + L'{' + u8R\"(})\";\n\
+                    # define OPEN { \\\n  }\n x = y / z; /* { */ w = 0x1'F'; // }\n\
+                    { c = '}'; } if (a) { b = \"\\\"{\"; } a#b {\n#x {\n}";
+        let (all, fast) = braces_both_ways(text.as_bytes());
+        assert_eq!(all.len(), 6);
+        assert_eq!(fast, all);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        for dir in ["c", "cxx", "kernels", "bench"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+                let (all, fast) = braces_both_ways(&bytes);
+                assert_eq!(fast, all);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn next_brace_agrees_with_the_tokens_on_any_text(pieces in proptest::collection::vec(
+            prop_oneof![
+                Just("{"), Just("}"), Just(" "), Just("\n"), Just("a"), Just("1"),
+                Just("'"), Just("\""), Just("/"), Just("*"), Just("#"), Just("\\"),
+                Just("R"), Just("u8"), Just("("), Just(")"), Just("x"), Just("."),
+                Just("e+"), Just("'}'"), Just("\"{\""), Just("/* { */"), Just("// }\n"),
+                Just("R\"d({)d\""),
+            ],
+            0..40,
+        )) {
+            let text = pieces.concat();
+            let (all, fast) = braces_both_ways(text.as_bytes());
+            prop_assert_eq!(fast, all);
+        }
+    }
+
+    fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
+        Tokens::new(src.as_bytes(), 0..src.len())
+            .map(|t| (t.kind, &src[t.span]))
+            .collect()
+    }
+
+    #[test]
+    fn tokens_skip_comments_and_keep_literals_and_preprocessor_lines_whole() {
+        let src = "int a = 1'000; /* { */ s = R\"x({)x\" + u8\"}\";\n  # if X \\\n  && Y\n{ c = '{'; } // }\n";
+        let found = kinds(src);
+        assert_eq!(
+            found,
+            [
+                (TokenKind::Word, "int"),
+                (TokenKind::Word, "a"),
+                (TokenKind::Punct(b'='), "="),
+                (TokenKind::Word, "1'000"),
+                (TokenKind::Punct(b';'), ";"),
+                (TokenKind::Word, "s"),
+                (TokenKind::Punct(b'='), "="),
+                (TokenKind::Literal, "R\"x({)x\""),
+                (TokenKind::Punct(b'+'), "+"),
+                (TokenKind::Literal, "u8\"}\""),
+                (TokenKind::Punct(b';'), ";"),
+                (TokenKind::Preprocessor, "# if X \\\n  && Y"),
+                (TokenKind::Punct(b'{'), "{"),
+                (TokenKind::Word, "c"),
+                (TokenKind::Punct(b'='), "="),
+                (TokenKind::Literal, "'{'"),
+                (TokenKind::Punct(b';'), ";"),
+                (TokenKind::Punct(b'}'), "}"),
+            ]
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! The tree-sitter front end for C and C++.
+//!
+//! Directives are found lexically ([`scan`]), masked with spaces of the same
+//! length, and the masked text is parsed: offsets stay the same and the
+//! grammar sees plain C, so a pragma between `if (c)` and its statement no
+//! longer confuses it. Preprocessor conditionals are read the same way
+//! ([`conditionals`]): code not compiled with OpenMP is masked, and
+//! directives under conditions that are not known keep their conditions.
+//! A directive's block is then the statement that begins at the first
+//! token after it.
+
+mod analysis;
+mod conditionals;
+mod configurations;
+pub(crate) mod expression;
+mod lex;
+mod nodes;
+mod parse;
+mod pieces;
+mod placement;
+mod prepare;
+mod reuse;
+pub mod scan;
+mod statements;
+mod unknown;
+
+use super::FrontEnd;
+use crate::model::Found;
+use crate::source::SourceFile;
+use analysis::Analysis;
+use nodes::Nodes;
+use prepare::Prepared;
+pub use reuse::Reuse;
+pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
+
+/// How much of a file is parsed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scope {
+    /// In the functions that hold directives, their heads and the
+    /// statements the directives own, wherever a scan of the function's
+    /// body allows; as [`Scope::Declarations`] otherwise.
+    #[default]
+    Statements,
+    /// Only the top-level declarations that hold directives or lock calls,
+    /// whenever that reads exactly as the whole file would; the whole file
+    /// otherwise.
+    Declarations,
+    /// Always the whole file.
+    WholeFile,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TreeSitterC {
+    pub scope: Scope,
+}
+
+impl TreeSitterC {
+    /// The front end that always parses whole files: slower, and the
+    /// reference the partial parse is tested against.
+    pub fn whole_file() -> TreeSitterC {
+        TreeSitterC {
+            scope: Scope::WholeFile,
+        }
+    }
+}
+
+impl FrontEnd for TreeSitterC {
+    fn name(&self) -> &'static str {
+        "tree-sitter"
+    }
+
+    fn read(&self, file: &SourceFile) -> Found {
+        self.read_telling_scope(file).0
+    }
+
+    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
+        self.read_reusing(file, reuse)
+    }
+}
+
+impl TreeSitterC {
+    /// [`FrontEnd::read`], and how much of the file it parsed: what
+    /// benchmarks and tests of the partial parse look at.
+    pub fn read_telling_scope(&self, file: &SourceFile) -> (Found, Scope) {
+        let Some(prepared) = Prepared::new(file) else {
+            // Nothing can change: the syntax tree would not be looked at.
+            return (Found::default(), self.scope);
+        };
+        let statements = || read_pieces(&prepared, true);
+        let declarations = || read_pieces(&prepared, false);
+        let partial = match self.scope {
+            Scope::Statements => statements().or_else(declarations),
+            Scope::Declarations => declarations(),
+            Scope::WholeFile => None,
+        };
+        let (model, scope) = partial.unwrap_or_else(|| (read_whole(&prepared), Scope::WholeFile));
+        (finish(&prepared, model), scope)
+    }
+
+    /// [`FrontEnd::read`] of a text read before in another version, as an
+    /// editor reads its buffer after every change: `reuse` keeps the
+    /// previous reading's syntax tree, and only what changed since is
+    /// parsed again (tree-sitter's incremental parsing). The model is the
+    /// one [`FrontEnd::read`] gives, whatever the front end's [`Scope`]:
+    /// the whole file is parsed, and a buffer with a syntax error is
+    /// parsed from scratch.
+    pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
+        let Some(prepared) = Prepared::reusing(file, Some(&mut reuse.parses)) else {
+            reuse.clear();
+            return Found::default();
+        };
+        let tree = reuse::whole_tree(&prepared, reuse);
+        let model = read_tree(&prepared, &tree, Some(reuse));
+        finish(&prepared, model)
+    }
+}
+
+/// Records in `model`, read from `file` by another front end, the
+/// preprocessor branches its directives lie in and their conditions, and
+/// checks that repeating a condition where code is inserted means the same,
+/// as this front end's own reading does.
+pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
+    if let Some(prepared) = Prepared::new(file) {
+        placement::finish(&prepared, model);
+    }
+}
+
+/// What every reading ends with.
+fn finish(prepared: &Prepared, mut model: Found) -> Found {
+    // Every reading lists diagnostics by position, each stage's in the
+    // order it found them.
+    model.diagnostics.sort_by_key(|d| d.span.start);
+    placement::finish(prepared, &mut model);
+    model
+}
+
+/// The model from a parse of the whole file.
+fn read_whole(prepared: &Prepared) -> Found {
+    // The text is let go before other configurations patch it.
+    let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
+    read_tree(prepared, &tree, None)
+}
+
+/// The model from `tree`, a parse of the whole of `prepared.masked`; the
+/// other configurations' trees kept in `reuse` when given.
+fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Found {
+    let directives = 0..prepared.directives.len();
+    let mentions = &prepared.lock_mentions;
+    let nodes = Nodes::new(tree.root_node());
+    let main = Analysis::read(
+        prepared,
+        &prepared.masked(),
+        &nodes,
+        directives.clone(),
+        mentions,
+    );
+    let scope = configurations::Scope {
+        ranges: &[],
+        pieces: &[],
+        directives,
+        mentions,
+    };
+    configurations::reconcile(prepared, &scope, tree, main, reuse)
+}
+
+/// Pieces parsed together in one call: a parse has a fixed cost that
+/// matters for small pieces, and tree-sitter's lexer looks up the range it
+/// is in from the first one at every token. Narrowed pieces hold several
+/// ranges each; of 4, 8 and 32 pieces a parse, 4 counts the fewest
+/// instructions on the dense C and C++ inputs of `benches/instrument.rs`.
+const PIECES_PER_PARSE: usize = 4;
+
+/// The model from parses of the declarations that hold directives and
+/// lock calls, with `narrow` of the statements in them the directives own;
+/// `None` when that would not read the file exactly. The scope tells
+/// whether some function was narrowed.
+fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
+    let plan = pieces::Plan::new(prepared, narrow)?;
+    let scope = match plan.narrowed() {
+        true => Scope::Statements,
+        false => Scope::Declarations,
+    };
+    let mut parts =
+        Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
+    for batch in plan.batches(PIECES_PER_PARSE) {
+        let ranges = pieces::union(batch);
+        let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+        let nodes = Nodes::new(tree.root_node());
+        if !batch
+            .iter()
+            .all(|piece| piece.parsed_as_scanned(&tree, &nodes))
+        {
+            return None;
+        }
+        let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
+        let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
+        let mentions = &prepared.lock_mentions[mentions];
+        let main = Analysis::read(
+            prepared,
+            &prepared.masked(),
+            &nodes,
+            directives.clone(),
+            mentions,
+        );
+        let scope = configurations::Scope {
+            ranges: &ranges,
+            pieces: batch,
+            directives,
+            mentions,
+        };
+        parts.push(configurations::reconcile(
+            prepared, &scope, &tree, main, None,
+        ));
+    }
+    if !plan.outside.is_empty() {
+        let nothing = parse::parse_nothing(prepared.file);
+        let nothing = Nodes::new(nothing.root_node());
+        for run in &plan.outside {
+            parts.push(Analysis::read(
+                prepared,
+                &prepared.masked(),
+                &nothing,
+                run.clone(),
+                &[],
+            ));
+        }
+    }
+    Some((merge(parts), scope))
+}
+
+/// One model of the parts of a file, each listed in file order.
+fn merge(parts: Vec<Found>) -> Found {
+    let mut model = Found::default();
+    // Sized once: a file dense with directives has thousands of sites.
+    model
+        .sites
+        .reserve(parts.iter().map(|p| p.sites.len()).sum());
+    model
+        .units
+        .reserve(parts.iter().map(|p| p.units.len()).sum());
+    for part in parts {
+        model.sites.extend(part.sites);
+        model.units.extend(part.units);
+        model.lock_calls.extend(part.lock_calls);
+        model.no_insert.extend(part.no_insert);
+        model.exits.extend(part.exits);
+        model.diagnostics.extend(part.diagnostics);
+    }
+    model.sites.sort_by_key(|s| s.span.start);
+    model.units.sort();
+    model.lock_calls.sort_by_key(|c| c.span.start);
+    model.exits.sort_by_key(|e| e.span.start);
+    model
+}

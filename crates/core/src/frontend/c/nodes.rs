@@ -1,0 +1,214 @@
+//! Finding a node by its position, and the nodes around it, in a tree
+//! whose root has thousands of children.
+//!
+//! tree-sitter finds the child that holds a position by trying the
+//! children one after another, and `Node::parent` walks down from the
+//! root. From the root of a whole file each lookup then costs a pass over
+//! its top-level declarations, and a file dense with directives pays that
+//! once per directive: quadratic time. The top-level nodes' byte ranges,
+//! listed once, make the first step of every lookup a binary search; below
+//! it tree-sitter's own descent decides. Where the binary search cannot be
+//! sure to pick the node tree-sitter's descent from the root would pick
+//! (empty nodes, a position on a boundary), the lookup starts at the root
+//! as before, so the answers are always tree-sitter's.
+
+use tree_sitter::Node;
+
+pub(super) struct Nodes<'t> {
+    root: Node<'t>,
+    /// The root's children as a cursor visits them (hidden nodes are
+    /// looked through), in source order.
+    top: Vec<Node<'t>>,
+    starts: Vec<usize>,
+    ends: Vec<usize>,
+    /// Whether the tree holds a syntax error (or a missing node) at all:
+    /// most trees hold none, and then no node has an error around it.
+    has_error: bool,
+}
+
+impl<'t> Nodes<'t> {
+    pub fn new(root: Node<'t>) -> Nodes<'t> {
+        let mut cursor = root.walk();
+        let top: Vec<Node<'t>> = root.children(&mut cursor).collect();
+        Nodes {
+            starts: top.iter().map(Node::start_byte).collect(),
+            ends: top.iter().map(Node::end_byte).collect(),
+            top,
+            has_error: root.has_error(),
+            root,
+        }
+    }
+
+    /// Whether some syntax error encloses `node`.
+    pub fn in_error(&self, node: Node<'t>) -> bool {
+        self.has_error && self.ancestors(node).any(|n| n.kind() == "ERROR")
+    }
+
+    /// What `root.descendant_for_byte_range(start, end)` gives.
+    pub fn descendant(&self, start: usize, end: usize) -> Option<Node<'t>> {
+        match self.top_level_holding(start, end) {
+            Some(top) => top.descendant_for_byte_range(start, end),
+            None => self.root.descendant_for_byte_range(start, end),
+        }
+    }
+
+    /// The nodes enclosing `node`, innermost first, up to the root.
+    pub fn ancestors(&self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> + use<'t> {
+        let below_top = match self.top_level_holding(node.start_byte(), node.end_byte()) {
+            Some(top) if top == node => Some(Vec::new()),
+            Some(top) => Some(path_down(top, node)),
+            None => None,
+        };
+        let path = match below_top {
+            Some(mut path) => {
+                path.insert(0, self.root);
+                path
+            }
+            None => path_down(self.root, node),
+        };
+        path.into_iter().rev()
+    }
+
+    /// The nodes enclosing `node`, outermost first: [`Nodes::ancestors`]
+    /// in reverse, found one at a time, so that a search from above stops
+    /// where it finds what it looks for.
+    pub fn descent(&self, node: Node<'t>) -> impl Iterator<Item = Node<'t>> + use<'t> {
+        let (root, from) = match self.top_level_holding(node.start_byte(), node.end_byte()) {
+            Some(top) => (Some(self.root), top),
+            None => (None, self.root),
+        };
+        let below = std::iter::successors(Some(from).filter(|&n| n != node), move |&at| {
+            at.child_with_descendant(node).filter(|&next| next != node)
+        });
+        root.into_iter().chain(below)
+    }
+
+    /// What `node.parent()` gives, for a node of this tree.
+    pub fn parent(&self, node: Node<'t>) -> Option<Node<'t>> {
+        self.ancestors(node).next()
+    }
+
+    /// The top-level node that the descent from the root takes towards
+    /// the range, where only one can be taken: one that holds the range
+    /// and, for an empty range, holds it strictly inside (an empty node
+    /// ending where the range is would come first).
+    fn top_level_holding(&self, start: usize, end: usize) -> Option<Node<'t>> {
+        let at = self
+            .starts
+            .partition_point(|&s| s <= start)
+            .checked_sub(1)?;
+        let holds = self.ends[at] >= end
+            && self.ends[at] > start
+            && (start < end || self.starts[at] < start);
+        holds.then_some(self.top[at])
+    }
+}
+
+/// The nodes from `from` down to `node`'s parent, outermost first: one
+/// descent instead of one per ancestor (`Node::parent` walks down from
+/// the root each time).
+pub(super) fn path_down<'t>(from: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
+    let mut path = Vec::new();
+    let mut at = from;
+    while at != node {
+        path.push(at);
+        match at.child_with_descendant(node) {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every lookup agrees with tree-sitter's own from the root: at every
+    /// position and for every node of `source`. Returns how many nodes
+    /// are empty (missing) and how many lie inside an error.
+    fn agree_everywhere(source: &[u8], language: tree_sitter::Language) -> (usize, usize) {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&language).unwrap();
+        let tree = parser.parse(source, None).unwrap();
+        let root = tree.root_node();
+        let nodes = Nodes::new(root);
+        for start in 0..=source.len() {
+            for end in start..=(start + 3).min(source.len()) {
+                assert_eq!(
+                    nodes.descendant(start, end),
+                    root.descendant_for_byte_range(start, end),
+                    "range {start}..{end}"
+                );
+            }
+        }
+        let mut all = vec![];
+        let mut cursor = root.walk();
+        loop {
+            all.push(cursor.node());
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break;
+                }
+            }
+            if cursor.node() == root {
+                break;
+            }
+        }
+        for &node in &all {
+            let mut expected = vec![];
+            let mut at = node;
+            while let Some(parent) = at.parent() {
+                expected.push(parent);
+                at = parent;
+            }
+            assert_eq!(nodes.ancestors(node).collect::<Vec<_>>(), expected);
+            let mut descent: Vec<Node> = nodes.descent(node).collect();
+            descent.reverse();
+            assert_eq!(descent, expected);
+            assert_eq!(nodes.parent(node), node.parent());
+            assert_eq!(
+                nodes.in_error(node),
+                expected.iter().any(|n| n.kind() == "ERROR")
+            );
+        }
+        (
+            all.iter().filter(|n| n.is_missing()).count(),
+            all.iter().filter(|n| nodes.in_error(**n)).count(),
+        )
+    }
+
+    #[test]
+    fn lookups_agree_with_the_descent_from_the_root() {
+        let source = b"int a;\nstatic int f(int x) { return x + 1; }\n\
+                       struct s { int y; };\nint g(void) { int z = 2 return z; }\n\
+                       /* c */ int h(void) { for (;;) { break; } }\n\
+                       void k(void) { { x = ) 3 + y; } }\n";
+        let (missing, in_error) = agree_everywhere(source, pomp_grammars::C.into());
+        assert!(missing > 0, "the file has an empty (missing) node");
+        assert!(in_error > 0, "the file has nodes inside an error");
+    }
+
+    #[test]
+    fn lookups_agree_on_the_corpus_in_c_and_cxx() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let mut files = 0;
+        for (dir, language) in [
+            ("c", pomp_grammars::C),
+            ("kernels", pomp_grammars::C),
+            ("cxx", pomp_grammars::CPP),
+        ] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "c" || e == "cpp") {
+                    agree_everywhere(&std::fs::read(&path).unwrap(), language.into());
+                    files += 1;
+                }
+            }
+        }
+        assert!(files > 30);
+    }
+}

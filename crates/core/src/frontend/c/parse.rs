@@ -1,0 +1,74 @@
+//! Parsing with tree-sitter, one parser per language and thread, reused.
+
+use crate::language::Language;
+use crate::source::{SourceFile, Span};
+use std::cell::RefCell;
+use tree_sitter::{Parser, Point, Range, Tree};
+
+thread_local! {
+    /// Creating a parser and loading its grammar costs more than parsing a
+    /// small function: each thread keeps one per language.
+    static PARSERS: RefCell<[Option<Parser>; 2]> = const { RefCell::new([None, None]) };
+}
+
+/// Parses `text` (the masked bytes of `file`). With `ranges`, only those
+/// byte ranges are read, as if they were one text; nodes keep the file's
+/// offsets. Empty `ranges` means the whole text.
+pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span]) -> Tree {
+    let included: Vec<Range> = ranges
+        .iter()
+        .map(|r| Range {
+            start_byte: r.start,
+            end_byte: r.end,
+            start_point: point(file, r.start),
+            end_point: point(file, r.end),
+        })
+        .collect();
+    parse_with(file, text, &included, None)
+}
+
+/// Parses the whole of `text` (the masked bytes of `file`) reusing `old`,
+/// the tree of an earlier text already told how that text was edited into
+/// this one: only what the edit touches is parsed again.
+pub(super) fn reparse(file: &SourceFile, text: &[u8], old: &Tree) -> Tree {
+    parse_with(file, text, &[], Some(old))
+}
+
+fn parse_with(file: &SourceFile, text: &[u8], included: &[Range], old: Option<&Tree>) -> Tree {
+    let slot = usize::from(file.language == Language::Cpp);
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers[slot].get_or_insert_with(|| new_parser(file.language));
+        parser
+            .set_included_ranges(included)
+            .expect("included ranges are sorted and disjoint");
+        parser
+            .parse(text, old)
+            .expect("parsing without a timeout or cancellation always returns a tree")
+    })
+}
+
+/// The tree of an empty text, for directives that need none.
+pub(super) fn parse_nothing(file: &SourceFile) -> Tree {
+    parse_with(file, b"", &[], None)
+}
+
+fn new_parser(language: Language) -> Parser {
+    let mut parser = Parser::new();
+    let grammar: tree_sitter::Language = match language {
+        Language::Cpp => pomp_grammars::CPP.into(),
+        _ => pomp_grammars::C.into(),
+    };
+    parser
+        .set_language(&grammar)
+        .expect("tree-sitter grammar matches the library version");
+    parser
+}
+
+pub(super) fn point(file: &SourceFile, offset: usize) -> Point {
+    let (line, column) = file.line_col(offset.min(file.bytes.len()));
+    Point {
+        row: line - 1,
+        column: column - 1,
+    }
+}

@@ -1,0 +1,243 @@
+//! A file made ready for parsing: its directives found and parsed, its
+//! conditionals decided where they can be, lock routines located, and the
+//! text the grammar reads, with directives and code that is not compiled
+//! masked by spaces (offsets and lines stay those of the file).
+
+use super::conditionals::{blank_bytes, Assignment, Conditionals};
+use super::expression::Known;
+use super::scan::{self, PreprocessorLine, RawDirective, RawKind};
+use crate::directive::{
+    parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
+};
+use crate::language::Language;
+use crate::source::{SourceFile, Span};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+pub(super) struct Prepared<'f> {
+    pub file: &'f SourceFile,
+    /// The directives in code that may be compiled, in order.
+    pub directives: Vec<RawDirective>,
+    /// Each directive parsed; `None` for those inside macros.
+    pub parsed: Vec<Option<Result<Parsed, DirectiveError>>>,
+    /// Every preprocessor line other than directives, in order.
+    pub lines: Vec<PreprocessorLine>,
+    /// The macros the file defines, each with whether some definition of
+    /// it may expand to more than one expression (its body holds a `;` or
+    /// a brace).
+    pub macros: HashMap<String, bool>,
+    /// Whether the file has pomp directives: user regions, whose exits
+    /// matter, among them ([`Prepared::user_regions_within`] tells where).
+    pub user_regions: bool,
+    pub conditionals: Conditionals,
+    /// Whole-word mentions of lock routines in code that may be compiled.
+    pub lock_mentions: Vec<Span>,
+    /// What the grammar parses in the first configuration; patched in
+    /// place, and put back, while another configuration is read.
+    masked: RefCell<Vec<u8>>,
+}
+
+/// A directive's parse, by what it is parsed from.
+type ParseKey = (Language, bool, u8, String);
+type Parse = Option<Result<Parsed, DirectiveError>>;
+
+/// The parses of one reading's directives, for the next reading of the
+/// same buffer: after a keystroke nearly every directive reads as before.
+/// A parse depends on the directive's text, sentinel, form and the
+/// language alone.
+#[derive(Default)]
+pub struct Parses(std::collections::HashMap<ParseKey, Parse>);
+
+impl Parses {
+    /// Every directive of a reading parsed, each taken from `self` when
+    /// the last reading parsed it, and `self` left holding this reading's
+    /// parses only.
+    fn parse_all(&mut self, directives: &[RawDirective], language: Language) -> Vec<Parse> {
+        let mut earlier = std::mem::take(&mut self.0);
+        (directives.iter())
+            .map(|d| {
+                let form = match d.kind {
+                    RawKind::InMacro { .. } => 2,
+                    RawKind::DeclarationAttribute => 1,
+                    _ => 0,
+                };
+                let key = (language, d.pomp, form, d.text.clone());
+                let parse = match (self.0.get(&key), earlier.remove(&key)) {
+                    (Some(this_reading), _) => this_reading.clone(),
+                    (None, Some(last_reading)) => last_reading,
+                    (None, None) => parse_raw(d, language),
+                };
+                self.0.insert(key, parse.clone());
+                parse
+            })
+            .collect()
+    }
+}
+
+impl<'f> Prepared<'f> {
+    /// `None` when nothing in the file can be instrumented.
+    pub fn new(file: &'f SourceFile) -> Option<Prepared<'f>> {
+        Prepared::reusing(file, None)
+    }
+
+    /// [`Prepared::new`], taking the parses of directives that `parses`
+    /// holds from an earlier reading and leaving this reading's there.
+    pub fn reusing(file: &'f SourceFile, parses: Option<&mut Parses>) -> Option<Prepared<'f>> {
+        let mentions = lock_mentions(&file.bytes);
+        if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
+            return None;
+        }
+        let found = scan::scan(&file.bytes);
+        let known = Known {
+            cplusplus: file.language == Language::Cpp,
+        };
+        let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
+        let directives: Vec<RawDirective> = found
+            .directives
+            .into_iter()
+            .filter(|d| !conditionals.is_dead(d.span.start))
+            .collect();
+        let lock_mentions: Vec<Span> = mentions
+            .into_iter()
+            .filter(|m| !conditionals.is_dead(m.start))
+            .collect();
+        if directives.is_empty() && lock_mentions.is_empty() {
+            return None;
+        }
+        let parsed = match parses {
+            Some(parses) => parses.parse_all(&directives, file.language),
+            None => (directives.iter())
+                .map(|d| parse_raw(d, file.language))
+                .collect(),
+        };
+        let user_regions = directives.iter().any(|d| d.pomp);
+        let mut prepared = Prepared {
+            file,
+            directives,
+            parsed,
+            macros: defined_macros(&found.lines),
+            user_regions,
+            lines: found.lines,
+            conditionals,
+            lock_mentions,
+            masked: RefCell::new(Vec::new()),
+        };
+        let mut masked = file.bytes.to_vec();
+        prepared.mask(&mut masked, 0, &Assignment::new());
+        prepared.masked = RefCell::new(masked);
+        Some(prepared)
+    }
+
+    /// What the grammar parses in the first configuration: the file's
+    /// bytes with directives and what no configuration compiles blanked.
+    pub fn masked(&self) -> std::cell::Ref<'_, [u8]> {
+        std::cell::Ref::map(self.masked.borrow(), Vec::as_slice)
+    }
+
+    /// Whether pomp directives lie in `span`: a jump leaves a user region
+    /// only within the function holding it, so elsewhere jumps need not
+    /// be read.
+    pub fn user_regions_within(&self, span: &Span) -> bool {
+        let first = self
+            .directives
+            .partition_point(|d| d.span.start < span.start);
+        self.user_regions
+            && (self.directives[first..].iter())
+                .take_while(|d| d.span.start < span.end)
+                .any(|d| d.pomp)
+    }
+
+    /// Blanks, in `buffer` (the file's bytes from `offset` on), the
+    /// directives and what the configuration `assignment` does not compile.
+    fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
+        let end = offset + buffer.len();
+        let first = self.directives.partition_point(|d| d.span.end <= offset);
+        for d in self.directives[first..]
+            .iter()
+            .take_while(|d| d.span.start < end)
+        {
+            if !matches!(d.kind, RawKind::InMacro { .. }) {
+                let span = d.span.start.max(offset)..d.span.end.min(end);
+                blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
+            }
+        }
+        self.conditionals.mask(buffer, offset, assignment);
+    }
+
+    /// Calls `read` with the text the grammar parses in the configuration
+    /// `assignment`: the first configuration's, with the extents of the
+    /// groups it names masked anew. The first configuration's text is
+    /// patched for the call, not copied: a large file would be copied
+    /// whole for a few conditionals.
+    pub fn with_configuration<R>(
+        &self,
+        assignment: &Assignment,
+        read: impl FnOnce(&[u8]) -> R,
+    ) -> R {
+        let mut text = self.masked.borrow_mut();
+        let extents: Vec<Span> = assignment
+            .keys()
+            .map(|&g| self.conditionals.extent(g))
+            .collect();
+        let first: Vec<Vec<u8>> = (extents.iter())
+            .map(|extent| text[extent.clone()].to_vec())
+            .collect();
+        for extent in &extents {
+            text[extent.clone()].copy_from_slice(&self.file.bytes[extent.clone()]);
+            self.mask(&mut text[extent.clone()], extent.start, assignment);
+        }
+        let result = read(&text);
+        for (extent, first) in extents.iter().zip(&first) {
+            text[extent.clone()].copy_from_slice(first);
+        }
+        result
+    }
+}
+
+fn parse_raw(d: &RawDirective, language: Language) -> Option<Result<Parsed, DirectiveError>> {
+    let sentinel = if d.pomp {
+        Sentinel::Pomp
+    } else {
+        Sentinel::Omp
+    };
+    match d.kind {
+        RawKind::InMacro { .. } => None,
+        RawKind::DeclarationAttribute => Some(parse_declaration_attribute(&d.text, language)),
+        _ => Some(parse_directive(&d.text, sentinel, language)),
+    }
+}
+
+/// Every whole-word occurrence of a lock routine's name: a cheap
+/// over-approximation of their calls.
+pub(super) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
+    memchr::memmem::find_iter(bytes, b"omp_")
+        .filter_map(|at| {
+            let word_start = at == 0 || !scan::is_ident(bytes[at - 1]);
+            let end = bytes[at..]
+                .iter()
+                .position(|b| !scan::is_ident(*b))
+                .map_or(bytes.len(), |len| at + len);
+            let routine = std::str::from_utf8(&bytes[at..end])
+                .is_ok_and(|w| crate::frontend::LOCK_ROUTINES.contains(&w));
+            (word_start && routine).then_some(at..end)
+        })
+        .collect()
+}
+
+/// [`Prepared::macros`] of a file's preprocessor lines.
+fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
+    let mut macros: HashMap<String, bool> = HashMap::new();
+    for line in lines.iter().filter(|l| l.kind == scan::LineKind::Define) {
+        let text = line.text.as_bytes();
+        let name_end = text
+            .iter()
+            .position(|&b| !super::lex::is_ident(b))
+            .unwrap_or(text.len());
+        if name_end == 0 {
+            continue;
+        }
+        let statements = line.text[name_end..].contains([';', '{', '}']);
+        *macros.entry(line.text[..name_end].to_string()).or_default() |= statements;
+    }
+    macros
+}

@@ -1,0 +1,842 @@
+//! Narrowing a piece to what its directives own. In a function dense with
+//! directives, the piece is most of the file; but a directive's block is
+//! one statement, and the grammar reads a statement the same whether the
+//! statements around it are there or not. So the function is parsed as
+//! its head, the statements its directives apply to, the statements that
+//! name lock routines, and its closing brace, offsets kept. A statement
+//! that is the body of another (`if (c)` before the directive) is read
+//! with the whole statement of its block, which alone shows whether the
+//! text before it goes with it.
+//!
+//! Inside those statements, pomp reads only nested directives, lock calls
+//! and loop nests (jumps matter only in a function holding a user region,
+//! which is not narrowed): a brace block that holds none of them is read as its two braces ([`Owned::read`]), as a
+//! function without directives is read as nothing. Directives' own lines,
+//! blanks once masked, are not read at all.
+//!
+//! A cheap token scan proposes each statement's extent; the parse must
+//! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
+//! the whole function is parsed) wherever the text around a directive
+//! could matter: a conditional the configurations split the function by,
+//! or one the grammar does not read as blank, other preprocessor lines in
+//! the body, a directive inside a lambda, a local class or an
+//! initializer, a `do` without its `while`, pomp's user regions (whose
+//! exits are every `return` of the function), attribute-form and unknown
+//! directives, and statements it does not know how to end (labels,
+//! `try`).
+
+use super::analysis::highest_statement_at;
+use super::lex::{TokenKind, Tokens};
+use super::nodes::Nodes;
+use super::prepare::Prepared;
+use super::scan::{LineKind, RawKind};
+use crate::directive::Association;
+use crate::source::Span;
+use std::collections::HashMap;
+
+/// What the grammar reads of a function around its directives: a
+/// statement a directive (or several nested ones) applies to, the whole
+/// statement of its block that one stands in (as the body of an `if`), or
+/// a whole statement that names a lock routine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Owned {
+    /// The statement a directive applies to, or the whole statement
+    /// holding it (the directive's own line, a blank in the masked text,
+    /// is not read).
+    pub range: Span,
+    /// What the grammar skips in `range`: the blank lines of nested
+    /// directives and the insides of brace blocks it need not read; in
+    /// order and disjoint.
+    skipped: Vec<Span>,
+    /// The statements the parse must read with these extents.
+    checks: Vec<Check>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Check {
+    extent: Span,
+    /// A statement naming a lock routine may be a declaration.
+    may_be_declaration: bool,
+}
+
+impl Owned {
+    /// What the grammar reads: the range without what it skips.
+    pub fn read(&self) -> impl Iterator<Item = Span> + '_ {
+        let starts = std::iter::once(self.range.start).chain(self.skipped.iter().map(|h| h.end));
+        let ends = self.skipped.iter().map(|h| h.start);
+        starts
+            .zip(ends.chain(std::iter::once(self.range.end)))
+            .map(|(start, end)| start..end)
+    }
+
+    /// Whether the parse reads each statement with the extent the scan
+    /// proposed, without error.
+    pub fn agrees(&self, nodes: &Nodes) -> bool {
+        self.checks.iter().all(|check| check.agrees(nodes))
+    }
+}
+
+impl Check {
+    fn agrees(&self, nodes: &Nodes) -> bool {
+        let start = self.extent.start;
+        let Some(leaf) = nodes.descendant(start, start + 1) else {
+            return false;
+        };
+        let agrees = |s: tree_sitter::Node| s.byte_range() == self.extent && !s.has_error();
+        if highest_statement_at(nodes, leaf, start).is_some_and(agrees) {
+            return true;
+        }
+        self.may_be_declaration
+            && std::iter::once(leaf)
+                .chain(nodes.ancestors(leaf))
+                .take_while(|n| n.start_byte() == start)
+                .any(|n| n.kind() == "declaration" && agrees(n))
+    }
+}
+
+/// What the grammar reads of the function `item`, whose body opens at
+/// `open`, for its directives `directives` and the lock routines it names
+/// `mentions`: in order and disjoint; `None` where the whole function
+/// must be parsed.
+pub(super) fn owned(
+    prepared: &Prepared,
+    item: Span,
+    open: usize,
+    directives: std::ops::Range<usize>,
+    mentions: std::ops::Range<usize>,
+) -> Option<Vec<Owned>> {
+    // A conditional that splits the function makes every configuration
+    // read it whole, to compare them. Other conditionals are decided or
+    // hold only directives: the grammar reads them as blanks, and so does
+    // the scan. Pragmas other than directives are seen by the scan.
+    if !prepared.conditionals.unbalanced_in(&item).is_empty() {
+        return None;
+    }
+    let lines = &prepared.lines;
+    let masked = &*prepared.masked();
+    let first_line = lines.partition_point(|l| l.span.start < item.start);
+    if lines[first_line..]
+        .iter()
+        .take_while(|l| l.span.start < item.end)
+        .any(|l| {
+            l.kind != LineKind::Pragma
+                && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
+        })
+    {
+        return None;
+    }
+    let tokens = BodyTokens::scan(masked, open + 1..item.end - 1)?;
+    let extent =
+        |first: usize, past: usize| tokens.list[first].span.start..tokens.list[past - 1].span.end;
+    // Searches for whole statements share what they found; the budget
+    // keeps a function of many searches linear.
+    let mut search = Search {
+        ends: HashMap::new(),
+        budget: 4 * tokens.list.len() + 1024,
+    };
+    let mut owned: Vec<Owned> = Vec::new();
+    for index in directives {
+        let d = &prepared.directives[index];
+        if !matches!(d.kind, RawKind::Pragma | RawKind::PragmaOperator) {
+            return None;
+        }
+        let parsed = prepared.parsed[index].as_ref()?.as_ref().ok()?;
+        if parsed.directive.role().is_some() {
+            return None;
+        }
+        if !matches!(
+            parsed.directive.spec().association,
+            Association::Block | Association::Loop | Association::Separator
+        ) {
+            continue;
+        }
+        if owned.last().is_some_and(|o| d.span.start < o.range.end) {
+            continue;
+        }
+        let first = tokens.first_at(d.span.end)?;
+        if !tokens.begins_statement(first) {
+            return None;
+        }
+        let past = tokens.statement_end(first)?;
+        let mut kept = Owned {
+            range: extent(first, past),
+            skipped: Vec::new(),
+            checks: vec![Check {
+                extent: extent(first, past),
+                may_be_declaration: false,
+            }],
+        };
+        // The body of an `if`, `else` or loop is read with its statement:
+        // only the whole shows whether the text before it goes with it.
+        if !tokens.begins_whole_statement(first) {
+            let (whole, whole_past) = tokens.enclosing_whole_statement(first, &mut search)?;
+            let whole = extent(whole, whole_past);
+            kept.range = whole.start..whole.end.max(kept.range.end);
+            kept.checks.push(Check {
+                extent: whole,
+                may_be_declaration: false,
+            });
+            while let Some(inside) = owned.pop_if(|o| o.range.start >= kept.range.start) {
+                kept.checks.extend(inside.checks);
+            }
+        }
+        owned.push(kept);
+    }
+    let covered = |owned: &[Owned], at: usize| owned.iter().any(|o| o.range.contains(&at));
+    let mut naming: Vec<Owned> = Vec::new();
+    for mention in &prepared.lock_mentions[mentions] {
+        if covered(&owned, mention.start) || covered(&naming, mention.start) {
+            continue;
+        }
+        let at = tokens.first_at(mention.start)?;
+        let (first, past) = tokens.enclosing_whole_statement(at, &mut search)?;
+        let range = extent(first, past);
+        if owned
+            .iter()
+            .any(|o| range.start < o.range.end && o.range.start < range.end)
+        {
+            return None;
+        }
+        naming.push(Owned {
+            skipped: Vec::new(),
+            checks: vec![Check {
+                extent: range.clone(),
+                may_be_declaration: true,
+            }],
+            range,
+        });
+    }
+    owned.extend(naming);
+    owned.sort_by_key(|o| o.range.start);
+    // Whether a directive or a lock routine's name lies in `inside`.
+    let read_inside = |inside: &Span| {
+        let directive = prepared
+            .directives
+            .partition_point(|d| d.span.start < inside.start);
+        let mention = prepared
+            .lock_mentions
+            .partition_point(|m| m.start < inside.start);
+        (prepared.directives.get(directive)).is_some_and(|d| d.span.start < inside.end)
+            || (prepared.lock_mentions.get(mention)).is_some_and(|m| m.start < inside.end)
+    };
+    for kept in &mut owned {
+        let nested = prepared
+            .directives
+            .partition_point(|d| d.span.start < kept.range.start);
+        kept.skipped = (prepared.directives[nested..].iter())
+            .take_while(|d| d.span.end <= kept.range.end)
+            .map(|d| d.span.clone())
+            .collect();
+        // Jumps leave user regions, which every jump of their function
+        // may close: there every block is read. (A function holding a
+        // user region is not narrowed at all; this says why it must not
+        // be hollowed.)
+        if !prepared.user_regions_within(&item) {
+            let first = tokens
+                .first_at(kept.range.start)
+                .unwrap_or(tokens.list.len());
+            let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
+            // The blocks hold no directive: they lie between the lines.
+            kept.skipped
+                .extend(tokens.hollows(first..past, read_inside));
+            kept.skipped.sort_unstable_by_key(|s| s.start);
+        }
+    }
+    Some(owned)
+}
+
+/// The ends of statements found so far, and how many more tokens the
+/// searches may step over.
+struct Search {
+    ends: HashMap<usize, Option<usize>>,
+    budget: usize,
+}
+
+/// The tokens of a function body, with what the scan of the statements
+/// needs to know about each.
+struct BodyTokens {
+    list: Vec<super::lex::Token>,
+    words: Vec<Word>,
+    /// Whether the token stands directly in a statement block: every
+    /// brace around it opens one, and no parenthesis or bracket is open.
+    at_block_level: Vec<bool>,
+    /// For a `}`, whether it closes a statement block; for a `)`, the
+    /// keyword before its `(`.
+    closes: Vec<Closes>,
+    /// Whether the token is part of the `while (...);` that ends a `do`.
+    in_do_tail: Vec<bool>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closes {
+    Nothing,
+    StatementBlock,
+    /// The parentheses after the keyword (or after another word).
+    Parentheses(Word),
+}
+
+/// The keywords the statement scan tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word {
+    If,
+    Else,
+    For,
+    While,
+    Do,
+    Switch,
+    /// A keyword that opens a statement the scan does not end: the whole
+    /// function is parsed.
+    Unsupported,
+    /// `catch`, `constexpr`: a block or parentheses follow as after `if`.
+    Opener,
+    Other,
+}
+
+impl Word {
+    fn of(word: &[u8]) -> Word {
+        match word {
+            b"if" => Word::If,
+            b"else" => Word::Else,
+            b"for" => Word::For,
+            b"while" => Word::While,
+            b"do" => Word::Do,
+            b"switch" => Word::Switch,
+            b"case" | b"default" | b"try" | b"__try" | b"asm" | b"__asm__" => Word::Unsupported,
+            b"catch" | b"constexpr" => Word::Opener,
+            _ => Word::Other,
+        }
+    }
+}
+
+impl BodyTokens {
+    /// `None` where a preprocessor line or unbalanced brackets make the
+    /// body one the scan does not read.
+    fn scan(masked: &[u8], inside: Span) -> Option<BodyTokens> {
+        // About one token in four bytes of code: growing the lists from
+        // nothing copied them over and over.
+        let expected = inside.len() / 4;
+        let mut list: Vec<super::lex::Token> = Vec::with_capacity(expected);
+        let mut words = Vec::with_capacity(expected);
+        let mut at_block_level = Vec::with_capacity(expected);
+        let mut closes = Vec::with_capacity(expected);
+        // Open brackets: the byte, for `{` whether it opens a statement
+        // block, for `(` the word before it.
+        let mut open: Vec<(u8, bool, Word)> = Vec::new();
+        let mut foreign_braces = 0usize;
+        for token in Tokens::new(masked, inside) {
+            let word = match token.kind {
+                TokenKind::Word => Word::of(&masked[token.span.clone()]),
+                _ => Word::Other,
+            };
+            let block_level = foreign_braces == 0
+                && open
+                    .last()
+                    .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block);
+            at_block_level.push(block_level);
+            let previous = list.last().map(|t| t.kind);
+            let previous_word = words.last().copied().unwrap_or(Word::Other);
+            let previous_closes = closes.last().copied().unwrap_or(Closes::Nothing);
+            let mut closing = Closes::Nothing;
+            match token.kind {
+                // A `#` that starts no preprocessor line is a syntax error,
+                // which the parse of the whole function must report.
+                TokenKind::Preprocessor | TokenKind::Punct(b'#') => return None,
+                TokenKind::Punct(b'{') => {
+                    let statement_block = match previous {
+                        None => true,
+                        Some(TokenKind::Punct(b';' | b'{' | b'}' | b':')) => true,
+                        Some(TokenKind::Word) => {
+                            matches!(previous_word, Word::Else | Word::Do | Word::Opener)
+                        }
+                        Some(TokenKind::Punct(b')')) => matches!(
+                            previous_closes,
+                            Closes::Parentheses(
+                                Word::If | Word::For | Word::While | Word::Switch | Word::Opener
+                            )
+                        ),
+                        _ => false,
+                    };
+                    if !statement_block {
+                        foreign_braces += 1;
+                    }
+                    open.push((b'{', statement_block, Word::Other));
+                }
+                TokenKind::Punct(b @ (b'(' | b'[')) => {
+                    let before = match previous {
+                        Some(TokenKind::Word) => previous_word,
+                        _ => Word::Other,
+                    };
+                    open.push((b, true, before));
+                }
+                TokenKind::Punct(b @ (b'}' | b')' | b']')) => {
+                    let opening = match b {
+                        b'}' => b'{',
+                        b')' => b'(',
+                        _ => b'[',
+                    };
+                    let (was, statement_block, before) = open.pop()?;
+                    if was != opening {
+                        return None;
+                    }
+                    closing = match b {
+                        b'}' if statement_block => Closes::StatementBlock,
+                        b'}' => {
+                            foreign_braces -= 1;
+                            Closes::Nothing
+                        }
+                        b')' => Closes::Parentheses(before),
+                        _ => Closes::Nothing,
+                    };
+                }
+                _ => {}
+            }
+            list.push(token);
+            words.push(word);
+            closes.push(closing);
+        }
+        if !open.is_empty() {
+            return None;
+        }
+        let mut tokens = BodyTokens {
+            list,
+            words,
+            at_block_level,
+            closes,
+            in_do_tail: Vec::new(),
+        };
+        // A `do` the scan cannot end is a syntax error or a statement it
+        // does not read: the parse of the whole function must judge it.
+        let mut in_do_tail = vec![false; tokens.list.len()];
+        for at in (0..tokens.list.len()).filter(|&i| tokens.words[i] == Word::Do) {
+            let body = tokens.statement_end(at + 1)?;
+            in_do_tail[body..tokens.statement_end(at)?].fill(true);
+        }
+        tokens.in_do_tail = in_do_tail;
+        Some(tokens)
+    }
+
+    /// Whether a statement may begin at token `first` whatever the tokens
+    /// before it: it stands in a statement block right after the start of
+    /// the block, a whole statement, or the head of a statement whose body
+    /// it is. Where it may continue the statement before (`else`, the
+    /// `while` of a `do`, a declaration going on), it does not begin one.
+    fn begins_statement(&self, first: usize) -> bool {
+        if !self.at_block_level[first] || self.in_do_tail(first) {
+            return false;
+        }
+        let Some(previous) = first.checked_sub(1) else {
+            return true;
+        };
+        match (self.list[previous].kind, self.closes[previous]) {
+            (TokenKind::Punct(b';' | b'{'), _) => true,
+            (TokenKind::Punct(b'}'), Closes::StatementBlock) => true,
+            (TokenKind::Punct(b')'), Closes::Parentheses(Word::If | Word::For | Word::Switch)) => {
+                true
+            }
+            (TokenKind::Punct(b')'), Closes::Parentheses(Word::While)) => {
+                !self.in_do_tail(previous)
+            }
+            (TokenKind::Word, _) => matches!(self.words[previous], Word::Else | Word::Do),
+            _ => false,
+        }
+    }
+
+    /// Whether token `at` is part of the `while (...);` that ends a
+    /// `do` statement.
+    fn in_do_tail(&self, at: usize) -> bool {
+        self.in_do_tail[at]
+    }
+
+    /// Whether a whole statement of its block begins at token `first`:
+    /// not the body of another, which would read differently without the
+    /// text before it.
+    fn begins_whole_statement(&self, first: usize) -> bool {
+        let after_statement = match first.checked_sub(1) {
+            None => true,
+            Some(previous) => matches!(
+                (self.list[previous].kind, self.closes[previous]),
+                (TokenKind::Punct(b';' | b'{'), _)
+                    | (TokenKind::Punct(b'}'), Closes::StatementBlock)
+            ),
+        };
+        after_statement && self.begins_statement(first)
+    }
+
+    /// The innermost whole statement of a block that holds token `at`, as
+    /// its first token and the index past it; `None` also when the search
+    /// would go over its budget.
+    fn enclosing_whole_statement(&self, at: usize, search: &mut Search) -> Option<(usize, usize)> {
+        for first in (0..=at).rev() {
+            search.budget = search.budget.checked_sub(1)?;
+            if !self.begins_whole_statement(first) {
+                continue;
+            }
+            let past = *search
+                .ends
+                .entry(first)
+                .or_insert_with(|| self.statement_end(first));
+            if let Some(past) = past.filter(|&past| past > at) {
+                return Some((first, past));
+            }
+        }
+        None
+    }
+
+    /// The insides of the outermost brace blocks among the tokens
+    /// `within` that hold no loop (a loop nest may continue in a block),
+    /// nothing `read_inside` asks for, and only statements the scan ends
+    /// (a syntax error the grammar would report stays read), in order.
+    fn hollows(
+        &self,
+        within: std::ops::Range<usize>,
+        read_inside: impl Fn(&Span) -> bool,
+    ) -> Vec<Span> {
+        // Open braces, with the number of loop keywords seen before each.
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        let mut loops = 0usize;
+        let mut found: Vec<(usize, Span)> = Vec::new();
+        for at in within {
+            match self.list[at].kind {
+                TokenKind::Punct(b'{') => open.push((at, loops)),
+                TokenKind::Punct(b'}') => {
+                    let Some((opening, loops_before)) = open.pop() else {
+                        continue;
+                    };
+                    let inside = self.list[opening].span.end..self.list[at].span.start;
+                    if opening + 1 < at
+                        && loops == loops_before
+                        && self.whole_statements(opening + 1..at)
+                        && !read_inside(&inside)
+                    {
+                        while found.last().is_some_and(|&(o, _)| o > opening) {
+                            found.pop();
+                        }
+                        found.push((opening, inside));
+                    }
+                }
+                _ if matches!(self.words[at], Word::For | Word::While | Word::Do) => loops += 1,
+                _ => {}
+            }
+        }
+        found.into_iter().map(|(_, inside)| inside).collect()
+    }
+
+    /// Whether the tokens `range` are statements one after another, each
+    /// ended by the scan.
+    fn whole_statements(&self, range: std::ops::Range<usize>) -> bool {
+        let mut at = range.start;
+        while at < range.end {
+            match self.statement_end(at) {
+                Some(past) if past <= range.end => at = past,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// The first token at or after `offset`.
+    fn first_at(&self, offset: usize) -> Option<usize> {
+        let at = self.list.partition_point(|t| t.span.start < offset);
+        (at < self.list.len()).then_some(at)
+    }
+
+    fn punct(&self, at: usize) -> Option<u8> {
+        match self.list.get(at)?.kind {
+            TokenKind::Punct(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The index past the bracket that closes the one at `at`.
+    fn past_brackets(&self, at: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for i in at..self.list.len() {
+            match self.punct(i) {
+                Some(b'{' | b'(' | b'[') => depth += 1,
+                Some(b'}' | b')' | b']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The index past the parenthesised condition or header after the
+    /// keyword at `at` (past `constexpr` too).
+    fn past_header(&self, mut at: usize) -> Option<usize> {
+        at += 1;
+        if self.words.get(at) == Some(&Word::Opener) {
+            at += 1;
+        }
+        (self.punct(at)? == b'(').then_some(())?;
+        self.past_brackets(at)
+    }
+
+    /// The index past the statement starting at token `at`.
+    fn statement_end(&self, at: usize) -> Option<usize> {
+        let token = self.list.get(at)?;
+        match token.kind {
+            TokenKind::Punct(b'{') => return self.past_brackets(at),
+            TokenKind::Punct(b';') => return Some(at + 1),
+            TokenKind::Punct(b'}' | b')' | b']' | b'[') | TokenKind::Preprocessor => return None,
+            _ => {}
+        }
+        match self.words[at] {
+            Word::If => {
+                let then = self.statement_end(self.past_header(at)?)?;
+                match self.words.get(then) {
+                    Some(Word::Else) => self.statement_end(then + 1),
+                    _ => Some(then),
+                }
+            }
+            Word::For | Word::While | Word::Switch => self.statement_end(self.past_header(at)?),
+            Word::Do => {
+                let body = self.statement_end(at + 1)?;
+                (self.words.get(body) == Some(&Word::While)).then_some(())?;
+                let condition = self.past_header(body)?;
+                (self.punct(condition)? == b';').then_some(condition + 1)
+            }
+            Word::Else | Word::Unsupported | Word::Opener => None,
+            Word::Other => {
+                // A label (`name:`, not `name::`) starts a labelled statement.
+                if token.kind == TokenKind::Word
+                    && self.punct(at + 1) == Some(b':')
+                    && self.punct(at + 2) != Some(b':')
+                {
+                    return None;
+                }
+                let mut i = at;
+                while i < self.list.len() {
+                    match self.punct(i) {
+                        Some(b';') => return Some(i + 1),
+                        Some(b'{' | b'(' | b'[') => i = self.past_brackets(i)?,
+                        Some(b'}' | b')' | b']') => return None,
+                        _ => i += 1,
+                    }
+                }
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statement the scan finds at the first token of `text`.
+    fn first_statement(text: &str) -> Option<&str> {
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len())?;
+        let past = tokens.statement_end(0)?;
+        Some(&text[..tokens.list[past - 1].span.end])
+    }
+
+    #[test]
+    fn statements_end_where_the_grammar_ends_them() {
+        let cases = [
+            ("x = f(a, b); y = 2;", Some("x = f(a, b);")),
+            ("{ a; { b; } } c;", Some("{ a; { b; } }")),
+            (
+                "for (i = 0; i < n; i++) a[i] = 0; b;",
+                Some("for (i = 0; i < n; i++) a[i] = 0;"),
+            ),
+            (
+                "if (c) a; else if (d) b; else { e; } f;",
+                Some("if (c) a; else if (d) b; else { e; }"),
+            ),
+            ("if (c) { a; } g;", Some("if (c) { a; }")),
+            ("do { a; } while (c); d;", Some("do { a; } while (c);")),
+            ("while (c) for (;;) { } x;", Some("while (c) for (;;) { }")),
+            (
+                "struct s { int a; } v = { 1 }; w;",
+                Some("struct s { int a; } v = { 1 };"),
+            ),
+            ("auto f = [&] { g(); }; h;", Some("auto f = [&] { g(); };")),
+            (
+                "if constexpr (N > 1) a; b;",
+                Some("if constexpr (N > 1) a;"),
+            ),
+            ("label: a;", None),
+            ("try { a; } catch (...) { }", None),
+            ("case 1: a;", None),
+            ("FOR_EACH(i) { a; }", None),
+            (";", Some(";")),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(first_statement(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn statements_begin_only_where_nothing_before_them_goes_on() {
+        let text =
+            "{ a; } if (c) { b; } auto f = [] { c; }; struct S { int d; }; int e[] = { 1 }; \
+                    for (i = 0; i < n; i++) g; x = y + h; do k; while (m); do { o; } while (p); \
+                    exlse q; if (r) s; else t; struct T { } u; w: v;";
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len()).unwrap();
+        let begins = |word: &str| {
+            let at = text.find(word).unwrap();
+            tokens.begins_statement(tokens.first_at(at).unwrap())
+        };
+        assert!(begins("a;"));
+        assert!(begins("b;"));
+        assert!(begins("g;"));
+        assert!(begins("if (c)"));
+        assert!(begins("k;"));
+        assert!(begins("s;"));
+        assert!(begins("t;"));
+        for inside_something in [
+            "c;", "int d", "1 }", "n;", "i++", "h;", "m)", "p)", "q;", "u;", "v;",
+        ] {
+            assert!(!begins(inside_something), "{inside_something}");
+        }
+        let do_tail = text.find("while (m)").unwrap();
+        assert!(!begins_at(&tokens, do_tail));
+    }
+
+    fn begins_at(tokens: &BodyTokens, offset: usize) -> bool {
+        tokens.begins_statement(tokens.first_at(offset).unwrap())
+    }
+
+    #[test]
+    fn a_body_is_read_with_the_whole_statement_of_its_block() {
+        let text = "a; if (c) omp_set_lock(&l); else { b; } \
+                    while (d) e(omp_test_lock(&l)); { f; } int g = omp_unset_lock(&l);";
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len()).unwrap();
+        let mut search = Search {
+            ends: HashMap::new(),
+            budget: 1000,
+        };
+        let mut whole = |word: &str| {
+            let at = tokens.first_at(text.find(word).unwrap()).unwrap();
+            let (first, past) = tokens.enclosing_whole_statement(at, &mut search).unwrap();
+            &text[tokens.list[first].span.start..tokens.list[past - 1].span.end]
+        };
+        assert_eq!(
+            whole("omp_set_lock"),
+            "if (c) omp_set_lock(&l); else { b; }"
+        );
+        assert_eq!(whole("b;"), "b;");
+        assert_eq!(whole("omp_test_lock"), "while (d) e(omp_test_lock(&l));");
+        assert_eq!(whole("f;"), "f;");
+        assert_eq!(whole("omp_unset_lock"), "int g = omp_unset_lock(&l);");
+        let body = tokens.first_at(text.find("omp_set_lock").unwrap()).unwrap();
+        assert!(tokens.begins_statement(body) && !tokens.begins_whole_statement(body));
+        let mut spent = Search {
+            ends: HashMap::new(),
+            budget: 3,
+        };
+        let last = tokens.list.len() - 1;
+        assert_eq!(tokens.enclosing_whole_statement(last, &mut spent), None);
+    }
+
+    /// The text the grammar reads of `function` in a file where `rest`
+    /// follows it, the skipped insides of blocks shown as `…`.
+    fn read_of_function(function: &str, rest: &str) -> String {
+        let text = format!("{function}{rest}");
+        let file = crate::source::SourceFile::new(
+            "f.c",
+            text.as_bytes().to_vec(),
+            crate::language::Language::C,
+        );
+        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
+        let open = text.find('{').unwrap();
+        let end = function.trim_end().len();
+        let owned = owned(
+            &prepared,
+            0..end,
+            open,
+            0..prepared.directives.partition_point(|d| d.span.start < end),
+            0..prepared.lock_mentions.partition_point(|m| m.start < end),
+        )
+        .unwrap();
+        let ranges: Vec<Span> = owned.iter().flat_map(Owned::read).collect();
+        ranges
+            .windows(2)
+            .for_each(|w| assert!(w[0].end <= w[1].start));
+        let pieces: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        pieces.join("…")
+    }
+
+    #[test]
+    fn blocks_holding_nothing_pomp_reads_inside_are_read_as_their_braces() {
+        let text = "void f(int n)\n{\n\
+                    #pragma omp parallel\n\
+                    {\n\
+                    if (n) { a(); { b(); } }\n\
+                    g(&l, [&] { c(); });\n\
+                    { omp_set_lock(&l); d(); }\n\
+                    { for (;;) { e(); } }\n\
+                    { k(); L: }\n\
+                    {\n\
+                    #pragma omp barrier\n\
+                    h();\n\
+                    }\n\
+                    }\n\
+                    }\n";
+        let read = read_of_function(text, "");
+        // Blocks around nothing pomp reads inside: skipped, outermost.
+        assert!(read.contains("if (n) {…}"), "{read}");
+        assert!(read.contains("[&] {…}"), "{read}");
+        // A lock call, a loop nest or a directive inside: read.
+        assert!(read.contains("{ omp_set_lock(&l); d(); }"), "{read}");
+        assert!(read.contains("{ for (;;) {…} }"), "{read}");
+        assert!(read.contains("h();"), "{read}");
+        // Directives' lines are blanks to the grammar: not read.
+        assert!(!read.contains("#pragma"), "{read}");
+        // What the scan cannot end may be a syntax error: read.
+        assert!(read.contains("{ k(); L: }"), "{read}");
+        // A user region in another function: jumps here cannot leave it.
+        let user_region =
+            "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
+        assert_eq!(read_of_function(text, user_region), read);
+    }
+
+    #[test]
+    fn a_function_holding_a_user_region_is_not_narrowed() {
+        // Every jump of the function may leave the region: all is read.
+        let text = "void u(int n)\n{\n\
+                    #pragma pomp inst begin(r)\n\
+                    #pragma omp parallel\n\
+                    {\n\
+                    if (n) { a(); }\n\
+                    }\n\
+                    #pragma pomp inst end(r)\n\
+                    }\n";
+        let file = crate::source::SourceFile::new(
+            "u.c",
+            text.as_bytes().to_vec(),
+            crate::language::Language::C,
+        );
+        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
+        let all = 0..prepared.directives.len();
+        let owned = owned(
+            &prepared,
+            0..text.len() - 1,
+            text.find('{').unwrap(),
+            all,
+            0..0,
+        );
+        assert_eq!(owned, None);
+    }
+
+    #[test]
+    fn a_do_without_its_while_leaves_the_body_unread() {
+        let ended = "do a; while (c); b;";
+        assert!(BodyTokens::scan(ended.as_bytes(), 0..ended.len()).is_some());
+        let unended = "do a; b;";
+        assert!(BodyTokens::scan(unended.as_bytes(), 0..unended.len()).is_none());
+    }
+
+    #[test]
+    fn preprocessor_lines_and_unbalanced_brackets_leave_the_body_unread() {
+        assert!(BodyTokens::scan(b"a;\n#if X\nb;\n#endif\n", 0..20).is_none());
+        assert!(BodyTokens::scan(b"a(;", 0..3).is_none());
+        assert!(BodyTokens::scan(b"a(];", 0..4).is_none());
+        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22).is_none());
+    }
+}

@@ -1,0 +1,90 @@
+//! Front ends: from source bytes to the [`Found`] the rules work on.
+//!
+//! A front end finds every directive, the exact byte range of the code it
+//! applies to, the program units around them, the places where declarations
+//! may go, lock calls and jumps. What follows from those alone (nesting,
+//! where nothing may be inserted, implicit sections) is added by
+//! [`crate::model::complete`], the same for every front end. Nothing after
+//! this stage knows which parser produced the model.
+
+pub mod c;
+pub mod clang;
+pub mod fortran;
+mod unknown;
+
+use crate::language::Language;
+use crate::model::{Found, Model};
+use crate::source::SourceFile;
+
+/// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
+pub const LOCK_ROUTINES: &[&str] = &[
+    "omp_init_lock",
+    "omp_destroy_lock",
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_init_nest_lock",
+    "omp_destroy_nest_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_test_nest_lock",
+];
+
+/// A front end reads a source file into a model.
+pub trait FrontEnd {
+    fn name(&self) -> &'static str;
+
+    /// Sites with their blocks, units, lock calls, jumps and diagnostics,
+    /// in file order; `unit` and `parent` of sites may be left empty.
+    fn read(&self, file: &SourceFile) -> Found;
+
+    /// The complete model of `file`.
+    fn analyse(&self, file: &SourceFile) -> Model {
+        crate::model::complete(file, self.read(file))
+    }
+
+    /// [`FrontEnd::read`] of a new version of a text `reuse` has seen, as
+    /// an editor reads its buffer after each change; the same model. A
+    /// front end that can parses only what changed.
+    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Found {
+        self.read(file)
+    }
+}
+
+/// Which front end reads C and C++ files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Choice {
+    TreeSitter,
+    Clang,
+    /// clang when the compile flags are known and libclang is there,
+    /// tree-sitter otherwise.
+    #[default]
+    Auto,
+}
+
+/// How C and C++ files are read: the front end, and the compile flags
+/// known for the file (clang reads with them).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Options {
+    pub choice: Choice,
+    pub compile_flags: Option<clang::CompileFlags>,
+}
+
+/// The front end that reads `file` as `options` say.
+pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
+    match file.language {
+        Language::FortranFree | Language::FortranFixed => Box::new(fortran::TreeSitterFortran),
+        Language::C | Language::Cpp => {
+            let flags = || options.compile_flags.clone().unwrap_or_default();
+            match options.choice {
+                Choice::TreeSitter => Box::new(c::TreeSitterC::default()),
+                Choice::Clang => Box::new(clang::Clang::new(flags(), false)),
+                Choice::Auto if options.compile_flags.is_some() && clang::available() => {
+                    Box::new(clang::Clang::new(flags(), true))
+                }
+                Choice::Auto => Box::new(c::TreeSitterC::default()),
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! C and C++.
+
+use super::{Facts, Language};
+
+pub const C: Facts = Facts {
+    language: Language::C,
+    name: "c",
+    suffixes: &["c", "i"],
+    compiler_names: &["c", "cpp-output"],
+    editor_ids: &["c"],
+};
+
+pub const CPP: Facts = Facts {
+    language: Language::Cpp,
+    name: "c++",
+    suffixes: &[
+        "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "hpp", "hxx", "hh",
+    ],
+    compiler_names: &["c++", "c++-cpp-output"],
+    editor_ids: &["cpp", "c++", "cuda-cpp"],
+};

@@ -1,0 +1,162 @@
+//! The plan for small programs: where barriers stay implicit, what
+//! inserted code may call, and how combined constructs are written.
+
+use super::{Layer, Plan, SkippedRanges};
+use crate::diagnostics::Severity;
+use crate::instrument::{instrument, Instrumentation, Options};
+use crate::language::Language;
+use crate::source::SourceFile;
+
+fn instrumented(language: Language, text: &str) -> Instrumentation {
+    let path = match language {
+        Language::FortranFree => "t.f90",
+        Language::FortranFixed => "t.f",
+        Language::Cpp => "t.cpp",
+        _ => "t.c",
+    };
+    let file = SourceFile::new(path, text.as_bytes().to_vec(), language);
+    let result = instrument(&file, &Options::default());
+    assert!(!result.has_errors(), "{:?}", result.diagnostics);
+    result
+}
+
+fn output(result: &Instrumentation, text: &str) -> String {
+    String::from_utf8_lossy(&result.edits.apply(text.as_bytes())).into_owned()
+}
+
+/// The layers of the construct whose directive is named `name`.
+fn layers<'p>(plan: &'p Plan, result: &Instrumentation, name: &str) -> &'p [Layer] {
+    let construct = plan
+        .constructs
+        .iter()
+        .find(|c| result.model.sites[c.site].directive.name == name)
+        .unwrap_or_else(|| panic!("no `{name}` construct"));
+    &construct.layers
+}
+
+#[test]
+fn skipped_ranges_merge_overlaps_and_answer_by_search() {
+    let ranges = SkippedRanges::new(vec![30..40, 10..20, 15..25, 40..45]);
+    assert_eq!(ranges.0, vec![10..25, 30..40, 40..45]);
+    assert!(!ranges.strictly_inside(10));
+    assert!(ranges.strictly_inside(11));
+    assert!(ranges.strictly_inside(20));
+    assert!(!ranges.strictly_inside(25));
+    assert!(!ranges.strictly_inside(40));
+    assert!(ranges.strictly_inside(41));
+    assert!(ranges.covers(&(10..25)));
+    assert!(ranges.covers(&(12..18)));
+    assert!(!ranges.covers(&(24..31)));
+    assert!(!ranges.covers(&(5..12)));
+    assert!(!ranges.covers(&(50..51)));
+}
+
+#[test]
+fn a_task_reduction_keeps_the_worksharing_barrier_implicit_and_says_so() {
+    let text = "void f(void) {\n  int r = 0;\n#pragma omp parallel\n#pragma omp sections reduction(task, +: r)\n  {\n    r++;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let sections = &layers(&result.plan, &result, "sections")[0];
+    assert!(!sections.add_nowait && !sections.barrier_after);
+    let written = sections.directive.as_ref().unwrap().render();
+    assert_eq!(written, "sections reduction(task, +: r)");
+    assert!(!output(&result, text).contains("Implicit_barrier_enter(&pomp2_region_2"));
+    let region = &result.plan.regions[1];
+    assert_eq!(region.region_type, "sections");
+    assert_eq!(region.implicit_barrier, None);
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message
+            .contains("`reduction(task, +: r)` forbids `nowait`"),
+        "{}",
+        note.message
+    );
+    let idf = result.idf(&SourceFile::new(
+        "t.c",
+        text.as_bytes().to_vec(),
+        Language::C,
+    ));
+    assert!(idf.diagnostics.iter().any(|d| d.severity == "note"));
+}
+
+#[test]
+fn a_task_reduction_on_a_combined_fortran_construct_gets_no_nowait() {
+    let text = "subroutine s(r)\n  integer :: r\n  !$omp parallel do reduction(task, +: r)\n  do i = 1, 4\n    r = r + i\n  end do\n  !$omp end parallel do\nend subroutine\n";
+    let result = instrumented(Language::FortranFree, text);
+    let parts = layers(&result.plan, &result, "parallel do");
+    assert!(!parts[1].add_nowait);
+    let out = output(&result, text);
+    assert!(!out.to_ascii_lowercase().contains("nowait"), "{out}");
+    // Other reduction modifiers leave the barrier to pomp.
+    let plain = text.replace("task, ", "");
+    let result = instrumented(Language::FortranFree, &plain);
+    assert!(layers(&result.plan, &result, "parallel do")[1].add_nowait);
+}
+
+#[test]
+fn copyprivate_on_a_fortran_end_directive_keeps_the_barrier_implicit() {
+    let text = "subroutine s(x)\n  integer :: x\n  !$omp parallel\n  !$omp single\n  x = 1\n  !$omp end single copyprivate(x)\n  !$omp end parallel\nend subroutine\n";
+    let result = instrumented(Language::FortranFree, text);
+    assert!(!layers(&result.plan, &result, "single")[0].add_nowait);
+    assert!(result
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("`copyprivate(x)` forbids `nowait`")));
+}
+
+/// The text between the first line containing `from` and the next
+/// containing `to`.
+fn between<'t>(text: &'t str, from: &str, to: &str) -> &'t str {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` in {text}"));
+    let end = start
+        + text[start..]
+            .find(to)
+            .unwrap_or_else(|| panic!("`{to}` in {text}"));
+    &text[start..end]
+}
+
+#[test]
+fn fortran_parallel_regions_in_teams_take_their_thread_count_from_before_it() {
+    let text = "program p\n  integer :: n\n  n = 0\n  !$omp teams default(none) shared(n)\n  !$omp parallel\n  !$omp atomic\n  n = n + 1\n  !$omp end parallel\n  !$omp end teams\nend program\n";
+    for events in [super::EventSet::Extended, super::EventSet::Opari2] {
+        let file = SourceFile::new("t.f90", text.as_bytes().to_vec(), Language::FortranFree);
+        let mut options = Options::default();
+        options.rules.events = events;
+        let result = instrument(&file, &options);
+        assert!(!result.has_errors(), "{:?}", result.diagnostics);
+        let out = output(&result, text);
+        let before = &out[..out.find("!$omp teams").unwrap()];
+        assert!(
+            before.contains("pomp2_max_threads = pomp2_lib_get_max_threads()"),
+            "{out}"
+        );
+        let teams = between(&out, "!$omp teams", "!$omp end teams");
+        assert!(!teams.contains("get_max_threads"), "{teams}");
+        assert!(
+            teams.contains("pomp2_num_threads = pomp2_max_threads"),
+            "{teams}"
+        );
+        let directive = between(&out, "!$omp teams", "#line");
+        assert!(
+            directive.contains("shared(pomp2_max_threads)"),
+            "{directive}"
+        );
+        assert!(out.contains("integer :: pomp2_max_threads"), "{out}");
+    }
+}
+
+#[test]
+fn a_parallel_region_inside_a_parallel_region_in_teams_may_ask_the_runtime() {
+    let text = "void f(void) {\n#pragma omp teams\n#pragma omp parallel num_threads(2)\n#pragma omp parallel\n  ;\n}\n";
+    let result = instrumented(Language::C, text);
+    let out = output(&result, text);
+    // The outer parallel region gave its count; the inner one is not
+    // strictly inside teams.
+    assert!(!out.contains("pomp2_max_threads"), "{out}");
+    assert_eq!(out.matches("omp_get_max_threads()").count(), 1, "{out}");
+}

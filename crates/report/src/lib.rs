@@ -1,0 +1,244 @@
+//! `pomp report`: from the runtime's profiles to answers — where the time
+//! went, why (overhead classes, load imbalance), what tasks did, how two
+//! runs compare — as text, JSON or CSV, and in pictures: flame graphs, a
+//! speedscope document and one self-contained HTML page.
+//!
+//! [`load`] reads profiles, traces and IDF descriptors through the `pomp2`
+//! contract's types; [`join`] recognises regions across profiles and
+//! builds; [`analysis`] computes the figures; [`render`] shows them.
+
+pub mod analysis;
+pub mod join;
+pub mod load;
+pub mod render;
+#[cfg(test)]
+mod tests;
+
+use analysis::diff::Diff;
+use join::{build_difference, build_of, Catalog, Matching};
+pub use load::Error;
+use load::{Descriptors, Run};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    Csv,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "text" => Ok(Format::Text),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            other => Err(format!("`{other}` is no format (text, json, csv)")),
+        }
+    }
+}
+
+/// What to report on and what to write.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Profiles of one run: one, or one per MPI rank.
+    pub profiles: Vec<PathBuf>,
+    /// Compare these two runs instead.
+    pub diff: Option<(PathBuf, PathBuf)>,
+    /// A reference run (one thread) to compute speed-up and overheads against.
+    pub baseline: Option<PathBuf>,
+    /// IDF descriptor files or directories holding them.
+    pub idf: Vec<PathBuf>,
+    /// Show the call-path tree instead of the flat region table.
+    pub tree: bool,
+    /// Rows of the region table in text; 0 for all.
+    pub top: usize,
+    pub format: Format,
+    pub flamegraph: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+    pub speedscope: Option<PathBuf>,
+}
+
+/// Makes the report `options` ask for: text, JSON or CSV on `out`, the
+/// pictures to their files. Returns the files written.
+pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
+    let descriptors = Descriptors::read(&options.idf)?;
+    match &options.diff {
+        Some((a, b)) => run_diff(options, a, b, &descriptors, out),
+        None => run_report(options, &descriptors, out),
+    }
+}
+
+fn run_report(
+    options: &Options,
+    descriptors: &Descriptors,
+    out: &mut dyn Write,
+) -> Result<Vec<PathBuf>, Error> {
+    let runs: Vec<Run> = options
+        .profiles
+        .iter()
+        .map(|path| load::run(path))
+        .collect::<Result<_, _>>()?;
+    let baseline = options.baseline.as_deref().map(load::run).transpose()?;
+    let Some((first, others)) = runs.split_first() else {
+        return Err(Error::NoProfiles);
+    };
+    let build = build_of(first);
+    for run in others {
+        if let Some(difference) = build_difference(&build, &build_of(run)) {
+            return Err(Error::DifferentBuilds {
+                first: first.path.display().to_string(),
+                other: run.path.display().to_string(),
+                difference,
+            });
+        }
+    }
+    let matching = match &baseline {
+        Some(base) if build_difference(&build, &build_of(base)).is_some() => Matching::BySource,
+        _ => Matching::ById,
+    };
+    let mut all: Vec<&Run> = runs.iter().collect();
+    all.extend(&baseline);
+    let catalog = Catalog::new(&all, matching, descriptors);
+    let report = analysis::report(&runs, baseline.as_ref(), &catalog);
+    // Pictures first: output cut short (`| head`) must not cost them.
+    let written = report_pictures(options, &report, &runs, &catalog)?;
+    match options.format {
+        Format::Text => {
+            let layout = render::text::Layout {
+                tree: options.tree,
+                top: options.top,
+            };
+            out.write_all(render::text::report(&report, layout).as_bytes())
+                .map_err(stdout_error)?;
+        }
+        Format::Json => json(&report, out)?,
+        Format::Csv => render::csv::report(&report, options.tree, &mut *out)
+            .map_err(|e| stdout_error(e.into()))?,
+    }
+    Ok(written)
+}
+
+fn report_pictures(
+    options: &Options,
+    report: &analysis::Report,
+    runs: &[Run],
+    catalog: &Catalog,
+) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    let title = match runs {
+        [run] => format!("pomp: {}", file_name(&run.path)),
+        runs => format!("pomp: {} profiles", runs.len()),
+    };
+    let subtitle = format!(
+        "time summed over {} by call path; {} wall",
+        render::table::threads(report.threads.mean),
+        render::table::duration(report.wall_ns.mean)
+    );
+    let folded = render::flame::folded(&report.tree);
+    if let Some(path) = &options.flamegraph {
+        let svg =
+            render::flame::svg(&folded, &title, &subtitle, true).map_err(Error::FlameGraph)?;
+        write_file(path, svg.as_bytes())?;
+        written.push(path.clone());
+    }
+    if let Some(path) = &options.html {
+        let svg =
+            render::flame::svg(&folded, &title, &subtitle, false).map_err(Error::FlameGraph)?;
+        let page = render::html::page(report, runs, catalog, &svg);
+        write_file(path, page.as_bytes())?;
+        written.push(path.clone());
+    }
+    if let Some(path) = &options.speedscope {
+        let document = render::speedscope::document(runs, catalog, &title);
+        let json = serde_json::to_vec(&document).map_err(|e| write_error(path, e.into()))?;
+        write_file(path, &json)?;
+        written.push(path.clone());
+    }
+    Ok(written)
+}
+
+fn stdout_error(source: std::io::Error) -> Error {
+    Error::Write {
+        path: PathBuf::from("standard output"),
+        source,
+    }
+}
+
+fn json(value: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), Error> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| stdout_error(e.into()))?;
+    writeln!(out).map_err(stdout_error)
+}
+
+fn run_diff(
+    options: &Options,
+    a: &Path,
+    b: &Path,
+    descriptors: &Descriptors,
+    out: &mut dyn Write,
+) -> Result<Vec<PathBuf>, Error> {
+    let a = load::run(a)?;
+    let b = load::run(b)?;
+    let builds_differ = build_difference(&build_of(&a), &build_of(&b));
+    let matching = if builds_differ.is_some() {
+        Matching::BySource
+    } else {
+        Matching::ById
+    };
+    // B first: regions are named as in the later run.
+    let catalog = Catalog::new(&[&b, &a], matching, descriptors);
+    let diff = analysis::diff::diff((&a, 1), (&b, 0), &catalog, builds_differ);
+
+    let mut written = Vec::new();
+    if options.flamegraph.is_some() || options.html.is_some() {
+        let svg = differential_flame(&diff, &a, &b).map_err(Error::FlameGraph)?;
+        if let Some(path) = &options.flamegraph {
+            write_file(path, svg.as_bytes())?;
+            written.push(path.clone());
+        }
+        if let Some(path) = &options.html {
+            write_file(path, render::html::diff_page(&diff, &svg).as_bytes())?;
+            written.push(path.clone());
+        }
+    }
+    match options.format {
+        Format::Text => out
+            .write_all(render::text::diff(&diff, options.top).as_bytes())
+            .map_err(stdout_error)?,
+        Format::Json => json(&diff, out)?,
+        Format::Csv => render::csv::diff(&diff, &mut *out).map_err(|e| stdout_error(e.into()))?,
+    }
+    Ok(written)
+}
+
+fn differential_flame(diff: &Diff, a: &Run, b: &Run) -> std::io::Result<String> {
+    render::flame::differential(
+        &render::flame::folded(&diff.a_tree),
+        &render::flame::folded(&diff.b_tree),
+        &format!("pomp: {} → {}", file_name(&a.path), file_name(&b.path)),
+        "B's call paths: red frames took longer than in A, blue ones less",
+    )
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn write_error(path: &Path, source: std::io::Error) -> Error {
+    Error::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Written whole or not at all, so that a reader never sees half a picture.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    pomp_core::output::write_atomically(path, bytes).map_err(|e| write_error(path, e))
+}

@@ -1,0 +1,149 @@
+//! Each thread's visits from a trace, as properly nested spans: what the
+//! timelines of the HTML page and speedscope's evented profiles draw.
+//!
+//! The trace stores microseconds as floating point; converted back to
+//! nanoseconds, a visit may end a nanosecond after its enclosing visit.
+//! Such ends are clamped so that spans nest.
+
+use crate::join::Catalog;
+use crate::load::Run;
+use pomp2::profile::Kind;
+use pomp2::trace::Event;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// Names shared by all spans, each with its source place.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Frames {
+    pub names: Vec<String>,
+    pub files: Vec<Option<String>>,
+    pub lines: Vec<Option<u32>>,
+    /// What each frame measures.
+    pub kinds: Vec<Kind>,
+    #[serde(skip)]
+    index: HashMap<String, u32>,
+}
+
+impl Frames {
+    pub fn frame(&mut self, catalog: &Catalog, region: Option<usize>, kind: Kind) -> u32 {
+        let name = catalog.label(region, kind);
+        if let Some(&at) = self.index.get(&name) {
+            return at;
+        }
+        let info = region.map(|r| &catalog.regions[r]);
+        self.names.push(name.clone());
+        self.files.push(info.and_then(|r| r.file.clone()));
+        self.lines.push(info.and_then(|r| r.line));
+        self.kinds.push(kind);
+        let at = self.names.len() as u32 - 1;
+        self.index.insert(name, at);
+        at
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start_ns: u64,
+    pub end_ns: u64,
+    pub depth: u32,
+    pub frame: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ThreadSpans {
+    pub name: String,
+    pub spans: Vec<Span>,
+}
+
+/// The spans of every thread of `run` (the catalog's profile `run_index`),
+/// threads in order; empty without a trace.
+pub fn threads(
+    run: &Run,
+    run_index: usize,
+    catalog: &Catalog,
+    frames: &mut Frames,
+    prefix: &str,
+) -> Vec<ThreadSpans> {
+    let Some(trace) = &run.trace else {
+        return Vec::new();
+    };
+    let mut by_thread: BTreeMap<u32, Vec<Span>> = BTreeMap::new();
+    for event in &trace.events {
+        let Event::Complete(span) = event else {
+            continue;
+        };
+        let start = (span.ts * 1e3).round().max(0.0) as u64;
+        let duration = (span.dur * 1e3).round().max(0.0) as u64;
+        let region = catalog.find(run_index, span.args.region);
+        by_thread.entry(span.tid).or_default().push(Span {
+            start_ns: start,
+            end_ns: start + duration,
+            depth: 0,
+            frame: frames.frame(catalog, region, span.cat),
+        });
+    }
+    by_thread
+        .into_iter()
+        .map(|(thread, spans)| ThreadSpans {
+            name: format!("{prefix}thread {thread}"),
+            spans: nest(spans),
+        })
+        .collect()
+}
+
+/// Orders spans by start (enclosing before enclosed), gives each its
+/// nesting depth, and clamps ends to the enclosing span.
+fn nest(mut spans: Vec<Span>) -> Vec<Span> {
+    spans.sort_by(|a, b| a.start_ns.cmp(&b.start_ns).then(b.end_ns.cmp(&a.end_ns)));
+    let mut open: Vec<u64> = Vec::new();
+    for span in &mut spans {
+        while open.last().is_some_and(|&end| end <= span.start_ns) {
+            open.pop();
+        }
+        if let Some(&enclosing_end) = open.last() {
+            span.end_ns = span.end_ns.min(enclosing_end);
+        }
+        span.depth = open.len() as u32;
+        open.push(span.end_ns);
+    }
+    spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start_ns: u64, end_ns: u64) -> Span {
+        Span {
+            start_ns,
+            end_ns,
+            depth: 0,
+            frame: 0,
+        }
+    }
+
+    #[test]
+    fn spans_nest_by_time() {
+        let nested = nest(vec![
+            span(10, 20),
+            span(0, 100),
+            span(12, 21), // ends after its parent by rounding
+            span(20, 30),
+            span(100, 110),
+        ]);
+        let shape: Vec<(u64, u64, u32)> = nested
+            .iter()
+            .map(|s| (s.start_ns, s.end_ns, s.depth))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, 100, 0),
+                (10, 20, 1),
+                (12, 20, 2),
+                (20, 30, 1),
+                (100, 110, 0)
+            ]
+        );
+    }
+}

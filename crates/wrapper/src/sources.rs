@@ -1,0 +1,250 @@
+//! Instrumenting the sources of one compiler command line into the scratch
+//! directory, and reporting what was found the way a compiler does.
+
+use super::cmdline::{CommandLine, Input, Mode};
+use super::compiler::Compiler;
+use super::scratch::LazyScratch;
+use anyhow::{bail, Context, Result};
+use pomp2::registration::InitFunction;
+use pomp_core::frontend::clang::CompileFlags;
+use pomp_core::instrument::{self, InputError, Options};
+use pomp_core::language::Language;
+use pomp_core::rules::Interface;
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// A source instrumented for this invocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstrumentedSource {
+    /// Position of the argument naming it on the command line.
+    pub arg_index: usize,
+    pub user_path: PathBuf,
+    /// The instrumented copy the compiler reads, in the scratch directory.
+    pub compiled_path: PathBuf,
+    pub language: Language,
+    pub explicit_language: Option<String>,
+    pub init_functions: Vec<InitFunction>,
+    /// The interface its calls go to.
+    pub interface: Interface,
+}
+
+impl InstrumentedSource {
+    /// The user's file name without its suffix, as objects are named.
+    pub fn user_stem(&self) -> String {
+        self.user_path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+/// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    Fail,
+    CompileOriginal,
+}
+
+impl OnError {
+    pub fn from_env() -> Result<OnError> {
+        match std::env::var("POMP_ON_ERROR").as_deref() {
+            Err(_) | Ok("") | Ok("fail") => Ok(OnError::Fail),
+            Ok("compile-original") => Ok(OnError::CompileOriginal),
+            Ok(other) => bail!("POMP_ON_ERROR={other}: expected 'fail' or 'compile-original'"),
+        }
+    }
+}
+
+/// A failure whose cause was already printed: by the instrumenter's
+/// diagnostics, or by a compiler that ended with this status.
+#[derive(Debug)]
+pub struct AlreadyReported(pub ExitCode);
+
+impl std::fmt::Display for AlreadyReported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("failed")
+    }
+}
+
+impl std::error::Error for AlreadyReported {}
+
+/// Instrument every source of `line` that needs it into the scratch
+/// directory; the others are compiled as they are.
+pub fn instrument_sources(
+    compiler: Compiler,
+    line: &CommandLine,
+    on_error: OnError,
+    scratch: &mut LazyScratch,
+) -> Result<Vec<InstrumentedSource>> {
+    let mut instrumented = Vec::new();
+    for (number, (_, input, language)) in line.sources().enumerate() {
+        let source = SourceJob {
+            compiler,
+            line,
+            on_error,
+            input,
+            language,
+        };
+        if let Some(done) = source.instrument(number, scratch)? {
+            instrumented.push(done);
+        }
+    }
+    Ok(instrumented)
+}
+
+struct SourceJob<'a> {
+    compiler: Compiler,
+    line: &'a CommandLine,
+    on_error: OnError,
+    input: &'a Input,
+    language: Language,
+}
+
+impl SourceJob<'_> {
+    fn options(&self) -> Options {
+        let mut options = Options {
+            language: self.input.explicit_language.as_ref().map(|_| self.language),
+            ..self.line.wrapper.instrument.clone()
+        };
+        // The command line says how the compiler reads the file: the clang
+        // front end reads it so too.
+        options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
+            &self.line.args,
+            std::env::current_dir().ok(),
+        ));
+        options
+    }
+
+    /// Instrument the source, or decide that the original is what gets
+    /// compiled (nothing to instrument, unreadable, or a tolerated failure).
+    fn instrument(
+        &self,
+        number: usize,
+        scratch: &mut LazyScratch,
+    ) -> Result<Option<InstrumentedSource>> {
+        let options = self.options();
+        let path = &self.input.path;
+        let (file, done) = match instrument::instrument_source(path, Some(self.language), &options)
+        {
+            Ok(done) => done,
+            // An unreadable source is the compiler's to report, in its words.
+            Err(InputError::Unreadable { .. }) => return Ok(None),
+            Err(error) => {
+                eprintln!("{}: error: {error}", self.compiler.wrapper_name());
+                return self.after_failure();
+            }
+        };
+        if !done.diagnostics.is_empty() {
+            let color = std::io::stderr().is_terminal();
+            eprint!(
+                "{}",
+                pomp_core::diagnostics::render(&file, &done.diagnostics, color)
+            );
+        }
+        if done.has_errors() {
+            return self.after_failure();
+        }
+        if self.line.wrapper.keep {
+            let (kept_source, kept_idf) = self.kept_paths();
+            let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
+            pomp_core::output::write_atomically_with(&kept_source, |to| {
+                done.write_output(&file, to)
+            })
+            .with_context(|| format!("writing {}", kept_source.display()))?;
+            pomp_core::output::write_atomically(&kept_idf, &idf)
+                .with_context(|| format!("writing {}", kept_idf.display()))?;
+        }
+        if !done.changes_anything() {
+            return Ok(None);
+        }
+        // The scratch copy lives only as long as this compile: unlike the
+        // user's files it needs neither atomic replacement nor a flush to disk.
+        let directory = scratch.get()?.subdirectory(&number.to_string())?;
+        let compiled_path = directory.join(compiled_file_name(path, self.language));
+        std::fs::File::create(&compiled_path)
+            .and_then(|created| {
+                pomp_core::output::write_buffered(created, |to| done.write_output(&file, to))
+            })
+            .with_context(|| format!("writing {}", compiled_path.display()))?;
+        let init_functions = done
+            .registrations()
+            .iter()
+            .filter_map(|symbol| InitFunction::from_symbol(symbol))
+            .collect();
+        Ok(Some(InstrumentedSource {
+            arg_index: self.input.arg_index,
+            user_path: path.clone(),
+            compiled_path,
+            language: self.language,
+            explicit_language: self.input.explicit_language.clone(),
+            init_functions,
+            interface: options.rules.interface,
+        }))
+    }
+
+    /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
+    /// diagnostics are already printed.
+    fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
+        if self.on_error == OnError::Fail {
+            return Err(AlreadyReported(ExitCode::FAILURE).into());
+        }
+        eprintln!(
+            "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
+            self.compiler.wrapper_name(),
+            self.input.path.display()
+        );
+        Ok(None)
+    }
+
+    /// Where `--pomp-keep` puts the instrumented source and its IDF: beside
+    /// the object.
+    fn kept_paths(&self) -> (PathBuf, PathBuf) {
+        let line = self.line;
+        let source = &self.input.path;
+        let single_output =
+            matches!(line.mode, Mode::Compile | Mode::Assemble) && line.sources().count() == 1;
+        let directory = match (&line.output, single_output) {
+            (Some(output), true) => output.parent().unwrap_or(Path::new("")).to_path_buf(),
+            _ => PathBuf::new(),
+        };
+        let name = instrument::instrumented_name(source, self.language);
+        let stem = source.file_stem().unwrap_or_default().to_string_lossy();
+        (
+            directory.join(name),
+            directory.join(format!("{stem}.pomp.json")),
+        )
+    }
+}
+
+/// The instrumented copy keeps the original's file name, so the compiler
+/// derives the same object, assembly and dependency file names from it;
+/// Fortran gets a capital suffix so that gfortran preprocesses it.
+fn compiled_file_name(source: &Path, language: Language) -> OsString {
+    let name = source.file_name().unwrap_or_default();
+    let stem = source.file_stem().unwrap_or_default().to_string_lossy();
+    match source.extension().map(|e| e.to_string_lossy()) {
+        Some(ext) => format!("{stem}.{}", language.instrumented_suffix(&ext)).into(),
+        None => name.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiled_names_keep_the_stem() {
+        assert_eq!(compiled_file_name(Path::new("src/a.c"), Language::C), "a.c");
+        assert_eq!(
+            compiled_file_name(Path::new("m.f90"), Language::FortranFree),
+            "m.F90"
+        );
+        assert_eq!(
+            compiled_file_name(Path::new("old.f"), Language::FortranFixed),
+            "old.F"
+        );
+    }
+}
