@@ -4,9 +4,12 @@
 //! program must print the same output and exit the same way, and the library
 //! must find the POMP2 calls well formed and properly nested.
 //!
-//! Every file is also instrumented for the original POMP interface
-//! (`--interface pomp1`), checked by `tests/support/pomp1_check.c`, as
-//! trials named `pomp1/<path>`.
+//! Every file is also instrumented for the original POMP interface, as
+//! OPARI 1.1's library takes it (`--interface pomp1`) and in the 2002
+//! proposal's spelling (`--interface pomp1-paper`), checked by
+//! `tests/support/pomp1_check.c` (built with `-DPOMP1_PAPER` for the
+//! latter), as trials named `pomp1/<path>` and `pomp1-paper/<path>`. The
+//! registration (and the original interface's table) is the wrappers'.
 //!
 //! Each corpus file is one trial named by its path under `corpus/`, so
 //! `cargo test --test corpus -- c/atomic` runs one file. Files the original
@@ -19,7 +22,6 @@
 //! without OpenMP and must print the same.
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use pomp_wrapper::InitFunction;
 use similar::TextDiff;
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -199,11 +201,6 @@ fn build_step(mut command: Command, work: &Path) -> Result<(), String> {
     }
 }
 
-/// The link-time registration file, as the wrappers write it.
-fn registration_source(init_functions: &[InitFunction]) -> String {
-    pomp_wrapper::render_registration(init_functions)
-}
-
 /// The init function an IDF descriptor names; none when the file has no regions.
 fn idf_document(idf_path: &Path) -> Result<serde_json::Value, String> {
     let text = fs::read_to_string(idf_path)
@@ -268,7 +265,10 @@ fn copy_siblings(source: &Path, work: &Path) -> Result<PathBuf, String> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Interface {
     Pomp2,
+    /// OPARI 1.1's library's convention.
     Pomp1,
+    /// The 2002 proposal's spelling.
+    Pomp1Paper,
 }
 
 impl Interface {
@@ -276,7 +276,16 @@ impl Interface {
     fn check_library(self) -> &'static str {
         match self {
             Interface::Pomp2 => "pomp2_check",
-            Interface::Pomp1 => "pomp1_check",
+            Interface::Pomp1 | Interface::Pomp1Paper => "pomp1_check",
+        }
+    }
+
+    /// The value of pomp's `--interface`, which names trials too.
+    fn name(self) -> &'static str {
+        match self {
+            Interface::Pomp2 => "pomp2",
+            Interface::Pomp1 => "pomp1",
+            Interface::Pomp1Paper => "pomp1-paper",
         }
     }
 }
@@ -313,6 +322,7 @@ fn diff(expected: &str, actual: &str, expected_name: &str, actual_name: &str) ->
 struct Support {
     check_object: PathBuf,
     pomp1_check_object: PathBuf,
+    pomp1_paper_check_object: PathBuf,
     hand_instrumented: PathBuf,
 }
 
@@ -321,18 +331,20 @@ impl Support {
         match interface {
             Interface::Pomp2 => &self.check_object,
             Interface::Pomp1 => &self.pomp1_check_object,
+            Interface::Pomp1Paper => &self.pomp1_paper_check_object,
         }
     }
 }
 
 fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
     let support = root.join("tests/support");
-    let compile = |name: &str| -> Result<PathBuf, String> {
-        let object = dir.join(name).with_extension("o");
+    let compile = |name: &str, flags: &[&str], object: &str| -> Result<PathBuf, String> {
+        let object = dir.join(object);
         let mut command = Command::new("gcc");
         command
             .args(COMPILE_FLAGS)
             .args(["-Wall", "-Werror", "-c"])
+            .args(flags)
             .arg(support.join(name))
             .arg("-o")
             .arg(&object);
@@ -340,24 +352,29 @@ fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
         Ok(object)
     };
     Ok(Support {
-        check_object: compile("pomp2_check.c")?,
-        pomp1_check_object: compile("pomp1_check.c")?,
+        check_object: compile("pomp2_check.c", &[], "pomp2_check.o")?,
+        pomp1_check_object: compile("pomp1_check.c", &[], "pomp1_check.o")?,
+        pomp1_paper_check_object: compile(
+            "pomp1_check.c",
+            &["-DPOMP1_PAPER"],
+            "pomp1_paper_check.o",
+        )?,
         hand_instrumented: support.join("hand_instrumented.c"),
     })
 }
 
-/// Compiles and links an instrumented program: its objects, the registration
-/// file for `init_functions`, and the checking library.
+/// Compiles and links an instrumented program: its objects, the
+/// registration file the wrappers make for them, and the checking library.
 fn link_checked(
     language: Language,
     objects: &[PathBuf],
-    init_functions: &[InitFunction],
     check_object: &Path,
     work: &Path,
     executable: &Path,
 ) -> Result<(), String> {
     let registration = work.join("pomp2_init_regions.c");
-    fs::write(&registration, registration_source(init_functions)).map_err(|e| e.to_string())?;
+    let source = pomp_wrapper::registration_source(objects).map_err(|e| format!("{e:#}"))?;
+    fs::write(&registration, source).map_err(|e| e.to_string())?;
     let registration_object = work.join("pomp2_init_regions.o");
     let mut command = Command::new("gcc");
     command
@@ -429,10 +446,6 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
     link_checked(
         Language::C,
         &[object],
-        &[
-            InitFunction::from_symbol("POMP2_Init_reg_hand_5").unwrap(),
-            InitFunction::from_symbol("POMP2_USER_Init_reg_hand_1").unwrap(),
-        ],
         &support.check_object,
         work.path(),
         &executable,
@@ -579,10 +592,7 @@ fn check_corpus_file(
     let beside_copies = copy_siblings(&file.path, work)?;
     let instrumented = beside_copies.join(instrumented_name(&file.path));
     let idf = work.join("idf.json");
-    let interface = match file.interface {
-        Interface::Pomp2 => "pomp2",
-        Interface::Pomp1 => "pomp1",
-    };
+    let interface = file.interface.name();
     let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
         .arg("instrument")
         .arg(&file.path)
@@ -613,19 +623,14 @@ fn check_corpus_file(
     build_step(command, work)
         .map_err(|e| format!("the instrumented file does not compile: {e}"))?;
     let idf = idf_document(&idf)?;
-    let init_functions = init_functions_of(&idf)?
-        .iter()
-        .map(|name| {
-            let symbol = linkable_symbol(&object, name)?;
-            InitFunction::from_symbol(&symbol)
-                .ok_or_else(|| format!("{symbol} is no registration function"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    // The object defines the registration functions the IDF names.
+    for name in init_functions_of(&idf)? {
+        linkable_symbol(&object, &name)?;
+    }
     let executable = work.join("instrumented");
     link_checked(
         file.language,
         &[object],
-        &init_functions,
         support.check_object(file.interface),
         work,
         &executable,
@@ -636,7 +641,9 @@ fn check_corpus_file(
     let expects_events = match file.interface {
         Interface::Pomp2 => has_directives(&source, file.language),
         // Tasks and newer constructs have no events in the original interface.
-        Interface::Pomp1 => idf["regions"].as_array().is_some_and(|r| !r.is_empty()),
+        Interface::Pomp1 | Interface::Pomp1Paper => {
+            idf["regions"].as_array().is_some_and(|r| !r.is_empty())
+        }
     };
     let mut problems = String::new();
     for ((label, env), (_, original_run)) in RUNS.iter().zip(&original_runs) {
@@ -736,7 +743,7 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
                 let marked = variants(&path);
                 let serial_too = marked.is_some();
                 for defines in marked.unwrap_or_else(|| vec![Vec::new()]) {
-                    for interface in [Interface::Pomp1, Interface::Pomp2] {
+                    for interface in [Interface::Pomp1, Interface::Pomp1Paper, Interface::Pomp2] {
                         files.push(CorpusFile {
                             path: path.clone(),
                             language,
@@ -755,7 +762,8 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     }
     files.sort_by_key(|f| {
         (
-            f.interface == Interface::Pomp1,
+            f.interface != Interface::Pomp2,
+            f.interface.name(),
             f.path.clone(),
             f.defines.clone(),
         )
@@ -792,7 +800,7 @@ fn main() {
             .into_owned();
         let name = match file.interface {
             Interface::Pomp2 => name,
-            Interface::Pomp1 => format!("pomp1/{name}"),
+            other => format!("{}/{name}", other.name()),
         };
         let name = if file.defines.is_empty() {
             name

@@ -82,6 +82,69 @@ impl InitFunction {
     }
 }
 
+/// The original interface as OPARI 1.1's library implements it finds its
+/// regions through a table made at link time, as OPARI 1.1's `-table` file
+/// makes it: `int POMP_MAX_ID` and `struct ompregdescr* pomp_rd_table[]`,
+/// entry 0 empty. C code passes a region's descriptor to each event;
+/// Fortran code passes the region's index in the table, which the link step
+/// gives each Fortran region.
+pub mod pomp1 {
+    /// The number of entries of the table, its empty first one included.
+    pub const MAX_ID: &str = "POMP_MAX_ID";
+    pub const TABLE: &str = "pomp_rd_table";
+
+    const C_PREFIX: &str = "pomp_rd_";
+    const FORTRAN_DESCRIPTOR_PREFIX: &str = "pomp_rd_cb_";
+    const FORTRAN_ID_PREFIX: &str = "pomp_id_";
+
+    /// A region of the original interface as the linker sees it.
+    #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Region {
+        /// A C descriptor, `struct ompregdescr pomp_rd_<unique>_<n>`.
+        C { descriptor: String },
+        /// A Fortran region: its descriptor, the common block
+        /// `/pomp_rd_cb_<unique>_<n>/`, and the common block
+        /// `/pomp_id_<unique>_<n>/` holding its index in the table.
+        Fortran { descriptor: String, id: String },
+    }
+
+    impl Region {
+        /// Region `n` of the file with name part `unique`.
+        pub fn new(unique: &str, n: usize, fortran: bool) -> Region {
+            if fortran {
+                Region::Fortran {
+                    descriptor: format!("{FORTRAN_DESCRIPTOR_PREFIX}{unique}_{n}_"),
+                    id: format!("{FORTRAN_ID_PREFIX}{unique}_{n}_"),
+                }
+            } else {
+                Region::C {
+                    descriptor: format!("{C_PREFIX}{unique}_{n}"),
+                }
+            }
+        }
+
+        /// Recognise a region's descriptor among an object's symbols.
+        pub fn from_symbol(symbol: &str) -> Option<Region> {
+            let (rest, fortran) = match symbol.strip_prefix(FORTRAN_DESCRIPTOR_PREFIX) {
+                Some(rest) => (rest.strip_suffix('_')?, true),
+                None => (symbol.strip_prefix(C_PREFIX)?, false),
+            };
+            let (unique, n) = rest.rsplit_once('_')?;
+            let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+            if !hex(unique) || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Some(Region::new(unique, n.parse().ok()?, fortran))
+        }
+
+        pub fn descriptor(&self) -> &str {
+            match self {
+                Region::C { descriptor } | Region::Fortran { descriptor, .. } => descriptor,
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +171,34 @@ mod tests {
             "f",
         ] {
             assert_eq!(InitFunction::from_symbol(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn original_interface_regions_are_recognised() {
+        let c = pomp1::Region::new("0123456789abcdef", 3, false);
+        assert_eq!(c.descriptor(), "pomp_rd_0123456789abcdef_3");
+        assert_eq!(pomp1::Region::from_symbol(c.descriptor()), Some(c));
+        let fortran = pomp1::Region::new("0123456789abcdef", 12, true);
+        assert_eq!(
+            fortran,
+            pomp1::Region::Fortran {
+                descriptor: "pomp_rd_cb_0123456789abcdef_12_".into(),
+                id: "pomp_id_0123456789abcdef_12_".into(),
+            }
+        );
+        assert_eq!(
+            pomp1::Region::from_symbol(fortran.descriptor()),
+            Some(fortran)
+        );
+        for other in [
+            "pomp_rd_init_0123456789abcdef_",
+            "pomp_rd_str_1",
+            "pomp_rd_table",
+            "pomp_rd_1",
+            "pomp_id_0123456789abcdef_1_",
+        ] {
+            assert_eq!(pomp1::Region::from_symbol(other), None, "{other}");
         }
     }
 }

@@ -5,6 +5,7 @@ use super::cmdline::{CommandLine, Input, Mode};
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
 use anyhow::{bail, Context, Result};
+use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::instrument::{self, InputError, Options};
@@ -26,6 +27,8 @@ pub struct InstrumentedSource {
     pub language: Language,
     pub explicit_language: Option<String>,
     pub init_functions: Vec<InitFunction>,
+    /// Its regions of the original interface (OPARI 1.1's), for the table.
+    pub pomp1_regions: Vec<Pomp1Region>,
     /// The interface its calls go to.
     pub interface: Interface,
 }
@@ -174,6 +177,12 @@ impl SourceJob<'_> {
             .iter()
             .filter_map(|symbol| InitFunction::from_symbol(symbol))
             .collect();
+        let pomp1_regions = match options.rules.interface {
+            Interface::Pomp1 => (done.plan.regions.iter())
+                .map(|r| Pomp1Region::new(&done.plan.unique, r.id, self.language.is_fortran()))
+                .collect(),
+            _ => Vec::new(),
+        };
         Ok(Some(InstrumentedSource {
             arg_index: self.input.arg_index,
             user_path: path.clone(),
@@ -181,6 +190,7 @@ impl SourceJob<'_> {
             language: self.language,
             explicit_language: self.input.explicit_language.clone(),
             init_functions,
+            pomp1_regions,
             interface: options.rules.interface,
         }))
     }

@@ -66,7 +66,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
         r.events.insert(renamed.clone());
         r.edits.replace(
             lock.span.clone(),
-            format!("{}{renamed}", plan.prefix()),
+            plan.function(&renamed),
             0,
             Origin::LockCall,
         );
@@ -139,8 +139,7 @@ impl Renderer<'_> {
     /// tens of thousands of them.
     fn write_call(&self, text: &mut String, region: &Region, call: &Call) {
         use std::fmt::Write as _;
-        text.push_str(self.plan.prefix());
-        text.push_str(call.event);
+        self.plan.push_function(text, call.event);
         text.push('(');
         for (i, arg) in call.args.iter().enumerate() {
             if i > 0 {
@@ -404,7 +403,7 @@ impl Renderer<'_> {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => {
                 self.events.insert(call.event.to_owned());
-                format!("{}{}();\n", self.plan.prefix(), call.event)
+                format!("{}();\n", self.plan.function(call.event))
             }
             PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
                 let plan = self.plan;
@@ -501,8 +500,13 @@ impl Renderer<'_> {
     fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
         let fields = super::Pomp1Descriptor::of(self.model, region);
         let next = next.map_or("0".to_string(), |n| format!("&{}", n.handle));
+        // OPARI 1.1's library finds them through the link-time table.
+        let linkage = match self.plan.interface {
+            Interface::Pomp1 => "",
+            _ => "static ",
+        };
         format!(
-            "static struct ompregdescr {} = {{ {}, {}, {}, {}, {}, {}, {}, {}, 0, {next} }};\n",
+            "{linkage}struct ompregdescr {} = {{ {}, {}, {}, {}, {}, {}, {}, {}, 0, {next} }};\n",
             region.handle,
             c_string_literal(&fields.name),
             c_string_literal(&fields.sub_name),
@@ -575,7 +579,7 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
 /// the original interface passes a region's descriptor instead, or nothing
 /// to control calls.
 fn prototype(plan: &Plan, event: &str) -> String {
-    let prefix = plan.prefix();
+    let function = plan.function(event);
     let known = pomp2::events::find(event).unwrap_or_else(|| {
         panic!("`{event}` is no POMP2 function: grammars/rules.toml and the contract disagree")
     });
@@ -586,12 +590,12 @@ fn prototype(plan: &Plan, event: &str) -> String {
         )
     });
     if plan.interface == Interface::Pomp2 || locks {
-        return known.c_prototype(prefix);
+        return known.c_prototype(&function);
     }
     let args = if known.params.is_empty() {
         "void"
     } else {
         "struct ompregdescr*"
     };
-    format!("void {prefix}{event}({args});")
+    format!("void {function}({args});")
 }

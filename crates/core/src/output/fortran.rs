@@ -131,9 +131,20 @@ impl Renderer<'_> {
     fn common_block(&self, region: &Region) -> String {
         let stem = match self.plan.interface {
             Interface::Pomp2 => "pomp2_cb",
-            Interface::Pomp1 | Interface::Pomp1Paper => "pomp_rd_cb",
+            // The region's index in the link-time table.
+            Interface::Pomp1 => "pomp_id",
+            Interface::Pomp1Paper => "pomp_rd_cb",
         };
         format!("{stem}_{}_{}", self.plan.unique, region.id)
+    }
+
+    /// The original interface's context descriptor of a region, and the
+    /// common block that holds it.
+    fn descriptor(&self, region: &Region) -> (String, String) {
+        (
+            format!("pomp_rd_{}", region.id),
+            format!("pomp_rd_cb_{}_{}", self.plan.unique, region.id),
+        )
     }
 
     /// The region whose handle (or descriptor) is `name`.
@@ -247,9 +258,8 @@ impl Renderer<'_> {
             let r = &self.plan.regions[region];
             let args: Vec<String> = call.args.iter().map(|a| self.arg(r, a)).collect();
             let text = format!(
-                "call {}{}({})",
-                self.plan.prefix(),
-                call.event,
+                "call {}({})",
+                self.plan.function(call.event),
                 args.join(", ")
             );
             out.push_str(&self.statement(&indent, &text));
@@ -590,7 +600,7 @@ impl Renderer<'_> {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => self.statement(
                 &self.indent(unit),
-                &format!("call {}{}()", plan.prefix(), call.event),
+                &format!("call {}()", plan.function(call.event)),
             ),
             PompAction::UserBegin(r) => {
                 self.descriptor_guard(unit) + &self.calls(unit, *r, &plan.user_region.begin)
@@ -787,12 +797,10 @@ impl Renderer<'_> {
             if renamed.starts_with("Test") {
                 if let Some(unit) = self.model.unit_at(lock.span.start) {
                     let needs = self.needs.entry(unit).or_default();
-                    needs
-                        .lock_tests
-                        .insert(format!("{}{renamed}", self.plan.prefix()));
+                    needs.lock_tests.insert(self.plan.function(&renamed));
                 }
             }
-            let wrapper = format!("{}{renamed}", self.plan.prefix());
+            let wrapper = self.plan.function(&renamed);
             self.edits
                 .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
         }
@@ -828,15 +836,13 @@ impl Renderer<'_> {
     ) -> String {
         let mut out = String::new();
         // One statement per handle: no line grows with the region count.
-        let words = match self.plan.interface {
-            Interface::Pomp2 => String::new(),
-            Interface::Pomp1 | Interface::Pomp1Paper => format!("({DESCRIPTOR_WORDS})"),
+        let (kind, words) = match self.plan.interface {
+            Interface::Pomp2 => ("integer(kind=8)", String::new()),
+            Interface::Pomp1 => ("integer", String::new()),
+            Interface::Pomp1Paper => ("integer(kind=8)", format!("({DESCRIPTOR_WORDS})")),
         };
         for region in regions.clone() {
-            out.push_str(&self.statement(
-                indent,
-                &format!("integer(kind=8) :: {}{words}", region.handle),
-            ));
+            out.push_str(&self.statement(indent, &format!("{kind} :: {}{words}", region.handle)));
         }
         for region in regions {
             let block = self.common_block(region);
@@ -959,7 +965,8 @@ impl Renderer<'_> {
         let mut assignments = Vec::new();
         for (i, region) in self.plan.regions.iter().enumerate() {
             let fields = super::Pomp1Descriptor::of(self.model, region);
-            let d = &region.handle;
+            let (d, _) = self.descriptor(region);
+            let d = &d;
             assignments.push(format!("{d}%name = {}", string_var(&fields.name)));
             assignments.push(format!("{d}%sub_name = {}", string_var(&fields.sub_name)));
             assignments.push(format!("{d}%num_sections = {}", fields.num_sections));
@@ -970,7 +977,7 @@ impl Renderer<'_> {
             assignments.push(format!("{d}%end_last_line = {}", region.end_lines.1));
             // The last one's `next` stays null, as common blocks start zeroed.
             if let Some(next) = self.plan.regions.get(i + 1) {
-                assignments.push(format!("{d}%next = c_loc({})", next.handle));
+                assignments.push(format!("{d}%next = c_loc({})", self.descriptor(next).0));
             }
         }
 
@@ -1008,12 +1015,15 @@ impl Renderer<'_> {
         for region in &self.plan.regions {
             line(
                 inner,
-                &format!("type(pomp_ompregdescr), target :: {}", region.handle),
+                &format!(
+                    "type(pomp_ompregdescr), target :: {}",
+                    self.descriptor(region).0
+                ),
             );
         }
         for region in &self.plan.regions {
-            let block = self.common_block(region);
-            line(inner, &format!("common /{block}/ {}", region.handle));
+            let (descriptor, block) = self.descriptor(region);
+            line(inner, &format!("common /{block}/ {descriptor}"));
         }
         for (index, text) in strings.iter().enumerate() {
             line(

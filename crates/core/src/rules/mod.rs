@@ -344,7 +344,26 @@ impl Plan {
     pub fn prefix(&self) -> &'static str {
         match self.interface {
             Interface::Pomp2 => "POMP2_",
-            Interface::Pomp1 | Interface::Pomp1Paper => "POMP_",
+            Interface::Pomp1 => "pomp_",
+            Interface::Pomp1Paper => "POMP_",
+        }
+    }
+
+    /// The function instrumented code calls for `event` (a name after the
+    /// prefix, as the rules spell it): `POMP2_Parallel_fork`, or in OPARI
+    /// 1.1's library, all in lower case, `pomp_parallel_fork`.
+    pub fn function(&self, event: &str) -> String {
+        let mut name = String::with_capacity(self.prefix().len() + event.len());
+        self.push_function(&mut name, event);
+        name
+    }
+
+    /// [`Plan::function`], appended to `out`.
+    pub fn push_function(&self, out: &mut String, event: &str) {
+        out.push_str(self.prefix());
+        match self.interface {
+            Interface::Pomp1 => out.extend(event.chars().map(|c| c.to_ascii_lowercase())),
+            Interface::Pomp2 | Interface::Pomp1Paper => out.push_str(event),
         }
     }
 }
@@ -418,6 +437,10 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         teams_max_threads: std::collections::BTreeSet::new(),
         listed_iteration_variables: Vec::new(),
     };
+    if options.interface == Interface::Pomp1 {
+        // C descriptors are named after the file for the link-time table.
+        planner.plan.name(file);
+    }
     planner.run();
     planner.plan
 }
@@ -534,8 +557,11 @@ impl Planner<'_> {
 
     fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
         match self.options.interface {
-            Interface::Pomp1 | Interface::Pomp1Paper => {
-                rules().pomp1.constructs.iter().any(|c| c == name)
+            Interface::Pomp1Paper => rules().pomp1.constructs.iter().any(|c| c == name),
+            Interface::Pomp1 => {
+                let pomp1 = &rules().pomp1;
+                pomp1.constructs.iter().any(|c| c == name)
+                    && !pomp1.opari_lacks.iter().any(|c| c == name)
             }
             Interface::Pomp2 => {
                 !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
@@ -1179,7 +1205,12 @@ impl Planner<'_> {
             user,
             handle: match self.options.interface {
                 Interface::Pomp2 => format!("pomp2_region_{id}"),
-                Interface::Pomp1 | Interface::Pomp1Paper => format!("pomp_rd_{id}"),
+                Interface::Pomp1Paper => format!("pomp_rd_{id}"),
+                // OPARI 1.1's library finds the regions through a table the
+                // link step makes: C names each descriptor for it, Fortran
+                // passes the region's index in the table.
+                Interface::Pomp1 if self.file.language.is_fortran() => format!("pomp_id_{id}"),
+                Interface::Pomp1 => format!("pomp_rd_{}_{id}", self.plan.unique),
             },
             parent: None,
             name,

@@ -194,6 +194,9 @@ impl NowaitForbidden {
 #[serde(deny_unknown_fields)]
 pub struct Pomp1 {
     pub constructs: Vec<String>,
+    /// Constructs OPARI 1.1's library defines no events for.
+    #[serde(default)]
+    pub opari_lacks: Vec<String>,
     #[serde(default)]
     pub rename: BTreeMap<String, String>,
 }
