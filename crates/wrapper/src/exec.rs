@@ -97,6 +97,14 @@ impl Executor<'_> {
                  --pomp-runtime=LIB or POMP_RUNTIME"
             );
         }
+        if let Some(chosen) = chosen.as_deref() {
+            scan.user_regions_counted_with_constructs =
+                super::library::counts_user_regions_with_constructs(
+                    chosen,
+                    &inputs.library_dirs,
+                    &Compiler::C.command()?,
+                )?;
+        }
         let registration_object = if scan.needs_registration() || scan.needs_pomp1_table() {
             Some(self.registration_object(&scan, inputs)?)
         } else {

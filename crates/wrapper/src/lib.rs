@@ -14,6 +14,7 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod library;
 pub mod plan;
 pub mod registration;
 mod runtime;

@@ -10,11 +10,13 @@ use pomp2::registration::InitFunction;
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
-use pomp_core::rules::Interface;
+use pomp_core::rules::{Interface, Library};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// A source instrumented for this invocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,13 +78,24 @@ impl std::error::Error for AlreadyReported {}
 
 /// Instrument every source of `line` that needs it into the scratch
 /// directory; the others are compiled as they are.
+///
+/// When the program is linked with a library other than pomp's runtime,
+/// the sources call only the events it defines; which constructs that
+/// leaves unmeasured is said once.
 pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
     on_error: OnError,
     scratch: &mut LazyScratch,
 ) -> Result<Vec<InstrumentedSource>> {
+    let library = super::library::chosen_library(
+        super::runtime::chosen(line.wrapper.runtime.as_deref()).as_deref(),
+        line.wrapper.instrument.rules.interface,
+        line,
+        &compiler.command()?,
+    )?;
     let mut instrumented = Vec::new();
+    let mut unmeasured = BTreeSet::new();
     for (number, (_, input, language)) in line.sources().enumerate() {
         let source = SourceJob {
             compiler,
@@ -90,10 +103,17 @@ pub fn instrument_sources(
             on_error,
             input,
             language,
+            library: library.clone(),
         };
-        if let Some(done) = source.instrument(number, scratch)? {
+        if let Some(done) = source.instrument(number, scratch, &mut unmeasured)? {
             instrumented.push(done);
         }
+    }
+    let note = library
+        .as_ref()
+        .and_then(|library| super::library::unmeasured_note(library, &unmeasured));
+    if let Some(note) = note {
+        eprintln!("{}: note: {note}", compiler.wrapper_name());
     }
     Ok(instrumented)
 }
@@ -104,6 +124,8 @@ struct SourceJob<'a> {
     on_error: OnError,
     input: &'a Input,
     language: Language,
+    /// The library linked instead of pomp's runtime, if any.
+    library: Option<Arc<Library>>,
 }
 
 impl SourceJob<'_> {
@@ -112,6 +134,7 @@ impl SourceJob<'_> {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
             ..self.line.wrapper.instrument.clone()
         };
+        options.rules.library = self.library.clone();
         // The command line says how the compiler reads the file: the clang
         // front end reads it so too.
         options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
@@ -127,6 +150,7 @@ impl SourceJob<'_> {
         &self,
         number: usize,
         scratch: &mut LazyScratch,
+        unmeasured: &mut BTreeSet<String>,
     ) -> Result<Option<InstrumentedSource>> {
         let options = self.options();
         let path = &self.input.path;
@@ -150,6 +174,7 @@ impl SourceJob<'_> {
         if done.has_errors() {
             return self.after_failure();
         }
+        unmeasured.extend(done.plan.unmeasured.iter().cloned());
         if self.line.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;

@@ -95,3 +95,34 @@ impl Library {
         library
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_s_events_are_read_from_its_symbols_in_each_spelling() {
+        let pomp2 = Library::from_symbols(
+            "libpomp.a",
+            Interface::Pomp2,
+            [
+                "POMP2_Parallel_fork",
+                "pomp2_do_enter_",
+                "my_pomp2_regions",
+                "omp_set_lock",
+            ],
+        );
+        assert!(pomp2.defines("Parallel_fork", false) && !pomp2.defines("Parallel_fork", true));
+        assert!(pomp2.defines("Do_enter", true) && !pomp2.defines("Do_enter", false));
+        assert_eq!(pomp2.c_events.len() + pomp2.fortran_events.len(), 2);
+        let opari = Library::from_symbols(
+            "libpomp.a",
+            Interface::Pomp1,
+            ["pomp_for_enter", "pomp_do_enter_", "POMP_Ordered_enter"],
+        );
+        assert!(opari.defines("For_enter", false) && opari.defines("Do_enter", true));
+        assert!(!opari.defines("Ordered_enter", false));
+        let paper = Library::from_symbols("libx.a", Interface::Pomp1Paper, ["POMP_Ordered_enter"]);
+        assert!(paper.defines("Ordered_enter", false));
+    }
+}

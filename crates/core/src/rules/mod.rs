@@ -209,8 +209,9 @@ pub struct Plan {
     /// user region, in the chosen interface.
     pub implicit_barrier: Pair,
     pub user_region: Pair,
-    /// Leaf constructs left unmeasured because the measurement library
-    /// defines no events for them.
+    /// What stays unmeasured because the measurement library defines no
+    /// events for it: leaf constructs by their rules' names, `user
+    /// regions`, `lock routines`.
     pub unmeasured: std::collections::BTreeSet<String>,
     /// What the regions' CTC strings are made of beyond the regions: the
     /// file's path, and whether they carry pomp's extended keys.
@@ -1237,7 +1238,7 @@ impl Planner<'_> {
             .chain((self.options.interface == Interface::Pomp2).then_some("USER_Assign_handle"))
             .all(|event| self.defines(event));
         if undefined_user && matches!(site.directive.role(), Some(Role::UserRegionBegin)) {
-            self.plan.unmeasured.insert(user_region_type.to_string());
+            self.plan.unmeasured.insert("user regions".to_string());
         }
         let disabled_user = self.disabled(user_region_type, user_region_type) || undefined_user;
         let action = match site.directive.role() {
@@ -1429,14 +1430,17 @@ impl Planner<'_> {
         if self.disabled("locks", "locks") {
             return;
         }
-        self.plan.lock_calls = self
+        let (lock_calls, undefined): (Vec<LockCall>, Vec<LockCall>) = self
             .model
             .lock_calls
             .iter()
             .filter(|c| !skipped.covers(&c.span))
-            .filter(|c| self.defines(&crate::output::lock_wrapper(&c.name)))
             .cloned()
-            .collect();
+            .partition(|c| self.defines(&crate::output::lock_wrapper(&c.name)));
+        if !undefined.is_empty() {
+            self.plan.unmeasured.insert("lock routines".to_string());
+        }
+        self.plan.lock_calls = lock_calls;
     }
 
     /// Every jump from inside a user region to outside it closes the

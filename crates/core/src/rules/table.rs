@@ -124,6 +124,13 @@ fn yes() -> bool {
 }
 
 impl ConstructRule {
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        (self.before.iter())
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+
     /// See [`ConstructRule::opari2_type`]'s field; `name` is the rule's.
     pub fn opari2_type<'a>(&'a self, name: &'a str) -> std::borrow::Cow<'a, str> {
         match &self.opari2_type {
@@ -272,13 +279,7 @@ impl Rules {
     fn all_calls(&self) -> impl Iterator<Item = &Call> {
         self.construct
             .values()
-            .flat_map(|r| {
-                r.before
-                    .iter()
-                    .chain(&r.begin)
-                    .chain(&r.end)
-                    .chain(&r.after)
-            })
+            .flat_map(ConstructRule::calls)
             .chain(self.implicit_barrier.calls())
             .chain(self.user_region.calls())
             .chain(self.control.values())
