@@ -5,7 +5,7 @@
 //! compiler does).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp_core::frontend::clang::{Clang, CompileFlags};
+use pomp_core::frontend::clang::Clang;
 use pomp_core::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
 use pomp_core::instrument::{instrument, Options};
 use pomp_core::language::Language;
@@ -35,7 +35,7 @@ fn front_ends(c: &mut Criterion) {
         "{}",
         pomp_core::frontend::clang::INSTALL_HINT
     );
-    let flags = CompileFlags::from_compiler_args(&["-fopenmp", "-O1"], None);
+    let flags = pomp_cmdline::compile_flags(&["-fopenmp", "-O1"], None);
     let clang = Clang::new(flags.clone(), false);
     let mut group = c.benchmark_group("frontends");
     group.sample_size(10);

@@ -210,7 +210,10 @@ pub fn summary(outcome: &Outcome) -> String {
 /// POMP2 library: the same libraries for every program of the tree.
 pub fn link_instructions(outcome: &Outcome) -> String {
     let object = outcome.registration.with_extension("o");
-    let runtime = pomp_wrapper::link_arguments(None).ok();
+    let chosen = pomp_wrapper::options::WrapperOptions::from_environment()
+        .ok()
+        .and_then(|options| options.runtime);
+    let runtime = pomp_wrapper::link_arguments(chosen.as_deref()).ok();
     let library = match &runtime {
         Some(arguments) => arguments
             .iter()

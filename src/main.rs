@@ -9,7 +9,7 @@ mod report;
 mod wrapper;
 
 use clap::{Parser, Subcommand};
-use pomp_core::flags::Value;
+use pomp_core::flags::{Offered, Value};
 use pomp_core::instrument::Options;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -103,16 +103,12 @@ struct PreviewArgs {
     #[arg(long, value_name = "L")]
     line: Option<usize>,
     /// diff for people; json for the regions with their edits, for editor plugins.
-    #[arg(long, value_name = "FORMAT", default_value = "diff", value_parser = ["diff", "json"])]
-    format: String,
+    #[arg(long, value_name = "FORMAT", default_value = "diff")]
+    format: PreviewFormat,
     #[command(flatten)]
-    flags: InstrumentationFlags,
-    /// Source language, overriding the file suffix.
-    #[arg(short = 'x', long, value_parser = ["c", "c++", "f77", "f95"])]
-    language: Option<String>,
-    /// Colour the diff: auto colours on a terminal only (and honours NO_COLOR).
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
-    color: String,
+    flags: InstrumentationFlags<Previewing>,
+    #[command(flatten)]
+    color: ColorFlag,
 }
 
 const REPORT_ABOUT: &str = "Reads the profiles an instrumented program writes at exit \
@@ -168,8 +164,8 @@ struct ReportArgs {
     #[arg(long, value_name = "N", default_value_t = 25)]
     top: usize,
     /// text for people; json for everything, for tools; csv for the region table.
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json", "csv"])]
-    format: String,
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    format: ReportFormat,
     /// Write a flame graph of the call paths (SVG, zoomable in a browser).
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
@@ -179,9 +175,8 @@ struct ReportArgs {
     /// Write a speedscope document (speedscope.app): one profile per thread.
     #[arg(long, value_name = "OUT.json")]
     speedscope: Option<PathBuf>,
-    /// Colour the text: auto colours on a terminal only (and honours NO_COLOR).
-    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
-    color: String,
+    #[command(flatten)]
+    color: ColorFlag,
 }
 
 const BATCH_ABOUT: &str = "Mirrors a source tree into OUT_DIR: every C, C++ and Fortran \
@@ -227,14 +222,11 @@ struct BatchArgs {
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// What a file that cannot be instrumented becomes: its original, or nothing (so its build fails).
-    #[arg(long, value_name = "WHAT", default_value = "original", value_parser = ["original", "fail"])]
-    on_error: String,
+    #[arg(long, value_name = "WHAT", default_value = "original")]
+    on_error: BatchOnError,
     /// Also write the summary and every file's outcome and diagnostics as JSON.
     #[arg(long, value_name = "REPORT.json")]
     json: Option<PathBuf>,
-    /// Read each C and C++ source with both front ends and fail where they find different blocks (the database's flags are clang's).
-    #[arg(long)]
-    cross_check: bool,
     /// Keep a process watching SRC_DIR and OUT_DIR (inotify), so that a run after which nothing changed neither walks nor reads the tree. It stops after an hour without a run, when either directory is deleted, or with --stop-watcher.
     #[arg(long, conflicts_with = "compile_commands")]
     watch: bool,
@@ -242,7 +234,7 @@ struct BatchArgs {
     #[arg(long, conflicts_with_all = ["watch", "source", "compile_commands", "json"])]
     stop_watcher: bool,
     #[command(flatten)]
-    flags: InstrumentationFlags,
+    flags: InstrumentationFlags<Mirroring>,
 }
 
 #[derive(clap::Args)]
@@ -256,19 +248,7 @@ struct InstrumentArgs {
     #[arg(long, value_name = "OUT.json")]
     idf: Option<PathBuf>,
     #[command(flatten)]
-    flags: InstrumentationFlags,
-    /// Treat a Fortran file as fixed form whatever its suffix.
-    #[arg(long, conflicts_with = "free_form")]
-    fixed_form: bool,
-    /// Treat a Fortran file as free form whatever its suffix.
-    #[arg(long)]
-    free_form: bool,
-    /// Source language, overriding the file suffix.
-    #[arg(short = 'x', long, value_parser = ["c", "c++", "f77", "f95"])]
-    language: Option<String>,
-    /// Read a C or C++ file with both front ends and fail where they find different blocks.
-    #[arg(long)]
-    cross_check: bool,
+    flags: InstrumentationFlags<Instrumenting>,
     /// The compile flags of the file (-D, -U, -I, -include, -std, ...), as the compiler gets them: the clang front end reads the file with them.
     #[arg(last = true, value_name = "FLAGS")]
     compile_flags: Option<Vec<String>>,
@@ -361,13 +341,12 @@ fn batch(a: BatchArgs) -> ExitCode {
     }
     config.compile_commands = a.compile_commands;
     config.options = a.flags.0;
-    config.options.cross_check = a.cross_check;
     config.exclude = a.exclude;
     config.ignore_files = !a.no_ignore;
     config.jobs = a.jobs.map(usize::from);
-    config.on_error = match a.on_error.as_str() {
-        "fail" => pomp_batch::OnError::Fail,
-        _ => pomp_batch::OnError::Original,
+    config.on_error = match a.on_error {
+        BatchOnError::Fail => pomp_batch::OnError::Fail,
+        BatchOnError::Original => pomp_batch::OnError::Original,
     };
     batch::run_cli(&config, a.json.as_deref())
 }
@@ -395,12 +374,16 @@ fn report(a: ReportArgs) -> ExitCode {
         idf: a.idf,
         tree: a.tree,
         top: a.top,
-        format: a.format.parse().expect("clap checked the value"),
+        format: match a.format {
+            ReportFormat::Text => pomp_report::Format::Text,
+            ReportFormat::Json => pomp_report::Format::Json,
+            ReportFormat::Csv => pomp_report::Format::Csv,
+        },
         flamegraph: a.flamegraph,
         html: a.html,
         speedscope: a.speedscope,
     };
-    report::run(&options, color_choice(&a.color))
+    report::run(&options, a.color.choice())
 }
 
 fn preview(a: PreviewArgs) -> ExitCode {
@@ -412,72 +395,133 @@ fn preview(a: PreviewArgs) -> ExitCode {
         false => Layout::Unified,
     };
     let options = pomp_preview::Options {
-        instrument: Options {
-            language: language(false, false, a.language.as_deref()),
-            ..a.flags.0
-        },
+        instrument: a.flags.0,
         line_markers: a.line_markers,
         selection: match (a.region, a.line) {
             (Some(n), _) => Selection::Region(n),
             (_, Some(l)) => Selection::Line(l),
             _ => Selection::All,
         },
-        format: match a.format.as_str() {
-            "json" => Format::Json,
-            _ => Format::Diff(layout),
+        format: match a.format {
+            PreviewFormat::Json => Format::Json,
+            PreviewFormat::Diff => Format::Diff(layout),
         },
     };
-    preview::run(&a.file, &options, color_choice(&a.color))
+    preview::run(&a.file, &options, a.color.choice())
 }
 
-fn color_choice(when: &str) -> anstream::ColorChoice {
-    match when {
-        "always" => anstream::ColorChoice::Always,
-        "never" => anstream::ColorChoice::Never,
-        _ => anstream::ColorChoice::Auto,
-    }
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PreviewFormat {
+    Diff,
+    Json,
 }
 
-fn language(
-    fixed_form: bool,
-    free_form: bool,
-    name: Option<&str>,
-) -> Option<pomp_core::language::Language> {
-    use pomp_core::language::Language;
-    match (fixed_form, free_form) {
-        (true, _) => Some(Language::FortranFixed),
-        (_, true) => Some(Language::FortranFree),
-        _ => name.and_then(Language::from_compiler_name),
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ReportFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum BatchOnError {
+    Original,
+    Fail,
+}
+
+/// `--color`, for every command that colours what it prints.
+#[derive(clap::Args)]
+struct ColorFlag {
+    /// Colour the output: auto colours on a terminal only (and honours NO_COLOR).
+    #[arg(long = "color", value_name = "WHEN", default_value = "auto")]
+    when: ColorWhen,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorFlag {
+    fn choice(&self) -> anstream::ColorChoice {
+        match self.when {
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+        }
     }
 }
 
 fn instrument(a: InstrumentArgs) -> ExitCode {
-    let mut options = Options {
-        language: language(a.fixed_form, a.free_form, a.language.as_deref()),
-        cross_check: a.cross_check,
-        ..a.flags.0
-    };
+    let mut options = a.flags.0;
     options.front_end.compile_flags = a
         .compile_flags
-        .map(|flags| pomp_core::frontend::clang::CompileFlags::from_compiler_args(&flags, None));
+        .map(|flags| pomp_cmdline::compile_flags(&flags, None));
     instrument::run(&a.file, &a.output, a.idf.as_deref(), &options)
 }
 
-/// The instrumentation options of `pomp instrument`, made from the one
-/// table the wrappers read too ([`pomp_core::flags::INSTRUMENTATION`]).
-struct InstrumentationFlags(Options);
+/// The tools of this program that offer instrumentation options.
+trait Tool {
+    fn offers(offered: &Offered) -> bool;
+}
 
-impl clap::Args for InstrumentationFlags {
+struct Instrumenting;
+impl Tool for Instrumenting {
+    fn offers(offered: &Offered) -> bool {
+        offered.instrument
+    }
+}
+
+struct Previewing;
+impl Tool for Previewing {
+    fn offers(offered: &Offered) -> bool {
+        offered.preview
+    }
+}
+
+struct Mirroring;
+impl Tool for Mirroring {
+    fn offers(offered: &Offered) -> bool {
+        offered.batch
+    }
+}
+
+/// The instrumentation options a tool offers, made from the one table the
+/// wrappers and the language server read too
+/// ([`pomp_core::flags::INSTRUMENTATION`]).
+struct InstrumentationFlags<T: Tool>(Options, std::marker::PhantomData<T>);
+
+impl<T: Tool> InstrumentationFlags<T> {
+    fn flags() -> impl Iterator<Item = &'static pomp_core::flags::Flag<Options>> {
+        pomp_core::flags::INSTRUMENTATION
+            .iter()
+            .filter(|flag| T::offers(&flag.offered))
+    }
+}
+
+impl<T: Tool> clap::Args for InstrumentationFlags<T> {
     fn augment_args(mut command: clap::Command) -> clap::Command {
         use clap::builder::PossibleValuesParser;
         use clap::{Arg, ArgAction};
-        for flag in pomp_core::flags::INSTRUMENTATION {
-            let arg = Arg::new(flag.name)
+        for flag in Self::flags() {
+            let mut arg = Arg::new(flag.name)
                 .long(flag.name)
                 .visible_aliases(flag.aliases)
                 .help(flag.help);
+            if let Some(short) = flag.short {
+                arg = arg.short(short);
+            }
             command = command.arg(match flag.value {
                 Value::Switch => arg.action(ArgAction::SetTrue),
+                Value::Choice {
+                    placeholder,
+                    choices,
+                    default: "",
+                } => arg
+                    .value_name(placeholder)
+                    .value_parser(PossibleValuesParser::new(choices)),
                 Value::Choice {
                     placeholder,
                     choices,
@@ -501,10 +545,10 @@ impl clap::Args for InstrumentationFlags {
     }
 }
 
-impl clap::FromArgMatches for InstrumentationFlags {
+impl<T: Tool> clap::FromArgMatches for InstrumentationFlags<T> {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let mut options = Options::default();
-        for flag in pomp_core::flags::INSTRUMENTATION {
+        for flag in Self::flags() {
             let values: Vec<Option<&str>> = match flag.value {
                 Value::Switch => match matches.get_flag(flag.name) {
                     true => vec![None],
@@ -526,7 +570,7 @@ impl clap::FromArgMatches for InstrumentationFlags {
                 })?;
             }
         }
-        Ok(InstrumentationFlags(options))
+        Ok(InstrumentationFlags(options, std::marker::PhantomData))
     }
 
     fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {

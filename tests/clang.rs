@@ -35,7 +35,7 @@ fn require_libclang() {
 
 /// The flags the corpus test compiles with.
 fn corpus_flags() -> CompileFlags {
-    CompileFlags::from_compiler_args(&["-fopenmp", "-O1"], None)
+    pomp_cmdline::compile_flags(&["-fopenmp", "-O1"], None)
 }
 
 fn options(choice: Choice, flags: &CompileFlags) -> Options {

@@ -1021,3 +1021,68 @@ fn original_interface_programs_link_the_library_named() {
     }
     workspace.assert_scratch_removed();
 }
+
+#[test]
+fn languages_are_the_drivers_and_the_form_flags() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("languages");
+    std::fs::create_dir_all(&dir).unwrap();
+    // g++ compiles a `.c` file as C++: a template is no syntax error.
+    std::fs::write(
+        dir.join("twice.c"),
+        "#include <cstdio>\n\
+         template <typename T> T twice(T x) { return 2 * x; }\n\
+         int main() {\n  int sum = 0;\n\
+         #pragma omp parallel for reduction(+:sum)\n  for (int i = 0; i < 8; i++) sum += twice(i);\n\
+         std::printf(\"%d\\n\", sum);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let kept = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let built = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cxx"), &dir)
+            .args(["--pomp-keep", "-fopenmp", "twice.c", "-o", "twice"]),
+    );
+    // Read as C, `<cstdio>` would not be found by the clang front end.
+    assert_eq!(stderr(&built), "");
+    assert!(kept("twice.pomp.c").contains("POMP2_Parallel_fork"));
+    assert_eq!(
+        stdout(&succeed(&mut workspace.command(dir.join("twice"), &dir))),
+        "56\n"
+    );
+    // `-ffixed-form` makes a `.f90` file fixed form: a `c` in column 1
+    // is a comment, and column 6 continues a statement.
+    std::fs::write(
+        dir.join("fixed.f90"),
+        "c     a comment line, not code\n\
+         \x20     program fixed\n\
+         \x20     integer i, s\n\
+         \x20     s = 0\n\
+         !$omp parallel do reduction(+:s)\n\
+         \x20     do i = 1,\n\
+         \x20    &  8\n\
+         \x20       s = s + i\n\
+         \x20     end do\n\
+         \x20     print *, s\n\
+         \x20     end\n",
+    )
+    .unwrap();
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-f90"), &dir)
+            .args([
+                "--pomp-keep",
+                "-ffixed-form",
+                "-fopenmp",
+                "fixed.f90",
+                "-o",
+                "fixed",
+            ]),
+    );
+    assert!(kept("fixed.pomp.F90").contains("POMP2_Parallel_fork"));
+    assert_eq!(
+        stdout(&succeed(&mut workspace.command(dir.join("fixed"), &dir))).trim(),
+        "36"
+    );
+    workspace.assert_scratch_removed();
+}

@@ -4,9 +4,11 @@
 
 use anyhow::{Context, Result};
 use json_compilation_db::Entry;
+use pomp_cmdline::CommandLine;
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::language::Language;
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
 /// What one compile command says about its source.
@@ -100,7 +102,10 @@ impl Database {
                 let mut arguments_in = entry.arguments.iter();
                 while let Some(argument) = arguments_in.next() {
                     let resolve = |path: &str| locate(&entry.directory.join(path));
-                    if let Some(flag) = INCLUDE_FLAGS.iter().find(|f| *f == argument) {
+                    if let Some(flag) = pomp_cmdline::INCLUDE_OPTIONS
+                        .iter()
+                        .find(|f| *f == argument)
+                    {
                         arguments.push(flag.to_string());
                         if let Some(dir) = arguments_in.next() {
                             arguments.push(match mirrored(&resolve(dir)) {
@@ -108,7 +113,7 @@ impl Database {
                                 None => dir.clone(),
                             });
                         }
-                    } else if let Some((flag, dir)) = INCLUDE_FLAGS
+                    } else if let Some((flag, dir)) = pomp_cmdline::INCLUDE_OPTIONS
                         .iter()
                         .find_map(|f| argument.strip_prefix(f).map(|d| (f, d)))
                         .filter(|(_, d)| !d.is_empty())
@@ -142,11 +147,6 @@ pub fn render(entries: &[Entry]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-const INCLUDE_FLAGS: &[&str] = &["-I", "-isystem", "-iquote", "-idirafter"];
-
-/// Programs that run the compiler named after them.
-const LAUNCHERS: &[&str] = &["ccache", "sccache", "distcc", "icecc", "buildcache"];
-
 fn absolute_file(entry: &Entry) -> PathBuf {
     locate(&entry.directory.join(&entry.file))
 }
@@ -174,92 +174,35 @@ pub fn normalise(path: &Path) -> PathBuf {
     out
 }
 
-/// Whether `program` is a C++ compiler driver, which compiles a `.c` file
-/// as C++: `g++`, `clang++-18`, `x86_64-linux-gnu-g++-13`, `mpicxx`.
-fn is_cxx_driver(program: &str) -> bool {
-    let name = Path::new(program)
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
-    stem.ends_with("++") || stem.ends_with("cxx")
-}
-
 /// The language, form and flags of `file` as `entry` compiles it; `None`
 /// when it is none of C, C++ and Fortran.
 fn unit_of(entry: &Entry, file: &Path) -> Option<Unit> {
-    let mut arguments = entry.arguments.iter().map(String::as_str);
-    let mut program = arguments.next().unwrap_or_default();
-    if LAUNCHERS.iter().any(|l| {
-        Path::new(program)
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy() == *l)
-    }) {
-        program = arguments.next().unwrap_or_default();
-    }
-    let mut explicit: Option<&str> = None;
-    let mut form: Option<Language> = None;
-    let mut cpp: Option<bool> = None;
-    let mut unit = Unit {
-        language: Language::C,
-        preprocessed: true,
-        defines: vec![],
-        include_dirs: vec![],
-        standard: None,
-        directory: locate(&entry.directory),
-        compile_flags: CompileFlags::from_compiler_args(
-            entry.arguments.get(1..).unwrap_or_default(),
-            Some(locate(&entry.directory)),
-        ),
+    let (program, first) = pomp_cmdline::compiler_of(&entry.arguments);
+    let driver = pomp_cmdline::Driver::of_program(program?);
+    let arguments = entry.arguments.get(first..).unwrap_or_default();
+    let line = CommandLine::parse(driver, arguments.iter().map(OsString::from).collect()).ok()?;
+    let directory = locate(&entry.directory);
+    // The entry's file, as the command names it; a command naming one
+    // source in another spelling compiles that one.
+    let mut sources = line.sources();
+    let (_, input, language) = match line
+        .sources()
+        .find(|(_, input, _)| locate(&entry.directory.join(&input.path)) == file)
+    {
+        Some(source) => source,
+        None => sources.next().filter(|_| sources.next().is_none())?,
     };
-    while let Some(argument) = arguments.next() {
-        match argument {
-            "-x" => explicit = arguments.next(),
-            "-D" => unit.defines.extend(arguments.next().map(str::to_string)),
-            "-cpp" => cpp = Some(true),
-            "-nocpp" => cpp = Some(false),
-            "-ffixed-form" => form = Some(Language::FortranFixed),
-            "-ffree-form" => form = Some(Language::FortranFree),
-            flag if INCLUDE_FLAGS.contains(&flag) => {
-                if let Some(dir) = arguments.next() {
-                    unit.include_dirs.push(locate(&entry.directory.join(dir)));
-                }
-            }
-            _ => {
-                if let Some(language) = argument.strip_prefix("-x") {
-                    explicit = Some(language);
-                } else if let Some(define) = argument.strip_prefix("-D") {
-                    unit.defines.push(define.to_string());
-                } else if let Some(standard) = argument.strip_prefix("-std=") {
-                    unit.standard = Some(standard.to_string());
-                } else if let Some(dir) = INCLUDE_FLAGS
-                    .iter()
-                    .find_map(|f| argument.strip_prefix(f))
-                    .filter(|d| !d.is_empty())
-                {
-                    unit.include_dirs.push(locate(&entry.directory.join(dir)));
-                }
-            }
-        }
-    }
-    let by_suffix = Language::from_path(file);
-    unit.language = match explicit {
-        Some(name) => Language::from_compiler_name(name)?,
-        None => match by_suffix? {
-            Language::C if is_cxx_driver(program) => Language::Cpp,
-            language => language,
-        },
-    };
-    if unit.language.is_fortran() {
-        if let Some(form) = form {
-            unit.language = form;
-        }
-        let input_says = explicit.map(|x| x.ends_with("-cpp-input"));
-        unit.preprocessed = cpp
-            .or(input_says)
-            .unwrap_or_else(|| unit.language.preprocessed_by_suffix(file));
-    }
-    Some(unit)
+    Some(Unit {
+        language,
+        preprocessed: line.preprocesses(input, language),
+        defines: line.defines(),
+        include_dirs: (line.include_dirs().iter())
+            .map(|dir| locate(&entry.directory.join(dir)))
+            .collect(),
+        standard: line.standard.clone(),
+        compile_flags: line.compile_flags(Some(directory.clone())),
+        directory,
+    })
 }
 
 #[cfg(test)]

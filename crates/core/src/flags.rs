@@ -1,11 +1,14 @@
 //! The options that shape instrumentation, each defined once: its name,
-//! its value, its help text and what it sets. `pomp instrument` offers
-//! them as `--NAME`, the compiler wrappers as `--pomp-NAME`, and both help
-//! texts are written from here. Parsing the rest of a command line belongs
-//! to the program that owns it; this module knows no argument parser.
+//! its value, its help text, what it sets and which tools offer it.
+//! `pomp instrument`, `pomp preview` and `pomp batch` offer them as
+//! `--NAME`, the compiler wrappers as `--pomp-NAME`, the language server
+//! as settings by the same names, and every help text is written from
+//! here. Parsing the rest of a command line belongs to the program that
+//! owns it; this module knows no argument parser.
 
 use crate::frontend::Choice;
 use crate::instrument::Options;
+use crate::language::Language;
 use crate::rules::{EventSet, Interface};
 
 /// What an option takes after its name.
@@ -25,13 +28,55 @@ pub enum Value {
     List { placeholder: &'static str },
 }
 
+/// The tools that offer an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offered {
+    /// `pomp instrument`.
+    pub instrument: bool,
+    /// `pomp preview`.
+    pub preview: bool,
+    /// `pomp batch`.
+    pub batch: bool,
+    /// The compiler wrappers, as `--pomp-NAME`.
+    pub wrappers: bool,
+    /// The language server's settings.
+    pub editor: bool,
+}
+
+impl Offered {
+    /// Every tool that instruments files.
+    pub const EVERYWHERE: Offered = Offered {
+        instrument: true,
+        preview: true,
+        batch: true,
+        wrappers: true,
+        editor: true,
+    };
+    /// Only the commands reading the file they are given, which may be
+    /// told its language: a compiler's command line or an editor says it
+    /// otherwise.
+    pub const SINGLE_FILE: Offered = Offered {
+        instrument: true,
+        preview: true,
+        batch: false,
+        wrappers: false,
+        editor: false,
+    };
+}
+
 /// One option, generic over what it configures.
 pub struct Flag<T> {
     /// The long name without dashes: `disable` is `--disable` and
     /// `--pomp-disable`.
     pub name: &'static str,
+    /// A one-letter spelling, `-x`.
+    pub short: Option<char>,
     /// Further spellings kept for `pomp instrument` (`--pomp=opari2`).
     pub aliases: &'static [&'static str],
+    /// The environment variable that sets the option when no argument
+    /// does.
+    pub env: Option<&'static str>,
+    pub offered: Offered,
     pub value: Value,
     /// One line for the wrappers' help, the first paragraph for
     /// `pomp instrument --help`.
@@ -42,6 +87,18 @@ pub struct Flag<T> {
 }
 
 impl<T> Flag<T> {
+    /// The fields most options share, for `..Flag::PLAIN`.
+    pub const PLAIN: Flag<T> = Flag {
+        name: "",
+        short: None,
+        aliases: &[],
+        env: None,
+        offered: Offered::EVERYWHERE,
+        value: Value::Switch,
+        help: "",
+        apply: |_, _| Ok(()),
+    };
+
     /// The option in `flags` spelt `name` (without dashes), aliases included.
     pub fn find<'f>(flags: &'f [Flag<T>], name: &str) -> Option<&'f Flag<T>> {
         flags
@@ -79,7 +136,7 @@ impl<T> Flag<T> {
 
 /// Help lines for `flags` as the wrappers print them: the synopsis, then
 /// the help text wrapped beside it.
-pub fn help_lines<T>(flags: &[Flag<T>], prefix: &str) -> String {
+pub fn help_lines<'f, T: 'f>(flags: impl IntoIterator<Item = &'f Flag<T>>, prefix: &str) -> String {
     const HELP_COLUMN: usize = 26;
     const WIDTH: usize = 78;
     let mut out = String::new();
@@ -90,7 +147,14 @@ pub fn help_lines<T>(flags: &[Flag<T>], prefix: &str) -> String {
             choices, default, ..
         } = flag.value
         {
-            help.push_str(&format!(" ({}; default {default})", choices.join(", ")));
+            help.push_str(&format!(" ({}", choices.join(", ")));
+            if !default.is_empty() {
+                help.push_str(&format!("; default {default}"));
+            }
+            help.push(')');
+        }
+        if let Some(variable) = flag.env {
+            help.push_str(&format!(" [environment: {variable}]"));
         }
         let mut line = format!("  {synopsis}");
         if line.len() + 2 > HELP_COLUMN {
@@ -127,12 +191,10 @@ fn disable_list(value: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|s| !s.is_empty())
 }
 
-/// The options of instrumentation proper, the same for `pomp instrument`
-/// and the wrappers.
+/// The options of instrumentation, for every tool that [`Offered`] names.
 pub static INSTRUMENTATION: &[Flag<Options>] = &[
     Flag {
         name: "disable",
-        aliases: &[],
         value: Value::List {
             placeholder: "LIST",
         },
@@ -142,6 +204,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
             o.rules.disable.extend(disable_list(v.unwrap_or_default()));
             Ok(())
         },
+        ..Flag::PLAIN
     },
     Flag {
         name: "events",
@@ -160,10 +223,10 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
             };
             Ok(())
         },
+        ..Flag::PLAIN
     },
     Flag {
         name: "interface",
-        aliases: &[],
         value: Value::Choice {
             placeholder: "NAME",
             choices: &["pomp2", "pomp1", "pomp1-paper"],
@@ -183,20 +246,20 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
             };
             Ok(())
         },
+        ..Flag::PLAIN
     },
     Flag {
         name: "nosrc",
-        aliases: &[],
         value: Value::Switch,
         help: "Omit #line markers (diagnostics then point at the instrumented file).",
         apply: |o, _| {
             o.output.line_markers = false;
             Ok(())
         },
+        ..Flag::PLAIN
     },
     Flag {
         name: "frontend",
-        aliases: &[],
         value: Value::Choice {
             placeholder: "NAME",
             choices: &["auto", "tree-sitter", "clang"],
@@ -214,10 +277,10 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
             };
             Ok(())
         },
+        ..Flag::PLAIN
     },
     Flag {
         name: "keep-untied",
-        aliases: &[],
         value: Value::Switch,
         help: "Keep untied tasks untied and call the Untied_task events (by default they are \
                made tied, with a warning).",
@@ -225,8 +288,70 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
             o.rules.keep_untied = true;
             Ok(())
         },
+        ..Flag::PLAIN
+    },
+    Flag {
+        name: "language",
+        short: Some('x'),
+        offered: Offered::SINGLE_FILE,
+        value: Value::Choice {
+            placeholder: "LANGUAGE",
+            choices: &["c", "c++", "f77", "f95"],
+            default: "",
+        },
+        help: "Source language, overriding the file suffix (as gcc's -x: f77 is fixed-form \
+               Fortran, f95 free form).",
+        apply: |o, v| {
+            o.language = v.and_then(Language::from_compiler_name);
+            Ok(())
+        },
+        ..Flag::PLAIN
+    },
+    Flag {
+        name: "fixed-form",
+        offered: Offered::SINGLE_FILE,
+        help: "Treat a Fortran file as fixed form whatever its suffix.",
+        apply: |o, _| set_form(o, Language::FortranFixed),
+        ..Flag::PLAIN
+    },
+    Flag {
+        name: "free-form",
+        offered: Offered::SINGLE_FILE,
+        help: "Treat a Fortran file as free form whatever its suffix.",
+        apply: |o, _| set_form(o, Language::FortranFree),
+        ..Flag::PLAIN
+    },
+    Flag {
+        name: "cross-check",
+        offered: Offered {
+            instrument: true,
+            batch: true,
+            ..Offered::SINGLE_FILE
+        },
+        help: "Read C and C++ with both front ends (tree-sitter and clang) and fail where they \
+               find different blocks.",
+        apply: |o, _| {
+            o.cross_check = true;
+            Ok(())
+        },
+        ..Flag::PLAIN
     },
 ];
+
+/// A Fortran form, which no other language or form may have been asked
+/// for before.
+fn set_form(options: &mut Options, form: Language) -> Result<(), String> {
+    match options.language {
+        Some(other) if other != form => Err(format!(
+            "cannot be combined with another language or form ({})",
+            other.name()
+        )),
+        _ => {
+            options.language = Some(form);
+            Ok(())
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -274,7 +399,10 @@ mod tests {
 
     #[test]
     fn help_lines_wrap_beside_the_synopsis() {
-        let help = help_lines(INSTRUMENTATION, "pomp-");
+        let help = help_lines(
+            INSTRUMENTATION.iter().filter(|f| f.offered.wrappers),
+            "pomp-",
+        );
         assert!(help.starts_with("  --pomp-disable=LIST     Leave these"));
         assert!(help.lines().all(|l| l.len() <= 78), "{help}");
         assert!(help.contains("(extended, opari2; default extended)"));

@@ -66,7 +66,7 @@ impl Config {
                 }
                 continue;
             }
-            let Some(flag) = Flag::find(INSTRUMENTATION, name) else {
+            let Some(flag) = Flag::find(INSTRUMENTATION, name).filter(|f| f.offered.editor) else {
                 errors.push(format!("unknown setting `{name}`"));
                 continue;
             };

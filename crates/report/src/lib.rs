@@ -20,7 +20,6 @@ pub use load::Error;
 use load::{Descriptors, Run};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
@@ -28,18 +27,6 @@ pub enum Format {
     Text,
     Json,
     Csv,
-}
-
-impl FromStr for Format {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Format, String> {
-        match text {
-            "text" => Ok(Format::Text),
-            "json" => Ok(Format::Json),
-            "csv" => Ok(Format::Csv),
-            other => Err(format!("`{other}` is no format (text, json, csv)")),
-        }
-    }
 }
 
 /// What to report on and what to write.

@@ -23,6 +23,15 @@ impl Compiler {
         }
     }
 
+    /// The compiler driver it wraps, which decides languages by suffix.
+    pub fn driver(self) -> pomp_cmdline::Driver {
+        match self {
+            Compiler::C => pomp_cmdline::Driver::C,
+            Compiler::Cxx => pomp_cmdline::Driver::Cxx,
+            Compiler::Fortran => pomp_cmdline::Driver::Fortran,
+        }
+    }
+
     pub fn wrapper_name(self) -> &'static str {
         match self {
             Compiler::C => "pomp-cc",

@@ -89,7 +89,7 @@ impl Executor<'_> {
         if !scan.needs_pomp_library() {
             return Ok(None);
         }
-        let chosen = runtime::chosen(inputs.runtime.as_deref());
+        let chosen = inputs.runtime.as_deref();
         if scan.calls_pomp1 && chosen.is_none() {
             bail!(
                 "the program calls the original POMP interface (--pomp-interface=pomp1), which \
@@ -97,7 +97,7 @@ impl Executor<'_> {
                  --pomp-runtime=LIB or POMP_RUNTIME"
             );
         }
-        if let Some(chosen) = chosen.as_deref() {
+        if let Some(chosen) = chosen {
             scan.user_regions_counted_with_constructs =
                 super::library::counts_user_regions_with_constructs(
                     chosen,
@@ -110,7 +110,7 @@ impl Executor<'_> {
         } else {
             None
         };
-        let mut libraries = runtime::link_arguments(chosen.as_deref())?;
+        let mut libraries = runtime::link_arguments(chosen)?;
         if !inputs.openmp {
             libraries.push("-fopenmp".into());
         }
@@ -153,7 +153,7 @@ impl Executor<'_> {
         let length: usize = args.iter().map(|a| a.len() + 1).sum();
         let args = if length > RESPONSE_FILE_THRESHOLD {
             let file = self.scratch.get()?.path().join("arguments.rsp");
-            super::cmdline::write_response_file(&file, args)?;
+            pomp_cmdline::write_response_file(&file, args)?;
             let mut at = OsString::from("@");
             at.push(&file);
             vec![at]

@@ -1,14 +1,15 @@
 //! `--pomp-help`: what a wrapper does and every option it takes, the
 //! options written from the tables that define them.
 
-use super::cmdline::WRAPPER_FLAGS;
 use super::compiler::Compiler;
+use super::options::WRAPPER_FLAGS;
 use pomp_core::flags::{help_lines, INSTRUMENTATION};
 
 pub fn help_text(compiler: Compiler) -> String {
     let name = compiler.wrapper_name();
     let (variable, default) = compiler.environment();
-    let options = help_lines(INSTRUMENTATION, "pomp-") + &help_lines(WRAPPER_FLAGS, "pomp-");
+    let instrumentation = INSTRUMENTATION.iter().filter(|f| f.offered.wrappers);
+    let options = help_lines(instrumentation, "pomp-") + &help_lines(WRAPPER_FLAGS, "pomp-");
     format!(
         "Usage: {name} [compiler options] [--pomp-OPTION ...] FILES...
 
@@ -27,9 +28,6 @@ regions that library reads: pomp's runtime implements POMP2 only.
 
 Environment:
   {variable:<23} the underlying compiler (default {default}; may include a launcher)
-  POMP_ON_ERROR           fail (default) or compile-original: compile a source
-                          that cannot be instrumented as it is, with a warning
-  POMP_RUNTIME            like --pomp-runtime
   POMP_RUNTIME_DIR        directory holding libpomp_runtime.a
 "
     )

@@ -9,12 +9,12 @@
 //! Linking a program adds the region registration ([`registration`]) and a
 //! POMP2 library.
 
-pub mod cmdline;
 mod compiler;
 mod depfiles;
 mod exec;
 mod help;
 mod library;
+pub mod options;
 pub mod plan;
 pub mod registration;
 mod runtime;
@@ -26,33 +26,39 @@ pub use registration::{registration_source, render_registration, InitFunction, L
 pub use runtime::link_arguments;
 
 use anyhow::Result;
-use cmdline::CommandLine;
+use options::WrapperOptions;
+use pomp_cmdline::CommandLine;
 use scratch::LazyScratch;
 pub use sources::AlreadyReported;
-use sources::OnError;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 /// Run the wrapper for `compiler` on a compiler command line: the exit code
 /// of the compiler run that decides it.
 pub fn run(compiler: Compiler, args: Vec<OsString>) -> Result<ExitCode> {
-    let line = CommandLine::parse(cmdline::expand_response_files(args)?)?;
-    if line.wrapper.help {
+    let (wrapper, args) = WrapperOptions::take_from(pomp_cmdline::expand_response_files(args)?)?;
+    let line = CommandLine::parse(compiler.driver(), args)?;
+    if wrapper.help {
         print!("{}", help::help_text(compiler));
         return Ok(ExitCode::SUCCESS);
     }
     let command = compiler.command()?;
-    let on_error = OnError::from_env()?;
     let mut scratch = LazyScratch::new(&line.args);
     let instrumented = if plan::instruments(&line) {
-        sources::instrument_sources(compiler, &line, on_error, &mut scratch)?
+        sources::instrument_sources(compiler, &line, &wrapper, &mut scratch)?
     } else {
         Vec::new()
     };
-    let steps = plan::plan(&line, &command, &instrumented, scratch.existing());
+    let steps = plan::plan(
+        &line,
+        &command,
+        wrapper.runtime.as_deref(),
+        &instrumented,
+        scratch.existing(),
+    );
     exec::Executor {
         compiler,
-        verbose: line.wrapper.verbose,
+        verbose: wrapper.verbose,
         scratch: &mut scratch,
     }
     .execute(steps)

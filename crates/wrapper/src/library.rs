@@ -2,7 +2,6 @@
 //! runtime: which events it defines, read from its symbols, so that the
 //! sources call only those and the program links as it is.
 
-use super::cmdline::CommandLine;
 use super::registration::{symbols, visit_objects};
 use anyhow::{bail, Result};
 use object::ObjectSymbol;
@@ -30,13 +29,13 @@ const REFERENCE_LIBRARY_TABLE: &str = "my_pomp2_regions";
 pub fn chosen_library(
     chosen: Option<&str>,
     interface: Interface,
-    line: &CommandLine,
+    library_dirs: &[PathBuf],
     compiler: &[OsString],
 ) -> Result<Option<Arc<Library>>> {
     let Some(chosen) = chosen else {
         return Ok(None);
     };
-    let Some(path) = library_file(chosen, &line.library_dirs, compiler)? else {
+    let Some(path) = library_file(chosen, library_dirs, compiler)? else {
         // `-Wl,...`: the linker alone knows what it names; it is taken to
         // define every event, in OPARI2's structure.
         let every: Vec<String> = pomp2::events::EVENTS

@@ -2,12 +2,12 @@
 //! that build what the user asked for. Nothing here touches the file
 //! system or runs anything: [`super::exec`] does.
 
-use super::cmdline::{CommandLine, InputKind, Mode};
 use super::compiler::is_clang;
 use super::depfiles;
 use super::sources::InstrumentedSource;
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
+use pomp_cmdline::{CommandLine, InputKind, Mode};
 use pomp_core::language::Language;
 use pomp_core::rules::Interface;
 use std::collections::{BTreeMap, BTreeSet};
@@ -75,6 +75,7 @@ pub fn instruments(line: &CommandLine) -> bool {
 pub fn plan(
     line: &CommandLine,
     command: &[OsString],
+    runtime: Option<&str>,
     instrumented: &[InstrumentedSource],
     scratch: Option<&Path>,
 ) -> Vec<Step> {
@@ -85,7 +86,11 @@ pub fn plan(
             dependencies: vec![],
         })];
     }
-    let planner = Planner { line, command };
+    let planner = Planner {
+        line,
+        command,
+        runtime,
+    };
     let groups = planner.compile_groups(instrumented);
     if groups.len() > 1 {
         return groups
@@ -157,6 +162,8 @@ struct CompileGroup<'a> {
 struct Planner<'a> {
     line: &'a CommandLine,
     command: &'a [OsString],
+    /// Another POMP2 library to link instead of pomp's runtime.
+    runtime: Option<&'a str>,
 }
 
 impl Planner<'_> {
@@ -327,7 +334,7 @@ impl Planner<'_> {
         let mut inputs = LinkInputs {
             library_dirs: line.library_dirs.clone(),
             static_only: line.args.iter().any(|a| a == "-static"),
-            runtime: line.wrapper.runtime.clone(),
+            runtime: self.runtime.map(str::to_owned),
             openmp: line.openmp,
             target_flags: target_flags(&line.args),
             ..LinkInputs::default()
@@ -432,7 +439,7 @@ mod tests {
     }
 
     fn line(args: &[&str]) -> CommandLine {
-        CommandLine::parse(words(args)).unwrap()
+        CommandLine::parse(pomp_cmdline::Driver::C, words(args)).unwrap()
     }
 
     /// A source of `line` instrumented into `/scratch/<n>/`.
@@ -481,7 +488,7 @@ mod tests {
     #[test]
     fn preprocessing_runs_the_compiler_as_asked() {
         let line = line(&["-E", "src/a.c"]);
-        let steps = plan(&line, &words(&["gcc"]), &[], None);
+        let steps = plan(&line, &words(&["gcc"]), None, &[], None);
         assert_eq!(steps.len(), 1);
         assert_eq!(args_of(&steps[0]), ["-E", "src/a.c"]);
     }
@@ -493,6 +500,7 @@ mod tests {
         let steps = plan(
             &line,
             &words(&["gcc"]),
+            None,
             &[source],
             Some(Path::new("/scratch")),
         );
@@ -522,6 +530,7 @@ mod tests {
         let steps = plan(
             &line,
             &words(&["gcc"]),
+            None,
             &sources,
             Some(Path::new("/scratch")),
         );
@@ -541,6 +550,7 @@ mod tests {
         let steps = plan(
             &line,
             &words(&["gcc"]),
+            None,
             &sources,
             Some(Path::new("/scratch")),
         );

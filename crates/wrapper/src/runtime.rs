@@ -6,18 +6,11 @@ use std::path::{Path, PathBuf};
 
 const RUNTIME_ARCHIVE: &str = "libpomp_runtime.a";
 
-/// The library the user chose: `--pomp-runtime`, else `POMP_RUNTIME`.
-pub fn chosen(option: Option<&str>) -> Option<String> {
-    option
-        .map(str::to_owned)
-        .or_else(|| std::env::var("POMP_RUNTIME").ok().filter(|v| !v.is_empty()))
-}
-
 /// Linker arguments for the POMP2 library: the one the user chose
 /// (`--pomp-runtime`, `POMP_RUNTIME`), or pomp's own runtime archive.
-pub fn link_arguments(option: Option<&str>) -> Result<Vec<OsString>> {
-    if let Some(library) = chosen(option) {
-        return Ok(chosen_library(&library));
+pub fn link_arguments(chosen: Option<&str>) -> Result<Vec<OsString>> {
+    if let Some(library) = chosen {
+        return Ok(chosen_library(library));
     }
     let Some(archive) = find_runtime_archive() else {
         bail!(

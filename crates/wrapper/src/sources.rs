@@ -1,13 +1,13 @@
 //! Instrumenting the sources of one compiler command line into the scratch
 //! directory, and reporting what was found the way a compiler does.
 
-use super::cmdline::{CommandLine, Input, Mode};
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
-use anyhow::{bail, Context, Result};
+use crate::options::{OnError, WrapperOptions};
+use anyhow::{Context, Result};
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
 use pomp_core::rules::{Interface, Library};
@@ -46,23 +46,6 @@ impl InstrumentedSource {
     }
 }
 
-/// What to do when a source cannot be instrumented (`POMP_ON_ERROR`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnError {
-    Fail,
-    CompileOriginal,
-}
-
-impl OnError {
-    pub fn from_env() -> Result<OnError> {
-        match std::env::var("POMP_ON_ERROR").as_deref() {
-            Err(_) | Ok("") | Ok("fail") => Ok(OnError::Fail),
-            Ok("compile-original") => Ok(OnError::CompileOriginal),
-            Ok(other) => bail!("POMP_ON_ERROR={other}: expected 'fail' or 'compile-original'"),
-        }
-    }
-}
-
 /// A failure whose cause was already printed: by the instrumenter's
 /// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
@@ -85,13 +68,13 @@ impl std::error::Error for AlreadyReported {}
 pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
-    on_error: OnError,
+    wrapper: &WrapperOptions,
     scratch: &mut LazyScratch,
 ) -> Result<Vec<InstrumentedSource>> {
     let library = super::library::chosen_library(
-        super::runtime::chosen(line.wrapper.runtime.as_deref()).as_deref(),
-        line.wrapper.instrument.rules.interface,
-        line,
+        wrapper.runtime.as_deref(),
+        wrapper.instrument.rules.interface,
+        &line.library_dirs,
         &compiler.command()?,
     )?;
     let mut instrumented = Vec::new();
@@ -100,7 +83,7 @@ pub fn instrument_sources(
         let source = SourceJob {
             compiler,
             line,
-            on_error,
+            wrapper,
             input,
             language,
             library: library.clone(),
@@ -121,7 +104,7 @@ pub fn instrument_sources(
 struct SourceJob<'a> {
     compiler: Compiler,
     line: &'a CommandLine,
-    on_error: OnError,
+    wrapper: &'a WrapperOptions,
     input: &'a Input,
     language: Language,
     /// The library linked instead of pomp's runtime, if any.
@@ -132,15 +115,13 @@ impl SourceJob<'_> {
     fn options(&self) -> Options {
         let mut options = Options {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
-            ..self.line.wrapper.instrument.clone()
+            ..self.wrapper.instrument.clone()
         };
         options.rules.library = self.library.clone();
         // The command line says how the compiler reads the file: the clang
         // front end reads it so too.
-        options.front_end.compile_flags = Some(CompileFlags::from_compiler_args(
-            &self.line.args,
-            std::env::current_dir().ok(),
-        ));
+        options.front_end.compile_flags =
+            Some(self.line.compile_flags(std::env::current_dir().ok()));
         options
     }
 
@@ -175,7 +156,7 @@ impl SourceJob<'_> {
             return self.after_failure();
         }
         unmeasured.extend(done.plan.unmeasured.iter().cloned());
-        if self.line.wrapper.keep {
+        if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
             pomp_core::output::write_atomically_with(&kept_source, |to| {
@@ -223,7 +204,7 @@ impl SourceJob<'_> {
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
     fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
-        if self.on_error == OnError::Fail {
+        if self.wrapper.on_error == OnError::Fail {
             return Err(AlreadyReported(ExitCode::FAILURE).into());
         }
         eprintln!(

@@ -33,6 +33,7 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
             directive: found.directive,
             block: found.block,
             end_site: found.end_site,
+            loop_variables: found.loop_variables,
             unit,
             parent,
             failed: found.failed,
@@ -126,6 +127,7 @@ fn implicit_sections(file: &SourceFile, sites: &mut Vec<FoundSite>) {
             block: Some(block),
             end_site: None,
             implicit_section: None,
+            loop_variables: Vec::new(),
             failed: false,
         });
     }
@@ -404,6 +406,7 @@ mod tests {
             block: block.map(|(first, last)| find(first).start..find(last).end),
             end_site: None,
             implicit_section: None,
+            loop_variables: Vec::new(),
             failed: false,
         }
     }

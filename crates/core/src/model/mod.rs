@@ -52,6 +52,10 @@ pub struct FoundSite {
     /// directive, which form a section without one. [`complete`] makes it
     /// a site of its own.
     pub implicit_section: Option<Span>,
+    /// For loop directives: the variables the associated loops (as many
+    /// as `collapse` says) assign without declaring them, outermost first;
+    /// a loop that declares its own adds none.
+    pub loop_variables: Vec<String>,
     /// The front end cannot instrument this directive, and leaves it as
     /// written: with an error when its extent is unknown (the file cannot
     /// be written then), with a warning when nothing may be inserted where
@@ -73,6 +77,8 @@ pub struct Site {
     /// For Fortran constructs closed by an end directive: that directive's
     /// index in [`Model::sites`].
     pub end_site: Option<usize>,
+    /// As in [`FoundSite::loop_variables`].
+    pub loop_variables: Vec<String>,
     /// Index of the innermost enclosing [`Unit`], if any.
     pub unit: Option<usize>,
     /// Index of the innermost enclosing site whose block contains this one.
@@ -82,6 +88,22 @@ pub struct Site {
 }
 
 impl FoundSite {
+    /// For a loop directive with its block: the block, and how many loops
+    /// of it the directive is associated with.
+    pub fn associated_loops(&self) -> Option<(&Span, usize)> {
+        let block = self.block.as_ref()?;
+        if self.directive.spec().association != crate::directive::Association::Loop {
+            return None;
+        }
+        let depth = self
+            .directive
+            .clause("collapse")
+            .and_then(|c| c.args.as_deref())
+            .and_then(|a| a.trim().parse().ok())
+            .unwrap_or(1);
+        Some((block, depth))
+    }
+
     /// A `declare target` written as an attribute of a function
     /// (`[[omp::decl(declare_target)]]`), without a list: it makes the
     /// function it belongs to device code.

@@ -5,7 +5,6 @@
 
 mod config;
 mod ctc;
-mod loop_nest;
 mod split;
 pub mod table;
 
@@ -671,12 +670,11 @@ impl Planner<'_> {
             .clone()
             .unwrap_or_else(|| spec.name.replace(' ', ""));
         let iteration_variables = self.iteration_variables(site);
-        let split = split::split(&site.directive, &iteration_variables);
+        let split = split::split(&site.directive, iteration_variables);
         // Most constructs have one layer: a vector grown by a push would
         // hold room for four.
         let mut layers = Vec::with_capacity(split.len());
-        let listed =
-            newly_listed_iteration_variables(&iteration_variables, &site.directive, &split);
+        let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
         let beyond = self.beyond_opari2_types(&split, &region_type);
         for ((leaf, directive), beyond) in split.into_iter().zip(beyond) {
             layers.push(self.layer(site, &leaf, directive, &region_type, beyond));
@@ -721,21 +719,11 @@ impl Planner<'_> {
     /// The variables the loop nest of a combined loop construct assigns
     /// without declaring them: splitting the construct may have to list
     /// them on its enclosing leaves.
-    fn iteration_variables(&self, site: &Site) -> Vec<String> {
-        let spec = site.directive.spec();
-        let (Some(block), true) = (&site.block, spec.leaves.len() > 1) else {
-            return Vec::new();
-        };
-        if spec.association != Association::Loop {
-            return Vec::new();
+    fn iteration_variables<'s>(&self, site: &'s Site) -> &'s [String] {
+        match site.directive.spec().leaves.len() > 1 {
+            true => &site.loop_variables,
+            false => &[],
         }
-        let depth = site
-            .directive
-            .clause("collapse")
-            .and_then(|c| c.args.as_deref())
-            .and_then(|a| a.trim().parse().ok())
-            .unwrap_or(1);
-        loop_nest::assigned_iteration_variables(self.file, block, depth)
     }
 
     /// Which barriers are made explicit, and how the construct's closing

@@ -181,6 +181,7 @@ impl<'a> Analysis<'a> {
                 block: None,
                 end_site: None,
                 implicit_section: None,
+                loop_variables: Vec::new(),
                 failed: false,
             };
             if matches!(

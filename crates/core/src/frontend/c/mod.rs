@@ -14,6 +14,7 @@ mod conditionals;
 mod configurations;
 pub(crate) mod expression;
 mod lex;
+pub(crate) mod loops;
 mod nodes;
 mod parse;
 mod pieces;
@@ -131,6 +132,7 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
     placement::finish(prepared, &mut model);
+    loops::record(prepared.file, &mut model.sites);
     model
 }
 

@@ -2,7 +2,6 @@
 //! arguments libclang gets from them.
 
 use crate::language::Language;
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -18,66 +17,7 @@ pub struct CompileFlags {
     pub directory: Option<PathBuf>,
 }
 
-/// Options that take a value, which may be written as the next argument.
-const WITH_VALUE: &[&str] = &[
-    "-D",
-    "-U",
-    "-I",
-    "-include",
-    "-imacros",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-isysroot",
-    "--sysroot",
-];
-
-/// Switches that change what the preprocessor defines or finds.
-const SWITCHES: &[&str] = &[
-    "-ansi",
-    "-pthread",
-    "-nostdinc",
-    "-nostdinc++",
-    "-m32",
-    "-m64",
-];
-
 impl CompileFlags {
-    /// The flags of a gcc-style compiler command line (without the
-    /// compiler itself) that matter to reading its sources; inputs,
-    /// outputs, warnings and code generation options are left out.
-    pub fn from_compiler_args<S: AsRef<OsStr>>(
-        args: &[S],
-        directory: Option<PathBuf>,
-    ) -> CompileFlags {
-        let mut kept = Vec::new();
-        let mut i = 0;
-        while i < args.len() {
-            let arg = args[i].as_ref().to_string_lossy();
-            i += 1;
-            if let Some(option) = WITH_VALUE.iter().find(|o| arg == **o) {
-                if let Some(value) = args.get(i) {
-                    kept.push(format!(
-                        "{option}{}{}",
-                        if option.starts_with("--") { "=" } else { "" },
-                        value.as_ref().to_string_lossy()
-                    ));
-                    i += 1;
-                }
-            } else if WITH_VALUE.iter().any(|o| arg.starts_with(o))
-                || arg.starts_with("-std=")
-                || (arg.starts_with("-O") && arg.len() <= 6)
-                || SWITCHES.contains(&arg.as_ref())
-            {
-                kept.push(arg.into_owned());
-            }
-        }
-        CompileFlags {
-            args: kept,
-            directory,
-        }
-    }
-
     /// The arguments libclang parses a file of `language` with: these
     /// flags, the language, `_OPENMP` defined as the compiler defines it
     /// and the compiler's own headers (`omp.h`) searched last, without
@@ -158,29 +98,6 @@ fn compiler_include_dir(language: Language) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keeps_what_decides_reading_and_drops_the_rest() {
-        let args = [
-            "-c", "-O2", "-DN=4", "-D", "M", "-I", "inc", "-Iother", "-include", "pre.h",
-            "-std=c11", "-fopenmp", "-Wall", "-o", "a.o", "a.c", "-U", "X", "-g", "-pthread",
-        ];
-        let flags = CompileFlags::from_compiler_args(&args, None);
-        assert_eq!(
-            flags.args,
-            [
-                "-O2",
-                "-DN=4",
-                "-DM",
-                "-Iinc",
-                "-Iother",
-                "-includepre.h",
-                "-std=c11",
-                "-UX",
-                "-pthread"
-            ]
-        );
-    }
 
     #[test]
     fn clang_reads_with_openmp_defined_and_without_its_pragmas() {

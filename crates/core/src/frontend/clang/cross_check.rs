@@ -182,6 +182,7 @@ mod tests {
                 directive,
                 block: Some(block),
                 end_site: None,
+                loop_variables: Vec::new(),
                 unit: None,
                 parent: None,
                 failed: false,

@@ -95,7 +95,9 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(reader::read(file, &unit))
+        let (mut found, facts) = reader::read(file, &unit);
+        super::c::loops::record(file, &mut found.sites);
+        Ok((found, facts))
     }
 }
 

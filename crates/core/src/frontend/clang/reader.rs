@@ -169,6 +169,7 @@ impl Reader<'_> {
                 block: block.map(|(span, _)| span),
                 end_site: None,
                 implicit_section: None,
+                loop_variables: Vec::new(),
                 failed: false,
             });
         }

@@ -11,6 +11,7 @@
 mod conditionals;
 mod constructs;
 mod lines;
+mod loops;
 mod parse_text;
 mod units;
 mod unknown;
@@ -69,6 +70,7 @@ impl FrontEnd for TreeSitterFortran {
         analysis.lock_calls_and_exits();
         analysis.unknown_directives();
         analysis.parse_errors();
+        loops::record(file, fixed_form, &mut analysis.model.sites);
         analysis.model
     }
 }
@@ -134,6 +136,7 @@ impl<'a> Analysis<'a> {
                         block: None,
                         end_site: None,
                         implicit_section: None,
+                        loop_variables: Vec::new(),
                         failed: false,
                     })
                 }

@@ -1,11 +1,12 @@
-//! Reading a gcc/clang/gfortran command line: which arguments are inputs and
-//! of what kind, what the invocation produces, and which arguments belong to
-//! the wrapper rather than the compiler.
+//! A compiler's command line, read as gcc, g++, gfortran and clang read
+//! it: which arguments are inputs and in which language, what the
+//! invocation produces, and which flags decide how a source is
+//! preprocessed. The compiler wrappers, the clang front end's flags and
+//! compilation databases all read command lines here.
 
 use anyhow::{bail, Context, Result};
-use pomp_core::flags::{Flag, Value};
-use pomp_core::instrument::Options;
-use pomp_core::language::Language;
+use pomp_core::frontend::clang::CompileFlags;
+use pomp_core::language::{Family, Language};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
@@ -59,62 +60,57 @@ pub struct Dependencies {
     pub file: Option<PathBuf>,
 }
 
-/// Options addressed to the wrapper (`--pomp-...`), removed before the
-/// compiler runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WrapperOptions {
-    /// How sources are instrumented: the options `pomp instrument` has.
-    pub instrument: Options,
-    pub keep: bool,
-    pub verbose: bool,
-    pub help: bool,
-    /// Another POMP2 library to link instead of pomp's runtime.
-    pub runtime: Option<String>,
+/// The compiler driver a command line is given to: it decides the
+/// language of a source by its suffix (`g++` compiles `a.c` as C++).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    C,
+    Cxx,
+    Fortran,
 }
 
-/// The wrappers' own options, besides those of instrumentation.
-pub static WRAPPER_FLAGS: &[Flag<WrapperOptions>] = &[
-    Flag {
-        name: "keep",
-        aliases: &[],
-        value: Value::Switch,
-        help: "Keep instrumented sources and IDF JSON beside the objects.",
-        apply: |o, _| {
-            o.keep = true;
-            Ok(())
-        },
-    },
-    Flag {
-        name: "runtime",
-        aliases: &[],
-        value: Value::Text { placeholder: "LIB" },
-        help: "Link this POMP2 library instead of pomp's runtime (a .a or .so path, or -lNAME).",
-        apply: |o, v| {
-            o.runtime = v.map(str::to_owned);
-            Ok(())
-        },
-    },
-    Flag {
-        name: "verbose",
-        aliases: &[],
-        value: Value::Switch,
-        help: "Print the commands run.",
-        apply: |o, _| {
-            o.verbose = true;
-            Ok(())
-        },
-    },
-    Flag {
-        name: "help",
-        aliases: &[],
-        value: Value::Switch,
-        help: "This text.",
-        apply: |o, _| {
-            o.help = true;
-            Ok(())
-        },
-    },
-];
+impl Driver {
+    /// The driver a program is, by its name: `g++`, `clang++-18`,
+    /// `x86_64-linux-gnu-g++-13`, `mpicxx` are C++ drivers, `gfortran`,
+    /// `mpif90`, `flang` Fortran ones, and the rest C drivers.
+    pub fn of_program(program: &Path) -> Driver {
+        let name = program
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let stem = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '.');
+        if stem.ends_with("++") || stem.ends_with("cxx") {
+            Driver::Cxx
+        } else if stem.ends_with("fortran")
+            || stem.ends_with("flang")
+            || ["f77", "f90", "f95", "fc"]
+                .iter()
+                .any(|s| name.ends_with(s) || stem.ends_with(s))
+        {
+            Driver::Fortran
+        } else {
+            Driver::C
+        }
+    }
+}
+
+/// Programs that run the compiler named after them: `ccache gcc -c a.c`.
+pub const LAUNCHERS: &[&str] = &["ccache", "sccache", "distcc", "icecc", "buildcache"];
+
+/// The compiler of a command (its first word, or the word after a
+/// launcher) and the index of its first argument.
+pub fn compiler_of<S: AsRef<OsStr>>(command: &[S]) -> (Option<&Path>, usize) {
+    let is_launcher = |word: &S| {
+        Path::new(word.as_ref())
+            .file_name()
+            .is_some_and(|n| LAUNCHERS.iter().any(|l| n == OsStr::new(l)))
+    };
+    match command.first() {
+        Some(first) if is_launcher(first) => (command.get(1).map(|w| Path::new(w.as_ref())), 2),
+        Some(first) => (Some(Path::new(first.as_ref())), 1),
+        None => (None, 0),
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandLine {
@@ -131,7 +127,13 @@ pub struct CommandLine {
     pub openmp: bool,
     /// Whether link-time optimisation is on (the last `-flto`/`-fno-lto` wins).
     pub lto: bool,
-    pub wrapper: WrapperOptions,
+    /// `-cpp` or `-nocpp`: whether Fortran sources are preprocessed
+    /// whatever their suffixes.
+    pub fortran_preprocessing: Option<bool>,
+    /// `-ffixed-form` or `-ffree-form`: the form of every Fortran source.
+    pub fortran_form: Option<Language>,
+    /// `-std=...`, the last one.
+    pub standard: Option<String>,
 }
 
 /// Options whose value is the next argument when written alone. Everything
@@ -190,18 +192,9 @@ const OPTIONS_WITH_SEPARATE_VALUE: &[&str] = &[
 ];
 
 impl CommandLine {
-    /// Classify an already response-file-expanded argument list.
-    pub fn parse(all_args: Vec<OsString>) -> Result<CommandLine> {
-        let mut wrapper = WrapperOptions::default();
-        let mut args = Vec::with_capacity(all_args.len());
-        for arg in all_args {
-            if let Some(option) = arg.to_str().and_then(|a| a.strip_prefix("--pomp-")) {
-                wrapper.apply(option)?;
-            } else {
-                args.push(arg);
-            }
-        }
-
+    /// Classify an already response-file-expanded argument list given to
+    /// `driver`.
+    pub fn parse(driver: Driver, args: Vec<OsString>) -> Result<CommandLine> {
         let mut line = CommandLine {
             args: Vec::new(),
             inputs: Vec::new(),
@@ -212,7 +205,9 @@ impl CommandLine {
             library_dirs: Vec::new(),
             openmp: false,
             lto: false,
-            wrapper,
+            fortran_preprocessing: None,
+            fortran_form: None,
+            standard: None,
         };
         let (mut preprocess, mut assemble, mut compile, mut partial_link) =
             (false, false, false, false);
@@ -226,7 +221,7 @@ impl CommandLine {
             let bytes = arg.as_bytes();
             if only_inputs_follow || bytes == b"-" || !bytes.starts_with(b"-") {
                 line.inputs
-                    .push(classify_input(i, arg, language.as_deref()));
+                    .push(classify_input(driver, i, arg, language.as_deref()));
                 i += 1;
                 continue;
             }
@@ -277,6 +272,11 @@ impl CommandLine {
                 }
                 _ if is_openmp_flag(&text) => line.openmp = true,
                 "-fno-lto" => line.lto = false,
+                "-cpp" => line.fortran_preprocessing = Some(true),
+                "-nocpp" => line.fortran_preprocessing = Some(false),
+                "-ffixed-form" => line.fortran_form = Some(Language::FortranFixed),
+                "-ffree-form" => line.fortran_form = Some(Language::FortranFree),
+                _ if text.starts_with("-std=") => line.standard = Some(text[5..].to_string()),
                 _ if text == "-flto" || text.starts_with("-flto=") => line.lto = true,
                 _ => {
                     if let Some(path) = attached("-o") {
@@ -312,10 +312,21 @@ impl CommandLine {
         } else {
             Mode::Link
         };
+        if let Some(form) = line.fortran_form {
+            for input in &mut line.inputs {
+                if let InputKind::Source(language) = &mut input.kind {
+                    if language.is_fortran() {
+                        *language = form;
+                    }
+                }
+            }
+        }
         line.args = args;
         Ok(line)
     }
 
+    /// The sources, each with its index in [`CommandLine::inputs`] and its
+    /// language.
     pub fn sources(&self) -> impl Iterator<Item = (usize, &Input, Language)> {
         self.inputs
             .iter()
@@ -324,6 +335,122 @@ impl CommandLine {
                 InputKind::Source(language) => Some((n, input, language)),
                 _ => None,
             })
+    }
+
+    /// Whether the compiler runs the preprocessor over `input`, a source
+    /// in `language`, so that it reads `#line` markers: C and C++ always,
+    /// Fortran when told (`-cpp`, `-x f95-cpp-input`) or by the suffix.
+    pub fn preprocesses(&self, input: &Input, language: Language) -> bool {
+        if language.family() == Family::C {
+            return true;
+        }
+        let named = input
+            .explicit_language
+            .as_deref()
+            .map(|name| name.ends_with("-cpp-input"));
+        self.fortran_preprocessing
+            .or(named)
+            .unwrap_or_else(|| language.preprocessed_by_suffix(&input.path))
+    }
+
+    /// The flags that decide how a source is preprocessed and parsed
+    /// (`-D`, `-U`, `-I`, `-include`, `-std` and their kin, each option
+    /// with its value attached), run in `directory`.
+    pub fn compile_flags(&self, directory: Option<PathBuf>) -> CompileFlags {
+        compile_flags(&self.args, directory)
+    }
+
+    /// The macros `-D` defines, as written (`N=4`).
+    pub fn defines(&self) -> Vec<String> {
+        self.values_of(&["-D"])
+    }
+
+    /// The directories searched for headers (`-I`, `-isystem`, `-iquote`,
+    /// `-idirafter`), as written.
+    pub fn include_dirs(&self) -> Vec<PathBuf> {
+        self.values_of(INCLUDE_OPTIONS)
+            .into_iter()
+            .map(PathBuf::from)
+            .collect()
+    }
+
+    /// The values of `options`, written after one or attached to it, in
+    /// the order of the command line.
+    fn values_of(&self, options: &[&str]) -> Vec<String> {
+        let mut values = Vec::new();
+        let mut args = self.args.iter().map(|a| a.to_string_lossy());
+        while let Some(arg) = args.next() {
+            if options.contains(&arg.as_ref()) {
+                values.extend(args.next().map(|v| v.into_owned()));
+            } else if let Some(value) = options
+                .iter()
+                .find_map(|option| arg.strip_prefix(option))
+                .filter(|v| !v.is_empty())
+            {
+                values.push(value.to_string());
+            }
+        }
+        values
+    }
+}
+
+/// Options naming a directory searched for headers.
+pub const INCLUDE_OPTIONS: &[&str] = &["-I", "-isystem", "-iquote", "-idirafter"];
+
+/// Options that decide how a source is read and take a value, which may be
+/// written as the next argument.
+const READING_WITH_VALUE: &[&str] = &[
+    "-D",
+    "-U",
+    "-I",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-isysroot",
+    "--sysroot",
+];
+
+/// Switches that change what the preprocessor defines or finds.
+const READING_SWITCHES: &[&str] = &[
+    "-ansi",
+    "-pthread",
+    "-nostdinc",
+    "-nostdinc++",
+    "-m32",
+    "-m64",
+];
+
+/// The flags of a compiler command line (without the compiler itself)
+/// that decide how its sources are read, run in `directory`; inputs,
+/// outputs, warnings and code generation options are left out.
+pub fn compile_flags<S: AsRef<OsStr>>(args: &[S], directory: Option<PathBuf>) -> CompileFlags {
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_ref().to_string_lossy();
+        i += 1;
+        if let Some(option) = READING_WITH_VALUE.iter().find(|o| arg == **o) {
+            if let Some(value) = args.get(i) {
+                kept.push(format!(
+                    "{option}{}{}",
+                    if option.starts_with("--") { "=" } else { "" },
+                    value.as_ref().to_string_lossy()
+                ));
+                i += 1;
+            }
+        } else if READING_WITH_VALUE.iter().any(|o| arg.starts_with(o))
+            || arg.starts_with("-std=")
+            || (arg.starts_with("-O") && arg.len() <= 6)
+            || READING_SWITCHES.contains(&arg.as_ref())
+        {
+            kept.push(arg.into_owned());
+        }
+    }
+    CompileFlags {
+        args: kept,
+        directory,
     }
 }
 
@@ -341,14 +468,19 @@ fn is_openmp_flag(flag: &str) -> bool {
         || flag == "-mp"
 }
 
-fn classify_input(arg_index: usize, arg: &OsStr, language: Option<&str>) -> Input {
+fn classify_input(driver: Driver, arg_index: usize, arg: &OsStr, language: Option<&str>) -> Input {
     let path = PathBuf::from(arg);
     let kind = match language {
         Some(language) => match Language::from_compiler_name(language) {
             Some(language) => InputKind::Source(language),
             None => InputKind::Other,
         },
-        None => kind_by_suffix(&path),
+        None => match kind_by_suffix(&path) {
+            InputKind::Source(Language::C) if driver == Driver::Cxx => {
+                InputKind::Source(Language::Cpp)
+            }
+            kind => kind,
+        },
     };
     Input {
         arg_index,
@@ -379,28 +511,6 @@ fn kind_by_suffix(path: &Path) -> InputKind {
     match Language::from_path(path) {
         Some(language) => InputKind::Source(language),
         None => InputKind::Other,
-    }
-}
-
-impl WrapperOptions {
-    /// Apply `--pomp-OPTION`, given without its prefix.
-    fn apply(&mut self, option: &str) -> Result<()> {
-        let (name, value) = match option.split_once('=') {
-            Some((name, value)) => (name, Some(value)),
-            None => (option, None),
-        };
-        // The aliases are `pomp instrument`'s own spellings.
-        let result = if let Some(flag) = pomp_core::flags::INSTRUMENTATION
-            .iter()
-            .find(|f| f.name == name)
-        {
-            flag.set(&mut self.instrument, value)
-        } else if let Some(flag) = WRAPPER_FLAGS.iter().find(|f| f.name == name) {
-            flag.set(self, value)
-        } else {
-            bail!("unknown wrapper option '--pomp-{option}' (see --pomp-help)");
-        };
-        result.map_err(|message| anyhow::anyhow!("--pomp-{name}: {message}"))
     }
 }
 
@@ -461,7 +571,15 @@ mod tests {
     use super::*;
 
     fn parse(line: &str) -> CommandLine {
-        CommandLine::parse(line.split_whitespace().map(OsString::from).collect()).unwrap()
+        parse_by(Driver::C, line)
+    }
+
+    fn parse_by(driver: Driver, line: &str) -> CommandLine {
+        CommandLine::parse(
+            driver,
+            line.split_whitespace().map(OsString::from).collect(),
+        )
+        .unwrap()
     }
 
     fn kinds(line: &CommandLine) -> Vec<(String, InputKind)> {
@@ -580,27 +698,10 @@ mod tests {
     }
 
     #[test]
-    fn wrapper_options_are_removed() {
-        let line = parse("--pomp-disable=sync,Locks --pomp-keep -c a.c --pomp-events=opari2 --pomp-runtime=-lscorep");
-        assert_eq!(line.args, ["-c", "a.c"]);
-        assert_eq!(line.inputs[0].arg_index, 1);
-        assert!(line.wrapper.keep);
-        assert_eq!(
-            line.wrapper.instrument.rules.events,
-            pomp_core::rules::EventSet::Opari2
-        );
-        assert_eq!(line.wrapper.runtime.as_deref(), Some("-lscorep"));
-        assert_eq!(
-            line.wrapper.instrument.rules.disable,
-            std::collections::BTreeSet::from(["sync".into(), "locks".into()])
-        );
-        let error = CommandLine::parse(vec!["--pomp-frobnicate".into()]).unwrap_err();
-        assert!(error.to_string().contains("--pomp-frobnicate"), "{error}");
-    }
-
-    #[test]
     fn missing_option_value_is_an_error() {
-        assert!(CommandLine::parse(vec!["-c".into(), "a.c".into(), "-o".into()]).is_err());
+        assert!(
+            CommandLine::parse(Driver::C, vec!["-c".into(), "a.c".into(), "-o".into()]).is_err()
+        );
     }
 
     #[test]
@@ -626,7 +727,7 @@ mod tests {
                 "@missing.rsp"
             ]
         );
-        let line = CommandLine::parse(expanded).unwrap();
+        let line = CommandLine::parse(Driver::C, expanded).unwrap();
         assert_eq!(line.inputs.len(), 3);
     }
 
@@ -649,5 +750,93 @@ mod tests {
         write_response_file(&file, &args).unwrap();
         let read = expand_response_files(vec![format!("@{}", file.display()).into()]).unwrap();
         assert_eq!(read, args);
+    }
+
+    #[test]
+    fn the_driver_and_the_form_flags_decide_languages() {
+        let cxx = parse_by(Driver::Cxx, "-c a.c b.f90");
+        assert_eq!(
+            kinds(&cxx),
+            [
+                ("a.c".into(), InputKind::Source(Language::Cpp)),
+                ("b.f90".into(), InputKind::Source(Language::FortranFree)),
+            ]
+        );
+        let fixed = parse_by(Driver::Fortran, "-ffixed-form -c a.f90 b.c");
+        assert_eq!(
+            kinds(&fixed),
+            [
+                ("a.f90".into(), InputKind::Source(Language::FortranFixed)),
+                ("b.c".into(), InputKind::Source(Language::C)),
+            ]
+        );
+        assert_eq!(
+            Driver::of_program(Path::new("/usr/bin/clang++-18")),
+            Driver::Cxx
+        );
+        assert_eq!(
+            Driver::of_program(Path::new("x86_64-linux-gnu-g++-13")),
+            Driver::Cxx
+        );
+        assert_eq!(Driver::of_program(Path::new("mpicxx")), Driver::Cxx);
+        assert_eq!(
+            Driver::of_program(Path::new("gfortran-12")),
+            Driver::Fortran
+        );
+        assert_eq!(Driver::of_program(Path::new("mpif90")), Driver::Fortran);
+        assert_eq!(Driver::of_program(Path::new("cc")), Driver::C);
+        assert_eq!(Driver::of_program(Path::new("gcc")), Driver::C);
+    }
+
+    #[test]
+    fn fortran_is_preprocessed_by_suffix_or_flag() {
+        let line = parse_by(Driver::Fortran, "-c a.f90 b.F90");
+        let preprocessed: Vec<bool> = line
+            .sources()
+            .map(|(_, input, language)| line.preprocesses(input, language))
+            .collect();
+        assert_eq!(preprocessed, [false, true]);
+        let told = parse_by(Driver::Fortran, "-cpp -c a.f90");
+        assert!(told.preprocesses(&told.inputs[0], Language::FortranFree));
+        let named = parse_by(Driver::Fortran, "-x f95-cpp-input -c a.f90");
+        assert!(named.preprocesses(&named.inputs[0], Language::FortranFree));
+        let c = parse("-nocpp -c a.c");
+        assert!(c.preprocesses(&c.inputs[0], Language::C));
+    }
+
+    #[test]
+    fn keeps_what_decides_reading_and_drops_the_rest() {
+        let line = parse(
+            "-c -O2 -DN=4 -D M -I inc -Iother -include pre.h -std=c11 -fopenmp -Wall \
+             -o a.o a.c -U X -g -pthread",
+        );
+        assert_eq!(
+            line.compile_flags(None).args,
+            [
+                "-O2",
+                "-DN=4",
+                "-DM",
+                "-Iinc",
+                "-Iother",
+                "-includepre.h",
+                "-std=c11",
+                "-UX",
+                "-pthread"
+            ]
+        );
+        assert_eq!(line.defines(), ["N=4", "M"]);
+        assert_eq!(
+            line.include_dirs(),
+            [PathBuf::from("inc"), PathBuf::from("other")]
+        );
+        assert_eq!(line.standard.as_deref(), Some("c11"));
+    }
+
+    #[test]
+    fn a_launcher_runs_the_compiler_after_it() {
+        let (compiler, first) = compiler_of(&["ccache", "g++", "-c", "a.cc"]);
+        assert_eq!((compiler, first), (Some(Path::new("g++")), 2));
+        let (compiler, first) = compiler_of(&["/usr/bin/gcc", "-c", "a.c"]);
+        assert_eq!((compiler, first), (Some(Path::new("/usr/bin/gcc")), 1));
     }
 }
