@@ -162,6 +162,30 @@ pub fn registration_source(objects: &[PathBuf]) -> Result<String> {
     Ok(scan.render())
 }
 
+/// The registration functions an `nm` listing defines (`nm -B` or POSIX
+/// format, of objects and archives alike): each symbol of a registration
+/// function that the listing does not mark undefined, once.
+pub fn functions_in_nm_listing(listing: &str) -> Vec<InitFunction> {
+    let mut scan = LinkScan::default();
+    for line in listing.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (kind, symbol) = match fields.as_slice() {
+            // `address type name` (BSD) and `name type address` (POSIX).
+            [_, kind, symbol] if kind.len() == 1 => (*kind, *symbol),
+            [symbol, kind, ..] if kind.len() == 1 => (*kind, *symbol),
+            [kind, symbol] if kind.len() == 1 => (*kind, *symbol),
+            _ => continue,
+        };
+        if kind.eq_ignore_ascii_case("u") || kind == "w" || kind == "v" {
+            continue;
+        }
+        if let Some(function) = InitFunction::from_symbol(symbol) {
+            scan.add_function(function);
+        }
+    }
+    scan.distinct_functions()
+}
+
 /// The table of the original interface's regions, as OPARI 1.1's `-table`
 /// file defines it: `POMP_MAX_ID` entries, the first empty, then each
 /// region's descriptor; a Fortran region's index is defined here too, in
@@ -384,6 +408,25 @@ mod tests {
                 "0,\n    &pomp_rd_00000000000000aa_2,\n    &pomp_rd_cb_00000000000000bb_1_,"
             ),
             "{c}"
+        );
+    }
+
+    #[test]
+    fn registration_functions_are_read_from_nm_listings() {
+        let listing = "\nlib.a(x.o):\n0000000000000000 T POMP2_Init_reg_00aa_3\n\
+                       0000000000000040 T pomp2_user_init_reg_00aa_1_\n\
+                                        U POMP2_Init_reg_00bb_2\n\
+                       0000000000000000 T POMP2_Init_reg_00aa_3\n\
+                       POMP2_Init_reg_00cc_4 T 0000000000000080 0000000000000010\n";
+        let functions = functions_in_nm_listing(listing);
+        let symbols: Vec<&str> = functions.iter().map(|f| f.symbol.as_str()).collect();
+        assert_eq!(
+            symbols,
+            [
+                "POMP2_Init_reg_00aa_3",
+                "POMP2_Init_reg_00cc_4",
+                "pomp2_user_init_reg_00aa_1_"
+            ]
         );
     }
 

@@ -71,7 +71,12 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
             Origin::LockCall,
         );
     }
-    if plan.regions.is_empty() && r.edits.is_empty() {
+    // A preprocessed file's marker line gives way to the declarations.
+    let marker = config
+        .preprocessed
+        .then(|| super::preprocessed_marker(&file.bytes))
+        .flatten();
+    if plan.regions.is_empty() && r.edits.is_empty() && marker.is_none() {
         return EditSet::default();
     }
     let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -79,10 +84,14 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
     } else {
         0
     };
-    let preamble = r.preamble();
+    let (replaced, resume) = match marker {
+        Some(line) => (line.clone(), file.line_of(line.start) + 1),
+        None => (preamble_at..preamble_at, 1),
+    };
+    let preamble = r.preamble(resume);
     let init = r.init_function();
     let mut edits = std::mem::take(&mut r.edits);
-    edits.insert(preamble_at, preamble, i64::MIN, Origin::File);
+    edits.replace(replaced, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
         let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
             init
@@ -436,7 +445,9 @@ impl Renderer<'_> {
         );
     }
 
-    fn preamble(&self) -> String {
+    /// The declarations, followed by the line marker of `resume`, the
+    /// file's line after them.
+    fn preamble(&self, resume: usize) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
         // names the file twice; room the text does not take is never
@@ -445,9 +456,13 @@ impl Renderer<'_> {
             .map(|r| r.handle.len() + 2 * self.file.path.as_os_str().len() + 320)
             .sum();
         let mut out = String::with_capacity(per_region + 4096);
-        out.push_str("#include <omp.h>\n");
-        if self.plan.interface == Interface::Pomp2 {
-            out.push_str("#include <stdint.h>\n");
+        // A preprocessed file has included the headers before its marker,
+        // their include guards gone: they must not come again.
+        if !self.config.preprocessed {
+            out.push_str("#include <omp.h>\n");
+            if self.plan.interface == Interface::Pomp2 {
+                out.push_str("#include <stdint.h>\n");
+            }
         }
         out.push_str("#ifndef _POMP\n#define _POMP 200110\n#endif\n");
         out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
@@ -468,6 +483,12 @@ impl Renderer<'_> {
         }
         if self.plan.user_registration().is_some() {
             out.push_str("void POMP2_USER_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        }
+        if let Some(name) = &self.plan.thread_private {
+            // The library's variable, as OPARI2 declares it.
+            out.push_str(&format!(
+                "extern int64_t __attribute__((aligned(16))) {name};\n#pragma omp threadprivate({name})\n"
+            ));
         }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
         match self.plan.interface {
@@ -492,7 +513,7 @@ impl Renderer<'_> {
                 }
             }
         }
-        out.push_str(&self.line_marker(1));
+        out.push_str(&self.line_marker(resume));
         out
     }
 

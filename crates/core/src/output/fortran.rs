@@ -57,6 +57,16 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
     r.region_exits();
     r.lock_calls();
     r.conditional_lines();
+    // A preprocessed file's marker has no place in Fortran: a blank line
+    // takes its place.
+    if let Some(line) = config
+        .preprocessed
+        .then(|| super::preprocessed_marker(&file.bytes))
+        .flatten()
+    {
+        let text_end = line.start + file.bytes[line.clone()].trim_ascii_end().len();
+        r.edits.replace(line.start..text_end, "", 0, Origin::File);
+    }
     if plan.regions.is_empty() && r.edits.is_empty() {
         return EditSet::default();
     }
@@ -98,6 +108,9 @@ struct UnitNeeds {
     teams_max_threads: bool,
     /// Lock test functions it calls: they return a logical.
     lock_tests: BTreeSet<String>,
+    /// It starts parallel regions that copy in the library's
+    /// thread-private variable.
+    thread_private: bool,
 }
 
 struct Renderer<'a> {
@@ -287,6 +300,7 @@ impl Renderer<'_> {
                     if let Some(needs) = needs {
                         needs.num_threads = true;
                         needs.max_threads |= expression.is_none();
+                        needs.thread_private |= self.plan.thread_private.is_some();
                     }
                     match expression {
                         Some(e) => format!("pomp2_num_threads = {e}"),
@@ -297,6 +311,7 @@ impl Renderer<'_> {
                     if let Some(needs) = needs {
                         needs.num_threads = true;
                         needs.teams_max_threads = true;
+                        needs.thread_private |= self.plan.thread_private.is_some();
                     }
                     format!("pomp2_num_threads = {MAX_THREADS_VAR}")
                 }
@@ -892,6 +907,12 @@ impl Renderer<'_> {
             }
             if needs.num_threads {
                 out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
+            }
+            if needs.thread_private {
+                let name = crate::rules::FORTRAN_THREAD_PRIVATE;
+                out.push_str(&self.statement(&indent, &format!("integer(kind=8) :: {name}")));
+                out.push_str(&self.statement(&indent, &format!("common /{name}/ {name}")));
+                out.push_str(&self.directive_line(&format!("threadprivate(/{name}/)")));
             }
             if needs.teams_max_threads {
                 out.push_str(&self.statement(&indent, &format!("integer :: {MAX_THREADS_VAR}")));

@@ -6,6 +6,10 @@ use std::sync::Arc;
 
 pub use pomp2::{EventSet, Interface};
 
+/// The name Fortran code gives the library's thread-private variable, in
+/// a common block of the same name.
+pub const FORTRAN_THREAD_PRIVATE: &str = "pomp_tpd";
+
 /// The choices that decide a file's plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Config {
@@ -15,6 +19,21 @@ pub struct Config {
     pub interface: Interface,
     /// Keep `untied` on tasks and call the `Untied_task_*` events.
     pub keep_untied: bool,
+    /// Constructs or groups measured only from outside: their calls inside
+    /// the construct (`begin`, `end`) are left out (OPARI2's
+    /// `--disable=omp:NAME:inner`).
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub outside_only: BTreeSet<String>,
+    /// A thread-private variable of the measurement library that every
+    /// parallel region copies in from the thread that starts it (OPARI2's
+    /// `--omp-tpd`): its C name (Fortran code names it `pomp_tpd`, in a
+    /// common block of that name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_private: Option<String>,
+    /// Remove every `task` directive, its block run where it stands
+    /// (OPARI2's `--omp-task=remove`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub remove_tasks: bool,
     /// The measurement library the program links, when it is not pomp's
     /// runtime: only what it defines is called, in OPARI2's structure.
     #[serde(

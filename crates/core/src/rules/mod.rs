@@ -12,7 +12,7 @@ use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, LockCall, Model, Site};
 use crate::source::{SourceFile, Span};
-pub use config::{Config, EventSet, Interface, Library};
+pub use config::{Config, EventSet, Interface, Library, FORTRAN_THREAD_PRIVATE};
 pub use pomp2::ctc::ImplicitBarrier;
 use std::borrow::Cow;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
@@ -208,6 +208,9 @@ pub struct Plan {
     /// user region, in the chosen interface.
     pub implicit_barrier: Pair,
     pub user_region: Pair,
+    /// The library's thread-private variable every parallel region copies
+    /// in, by its C name (see [`Config::thread_private`]).
+    pub thread_private: Option<String>,
     /// What stays unmeasured because the measurement library defines no
     /// events for it: leaf constructs by their rules' names, `user
     /// regions`, `lock routines`.
@@ -250,6 +253,7 @@ impl Plan {
             interface,
             implicit_barrier,
             user_region,
+            thread_private: options.thread_private.clone(),
             unmeasured: Default::default(),
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
@@ -378,6 +382,20 @@ fn user_region_type() -> &'static str {
         .expect("the directive table has a user region")
 }
 
+/// Does a set of construct and group names (`--disable`) name the leaf
+/// construct `rule` of a construct of `region_type`? `omp` names all.
+fn names(set: &std::collections::BTreeSet<String>, rule: &str, region_type: &str) -> bool {
+    if set.contains("omp") || set.contains(rule) || set.contains(region_type) {
+        return true;
+    }
+    let table = directive_table();
+    set.iter().any(|group| {
+        table
+            .group(group)
+            .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
+    })
+}
+
 /// A `default` clause other than `default(shared)`: variables the
 /// directive does not list are rejected or privatised. A clause the table
 /// does not know, on a directive that takes `default`, counts as one: it is
@@ -469,6 +487,9 @@ struct Planner<'a> {
     listed_iteration_variables: Vec<(usize, Vec<String>)>,
 }
 
+/// The warning that an untied task was made tied.
+pub const UNTIED_MADE_TIED: &str = "untied task made tied";
+
 /// The name of [`Var::MaxThreads`] in inserted code.
 pub const MAX_THREADS_VAR: &str = "pomp2_max_threads";
 
@@ -543,16 +564,7 @@ impl Planner<'_> {
     }
 
     fn disabled(&self, rule: &str, region_type: &str) -> bool {
-        let disable = &self.options.disable;
-        if disable.contains("omp") || disable.contains(rule) || disable.contains(region_type) {
-            return true;
-        }
-        let table = directive_table();
-        disable.iter().any(|group| {
-            table
-                .group(group)
-                .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
-        })
+        names(&self.options.disable, rule, region_type)
     }
 
     fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
@@ -664,6 +676,13 @@ impl Planner<'_> {
     }
 
     fn construct(&mut self, index: usize, site: &Site) {
+        if self.options.remove_tasks && site.directive.name == "task" {
+            self.plan.pomp_directives.push((index, PompAction::Remove));
+            if let Some(end) = site.end_site {
+                self.plan.pomp_directives.push((end, PompAction::Remove));
+            }
+            return;
+        }
         let spec = site.directive.spec();
         let region_type = spec
             .region_type
@@ -876,7 +895,7 @@ impl Planner<'_> {
         {
             directive.clauses.retain(|c| c.name != "untied");
             self.plan.diagnostics.push(
-                Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
+                Diagnostic::warning(site.span.clone(), UNTIED_MADE_TIED, "`untied` removed")
                     .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
             );
         }
@@ -897,6 +916,14 @@ impl Planner<'_> {
         };
         let mut vars = Vec::new();
         // The original interface passes no values: clauses stay as written.
+        if let (true, false, Some(name)) = (rule.fork, pomp1, &self.options.thread_private) {
+            let name = if self.file.language.is_fortran() {
+                FORTRAN_THREAD_PRIVATE
+            } else {
+                name.as_str()
+            };
+            directive.clauses.push(Clause::new("copyin", Some(name)));
+        }
         if rule.fork && !pomp1 {
             let (if_expr, threads) = (
                 take_if(&mut directive, leaf),
@@ -952,6 +979,11 @@ impl Planner<'_> {
             barrier_after: add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
         };
+        if names(&self.options.outside_only, leaf, region_type) {
+            layer.begin = Cow::Borrowed(&[]);
+            layer.end = Cow::Borrowed(&[]);
+            layer.barrier_before_end = false;
+        }
         for var in layer.calls().flat_map(vars_of) {
             if !vars.contains(&var) {
                 vars.push(var);
@@ -1228,7 +1260,10 @@ impl Planner<'_> {
         if undefined_user && matches!(site.directive.role(), Some(Role::UserRegionBegin)) {
             self.plan.unmeasured.insert("user regions".to_string());
         }
-        let disabled_user = self.disabled(user_region_type, user_region_type) || undefined_user;
+        // `pomp` names pomp's own directives: user regions and control.
+        let disabled_pomp = self.options.disable.contains("pomp");
+        let disabled_user =
+            self.disabled(user_region_type, user_region_type) || undefined_user || disabled_pomp;
         let action = match site.directive.role() {
             Some(Role::StopInstrumenting | Role::ResumeInstrumenting) => PompAction::Remove,
             Some(Role::UserRegionBegin | Role::UserRegionEnd)
@@ -1271,7 +1306,7 @@ impl Planner<'_> {
             }
             _ if inside_skipped => PompAction::Remove,
             None => match rules().control.get(&site.directive.name) {
-                Some(call) if self.defines(call.event) => PompAction::Call(*call),
+                Some(call) if self.defines(call.event) && !disabled_pomp => PompAction::Call(*call),
                 _ => PompAction::Remove,
             },
         };
