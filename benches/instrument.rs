@@ -83,7 +83,7 @@ fn plain_file(target: usize) -> Vec<u8> {
 fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> usize {
     let options = Options::default();
     let model = front_end.analyse(file);
-    let plan = pomp_core::rules::plan(file, &model, &options.rules);
+    let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
     let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
     edits.apply(&file.bytes).len()
 }
@@ -240,7 +240,7 @@ fn reanalysis(c: &mut Criterion) {
             flip = !flip;
             let file = if flip { &after } else { &before };
             let model = pomp_core::model::complete(file, front_end.read_reusing(file, &mut reuse));
-            let plan = pomp_core::rules::plan(file, &model, &options.rules);
+            let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
             let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
             black_box(edits.apply(&file.bytes).len())
         })

@@ -66,7 +66,8 @@ struct Session {
 impl Session {
     fn start() -> Session {
         let (server, client) = Connection::memory();
-        let thread = std::thread::spawn(move || pomp_lsp::serve(&server).unwrap());
+        let thread =
+            std::thread::spawn(move || pomp_lsp::serve(&server, &mut std::io::sink()).unwrap());
         let session = Session {
             client,
             server: Some(thread),

@@ -99,14 +99,14 @@ fn stage_front_end(file: &SourceFile) -> pomp_core::model::Model {
     TreeSitterC::default().analyse(file)
 }
 #[inline(never)]
-fn stage_plan(file: &SourceFile, model: &pomp_core::model::Model) -> pomp_core::rules::Plan {
-    pomp_core::rules::plan(file, model, &Options::default().rules)
+fn stage_plan(file: &SourceFile, model: &pomp_core::model::Model) -> pomp_core::rules::NamedPlan {
+    pomp_core::rules::check(file, model, &Options::default().rules).named(file)
 }
 #[inline(never)]
 fn stage_emit(
     file: &SourceFile,
     model: &pomp_core::model::Model,
-    plan: &pomp_core::rules::Plan,
+    plan: &pomp_core::rules::NamedPlan,
 ) -> pomp_core::edits::EditSet {
     pomp_core::output::emit(file, model, plan, &Options::default().output)
 }
@@ -244,10 +244,9 @@ fn main() {
                     let model =
                         pomp_core::frontend::FrontEnd::analyse(&TreeSitterC::default(), &file);
                     take(0);
-                    let mut plan =
-                        pomp_core::rules::check(&file, &model, &Options::default().rules);
+                    let plan = pomp_core::rules::check(&file, &model, &Options::default().rules);
                     take(1);
-                    plan.name(&file);
+                    let plan = plan.named(&file);
                     let edits = stage_emit(&file, &model, &plan);
                     take(2);
                     let out = stage_apply(&file, &edits);

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 /// Serve an editor on standard input and output.
 pub fn run() -> ExitCode {
     let (connection, io_threads) = Connection::stdio();
-    let served = pomp_lsp::serve(&connection);
+    let served = pomp_lsp::serve(&connection, &mut std::io::stderr());
     // The writer ends once every sender is gone.
     drop(connection);
     let joined = io_threads.join();

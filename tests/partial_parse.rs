@@ -25,7 +25,7 @@ fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<
     let options = Options::default();
     let (model, scope) = front_end.read_telling_scope(file);
     let model = pomp_core::model::complete(file, model);
-    let plan = pomp_core::rules::plan(file, &model, &options.rules);
+    let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
     let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
     let mut diagnostics: Vec<String> = model
         .diagnostics

@@ -30,7 +30,7 @@ pub struct Options {
 pub struct Instrumentation {
     pub front_end: &'static str,
     pub model: crate::model::Model,
-    pub plan: crate::rules::Plan,
+    pub plan: crate::rules::NamedPlan,
     pub edits: crate::edits::EditSet,
     /// Errors and warnings of every stage, in file order.
     pub diagnostics: Vec<Diagnostic>,
@@ -113,13 +113,13 @@ impl Checked {
 
     /// The edits the plan makes to `file`, the file this came from, and
     /// the text they give.
-    pub fn render(mut self, file: &SourceFile) -> Instrumentation {
-        self.plan.name(file);
-        let edits = crate::output::emit(file, &self.model, &self.plan, &self.options.output);
+    pub fn render(self, file: &SourceFile) -> Instrumentation {
+        let plan = self.plan.named(file);
+        let edits = crate::output::emit(file, &self.model, &plan, &self.options.output);
         Instrumentation {
             front_end: self.front_end,
             model: self.model,
-            plan: self.plan,
+            plan,
             edits,
             diagnostics: self.diagnostics,
             options: self.options,

@@ -5,7 +5,8 @@
 //! inlay hints naming each directive's events, the code action "Show
 //! instrumented source", and two requests of its own: `pomp/preview` (the
 //! instrumented text) and `pomp/regions` (the regions and their edits, as
-//! `pomp preview --format json`). It logs to standard error only.
+//! `pomp preview --format json`). It prints nothing: it logs where its
+//! caller says.
 
 pub mod config;
 pub mod document;
@@ -21,8 +22,8 @@ use lsp_types::{
 use pomp_preview::Encoding;
 
 /// Initialize with the client on `connection`, then serve it until it
-/// says `exit`.
-pub fn serve(connection: &Connection) -> anyhow::Result<()> {
+/// says `exit`, logging to `log`.
+pub fn serve(connection: &Connection, log: &mut (dyn std::io::Write + Send)) -> anyhow::Result<()> {
     let (id, params) = connection.initialize_start()?;
     let params: InitializeParams = serde_json::from_value(params)?;
     let encoding = position_encoding(&params);
@@ -34,7 +35,7 @@ pub fn serve(connection: &Connection) -> anyhow::Result<()> {
         }),
     };
     connection.initialize_finish(id, serde_json::to_value(result)?)?;
-    server::Server::new(connection, &params, encoding).run()
+    server::Server::new(connection, &params, encoding, log).run()
 }
 
 /// UTF-8 when the client counts so too (offsets are bytes already), else

@@ -14,6 +14,13 @@ use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+/// A line of the server's log, formatted as `format!` does.
+macro_rules! log {
+    ($server:expr, $($message:tt)*) => {
+        $server.log(format_args!($($message)*))
+    };
+}
+
 /// The custom requests, with the document's URI as their parameter.
 pub const PREVIEW: &str = "pomp/preview";
 pub const REGIONS: &str = "pomp/regions";
@@ -38,6 +45,9 @@ pub struct Server<'c> {
     /// Where instrumented text shown to the user is written.
     shown: Option<tempfile::TempDir>,
     shutting_down: bool,
+    /// Where the server's own log goes (editors show a language server's
+    /// standard error as its log).
+    log: std::cell::RefCell<&'c mut (dyn std::io::Write + Send)>,
 }
 
 impl<'c> Server<'c> {
@@ -45,6 +55,7 @@ impl<'c> Server<'c> {
         connection: &'c Connection,
         initialize: &lsp_types::InitializeParams,
         encoding: Encoding,
+        log: &'c mut (dyn std::io::Write + Send),
     ) -> Server<'c> {
         let capabilities = &initialize.capabilities;
         let (config, errors) = match &initialize.initialization_options {
@@ -72,6 +83,7 @@ impl<'c> Server<'c> {
             sent: HashMap::new(),
             shown: None,
             shutting_down: false,
+            log: std::cell::RefCell::new(log),
         };
         server.report_setting_errors(&errors);
         server
@@ -111,7 +123,7 @@ impl<'c> Server<'c> {
             let handled =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(message)));
             if handled.is_err() {
-                eprintln!("pomp lsp: internal error while handling a message; going on");
+                log!(self, "internal error while handling a message; going on");
                 if let Some(id) = request {
                     self.respond_error(
                         id,
@@ -242,7 +254,7 @@ impl<'c> Server<'c> {
                             self.note_change(uri);
                         }
                         None => {
-                            eprintln!("pomp lsp: a change to {} which is not open", uri.as_str())
+                            log!(self, "a change to {} which is not open", uri.as_str())
                         }
                     }
                 })
@@ -269,7 +281,7 @@ impl<'c> Server<'c> {
             _ => Ok(()),
         };
         if let Err(error) = result {
-            eprintln!("pomp lsp: {method}: {error}");
+            log!(self, "{method}: {error}");
         }
     }
 
@@ -285,8 +297,8 @@ impl<'c> Server<'c> {
                     self.configure(settings);
                 }
             }
-            Ok(other) => eprintln!("pomp lsp: settings are not a list: {other}"),
-            Err(error) => eprintln!("pomp lsp: the editor sent no settings: {}", error.message),
+            Ok(other) => log!(self, "settings are not a list: {other}"),
+            Err(error) => log!(self, "the editor sent no settings: {}", error.message),
         }
     }
 
@@ -315,7 +327,7 @@ impl<'c> Server<'c> {
             return;
         }
         let message = format!("pomp: settings ignored: {}", errors.join("; "));
-        eprintln!("pomp lsp: {message}");
+        log!(self, "{message}");
         self.notify::<notification::ShowMessage>(lsp_types::ShowMessageParams {
             typ: lsp_types::MessageType::WARNING,
             message,
@@ -457,7 +469,7 @@ impl<'c> Server<'c> {
                 }
                 preview["shown"] = json!(shown.as_str());
             }
-            Err(error) => eprintln!("pomp lsp: cannot write the instrumented source: {error}"),
+            Err(error) => log!(self, "cannot write the instrumented source: {error}"),
         }
         Ok(preview)
     }
@@ -519,14 +531,19 @@ impl<'c> Server<'c> {
             .collect()
     }
 
+    /// A line of the server's log.
+    fn log(&self, message: std::fmt::Arguments) {
+        let _ = writeln!(self.log.borrow_mut(), "pomp lsp: {message}");
+    }
+
     fn send(&self, message: impl Into<Message>) {
         if self.connection.sender.send(message.into()).is_err() {
-            eprintln!("pomp lsp: the editor is gone");
+            log!(self, "the editor is gone");
         }
     }
 
     fn respond_error(&self, id: RequestId, code: ErrorCode, message: String) {
-        eprintln!("pomp lsp: {message}");
+        log!(self, "{message}");
         self.send(Response::new_err(id, code as i32, message));
     }
 

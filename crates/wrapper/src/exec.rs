@@ -9,8 +9,9 @@ use super::scratch::LazyScratch;
 use super::sources::AlreadyReported;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode};
+use std::process::Command;
 
 /// Command lines longer than this go to the compiler in a response file,
 /// well below the kernel's limit on one argument.
@@ -21,11 +22,13 @@ pub struct Executor<'a> {
     /// `--pomp-verbose`: print each command before running it.
     pub verbose: bool,
     pub scratch: &'a mut LazyScratch,
+    /// Where the wrapper's own messages go.
+    pub messages: &'a mut dyn Write,
 }
 
 impl Executor<'_> {
     /// Run the steps in order; the first failing compiler's status ends it.
-    pub fn execute(&mut self, steps: Vec<Step>) -> Result<ExitCode> {
+    pub fn execute(&mut self, steps: Vec<Step>) -> Result<u8> {
         for step in steps {
             let code = match step {
                 Step::Run(run) => self.run(&run)?,
@@ -43,16 +46,16 @@ impl Executor<'_> {
                     self.run(&run)?
                 }
             };
-            if code != ExitCode::SUCCESS {
+            if code != 0 {
                 return Ok(code);
             }
         }
-        Ok(ExitCode::SUCCESS)
+        Ok(0)
     }
 
-    fn run(&mut self, run: &Run) -> Result<ExitCode> {
+    fn run(&mut self, run: &Run) -> Result<u8> {
         let code = self.run_compiler(&run.command, &run.args)?;
-        if code == ExitCode::SUCCESS {
+        if code == 0 {
             for rewrite in &run.dependencies {
                 rewrite.apply()?;
             }
@@ -82,7 +85,8 @@ impl Executor<'_> {
             // needs the ones it can read.
             if let Err(error) = scan.add_file(&path) {
                 if self.verbose {
-                    eprintln!("{}: note: {error:#}", self.compiler.wrapper_name());
+                    let name = self.compiler.wrapper_name();
+                    writeln!(self.messages, "{name}: note: {error:#}")?;
                 }
             }
         }
@@ -126,13 +130,13 @@ impl Executor<'_> {
             .with_context(|| format!("writing {}", source.display()))?;
         let run = plan::registration_run(&Compiler::C.command()?, inputs, &source, &object);
         let status = self.run(&run)?;
-        if status != ExitCode::SUCCESS {
+        if status != 0 {
             return Err(AlreadyReported(status).into());
         }
         Ok(object)
     }
 
-    fn run_compiler(&mut self, command: &[OsString], args: &[OsString]) -> Result<ExitCode> {
+    fn run_compiler(&mut self, command: &[OsString], args: &[OsString]) -> Result<u8> {
         // Objects planned into the scratch directory need their folder.
         let folders: Vec<String> = match self.scratch.existing() {
             Some(scratch) => args
@@ -168,7 +172,7 @@ impl Executor<'_> {
                 .collect();
             let line = shlex::try_join(words.iter().map(String::as_str))
                 .unwrap_or_else(|_| words.join(" "));
-            eprintln!("+ {line}");
+            writeln!(self.messages, "+ {line}")?;
         }
         let (program, launcher_args) = command.split_first().context("empty compiler command")?;
         let status = Command::new(program)
@@ -199,11 +203,13 @@ fn linked_files(inputs: &LinkInputs) -> Vec<PathBuf> {
     files
 }
 
-fn exit_code(status: std::process::ExitStatus) -> ExitCode {
+/// A compiler's status as a shell reports it: its exit code, or 128 and
+/// the signal that ended it.
+fn exit_code(status: std::process::ExitStatus) -> u8 {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
-        (Some(code), _) => ExitCode::from(code.clamp(0, 255) as u8),
-        (None, Some(signal)) => ExitCode::from((128 + signal).clamp(0, 255) as u8),
-        (None, None) => ExitCode::FAILURE,
+        (Some(code), _) => code.clamp(0, 255) as u8,
+        (None, Some(signal)) => (128 + signal).clamp(0, 255) as u8,
+        (None, None) => 1,
     }
 }

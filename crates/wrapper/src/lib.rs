@@ -31,21 +31,33 @@ use pomp_cmdline::CommandLine;
 use scratch::LazyScratch;
 pub use sources::AlreadyReported;
 use std::ffi::OsString;
-use std::process::ExitCode;
+use std::io::Write;
+
+/// Where a wrapper's own messages go (the compilers it runs print their
+/// own), and whether diagnostics are coloured there.
+pub struct Messages<'w> {
+    pub to: &'w mut dyn Write,
+    pub color: bool,
+}
 
 /// Run the wrapper for `compiler` on a compiler command line: the exit code
-/// of the compiler run that decides it.
-pub fn run(compiler: Compiler, args: Vec<OsString>) -> Result<ExitCode> {
+/// of the compiler run that decides it. `--pomp-help` goes to `output`.
+pub fn run(
+    compiler: Compiler,
+    args: Vec<OsString>,
+    output: &mut dyn Write,
+    messages: &mut Messages,
+) -> Result<u8> {
     let (wrapper, args) = WrapperOptions::take_from(pomp_cmdline::expand_response_files(args)?)?;
     let line = CommandLine::parse(compiler.driver(), args)?;
     if wrapper.help {
-        print!("{}", help::help_text(compiler));
-        return Ok(ExitCode::SUCCESS);
+        output.write_all(help::help_text(compiler).as_bytes())?;
+        return Ok(0);
     }
     let command = compiler.command()?;
     let mut scratch = LazyScratch::new(&line.args);
     let instrumented = if plan::instruments(&line) {
-        sources::instrument_sources(compiler, &line, &wrapper, &mut scratch)?
+        sources::instrument_sources(compiler, &line, &wrapper, &mut scratch, messages)?
     } else {
         Vec::new()
     };
@@ -60,6 +72,7 @@ pub fn run(compiler: Compiler, args: Vec<OsString>) -> Result<ExitCode> {
         compiler,
         verbose: wrapper.verbose,
         scratch: &mut scratch,
+        messages: messages.to,
     }
     .execute(steps)
 }

@@ -4,6 +4,7 @@
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
 use crate::options::{OnError, WrapperOptions};
+use crate::Messages;
 use anyhow::{Context, Result};
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
@@ -13,9 +14,7 @@ use pomp_core::language::Language;
 use pomp_core::rules::{Interface, Library};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::sync::Arc;
 
 /// A source instrumented for this invocation.
@@ -49,7 +48,7 @@ impl InstrumentedSource {
 /// A failure whose cause was already printed: by the instrumenter's
 /// diagnostics, or by a compiler that ended with this status.
 #[derive(Debug)]
-pub struct AlreadyReported(pub ExitCode);
+pub struct AlreadyReported(pub u8);
 
 impl std::fmt::Display for AlreadyReported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -70,6 +69,7 @@ pub fn instrument_sources(
     line: &CommandLine,
     wrapper: &WrapperOptions,
     scratch: &mut LazyScratch,
+    messages: &mut Messages,
 ) -> Result<Vec<InstrumentedSource>> {
     let library = super::library::chosen_library(
         wrapper.runtime.as_deref(),
@@ -88,7 +88,7 @@ pub fn instrument_sources(
             language,
             library: library.clone(),
         };
-        if let Some(done) = source.instrument(number, scratch, &mut unmeasured)? {
+        if let Some(done) = source.instrument(number, scratch, messages, &mut unmeasured)? {
             instrumented.push(done);
         }
     }
@@ -96,7 +96,7 @@ pub fn instrument_sources(
         .as_ref()
         .and_then(|library| super::library::unmeasured_note(library, &unmeasured));
     if let Some(note) = note {
-        eprintln!("{}: note: {note}", compiler.wrapper_name());
+        writeln!(messages.to, "{}: note: {note}", compiler.wrapper_name())?;
     }
     Ok(instrumented)
 }
@@ -131,6 +131,7 @@ impl SourceJob<'_> {
         &self,
         number: usize,
         scratch: &mut LazyScratch,
+        messages: &mut Messages,
         unmeasured: &mut BTreeSet<String>,
     ) -> Result<Option<InstrumentedSource>> {
         let options = self.options();
@@ -141,19 +142,20 @@ impl SourceJob<'_> {
             // An unreadable source is the compiler's to report, in its words.
             Err(InputError::Unreadable { .. }) => return Ok(None),
             Err(error) => {
-                eprintln!("{}: error: {error}", self.compiler.wrapper_name());
-                return self.after_failure();
+                writeln!(
+                    messages.to,
+                    "{}: error: {error}",
+                    self.compiler.wrapper_name()
+                )?;
+                return self.after_failure(messages);
             }
         };
         if !done.diagnostics.is_empty() {
-            let color = std::io::stderr().is_terminal();
-            eprint!(
-                "{}",
-                pomp_core::diagnostics::render(&file, &done.diagnostics, color)
-            );
+            let rendered = pomp_core::diagnostics::render(&file, &done.diagnostics, messages.color);
+            messages.to.write_all(rendered.as_bytes())?;
         }
         if done.has_errors() {
-            return self.after_failure();
+            return self.after_failure(messages);
         }
         unmeasured.extend(done.plan.unmeasured.iter().cloned());
         if self.wrapper.keep {
@@ -203,15 +205,16 @@ impl SourceJob<'_> {
 
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
-    fn after_failure(&self) -> Result<Option<InstrumentedSource>> {
+    fn after_failure(&self, messages: &mut Messages) -> Result<Option<InstrumentedSource>> {
         if self.wrapper.on_error == OnError::Fail {
-            return Err(AlreadyReported(ExitCode::FAILURE).into());
+            return Err(AlreadyReported(1).into());
         }
-        eprintln!(
+        writeln!(
+            messages.to,
             "{}: warning: compiling {} uninstrumented (POMP_ON_ERROR=compile-original)",
             self.compiler.wrapper_name(),
             self.input.path.display()
-        );
+        )?;
         Ok(None)
     }
 

@@ -5,14 +5,14 @@
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::model::{DirectiveForm, Model};
 use crate::rules::{
-    Arg, BareDirective, Call, Construct, Interface, Layer, Plan, PompAction, Region, ValueScope,
-    Var, MAX_THREADS_VAR,
+    Arg, BareDirective, Call, Construct, Interface, Layer, NamedPlan, PompAction, Region,
+    ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::{c_string_literal, SourceFile};
 use rustc_hash::FxHashSet;
 
 /// The edits that turn `file` into its instrumented form.
-pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> EditSet {
+pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::Config) -> EditSet {
     let mut r = Renderer {
         file,
         model,
@@ -106,7 +106,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Confi
 struct Renderer<'a> {
     file: &'a SourceFile,
     model: &'a Model,
-    plan: &'a Plan,
+    plan: &'a NamedPlan,
     config: &'a super::Config,
     edits: EditBuilder,
     /// Every event called, for the prototypes (a set looked up for every
@@ -599,7 +599,7 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
 /// The C prototype of an event or lock wrapper, as the contract gives it;
 /// the original interface passes a region's descriptor instead, or nothing
 /// to control calls.
-fn prototype(plan: &Plan, event: &str) -> String {
+fn prototype(plan: &NamedPlan, event: &str) -> String {
     let function = plan.function(event);
     let known = pomp2::events::find(event).unwrap_or_else(|| {
         panic!("`{event}` is no POMP2 function: grammars/rules.toml and the contract disagree")

@@ -15,7 +15,7 @@ use crate::language::fortran::fixed_form;
 use crate::language::Language;
 use crate::model::{DirectiveForm, Model, Site};
 use crate::rules::{
-    has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Layer, Plan,
+    has_restrictive_default, Arg, BareDirective, Call, Construct, Interface, Layer, NamedPlan,
     PompAction, Region, Shape, ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::SourceFile;
@@ -31,7 +31,7 @@ const CTC_CHUNK: usize = 48;
 const DESCRIPTOR_WORDS: usize = 8;
 
 /// The edits that turn `file` into its instrumented form.
-pub fn emit(file: &SourceFile, model: &Model, plan: &Plan, config: &super::Config) -> EditSet {
+pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::Config) -> EditSet {
     let mut r = Renderer {
         file,
         model,
@@ -116,7 +116,7 @@ struct UnitNeeds {
 struct Renderer<'a> {
     file: &'a SourceFile,
     model: &'a Model,
-    plan: &'a Plan,
+    plan: &'a NamedPlan,
     config: &'a super::Config,
     fixed_form: bool,
     edits: EditBuilder,
@@ -870,7 +870,7 @@ impl Renderer<'_> {
         let text = format!(
             "character(len=*), parameter :: pomp2_ctc_{} = {}",
             region.id,
-            string_expression(self.plan.ctc(region))
+            string_expression(&self.plan.ctc(region))
         );
         self.statement(indent, &text)
     }
@@ -1257,7 +1257,7 @@ fn fixed_form_statement_field(text: &[u8]) -> Option<std::ops::Range<usize>> {
 
 /// The variables inserted code of `construct` uses, and where: in front of
 /// each layer (its own variables and `before`/`after` calls) or inside it.
-fn construct_vars(plan: &Plan, layers: &[Layer]) -> BTreeSet<&'static str> {
+fn construct_vars(plan: &NamedPlan, layers: &[Layer]) -> BTreeSet<&'static str> {
     let mut vars = BTreeSet::new();
     for layer in layers {
         for var in &layer.vars {
@@ -1340,7 +1340,7 @@ fn creates_team(directive: &Directive) -> bool {
 /// uses (of its inner layers and of every construct nested in it). Each
 /// construct adds its variables to its enclosing ones, so the cost grows
 /// with the nesting depth, not the number of constructs.
-fn private_vars(model: &Model, plan: &Plan) -> BTreeMap<usize, BTreeSet<&'static str>> {
+fn private_vars(model: &Model, plan: &NamedPlan) -> BTreeMap<usize, BTreeSet<&'static str>> {
     let with_layer = |wanted: fn(&Directive) -> bool| -> BTreeSet<usize> {
         (plan.constructs.iter())
             .filter(|c| (c.layers.iter()).any(|l| l.directive.as_ref().is_some_and(wanted)))

@@ -3,7 +3,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::model::Model;
-use crate::rules::{self, Plan};
+use crate::rules::{self, NamedPlan};
 use crate::source::SourceFile;
 use pomp2::idf;
 
@@ -11,7 +11,7 @@ pub fn document(
     file: &SourceFile,
     front_end: &str,
     model: &Model,
-    plan: &Plan,
+    plan: &NamedPlan,
     rules_config: &rules::Config,
     output_config: &super::Config,
     diagnostics: &[Diagnostic],

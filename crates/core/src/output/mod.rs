@@ -52,7 +52,7 @@ pub fn preprocessed_marker(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 pub fn emit(
     file: &crate::source::SourceFile,
     model: &crate::model::Model,
-    plan: &crate::rules::Plan,
+    plan: &crate::rules::NamedPlan,
     config: &Config,
 ) -> crate::edits::EditSet {
     if file.language.is_fortran() {

@@ -359,7 +359,7 @@ fn opari2_s_parser_reads_every_ctc_string_in_silence_and_as_meant() {
                     "{setting}: {ctc}"
                 );
                 region_types.insert(region.region_type.clone());
-                strings.push_str(ctc);
+                strings.push_str(&ctc);
                 strings.push('\n');
                 expectations.push((format!("{path}, {setting}: {ctc}"), expected(region, path)));
             }

@@ -198,11 +198,9 @@ pub struct Plan {
     pub value_scopes: Vec<ValueScope>,
     pub lock_calls: Vec<LockCall>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
-    /// empty when nothing is instrumented (see [`unique_name`]).
-    pub unique: String,
-    /// Whether `unique` is made (or needs none).
-    named: bool,
+    /// Whether the file's names need its unique part: hashing a large file
+    /// is the main cost when nothing in it is instrumented.
+    needs_name: bool,
     pub interface: Interface,
     /// The calls around an implicit barrier made explicit, and around a
     /// user region, in the chosen interface.
@@ -219,9 +217,6 @@ pub struct Plan {
     /// file's path, and whether they carry pomp's extended keys.
     ctc_path: String,
     ctc_extended: bool,
-    /// The regions' CTC strings, made when first asked for: checking a
-    /// file (an editor after each change) needs none of them.
-    ctc_strings: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Plan {
@@ -246,10 +241,7 @@ impl Plan {
             value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
-            unique: String::new(),
-            // Hashing a large file is the main cost when nothing in it is
-            // instrumented: the name is only made when it can be used.
-            named: model.sites.is_empty() && model.lock_calls.is_empty(),
+            needs_name: !(model.sites.is_empty() && model.lock_calls.is_empty()),
             interface,
             implicit_barrier,
             user_region,
@@ -257,91 +249,7 @@ impl Plan {
             unmeasured: Default::default(),
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
-            ctc_strings: std::sync::OnceLock::new(),
         }
-    }
-
-    /// The CTC string of `region`, one of this plan's, without quotes;
-    /// with pomp's extended events it also carries the region's IDF id,
-    /// enclosing unit and barrier form.
-    pub fn ctc(&self, region: &Region) -> &str {
-        let strings = self.ctc_strings.get_or_init(|| {
-            let mut scratch = String::new();
-            (self.regions.iter())
-                .map(|r| {
-                    let mut string = String::new();
-                    self.write_ctc(r, &mut scratch, &mut string);
-                    string
-                })
-                .collect()
-        });
-        &strings[region.id - 1]
-    }
-
-    /// [`Plan::ctc`] appended to `out`, written through `scratch` and not
-    /// kept: an output that writes each string once need not hold them.
-    pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
-        match self.ctc_strings.get() {
-            Some(strings) => out.push_str(&strings[region.id - 1]),
-            None => self.write_ctc(region, scratch, out),
-        }
-    }
-
-    fn write_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
-        let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
-        ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
-    }
-
-    /// Make the file's unique name, if the plan needs one and has none
-    /// yet: rendering and describing the plan use it, checking does not.
-    pub fn name(&mut self, file: &SourceFile) {
-        if !self.named {
-            self.unique = unique_name(file);
-            self.named = true;
-            // Strings made before the name would carry region ids without it.
-            self.ctc_strings = std::sync::OnceLock::new();
-        }
-    }
-
-    /// The function assigning the handles of the file's construct regions.
-    pub fn init_function(&self) -> String {
-        let constructs = self.regions.iter().filter(|r| !r.user).count();
-        pomp2::registration::InitFunction::new(&self.unique, constructs).symbol
-    }
-
-    /// The function assigning the handles of the file's user regions.
-    pub fn user_init_function(&self) -> String {
-        let users = self.regions.iter().filter(|r| r.user).count();
-        pomp2::registration::InitFunction::new_user(&self.unique, users).symbol
-    }
-
-    /// The id joining a region (by its 1-based number) with its IDF entry
-    /// and its profile.
-    pub fn region_id(&self, number: usize) -> pomp2::RegionId {
-        debug_assert!(self.named, "a region id asked of a plan not named");
-        pomp2::RegionId::new(&self.unique, number)
-    }
-
-    /// The registration function the link step calls, if the file has
-    /// construct regions (the original interface has none: its
-    /// descriptors are data the link step finds).
-    pub fn registration(&self) -> Option<String> {
-        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| !r.user))
-            .then(|| self.init_function())
-    }
-
-    /// The registration function of the file's user regions, if it has any.
-    pub fn user_registration(&self) -> Option<String> {
-        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| r.user))
-            .then(|| self.user_init_function())
-    }
-
-    /// Every registration function the file defines.
-    pub fn registrations(&self) -> Vec<String> {
-        self.registration()
-            .into_iter()
-            .chain(self.user_registration())
-            .collect()
     }
 
     /// The prefix of every event's name in the chosen interface.
@@ -369,6 +277,91 @@ impl Plan {
             Interface::Pomp1 => out.extend(event.chars().map(|c| c.to_ascii_lowercase())),
             Interface::Pomp2 | Interface::Pomp1Paper => out.push_str(event),
         }
+    }
+
+    /// The plan with the names of `file`, the file it was made for, as
+    /// output and descriptors need them.
+    pub fn named(self, file: &SourceFile) -> NamedPlan {
+        let unique = match self.needs_name {
+            true => unique_name(file),
+            false => String::new(),
+        };
+        NamedPlan { plan: self, unique }
+    }
+}
+
+/// A plan with the file's names: what the edits and the IDF are made
+/// from. Checking a file (an editor after each change) needs no names.
+#[derive(Clone, Debug)]
+pub struct NamedPlan {
+    pub plan: Plan,
+    /// Deterministic unique part of this file's names (`POMP2_Init_reg_...`);
+    /// empty when nothing is instrumented (see [`unique_name`]).
+    pub unique: String,
+}
+
+impl std::ops::Deref for NamedPlan {
+    type Target = Plan;
+    fn deref(&self) -> &Plan {
+        &self.plan
+    }
+}
+
+impl NamedPlan {
+    /// The CTC string of `region`, one of this plan's, without quotes;
+    /// with pomp's extended events it also carries the region's IDF id,
+    /// enclosing unit and barrier form.
+    pub fn ctc(&self, region: &Region) -> String {
+        let mut string = String::new();
+        self.push_ctc(region, &mut String::new(), &mut string);
+        string
+    }
+
+    /// [`NamedPlan::ctc`] appended to `out`, written through `scratch`: an
+    /// output that writes each string once need not hold them.
+    pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
+        let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
+        ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
+    }
+
+    /// The function assigning the handles of the file's construct regions.
+    pub fn init_function(&self) -> String {
+        let constructs = self.regions.iter().filter(|r| !r.user).count();
+        pomp2::registration::InitFunction::new(&self.unique, constructs).symbol
+    }
+
+    /// The function assigning the handles of the file's user regions.
+    pub fn user_init_function(&self) -> String {
+        let users = self.regions.iter().filter(|r| r.user).count();
+        pomp2::registration::InitFunction::new_user(&self.unique, users).symbol
+    }
+
+    /// The id joining a region (by its 1-based number) with its IDF entry
+    /// and its profile.
+    pub fn region_id(&self, number: usize) -> pomp2::RegionId {
+        pomp2::RegionId::new(&self.unique, number)
+    }
+
+    /// The registration function the link step calls, if the file has
+    /// construct regions (the original interface has none: its
+    /// descriptors are data the link step finds).
+    pub fn registration(&self) -> Option<String> {
+        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| !r.user))
+            .then(|| self.init_function())
+    }
+
+    /// The registration function of the file's user regions, if it has any.
+    pub fn user_registration(&self) -> Option<String> {
+        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| r.user))
+            .then(|| self.user_init_function())
+    }
+
+    /// Every registration function the file defines.
+    pub fn registrations(&self) -> Vec<String> {
+        self.registration()
+            .into_iter()
+            .chain(self.user_registration())
+            .collect()
     }
 }
 
@@ -436,15 +429,8 @@ fn lists_variable(directive: &Directive, variable: &str) -> bool {
         .any(|item| item.eq_ignore_ascii_case(variable))
 }
 
-/// Apply the rules to a model.
-pub fn plan(file: &SourceFile, model: &Model, options: &Config) -> Plan {
-    let mut plan = check(file, model, options);
-    plan.name(file);
-    plan
-}
-
-/// [`plan`], but for the file's unique name, which [`Plan::name`] makes:
-/// all the rules' diagnostics at less cost.
+/// Apply the rules to a model: the plan, without the file's names
+/// ([`Plan::named`] adds them), and with all the rules' diagnostics.
 pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     let mut planner = Planner {
         file,
@@ -454,11 +440,10 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
         listed_iteration_variables: Vec::new(),
+        // OPARI 1.1's library finds C descriptors through a table the link
+        // step makes: they are named after the file.
+        descriptor_names: (options.interface == Interface::Pomp1).then(|| unique_name(file)),
     };
-    if options.interface == Interface::Pomp1 {
-        // C descriptors are named after the file for the link-time table.
-        planner.plan.name(file);
-    }
     planner.run();
     planner.plan
 }
@@ -482,6 +467,9 @@ struct Planner<'a> {
     site_region: Vec<Option<usize>>,
     /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
     teams_max_threads: std::collections::BTreeSet<usize>,
+    /// The file's unique name part, for the original interface's
+    /// descriptors (the same [`Plan::named`] gives it).
+    descriptor_names: Option<String>,
     /// Combined loop constructs whose splitting lists iteration variables
     /// on an enclosing leaf, with those variables.
     listed_iteration_variables: Vec<(usize, Vec<String>)>,
@@ -1231,7 +1219,10 @@ impl Planner<'_> {
                 // link step makes: C names each descriptor for it, Fortran
                 // passes the region's index in the table.
                 Interface::Pomp1 if self.file.language.is_fortran() => format!("pomp_id_{id}"),
-                Interface::Pomp1 => format!("pomp_rd_{}_{id}", self.plan.unique),
+                Interface::Pomp1 => format!(
+                    "pomp_rd_{}_{id}",
+                    self.descriptor_names.as_deref().unwrap_or_default()
+                ),
             },
             parent: None,
             name,
