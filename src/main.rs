@@ -146,8 +146,11 @@ Several profiles (one per MPI rank) are one run: figures are means with their ra
 overhead T_p − T_1/p split into the classes above and what they leave unexplained. \
 --diff compares two runs region by region; profiles from different builds are recognised \
 by their region ids, said to differ, and matched by construct, function and file.\n\n\
-The trace the runtime writes beside a profile (POMP_TRACE=1) is read when it is there; it \
-also opens as is in Perfetto or chrome://tracing.";
+The trace the runtime writes beside a profile (POMP_TRACE=1, a compact binary file, \
+pomp-trace.<pid>.ptrace) is read when it is there: the HTML page draws its timelines. \
+--chrome turns it into Chrome trace JSON for Perfetto or chrome://tracing, --otf2 into an OTF2 \
+archive for Vampir and the OTF2 tools (through the OTF2 library, loaded when asked for); both \
+take the profile or the trace itself. --cube writes the profiles as a CUBE4 archive for Cube.";
 
 const REPORT_EXAMPLES: &str = "Examples:\n  \
 pomp report pomp-profile.4242.json\n  \
@@ -156,7 +159,10 @@ pomp report run.json --html report.html --flamegraph flame.svg --speedscope run.
 pomp report p4.json --baseline p1.json          # speed-up and overheads against one thread\n  \
 pomp report pomp-profile.rank*.json             # MPI ranks: min, mean, max\n  \
 pomp report --diff before.json after.json --flamegraph diff.svg\n  \
-pomp report run.json --idf build/ --format csv > regions.csv";
+pomp report run.json --idf build/ --format csv > regions.csv\n  \
+pomp report pomp-profile.rank*.json --cube run.cubex   # Cube: call paths by rank and thread\n  \
+pomp report pomp-trace.4242.ptrace --otf2 trace-otf2   # then: otf2-print trace-otf2/traces.otf2\n  \
+pomp report pomp-profile.4242.json --chrome trace.json  # Perfetto";
 
 #[derive(clap::Args)]
 struct ReportArgs {
@@ -190,6 +196,15 @@ struct ReportArgs {
     /// Write a speedscope document (speedscope.app): one profile per thread.
     #[arg(long, value_name = "OUT.json")]
     speedscope: Option<PathBuf>,
+    /// Write the profiles as a CUBE4 archive (Cube, pycubexr): time and its waiting and control parts, visits, fork/join and idle time, per call path and thread, ranks as processes.
+    #[arg(long, value_name = "OUT.cubex")]
+    cube: Option<PathBuf>,
+    /// Write the run's trace (POMP_TRACE=1) as Chrome trace JSON (Perfetto, chrome://tracing). PROFILE may be the trace itself.
+    #[arg(long, value_name = "OUT.json")]
+    chrome: Option<PathBuf>,
+    /// Write the run's trace (POMP_TRACE=1) as an OTF2 archive in DIR (Vampir, otf2-print); needs the OTF2 library (Debian: libopen-trace-format2-10). PROFILE may be the trace itself.
+    #[arg(long, value_name = "DIR")]
+    otf2: Option<PathBuf>,
     #[command(flatten)]
     color: ColorFlag,
 }
@@ -403,6 +418,9 @@ fn report(a: ReportArgs) -> ExitCode {
         flamegraph: a.flamegraph,
         html: a.html,
         speedscope: a.speedscope,
+        cube: a.cube,
+        chrome: a.chrome,
+        otf2: a.otf2,
     };
     report::run(&options, a.color.choice())
 }

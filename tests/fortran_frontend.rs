@@ -1158,3 +1158,164 @@ C$OMP END PARALLEL
         Some("end do")
     );
 }
+
+#[test]
+fn conditional_lines_and_jumping_logical_ifs_are_handed_to_the_emitter() {
+    let source = "\
+subroutine s(n)
+  integer :: n
+  !$ integer :: t
+!P$ call pomp_only()
+!$pomp inst begin(r)
+  if (n > 0 .and. &
+      n < 9) return
+  !$ if (n == 5) go to 10
+  if (n) 10, 10, 10
+!$pomp inst end(r)
+10 continue
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    let lines_from = |offsets: &[usize]| -> Vec<String> {
+        (offsets.iter())
+            .map(|&at| {
+                text(&file, &(at..file.end_of_line(at)))
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let fortran = &model.fortran;
+    assert_eq!(
+        lines_from(&fortran.openmp_sentinels),
+        ["!$ integer :: t", "!$ if (n == 5) go to 10"]
+    );
+    assert_eq!(
+        lines_from(&fortran.pomp_sentinels),
+        ["!P$ call pomp_only()"]
+    );
+    let ifs: Vec<(String, String)> = (fortran.logical_ifs.iter())
+        .map(|l| {
+            let statement = text(&file, &(l.start..l.action));
+            let action = text(&file, &(l.action..file.end_of_line(l.action)));
+            (statement, action.trim_end().to_string())
+        })
+        .collect();
+    assert_eq!(
+        ifs,
+        [
+            (
+                "if (n > 0 .and. &\n      n < 9) ".to_string(),
+                "return".to_string()
+            ),
+            ("if (n == 5) ".to_string(), "go to 10".to_string()),
+        ]
+    );
+    // The arithmetic `if` jumps as a whole.
+    let exits: Vec<String> = model.exits.iter().map(|e| text(&file, &e.span)).collect();
+    assert_eq!(
+        exits,
+        [
+            "if (n > 0 .and. &\n      n < 9) return",
+            "if (n == 5) go to 10",
+            "if (n) 10, 10, 10"
+        ]
+    );
+    let line = |needle: &str| {
+        let at = source.find(needle).unwrap();
+        file.start_of_line(at)..file.end_of_line(at)
+    };
+    assert_eq!(fortran.openmp_sentinel(&line("if (n == 5)")), Some(2));
+    assert_eq!(fortran.openmp_sentinel(&line("if (n) 10")), None);
+
+    let fixed_source = "\
+      subroutine s(n)
+      integer n
+!$pomp inst begin(r)
+      IF (N .LT. 0)
+C     a comment line between
+     &   RETURN
+c$    if (n .eq. 1) return
+!$pomp inst end(r)
+      end
+";
+    let (file, model) = fixed(fixed_source);
+    no_errors(&file, &model);
+    let actions: Vec<String> = (model.fortran.logical_ifs.iter())
+        .map(|l| text(&file, &(l.action..file.end_of_line(l.action))))
+        .collect();
+    assert_eq!(actions, ["RETURN\n", "return\n"]);
+    let sentinels: Vec<String> = (model.fortran.openmp_sentinels.iter())
+        .map(|&at| text(&file, &(at..at + 2)))
+        .collect();
+    assert_eq!(sentinels, ["c$"]);
+}
+
+/// Each loop directive's name with the variables its loops assign.
+fn loop_variables(model: &Model) -> Vec<(String, Vec<String>)> {
+    (model.sites.iter())
+        .filter(|s| !s.loop_variables.is_empty() || s.block.is_some())
+        .map(|s| (s.directive.name.clone(), s.loop_variables.clone()))
+        .collect()
+}
+
+#[test]
+fn loop_variables_come_from_the_loop_controls_of_the_nest() {
+    let source = "\
+subroutine s(a, n, m)
+  integer :: n, m, i3, j, k, a(n, m)
+!$omp parallel do collapse(2)
+  do i3 = 0, n - 1 ! rows
+!$omp tile sizes(2)
+    do 10 , J = f(1, 2), &
+        m
+      a(i3 + 1, j) = 1
+10  continue
+  end do
+!$omp do
+  DO WHILE (k < 3)
+    k = k + 1
+  END DO
+!$omp simd
+  do concurrent (k = 1:n)
+    a(k, 1) = 0
+  end do
+end subroutine
+";
+    let (file, model) = free(source);
+    no_errors(&file, &model);
+    assert_eq!(
+        loop_variables(&model),
+        [
+            (
+                "parallel do".to_string(),
+                vec!["i3".to_string(), "j".to_string()]
+            ),
+            ("tile".to_string(), vec!["j".to_string()]),
+            ("do".to_string(), vec![]),
+            ("simd".to_string(), vec![]),
+        ]
+    );
+
+    let fixed_source = "\
+      SUBROUTINE S(A, N, M)
+      INTEGER N, M, I, J, A(N, M)
+C$OMP PARALLEL DO COLLAPSE(2)
+      DO 300 I = 1, N
+C inner loop
+      DO 300 J = 1,
+     &  M
+  300 A(I, J) = 0
+      END
+";
+    let (file, model) = fixed(fixed_source);
+    no_errors(&file, &model);
+    assert_eq!(
+        loop_variables(&model),
+        [(
+            "parallel do".to_string(),
+            vec!["i".to_string(), "j".to_string()]
+        )]
+    );
+}

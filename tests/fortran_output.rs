@@ -225,6 +225,37 @@ fn fixed_form() {
 }
 
 #[test]
+fn a_collapsed_nest_of_named_loops() {
+    if !have_gfortran() {
+        eprintln!("gfortran not found: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("named.f90");
+    let program = "\
+program named
+  implicit none
+  integer :: i, j, total
+  total = 0
+!$omp parallel do collapse(2) reduction(+:total)
+  rows: do i = 1, 40
+    columns: do j = 1, 30
+      total = total + i * j
+    end do columns
+  end do rows
+  print *, 'total', total
+end program named
+";
+    fs::write(&source, program).unwrap();
+    let builds = build(&source, "F90");
+    for threads in ["2", "4"] {
+        let (original, instrumented) = run_both(&builds, threads);
+        assert!(original.contains("total      381300"), "{original}");
+        assert_eq!(original, instrumented, "with {threads} threads");
+    }
+}
+
+#[test]
 fn default_none_names_the_common_block() {
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("fixed.f");

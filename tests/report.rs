@@ -81,16 +81,19 @@ impl Programs {
                 .prefix("pomp-report-programs")
                 .tempdir()
                 .unwrap();
-            for name in [
-                "sleep_region",
-                "imbalanced_loop",
-                "barrier_heavy",
-                "task_tree",
+            for (name, flags) in [
+                ("sleep_region", &[][..]),
+                ("imbalanced_loop", &[]),
+                ("barrier_heavy", &[]),
+                ("task_tree", &[]),
+                ("recursive_tasks", &["--pomp-keep-untied"]),
+                ("nested_locks", &[]),
             ] {
                 build(
                     dir.path(),
                     &repository().join(format!("corpus/report/{name}.c")),
                     name,
+                    flags,
                 );
             }
             // The loop again after an edit: another build of the same program.
@@ -101,7 +104,7 @@ impl Programs {
             let edited = dir.path().join("edited").join("imbalanced_loop.c");
             std::fs::create_dir_all(edited.parent().unwrap()).unwrap();
             std::fs::write(&edited, source).unwrap();
-            build(edited.parent().unwrap(), &edited, "imbalanced_loop");
+            build(edited.parent().unwrap(), &edited, "imbalanced_loop", &[]);
             Programs { dir }
         })
     }
@@ -111,7 +114,7 @@ impl Programs {
     }
 }
 
-fn build(dir: &Path, source: &Path, name: &str) {
+fn build(dir: &Path, source: &Path, name: &str, flags: &[&str]) {
     succeed(
         pomp()
             .current_dir(dir)
@@ -119,6 +122,7 @@ fn build(dir: &Path, source: &Path, name: &str) {
             .env_remove("POMP_RUNTIME")
             .env_remove("POMP_CC")
             .arg("cc")
+            .args(flags)
             .args(["-fopenmp", "-O2", "--pomp-keep", "-I"])
             .arg(repository().join("corpus/report"))
             .arg(source)
@@ -804,7 +808,7 @@ fn missing_truncated_and_foreign_files_are_refused_clearly() {
                 .starts_with("pomp-trace")
         })
         .expect("a trace");
-    refused(&trace, "not a pomp profile");
+    refused(&trace, "is a trace: name what to make of it");
     let descriptor = Programs::get().path("sleep_region.pomp.json");
     refused(&descriptor, "not a pomp profile");
     let empty = run_.dir.join("empty.json");
@@ -919,4 +923,366 @@ fn the_help_explains_the_figures() {
     ] {
         assert!(help.contains(needed), "--help lacks {needed:?}:\n{help}");
     }
+}
+
+// Exports, read by readers nobody here wrote: pycubexr for CUBE4, the OTF2
+// library's otf2-print and its Python bindings for OTF2.
+
+/// The Python with pycubexr and the OTF2 bindings that `scripts/setup`
+/// makes.
+fn python() -> Command {
+    let python = repository().join("target/python/bin/python3");
+    assert!(
+        python.exists(),
+        "{} is missing: scripts/setup makes it (a venv with pycubexr beside Debian's python3-otf2)",
+        python.display()
+    );
+    Command::new(python)
+}
+
+/// A reader's JSON output.
+fn read_with_python(script: &str, path: &Path) -> Value {
+    let output = succeed(
+        python()
+            .arg(repository().join("tests/support").join(script))
+            .arg(path),
+    );
+    serde_json::from_slice(&output.stdout).expect("the reader prints JSON")
+}
+
+/// Each thread's call paths (labels from its root) with their visits and
+/// inclusive time, as the profile has them.
+fn call_paths(
+    profile: &pomp2::profile::Profile,
+) -> Vec<std::collections::BTreeMap<Vec<String>, (u64, u64)>> {
+    use pomp2::profile::{kind_label, Node};
+    fn walk(
+        profile: &pomp2::profile::Profile,
+        node: &Node,
+        path: &mut Vec<String>,
+        into: &mut std::collections::BTreeMap<Vec<String>, (u64, u64)>,
+    ) {
+        let region = node
+            .region
+            .and_then(|id| profile.regions.get(id as usize - 1));
+        path.push(kind_label(node.kind, region));
+        let entry = into.entry(path.clone()).or_default();
+        entry.0 += node.visits;
+        entry.1 += node.inclusive_ns;
+        for child in &node.children {
+            walk(profile, child, path, into);
+        }
+        path.pop();
+    }
+    profile
+        .threads
+        .iter()
+        .map(|thread| {
+            let mut paths = std::collections::BTreeMap::new();
+            for child in &thread.tree.children {
+                walk(profile, child, &mut Vec::new(), &mut paths);
+            }
+            paths
+        })
+        .collect()
+}
+
+/// Each thread's visits per region label, over all its call paths, of the
+/// kinds a trace holds spans of (every timed visit; points have none).
+fn traced_visits(
+    profile: &pomp2::profile::Profile,
+) -> Vec<std::collections::BTreeMap<String, u64>> {
+    use pomp2::profile::Kind;
+    call_paths(profile)
+        .into_iter()
+        .map(|paths| {
+            let mut visits = std::collections::BTreeMap::new();
+            for (path, (count, _)) in paths {
+                let label = path.last().unwrap().clone();
+                let point = [
+                    Kind::Cancel,
+                    Kind::CancellationPoint,
+                    Kind::TestLock,
+                    Kind::TestNestLock,
+                ]
+                .iter()
+                .any(|kind| label == kind.name().replace('_', " "));
+                if !point && count > 0 {
+                    *visits.entry(label).or_default() += count;
+                }
+            }
+            visits
+        })
+        .collect()
+}
+
+/// The runs the export tests read: tasks (a tree, recursive with untied
+/// ones), nested teams with locks, each timing every visit so that the
+/// trace holds a span for each.
+fn traced_runs() -> Vec<Profiled> {
+    let all_timed = [("POMP_TRACE", "1"), ("POMP_THROTTLE", "0")];
+    vec![
+        profile(
+            &Programs::get().path("task_tree"),
+            THREADS,
+            &["6", "3", "20"],
+            &all_timed,
+        ),
+        profile(
+            &Programs::get().path("recursive_tasks"),
+            THREADS,
+            &["16", "10"],
+            &all_timed,
+        ),
+        profile(
+            &Programs::get().path("nested_locks"),
+            2,
+            &["15"],
+            &all_timed,
+        ),
+    ]
+}
+
+/// Compares a CUBE4 archive as pycubexr reads it with the profiles it was
+/// made from (one per rank, threads in order).
+fn assert_cube_equals(cube: &Path, profiles: &[pomp2::profile::Profile]) {
+    let read = read_with_python("read_cube.py", cube);
+    let expected: Vec<_> = profiles.iter().flat_map(call_paths).collect();
+    let locations = read["locations"].as_array().unwrap();
+    assert_eq!(locations.len(), expected.len(), "threads: {read:#}");
+    let names: Vec<String> = profiles
+        .iter()
+        .flat_map(|p| p.threads.iter().map(|t| format!("thread {}", t.thread)))
+        .collect();
+    assert_eq!(locations, &names);
+    for metric in [
+        "time",
+        "visits",
+        "synchronisation",
+        "task_creation",
+        "loss_of_parallelism",
+    ] {
+        assert!(
+            read["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m == metric),
+            "no metric {metric}: {}",
+            read["metrics"]
+        );
+    }
+    let mut seen = vec![0; expected.len()];
+    for cnode in read["cnodes"].as_array().unwrap() {
+        let path: Vec<String> = cnode["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(path[0], "pomp run");
+        if path.len() == 1 {
+            continue;
+        }
+        let path = path[1..].to_vec();
+        for (location, paths) in expected.iter().enumerate() {
+            let (visits, inclusive_ns) = paths.get(&path).copied().unwrap_or_default();
+            if paths.contains_key(&path) {
+                seen[location] += 1;
+            }
+            assert_eq!(
+                cnode["visits"][location].as_u64().unwrap(),
+                visits,
+                "visits of {path:?} on location {location}"
+            );
+            // Cube sums a path's own time over its subtree; the profile's
+            // times were each converted from ticks and rounded down, so the
+            // two differ by up to a nanosecond per path below.
+            let below = paths.keys().filter(|p| p.starts_with(&path)).count() as f64;
+            let cube_ns = cnode["inclusive_s"][location].as_f64().unwrap() * 1e9;
+            assert!(
+                (cube_ns - inclusive_ns as f64).abs() <= 1.0 + below + inclusive_ns as f64 * 1e-9,
+                "time of {path:?} on location {location}: {cube_ns} ns in Cube, {inclusive_ns} ns in the profile"
+            );
+        }
+    }
+    let wanted: Vec<usize> = expected.iter().map(|paths| paths.len()).collect();
+    assert_eq!(seen, wanted, "call paths of each thread found in Cube");
+}
+
+#[test]
+fn cube_archives_read_by_pycubexr_equal_the_profiles() {
+    let runs = traced_runs();
+    for run_ in &runs {
+        let cube = run_.dir.join("run.cubex");
+        succeed(
+            pomp()
+                .arg("report")
+                .arg(&run_.profile)
+                .arg("--cube")
+                .arg(&cube),
+        );
+        let profile = pomp2::profile::read(&run_.profile).unwrap();
+        assert_cube_equals(&cube, &[profile]);
+    }
+    // Ranks of one run: a process each in the system tree.
+    let program = Programs::get().path("imbalanced_loop");
+    let first = profile(&program, THREADS, &["4", "2"], &[("PMI_RANK", "0")]);
+    let second = profile(&program, 2, &["6", "2"], &[("PMI_RANK", "1")]);
+    let cube = first.dir.join("ranks.cubex");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&first.profile)
+            .arg(&second.profile)
+            .arg("--cube")
+            .arg(&cube),
+    );
+    let profiles = [&first.profile, &second.profile].map(|p| pomp2::profile::read(p).unwrap());
+    assert_cube_equals(&cube, &profiles);
+    let anchor = Command::new("tar")
+        .arg("-xOf")
+        .arg(&cube)
+        .arg("anchor.xml")
+        .output()
+        .unwrap();
+    let anchor = text(&anchor.stdout);
+    assert!(
+        anchor.contains("<name>rank 0</name>") && anchor.contains("<name>rank 1</name>"),
+        "{anchor}"
+    );
+}
+
+#[test]
+fn otf2_archives_read_by_otf2_print_and_python_equal_the_runtime_s_counts() {
+    for run_ in traced_runs() {
+        let archive = run_.dir.join("otf2");
+        let profile = pomp2::profile::read(&run_.profile).unwrap();
+        let trace = profile.trace.as_ref().expect("a trace");
+        assert_eq!(trace.dropped_events, 0);
+        // Twice: the second replaces the first.
+        for _ in 0..2 {
+            succeed(
+                pomp()
+                    .arg("report")
+                    .arg(&run_.profile)
+                    .arg("--otf2")
+                    .arg(&archive),
+            );
+        }
+        let anchor = archive.join("traces.otf2");
+        let read = read_with_python("read_otf2.py", &anchor);
+        assert_eq!(read["problems"], serde_json::json!([]), "{read:#}");
+        let expected = traced_visits(&profile);
+        let names: Vec<String> = profile
+            .threads
+            .iter()
+            .map(|t| format!("thread {}", t.thread))
+            .collect();
+        // The archive lists threads by number; the profile in the order they met the runtime.
+        let mut by_number: Vec<_> = profile.threads.iter().map(|t| t.thread).collect();
+        by_number.sort();
+        let locations: Vec<String> = by_number.iter().map(|t| format!("thread {t}")).collect();
+        assert_eq!(read["locations"].as_array().unwrap(), &locations);
+        for (thread, visits) in names.iter().zip(&expected) {
+            let enters: std::collections::BTreeMap<String, u64> =
+                serde_json::from_value(read["enters"][thread].clone()).unwrap_or_default();
+            assert_eq!(&enters, visits, "{thread} of {}", run_.profile.display());
+        }
+        let count = |event: &str| read["events"][event].as_u64().unwrap_or(0);
+        let spans = pomp2::trace::read(&trace.path).unwrap();
+        let forks = spans
+            .threads
+            .values()
+            .flatten()
+            .filter(|s| s.forked)
+            .count() as u64;
+        assert!(forks > 0);
+        assert_eq!(count("ThreadFork"), forks, "{}", read["events"]);
+        assert_eq!(count("ThreadFork"), count("ThreadJoin"));
+        if profile.tasks.created > 0 {
+            for event in ["ThreadTaskCreate", "ThreadTaskSwitch", "ThreadTaskComplete"] {
+                assert!(count(event) > 0, "no {event}: {}", read["events"]);
+            }
+            assert_eq!(count("ThreadTaskCreate"), profile.tasks.created);
+        }
+        // otf2-print reads it too, and counts the same enters.
+        let printed = succeed(Command::new("otf2-print").arg(&anchor));
+        let mut enters: std::collections::BTreeMap<(String, String), u64> = Default::default();
+        for line in text(&printed.stdout).lines() {
+            let mut words = line.split_whitespace();
+            if words.next() != Some("ENTER") {
+                continue;
+            }
+            let location = words.next().unwrap().to_string();
+            let region = line.split('"').nth(1).unwrap().to_string();
+            *enters
+                .entry((format!("thread {location}"), region))
+                .or_default() += 1;
+        }
+        let mut expected_enters = std::collections::BTreeMap::new();
+        for (thread, visits) in names.iter().zip(&expected) {
+            for (label, count) in visits {
+                expected_enters.insert((thread.clone(), label.clone()), *count);
+            }
+        }
+        assert_eq!(enters, expected_enters);
+    }
+}
+
+#[test]
+fn traces_convert_to_chrome_json_and_otf2_from_the_trace_itself() {
+    let run_ = profile(
+        &Programs::get().path("task_tree"),
+        THREADS,
+        &["4", "2", "10"],
+        &[("POMP_TRACE", "1")],
+    );
+    let trace_path = std::fs::read_dir(&run_.dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "ptrace"))
+        .expect("a trace");
+    let trace = pomp2::trace::read(&trace_path).unwrap();
+    let chrome = run_.dir.join("trace.json");
+    let archive = run_.dir.join("otf2");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&trace_path)
+            .arg("--chrome")
+            .arg(&chrome)
+            .arg("--otf2")
+            .arg(&archive),
+    );
+    assert!(output.stdout.is_empty());
+    assert!(text(&output.stderr).contains("wrote"));
+    let document = pomp2::chrome::read(&chrome).unwrap();
+    let spans: Vec<&pomp2::chrome::Span> = document
+        .events
+        .iter()
+        .filter_map(|event| match event {
+            pomp2::chrome::Event::Complete(span) => Some(span),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(spans.len(), trace.span_count());
+    assert_eq!(document.info.events, trace.span_count() as u64);
+    assert!(spans.iter().all(|s| s.ts >= 0.0 && s.dur >= 0.0));
+    assert!(archive.join("traces.otf2").is_file());
+    // Without the OTF2 library, the error names the package.
+    let output = run(pomp()
+        .env("POMP_OTF2_LIBRARY", "/nonexistent/libotf2.so.10")
+        .arg("report")
+        .arg(&trace_path)
+        .arg("--otf2")
+        .arg(run_.dir.join("other")));
+    assert_eq!(output.status.code(), Some(2));
+    let error = text(&output.stderr);
+    assert!(error.contains("libopen-trace-format2"), "{error}");
+    assert!(!run_.dir.join("other").exists());
+    // A trace alone is converted, not reported on.
+    let output = run(pomp().arg("report").arg(&trace_path));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--otf2"));
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use pomp2::profile::{ImplicitBarrier, Kind, Node, Profile, RegionId};
-use pomp2::trace::{Event, Trace};
+use pomp2::trace::Trace;
 use std::collections::BTreeMap;
 
 const REPS: u64 = 9;
@@ -48,19 +48,10 @@ fn barrier_per_thread(profile: &Profile, region: RegionId) -> BTreeMap<u32, (u64
 /// The median of `region`'s implicit-barrier waits on `thread`, from the
 /// trace: one instance the machine delayed does not move it.
 fn median_wait_ns(trace: &Trace, region: RegionId, thread: u32) -> u64 {
-    let mut waits: Vec<u64> = trace
-        .events
+    let mut waits: Vec<u64> = trace.threads[&thread]
         .iter()
-        .filter_map(|event| match event {
-            Event::Complete(span)
-                if span.tid == thread
-                    && span.cat == Kind::ImplicitBarrier
-                    && span.args.region == Some(region) =>
-            {
-                Some((span.dur * 1e3) as u64)
-            }
-            _ => None,
-        })
+        .filter(|span| span.kind == Kind::ImplicitBarrier && span.region == region)
+        .map(|span| span.duration)
         .collect();
     assert_eq!(waits.len() as u64, REPS, "region {region}, thread {thread}");
     waits.sort_unstable();

@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 fn check_times_are_consistent(profile: &Value) {
     for_each_node(profile, |thread, _, node| {
@@ -291,31 +292,57 @@ fn misuse_does_no_harm_and_finalize_writes_once() {
 }
 
 #[test]
-fn trace_is_valid_chrome_json() {
+fn trace_holds_one_span_per_timed_visit() {
     let exe = build("basic");
     let run = run_ok(&exe, 2, &["2"], &[("POMP_TRACE", "1")]);
     let profile = run.profile();
     let traces = run.files("pomp-trace.");
-    assert_eq!(traces.len(), 1);
-    let trace = trace_json(&traces[0]);
-    let events = trace["traceEvents"].as_array().unwrap();
-    let complete: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
-    // One complete event per timed visit.
-    let mut timed_visits = 0;
-    for_each_node(&profile, |_, _, node| {
+    assert_eq!(traces.len(), 1, "{traces:?}");
+    assert!(traces[0].to_string_lossy().ends_with(".ptrace"));
+    let trace = read_trace(&traces[0]);
+    // One span per timed visit, on the thread that made it.
+    let mut timed_visits: BTreeMap<u64, u64> = BTreeMap::new();
+    for_each_node(&profile, |thread, _, node| {
         if node["kind"] != "thread" {
-            timed_visits += node["visits"].as_u64().unwrap();
+            *timed_visits.entry(thread).or_default() += node["visits"].as_u64().unwrap();
         }
     });
-    assert_eq!(complete.len() as u64, timed_visits);
-    for event in &complete {
-        assert!(event["ts"].as_f64().unwrap() >= 0.0);
-        assert!(event["dur"].as_f64().unwrap() >= 0.0);
-        assert!(event["pid"].is_u64() && event["tid"].is_u64());
-        assert!(event["name"].is_string());
+    let spans: BTreeMap<u64, u64> = trace
+        .threads
+        .iter()
+        .map(|(&thread, spans)| (thread as u64, spans.len() as u64))
+        .collect();
+    assert_eq!(spans, timed_visits);
+    let wall_ns = profile["wall_ns"].as_u64().unwrap();
+    for span in trace.threads.values().flatten() {
+        assert!(
+            span.start + span.duration <= wall_ns + 1_000_000,
+            "{span:?}"
+        );
     }
-    assert_eq!(trace["otherData"]["dropped_events"], 0);
-    assert!(trace["otherData"]["note"].is_null());
+    assert_eq!(trace.footer.dropped_events, 0);
+    assert_eq!(trace.footer.events, trace.span_count() as u64);
+    assert_eq!(profile["trace"]["events"], trace.span_count() as u64);
+    assert_eq!(
+        trace.footer.regions.len(),
+        profile["regions"].as_array().unwrap().len()
+    );
+}
+
+#[test]
+fn a_long_trace_is_written_as_its_buffers_fill() {
+    // Each thread's buffer holds a few thousand spans: this run fills it
+    // many times, and no leftover temporary file stays behind.
+    let exe = build("basic");
+    let run = run_ok(&exe, 2, &["4000"], &[("POMP_TRACE", "1")]);
+    let traces = run.files("pomp-trace.");
+    assert_eq!(traces.len(), 1, "{traces:?}");
+    let bytes = std::fs::metadata(&traces[0]).unwrap().len();
+    let trace = read_trace(&traces[0]);
+    let spans = trace.span_count() as u64;
+    assert!(bytes > 4 * 64 * 1024, "{bytes} bytes");
+    assert!(bytes < spans * 16, "{bytes} bytes for {spans} spans");
+    assert_eq!(trace.footer.events, spans);
 }
 
 #[test]
@@ -328,19 +355,10 @@ fn trace_limit_drops_events_and_says_so() {
         &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "10")],
     );
     let traces = run.files("pomp-trace.");
-    let trace = trace_json(&traces[0]);
-    let complete = trace["traceEvents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["ph"] == "X")
-        .count();
-    assert!(complete <= 10, "{complete} events kept");
-    assert!(trace["otherData"]["dropped_events"].as_u64().unwrap() > 0);
-    assert!(trace["otherData"]["note"]
-        .as_str()
-        .unwrap()
-        .contains("dropped"));
+    let trace = read_trace(&traces[0]);
+    let kept = trace.span_count();
+    assert!(kept <= 10, "{kept} events kept");
+    assert!(trace.footer.dropped_events > 0);
     assert!(run.stderr().contains("dropped"), "{}", run.stderr());
     let profile = run.profile();
     assert!(profile["trace"]["dropped_events"].as_u64().unwrap() > 0);

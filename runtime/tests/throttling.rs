@@ -6,7 +6,6 @@ mod common;
 
 use common::*;
 use pomp2::profile::{Kind, Node, Profile, RegionId};
-use pomp2::trace::Event;
 
 const THREADS: u64 = 2;
 const TASKS_PER_THREAD: u64 = 3000;
@@ -82,11 +81,13 @@ fn run_throttle(env: &[(&str, &str)]) -> (Run, Profile) {
 fn timed_trace_events(run: &Run, kind: Kind) -> Vec<u32> {
     let trace = pomp2::trace::read(&run.files("pomp-trace.")[0]).unwrap();
     trace
-        .events
+        .threads
         .iter()
-        .filter_map(|event| match event {
-            Event::Complete(span) if span.cat == kind => Some(span.tid),
-            _ => None,
+        .flat_map(|(&thread, spans)| {
+            spans
+                .iter()
+                .filter(move |span| span.kind == kind)
+                .map(move |_| thread)
         })
         .collect()
 }

@@ -135,10 +135,10 @@ pub enum InputError {
         .0.display()
     )]
     UnknownLanguage(PathBuf),
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("cannot read {}: {cause}", .path.display())]
     Unreadable {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A defect of pomp, caught so that one file does not stop a build.
     #[error("internal error while instrumenting {}: {message}", .path.display())]
@@ -151,9 +151,9 @@ pub fn read_source(path: &Path, language: Option<Language>) -> Result<SourceFile
     let language = language
         .or_else(|| Language::from_path(path))
         .ok_or_else(|| InputError::UnknownLanguage(path.to_path_buf()))?;
-    let bytes = crate::source::Bytes::read(path).map_err(|source| InputError::Unreadable {
+    let bytes = crate::source::Bytes::read(path).map_err(|cause| InputError::Unreadable {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     Ok(SourceFile::new(path, bytes, language))
 }
@@ -318,10 +318,22 @@ pub fn instrument_path(
         Some(_) => Some(serde_json::to_vec_pretty(&done.idf(&file))?),
         None => None,
     };
-    crate::output::write_atomically_with(output, |to| done.write_output(&file, to))
+    // Every output is made before any is put in place: all or none.
+    let staged_output = crate::output::stage(output, |to| done.write_output(&file, to))
+        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?;
+    let staged_idf = match (idf, idf_bytes) {
+        (Some(path), Some(bytes)) => Some(
+            crate::output::stage(path, |to| to.write_all(&bytes))
+                .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?,
+        ),
+        _ => None,
+    };
+    staged_output
+        .commit()
         .with_context(|| format!("cannot write {}", output.display()))?;
-    if let (Some(path), Some(bytes)) = (idf, idf_bytes) {
-        crate::output::write_atomically(path, &bytes)
+    if let (Some(staged), Some(path)) = (staged_idf, idf) {
+        staged
+            .commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok((file, done))

@@ -40,7 +40,8 @@ pub fn diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
 
 /// The hover on the directive of a region: what it is, where its code
 /// ends, the events it produces and the code inserted for it.
-pub fn hover(region: &RegionEntry, language: &str) -> Hover {
+/// `parent` is the region's innermost enclosing region, if any.
+pub fn hover(region: &RegionEntry, parent: Option<&RegionEntry>, language: &str) -> Hover {
     let idf = &region.idf;
     let mut text = format!(
         "**{}** region {} `{}`",
@@ -54,8 +55,8 @@ pub fn hover(region: &RegionEntry, language: &str) -> Hover {
         "Block: line {} to line {}",
         region.extent.start.line, region.extent.end.line
     ));
-    if let Some(parent) = &idf.parent {
-        text.push_str(&format!(", inside region `{parent}`"));
+    if let Some(parent) = parent {
+        text.push_str(&format!(", inside {}", parent.idf.label()));
     }
     text.push_str("\n\n");
     if region.events.is_empty() {

@@ -402,10 +402,15 @@ impl<'c> Server<'c> {
             .lines
             .offset(document.text.as_bytes(), at.position, encoding);
         let rendered = document.rendered(encoding).expect("analysed");
-        let hover = rendered
-            .regions
-            .region_of_directive_at(offset)
-            .map(|region| features::hover(region, rendered.regions.language));
+        let regions = &rendered.regions;
+        let hover = regions.region_of_directive_at(offset).map(|region| {
+            let parent = region
+                .idf
+                .parent
+                .as_ref()
+                .and_then(|id| regions.region_with_id(id));
+            features::hover(region, parent, regions.language)
+        });
         Ok(serde_json::to_value(hover).expect("a hover is JSON"))
     }
 

@@ -254,19 +254,40 @@ impl Context {
     /// given by its last path component; the enclosing unit appears when the
     /// instrumenter said which it is.
     pub fn label(&self) -> String {
-        let mut label = construct_words(self.construct());
-        if let Some(name) = self.name() {
-            let _ = write!(label, " ({name})");
-        }
-        if let Some(unit) = &self.unit {
-            let _ = write!(label, " in {unit}");
-        }
-        if let Some(start) = &self.start {
-            let file = start.file.rsplit(['/', '\\']).next().unwrap_or_default();
-            let _ = write!(label, " ({file}:{})", start.first_line);
-        }
-        label
+        label(
+            self.construct(),
+            self.name(),
+            self.unit.as_deref(),
+            self.start
+                .as_ref()
+                .map(|s| (s.file.as_str(), s.first_line as usize)),
+        )
     }
+}
+
+/// How people name a region of `region_type` (a CTC region type), named
+/// `name` by the user, in `unit`, whose directive is at `place` (file and
+/// line): `parallel for in CalcKinematicsForElems (lulesh.cc:782)`,
+/// `critical (io) in main (basic.c:50)`. The file is given by its last
+/// path component.
+pub fn label(
+    region_type: &str,
+    name: Option<&str>,
+    unit: Option<&str>,
+    place: Option<(&str, usize)>,
+) -> String {
+    let mut label = construct_words(region_type);
+    if let Some(name) = name {
+        let _ = write!(label, " ({name})");
+    }
+    if let Some(unit) = unit {
+        let _ = write!(label, " in {unit}");
+    }
+    if let Some((file, line)) = place {
+        let file = file.rsplit(['/', '\\']).next().unwrap_or_default();
+        let _ = write!(label, " ({file}:{line})");
+    }
+    label
 }
 
 /// Construct names as people write them: CTC region types run the words of

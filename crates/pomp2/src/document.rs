@@ -174,7 +174,7 @@ mod tests {
         );
         let damaged = read_idf("{\"schema_version\": \"1.0\", \"regions\": 3}").unwrap_err();
         assert!(matches!(damaged, Error::Invalid { .. }), "{damaged}");
-        let trace = from_slice::<crate::trace::Trace>(
+        let trace = from_slice::<crate::chrome::Trace>(
             b"{\"otherData\": {\"format\": \"x\"}}",
             Path::new("t.json"),
         )

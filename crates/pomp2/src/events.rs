@@ -1,6 +1,7 @@
 //! Every function of the POMP2 interface that instrumented code calls, with
 //! its C signature. The instrumenter writes prototypes and checks its rules
-//! against this table; the runtime implements every entry.
+//! against this table; the runtime's entry points, with C and with gfortran
+//! linkage, are generated from it.
 
 /// A parameter's C type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +140,9 @@ pub const EVENTS: &[Event] = &[
     event("Masked_end", &[RegionHandle]),
     event("Taskgroup_enter", &[RegionHandle, Ctc]),
     event("Taskgroup_exit", &[RegionHandle]),
+    // The interface description also names the taskgroup pair begin/end.
+    event("Taskgroup_begin", &[RegionHandle, Ctc]),
+    event("Taskgroup_end", &[RegionHandle]),
     event("Taskloop_enter", &[RegionHandle, Ctc]),
     event("Taskloop_exit", &[RegionHandle]),
     event("Taskyield_begin", &[RegionHandle, Ctc]),
@@ -165,6 +169,13 @@ pub const EVENTS: &[Event] = &[
     // Registration.
     event("Assign_handle", &[RegionHandle, Ctc]),
     event("USER_Assign_handle", &[RegionHandle, Ctc]),
+    // Instrumented Fortran takes a parallel region's default team size
+    // from the library.
+    Event {
+        name: "Lib_get_max_threads",
+        params: &[],
+        returns: Returns::Int,
+    },
     // The lock routines' wrappers.
     event("Init_lock", &[Lock]),
     event("Destroy_lock", &[Lock]),

@@ -93,6 +93,23 @@ pub struct Region {
     pub implicit_barrier: Option<crate::ctc::ImplicitBarrier>,
 }
 
+impl Region {
+    /// How people name the region, as reports do: `parallel for in
+    /// CalcForceForNodes (lulesh.cc:1171)`.
+    pub fn label(&self) -> String {
+        let name = ["criticalName", "userRegionName"]
+            .iter()
+            .find_map(|key| self.aux.get(*key))
+            .map(String::as_str);
+        crate::ctc::label(
+            &self.region_type,
+            name,
+            self.unit.as_deref(),
+            Some((&self.file, self.line_start)),
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EndDirective {
     pub line: usize,

@@ -3,6 +3,7 @@
 //! use these definitions, so the instrumenter, the runtime, the tests and
 //! the reports cannot drift apart.
 
+pub mod chrome;
 pub mod ctc;
 pub mod document;
 pub mod events;

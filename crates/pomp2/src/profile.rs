@@ -160,6 +160,57 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of their [`Kind::code`]s.
+    pub const ALL: [Kind; 37] = [
+        Kind::Thread,
+        Kind::Parallel,
+        Kind::For,
+        Kind::Do,
+        Kind::Sections,
+        Kind::Section,
+        Kind::Single,
+        Kind::SingleBody,
+        Kind::Master,
+        Kind::Masked,
+        Kind::Critical,
+        Kind::Atomic,
+        Kind::Ordered,
+        Kind::Workshare,
+        Kind::Barrier,
+        Kind::ImplicitBarrier,
+        Kind::Flush,
+        Kind::TaskCreate,
+        Kind::Task,
+        Kind::UntiedTaskCreate,
+        Kind::UntiedTask,
+        Kind::Taskwait,
+        Kind::UserRegion,
+        Kind::Taskgroup,
+        Kind::Taskloop,
+        Kind::Scope,
+        Kind::Loop,
+        Kind::Teams,
+        Kind::Distribute,
+        Kind::Target,
+        Kind::Taskyield,
+        Kind::Cancel,
+        Kind::CancellationPoint,
+        Kind::SetLock,
+        Kind::SetNestLock,
+        Kind::TestLock,
+        Kind::TestNestLock,
+    ];
+
+    /// The kind's number in binary formats (the trace).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The kind numbered `code`.
+    pub fn from_code(code: u8) -> Option<Kind> {
+        Kind::ALL.get(code as usize).copied()
+    }
+
     /// The name the profile and the trace use.
     pub fn name(self) -> &'static str {
         match self {
@@ -458,6 +509,15 @@ pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Profile, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_has_the_code_of_its_place() {
+        for (code, kind) in Kind::ALL.iter().enumerate() {
+            assert_eq!(kind.code() as usize, code);
+            assert_eq!(Kind::from_code(code as u8), Some(*kind));
+        }
+        assert_eq!(Kind::from_code(Kind::ALL.len() as u8), None);
+    }
 
     fn leaf(region: RegionId, kind: Kind, visits: u64, ns: u64) -> Node {
         Node {

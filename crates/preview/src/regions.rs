@@ -216,6 +216,11 @@ impl Document {
     }
 
     /// The region whose directive (or end directive) holds byte `offset`.
+    /// The region with the id `id`.
+    pub fn region_with_id(&self, id: &pomp2::RegionId) -> Option<&RegionEntry> {
+        self.regions.iter().find(|r| &r.idf.id == id)
+    }
+
     pub fn region_of_directive_at(&self, offset: usize) -> Option<&RegionEntry> {
         let holds = |bytes: [usize; 2]| bytes[0] <= offset && offset <= bytes[1];
         self.regions.iter().find(|r| {

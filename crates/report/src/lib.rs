@@ -5,9 +5,12 @@
 //!
 //! [`load`] reads profiles, traces and IDF descriptors through the `pomp2`
 //! contract's types; [`join`] recognises regions across profiles and
-//! builds; [`analysis`] computes the figures; [`render`] shows them.
+//! builds; [`analysis`] computes the figures; [`render`] shows them;
+//! [`export`] writes them in the formats of other tools (CUBE4, OTF2,
+//! Chrome trace JSON).
 
 pub mod analysis;
+pub mod export;
 pub mod join;
 pub mod load;
 pub mod render;
@@ -48,11 +51,29 @@ pub struct Options {
     pub flamegraph: Option<PathBuf>,
     pub html: Option<PathBuf>,
     pub speedscope: Option<PathBuf>,
+    /// A CUBE4 archive of the profiles.
+    pub cube: Option<PathBuf>,
+    /// The trace as Chrome trace JSON.
+    pub chrome: Option<PathBuf>,
+    /// The trace as an OTF2 archive, in this directory.
+    pub otf2: Option<PathBuf>,
+}
+
+impl Options {
+    /// Whether the trace is to be converted.
+    fn converts_trace(&self) -> bool {
+        self.chrome.is_some() || self.otf2.is_some()
+    }
 }
 
 /// Makes the report `options` ask for: text, JSON or CSV on `out`, the
 /// pictures to their files. Returns the files written.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
+    if let [only] = options.profiles.as_slice() {
+        if pomp2::trace::is_trace_file(only) {
+            return run_trace(options, only);
+        }
+    }
     let descriptors = Descriptors::read(&options.idf)?;
     match &options.diff {
         Some((a, b)) => run_diff(options, a, b, &descriptors, out),
@@ -92,8 +113,28 @@ fn run_report(
     all.extend(&baseline);
     let catalog = Catalog::new(&all, matching, descriptors);
     let report = analysis::report(&runs, baseline.as_ref(), &catalog);
-    // Pictures first: output cut short (`| head`) must not cost them.
-    let written = report_pictures(options, &report, &runs, &catalog)?;
+    // Pictures and exports first: output cut short (`| head`) must not
+    // cost them.
+    let mut written = report_pictures(options, &report, &runs, &catalog)?;
+    if let Some(path) = &options.cube {
+        let archive = export::cube::archive(&runs, &catalog).map_err(|e| write_error(path, e))?;
+        write_file(path, &archive)?;
+        written.push(path.clone());
+    }
+    if options.converts_trace() {
+        let [run] = runs.as_slice() else {
+            return Err(Error::OneTrace);
+        };
+        let Some(trace) = &run.trace else {
+            return Err(Error::NoTrace {
+                profile: run.path.clone(),
+                why: run.trace_problem.clone().unwrap_or_else(|| {
+                    "the run wrote none: run the program with POMP_TRACE=1".to_string()
+                }),
+            });
+        };
+        written.extend(convert_trace(options, trace)?);
+    }
     match options.format {
         Format::Text => {
             let layout = render::text::Layout {
@@ -145,6 +186,31 @@ fn report_pictures(
         let json = serde_json::to_vec(&document).map_err(|e| write_error(path, e.into()))?;
         write_file(path, &json)?;
         written.push(path.clone());
+    }
+    Ok(written)
+}
+
+/// `pomp report TRACE`: the trace converted as the options ask.
+fn run_trace(options: &Options, path: &Path) -> Result<Vec<PathBuf>, Error> {
+    if !options.converts_trace() {
+        return Err(Error::TraceWithoutConversion {
+            trace: path.to_path_buf(),
+        });
+    }
+    let trace = pomp2::trace::read(path)?;
+    convert_trace(options, &trace)
+}
+
+fn convert_trace(options: &Options, trace: &pomp2::trace::Trace) -> Result<Vec<PathBuf>, Error> {
+    let mut written = Vec::new();
+    if let Some(path) = &options.chrome {
+        pomp_core::output::write_atomically_with(path, |out| export::chrome::write(trace, out))
+            .map_err(|e| write_error(path, e))?;
+        written.push(path.clone());
+    }
+    if let Some(dir) = &options.otf2 {
+        export::otf2::write(trace, dir)?;
+        written.push(dir.clone());
     }
     Ok(written)
 }

@@ -29,6 +29,17 @@ pub enum Error {
         other: String,
         difference: String,
     },
+    /// A trace that cannot be read.
+    #[error(transparent)]
+    Trace(#[from] pomp2::trace::Error),
+    #[error("{} is a trace: name what to make of it (--otf2 DIR, --chrome OUT.json), or report on the profile beside it", trace.display())]
+    TraceWithoutConversion { trace: PathBuf },
+    #[error("--otf2 and --chrome convert one trace: name one profile, or its trace")]
+    OneTrace,
+    #[error("{} has no trace to convert: {why}", profile.display())]
+    NoTrace { profile: PathBuf, why: String },
+    #[error(transparent)]
+    Otf2(#[from] super::export::otf2::Error),
     #[error("cannot draw the flame graph: {0}")]
     FlameGraph(std::io::Error),
     #[error("cannot write {}: {source}", path.display())]

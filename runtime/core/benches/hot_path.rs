@@ -2,7 +2,7 @@
 //! the thread is registered).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pomp_runtime_core::events::*;
+use pomp_runtime_core::entry_points::*;
 use pomp_runtime_core::{RegionHandle, TaskHandle};
 use std::ffi::c_char;
 use std::hint::black_box;

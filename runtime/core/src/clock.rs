@@ -136,6 +136,15 @@ impl Scale {
         }
     }
 
+    /// The clock's reading when the runtime started.
+    pub fn origin_ticks(&self) -> u64 {
+        self.origin_ticks
+    }
+
+    pub fn ns_per_tick(&self) -> f64 {
+        self.ns_per_tick
+    }
+
     /// A duration in ticks as nanoseconds.
     #[inline]
     pub fn ns(&self, ticks: u64) -> u64 {

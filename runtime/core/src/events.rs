@@ -1,21 +1,21 @@
-//! The POMP2 interface with C linkage, plus pomp's extended events.
+//! What each POMP2 event does: the handlers that the entry points (C and
+//! gfortran linkage, generated from `pomp2::events`; see
+//! [`crate::entry_points`]) forward to, plus pomp's extended events.
 //!
 //! Every entry point tolerates a NULL handle pointer, an unassigned handle,
 //! calls before initialisation and after finalisation: it then records
 //! nothing, but still writes defined values into task-handle outputs.
 
-#![allow(non_snake_case)]
 // Safety contract of every entry point: pointers are NULL or valid as the
 // POMP2 interface defines them (handle slots live as long as the program).
 #![allow(clippy::missing_safety_doc)]
 
-use crate::clock::{self, Now};
-use crate::regions::{self, Handle, RegionId, NO_REGION};
-use crate::state::{ForkState, ThreadState, Timing, NO_NODE};
-use crate::team::{self, Membership, NO_INSTANCE};
+use crate::clock::Now;
+use crate::regions::{self, Handle, RegionId};
+use crate::state::ThreadState;
 use crate::{record, RegionHandle, TaskHandle};
 use pomp2::profile::Kind;
-use std::ffi::c_char;
+use std::ffi::{c_char, c_int};
 
 /// Where a call's CTC string comes from; used to assign a handle lazily
 /// when its registration function was never called.
@@ -126,7 +126,7 @@ macro_rules! task_begin {
     };
 }
 
-pub(crate) use {enter, exit, exit_resuming_task, fast_or_general, task_begin, task_create_begin};
+pub(crate) use fast_or_general;
 
 #[inline(always)]
 pub(crate) unsafe fn resolve(handle: *mut RegionHandle, ctc: Ctc) -> Option<RegionId> {
@@ -214,25 +214,7 @@ pub(crate) unsafe fn point(handle: *mut RegionHandle, ctc: Ctc, kind: Kind) {
 #[inline(always)]
 pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
     if let Some(region) = resolve(handle, Ctc::Absent) {
-        record(|state| {
-            let Some(frame) = state.find(region, kind) else {
-                return;
-            };
-            if !frame.timed {
-                return;
-            }
-            let now = clock::now();
-            let wait = now.saturating_sub(frame.start);
-            frame.mark = now;
-            let node = frame.node;
-            if node != NO_NODE {
-                state.nodes[node as usize].wait_ns += wait;
-            }
-            match kind {
-                Kind::Critical => state.breakdown.critical_wait_ns += wait,
-                _ => state.breakdown.ordered_wait_ns += wait,
-            }
-        });
+        record(|state| state.entry_granted(region, kind, Now));
     }
 }
 
@@ -241,7 +223,7 @@ pub(crate) unsafe fn entry_granted(handle: *mut RegionHandle, kind: Kind) {
 #[inline(always)]
 unsafe fn store_task(out: *mut TaskHandle, state: Option<&ThreadState>) {
     if !out.is_null() {
-        *out = state.map_or(0, |s| s.current_task);
+        *out = state.map_or(0, |s| s.tasks.current);
     }
 }
 
@@ -281,32 +263,20 @@ pub(crate) unsafe fn exit_resuming_task_generally(
             } else {
                 state.pop_to(region, kind, Now);
             }
-            state.current_task = old_task;
+            state.tasks.current = old_task;
         }
     }
 }
 
-pub(crate) unsafe fn parallel_fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
+unsafe fn fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
     store_task(old_task, None);
     if !crate::recording() {
         return;
     }
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, ctc)
-    {
+    if let Some(handle) = resolve_handle(handle, ctc) {
         record(|state| {
             store_task(old_task, Some(state));
-            let frame = state.push(region, Kind::Parallel, Now);
-            frame.fork = ForkState::AwaitingBegin;
-            if inferred_barrier {
-                if frame.timed {
-                    frame.team = team::open(region);
-                } else {
-                    team::open_untimed(region);
-                }
-            }
+            state.fork(handle.region, handle.inferred_barrier, Now);
         });
     }
 }
@@ -315,128 +285,20 @@ pub(crate) unsafe fn parallel_begin(handle: *mut RegionHandle) {
     if !crate::recording() {
         return;
     }
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let forked_here = match state.stack.last_mut() {
-                Some(frame)
-                    if frame.region == region
-                        && frame.kind == Kind::Parallel
-                        && frame.fork == ForkState::AwaitingBegin =>
-                {
-                    frame.fork = ForkState::InTeam;
-                    Some(
-                        frame
-                            .timed
-                            .then(|| clock::now().saturating_sub(frame.start)),
-                    )
-                }
-                _ => None,
-            };
-            match forked_here {
-                Some(fork_ns) => state.breakdown.fork_ns += fork_ns.unwrap_or(0),
-                None => begin_as_worker(state, region, inferred_barrier),
-            }
-            state.current_task = state.new_task_id();
-            state.current_task_region = NO_REGION;
-        });
-    }
-}
-
-/// A team worker starts from idle: the barrier that ended its previous
-/// region has released it, and whatever else is still open was left by a
-/// cancelled region that skipped its ends.
-fn begin_as_worker(state: &mut ThreadState, region: RegionId, inferred_barrier: bool) {
-    state.close_all_released();
-    if !state.stack.is_empty() {
-        state.unmatched_ends += state.stack.len() as u64;
-        state.pop_all(Now);
-    }
-    if !inferred_barrier {
-        state.push(region, Kind::Parallel, Now);
-        return;
-    }
-    match team::membership(region) {
-        Membership::Team(instance) => {
-            let frame = state.push_with(region, Kind::Parallel, Timing::Team { timed: true }, Now);
-            frame.team = instance;
-        }
-        Membership::Untimed => {
-            state.push_with(region, Kind::Parallel, Timing::Team { timed: false }, Now);
-        }
-        Membership::Alone => {
-            state.push(region, Kind::Parallel, Now);
-        }
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.begin_parallel(handle.region, handle.inferred_barrier, Now));
     }
 }
 
 pub(crate) unsafe fn parallel_end(handle: *mut RegionHandle) {
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let Some(frame) = state.close_above(region, Kind::Parallel, Now) else {
-                return;
-            };
-            let forked_here = frame.fork == ForkState::InTeam;
-            if frame.timed && frame.team != NO_INSTANCE {
-                let now = clock::now();
-                team::arrive(region, now);
-                let frame = state.arrive(now).unwrap();
-                frame.fork = if forked_here {
-                    ForkState::AwaitingJoin
-                } else {
-                    ForkState::AwaitingRelease
-                };
-            } else if forked_here {
-                frame.fork = ForkState::AwaitingJoin;
-                if frame.timed {
-                    frame.mark = clock::now();
-                }
-            } else {
-                if inferred_barrier && frame.timed {
-                    state.barriers_not_inferred += 1;
-                }
-                state.pop_to(region, Kind::Parallel, Now);
-            }
-        });
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.end_parallel(handle.region, handle.inferred_barrier, Now));
     }
 }
 
 pub(crate) unsafe fn parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
-    if let Some(Handle {
-        region,
-        inferred_barrier,
-    }) = resolve_handle(handle, Ctc::Absent)
-    {
-        record(|state| {
-            let closed = match state.find(region, Kind::Parallel) {
-                Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
-                    let now = clock::now();
-                    let (arrival, instance) = (frame.mark, frame.team);
-                    let release = if instance != NO_INSTANCE {
-                        team::close(region, instance, now)
-                    } else {
-                        None
-                    };
-                    if inferred_barrier && release.is_none() {
-                        state.barriers_not_inferred += 1;
-                    }
-                    state.breakdown.join_ns += now.saturating_sub(release.unwrap_or(arrival));
-                    state.join(region, release, now)
-                }
-                _ => state.pop_to(region, Kind::Parallel, Now),
-            };
-            if let Some(frame) = closed {
-                state.current_task_region = frame.saved_task_region;
-            }
-            state.current_task = old_task;
-        });
+    if let Some(handle) = resolve_handle(handle, Ctc::Absent) {
+        record(|state| state.join_parallel(handle.region, handle.inferred_barrier, old_task, Now));
     }
 }
 
@@ -454,12 +316,16 @@ pub(crate) unsafe fn task_create_begin_generally(
         if let Some(mut update) = crate::update() {
             let state = update.state();
             store_task(old_task, Some(state));
-            if !new_task.is_null() {
-                *new_task = state.new_task_id();
-            }
-            state.note_task_created(region);
+            let created = if new_task.is_null() {
+                0
+            } else {
+                let id = state.tasks.new_id();
+                *new_task = id;
+                id
+            };
+            state.tasks.note_created(region);
             if crate::recording() {
-                state.push_leaf(region, kind, Now);
+                state.push_leaf_creating(region, kind, created, Now);
             }
         }
     }
@@ -470,186 +336,145 @@ pub(crate) unsafe fn task_begin_generally(handle: *mut RegionHandle, task: TaskH
     if let Some(region) = resolve(handle, Ctc::Absent) {
         if let Some(mut update) = crate::update() {
             let state = update.state();
-            // Task frames restore the suspended task when they close.
-            state.push(region, kind, Now);
-            state.current_task = task;
-            state.current_task_region = region;
+            state.begin_task(region, kind, task, Now);
         }
     }
 }
 
-macro_rules! c_enter_exit {
+// The handlers of the entry points that `build.rs` generates from
+// `pomp2::events`, one for each event, named after it. Each takes the
+// event's arguments as both linkages pass them on: a CTC string as a
+// [`Ctc`], a task handle by value, a lock as a [`Lock`].
+
+/// Handlers of constructs with an enter (or begin) taking the CTC string,
+/// and an exit (or end).
+macro_rules! enter_exit {
     ($($kind:ident: $enter:ident / $exit:ident;)*) => {$(
-        #[no_mangle]
-        pub unsafe extern "C" fn $enter(handle: *mut RegionHandle, ctc: *const c_char) {
-            enter!(handle, Ctc::C(ctc), Kind::$kind)
+        #[inline(always)]
+        pub(crate) unsafe fn $enter(handle: *mut RegionHandle, ctc: Ctc) {
+            enter!(handle, ctc, Kind::$kind)
         }
-        #[no_mangle]
-        pub unsafe extern "C" fn $exit(handle: *mut RegionHandle) {
+        #[inline(always)]
+        pub(crate) unsafe fn $exit(handle: *mut RegionHandle) {
             exit!(handle, Kind::$kind)
         }
     )*};
 }
 
-c_enter_exit! {
-    For: POMP2_For_enter / POMP2_For_exit;
-    Do: POMP2_Do_enter / POMP2_Do_exit;
-    Sections: POMP2_Sections_enter / POMP2_Sections_exit;
-    Section: POMP2_Section_begin / POMP2_Section_end;
-    Single: POMP2_Single_enter / POMP2_Single_exit;
-    Master: POMP2_Master_begin / POMP2_Master_end;
-    Masked: POMP2_Masked_begin / POMP2_Masked_end;
-    Critical: POMP2_Critical_enter / POMP2_Critical_exit;
-    Atomic: POMP2_Atomic_enter / POMP2_Atomic_exit;
-    Ordered: POMP2_Ordered_enter / POMP2_Ordered_exit;
-    Workshare: POMP2_Workshare_enter / POMP2_Workshare_exit;
-    Flush: POMP2_Flush_enter / POMP2_Flush_exit;
-    UserRegion: POMP2_Begin / POMP2_End;
-    Taskgroup: POMP2_Taskgroup_enter / POMP2_Taskgroup_exit;
-    Taskloop: POMP2_Taskloop_enter / POMP2_Taskloop_exit;
-    Scope: POMP2_Scope_enter / POMP2_Scope_exit;
-    Loop: POMP2_Loop_enter / POMP2_Loop_exit;
-    Teams: POMP2_Teams_enter / POMP2_Teams_exit;
-    Distribute: POMP2_Distribute_enter / POMP2_Distribute_exit;
-    Target: POMP2_Target_enter / POMP2_Target_exit;
-    Taskyield: POMP2_Taskyield_begin / POMP2_Taskyield_end;
-    // The interface description also names the taskgroup pair begin/end.
-    Taskgroup: POMP2_Taskgroup_begin / POMP2_Taskgroup_end;
+enter_exit! {
+    For: for_enter / for_exit;
+    Do: do_enter / do_exit;
+    Sections: sections_enter / sections_exit;
+    Section: section_begin / section_end;
+    Single: single_enter / single_exit;
+    Master: master_begin / master_end;
+    Masked: masked_begin / masked_end;
+    Critical: critical_enter / critical_exit;
+    Atomic: atomic_enter / atomic_exit;
+    Ordered: ordered_enter / ordered_exit;
+    Workshare: workshare_enter / workshare_exit;
+    Flush: flush_enter / flush_exit;
+    UserRegion: begin / end;
+    Taskgroup: taskgroup_enter / taskgroup_exit;
+    Taskgroup: taskgroup_begin / taskgroup_end;
+    Taskloop: taskloop_enter / taskloop_exit;
+    Scope: scope_enter / scope_exit;
+    Loop: loop_enter / loop_exit;
+    Teams: teams_enter / teams_exit;
+    Distribute: distribute_enter / distribute_exit;
+    Target: target_enter / target_exit;
+    Taskyield: taskyield_begin / taskyield_end;
 }
 
-/// Events without a CTC that open a nested part of a construct.
-macro_rules! c_begin_end {
-    ($($kind:ident: $begin:ident / $end:ident;)*) => {$(
-        #[no_mangle]
-        pub unsafe extern "C" fn $begin(handle: *mut RegionHandle) {
-            enter!(handle, Ctc::Absent, Kind::$kind)
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
-            exit!(handle, Kind::$kind)
-        }
-    )*};
+/// A single construct's body: the thread that executes it.
+#[inline(always)]
+pub(crate) unsafe fn single_begin(handle: *mut RegionHandle) {
+    enter!(handle, Ctc::Absent, Kind::SingleBody)
 }
 
-c_begin_end! {
-    SingleBody: POMP2_Single_begin / POMP2_Single_end;
+#[inline(always)]
+pub(crate) unsafe fn single_end(handle: *mut RegionHandle) {
+    exit!(handle, Kind::SingleBody)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Critical_begin(handle: *mut RegionHandle) {
+pub(crate) unsafe fn critical_begin(handle: *mut RegionHandle) {
     entry_granted(handle, Kind::Critical)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Critical_end(handle: *mut RegionHandle) {
-    // Release time is small and stays in the critical node.
-    let _ = handle;
-}
+/// Release time is small and stays in the critical node.
+pub(crate) unsafe fn critical_end(_handle: *mut RegionHandle) {}
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Ordered_begin(handle: *mut RegionHandle) {
+pub(crate) unsafe fn ordered_begin(handle: *mut RegionHandle) {
     entry_granted(handle, Kind::Ordered)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Ordered_end(handle: *mut RegionHandle) {
-    let _ = handle;
-}
+pub(crate) unsafe fn ordered_end(_handle: *mut RegionHandle) {}
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Parallel_fork(
+pub(crate) unsafe fn parallel_fork(
     handle: *mut RegionHandle,
-    _if_clause: i32,
-    _num_threads: i32,
+    _if_clause: c_int,
+    _num_threads: c_int,
     old_task: *mut TaskHandle,
-    ctc: *const c_char,
+    ctc: Ctc,
 ) {
-    parallel_fork(handle, old_task, Ctc::C(ctc))
+    fork(handle, old_task, ctc)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Parallel_begin(handle: *mut RegionHandle) {
-    parallel_begin(handle)
+pub(crate) unsafe fn barrier_enter(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
+    enter_saving_task(handle, old_task, ctc, Kind::Barrier)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Parallel_end(handle: *mut RegionHandle) {
-    parallel_end(handle)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Parallel_join(handle: *mut RegionHandle, old_task: TaskHandle) {
-    parallel_join(handle, old_task)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Barrier_enter(
-    handle: *mut RegionHandle,
-    old_task: *mut TaskHandle,
-    ctc: *const c_char,
-) {
-    enter_saving_task(handle, old_task, Ctc::C(ctc), Kind::Barrier)
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Barrier_exit(handle: *mut RegionHandle, old_task: TaskHandle) {
+#[inline(always)]
+pub(crate) unsafe fn barrier_exit(handle: *mut RegionHandle, old_task: TaskHandle) {
     exit_resuming_task!(handle, old_task, Kind::Barrier)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Implicit_barrier_enter(
-    handle: *mut RegionHandle,
-    old_task: *mut TaskHandle,
-) {
+pub(crate) unsafe fn implicit_barrier_enter(handle: *mut RegionHandle, old_task: *mut TaskHandle) {
     enter_saving_task(handle, old_task, Ctc::Absent, Kind::ImplicitBarrier)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Implicit_barrier_exit(
-    handle: *mut RegionHandle,
-    old_task: TaskHandle,
-) {
+#[inline(always)]
+pub(crate) unsafe fn implicit_barrier_exit(handle: *mut RegionHandle, old_task: TaskHandle) {
     exit_resuming_task!(handle, old_task, Kind::ImplicitBarrier)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Taskwait_begin(
+pub(crate) unsafe fn taskwait_begin(
     handle: *mut RegionHandle,
     old_task: *mut TaskHandle,
-    ctc: *const c_char,
+    ctc: Ctc,
 ) {
-    enter_saving_task(handle, old_task, Ctc::C(ctc), Kind::Taskwait)
+    enter_saving_task(handle, old_task, ctc, Kind::Taskwait)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Taskwait_end(handle: *mut RegionHandle, old_task: TaskHandle) {
+#[inline(always)]
+pub(crate) unsafe fn taskwait_end(handle: *mut RegionHandle, old_task: TaskHandle) {
     exit_resuming_task!(handle, old_task, Kind::Taskwait)
 }
 
 /// The four events of a task: creation (begin, end) in the creating task,
 /// execution (begin, end) in the created one.
-macro_rules! c_task_events {
+macro_rules! task_events {
     ($($create:ident, $run:ident: $create_begin:ident, $create_end:ident, $begin:ident, $end:ident;)*) => {$(
-        #[no_mangle]
-        pub unsafe extern "C" fn $create_begin(
+        #[inline(always)]
+        pub(crate) unsafe fn $create_begin(
             handle: *mut RegionHandle,
             new_task: *mut TaskHandle,
             old_task: *mut TaskHandle,
-            _if_clause: i32,
-            ctc: *const c_char,
+            _if_clause: c_int,
+            ctc: Ctc,
         ) {
-            task_create_begin!(handle, new_task, old_task, Ctc::C(ctc), Kind::$create)
+            task_create_begin!(handle, new_task, old_task, ctc, Kind::$create)
         }
-        #[no_mangle]
-        pub unsafe extern "C" fn $create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
+        #[inline(always)]
+        pub(crate) unsafe fn $create_end(handle: *mut RegionHandle, old_task: TaskHandle) {
             exit_resuming_task!(handle, old_task, Kind::$create)
         }
-        #[no_mangle]
-        pub unsafe extern "C" fn $begin(handle: *mut RegionHandle, task: TaskHandle) {
+        #[inline(always)]
+        pub(crate) unsafe fn $begin(handle: *mut RegionHandle, task: TaskHandle) {
             task_begin!(handle, task, Kind::$run)
         }
-        #[no_mangle]
-        pub unsafe extern "C" fn $end(handle: *mut RegionHandle) {
+        #[inline(always)]
+        pub(crate) unsafe fn $end(handle: *mut RegionHandle) {
             exit!(handle, Kind::$run)
         }
     )*};
@@ -658,48 +483,45 @@ macro_rules! c_task_events {
 // An untied task may resume on another thread; POMP2 has no event for
 // that, so it is measured from where it began, and an end arriving on a
 // thread that never saw the begin is counted as unmatched.
-c_task_events! {
-    TaskCreate, Task: POMP2_Task_create_begin, POMP2_Task_create_end, POMP2_Task_begin, POMP2_Task_end;
-    UntiedTaskCreate, UntiedTask: POMP2_Untied_task_create_begin, POMP2_Untied_task_create_end,
-        POMP2_Untied_task_begin, POMP2_Untied_task_end;
+task_events! {
+    TaskCreate, Task: task_create_begin, task_create_end, task_begin, task_end;
+    UntiedTaskCreate, UntiedTask: untied_task_create_begin, untied_task_create_end,
+        untied_task_begin, untied_task_end;
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Cancel(handle: *mut RegionHandle, ctc: *const c_char) {
-    point(handle, Ctc::C(ctc), Kind::Cancel)
+pub(crate) unsafe fn cancel(handle: *mut RegionHandle, ctc: Ctc) {
+    point(handle, ctc, Kind::Cancel)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Cancellation_point(handle: *mut RegionHandle, ctc: *const c_char) {
-    point(handle, Ctc::C(ctc), Kind::CancellationPoint)
+pub(crate) unsafe fn cancellation_point(handle: *mut RegionHandle, ctc: Ctc) {
+    point(handle, ctc, Kind::CancellationPoint)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_Assign_handle(handle: *mut RegionHandle, ctc: *const c_char) {
-    regions::assign(handle, regions::c_string_bytes(ctc));
+pub(crate) unsafe fn assign_handle(handle: *mut RegionHandle, ctc: Ctc) {
+    regions::assign(handle, ctc.bytes());
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn POMP2_USER_Assign_handle(handle: *mut RegionHandle, ctc: *const c_char) {
-    regions::assign(handle, regions::c_string_bytes(ctc));
+pub(crate) unsafe fn user_assign_handle(handle: *mut RegionHandle, ctc: Ctc) {
+    regions::assign(handle, ctc.bytes());
 }
 
-#[no_mangle]
-pub extern "C" fn POMP2_Init() {
+pub(crate) fn init() {
     crate::ensure_running();
 }
 
-#[no_mangle]
-pub extern "C" fn POMP2_Finalize() {
+pub(crate) fn finalize() {
     crate::output::finish();
 }
 
-#[no_mangle]
-pub extern "C" fn POMP2_On() {
+pub(crate) fn on() {
     crate::set_recording(true);
 }
 
-#[no_mangle]
-pub extern "C" fn POMP2_Off() {
+pub(crate) fn off() {
     crate::set_recording(false);
 }
+
+pub(crate) use crate::locks::{
+    destroy_lock, destroy_nest_lock, init_lock, init_nest_lock, lib_get_max_threads, set_lock,
+    set_nest_lock, test_lock, test_nest_lock, unset_lock, unset_nest_lock,
+};

@@ -1,11 +1,12 @@
 //! pomp's POMP2 measurement library.
 //!
-//! Instrumented programs call the POMP2 functions defined in [`events`]
-//! (C linkage) and [`fortran`] (gfortran linkage). Each thread records a
+//! Instrumented programs call the POMP2 functions of [`entry_points`], C
+//! and gfortran linkage alike, generated from `pomp2::events`; what each
+//! does is in [`events`]. Each thread records a
 //! call-path tree of regions with visits and inclusive/exclusive time, the
 //! waiting and fork/join overheads, and task creation relations; at exit (or
 //! `POMP2_Finalize`) the library writes `pomp-profile.<pid>.json`, a short
-//! summary on stderr and, with `POMP_TRACE=1`, a Chrome trace.
+//! summary on stderr and, with `POMP_TRACE=1`, a compact event trace.
 //!
 //! Environment: `POMP_PROFILE` (profile path), `POMP_SUMMARY=0` (no summary),
 //! `POMP_TRACE=1`, `POMP_TRACE_LIMIT` (maximum trace events, default
@@ -13,9 +14,9 @@
 //! `POMP_THROTTLE_PERCALL` (see [`throttle`]).
 
 mod clock;
-pub mod events;
-pub mod fortran;
-pub mod locks;
+pub mod entry_points;
+mod events;
+mod locks;
 mod output;
 mod regions;
 mod state;
@@ -129,6 +130,9 @@ pub(crate) fn ensure_running() -> bool {
 fn initialize() {
     let config = config();
     trace::set_budget(config.trace_limit);
+    if config.trace {
+        output::trace::open();
+    }
     THROTTLING.store(config.throttle.is_some(), Ordering::Relaxed);
     clock::init();
     ASYMMETRIC_FENCE.store(
@@ -158,6 +162,9 @@ extern "C" fn after_fork_in_child() {
         );
     }
     thread::reset_after_fork();
+    if config().trace {
+        output::trace::open();
+    }
 }
 
 /// The hot path's clock, read as events read it (benchmarks compare event
@@ -239,7 +246,7 @@ pub(crate) fn running_update() -> Option<Update> {
     }
     // Until a node is throttled the fast path would fail, having cost
     // nearly as much as it saves.
-    update.state().any_throttled.then_some(update)
+    update.state().throttler.any_throttled.then_some(update)
 }
 
 /// Marks the thread busy before it touches its state (see

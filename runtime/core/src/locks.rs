@@ -2,11 +2,6 @@
 //! these instead of `omp_*_lock`; each forwards to the OpenMP runtime the
 //! program is linked with, and `set` records how long it blocked.
 
-#![allow(non_snake_case)]
-// Safety contract of every entry point: pointers are NULL or valid as the
-// POMP2 interface defines them (handle slots live as long as the program).
-#![allow(clippy::missing_safety_doc)]
-
 use crate::clock;
 use crate::regions::NO_REGION;
 use pomp2::profile::Kind;
@@ -69,58 +64,65 @@ fn counted_attempt(kind: Kind, attempt: impl FnOnce() -> c_int) -> c_int {
     acquired
 }
 
-macro_rules! lock_family {
-    ($init:ident => $omp_init:ident, $destroy:ident => $omp_destroy:ident,
-     $set:ident => $omp_set:ident as $set_kind:ident, $unset:ident => $omp_unset:ident,
-     $test:ident => $omp_test:ident as $test_kind:ident) => {
-        #[no_mangle]
-        pub unsafe extern "C" fn $init(lock: *mut OmpLock) {
-            $omp_init(lock)
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn $destroy(lock: *mut OmpLock) {
-            $omp_destroy(lock)
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn $set(lock: *mut OmpLock) {
-            measured_acquire(Kind::$set_kind, || $omp_set(lock))
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn $unset(lock: *mut OmpLock) {
-            $omp_unset(lock)
-        }
-        #[no_mangle]
-        pub unsafe extern "C" fn $test(lock: *mut OmpLock) -> c_int {
-            counted_attempt(Kind::$test_kind, || $omp_test(lock))
+/// A lock variable as a linkage passes it: each is forwarded to the OpenMP
+/// runtime's routine of the same linkage.
+#[derive(Clone, Copy)]
+pub enum Lock {
+    C(*mut OmpLock),
+    Fortran(*mut OmpLock),
+}
+
+/// Calls the OpenMP routine for `lock`'s linkage.
+macro_rules! forward {
+    ($lock:expr, $c:ident / $fortran:ident) => {
+        match $lock {
+            Lock::C(lock) => $c(lock),
+            Lock::Fortran(lock) => $fortran(lock),
         }
     };
 }
 
-lock_family!(POMP2_Init_lock => omp_init_lock, POMP2_Destroy_lock => omp_destroy_lock,
-    POMP2_Set_lock => omp_set_lock as SetLock, POMP2_Unset_lock => omp_unset_lock,
-    POMP2_Test_lock => omp_test_lock as TestLock);
-lock_family!(POMP2_Init_nest_lock => omp_init_nest_lock,
-    POMP2_Destroy_nest_lock => omp_destroy_nest_lock,
-    POMP2_Set_nest_lock => omp_set_nest_lock as SetNestLock,
-    POMP2_Unset_nest_lock => omp_unset_nest_lock,
-    POMP2_Test_nest_lock => omp_test_nest_lock as TestNestLock);
-lock_family!(pomp2_init_lock_ => omp_init_lock_, pomp2_destroy_lock_ => omp_destroy_lock_,
-    pomp2_set_lock_ => omp_set_lock_ as SetLock, pomp2_unset_lock_ => omp_unset_lock_,
-    pomp2_test_lock_ => omp_test_lock_ as TestLock);
-lock_family!(pomp2_init_nest_lock_ => omp_init_nest_lock_,
-    pomp2_destroy_nest_lock_ => omp_destroy_nest_lock_,
-    pomp2_set_nest_lock_ => omp_set_nest_lock_ as SetNestLock,
-    pomp2_unset_nest_lock_ => omp_unset_nest_lock_,
-    pomp2_test_nest_lock_ => omp_test_nest_lock_ as TestNestLock);
+/// The handlers of one family of lock routines (see
+/// [`crate::events`]).
+macro_rules! lock_family {
+    ($init:ident => $omp_init:ident / $fortran_init:ident,
+     $destroy:ident => $omp_destroy:ident / $fortran_destroy:ident,
+     $set:ident => $omp_set:ident / $fortran_set:ident as $set_kind:ident,
+     $unset:ident => $omp_unset:ident / $fortran_unset:ident,
+     $test:ident => $omp_test:ident / $fortran_test:ident as $test_kind:ident) => {
+        pub(crate) unsafe fn $init(lock: Lock) {
+            forward!(lock, $omp_init / $fortran_init)
+        }
+        pub(crate) unsafe fn $destroy(lock: Lock) {
+            forward!(lock, $omp_destroy / $fortran_destroy)
+        }
+        pub(crate) unsafe fn $set(lock: Lock) {
+            measured_acquire(Kind::$set_kind, || forward!(lock, $omp_set / $fortran_set))
+        }
+        pub(crate) unsafe fn $unset(lock: Lock) {
+            forward!(lock, $omp_unset / $fortran_unset)
+        }
+        pub(crate) unsafe fn $test(lock: Lock) -> c_int {
+            counted_attempt(Kind::$test_kind, || {
+                forward!(lock, $omp_test / $fortran_test)
+            })
+        }
+    };
+}
+
+lock_family!(init_lock => omp_init_lock / omp_init_lock_,
+    destroy_lock => omp_destroy_lock / omp_destroy_lock_,
+    set_lock => omp_set_lock / omp_set_lock_ as SetLock,
+    unset_lock => omp_unset_lock / omp_unset_lock_,
+    test_lock => omp_test_lock / omp_test_lock_ as TestLock);
+lock_family!(init_nest_lock => omp_init_nest_lock / omp_init_nest_lock_,
+    destroy_nest_lock => omp_destroy_nest_lock / omp_destroy_nest_lock_,
+    set_nest_lock => omp_set_nest_lock / omp_set_nest_lock_ as SetNestLock,
+    unset_nest_lock => omp_unset_nest_lock / omp_unset_nest_lock_,
+    test_nest_lock => omp_test_nest_lock / omp_test_nest_lock_ as TestNestLock);
 
 /// Instrumented Fortran evaluates a parallel region's default team size
 /// through this instead of `omp_get_max_threads`.
-#[no_mangle]
-pub extern "C" fn POMP2_Lib_get_max_threads() -> c_int {
-    unsafe { omp_get_max_threads() }
-}
-
-#[no_mangle]
-pub extern "C" fn pomp2_lib_get_max_threads_() -> c_int {
+pub(crate) fn lib_get_max_threads() -> c_int {
     unsafe { omp_get_max_threads() }
 }

@@ -11,6 +11,7 @@
 //! opened inside an untimed frame are untimed too, so the tree stays
 //! consistent. Visits are always counted. `POMP_THROTTLE=0` turns it off.
 
+use crate::state::Node;
 use std::sync::OnceLock;
 
 pub const DEFAULT_NUMCALLS: u64 = 100_000;
@@ -58,6 +59,54 @@ impl Rule {
 pub fn percall_ticks(rule: Rule) -> u64 {
     static TICKS: OnceLock<u64> = OnceLock::new();
     *TICKS.get_or_init(|| crate::clock::ticks_in_ns(rule.percall_ns))
+}
+
+/// A thread's throttling: its rule, and whether it has throttled a node.
+pub struct Throttler {
+    rule: Option<Rule>,
+    /// Visits from which a timed close considers throttling its node.
+    check_from: u64,
+    /// Whether a node is throttled: until then nearly every frame is timed
+    /// and events skip the untimed fast path ([`crate::untimed`]).
+    pub any_throttled: bool,
+}
+
+impl Throttler {
+    pub fn new(rule: Option<Rule>) -> Self {
+        Throttler {
+            rule,
+            check_from: Rule::first_check(rule),
+            any_throttled: false,
+        }
+    }
+
+    /// After a timed visit of `node`, its `visits`-th: throttles it when
+    /// the rule says so.
+    #[inline(always)]
+    pub fn after_timed_visit(&mut self, node: &mut Node, visits: u64) {
+        if visits >= self.check_from {
+            self.consider(node);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn consider(&mut self, node: &mut Node) {
+        let Some(rule) = self.rule else { return };
+        if node.throttled.is_none()
+            && is_cheap(node.visits, node.inclusive_ns, percall_ticks(rule))
+            && node.throttle()
+        {
+            self.any_throttled = true;
+        }
+    }
+
+    /// Stops timing `node` because of its team, not its own visits.
+    pub fn throttle_for_team(&mut self, node: &mut Node) {
+        if node.throttle() {
+            self.any_throttled = true;
+        }
+    }
 }
 
 /// Whether a node with these totals (in ticks) stops being timed.

@@ -1,12 +1,15 @@
-//! Optional event trace (`POMP_TRACE=1`) in Chrome's trace-event format.
+//! Optional event trace (`POMP_TRACE=1`) in the compact binary format of
+//! `pomp2::trace`.
 //!
-//! Each thread records complete ("X") events into its own buffer, so no two
-//! threads touch the same memory. The total is bounded by `POMP_TRACE_LIMIT`:
-//! threads take slices of the global budget, and once it is spent further
-//! events are counted as dropped instead of stored.
+//! Each thread encodes its spans into a buffer of its own
+//! ([`BUFFER_BYTES`]), so no two threads touch the same memory; a full
+//! buffer is written to the trace file as one chunk (see
+//! [`crate::output::trace`]) and reused, so memory stays bounded however
+//! long the run. The total is bounded by `POMP_TRACE_LIMIT`: threads take
+//! slices of the global budget, and once it is spent further spans are
+//! counted as dropped instead of stored.
 
-use crate::regions::RegionId;
-use pomp2::profile::Kind;
+use pomp2::trace::{ChunkWriter, Span};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Events a thread reserves from the global budget at a time; large enough
@@ -14,39 +17,38 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// threads do not strand much of the budget.
 const SLICE: u64 = 4096;
 
+/// Each thread's buffer: a chunk of the file.
+pub const BUFFER_BYTES: usize = 64 * 1024;
+
 static BUDGET_LEFT: AtomicU64 = AtomicU64::new(0);
 
 pub fn set_budget(limit: u64) {
     BUDGET_LEFT.store(limit, Ordering::Relaxed);
 }
 
-#[derive(Debug, Clone, Copy)]
-pub struct TraceRecord {
-    pub start_ns: u64,
-    pub duration_ns: u64,
-    pub region: RegionId,
-    pub kind: Kind,
-    pub task: i64,
-}
-
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct ThreadTrace {
     pub enabled: bool,
-    pub records: Vec<TraceRecord>,
+    /// The thread's number, which its chunks carry.
+    thread: u32,
+    /// Made on the first span.
+    buffer: Option<ChunkWriter>,
     reserved_left: u64,
+    pub stored: u64,
     pub dropped: u64,
 }
 
 impl ThreadTrace {
-    pub fn new(enabled: bool) -> Self {
+    pub fn new(enabled: bool, thread: u32) -> Self {
         ThreadTrace {
             enabled,
+            thread,
             ..Default::default()
         }
     }
 
     #[inline]
-    pub fn record(&mut self, record: TraceRecord) {
+    pub fn record(&mut self, span: Span) {
         if !self.enabled {
             return;
         }
@@ -55,7 +57,26 @@ impl ThreadTrace {
             return;
         }
         self.reserved_left -= 1;
-        self.records.push(record);
+        self.stored += 1;
+        let buffer = self
+            .buffer
+            .get_or_insert_with(|| ChunkWriter::new(BUFFER_BYTES));
+        buffer.push(&span);
+        if buffer.is_full() {
+            self.flush();
+        }
+    }
+
+    /// Writes what the buffer holds to the trace file.
+    #[cold]
+    #[inline(never)]
+    pub fn flush(&mut self) {
+        if let Some(buffer) = &mut self.buffer {
+            if !buffer.is_empty() {
+                crate::output::trace::write_chunk(buffer.chunk(self.thread));
+                buffer.clear();
+            }
+        }
     }
 
     #[cold]
@@ -65,9 +86,7 @@ impl ThreadTrace {
         });
         match granted {
             Ok(left) => {
-                let slice = left.min(SLICE);
-                self.reserved_left = slice;
-                self.records.reserve(slice as usize);
+                self.reserved_left = left.min(SLICE);
                 true
             }
             Err(_) => false,

@@ -75,7 +75,7 @@ pub unsafe fn exit_resuming_task(
         state.close_untimed(region, kind)
     };
     if handled {
-        state.current_task = old_task;
+        state.tasks.current = old_task;
         state.events += 1;
     }
     handled
@@ -96,12 +96,12 @@ pub unsafe fn task_create_begin(
         return false;
     };
     let state = update.state();
-    if !state.is_repeated_task_relation(region) || !state.count_untimed_leaf(region, kind) {
+    if !state.tasks.is_repeated_relation(region) || !state.count_untimed_leaf(region, kind) {
         return false;
     }
-    state.count_repeated_task_relation();
-    *old_task = state.current_task;
-    *new_task = state.new_task_id();
+    state.tasks.count_repeated_relation();
+    *old_task = state.tasks.current;
+    *new_task = state.tasks.new_id();
     state.events += 1;
     true
 }
@@ -116,8 +116,7 @@ pub unsafe fn task_begin(handle: *mut RegionHandle, task: TaskHandle, kind: Kind
     if !state.open_untimed(region, kind) {
         return false;
     }
-    state.current_task = task;
-    state.current_task_region = region;
+    state.tasks.switch_to(task, region);
     state.events += 1;
     true
 }

@@ -175,9 +175,8 @@ pub fn profile_json(path: &Path) -> Value {
 }
 
 /// A trace as JSON, once the typed reader has read it too.
-pub fn trace_json(path: &Path) -> Value {
-    pomp2::trace::read(path).unwrap_or_else(|error| panic!("{error}"));
-    read_json(path)
+pub fn read_trace(path: &Path) -> pomp2::trace::Trace {
+    pomp2::trace::read(path).unwrap_or_else(|error| panic!("{error}"))
 }
 
 /// The one profile the run wrote, typed.

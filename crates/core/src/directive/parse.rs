@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 use std::sync::LazyLock;
 
-use super::table::{table, ArgumentUse, DirectiveSpec};
+use super::table::{table, ArgumentUse, ClauseSpec, DirectiveSpec};
 use super::{Clause, Directive, Sentinel};
 use crate::language::Language;
 
@@ -398,7 +398,7 @@ fn check_clause(
             let applied = parse_apply(args, language).map_err(|e| e.shifted(args_at))?;
             unknown.extend(applied.unknown.into_iter().map(|e| e.shifted(args_at)));
         }
-        return Ok(());
+        return check_arguments(known, clause, language).map_err(|e| e.shifted(written.args_at));
     }
 
     // A word that is not a clause here may be a misspelt clause, or the
@@ -430,12 +430,120 @@ fn check_clause(
         error.note = nearest.map(|name| format!("did you mean `{name}`?"));
         return Err(error);
     }
+    // A near miss is a typo, refused as one; any other name may be a
+    // macro the compiler expands, and is kept.
+    if let Some(nearest) = nearest {
+        let mut error = DirectiveError::new(format!("unknown clause `{}`", clause.name), span);
+        error.note = Some(format!("did you mean `{nearest}`?"));
+        return Err(error);
+    }
     unknown.push(DirectiveError::unknown(
         format!("unknown clause `{}`", clause.name),
         span,
         nearest,
     ));
     Ok(())
+}
+
+/// Checks the words of a known clause's argument against the table: a
+/// word before the top-level `:` must be one of the clause's modifiers
+/// (or reduction operators), the first word after it one of its
+/// keywords. A near miss of one is a typo; another name may be a macro
+/// (or a user's reduction), and is let be. Spans are relative to the
+/// argument.
+fn check_arguments(
+    spec: &ClauseSpec,
+    clause: &Clause,
+    language: Language,
+) -> Result<(), DirectiveError> {
+    if spec.modifiers.is_empty() && spec.keywords.is_empty() && spec.operators.is_empty() {
+        return Ok(());
+    }
+    let args = clause.args.as_deref().unwrap_or("");
+    let (prefix, rest_at) = match top_level_colon(args).filter(|_| !spec.modifier_after) {
+        Some(colon) => (Some(&args[..colon]), colon + 1),
+        None => (None, 0),
+    };
+    let fortran = language.is_fortran();
+    let known = |word: &str, words: &[String]| {
+        words
+            .iter()
+            .any(|w| w == word || (fortran && w.eq_ignore_ascii_case(word)))
+    };
+    if let Some(prefix) = prefix {
+        let mut at = 0;
+        for item in split_top_level(prefix) {
+            let item_at = at;
+            at += item.len() + 1;
+            let word = item.trim();
+            // `mapper(id)`, `iterator(i = 0:n)`: the name is what is checked.
+            let word = word.split('(').next().unwrap_or_default().trim_end();
+            if word.is_empty() || known(word, &spec.modifiers) || known(word, &spec.operators) {
+                continue;
+            }
+            let start = item_at + (item.len() - item.trim_start().len());
+            let span = start..start + word.len();
+            let candidates = spec.modifiers.iter().chain(&spec.operators);
+            if let Some(nearest) = nearest_word(word, candidates, fortran) {
+                return Err(typo(word, &clause.name, nearest, span));
+            }
+            if !spec.operators.is_empty() && !is_name(word) {
+                return Err(DirectiveError::new(
+                    format!("`{word}` is no reduction identifier of `{}`", clause.name),
+                    span,
+                ));
+            }
+        }
+    }
+    let rest = &args[rest_at..];
+    let first = split_top_level(rest).into_iter().next().unwrap_or_default();
+    let word = first.trim();
+    if spec.keywords.is_empty() || word.is_empty() || known(word, &spec.keywords) {
+        return Ok(());
+    }
+    let start = rest_at + (first.len() - first.trim_start().len());
+    match nearest_word(word, spec.keywords.iter(), fortran) {
+        Some(nearest) => Err(typo(word, &clause.name, nearest, start..start + word.len())),
+        None => Ok(()),
+    }
+}
+
+/// The word of `candidates` that `word` is a near miss of.
+fn nearest_word<'w>(
+    word: &str,
+    candidates: impl Iterator<Item = &'w String>,
+    fortran: bool,
+) -> Option<&'w str> {
+    let written = match fortran {
+        true => word.to_ascii_lowercase(),
+        false => word.to_string(),
+    };
+    candidates
+        .filter_map(|c| Some((near_miss(&written, c)?, c.as_str())))
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// A word of a clause's argument that is a typo of `nearest`.
+fn typo(word: &str, clause: &str, nearest: &str, span: Range<usize>) -> DirectiveError {
+    let mut error = DirectiveError::new(format!("unknown `{clause}` argument `{word}`"), span);
+    error.note = Some(format!("did you mean `{nearest}`?"));
+    error
+}
+
+/// Whether `word` names a reduction a user may declare: an identifier, a
+/// qualified C++ name (`ns::add`) or a Fortran defined operator (`.add.`).
+fn is_name(word: &str) -> bool {
+    let identifier = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let defined_operator = word
+        .strip_prefix('.')
+        .and_then(|w| w.strip_suffix('.'))
+        .is_some_and(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !w.is_empty());
+    let qualified = word.trim_start_matches("::").split("::").all(identifier);
+    defined_operator || qualified
 }
 
 /// The argument of an `apply` clause:
@@ -558,7 +666,7 @@ static BLANK_FREE_NAMES: LazyLock<HashMap<String, &'static str>> = LazyLock::new
 
 /// The clause of `spec` that `name` is most likely a misspelling of, and
 /// how far it is from it.
-pub fn similar_clause<'t>(
+pub(super) fn similar_clause<'t>(
     spec: &'t DirectiveSpec,
     name: &str,
     language: Language,

@@ -173,6 +173,16 @@ pub struct ClauseSpec {
     /// (`linear(i: 2)`, `aligned(p: 64)`).
     #[serde(default)]
     pub modifier_after: bool,
+    /// The words that may stand before the argument's top-level `:`.
+    #[serde(default)]
+    pub modifiers: Vec<String>,
+    /// The words the argument, after its modifiers, may start with.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Reduction identifiers that may stand before the `:` besides the
+    /// modifiers; any other name may be a user-defined reduction.
+    #[serde(default)]
+    pub operators: Vec<String>,
     #[serde(default)]
     pub languages: Vec<String>,
 }

@@ -287,17 +287,18 @@ fn clause_errors_point_at_the_clause() {
     assert_eq!(err.message, "`schedule` is not a clause of `single`");
     assert_eq!(err.problem, Problem::Invalid);
     assert_eq!(err.span, 14..22);
-    let (d, unknown) = c_unknown_clause("parallel privte(a)");
-    assert_eq!(unknown.message, "unknown clause `privte`");
-    assert_eq!(unknown.note.as_deref(), Some("did you mean `private`?"));
-    assert_eq!(unknown.span, 9..15);
-    assert_eq!(d.clauses, [Clause::new("privte", Some("a"))]);
-    let (_, unknown) = c_unknown_clause("parallel fro");
-    assert_eq!(unknown.message, "unknown clause `fro`");
-    assert_eq!(
-        unknown.note.as_deref(),
-        Some("did you mean `parallel for`?")
-    );
+    // A near miss of a clause is a typo, refused; another word may be a
+    // macro the compiler expands, and is kept with a warning.
+    let err = c_error("parallel privte(a)");
+    assert_eq!(err.message, "unknown clause `privte`");
+    assert_eq!(err.note.as_deref(), Some("did you mean `private`?"));
+    assert_eq!(err.span, 9..15);
+    let err = c_error("parallel fro");
+    assert_eq!(err.message, "unknown clause `fro`");
+    assert_eq!(err.note.as_deref(), Some("did you mean `parallel for`?"));
+    let (d, unknown) = c_unknown_clause("parallel MY_CLAUSES");
+    assert_eq!(unknown.message, "unknown clause `MY_CLAUSES`");
+    assert_eq!(d.clauses, [Clause::new("MY_CLAUSES", None)]);
     let err = c_error("for private");
     assert_eq!(err.message, "`private` needs a parenthesised list");
     let err = c_error("barrier(x)");
@@ -954,4 +955,43 @@ proptest::proptest! {
         let expected = (distance <= (target.len() / 3).max(1)).then_some(distance);
         proptest::prop_assert_eq!(super::parse::near_miss(&written, &target), expected);
     }
+}
+
+#[test]
+fn misspelt_clause_arguments_are_refused_and_names_kept() {
+    let err = c_error("parallel for schedule(dynamc)");
+    assert_eq!(err.message, "unknown `schedule` argument `dynamc`");
+    assert_eq!(err.note.as_deref(), Some("did you mean `dynamic`?"));
+    assert_eq!(err.span, 22..28);
+    let err = c_error("for schedule(monotnic: dynamic, 4)");
+    assert_eq!(err.note.as_deref(), Some("did you mean `monotonic`?"));
+    let err = c_error("parallel default(shard)");
+    assert_eq!(err.note.as_deref(), Some("did you mean `shared`?"));
+    let err = c_error("target map(tofrm: a)");
+    assert_eq!(err.note.as_deref(), Some("did you mean `tofrom`?"));
+    let err = c_error("parallel for reduction(mx: m)");
+    assert_eq!(err.note.as_deref(), Some("did you mean `max`?"));
+    let err = c_error("parallel for reduction(+-: m)");
+    assert_eq!(err.message, "unknown `reduction` argument `+-`");
+    let err = c_error("parallel for reduction(+++: m)");
+    assert_eq!(
+        err.message,
+        "`+++` is no reduction identifier of `reduction`"
+    );
+    for fine in [
+        "parallel for schedule(SCHEDULE_KIND)",
+        "parallel for schedule(monotonic: dynamic, 4)",
+        "parallel for reduction(my_sum: m)",
+        "parallel for reduction(ns::sum: m)",
+        "parallel for reduction(inscan, +: m)",
+        "target map(always, tofrom: a[0:n])",
+        "parallel default(none) shared(a)",
+    ] {
+        c(fine);
+    }
+    let d = known(
+        "parallel do reduction(.myadd.: m) schedule(DYNAMIC)",
+        Language::FortranFree,
+    );
+    assert_eq!(d.name, "parallel do");
 }

@@ -12,7 +12,7 @@ pub mod clang;
 pub mod fortran;
 mod unknown;
 
-use crate::language::Language;
+use crate::language::Family;
 use crate::model::{Found, Model};
 use crate::source::SourceFile;
 
@@ -73,9 +73,9 @@ pub struct Options {
 
 /// The front end that reads `file` as `options` say.
 pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
-    match file.language {
-        Language::FortranFree | Language::FortranFixed => Box::new(fortran::TreeSitterFortran),
-        Language::C | Language::Cpp => {
+    match file.language.family() {
+        Family::Fortran => Box::new(fortran::TreeSitterFortran),
+        Family::C => {
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
                 Choice::TreeSitter => Box::new(c::TreeSitterC::default()),

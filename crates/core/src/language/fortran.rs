@@ -34,6 +34,16 @@ pub fn preprocessed_by_suffix(path: &Path) -> bool {
         .is_some_and(|suffix| suffix.chars().any(|c| c.is_ascii_uppercase()) || suffix == "fpp")
 }
 
+/// The conditional compilation sentinel: a line starting with it is code
+/// when compiled with OpenMP, a comment otherwise.
+pub const CONDITIONAL_SENTINEL: &str = "!$";
+
+/// Free form: a statement's text anywhere on a line, `&` continuing it.
+pub mod free_form {
+    /// The longest line gfortran accepts by default.
+    pub const LAST_COLUMN: usize = 132;
+}
+
 /// The columns of fixed form: a label field, a continuation column, the
 /// statement field up to column 72, and what the compiler ignores past it.
 pub mod fixed_form {
@@ -41,6 +51,12 @@ pub mod fixed_form {
     pub const LAST_COLUMN: usize = 72;
     /// The column (1-based) whose character marks a continuation line.
     pub const CONTINUATION_COLUMN: usize = 6;
+    /// The label field and the continuation column left blank: what a
+    /// line of code starts with to begin a statement in column 7.
+    pub const STATEMENT_INDENT: &str = "      ";
+    /// The label field left blank and `&` in the continuation column: what
+    /// a line continuing a statement starts with.
+    pub const CONTINUATION_INDENT: &str = "     &";
 
     /// Whether a line starting with `first` is a comment line (or a
     /// directive, which is a comment to a compiler without OpenMP): `c`,
@@ -61,22 +77,67 @@ pub mod fixed_form {
         character.is_some_and(|&b| b != b' ' && b != b'0')
     }
 
-    /// The fields of a code line, as offsets into the line.
+    /// Whether a line with a sentinel of `sentinel_length` characters in
+    /// column 1 (`!$`, `!P$`) is a conditional line: only blanks and digits
+    /// (a label) may follow it up to column 5.
+    pub fn is_conditional_line(text: &[u8], sentinel_length: usize) -> bool {
+        text.iter()
+            .take(CONTINUATION_COLUMN - 1)
+            .skip(sentinel_length)
+            .all(|&b| b == b' ' || b == b'\t' || b.is_ascii_digit())
+    }
+
+    /// Whether an indentation of `indent` reaches the statement field: a
+    /// tab in the label field moves the statement to column 7.
+    pub fn reaches_statement_field(indent: &str) -> bool {
+        let columns: usize = indent
+            .chars()
+            .map(|c| if c == '\t' { CONTINUATION_COLUMN } else { 1 })
+            .sum();
+        columns >= CONTINUATION_COLUMN
+    }
+
+    /// The fields of a code line, as offsets into the line. Every offset
+    /// lies within the first 72 columns, so a byte holds it: a file keeps
+    /// the fields of each of its lines.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub struct Fields {
+        continuation_mark: Option<u8>,
+        zero_mark: bool,
+        statement_start: u8,
+        visible_end: u8,
+    }
+
+    impl Fields {
         /// The continuation mark's offset, if the line continues a
         /// statement.
-        pub continuation_mark: Option<usize>,
+        pub fn continuation_mark(self) -> Option<usize> {
+            self.continuation_mark.map(usize::from)
+        }
+
+        /// The offset of a `0` in the continuation column, which marks an
+        /// initial line as a blank does.
+        pub fn zero_mark(self) -> Option<usize> {
+            self.zero_mark.then_some(CONTINUATION_COLUMN - 1)
+        }
+
         /// Where the statement field starts.
-        pub statement_start: usize,
+        pub fn statement_start(self) -> usize {
+            usize::from(self.statement_start)
+        }
+
         /// Where the visible text ends: column 72, or the line's end.
-        pub visible_end: usize,
+        pub fn visible_end(self) -> usize {
+            usize::from(self.visible_end)
+        }
     }
 
     /// The fields of the code line `text`. A tab in the label field moves
     /// the statement to column 7, and a nonzero digit right after the tab
     /// marks a continuation line.
     pub fn fields(text: &[u8]) -> Fields {
+        // Offsets up to column 72 fit a byte.
+        let narrow = |offset: usize| offset.min(LAST_COLUMN) as u8;
         if let Some(tab) = text
             .iter()
             .take(CONTINUATION_COLUMN)
@@ -84,18 +145,22 @@ pub mod fixed_form {
         {
             let continued = text.get(tab + 1).is_some_and(|b| (b'1'..=b'9').contains(b));
             return Fields {
-                continuation_mark: continued.then_some(tab + 1),
-                statement_start: tab + 1 + continued as usize,
-                visible_end: text
-                    .len()
-                    .min(tab + 1 + (LAST_COLUMN - CONTINUATION_COLUMN)),
+                continuation_mark: continued.then_some(narrow(tab + 1)),
+                zero_mark: false,
+                statement_start: narrow(tab + 1 + continued as usize),
+                visible_end: narrow(
+                    text.len()
+                        .min(tab + 1 + (LAST_COLUMN - CONTINUATION_COLUMN)),
+                ),
             };
         }
-        let continued = is_continuation_mark(text.get(CONTINUATION_COLUMN - 1));
+        let mark = text.get(CONTINUATION_COLUMN - 1);
+        let continued = is_continuation_mark(mark);
         Fields {
-            continuation_mark: continued.then_some(CONTINUATION_COLUMN - 1),
-            statement_start: CONTINUATION_COLUMN.min(text.len()),
-            visible_end: text.len().min(LAST_COLUMN),
+            continuation_mark: continued.then_some(narrow(CONTINUATION_COLUMN - 1)),
+            zero_mark: mark == Some(&b'0'),
+            statement_start: narrow(CONTINUATION_COLUMN.min(text.len())),
+            visible_end: narrow(text.len().min(LAST_COLUMN)),
         }
     }
 
@@ -106,15 +171,28 @@ pub mod fixed_form {
         #[test]
         fn fields_of_blank_and_tab_formatted_lines() {
             let plain = fields(b"     &x = 1");
-            assert_eq!(plain.continuation_mark, Some(5));
-            assert_eq!(plain.statement_start, 6);
+            assert_eq!(plain.continuation_mark(), Some(5));
+            assert_eq!(plain.statement_start(), 6);
             let tabbed = fields(b"\t1b)");
-            assert_eq!(tabbed.continuation_mark, Some(1));
-            assert_eq!(tabbed.statement_start, 2);
+            assert_eq!(tabbed.continuation_mark(), Some(1));
+            assert_eq!(tabbed.statement_start(), 2);
             let long = vec![b'x'; 80];
-            assert_eq!(fields(&long).visible_end, LAST_COLUMN);
-            assert_eq!(fields(b"      x = 1").continuation_mark, None);
-            assert_eq!(fields(b"     0x = 1").continuation_mark, None);
+            assert_eq!(fields(&long).visible_end(), LAST_COLUMN);
+            assert_eq!(fields(b"      x = 1").continuation_mark(), None);
+            let zero = fields(b"     0x = 1");
+            assert_eq!(zero.continuation_mark(), None);
+            assert_eq!(zero.zero_mark(), Some(5));
+            assert_eq!(fields(b"\t0x = 1").zero_mark(), None);
+        }
+
+        #[test]
+        fn indentation_of_inserted_lines() {
+            assert_eq!(STATEMENT_INDENT.len(), CONTINUATION_COLUMN);
+            assert_eq!(CONTINUATION_INDENT.len(), CONTINUATION_COLUMN);
+            assert!(is_continuation_mark(CONTINUATION_INDENT.as_bytes().last()));
+            assert!(reaches_statement_field(STATEMENT_INDENT));
+            assert!(reaches_statement_field("\t"));
+            assert!(!reaches_statement_field("    "));
         }
     }
 }

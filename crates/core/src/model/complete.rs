@@ -17,8 +17,9 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         exits,
         diagnostics,
         branches,
+        fortran,
     } = found;
-    nest_units(&mut units);
+    units.nest();
     implicit_sections(file, &mut sites);
     let site_units = units_of_sites(&sites, &units);
     let parents = parents_of_sites(&sites);
@@ -47,28 +48,13 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         exits,
         diagnostics,
         branches,
+        fortran,
     };
     no_insert.extend(no_insert_zones(file, &model));
     no_insert.sort_by_key(|s| (s.start, s.end));
     no_insert.dedup();
     model.no_insert = no_insert;
     model
-}
-
-/// Each unit's innermost enclosing unit, from their extents, where the
-/// front end did not say: units are sorted by start and nest.
-fn nest_units(units: &mut [Unit]) {
-    let mut open: Vec<usize> = Vec::new();
-    for index in 0..units.len() {
-        let span = units[index].span.clone();
-        while open.last().is_some_and(|&o| units[o].span.end < span.end) {
-            open.pop();
-        }
-        if units[index].parent.is_none() {
-            units[index].parent = open.last().copied();
-        }
-        open.push(index);
-    }
 }
 
 /// Each site's innermost enclosing unit, in one sweep: sites are in file

@@ -198,6 +198,8 @@ pub struct Found {
     /// The conditional branches that may be compiled, sorted by start;
     /// branches nest. Empty for a front end that does not read them.
     pub branches: Branches,
+    /// Fortran: the lines and statements inserted code is written around.
+    pub fortran: FortranText,
 }
 
 impl Found {
@@ -225,6 +227,8 @@ pub struct Model {
     pub diagnostics: Vec<Diagnostic>,
     /// As in [`Found::branches`].
     pub branches: Branches,
+    /// As in [`Found::fortran`].
+    pub fortran: FortranText,
 }
 
 /// A list the model keeps sorted and looks up in, used as a `Vec`.
@@ -299,6 +303,22 @@ impl Units {
     pub fn sort(&mut self) {
         self.sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
     }
+
+    /// Each unit's innermost enclosing unit, from their extents, where the
+    /// front end did not say: units are sorted and nest.
+    pub fn nest(&mut self) {
+        let mut open: Vec<usize> = Vec::new();
+        for index in 0..self.len() {
+            let span = self[index].span.clone();
+            while open.last().is_some_and(|&o| self[o].span.end < span.end) {
+                open.pop();
+            }
+            if self[index].parent.is_none() {
+                self[index].parent = open.last().copied();
+            }
+            open.push(index);
+        }
+    }
 }
 
 /// The conditional branches of a file that may be compiled, sorted by
@@ -319,6 +339,53 @@ pub struct Exit {
     /// of the loop or switch a `break` leaves, the labelled statement of a
     /// `goto` (several for a computed `go to` or an arithmetic `if`).
     pub targets: Vec<usize>,
+}
+
+/// What a Fortran front end reads in the text and the emitter writes
+/// around: which lines are code only under a condition, and which jumps
+/// are the action of a logical `if`. Empty for C and C++.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FortranText {
+    /// Where the sentinel of each `!$` line (code only when compiled with
+    /// OpenMP) stands, ascending: code inserted on such a line is written
+    /// conditional like it.
+    pub openmp_sentinels: Vec<usize>,
+    /// Where the sentinel of each of pomp's `!P$` lines (fixed form also
+    /// `CP$`, `*P$`: code when instrumenting) stands, ascending.
+    pub pomp_sentinels: Vec<usize>,
+    /// The jumps that are the action statement of a logical `if`
+    /// (`if (c) return`), whose [`Exit::span`] is the whole `if`
+    /// statement, ascending.
+    pub logical_ifs: Vec<LogicalIf>,
+}
+
+/// A logical `if` statement whose action statement jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogicalIf {
+    /// Where the `if` statement starts.
+    pub start: usize,
+    /// Where its action statement starts.
+    pub action: usize,
+}
+
+impl FortranText {
+    /// Where the `!$` sentinel of the line `line` stands, as an offset
+    /// into the line, if it is such a line.
+    pub fn openmp_sentinel(&self, line: &Span) -> Option<usize> {
+        let at = self.openmp_sentinels.partition_point(|&s| s < line.start);
+        (self.openmp_sentinels.get(at))
+            .filter(|&&sentinel| sentinel < line.end)
+            .map(|sentinel| sentinel - line.start)
+    }
+
+    /// Where the action statement of the logical `if` statement starting
+    /// at `start` begins, if it is one holding a jump.
+    pub fn logical_if_action(&self, start: usize) -> Option<usize> {
+        let at = self.logical_ifs.partition_point(|l| l.start < start);
+        (self.logical_ifs.get(at))
+            .filter(|l| l.start == start)
+            .map(|l| l.action)
+    }
 }
 
 impl Model {
@@ -437,5 +504,33 @@ impl Model {
 
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fortran_text_answers_by_line_and_by_statement() {
+        let text = FortranText {
+            openmp_sentinels: vec![12, 40],
+            pomp_sentinels: vec![],
+            logical_ifs: vec![
+                LogicalIf {
+                    start: 5,
+                    action: 11,
+                },
+                LogicalIf {
+                    start: 30,
+                    action: 44,
+                },
+            ],
+        };
+        assert_eq!(text.openmp_sentinel(&(10..20)), Some(2));
+        assert_eq!(text.openmp_sentinel(&(20..40)), None);
+        assert_eq!(text.openmp_sentinel(&(40..41)), Some(0));
+        assert_eq!(text.logical_if_action(30), Some(44));
+        assert_eq!(text.logical_if_action(11), None);
     }
 }

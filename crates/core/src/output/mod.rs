@@ -55,10 +55,9 @@ pub fn emit(
     plan: &crate::rules::NamedPlan,
     config: &Config,
 ) -> crate::edits::EditSet {
-    if file.language.is_fortran() {
-        fortran::emit(file, model, plan, config)
-    } else {
-        c::emit(file, model, plan, config)
+    match file.language.family() {
+        crate::language::Family::C => c::emit(file, model, plan, config),
+        crate::language::Family::Fortran => fortran::emit(file, model, plan, config),
     }
 }
 
@@ -89,32 +88,85 @@ pub fn write_atomically_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    stage(path, write)?.commit()
+}
+
+/// An output written beside its path, not yet in its place: several
+/// outputs of one run are all staged before any is committed, so that a
+/// run writes all of them or none.
+#[derive(Debug)]
+pub struct Staged {
+    /// The temporary file and the path it goes to; `None` for a device,
+    /// written in place as it was staged.
+    file: Option<(tempfile::NamedTempFile, std::path::PathBuf)>,
+}
+
+impl Staged {
+    /// Put the output in its place.
+    pub fn commit(self) -> std::io::Result<()> {
+        let Some((temporary, path)) = self.file else {
+            return Ok(());
+        };
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        temporary.persist(&path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// Write what `write` makes for `path` beside it, through a buffer, to be
+/// put in place by [`Staged::commit`]; dropped uncommitted, nothing is
+/// left. A device is written in place at once. The error says why in
+/// words that name the user's paths, never the temporary file's.
+pub fn stage(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Staged> {
     let path = match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
             let device = std::fs::OpenOptions::new().write(true).open(path)?;
-            return write_buffered(device, write);
+            write_buffered(device, write)?;
+            return Ok(Staged { file: None });
+        }
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(std::io::Error::other("it is a directory"));
         }
         Ok(_) => std::fs::canonicalize(path)?,
         Err(_) => end_of_links(path),
     };
-    let path = path.as_path();
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     // Created as any new file is (0666 less the umask), not private as a
     // temporary file would be: builds by other users read it.
-    let mut tmp = tempfile::Builder::new()
+    let mut temporary = tempfile::Builder::new()
         .prefix(".pomp-")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)?;
-    write_buffered(tmp.as_file_mut(), write)?;
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-        _ => {}
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+        .tempfile_in(dir)
+        .map_err(|error| no_file_in(dir, error))?;
+    write_buffered(temporary.as_file_mut(), write)?;
+    Ok(Staged {
+        file: Some((temporary, path)),
+    })
+}
+
+/// Why no file can be made in `dir`, in words that name it.
+fn no_file_in(dir: &Path, error: std::io::Error) -> std::io::Error {
+    let message = match std::fs::metadata(dir) {
+        Err(_) => format!("the directory {} does not exist", dir.display()),
+        Ok(metadata) if !metadata.is_dir() => format!("{} is not a directory", dir.display()),
+        Ok(_) => {
+            // The system's own words, without the temporary file's name
+            // the error ends with.
+            let words = error.to_string();
+            let cause = words.split(" at path ").next().unwrap_or_default();
+            format!("no file can be made in {}: {cause}", dir.display())
+        }
+    };
+    std::io::Error::new(error.kind(), message)
 }
 
 /// Runs `write` on `to` through a buffer, flushed at the end: the text is

@@ -1,7 +1,8 @@
 //! The plan for small programs: where barriers stay implicit, what
 //! inserted code may call, and how combined constructs are written.
 
-use super::{Layer, Plan, SkippedRanges};
+use super::locks::SkippedRanges;
+use super::{Layer, Plan};
 use crate::diagnostics::Severity;
 use crate::instrument::{instrument, Instrumentation, Options};
 use crate::language::Language;
@@ -105,6 +106,21 @@ fn copyprivate_on_a_fortran_end_directive_keeps_the_barrier_implicit() {
         .diagnostics
         .iter()
         .any(|d| d.message.contains("`copyprivate(x)` forbids `nowait`")));
+}
+
+#[test]
+fn nowait_on_a_fortran_end_directive_is_the_users() {
+    let text = "subroutine s(a)\n  integer :: a(4), i\n  !$omp parallel\n  !$omp do\n  do i = 1, 4\n    a(i) = i\n  end do\n  !$omp end do nowait\n  !$omp end parallel\nend subroutine\n";
+    let result = instrumented(Language::FortranFree, text);
+    let layer = &layers(&result.plan, &result, "do")[0];
+    assert!(!layer.add_nowait && !layer.barrier_after);
+    let out = output(&result, text);
+    assert_eq!(out.matches("nowait").count(), 1, "{out}");
+    assert!(out.contains("!$omp end do nowait\n"), "{out}");
+    assert!(
+        !out.contains("Implicit_barrier_enter(pomp2_region_2"),
+        "{out}"
+    );
 }
 
 /// The text between the first line containing `from` and the next

@@ -95,6 +95,31 @@ impl RunFigures {
         let get = |map: &BTreeMap<u32, u64>| map.get(&thread).copied().unwrap_or(0);
         get(&self.parallel_ns) + get(&self.task_ns)
     }
+
+    /// How long `thread` was idle, outside every parallel region and
+    /// task: while the initial thread ran serial code, and while a team
+    /// ran without it. The initial thread is never idle.
+    pub fn idle_ns(&self, thread: u32) -> Idle {
+        if Some(thread) == self.initial_thread {
+            return Idle::default();
+        }
+        let serial = self
+            .initial_thread
+            .map_or(0, |t| self.wall_ns.saturating_sub(self.in_parallel_ns(t)));
+        let idle = self.wall_ns.saturating_sub(self.in_parallel_ns(thread));
+        let during_serial = idle.min(serial);
+        Idle {
+            during_serial_ns: during_serial,
+            outside_teams_ns: idle - during_serial,
+        }
+    }
+}
+
+/// A thread's idle time (see [`RunFigures::idle_ns`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Idle {
+    pub during_serial_ns: u64,
+    pub outside_teams_ns: u64,
 }
 
 pub fn collect(run: &Run, run_index: usize, catalog: &Catalog) -> RunFigures {

@@ -78,19 +78,11 @@ struct RunClasses {
 impl RunClasses {
     fn of(figures: &RunFigures) -> RunClasses {
         let b = &figures.breakdown;
-        let wall = figures.wall_ns;
-        let serial = figures
-            .initial_thread
-            .map_or(0, |t| wall.saturating_sub(figures.in_parallel_ns(t)));
         let (mut idle_serial, mut idle_in_regions) = (0, 0);
         for &thread in &figures.thread_ids {
-            if Some(thread) == figures.initial_thread {
-                continue;
-            }
-            let idle = wall.saturating_sub(figures.in_parallel_ns(thread));
-            let during_serial = idle.min(serial);
-            idle_serial += during_serial;
-            idle_in_regions += idle - during_serial;
+            let idle = figures.idle_ns(thread);
+            idle_serial += idle.during_serial_ns;
+            idle_in_regions += idle.outside_teams_ns;
         }
         let mut parts = vec![
             (Class::Control, "fork", b.fork_ns),

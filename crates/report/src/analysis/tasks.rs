@@ -5,7 +5,6 @@
 use super::Spread;
 use crate::join::Catalog;
 use crate::load::Run;
-use pomp2::trace::Event;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,15 +148,12 @@ fn histograms(runs: &[Run], catalog: &Catalog) -> Vec<Histogram> {
     let mut counts: BTreeMap<Option<usize>, Vec<u64>> = BTreeMap::new();
     for (i, run) in runs.iter().enumerate() {
         let Some(trace) = &run.trace else { continue };
-        for event in &trace.events {
-            let Event::Complete(span) = event else {
-                continue;
-            };
-            if !span.cat.is_task() {
+        for span in trace.threads.values().flatten() {
+            if !span.kind.is_task() {
                 continue;
             }
-            let region = catalog.find(i, span.args.region);
-            let ns = (span.dur * 1e3).round() as u64;
+            let region = catalog.find(i, (span.region != 0).then_some(span.region));
+            let ns = span.duration;
             let bucket = bounds.partition_point(|&bound| bound <= ns);
             counts
                 .entry(region)

@@ -1,14 +1,13 @@
 //! Each thread's visits from a trace, as properly nested spans: what the
 //! timelines of the HTML page and speedscope's evented profiles draw.
 //!
-//! The trace stores microseconds as floating point; converted back to
-//! nanoseconds, a visit may end a nanosecond after its enclosing visit.
-//! Such ends are clamped so that spans nest.
+//! The trace's clock ticks, converted to nanoseconds, and clocks of two
+//! cores may let a visit end a nanosecond after its enclosing visit. Such
+//! ends are clamped so that spans nest.
 
 use crate::join::Catalog;
 use crate::load::Run;
 use pomp2::profile::Kind;
-use pomp2::trace::Event;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -68,19 +67,17 @@ pub fn threads(
         return Vec::new();
     };
     let mut by_thread: BTreeMap<u32, Vec<Span>> = BTreeMap::new();
-    for event in &trace.events {
-        let Event::Complete(span) = event else {
-            continue;
-        };
-        let start = (span.ts * 1e3).round().max(0.0) as u64;
-        let duration = (span.dur * 1e3).round().max(0.0) as u64;
-        let region = catalog.find(run_index, span.args.region);
-        by_thread.entry(span.tid).or_default().push(Span {
-            start_ns: start,
-            end_ns: start + duration,
-            depth: 0,
-            frame: frames.frame(catalog, region, span.cat),
-        });
+    for (&thread, spans) in &trace.threads {
+        let drawn = by_thread.entry(thread).or_default();
+        for span in spans {
+            let region = catalog.find(run_index, (span.region != 0).then_some(span.region));
+            drawn.push(Span {
+                start_ns: span.start,
+                end_ns: span.start + span.duration,
+                depth: 0,
+                frame: frames.frame(catalog, region, span.kind),
+            });
+        }
     }
     by_thread
         .into_iter()

@@ -4,9 +4,9 @@ use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// `<stem>.<pid>.json`, or the configured path; an MPI rank goes in front of
-/// the extension so that ranks sharing a directory never collide.
-pub fn output_path(configured: Option<&str>, stem: &str, pid: u32) -> PathBuf {
+/// `<stem>.<pid>.<extension>`, or the configured path; an MPI rank goes in
+/// front of the extension so that ranks sharing a directory never collide.
+pub fn output_path(configured: Option<&str>, stem: &str, extension: &str, pid: u32) -> PathBuf {
     let rank = crate::config().rank.as_deref();
     match (configured, rank) {
         (Some(path), None) => PathBuf::from(path),
@@ -22,8 +22,8 @@ pub fn output_path(configured: Option<&str>, stem: &str, pid: u32) -> PathBuf {
             };
             path.with_file_name(name)
         }
-        (None, Some(rank)) => PathBuf::from(format!("{stem}.rank{rank}.{pid}.json")),
-        (None, None) => PathBuf::from(format!("{stem}.{pid}.json")),
+        (None, Some(rank)) => PathBuf::from(format!("{stem}.rank{rank}.{pid}.{extension}")),
+        (None, None) => PathBuf::from(format!("{stem}.{pid}.{extension}")),
     }
 }
 

@@ -4,7 +4,7 @@
 mod files;
 mod profile;
 mod summary;
-mod trace;
+pub(crate) mod trace;
 
 use crate::clock;
 use crate::regions;
@@ -13,7 +13,6 @@ use crate::thread::{self, ThreadData};
 use files::{output_path, write_atomically};
 use pomp2::profile::Throttling;
 use std::io::{self, Write};
-use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -58,24 +57,26 @@ pub fn finish() {
         state.pop_all(now);
     }
     let scale = clock::Scale::measure();
+    let wall_ns = scale.since_start_ns(now);
+    let pid = std::process::id();
+    let config = crate::config();
+    let profile_path = output_path(config.profile_path.as_deref(), "pomp-profile", "json", pid);
+    let regions = profile::regions(&regions::snapshot());
+    let trace = config.trace.then(|| {
+        let run = trace::Run {
+            pid,
+            wall_ns,
+            scale: &scale,
+            regions: &regions,
+        };
+        trace::finish(&mut states, run)
+    });
     for (_, state) in states.iter_mut() {
         state.rescale(&scale);
     }
-    let wall_ns = scale.since_start_ns(now);
     let states: Vec<(&ThreadData, &ThreadState)> =
         states.into_iter().map(|(d, s)| (d, &*s)).collect();
 
-    let pid = std::process::id();
-    let config = crate::config();
-    let profile_path = output_path(config.profile_path.as_deref(), "pomp-profile", pid);
-    let regions = profile::regions(&regions::snapshot());
-    let trace = config.trace.then(|| {
-        let trace_path = profile_path
-            .parent()
-            .unwrap_or(Path::new(""))
-            .join(output_path(None, "pomp-trace", pid));
-        trace::write(&trace_path, &states, &regions, pid)
-    });
     let run = profile::Run {
         pid,
         wall_ns,

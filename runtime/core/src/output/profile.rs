@@ -87,7 +87,7 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
 }
 
 fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
-    let measured_ns = state.nodes[ROOT as usize].children_ns;
+    let measured_ns = state.tree.nodes[ROOT as usize].children_ns;
     let waiting_ns = state.breakdown.waiting_ns();
     Thread {
         thread: data.index,
@@ -109,12 +109,12 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
 /// The thread's call-path tree, children in the order they were first
 /// entered.
 fn tree(state: &ThreadState) -> Node {
-    let mut children: Vec<Vec<NodeIndex>> = vec![Vec::new(); state.nodes.len()];
-    for (index, node) in state.nodes.iter().enumerate().skip(1) {
+    let mut children: Vec<Vec<NodeIndex>> = vec![Vec::new(); state.tree.nodes.len()];
+    for (index, node) in state.tree.nodes.iter().enumerate().skip(1) {
         children[node.parent as usize].push(index as NodeIndex);
     }
     fn build(state: &ThreadState, children: &[Vec<NodeIndex>], index: NodeIndex) -> Node {
-        let node = &state.nodes[index as usize];
+        let node = &state.tree.nodes[index as usize];
         let (inclusive_ns, exclusive_ns) = if index == ROOT {
             (node.children_ns, 0)
         } else {
@@ -154,7 +154,7 @@ struct Totals {
 fn totals(states: &[(&ThreadData, &ThreadState)]) -> BTreeMap<(RegionId, Kind), Totals> {
     let mut totals: BTreeMap<(RegionId, Kind), Totals> = BTreeMap::new();
     for (data, state) in states {
-        for node in state.nodes.iter().skip(1) {
+        for node in state.tree.nodes.iter().skip(1) {
             let entry = totals.entry((node.region, node.kind)).or_default();
             entry.visits += node.visits;
             entry.inclusive_ns += node.inclusive_ns;
@@ -196,8 +196,8 @@ fn tasks(states: &[(&ThreadData, &ThreadState)]) -> Tasks {
     let mut relations: BTreeMap<(RegionId, RegionId), u64> = BTreeMap::new();
     let mut created = 0;
     for (_, state) in states {
-        created += state.tasks_created;
-        for relation in &state.task_relations {
+        created += state.tasks.created;
+        for relation in &state.tasks.relations {
             *relations
                 .entry((relation.parent_region, relation.child_region))
                 .or_default() += relation.count;
@@ -209,7 +209,7 @@ fn tasks(states: &[(&ThreadData, &ThreadState)]) -> Tasks {
     }
     let mut executed: BTreeMap<RegionId, (u64, u64, u64)> = BTreeMap::new();
     for (_, state) in states {
-        for node in state.nodes.iter().filter(|n| n.kind.is_task()) {
+        for node in state.tree.nodes.iter().filter(|n| n.kind.is_task()) {
             let entry = executed.entry(node.region).or_default();
             entry.0 += node.visits;
             entry.1 += node.inclusive_ns;

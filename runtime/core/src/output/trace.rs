@@ -1,94 +1,181 @@
-//! Writing the Chrome trace that `POMP_TRACE=1` asks for, one event at a
-//! time: it may hold millions.
+//! The trace file that `POMP_TRACE=1` asks for (`pomp2::trace`): opened
+//! when the runtime starts, under a temporary name beside where the
+//! profile goes; threads append their chunks as their buffers fill (one
+//! `write` each, to a file opened for appending, so chunks never
+//! interleave); at the end the writer appends what is left and the footer,
+//! and renames the file to its name.
 
-use super::files::write_atomically;
-use crate::regions::{RegionId, NO_REGION};
+use super::files::output_path;
+use crate::clock::Scale;
 use crate::state::ThreadState;
 use crate::thread::ThreadData;
-use pomp2::profile::{kind_label, Kind, Region, TraceSummary};
-use pomp2::trace::{Event, Metadata, Span, SpanArgs, TraceInfo, FORMAT, VERSION};
-use std::collections::BTreeMap;
-use std::fs;
-use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use pomp2::profile::{Region, TraceSummary};
+use pomp2::trace::{footer_chunk, header, Footer, EXTENSION, FORMAT};
+use std::ffi::CString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 
-pub fn write(
-    path: &Path,
-    states: &[(&ThreadData, &ThreadState)],
-    regions: &[Region],
-    pid: u32,
-) -> TraceSummary {
-    let events: u64 = states
-        .iter()
-        .map(|(_, s)| s.trace.records.len() as u64)
-        .sum();
-    let dropped: u64 = states.iter().map(|(_, s)| s.trace.dropped).sum();
-    let limit = crate::config().trace_limit;
-    let note = (dropped > 0).then(|| {
-        format!(
-            "POMP_TRACE_LIMIT={limit} reached: {dropped} events were dropped; the trace is incomplete"
-        )
+/// The open file, -1 when there is none.
+static FILE: AtomicI32 = AtomicI32::new(-1);
+/// A write failed: the trace is incomplete and is not kept.
+static WRITE_FAILED: AtomicBool = AtomicBool::new(false);
+/// Where the trace goes, and why it could not be opened.
+static DESTINATION: AtomicPtr<Destination> = AtomicPtr::new(std::ptr::null_mut());
+
+struct Destination {
+    path: PathBuf,
+    temporary: PathBuf,
+    open_error: Option<io::Error>,
+}
+
+/// Where this process's trace goes: beside the profile.
+fn trace_path(pid: u32) -> PathBuf {
+    let config = crate::config();
+    let profile_path = output_path(config.profile_path.as_deref(), "pomp-profile", "json", pid);
+    profile_path
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(output_path(None, "pomp-trace", EXTENSION, pid))
+}
+
+/// Opens this process's trace file; called once when the runtime starts,
+/// and again in a fork child, whose trace is its own.
+pub fn open() {
+    let pid = std::process::id();
+    let path = trace_path(pid);
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(format!(".tmp{pid}"));
+    let temporary = PathBuf::from(temporary);
+    let opened = open_for_appending(&temporary).and_then(|fd| {
+        write_all(fd, &header())?;
+        Ok(fd)
     });
-    let info = TraceInfo {
+    let open_error = match opened {
+        Ok(fd) => {
+            FILE.store(fd, Ordering::Release);
+            None
+        }
+        Err(error) => {
+            FILE.store(-1, Ordering::Release);
+            Some(error)
+        }
+    };
+    WRITE_FAILED.store(false, Ordering::Relaxed);
+    let destination = Box::into_raw(Box::new(Destination {
+        path,
+        temporary,
+        open_error,
+    }));
+    // A fork child's earlier destination is the parent's; it is left as
+    // it is (the parent may still use it).
+    DESTINATION.store(destination, Ordering::Release);
+}
+
+fn open_for_appending(path: &Path) -> io::Result<i32> {
+    let name = CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL in the path"))?;
+    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_APPEND | libc::O_CLOEXEC;
+    let fd = unsafe { libc::open(name.as_ptr(), flags, 0o644) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(fd)
+}
+
+fn write_all(fd: i32, mut bytes: &[u8]) -> io::Result<()> {
+    while !bytes.is_empty() {
+        let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if written < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(error);
+        }
+        bytes = &bytes[written as usize..];
+    }
+    Ok(())
+}
+
+/// Appends one thread's chunk. A file opened for appending takes each
+/// `write` whole at its end, so the threads need no lock.
+pub fn write_chunk(chunk: &[u8]) {
+    let fd = FILE.load(Ordering::Acquire);
+    if fd < 0 {
+        return;
+    }
+    if write_all(fd, chunk).is_err() {
+        WRITE_FAILED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the writer knows when it finishes the trace.
+pub struct Run<'a> {
+    pub pid: u32,
+    pub wall_ns: u64,
+    pub scale: &'a Scale,
+    pub regions: &'a [Region],
+}
+
+/// Appends every thread's last chunk and the footer, and gives the file
+/// its name. The threads are frozen.
+pub fn finish(states: &mut [(&ThreadData, &mut ThreadState)], run: Run) -> TraceSummary {
+    for (_, state) in states.iter_mut() {
+        state.trace.flush();
+    }
+    let events: u64 = states.iter().map(|(_, s)| s.trace.stored).sum();
+    let dropped: u64 = states.iter().map(|(_, s)| s.trace.dropped).sum();
+    let config = crate::config();
+    if dropped > 0 {
+        super::warn(format_args!(
+            "pomp: POMP_TRACE_LIMIT={} reached: {dropped} events were dropped; the trace is incomplete",
+            config.trace_limit
+        ));
+    }
+    let footer = Footer {
         format: FORMAT.to_string(),
-        version: VERSION,
         producer: "pomp-runtime".to_string(),
+        pid: run.pid,
+        rank: config.rank.clone(),
+        origin_ticks: run.scale.origin_ticks(),
+        ns_per_tick: run.scale.ns_per_tick(),
+        wall_ns: run.wall_ns,
         events,
         dropped_events: dropped,
-        trace_limit: limit,
-        note: note.clone(),
+        trace_limit: config.trace_limit,
+        buffer_bytes: crate::trace::BUFFER_BYTES as u64,
+        threads: states.iter().map(|(data, _)| data.index).collect(),
+        regions: run.regions.to_vec(),
     };
-    let region = |id: RegionId| (id as usize).checked_sub(1).and_then(|i| regions.get(i));
-    let result = write_atomically(path, |out| {
-        out.write_all(b"{\"displayTimeUnit\":\"ns\",\"otherData\":")?;
-        serde_json::to_writer(&mut *out, &info)?;
-        out.write_all(b",\"traceEvents\":[")?;
-        let mut first = true;
-        let mut event = |out: &mut BufWriter<fs::File>, event: &Event| -> io::Result<()> {
-            if !first {
-                out.write_all(b",\n")?;
-            }
-            first = false;
-            serde_json::to_writer(&mut *out, event).map_err(io::Error::from)
+    let destination = unsafe { DESTINATION.load(Ordering::Acquire).as_ref() };
+    let Some(destination) = destination else {
+        return TraceSummary {
+            path: String::new(),
+            written: false,
+            events,
+            dropped_events: dropped,
         };
-        for (data, state) in states {
-            event(
-                out,
-                &Event::Metadata(Metadata::thread_name(pid, data.index)),
-            )?;
-            let mut labels: BTreeMap<(RegionId, Kind), String> = BTreeMap::new();
-            for record in &state.trace.records {
-                let label = labels
-                    .entry((record.region, record.kind))
-                    .or_insert_with(|| kind_label(record.kind, region(record.region)));
-                let span = Span {
-                    name: label.as_str().into(),
-                    cat: record.kind,
-                    ts: record.start_ns as f64 / 1e3,
-                    dur: record.duration_ns as f64 / 1e3,
-                    pid,
-                    tid: data.index,
-                    args: SpanArgs {
-                        region: (record.region != NO_REGION).then_some(record.region),
-                        task: record.task,
-                    },
-                };
-                event(out, &Event::Complete(span))?;
-            }
-        }
-        out.write_all(b"]}\n")
-    });
-    if let Some(note) = &note {
-        super::warn(format_args!("pomp: {note}"));
-    }
-    if let Err(err) = &result {
+    };
+    write_chunk(&footer_chunk(&footer));
+    let fd = FILE.swap(-1, Ordering::AcqRel);
+    let closed = fd < 0 || unsafe { libc::close(fd) } == 0;
+    let result = match &destination.open_error {
+        Some(error) => Err(io::Error::new(error.kind(), error.to_string())),
+        None if WRITE_FAILED.load(Ordering::Relaxed) => Err(io::Error::other("a write failed")),
+        None if !closed => Err(io::Error::last_os_error()),
+        None => std::fs::rename(&destination.temporary, &destination.path),
+    };
+    if let Err(error) = &result {
+        let _ = std::fs::remove_file(&destination.temporary);
         super::warn(format_args!(
-            "pomp: cannot write trace {}: {err}",
-            path.display()
+            "pomp: cannot write trace {}: {error}",
+            destination.path.display()
         ));
     }
     TraceSummary {
-        path: path.display().to_string(),
+        path: destination.path.display().to_string(),
         written: result.is_ok(),
         events,
         dropped_events: dropped,

@@ -42,12 +42,20 @@ impl Group {
     }
 }
 
-/// `bytes` with the decided conditionals' untaken branches and lines
-/// blanked (line ends kept); borrowed when there is nothing to blank.
-pub(super) fn blank_decided<'b>(bytes: &'b [u8], scan: &Scan) -> Cow<'b, [u8]> {
+/// The text the grammar reads: the file with the decided conditionals'
+/// untaken branches and lines blanked (line ends kept).
+pub(super) struct Decided<'b> {
+    /// Borrowed when there is nothing to blank.
+    pub text: Cow<'b, [u8]>,
+    /// The lines blanked, ascending.
+    pub blanked: Vec<usize>,
+}
+
+pub(super) fn blank_decided<'b>(bytes: &'b [u8], scan: &Scan) -> Decided<'b> {
     let known = Known { cplusplus: false };
     let mut open: Vec<Group> = Vec::new();
     let mut blanked: Option<Vec<u8>> = None;
+    let mut blanked_lines = Vec::new();
     for (index, (line, kind)) in scan.lines.iter().zip(&scan.kinds).enumerate() {
         if *kind != LineKind::Preprocessor {
             continue;
@@ -97,15 +105,22 @@ pub(super) fn blank_decided<'b>(bytes: &'b [u8], scan: &Scan) -> Cow<'b, [u8]> {
                 group.lines.push(index);
                 if group.decided && !directive_untaken(scan, &group) {
                     let out = blanked.get_or_insert_with(|| bytes.to_vec());
-                    blank_group(out, scan, &group);
+                    blanked_lines.extend(blank_group(out, scan, &group));
                 }
             }
             _ => {}
         }
     }
-    match blanked {
-        Some(out) => Cow::Owned(out),
-        None => Cow::Borrowed(bytes),
+    // Groups are blanked as they close, an inner one before (and maybe
+    // within a branch of) the one around it.
+    blanked_lines.sort_unstable();
+    blanked_lines.dedup();
+    Decided {
+        text: match blanked {
+            Some(out) => Cow::Owned(out),
+            None => Cow::Borrowed(bytes),
+        },
+        blanked: blanked_lines,
     }
 }
 
@@ -128,12 +143,19 @@ fn directive_untaken(scan: &Scan, group: &Group) -> bool {
     untaken_lines(group).any(|line| scan.kinds[line] == LineKind::Directive)
 }
 
-fn blank_group(out: &mut [u8], scan: &Scan, group: &Group) {
-    let lines = group.lines.iter().copied().chain(untaken_lines(group));
-    for line in lines {
+/// Blanks the lines of `group` and of its untaken branches; returns them.
+fn blank_group(out: &mut [u8], scan: &Scan, group: &Group) -> Vec<usize> {
+    let lines: Vec<usize> = group
+        .lines
+        .iter()
+        .copied()
+        .chain(untaken_lines(group))
+        .collect();
+    for &line in &lines {
         let span = scan.lines[line];
         out[span.start..span.end].fill(b' ');
     }
+    lines
 }
 
 #[cfg(test)]
@@ -142,7 +164,7 @@ mod tests {
 
     fn blanked(text: &str) -> String {
         let scan = super::super::lines::scan(text.as_bytes(), false);
-        String::from_utf8(blank_decided(text.as_bytes(), &scan).into_owned()).unwrap()
+        String::from_utf8(blank_decided(text.as_bytes(), &scan).text.into_owned()).unwrap()
     }
 
     #[test]

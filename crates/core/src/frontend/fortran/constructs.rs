@@ -5,6 +5,7 @@
 //! `section` directives divide their `sections` construct.
 
 use super::lines::LineKind;
+use super::units::named_child_of_kind;
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Directive};
@@ -295,7 +296,8 @@ impl Analysis<'_> {
             return None;
         }
         let wanted = self.collapse(index);
-        let depth = nest_depth(statement, wanted);
+        let nest = perfect_nest(statement, wanted);
+        let depth = nest.len();
         if depth < wanted {
             let site = &self.model.sites[index];
             let diagnostic = Diagnostic::error(
@@ -309,8 +311,10 @@ impl Analysis<'_> {
             return None;
         }
         let end = self.end_of_last_line(statement);
+        let loop_variables = nest.iter().map_while(|&l| self.do_variable(l)).collect();
         let site = &mut self.model.sites[index];
         site.block = Some(site.lines.end..end);
+        site.loop_variables = loop_variables;
         if shares_terminal_statement(statement) {
             let diagnostic = Diagnostic::warning(
                 site.span.clone(),
@@ -330,6 +334,18 @@ impl Analysis<'_> {
             self.model.diagnostics.push(diagnostic);
         }
         Some(end)
+    }
+
+    /// The variable a DO loop's control assigns (`do i = 1, n`), in
+    /// lowercase: every variable is declared elsewhere. `None` for `do
+    /// while`, `do concurrent` and a DO without control.
+    fn do_variable(&self, do_loop: Node) -> Option<String> {
+        let statement = named_child_of_kind(do_loop, "do_statement")?;
+        let control = named_child_of_kind(statement, "loop_control_expression")?;
+        let variable = control
+            .named_child(0)
+            .filter(|v| v.kind() == "identifier")?;
+        Some(self.parse_text_of(variable).to_ascii_lowercase())
     }
 
     fn collapse(&self, index: usize) -> usize {
@@ -420,18 +436,21 @@ fn shares_terminal_statement(do_loop: Node) -> bool {
             .any(|c| c.kind() == "do_label_virtual")
 }
 
-/// How many loops, up to `wanted`, are perfectly nested from `outer` on.
-fn nest_depth(outer: Node, wanted: usize) -> usize {
-    let mut depth = 1;
+/// The loops perfectly nested from `outer` on, up to `wanted` of them,
+/// outermost first.
+fn perfect_nest(outer: Node, wanted: usize) -> Vec<Node> {
+    let mut nest = vec![outer];
     let mut current = outer;
-    while depth < wanted {
+    while nest.len() < wanted {
         let mut cursor = current.walk();
         let body: Vec<Node> = current
             .named_children(&mut cursor)
             .filter(|c| {
                 !matches!(
                     c.kind(),
-                    "do_statement"
+                    // A named loop's name is a child of the loop.
+                    "block_label_start_expression"
+                        | "do_statement"
                         | "comment"
                         | "end_do_loop_statement"
                         | "end_do_label_loop_statement"
@@ -441,12 +460,12 @@ fn nest_depth(outer: Node, wanted: usize) -> usize {
         match body.as_slice() {
             [inner] if inner.kind() == "do_loop" => {
                 current = *inner;
-                depth += 1;
+                nest.push(current);
             }
             _ => break,
         }
     }
-    depth
+    nest
 }
 
 fn is_statement(kind: &str) -> bool {

@@ -6,7 +6,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Sentinel;
-use crate::language::fortran::fixed_form;
+use crate::language::fortran::fixed_form::{self, Fields};
 use crate::source::Span;
 
 /// One physical line.
@@ -19,6 +19,7 @@ pub(crate) struct Line {
     pub next: usize,
 }
 
+/// What a line is, read once: every later step asks the scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LineKind {
     Blank,
@@ -26,12 +27,44 @@ pub(crate) enum LineKind {
     Comment,
     /// A line of an `!$omp` or `!$pomp` directive.
     Directive,
-    /// `!$ code`: code when compiled with OpenMP.
-    Conditional,
-    /// `!P$ code` (fixed form also `CP$`, `*P$`): code when instrumenting.
-    PompConditional,
     Preprocessor,
-    Code,
+    /// Code, `!$` and `!P$` lines included.
+    Code(Code),
+}
+
+/// A line of code: when it is code, and where its statement text lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Code {
+    pub condition: Condition,
+    /// Fixed form: the line's fields. Free form has none.
+    pub fields: Option<Fields>,
+}
+
+/// When a line is code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Condition {
+    Always,
+    /// `!$ code`: code when compiled with OpenMP. The sentinel's offset in
+    /// the line.
+    OpenMp {
+        sentinel: usize,
+    },
+    /// `!P$ code` (fixed form also `CP$`, `*P$`): code when instrumenting.
+    /// The sentinel's offset in the line.
+    Instrumenting {
+        sentinel: usize,
+    },
+}
+
+impl Condition {
+    /// Where the sentinel stands in the line, if there is one.
+    pub fn sentinel(self) -> Option<std::ops::Range<usize>> {
+        match self {
+            Condition::Always => None,
+            Condition::OpenMp { sentinel } => Some(sentinel..sentinel + 2),
+            Condition::Instrumenting { sentinel } => Some(sentinel..sentinel + 3),
+        }
+    }
 }
 
 /// A directive as found in the file, before its text is parsed.
@@ -52,6 +85,26 @@ pub(crate) struct Scan {
 }
 
 impl Scan {
+    /// Where the sentinels of the `!$` lines and of the `!P$` lines stand
+    /// in the file, each ascending.
+    pub fn conditional_sentinels(&self) -> (Vec<usize>, Vec<usize>) {
+        let (mut openmp, mut pomp) = (Vec::new(), Vec::new());
+        for (line, kind) in self.lines.iter().zip(&self.kinds) {
+            match kind {
+                LineKind::Code(Code {
+                    condition: Condition::OpenMp { sentinel },
+                    ..
+                }) => openmp.push(line.start + sentinel),
+                LineKind::Code(Code {
+                    condition: Condition::Instrumenting { sentinel },
+                    ..
+                }) => pomp.push(line.start + sentinel),
+                _ => {}
+            }
+        }
+        (openmp, pomp)
+    }
+
     /// Index of the line containing `offset`.
     pub fn line_index(&self, offset: usize) -> usize {
         self.lines
@@ -103,7 +156,7 @@ fn directive_sentinel(text: &[u8]) -> Option<(Sentinel, usize)> {
 /// blank, `&` or the end of the line after the sentinel; fixed form wants
 /// the sentinel in columns 1-3 and blanks or digits in columns 4-5, like
 /// the `!$` sentinel.
-pub(crate) fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option<usize> {
+fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option<usize> {
     let at = if fixed_form {
         0
     } else {
@@ -118,11 +171,7 @@ pub(crate) fn pomp_conditional_sentinel(text: &[u8], fixed_form: bool) -> Option
         return None;
     }
     let after_ok = if fixed_form {
-        text.iter()
-            .take(fixed_form::LAST_COLUMN)
-            .skip(3)
-            .take(2)
-            .all(|&b| is_blank(b) || b.is_ascii_digit())
+        fixed_form::is_conditional_line(text, 3)
     } else {
         text.get(at + 3).is_none_or(|&b| is_blank(b) || b == b'&')
     };
@@ -197,9 +246,17 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
             continue;
         };
         let rest = &text[first..];
+        let code = |condition| {
+            LineKind::Code(Code {
+                condition,
+                fields: None,
+            })
+        };
         scan.kinds[i] = match rest[0] {
             b'#' if first == 0 => LineKind::Preprocessor,
-            b'!' if pomp_conditional_sentinel(rest, false).is_some() => LineKind::PompConditional,
+            b'!' if pomp_conditional_sentinel(rest, false).is_some() => {
+                code(Condition::Instrumenting { sentinel: first })
+            }
             b'!' => match directive_sentinel(rest) {
                 Some((sentinel, len))
                     if rest.get(len).is_none_or(|&b| is_blank(b) || b == b'&') =>
@@ -210,11 +267,11 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
                 _ if rest.get(1) == Some(&b'$')
                     && rest.get(2).is_none_or(|&b| is_blank(b) || b == b'&') =>
                 {
-                    LineKind::Conditional
+                    code(Condition::OpenMp { sentinel: first })
                 }
                 _ => LineKind::Comment,
             },
-            _ => LineKind::Code,
+            _ => code(Condition::Always),
         };
     }
     let mut i = 0;
@@ -282,13 +339,19 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
         if visible.iter().all(|&b| is_blank(b)) {
             continue;
         }
+        let code = |condition| {
+            LineKind::Code(Code {
+                condition,
+                fields: Some(fixed_form::fields(text)),
+            })
+        };
         scan.kinds[i] = match text[0] {
             b'#' => LineKind::Preprocessor,
             first
                 if fixed_form::is_comment_start(first)
                     && pomp_conditional_sentinel(text, true).is_some() =>
             {
-                LineKind::PompConditional
+                code(Condition::Instrumenting { sentinel: 0 })
             }
             first if fixed_form::is_comment_start(first) => match directive_sentinel(text) {
                 Some((sentinel, len)) => {
@@ -299,14 +362,8 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
                     ));
                     LineKind::Directive
                 }
-                None if text.get(1) == Some(&b'$')
-                    && visible
-                        .iter()
-                        .skip(2)
-                        .take(3)
-                        .all(|&b| is_blank(b) || b.is_ascii_digit()) =>
-                {
-                    LineKind::Conditional
+                None if text.get(1) == Some(&b'$') && fixed_form::is_conditional_line(text, 2) => {
+                    code(Condition::OpenMp { sentinel: 0 })
                 }
                 None => LineKind::Comment,
             },
@@ -314,10 +371,10 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
             _ => {
                 let first = visible.iter().position(|&b| !is_blank(b)).unwrap_or(0);
                 // `!` starts a comment anywhere but in the continuation column.
-                if visible[first] == b'!' && first != 5 {
+                if visible[first] == b'!' && first != fixed_form::CONTINUATION_COLUMN - 1 {
                     LineKind::Comment
                 } else {
-                    LineKind::Code
+                    code(Condition::Always)
                 }
             }
         };
@@ -381,6 +438,24 @@ fn directive_content_fixed(text: &[u8]) -> (&[u8], bool) {
 mod tests {
     use super::*;
 
+    /// Each line's kind by name, with where a conditional line's sentinel
+    /// stands.
+    fn kinds(scan: &Scan) -> Vec<String> {
+        (scan.kinds.iter())
+            .map(|kind| match kind {
+                LineKind::Blank => "blank".to_string(),
+                LineKind::Comment => "comment".to_string(),
+                LineKind::Directive => "directive".to_string(),
+                LineKind::Preprocessor => "preprocessor".to_string(),
+                LineKind::Code(code) => match code.condition {
+                    Condition::Always => "code".to_string(),
+                    Condition::OpenMp { sentinel } => format!("openmp@{sentinel}"),
+                    Condition::Instrumenting { sentinel } => format!("pomp@{sentinel}"),
+                },
+            })
+            .collect()
+    }
+
     fn texts(source: &str, fixed: bool) -> Vec<(String, String)> {
         let scan = scan(source.as_bytes(), fixed);
         scan.directives
@@ -405,19 +480,20 @@ mod tests {
             )]
         );
         let scan = scan(source.as_bytes(), false);
-        use LineKind::*;
         assert_eq!(
-            scan.kinds,
-            vec![
-                Code,
-                Directive,
-                Directive,
-                Directive,
-                Conditional,
-                Comment,
-                PompConditional
+            kinds(&scan),
+            [
+                "code",
+                "directive",
+                "directive",
+                "directive",
+                "openmp@0",
+                "comment",
+                "pomp@0"
             ]
         );
+        let indented = super::scan(b"  !$ x = 1\n \t!P$ y = 2\n", false);
+        assert_eq!(kinds(&indented), ["openmp@2", "pomp@2"]);
         assert_eq!(
             &source[scan.directives[0].lines.clone()],
             &source[6..source.find("!$ y").unwrap()]
@@ -448,13 +524,15 @@ mod tests {
         let found = scan(free.as_bytes(), false);
         assert_eq!(found.directives.len(), 1);
         assert_eq!(found.directives[0].text.trim(), "parallel");
-        use LineKind::*;
-        assert_eq!(found.kinds, [Comment, Comment, Comment, Directive]);
+        assert_eq!(
+            kinds(&found),
+            ["comment", "comment", "comment", "directive"]
+        );
         // In fixed form the sentinel fills columns 1-5 and column 6 marks a
         // continuation, so `!$ompx` continues a directive.
         let fixed = "!$omx parallel\nc$omp parallel\nc$ompx private(i)\n";
         let found = scan(fixed.as_bytes(), true);
-        assert_eq!(found.kinds, [Comment, Directive, Directive]);
+        assert_eq!(kinds(&found), ["comment", "directive", "directive"]);
         assert_eq!(found.directives.len(), 1);
         assert_eq!(
             found.directives[0]
@@ -492,7 +570,12 @@ mod tests {
             ]
         );
         let scan = scan(source.as_bytes(), true);
-        assert_eq!(scan.kinds[5], LineKind::Conditional);
-        assert_eq!(scan.kinds[6], LineKind::Comment);
+        assert_eq!(kinds(&scan)[5..], ["openmp@0", "comment"]);
+        let LineKind::Code(code) = scan.kinds[5] else {
+            panic!("a conditional line is code");
+        };
+        let fields = code.fields.expect("fixed form keeps a code line's fields");
+        assert_eq!(fields.statement_start(), 6);
+        assert_eq!(fields.continuation_mark(), None);
     }
 }

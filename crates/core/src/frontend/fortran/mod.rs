@@ -11,13 +11,11 @@
 mod conditionals;
 mod constructs;
 mod lines;
-mod loops;
 mod parse_text;
 mod units;
 mod unknown;
 
 pub use super::LOCK_ROUTINES;
-pub(crate) use lines::pomp_conditional_sentinel;
 
 use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
@@ -40,11 +38,11 @@ impl FrontEnd for TreeSitterFortran {
     fn read(&self, file: &SourceFile) -> Found {
         let fixed_form = file.language == Language::FortranFixed;
         let scan = lines::scan(&file.bytes, fixed_form);
-        let text = conditionals::blank_decided(&file.bytes, &scan);
+        let decided = conditionals::blank_decided(&file.bytes, &scan);
         let parse = if fixed_form {
-            ParseText::fixed(&text, &scan)
+            ParseText::fixed(&decided.text, &scan, &decided.blanked)
         } else {
-            ParseText::free(&text, &scan)
+            ParseText::free(&decided.text, &scan)
         };
         let tree = parse_fortran(&parse.bytes);
         let mut analysis = Analysis {
@@ -61,6 +59,8 @@ impl FrontEnd for TreeSitterFortran {
             .model
             .diagnostics
             .extend(scan.diagnostics.iter().cloned());
+        let fortran = &mut analysis.model.fortran;
+        (fortran.openmp_sentinels, fortran.pomp_sentinels) = scan.conditional_sentinels();
         analysis.sites();
         analysis.units();
         // Constructs end with their unit: they need each site's unit.
@@ -70,7 +70,6 @@ impl FrontEnd for TreeSitterFortran {
         analysis.lock_calls_and_exits();
         analysis.unknown_directives();
         analysis.parse_errors();
-        loops::record(file, fixed_form, &mut analysis.model.sites);
         analysis.model
     }
 }

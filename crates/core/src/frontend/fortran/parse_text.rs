@@ -11,7 +11,6 @@
 //! inserted, and their positions are kept to map offsets back exactly.
 
 use super::lines::{comment_start, LineKind, Scan};
-use crate::language::fortran::fixed_form;
 
 pub(crate) struct ParseText {
     pub bytes: Vec<u8>,
@@ -24,18 +23,10 @@ impl ParseText {
     pub fn free(bytes: &[u8], scan: &Scan) -> ParseText {
         let mut out = bytes.to_vec();
         for (line, kind) in scan.lines.iter().zip(&scan.kinds) {
-            let length = match kind {
-                LineKind::Conditional => 2,
-                LineKind::PompConditional => 3,
-                _ => continue,
-            };
-            let sentinel = line.start
-                + out[line.start..line.end]
-                    .iter()
-                    .position(|&b| b == b'!')
-                    .unwrap_or(0);
-            for b in &mut out[sentinel..sentinel + length] {
-                *b = b' ';
+            if let LineKind::Code(code) = kind {
+                if let Some(sentinel) = code.condition.sentinel() {
+                    out[line.start + sentinel.start..line.start + sentinel.end].fill(b' ');
+                }
             }
         }
         ParseText {
@@ -44,15 +35,17 @@ impl ParseText {
         }
     }
 
-    pub fn fixed(bytes: &[u8], scan: &Scan) -> ParseText {
+    /// `bytes` is the file with the lines `blanked` (indexes, ascending)
+    /// made blanks: lines of preprocessor branches not compiled.
+    pub fn fixed(bytes: &[u8], scan: &Scan, blanked: &[usize]) -> ParseText {
         let mut out = bytes.to_vec();
         let mut inserted_before = Vec::new();
         // Where the code of the last code line ends: a continuation line
         // puts its `&` there.
         let mut continuable: Option<usize> = None;
         let mut quote: Option<u8> = None;
-        for (line, kind) in scan.lines.iter().zip(&scan.kinds) {
-            match kind {
+        for (index, (line, kind)) in scan.lines.iter().zip(&scan.kinds).enumerate() {
+            let code = match kind {
                 LineKind::Comment | LineKind::Directive => {
                     out[line.start] = b'!';
                     continue;
@@ -70,21 +63,24 @@ impl ParseText {
                     continuable = None;
                     continue;
                 }
-                LineKind::Conditional => {
-                    out[line.start] = b' ';
-                    out[line.start + 1] = b' ';
-                }
-                LineKind::PompConditional => {
-                    out[line.start..line.start + 3].fill(b' ');
-                }
-                LineKind::Code => {}
+                LineKind::Code(code) => code,
+            };
+            if blanked.binary_search(&index).is_ok() {
+                // Code not compiled: it continues nothing, and a character
+                // literal does not go on past it.
+                quote = None;
+                continuable = None;
+                continue;
             }
-            let text = &bytes[line.start..line.end];
-            let field = fixed_form::fields(text);
-            for b in &mut out[line.start + field.visible_end..line.end] {
-                *b = b' ';
+            if let Some(sentinel) = code.condition.sentinel() {
+                out[line.start + sentinel.start..line.start + sentinel.end].fill(b' ');
             }
-            match field.continuation_mark {
+            let field = code
+                .fields
+                .expect("the scan of fixed form keeps the fields of every code line");
+            let (statement_start, visible_end) = (field.statement_start(), field.visible_end());
+            out[line.start + visible_end..line.end].fill(b' ');
+            match field.continuation_mark() {
                 Some(mark) => {
                     for b in &mut out[line.start..line.start + mark] {
                         if *b != b'\t' {
@@ -98,15 +94,16 @@ impl ParseText {
                 }
                 None => {
                     quote = None;
-                    if text.get(5) == Some(&b'0') && !text[..5].contains(&b'\t') {
-                        out[line.start + 5] = b' ';
+                    if let Some(zero) = field.zero_mark() {
+                        out[line.start + zero] = b' ';
                     }
                 }
             }
-            let code = &text[field.statement_start.min(field.visible_end)..field.visible_end];
+            let code =
+                &bytes[line.start + statement_start.min(visible_end)..line.start + visible_end];
             let code_end = match comment_start(code, &mut quote) {
-                Some(i) => field.statement_start + i,
-                None => field.visible_end,
+                Some(i) => statement_start + i,
+                None => visible_end,
             };
             continuable = Some(line.start + code_end);
         }
@@ -156,7 +153,7 @@ mod tests {
     use super::*;
 
     fn fixed(source: &str) -> ParseText {
-        ParseText::fixed(source.as_bytes(), &scan(source.as_bytes(), true))
+        ParseText::fixed(source.as_bytes(), &scan(source.as_bytes(), true), &[])
     }
 
     #[test]

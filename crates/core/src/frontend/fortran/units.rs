@@ -2,8 +2,9 @@
 
 use super::Analysis;
 use crate::diagnostics::Diagnostic;
+use crate::language::fortran::fixed_form;
 use crate::language::Language;
-use crate::model::{Exit, LockCall, Unit};
+use crate::model::{Exit, LockCall, LogicalIf, Unit};
 use crate::source::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -66,16 +67,8 @@ impl Analysis<'_> {
             .collect();
         units.sort_by_key(|(u, _)| u.span.start);
         (self.model.units, self.unit_nodes) = units.into_iter().unzip();
-        let mut open: Vec<usize> = Vec::new();
-        let units = &mut self.model.units;
-        for index in 0..units.len() {
-            let start = units[index].span.start;
-            while open.last().is_some_and(|&o| units[o].span.end <= start) {
-                open.pop();
-            }
-            units[index].parent = open.last().copied();
-            open.push(index);
-        }
+        // Sites are placed in their units before the model is complete.
+        self.model.units.nest();
     }
 
     fn unit(&mut self, node: Node) -> Unit {
@@ -100,14 +93,8 @@ impl Analysis<'_> {
             None => String::new(),
         };
         let indent = match self.file.language {
-            Language::FortranFixed
-                if indent
-                    .chars()
-                    .map(|c| if c == '\t' { 6 } else { 1 })
-                    .sum::<usize>()
-                    < 6 =>
-            {
-                " ".repeat(6)
+            Language::FortranFixed if !fixed_form::reaches_statement_field(&indent) => {
+                fixed_form::STATEMENT_INDENT.to_string()
             }
             _ => indent,
         };
@@ -252,6 +239,7 @@ impl Analysis<'_> {
             .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
         let mut calls = Vec::new();
         let mut exits = Vec::new();
+        let mut logical_ifs = Vec::new();
         // (unit start, label, where the labelled statement starts)
         let mut labels: Vec<(usize, u32, usize)> = Vec::new();
         let mut gotos: Vec<(Span, usize, Vec<u32>, Option<usize>)> = Vec::new();
@@ -262,17 +250,12 @@ impl Analysis<'_> {
                 match node.kind() {
                     "keyword_statement" => {
                         if let Some(jump) = self.jump(node) {
+                            let span = self.exit_span(node, &mut logical_ifs);
                             match jump {
-                                Jump::To(targets) => exits.push(Exit {
-                                    span: self.exit_span(node),
-                                    targets,
-                                }),
-                                Jump::ToLabels(refs, fallthrough) => gotos.push((
-                                    self.exit_span(node),
-                                    unit_start(node),
-                                    refs,
-                                    fallthrough,
-                                )),
+                                Jump::To(targets) => exits.push(Exit { span, targets }),
+                                Jump::ToLabels(refs, fallthrough) => {
+                                    gotos.push((span, unit_start(node), refs, fallthrough))
+                                }
                             }
                         }
                     }
@@ -335,6 +318,8 @@ impl Analysis<'_> {
         self.model.lock_calls = calls;
         exits.sort_by_key(|e| e.span.start);
         self.model.exits = exits;
+        logical_ifs.sort_by_key(|l| l.start);
+        self.model.fortran.logical_ifs = logical_ifs;
     }
 
     /// Where a `return`, `exit`, `cycle` or `go to` statement goes.
@@ -428,8 +413,9 @@ impl Analysis<'_> {
 
     /// The span a jump is rewritten over: the statement, or for the action
     /// of a logical `if` (`if (c) return`) the whole `if` statement, which
-    /// the output turns into an `if` construct.
-    fn exit_span(&self, statement: Node) -> Span {
+    /// the output turns into an `if` construct; such a statement goes into
+    /// `logical_ifs` with where its action starts.
+    fn exit_span(&self, statement: Node, logical_ifs: &mut Vec<LogicalIf>) -> Span {
         let span = self.original_span(statement);
         let logical_if = statement.parent().filter(|p| {
             let mut cursor = p.walk();
@@ -439,7 +425,14 @@ impl Analysis<'_> {
                     .any(|c| c.kind() == "end_if_statement")
         });
         match logical_if {
-            Some(statement) => self.original_span(statement).start..span.end,
+            Some(if_statement) => {
+                let start = self.original_span(if_statement).start;
+                logical_ifs.push(LogicalIf {
+                    start,
+                    action: span.start,
+                });
+                start..span.end
+            }
             None => span,
         }
     }
@@ -489,7 +482,7 @@ fn callee_of(call: Node) -> Option<Node> {
         .filter(|n| n.kind() == "identifier")
 }
 
-fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+pub(super) fn named_child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     let found = node.named_children(&mut cursor).find(|c| c.kind() == kind);
     found

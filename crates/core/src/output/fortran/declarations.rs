@@ -1,0 +1,139 @@
+//! Declarations at the end of each program unit's specification part:
+//! the handles and CTC strings the unit uses and the variables its
+//! inserted code needs.
+
+use super::lines::string_expression;
+use super::Renderer;
+use crate::edits::Origin;
+use crate::rules::{Interface, Region, MAX_THREADS_VAR};
+use std::collections::BTreeSet;
+
+/// A context descriptor of the original interface (`struct ompregdescr`:
+/// six pointers and five ints, padded) occupies 64 bytes on LP64 targets;
+/// program units see it as that many bytes of 8-byte integers.
+const DESCRIPTOR_WORDS: usize = 8;
+
+/// What a program unit must declare for the code inserted into it.
+#[derive(Default)]
+pub(super) struct UnitNeeds {
+    /// Regions (indexes into [`Plan::regions`]) whose handle or CTC it uses.
+    pub(super) regions: BTreeSet<usize>,
+    pub(super) old_task: bool,
+    pub(super) new_task: bool,
+    pub(super) num_threads: bool,
+    pub(super) if_value: bool,
+    /// It calls `pomp2_lib_get_max_threads`.
+    pub(super) max_threads: bool,
+    /// It keeps the maximum number of threads for parallel regions in
+    /// `teams` ([`Var::MaxThreads`]).
+    pub(super) teams_max_threads: bool,
+    /// Lock test functions it calls: they return a logical.
+    pub(super) lock_tests: BTreeSet<String>,
+    /// It starts parallel regions that copy in the library's
+    /// thread-private variable.
+    pub(super) thread_private: bool,
+}
+
+impl Renderer<'_> {
+    pub(super) fn handle_declarations<'r>(
+        &self,
+        indent: &str,
+        regions: impl Iterator<Item = &'r Region> + Clone,
+    ) -> String {
+        let mut out = String::new();
+        // One statement per handle: no line grows with the region count.
+        let (kind, words) = match self.plan.interface {
+            Interface::Pomp2 => ("integer(kind=8)", String::new()),
+            Interface::Pomp1 => ("integer", String::new()),
+            Interface::Pomp1Paper => ("integer(kind=8)", format!("({DESCRIPTOR_WORDS})")),
+        };
+        for region in regions.clone() {
+            out.push_str(&self.statement(indent, &format!("{kind} :: {}{words}", region.handle)));
+        }
+        for region in regions {
+            let block = self.common_block(region);
+            out.push_str(&self.statement(indent, &format!("common /{block}/ {}", region.handle)));
+        }
+        out
+    }
+
+    pub(super) fn ctc_declaration(&self, indent: &str, region: &Region) -> String {
+        let text = format!(
+            "character(len=*), parameter :: pomp2_ctc_{} = {}",
+            region.id,
+            string_expression(&self.plan.ctc(region))
+        );
+        self.statement(indent, &text)
+    }
+
+    pub(super) fn declarations(&mut self) {
+        let needs = std::mem::take(&mut self.needs);
+        for (unit_index, needs) in &needs {
+            let unit = &self.model.units[*unit_index];
+            let Some(at) = unit.declarations_at else {
+                continue;
+            };
+            let indent = self.indent(Some(*unit_index));
+            let mut out = String::new();
+            if !needs.regions.is_empty() {
+                let regions = needs.regions.iter().map(|&r| &self.plan.regions[r]);
+                out.push_str(&self.handle_declarations(&indent, regions));
+                let ctc_strings = self.plan.interface == Interface::Pomp2;
+                for &region in needs.regions.iter().filter(|_| ctc_strings) {
+                    out.push_str(&self.ctc_declaration(&indent, &self.plan.regions[region]));
+                }
+            }
+            let tasks: Vec<&str> = [
+                (needs.old_task, "pomp2_old_task"),
+                (needs.new_task, "pomp2_new_task"),
+            ]
+            .iter()
+            .filter(|(needed, _)| *needed)
+            .map(|(_, name)| *name)
+            .collect();
+            if !tasks.is_empty() {
+                out.push_str(
+                    &self.statement(&indent, &format!("integer(kind=8) :: {}", tasks.join(", "))),
+                );
+            }
+            if needs.num_threads {
+                out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
+            }
+            if needs.thread_private {
+                let name = crate::rules::FORTRAN_THREAD_PRIVATE;
+                out.push_str(&self.statement(&indent, &format!("integer(kind=8) :: {name}")));
+                out.push_str(&self.statement(&indent, &format!("common /{name}/ {name}")));
+                out.push_str(&self.directive_line(&format!("threadprivate(/{name}/)")));
+            }
+            if needs.teams_max_threads {
+                out.push_str(&self.statement(&indent, &format!("integer :: {MAX_THREADS_VAR}")));
+            }
+            if needs.if_value {
+                out.push_str(&self.statement(&indent, "logical :: pomp2_if"));
+            }
+            if needs.max_threads {
+                out.push_str(
+                    &self.statement(&indent, "integer, external :: pomp2_lib_get_max_threads"),
+                );
+            }
+            if !needs.lock_tests.is_empty() {
+                let names: Vec<&str> = needs.lock_tests.iter().map(String::as_str).collect();
+                out.push_str(&self.statement(
+                    &indent,
+                    &format!("logical, external :: {}", names.join(", ")),
+                ));
+            }
+            if out.is_empty() {
+                continue;
+            }
+            let mut text = String::new();
+            if at > 0 && self.file.bytes[at - 1] != b'\n' {
+                text.push('\n');
+            }
+            text.push_str(&out);
+            text.push_str(&self.line_marker(self.file.line_of(at)));
+            self.edits
+                .insert(at, text, i64::MIN + 1, Origin::Unit { unit: *unit_index });
+        }
+    }
+}

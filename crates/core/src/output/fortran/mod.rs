@@ -1,0 +1,180 @@
+//! Rendering a plan as Fortran text, free or fixed form.
+//!
+//! Fortran has no block scopes, so the handles live in one common block per
+//! file, declared in every program unit that uses them and in the
+//! registration routine; the variables the calls need are declared once per
+//! unit. Directive lines are replaced by the directive (split into its
+//! layers) with the calls around it; end directives likewise, and where an
+//! optional end directive was left out, one is inserted after the loop or
+//! statement when `nowait` or a split combined construct needs it.
+//!
+//! This module writes in the order the edits are made; each job has a
+//! file: `constructs` (directive lines and their end directives),
+//! `calls` (event calls and the values they pass), `data_sharing` (what a
+//! rewritten directive says of the inserted variables), `exits` (jumps
+//! out of user regions), `declarations` (each unit's specification part),
+//! `registration` and `descriptors` (the routines at the end of the file,
+//! for POMP2 and for the original interface), and `lines` (the form's
+//! width, indentation and continuation lines). The front end has read
+//! everything the text is written around into the model: nothing here
+//! reads Fortran.
+
+mod calls;
+mod constructs;
+mod data_sharing;
+mod declarations;
+mod descriptors;
+mod exits;
+mod lines;
+mod registration;
+
+use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::language::Language;
+use crate::model::Model;
+use crate::rules::{Interface, NamedPlan, Region};
+use crate::source::SourceFile;
+use data_sharing::private_vars;
+use declarations::UnitNeeds;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The edits that turn `file` into its instrumented form.
+pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::Config) -> EditSet {
+    let mut r = Renderer {
+        file,
+        model,
+        plan,
+        config,
+        fixed_form: file.language == Language::FortranFixed,
+        edits: EditBuilder::default(),
+        needs: BTreeMap::new(),
+        private_vars: private_vars(model, plan),
+    };
+    for construct in &plan.constructs {
+        r.construct(construct);
+    }
+    for (site, action) in &plan.pomp_directives {
+        r.pomp_directive(*site, action);
+    }
+    for bare in &plan.bare_directives {
+        r.bare_directive(bare);
+    }
+    for scope in &plan.value_scopes {
+        r.value_scope(scope);
+    }
+    r.region_exits();
+    r.lock_calls();
+    r.conditional_lines();
+    // A preprocessed file's marker has no place in Fortran: a blank line
+    // takes its place.
+    if let Some(line) = config
+        .preprocessed
+        .then(|| super::preprocessed_marker(&file.bytes))
+        .flatten()
+    {
+        let text_end = line.start + file.bytes[line.clone()].trim_ascii_end().len();
+        r.edits.replace(line.start..text_end, "", 0, Origin::File);
+    }
+    if plan.regions.is_empty() && r.edits.is_empty() {
+        return EditSet::default();
+    }
+    r.declarations();
+    if config.line_markers {
+        let preamble = format!(
+            "#ifndef _POMP\n#define _POMP 200110\n#endif\n{}",
+            r.line_marker(1)
+        );
+        r.edits.insert(0, preamble, i64::MIN, Origin::File);
+    }
+    if !plan.regions.is_empty() {
+        let mut tail = match plan.interface {
+            Interface::Pomp2 => r.registration(),
+            Interface::Pomp1 | Interface::Pomp1Paper => r.descriptor_initialiser(),
+        };
+        if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
+            tail.insert(0, '\n');
+        }
+        r.edits
+            .insert(file.bytes.len(), tail, i64::MAX, Origin::File);
+    }
+    std::mem::take(&mut r.edits).build()
+}
+
+struct Renderer<'a> {
+    file: &'a SourceFile,
+    model: &'a Model,
+    plan: &'a NamedPlan,
+    config: &'a super::Config,
+    fixed_form: bool,
+    edits: EditBuilder,
+    /// Per unit index.
+    needs: BTreeMap<usize, UnitNeeds>,
+    /// For each construct (index into [`Plan::constructs`]) with a
+    /// `default` clause other than `default(shared)`: the variables of
+    /// inserted code that its region holds.
+    private_vars: BTreeMap<usize, BTreeSet<&'static str>>,
+}
+
+impl Renderer<'_> {
+    fn line_marker(&self, line: usize) -> String {
+        if !self.config.line_markers {
+            String::new()
+        } else {
+            format!("#line {line} {}\n", self.file.quoted_path())
+        }
+    }
+
+    /// Each handle lives in a common block of its own, so that a unit
+    /// declares only the handles it uses (a common block must have the
+    /// same size everywhere): output grows with the regions, not with
+    /// regions times units.
+    fn common_block(&self, region: &Region) -> String {
+        let stem = match self.plan.interface {
+            Interface::Pomp2 => "pomp2_cb",
+            // The region's index in the link-time table.
+            Interface::Pomp1 => "pomp_id",
+            Interface::Pomp1Paper => "pomp_rd_cb",
+        };
+        format!("{stem}_{}_{}", self.plan.unique, region.id)
+    }
+
+    /// The original interface's context descriptor of a region, and the
+    /// common block that holds it.
+    fn descriptor(&self, region: &Region) -> (String, String) {
+        (
+            format!("pomp_rd_{}", region.id),
+            format!("pomp_rd_cb_{}_{}", self.plan.unique, region.id),
+        )
+    }
+
+    /// The region whose handle (or descriptor) is `name`.
+    fn region_of_handle(&self, name: &str) -> Option<usize> {
+        let name = name.trim();
+        let id: usize = name.rsplit('_').next()?.parse().ok()?;
+        let index = id.checked_sub(1)?;
+        (self.plan.regions.get(index)?.handle == name).then_some(index)
+    }
+
+    fn lock_calls(&mut self) {
+        for lock in &self.plan.lock_calls {
+            let renamed = super::lock_wrapper(&lock.name);
+            if renamed.starts_with("Test") {
+                if let Some(unit) = self.model.unit_at(lock.span.start) {
+                    let needs = self.needs.entry(unit).or_default();
+                    needs.lock_tests.insert(self.plan.function(&renamed));
+                }
+            }
+            let wrapper = self.plan.function(&renamed);
+            self.edits
+                .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
+        }
+    }
+
+    /// `!P$` lines (fixed form also `CP$`, `*P$`) are code when
+    /// instrumenting: the sentinel becomes blanks, columns stay put. The
+    /// front end parsed them as code.
+    fn conditional_lines(&mut self) {
+        for &at in &self.model.fortran.pomp_sentinels {
+            self.edits.replace(at..at + 3, "   ", 0, Origin::File);
+        }
+    }
+}

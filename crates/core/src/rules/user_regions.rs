@@ -1,0 +1,151 @@
+//! User regions and the control directives of pomp's own sentinel, and
+//! the jumps that leave a user region and must close it first.
+
+use super::*;
+
+impl Planner<'_> {
+    pub(super) fn pomp_directive(
+        &mut self,
+        index: usize,
+        site: &Site,
+        inside_skipped: bool,
+        stack: &mut Vec<(String, usize)>,
+    ) {
+        let user_region_type = user_region_type();
+        let user_events = self.plan.user_region.calls().map(|c| c.event);
+        let undefined_user = !user_events
+            .chain((self.options.interface == Interface::Pomp2).then_some("USER_Assign_handle"))
+            .all(|event| self.defines(event));
+        if undefined_user && matches!(site.directive.role(), Some(Role::UserRegionBegin)) {
+            self.plan.unmeasured.insert("user regions".to_string());
+        }
+        // `pomp` names pomp's own directives: user regions and control.
+        let disabled_pomp = self.options.disable.contains("pomp");
+        let disabled_user =
+            self.disabled(user_region_type, user_region_type) || undefined_user || disabled_pomp;
+        let action = match site.directive.role() {
+            Some(Role::StopInstrumenting | Role::ResumeInstrumenting) => PompAction::Remove,
+            Some(Role::UserRegionBegin | Role::UserRegionEnd)
+                if inside_skipped || disabled_user =>
+            {
+                PompAction::Remove
+            }
+            Some(Role::UserRegionBegin) => {
+                let region_name = site.directive.argument.clone().unwrap_or_default();
+                let region = self.new_region(index, site, user_region_type, None);
+                stack.push((region_name, region));
+                PompAction::UserBegin(region)
+            }
+            Some(Role::UserRegionEnd) => {
+                let region_name = site.directive.argument.clone().unwrap_or_default();
+                match stack.iter().rposition(|(n, _)| *n == region_name) {
+                    Some(pos) if pos + 1 == stack.len() => {
+                        let (_, region) = stack.pop().expect("position found");
+                        self.close_user_region(region, index);
+                        PompAction::UserEnd(region)
+                    }
+                    Some(_) => {
+                        let innermost = stack.last().map(|(n, _)| n.clone()).unwrap_or_default();
+                        self.plan.diagnostics.push(Diagnostic::error(
+                            site.span.clone(),
+                            format!("user region `{region_name}` ends before `{innermost}`, which it encloses"),
+                            "user regions must nest",
+                        ));
+                        PompAction::Remove
+                    }
+                    None => {
+                        self.plan.diagnostics.push(Diagnostic::error(
+                            site.span.clone(),
+                            format!("`inst end({region_name})` without a matching `inst begin({region_name})`"),
+                            "no region of this name is open",
+                        ));
+                        PompAction::Remove
+                    }
+                }
+            }
+            _ if inside_skipped => PompAction::Remove,
+            None => match rules().control.get(&site.directive.name) {
+                Some(call) if self.defines(call.event) && !disabled_pomp => PompAction::Call(*call),
+                _ => PompAction::Remove,
+            },
+        };
+        self.plan.pomp_directives.push((index, action));
+    }
+
+    pub(super) fn close_user_region(&mut self, region: usize, end_site: usize) {
+        let site = &self.model.sites[end_site];
+        let lines = (
+            self.file.line_of(site.span.start),
+            self.file
+                .line_of(site.span.end.max(site.span.start + 1) - 1),
+        );
+        let r = &mut self.plan.regions[region];
+        r.end_site = Some(end_site);
+        r.end_lines = lines;
+    }
+
+    /// Every jump from inside a user region to outside it closes the
+    /// region first. A jump that may land on either side cannot be closed
+    /// correctly at the jump: it is reported instead.
+    pub(super) fn user_region_exits(&mut self) {
+        let exits = &self.model.exits;
+        let mut closing: Vec<Vec<(usize, usize)>> = vec![Vec::new(); exits.len()];
+        for (index, region) in self.plan.regions.iter().enumerate() {
+            let Some(end_site) = region.end_site else {
+                continue;
+            };
+            if region.region_type != user_region_type() {
+                continue;
+            }
+            let begin = &self.model.sites[region.site];
+            let end = &self.model.sites[end_site];
+            if begin.unit != end.unit {
+                continue;
+            }
+            let inside = begin.span.end..end.span.start;
+            // Visit only the exits inside.
+            let first = exits.partition_point(|e| e.span.start < inside.start);
+            for (at, exit) in exits[first..].iter().enumerate() {
+                if exit.span.start >= inside.end {
+                    break;
+                }
+                if exit.span.end > inside.end {
+                    continue;
+                }
+                let leaving = exit.targets.iter().filter(|t| !inside.contains(t)).count();
+                if leaving == exit.targets.len() {
+                    closing[first + at].push((begin.span.start, index));
+                } else if leaving > 0 {
+                    let name = region.name.as_deref().unwrap_or_default();
+                    self.plan.diagnostics.push(
+                        Diagnostic::warning(
+                            exit.span.clone(),
+                            format!("this jump may leave user region `{name}`"),
+                            "some of its targets lie outside the region, some inside",
+                        )
+                        .with_note("no end call is inserted for this jump: when control leaves the region this way, the region stays open"),
+                    );
+                }
+            }
+        }
+        for (exit, mut open) in exits.iter().zip(closing) {
+            if !open.is_empty() {
+                open.sort_by_key(|(start, _)| std::cmp::Reverse(*start));
+                self.plan.region_exits.push(RegionExit {
+                    span: exit.span.clone(),
+                    regions: open.into_iter().map(|(_, r)| r).collect(),
+                });
+            }
+        }
+    }
+}
+
+/// The region type of user regions: the one their opening directive names.
+pub(super) fn user_region_type() -> &'static str {
+    directive_table()
+        .directive
+        .iter()
+        .find(|d| d.role == Some(Role::UserRegionBegin))
+        .and_then(|d| d.region_type.as_deref())
+        .expect("the directive table has a user region")
+}

@@ -1,0 +1,172 @@
+//! A thread's call-path tree: an arena of nodes, one per region and kind
+//! reached along one path, each linked to its parent, its first child and
+//! its next sibling, and remembering the child found last.
+
+use crate::regions::{RegionId, NO_REGION};
+use pomp2::profile::Kind;
+
+pub type NodeIndex = u32;
+pub const ROOT: NodeIndex = 0;
+pub const NO_NODE: NodeIndex = NodeIndex::MAX;
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub region: RegionId,
+    pub kind: Kind,
+    pub parent: NodeIndex,
+    first_child: NodeIndex,
+    next_sibling: NodeIndex,
+    /// The child found last; loops revisit the same child over and over.
+    last_hit: NodeIndex,
+    pub visits: u64,
+    pub inclusive_ns: u64,
+    pub children_ns: u64,
+    /// Waiting inside the node: enter→begin of critical and ordered, the
+    /// blocking part of `omp_set_lock`.
+    pub wait_ns: u64,
+    /// Set once the node is throttled on this thread.
+    pub throttled: Option<Throttled>,
+}
+
+/// When a node stopped being timed, and what had been measured by then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Throttled {
+    pub at_visit: u64,
+    pub measured_ns: u64,
+}
+
+impl Node {
+    fn new(region: RegionId, kind: Kind, parent: NodeIndex, next_sibling: NodeIndex) -> Self {
+        Node {
+            region,
+            kind,
+            parent,
+            first_child: NO_NODE,
+            next_sibling,
+            last_hit: NO_NODE,
+            visits: 0,
+            inclusive_ns: 0,
+            children_ns: 0,
+            wait_ns: 0,
+            throttled: None,
+        }
+    }
+
+    pub fn exclusive_ns(&self) -> u64 {
+        self.inclusive_ns.saturating_sub(self.children_ns)
+    }
+
+    /// Stops timing the node from its next visit on, keeping what was
+    /// measured until now; false when it was stopped already.
+    pub fn throttle(&mut self) -> bool {
+        if self.throttled.is_some() {
+            return false;
+        }
+        self.throttled = Some(Throttled {
+            at_visit: self.visits,
+            measured_ns: self.inclusive_ns,
+        });
+        true
+    }
+}
+
+pub struct CallTree {
+    pub nodes: Vec<Node>,
+}
+
+impl CallTree {
+    /// A tree holding only its root, the thread.
+    pub fn new() -> Self {
+        let mut nodes = Vec::with_capacity(64);
+        nodes.push(Node::new(NO_REGION, Kind::Thread, NO_NODE, NO_NODE));
+        CallTree { nodes }
+    }
+
+    /// A node by index. Indices come from the arena itself (its nodes'
+    /// links, the context, the frames), so they are always in it.
+    #[inline(always)]
+    pub fn node(&self, index: NodeIndex) -> &Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        // In bounds, as said above; the hot path spares the check.
+        unsafe { self.nodes.get_unchecked(index as usize) }
+    }
+
+    #[inline(always)]
+    pub fn node_mut(&mut self, index: NodeIndex) -> &mut Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        unsafe { self.nodes.get_unchecked_mut(index as usize) }
+    }
+
+    /// The child of `parent` for `region` and `kind`, made if there is
+    /// none.
+    #[inline(always)]
+    pub fn child(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
+        match self.cached_child(parent, region, kind) {
+            Some(node) => node,
+            None => self.child_by_search(parent, region, kind),
+        }
+    }
+
+    /// The child of `parent` for `region` and `kind` when it is the child
+    /// found last, which needs no search.
+    #[inline(always)]
+    pub fn cached_child(
+        &self,
+        parent: NodeIndex,
+        region: RegionId,
+        kind: Kind,
+    ) -> Option<NodeIndex> {
+        let hint = self.node(parent).last_hit;
+        if hint == NO_NODE {
+            return None;
+        }
+        let node = self.node(hint);
+        (node.region == region && node.kind == kind).then_some(hint)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn child_by_search(&mut self, parent: NodeIndex, region: RegionId, kind: Kind) -> NodeIndex {
+        let mut cursor = self.nodes[parent as usize].first_child;
+        while cursor != NO_NODE {
+            let node = &self.nodes[cursor as usize];
+            if node.region == region && node.kind == kind {
+                self.nodes[parent as usize].last_hit = cursor;
+                return cursor;
+            }
+            cursor = node.next_sibling;
+        }
+        let index = self.nodes.len() as NodeIndex;
+        let first_sibling = self.nodes[parent as usize].first_child;
+        self.nodes
+            .push(Node::new(region, kind, parent, first_sibling));
+        let parent_node = &mut self.nodes[parent as usize];
+        parent_node.first_child = index;
+        parent_node.last_hit = index;
+        index
+    }
+
+    /// Counts a visit of `index` lasting `inclusive`, in it and in its
+    /// parent; returns the node's visits.
+    #[inline(always)]
+    pub fn add_visit(&mut self, index: NodeIndex, inclusive: u64) -> u64 {
+        let node = self.node_mut(index);
+        node.visits += 1;
+        node.inclusive_ns += inclusive;
+        let (visits, parent) = (node.visits, node.parent);
+        self.node_mut(parent).children_ns += inclusive;
+        visits
+    }
+
+    /// Converts every stored time from clock ticks to nanoseconds.
+    pub fn rescale(&mut self, scale: &crate::clock::Scale) {
+        for node in &mut self.nodes {
+            node.inclusive_ns = scale.ns(node.inclusive_ns);
+            node.children_ns = scale.ns(node.children_ns);
+            node.wait_ns = scale.ns(node.wait_ns);
+            if let Some(throttled) = &mut node.throttled {
+                throttled.measured_ns = scale.ns(throttled.measured_ns);
+            }
+        }
+    }
+}
