@@ -209,6 +209,9 @@ pub struct Plan {
     /// file's path, and whether they carry pomp's extended keys.
     ctc_path: String,
     ctc_extended: bool,
+    /// The construct registration counts the user regions too (see
+    /// [`NamedPlan::init_function`]).
+    users_counted_with_constructs: bool,
 }
 
 impl Plan {
@@ -241,6 +244,7 @@ impl Plan {
             unmeasured: Default::default(),
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
+            users_counted_with_constructs: options.events == EventSet::Opari2,
         }
     }
 
@@ -317,9 +321,16 @@ impl NamedPlan {
     }
 
     /// The function assigning the handles of the file's construct regions.
+    /// Its name holds the number of regions OPARI2's registration step
+    /// adds up into `POMP2_Get_num_regions()`: the construct regions, and
+    /// in OPARI2's mode the user regions too, because OPARI2's own
+    /// library keeps user regions in the table it sizes by that count
+    /// (with more user regions than construct regions it aborts).
     pub fn init_function(&self) -> String {
-        let constructs = self.regions.iter().filter(|r| !r.user).count();
-        pomp2::registration::InitFunction::new(&self.unique, constructs).symbol
+        let counted = (self.regions.iter())
+            .filter(|r| !r.user || self.users_counted_with_constructs)
+            .count();
+        pomp2::registration::InitFunction::new(&self.unique, counted).symbol
     }
 
     /// The function assigning the handles of the file's user regions.
@@ -338,8 +349,8 @@ impl NamedPlan {
     /// construct regions (the original interface has none: its
     /// descriptors are data the link step finds).
     pub fn registration(&self) -> Option<String> {
-        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| !r.user))
-            .then(|| self.init_function())
+        let counted = (self.regions.iter()).any(|r| !r.user || self.users_counted_with_constructs);
+        (self.interface == Interface::Pomp2 && counted).then(|| self.init_function())
     }
 
     /// The registration function of the file's user regions, if it has any.
