@@ -11,6 +11,13 @@
 //! latter), as trials named `pomp1/<path>` and `pomp1-paper/<path>`. The
 //! registration (and the original interface's table) is the wrappers'.
 //!
+//! And every file is built against the libraries of the original
+//! instrumenters, OPARI2's and OPARI 1.1's, each way pomp can be used with
+//! them (`tests/support/reference.rs`), as trials named after the way:
+//! `opari2-registration/<path>`, `opari2-wrappers/<path>`,
+//! `opari2-shims/<path>` and `opari1/<path>`. Each program is built and run
+//! as written once, whichever of its trials comes first.
+//!
 //! Each corpus file is one trial named by its path under `corpus/`, so
 //! `cargo test --test corpus -- c/atomic` runs one file. Files the original
 //! compiler rejects are reported as ignored, with the compiler's reason.
@@ -21,13 +28,17 @@
 //! `<path> [-DA -DB]`; and in every setting its original is also built
 //! without OpenMP and must print the same.
 
+#[path = "support/reference.rs"]
+mod reference;
+
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use similar::TextDiff;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 const CORPUS_DIRS: &[&str] = &["c", "cxx", "kernels", "fortran"];
@@ -41,11 +52,22 @@ const KEEP_WORK_VARIABLE: &str = "POMP_CORPUS_KEEP";
 
 /// Each program runs with these environments. The second also turns
 /// cancellation on: corpus programs print the same output either way.
+/// Waiting threads sleep rather than spin: on a loaded machine a thread
+/// spinning at a barrier holds the core the thread it waits for needs,
+/// and a program meeting a barrier thousands of times (a library that
+/// traces every event) takes minutes instead of a second.
 const RUNS: &[(&str, &[(&str, &str)])] = &[
-    ("2 threads", &[("OMP_NUM_THREADS", "2")]),
+    (
+        "2 threads",
+        &[("OMP_NUM_THREADS", "2"), ("OMP_WAIT_POLICY", "passive")],
+    ),
     (
         "4 threads, cancellation on",
-        &[("OMP_NUM_THREADS", "4"), ("OMP_CANCELLATION", "true")],
+        &[
+            ("OMP_NUM_THREADS", "4"),
+            ("OMP_CANCELLATION", "true"),
+            ("OMP_WAIT_POLICY", "passive"),
+        ],
     ),
 ];
 
@@ -290,6 +312,26 @@ impl Interface {
     }
 }
 
+/// What a trial builds and runs the instrumented program against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    /// pomp's checking library for the interface.
+    Check(Interface),
+    /// A measurement library nobody here wrote.
+    Reference(reference::Way),
+}
+
+impl Target {
+    /// The trial name's prefix (none for POMP2 against the checking library).
+    fn prefix(self) -> Option<&'static str> {
+        match self {
+            Target::Check(Interface::Pomp2) => None,
+            Target::Check(interface) => Some(interface.name()),
+            Target::Reference(way) => Some(way.name()),
+        }
+    }
+}
+
 /// What the checking library wrote at exit.
 struct CheckReport {
     text: String,
@@ -324,6 +366,7 @@ struct Support {
     pomp1_check_object: PathBuf,
     pomp1_paper_check_object: PathBuf,
     hand_instrumented: PathBuf,
+    reference: Result<reference::Support, String>,
 }
 
 impl Support {
@@ -360,6 +403,7 @@ fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
             "pomp1_paper_check.o",
         )?,
         hand_instrumented: support.join("hand_instrumented.c"),
+        reference: reference::build_support(dir, root),
     })
 }
 
@@ -479,7 +523,7 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
 struct CorpusFile {
     path: PathBuf,
     language: Language,
-    interface: Interface,
+    target: Target,
     /// Flags both the original and the instrumented file are compiled with.
     defines: Vec<String>,
     /// The original must also run the same without OpenMP.
@@ -506,19 +550,56 @@ fn variants(path: &Path) -> Option<Vec<Vec<String>>> {
     Some(all)
 }
 
+/// The original program built and run in a setting: the runs, or why the
+/// compiler rejects it (the trial is then ignored).
+enum Original {
+    Ran(Vec<(&'static str, RunResult)>),
+    Rejected(String),
+}
+
+/// Every trial of a program in a setting compares with the same original,
+/// built and run once, by whichever of them comes first.
+#[derive(Default)]
+struct Originals(Mutex<HashMap<(PathBuf, Vec<String>), OriginalCell>>);
+
+/// One program's original in one setting, once made.
+type OriginalCell = Arc<OnceLock<Result<Original, String>>>;
+
+impl Originals {
+    fn of(&self, file: &CorpusFile) -> OriginalCell {
+        let key = (file.path.clone(), file.defines.clone());
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(map.entry(key).or_default())
+    }
+}
+
 fn corpus_trial(
     file: CorpusFile,
     support: Arc<Result<Support, String>>,
+    originals: Arc<Originals>,
 ) -> Result<Completion, Failed> {
     let support = support
         .as_ref()
         .as_ref()
         .map_err(|e| format!("checking library: {e}"))?;
+    let original = originals.of(&file);
+    let original = original.get_or_init(|| {
+        let work = tempfile::Builder::new()
+            .prefix("pomp-corpus-original-")
+            .tempdir()
+            .map_err(|e| e.to_string())?;
+        run_original(&file, work.path())
+    });
+    let original_runs = match original {
+        Ok(Original::Ran(runs)) => runs,
+        Ok(Original::Rejected(reason)) => return Ok(Completion::ignored_with(reason.clone())),
+        Err(message) => return Err(message.clone().into()),
+    };
     let work = tempfile::Builder::new()
         .prefix("pomp-corpus-")
         .tempdir()
         .map_err(|e| e.to_string())?;
-    match check_corpus_file(&file, support, work.path()) {
+    match check_corpus_file(&file, support, work.path(), original_runs) {
         Err(message) if std::env::var_os(KEEP_WORK_VARIABLE).is_some() => {
             let kept = work.keep();
             Err(format!("{message}\n(work files kept in {})", kept.display()).into())
@@ -531,11 +612,10 @@ fn corpus_trial(
     }
 }
 
-fn check_corpus_file(
-    file: &CorpusFile,
-    support: &Support,
-    work: &Path,
-) -> Result<Completion, String> {
+/// Builds the original program as its author does and runs it in every
+/// setting: it must pass its own checks and print the same each time (and
+/// without OpenMP, where the file asks for that).
+fn run_original(file: &CorpusFile, work: &Path) -> Result<Original, String> {
     let compiler = file.language.compiler();
 
     // The original program, as its author builds it.
@@ -554,7 +634,7 @@ fn check_corpus_file(
             .find(|l| l.contains("error"))
             .unwrap_or("the compiler rejects it")
             .to_string();
-        return Ok(Completion::ignored_with(format!(
+        return Ok(Original::Rejected(format!(
             "{compiler} cannot compile the original: {first_error}"
         )));
     }
@@ -571,7 +651,7 @@ fn check_corpus_file(
                 run.stderr
             ));
         }
-        original_runs.push((label, run));
+        original_runs.push((*label, run));
     }
     if original_runs[0].1.stdout != original_runs[1].1.stdout {
         return Err(format!(
@@ -587,12 +667,42 @@ fn check_corpus_file(
     if file.serial_too {
         check_serial_original(file, work, &original_runs[0].1)?;
     }
+    Ok(Original::Ran(original_runs))
+}
 
-    // Instrumented by pomp.
+fn check_corpus_file(
+    file: &CorpusFile,
+    support: &Support,
+    work: &Path,
+    original_runs: &[(&'static str, RunResult)],
+) -> Result<Completion, String> {
+    match file.target {
+        Target::Check(interface) => {
+            check_with_library(file, interface, support, work, original_runs)
+        }
+        Target::Reference(way) => {
+            let reference = (support.reference.as_ref())
+                .map_err(|e| format!("the reference libraries: {e}"))?;
+            reference::check(file, way, reference, work, original_runs)
+        }
+    }
+}
+
+/// The program instrumented for `interface`, linked with pomp's checking
+/// library, runs as the original does, and the library finds its calls
+/// well formed.
+fn check_with_library(
+    file: &CorpusFile,
+    interface: Interface,
+    support: &Support,
+    work: &Path,
+    original_runs: &[(&str, RunResult)],
+) -> Result<Completion, String> {
+    let compiler = file.language.compiler();
     let beside_copies = copy_siblings(&file.path, work)?;
     let instrumented = beside_copies.join(instrumented_name(&file.path));
     let idf = work.join("idf.json");
-    let interface = file.interface.name();
+    let interface_name = interface.name();
     let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
         .arg("instrument")
         .arg(&file.path)
@@ -600,7 +710,7 @@ fn check_corpus_file(
         .arg(&instrumented)
         .arg("--idf")
         .arg(&idf)
-        .args(["--interface", interface])
+        .args(["--interface", interface_name])
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run pomp: {e}"))?;
@@ -631,14 +741,14 @@ fn check_corpus_file(
     link_checked(
         file.language,
         &[object],
-        support.check_object(file.interface),
+        support.check_object(interface),
         work,
         &executable,
     )?;
 
     let source =
         String::from_utf8_lossy(&fs::read(&file.path).map_err(|e| e.to_string())?).into_owned();
-    let expects_events = match file.interface {
+    let expects_events = match interface {
         Interface::Pomp2 => has_directives(&source, file.language),
         // Tasks and newer constructs have no events in the original interface.
         Interface::Pomp1 | Interface::Pomp1Paper => {
@@ -646,8 +756,8 @@ fn check_corpus_file(
         }
     };
     let mut problems = String::new();
-    for ((label, env), (_, original_run)) in RUNS.iter().zip(&original_runs) {
-        let (run, report) = run_checked(&executable, env, work, "instrumented", file.interface)?;
+    for ((label, env), (_, original_run)) in RUNS.iter().zip(original_runs) {
+        let (run, report) = run_checked(&executable, env, work, "instrumented", interface)?;
         let mut failures = Vec::new();
         if run.status.code() != original_run.status.code() {
             failures.push(format!(
@@ -674,7 +784,7 @@ fn check_corpus_file(
             failures.push("the file has directives, but no POMP2 event was seen".to_string());
         }
         if expects_events
-            && file.interface == Interface::Pomp2
+            && interface == Interface::Pomp2
             && report.number("regions registered").unwrap_or(0) == 0
         {
             failures.push("the file has directives, but no region was registered".to_string());
@@ -743,11 +853,16 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
                 let marked = variants(&path);
                 let serial_too = marked.is_some();
                 for defines in marked.unwrap_or_else(|| vec![Vec::new()]) {
-                    for interface in [Interface::Pomp1, Interface::Pomp1Paper, Interface::Pomp2] {
+                    let checked = [Interface::Pomp1, Interface::Pomp1Paper, Interface::Pomp2]
+                        .map(Target::Check);
+                    let references = (reference::Way::tried().into_iter())
+                        .filter(|way| way.takes(language))
+                        .map(Target::Reference);
+                    for target in checked.into_iter().chain(references) {
                         files.push(CorpusFile {
                             path: path.clone(),
                             language,
-                            interface,
+                            target,
                             defines: defines.clone(),
                             serial_too,
                         });
@@ -760,14 +875,7 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     for dir in CORPUS_DIRS {
         walk(&root.join("corpus").join(dir), &mut files);
     }
-    files.sort_by_key(|f| {
-        (
-            f.interface != Interface::Pomp2,
-            f.interface.name(),
-            f.path.clone(),
-            f.defines.clone(),
-        )
-    });
+    files.sort_by_key(|f| (f.target.prefix(), f.path.clone(), f.defines.clone()));
     files
 }
 
@@ -779,6 +887,7 @@ fn main() {
         .tempdir()
         .expect("a temporary directory");
     let support = Arc::new(build_support(support_dir.path(), root));
+    let originals = Arc::new(Originals::default());
 
     let mut trials = Vec::new();
     for (name, break_nesting) in [
@@ -798,9 +907,9 @@ fn main() {
             .unwrap_or(&file.path)
             .to_string_lossy()
             .into_owned();
-        let name = match file.interface {
-            Interface::Pomp2 => name,
-            other => format!("{}/{name}", other.name()),
+        let name = match file.target.prefix() {
+            None => name,
+            Some(prefix) => format!("{prefix}/{name}"),
         };
         let name = if file.defines.is_empty() {
             name
@@ -808,8 +917,9 @@ fn main() {
             format!("{name} [{}]", file.defines.join(" "))
         };
         let support = Arc::clone(&support);
+        let originals = Arc::clone(&originals);
         trials.push(Trial::ignorable_test(name, move || {
-            corpus_trial(file, support)
+            corpus_trial(file, support, originals)
         }));
     }
 
