@@ -336,15 +336,7 @@ fn main() -> ExitCode {
         Command::Preview(a) => preview(a),
         Command::Lsp => lsp::run(),
         Command::Opari2Regions { .. } => opari2::regions(),
-        Command::BatchWatcher { root, out } => {
-            match pomp_batch::watch::serve(&root, &out, pomp_batch::watch::IDLE) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => {
-                    eprintln!("pomp: error: {error:#}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Command::BatchWatcher { root, out } => batch::watcher(&root, &out),
     }
 }
 
