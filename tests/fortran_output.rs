@@ -241,7 +241,7 @@ fn original_interface_fixed_form() {
         .arg(&source)
         .arg("-o")
         .arg(&instrumented)
-        .args(["--interface", "pomp1"]));
+        .args(["--interface", "pomp1-paper"]));
     let text = fs::read_to_string(&instrumented).unwrap();
     check_line_lengths(&text, true);
     assert!(text.contains("call POMP_Set_lock(lck)"), "{text}");
@@ -254,7 +254,7 @@ fn original_interface_fixed_form() {
         .arg(&original));
     let program = deep.join("instrumented");
     run(Command::new("gfortran")
-        .args(["-fopenmp", "-Wall"])
+        .args(["-fopenmp", "-Wall", "-DPOMP1_PAPER"])
         .arg(&instrumented)
         .arg(root().join("tests/support/pomp1_check.c"))
         .arg("-o")
