@@ -738,8 +738,13 @@ fn link_step_registers_regions_from_objects_and_archives() {
 
     for library in [&object, &archive] {
         let source = pomp_wrapper::registration_source(std::slice::from_ref(library)).unwrap();
-        assert!(source.contains("    POMP2_Init_reg_hand_6();"), "{source}");
-        assert!(source.contains("return 6;"), "{source}");
+        assert!(source.contains("    POMP2_Init_reg_hand_5();"), "{source}");
+        assert!(source.contains("return 5;"), "{source}");
+        assert!(
+            source.contains("    POMP2_USER_Init_reg_hand_1();"),
+            "{source}"
+        );
+        assert!(source.contains("return 1;"), "{source}");
     }
 
     let (_, summary) = check_with_pomp2_checker(&workspace, "pomp-cc", dir, &["libhand.a"]);

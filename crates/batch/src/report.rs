@@ -92,6 +92,9 @@ pub struct Verdict {
     /// `POMP2_Init_reg_...`, which the tree's registration file calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_function: Option<String>,
+    /// `POMP2_USER_Init_reg_...`, which registers the file's user regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_init_function: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<FileDiagnostic>,
 }
@@ -105,6 +108,7 @@ impl Verdict {
             failed: false,
             regions: BTreeMap::new(),
             init_function: None,
+            user_init_function: None,
             diagnostics: vec![],
         }
     }

@@ -229,15 +229,19 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         name: "interface",
         value: Value::Choice {
             placeholder: "NAME",
-            choices: &["pomp2", "pomp1"],
+            choices: &["pomp2", "pomp1", "pomp1-paper"],
             default: "pomp2",
         },
-        help: "Measurement interface: `pomp2` (OPARI2's, regions registered at link time) or \
-               `pomp1`, the original 2002 proposal's POMP_* calls with a static descriptor per \
-               region (tasks and newer constructs have no events there).",
+        help: "Measurement interface: `pomp2` (OPARI2's, regions registered at link time); \
+               `pomp1`, the original interface as OPARI 1.1's libpomp implements it, pomp_* \
+               calls with a context descriptor per region, found through a table the wrappers \
+               make at link time; or `pomp1-paper`, the same with the 2002 proposal's POMP_* \
+               spelling, which no shipped library implements (tasks and newer constructs have \
+               no events in either).",
         apply: |o, v| {
             o.rules.interface = match v {
                 Some("pomp1") => Interface::Pomp1,
+                Some("pomp1-paper") => Interface::Pomp1Paper,
                 _ => Interface::Pomp2,
             };
             Ok(())
@@ -427,7 +431,7 @@ mod tests {
         assert_eq!(set("events", None).unwrap_err(), "needs a value");
         assert_eq!(
             set("interface", Some("pomp3")).unwrap_err(),
-            "unknown value 'pomp3' (expected pomp2, pomp1)"
+            "unknown value 'pomp3' (expected pomp2, pomp1, pomp1-paper)"
         );
     }
 

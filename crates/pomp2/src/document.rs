@@ -170,7 +170,7 @@ mod tests {
         let newer = read_idf("{\"schema_version\": \"2.0\"}").unwrap_err();
         assert_eq!(
             newer.to_string(),
-            "x.json is a pomp IDF descriptor of version 2.0; this build reads version 1.0"
+            "x.json is a pomp IDF descriptor of version 2.0; this build reads version 1.1"
         );
         let damaged = read_idf("{\"schema_version\": \"1.0\", \"regions\": 3}").unwrap_err();
         assert!(matches!(damaged, Error::Invalid { .. }), "{damaged}");

@@ -86,13 +86,20 @@ pub fn is_clang(command: &[OsString]) -> bool {
 
 /// Create `pomp-cc`, `pomp-cxx` and `pomp-f90` in `directory` as symbolic
 /// links to the running `pomp` binary, replacing older links of those names.
-pub fn install_wrappers(directory: &Path) -> Result<Vec<PathBuf>> {
+pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Vec<PathBuf>> {
     let pomp = std::env::current_exe().context("locating the pomp binary")?;
     std::fs::create_dir_all(directory)
         .with_context(|| format!("creating {}", directory.display()))?;
     let mut installed = Vec::new();
-    for compiler in [Compiler::C, Compiler::Cxx, Compiler::Fortran] {
-        let link = directory.join(compiler.wrapper_name());
+    let wrappers = [Compiler::C, Compiler::Cxx, Compiler::Fortran].map(Compiler::wrapper_name);
+    // OPARI2's tools, only when asked for: they stand in for OPARI2's own.
+    let tools: &[&str] = if opari2 {
+        &["opari2", "opari2-config"]
+    } else {
+        &[]
+    };
+    for name in wrappers.iter().chain(tools) {
+        let link = directory.join(name);
         if link.symlink_metadata().is_ok() {
             std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
         }

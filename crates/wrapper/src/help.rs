@@ -19,8 +19,12 @@ the region registration and the pomp runtime (or another POMP2 library).
 
 Wrapper options (removed before the compiler runs):
 {options}
-A program calling the original interface (--pomp-interface=pomp1) is linked
-with the library --pomp-runtime names: pomp's runtime implements POMP2 only.
+With another library (--pomp-runtime, POMP_RUNTIME) the sources call only the
+events its symbols define, with every barrier explicit as OPARI2 writes it;
+a note names the constructs that stay unmeasured. A program calling the
+original interface (--pomp-interface=pomp1, as OPARI 1.1's libpomp takes it)
+is linked with the library --pomp-runtime names, and with the table of its
+regions that library reads: pomp's runtime implements POMP2 only.
 
 Environment:
   {variable:<23} the underlying compiler (default {default}; may include a launcher)

@@ -13,6 +13,7 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod library;
 pub mod options;
 pub mod plan;
 pub mod registration;

@@ -6,13 +6,16 @@ use super::scratch::LazyScratch;
 use crate::options::{OnError, WrapperOptions};
 use crate::Messages;
 use anyhow::{Context, Result};
+use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
-use pomp_core::rules::Interface;
+use pomp_core::rules::{Interface, Library};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A source instrumented for this invocation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +27,9 @@ pub struct InstrumentedSource {
     pub compiled_path: PathBuf,
     pub language: Language,
     pub explicit_language: Option<String>,
-    pub init_function: Option<InitFunction>,
+    pub init_functions: Vec<InitFunction>,
+    /// Its regions of the original interface (OPARI 1.1's), for the table.
+    pub pomp1_regions: Vec<Pomp1Region>,
     /// The interface its calls go to.
     pub interface: Interface,
 }
@@ -55,6 +60,10 @@ impl std::error::Error for AlreadyReported {}
 
 /// Instrument every source of `line` that needs it into the scratch
 /// directory; the others are compiled as they are.
+///
+/// When the program is linked with a library other than pomp's runtime,
+/// the sources call only the events it defines; which constructs that
+/// leaves unmeasured is said once.
 pub fn instrument_sources(
     compiler: Compiler,
     line: &CommandLine,
@@ -62,7 +71,14 @@ pub fn instrument_sources(
     scratch: &mut LazyScratch,
     messages: &mut Messages,
 ) -> Result<Vec<InstrumentedSource>> {
+    let library = super::library::chosen_library(
+        wrapper.runtime.as_deref(),
+        wrapper.instrument.rules.interface,
+        &line.library_dirs,
+        &compiler.command()?,
+    )?;
     let mut instrumented = Vec::new();
+    let mut unmeasured = BTreeSet::new();
     for (number, (_, input, language)) in line.sources().enumerate() {
         let source = SourceJob {
             compiler,
@@ -70,10 +86,17 @@ pub fn instrument_sources(
             wrapper,
             input,
             language,
+            library: library.clone(),
         };
-        if let Some(done) = source.instrument(number, scratch, messages)? {
+        if let Some(done) = source.instrument(number, scratch, messages, &mut unmeasured)? {
             instrumented.push(done);
         }
+    }
+    let note = library
+        .as_ref()
+        .and_then(|library| super::library::unmeasured_note(library, &unmeasured));
+    if let Some(note) = note {
+        writeln!(messages.to, "{}: note: {note}", compiler.wrapper_name())?;
     }
     Ok(instrumented)
 }
@@ -84,6 +107,8 @@ struct SourceJob<'a> {
     wrapper: &'a WrapperOptions,
     input: &'a Input,
     language: Language,
+    /// The library linked instead of pomp's runtime, if any.
+    library: Option<Arc<Library>>,
 }
 
 impl SourceJob<'_> {
@@ -92,6 +117,7 @@ impl SourceJob<'_> {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
             ..self.wrapper.instrument.clone()
         };
+        options.rules.library = self.library.clone();
         // The command line says how the compiler reads the file: the clang
         // front end reads it so too.
         options.front_end.compile_flags =
@@ -106,6 +132,7 @@ impl SourceJob<'_> {
         number: usize,
         scratch: &mut LazyScratch,
         messages: &mut Messages,
+        unmeasured: &mut BTreeSet<String>,
     ) -> Result<Option<InstrumentedSource>> {
         let options = self.options();
         let path = &self.input.path;
@@ -130,6 +157,7 @@ impl SourceJob<'_> {
         if done.has_errors() {
             return self.after_failure(messages);
         }
+        unmeasured.extend(done.plan.unmeasured.iter().cloned());
         if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
@@ -152,19 +180,25 @@ impl SourceJob<'_> {
                 pomp_core::output::write_buffered(created, |to| done.write_output(&file, to))
             })
             .with_context(|| format!("writing {}", compiled_path.display()))?;
-        let init_function = done.init_function().map(|symbol| {
-            InitFunction::from_symbol(&symbol).unwrap_or(InitFunction {
-                symbol,
-                regions: done.plan.regions.len(),
-            })
-        });
+        let init_functions = done
+            .registrations()
+            .iter()
+            .filter_map(|symbol| InitFunction::from_symbol(symbol))
+            .collect();
+        let pomp1_regions = match options.rules.interface {
+            Interface::Pomp1 => (done.plan.regions.iter())
+                .map(|r| Pomp1Region::new(&done.plan.unique, r.id, self.language.is_fortran()))
+                .collect(),
+            _ => Vec::new(),
+        };
         Ok(Some(InstrumentedSource {
             arg_index: self.input.arg_index,
             user_path: path.clone(),
             compiled_path,
             language: self.language,
             explicit_language: self.input.explicit_language.clone(),
-            init_function,
+            init_functions,
+            pomp1_regions,
             interface: options.rules.interface,
         }))
     }

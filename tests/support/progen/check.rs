@@ -12,7 +12,6 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
-const OPARI2_VERSION: &str = "2.0.8";
 /// Generated programs finish in milliseconds; only a hang gets near this.
 /// Shrinking meets hanging candidates often, so it is kept short.
 const RUN_TIMEOUT: Duration = Duration::from_secs(8);
@@ -517,28 +516,20 @@ fn check_instrumented(
     Ok(None)
 }
 
-/// Compiles the link-time registration the IDF's init function needs.
+/// Compiles the link-time registration the IDF's init functions need, as
+/// the wrappers write it.
 fn registration(idf: &serde_json::Value, object: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let mut source = String::from("#include <stddef.h>\n");
-    let mut calls = String::new();
-    let mut regions = 0usize;
-    if let Some(name) = idf.get("init_function").and_then(|v| v.as_str()) {
-        let symbol = defined_symbol(object, name)?;
-        regions = name
-            .rsplit('_')
-            .next()
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| format!("init function {name} does not end in its region count"))?;
-        writeln!(source, "extern void {symbol}(void);").unwrap();
-        writeln!(calls, "    {symbol}();").unwrap();
+    let mut functions = Vec::new();
+    for key in ["init_function", "user_init_function"] {
+        if let Some(name) = idf.get(key).and_then(|v| v.as_str()) {
+            let symbol = defined_symbol(object, name)?;
+            functions.push(
+                pomp_wrapper::InitFunction::from_symbol(&symbol)
+                    .ok_or_else(|| format!("{symbol} is no registration function"))?,
+            );
+        }
     }
-    write!(
-        source,
-        "void POMP2_Init_regions(void)\n{{\n{calls}}}\n\
-         size_t POMP2_Get_num_regions(void) {{ return {regions}; }}\n\
-         const char *POMP2_Get_opari2_version(void) {{ return \"{OPARI2_VERSION}\"; }}\n"
-    )
-    .unwrap();
+    let source = pomp_wrapper::render_registration(&functions);
     let path = dir.join("registration.c");
     fs::write(&path, source).map_err(|e| e.to_string())?;
     let registration_object = dir.join("registration.o");

@@ -103,6 +103,12 @@ pub struct ConstructRule {
     /// request: POMP2 measures untied tasks reliably only as tied ones.
     #[serde(default)]
     pub untied: Option<String>,
+    /// The construct's word in OPARI2's region types (`parallel` and `for`
+    /// make `parallelfor`); for the extended set, the type OPARI2's parser
+    /// is shown where no construct of its own is measured. By default the
+    /// rule's name without blanks.
+    #[serde(default)]
+    opari2_type: Option<String>,
     #[serde(default)]
     pub before: Vec<Call>,
     #[serde(default)]
@@ -115,6 +121,36 @@ pub struct ConstructRule {
 
 fn yes() -> bool {
     true
+}
+
+impl ConstructRule {
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        (self.before.iter())
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+
+    /// See [`ConstructRule::opari2_type`]'s field; `name` is the rule's.
+    pub fn opari2_type<'a>(&'a self, name: &'a str) -> std::borrow::Cow<'a, str> {
+        match &self.opari2_type {
+            Some(written) => written.as_str().into(),
+            None => name.replace(' ', "").into(),
+        }
+    }
+}
+
+/// How a directive's clauses are described in its CTC string, in the
+/// vocabulary of OPARI2's parser.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CtcKeys {
+    /// Clauses whose presence a key says (`hasNowait=1`), by clause name.
+    pub clause_flags: BTreeMap<String, String>,
+    /// The key naming the schedule kind and chunk (`hasSchedule=dynamic,4`).
+    pub schedule: String,
+    /// The key naming the `default` clause's argument.
+    pub default: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -165,6 +201,9 @@ impl NowaitForbidden {
 #[serde(deny_unknown_fields)]
 pub struct Pomp1 {
     pub constructs: Vec<String>,
+    /// Constructs OPARI 1.1's library defines no events for.
+    #[serde(default)]
+    pub opari_lacks: Vec<String>,
     #[serde(default)]
     pub rename: BTreeMap<String, String>,
 }
@@ -210,6 +249,7 @@ pub struct Rules {
     pub control: BTreeMap<String, Call>,
     pub nowait_forbidden_by: NowaitForbidden,
     pub pomp1: Pomp1,
+    pub ctc: CtcKeys,
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
@@ -239,21 +279,35 @@ impl Rules {
     fn all_calls(&self) -> impl Iterator<Item = &Call> {
         self.construct
             .values()
-            .flat_map(|r| {
-                r.before
-                    .iter()
-                    .chain(&r.begin)
-                    .chain(&r.end)
-                    .chain(&r.after)
-            })
+            .flat_map(ConstructRule::calls)
             .chain(self.implicit_barrier.calls())
             .chain(self.user_region.calls())
             .chain(self.control.values())
     }
 
     /// Every call names a POMP2 function of the contract and passes what
-    /// its parameters take.
+    /// its parameters take; every CTC key and region type is one OPARI2's
+    /// parser knows.
     fn check_signatures(&self) -> Result<(), String> {
+        use pomp2::ctc::opari2;
+        for key in (self.ctc.clause_flags.values()).chain([&self.ctc.schedule, &self.ctc.default]) {
+            if !opari2::knows_key(key) {
+                return Err(format!("OPARI2's CTC parser does not know the key `{key}`"));
+            }
+        }
+        for (name, rule) in &self.construct {
+            let word = rule.opari2_type(name);
+            let known = match rule.set {
+                // A word of a combined type: some type begins or ends with it.
+                EventFamily::Opari2 => opari2::REGION_TYPES
+                    .iter()
+                    .any(|t| t.starts_with(&*word) || t.ends_with(&*word)),
+                EventFamily::Extended => opari2::is_region_type(&word),
+            };
+            if !known {
+                return Err(format!("`{name}`: `{word}` is no region type of OPARI2's"));
+            }
+        }
         for call in self.all_calls() {
             let event = pomp2::events::find(call.event)
                 .ok_or_else(|| format!("`{}` is no POMP2 function", call.event))?;

@@ -30,13 +30,12 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
         .iter()
         .enumerate()
         .map(|(index, Parsed { context, malformed })| {
-            let region_type = if context.region_type.is_empty() {
-                "unknown".to_string()
-            } else {
-                context.region_type.clone()
+            let region_type = match context.construct() {
+                "" => "unknown".to_string(),
+                construct => construct.to_string(),
             };
             let mut label_context = context.clone();
-            label_context.region_type = region_type.clone();
+            label_context.pomp_type = Some(region_type.clone());
             Region {
                 id: index as RegionId + 1,
                 region_type,
