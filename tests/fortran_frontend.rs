@@ -1319,3 +1319,77 @@ C inner loop
         )]
     );
 }
+
+fn preprocessed(source: &str) -> (SourceFile, Model) {
+    let file = SourceFile::new(
+        "test.F90",
+        source.as_bytes().to_vec(),
+        Language::FortranFree,
+    );
+    let model = TreeSitterFortran.analyse(&file);
+    (file, model)
+}
+
+#[test]
+fn macro_statements_are_statements_in_preprocessed_files() {
+    let source = "\
+program p
+  integer :: n
+  n = 0
+  MY_TEST_MACRO
+
+!$omp parallel master
+  n = n + 1
+!$omp end parallel master
+  MY_CHECK(n == 1, \"n)\")
+end program p
+";
+    let (file, model) = preprocessed(source);
+    no_errors(&file, &model);
+    assert!(model.diagnostics.is_empty(), "{:?}", model.diagnostics);
+    assert_eq!(
+        sites(&file, &model),
+        vec![
+            (
+                "parallel master".to_string(),
+                "!$omp parallel master".to_string(),
+                Some("  n = n + 1\n".to_string()),
+                Some("end parallel master".to_string())
+            ),
+            (
+                "end parallel master".to_string(),
+                "!$omp end parallel master".to_string(),
+                None,
+                None
+            ),
+        ]
+    );
+    // Without preprocessing, such a line is no Fortran.
+    let (_, model) = free(source);
+    assert!(!model.diagnostics.is_empty());
+}
+
+#[test]
+fn keyword_statements_are_not_macros() {
+    let (file, model) = preprocessed(
+        "subroutine s(u)\n  integer :: u\n  rewind(u)\n  continue\n!$omp parallel\n  flush(u)\n!$omp end parallel\nend subroutine s\n",
+    );
+    no_errors(&file, &model);
+    assert!(model.diagnostics.is_empty(), "{:?}", model.diagnostics);
+}
+
+#[test]
+fn a_macro_statement_is_no_directive_block() {
+    let (file, model) = preprocessed(
+        "program p\n  integer :: i, x\n!$omp parallel do\n  MY_LOOP\n!$omp atomic\n  MY_INC(x)\nend program p\n",
+    );
+    let text = pomp_core::diagnostics::render(&file, &model.diagnostics, false);
+    assert!(
+        text.contains("found the macro statement `MY_LOOP`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("found the macro statement `MY_INC(x)`"),
+        "{text}"
+    );
+}

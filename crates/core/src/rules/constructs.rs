@@ -134,8 +134,10 @@ impl Planner<'_> {
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
         // most often), which the outer leaf may take.
-        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
-            site.directive.unknown_clauses().partition(|_| outer.is_some());
+        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) = site
+            .directive
+            .unknown_clauses()
+            .partition(|_| outer.is_some());
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
         let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))

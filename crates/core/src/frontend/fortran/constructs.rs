@@ -361,7 +361,8 @@ impl Analysis<'_> {
     fn atomic_statement(&mut self, index: usize) -> Option<usize> {
         let site = &self.model.sites[index];
         let statement = self.statement_after(site.lines.end);
-        let Some(statement) = statement.filter(|s| is_statement(s.kind())) else {
+        let Some(statement) = statement.filter(|s| is_statement(s.kind()) && !self.is_macro(*s))
+        else {
             self.expected(index, "a statement", statement);
             return None;
         };
@@ -375,6 +376,10 @@ impl Analysis<'_> {
         let site = &self.model.sites[index];
         let found = match found {
             Some(node) if node.kind() == "ERROR" => "code that cannot be parsed".to_string(),
+            Some(node) if self.is_macro(node) => format!(
+                "the macro statement `{}`, whose expansion is the preprocessor's",
+                self.file.text(self.original_span(node)).trim()
+            ),
             Some(node) => format!("`{}`", node.kind().replace('_', " ")),
             None => "the end of the program unit".to_string(),
         };
@@ -387,6 +392,13 @@ impl Analysis<'_> {
             "directive here",
         );
         self.fail(index, diagnostic);
+    }
+
+    /// Whether `statement` is a macro statement: what it stands for is
+    /// known only once the compiler has preprocessed the file.
+    fn is_macro(&self, statement: Node) -> bool {
+        let start = self.original_span(statement).start;
+        self.parse.macro_statements.binary_search(&start).is_ok()
     }
 
     /// An end directive for `index` that directly follows `after` (only
