@@ -1393,3 +1393,18 @@ fn a_macro_statement_is_no_directive_block() {
         "{text}"
     );
 }
+
+#[test]
+fn begin_metadirective_is_closed_by_its_end_directive() {
+    let (file, model) = free(
+        "program p\n  integer :: i, t\n!$omp begin metadirective default(parallel do)\n  do i = 1, 4\n    t = i\n  end do\n!$omp end metadirective\nend program p\n",
+    );
+    no_errors(&file, &model);
+    let sites = sites(&file, &model);
+    assert_eq!(sites[0].0, "begin metadirective");
+    assert_eq!(
+        sites[0].2.as_deref(),
+        Some("  do i = 1, 4\n    t = i\n  end do\n")
+    );
+    assert_eq!(sites[0].3.as_deref(), Some("end metadirective"));
+}

@@ -42,6 +42,8 @@ pub(crate) fn role(directive: &Directive) -> Role {
                 .any(|c| directive.has_clause(c)),
         },
         Association::Block => Role::Block,
+        // `begin metadirective`: a block its end directive closes.
+        Association::Meta if crate::directive::table().is_ended(&directive.name) => Role::Block,
         Association::Loop => Role::Loop,
         Association::Separator => Role::Separator,
         Association::End => match &spec.ends {
