@@ -1408,3 +1408,17 @@ fn begin_metadirective_is_closed_by_its_end_directive() {
     );
     assert_eq!(sites[0].3.as_deref(), Some("end metadirective"));
 }
+
+#[test]
+fn collapse_takes_loops_with_intervening_code() {
+    let (file, model) = free(
+        "subroutine s(a)\n  real :: a(4, 4)\n  integer :: i, j, k\n  real :: t\n!$omp do collapse(2)\n  do i = 1, 4\n    t = i\n    do j = 1, 4\n      a(i, j) = t\n    end do\n    t = 0\n  end do\nend subroutine\n",
+    );
+    no_errors(&file, &model);
+    assert_eq!(model.sites[0].loop_variables, ["i", "j"]);
+    // Two loops in the body are no loop nest.
+    let (_, model) = free(
+        "subroutine s(a)\n  real :: a(4, 4)\n  integer :: i, j\n!$omp do collapse(2)\n  do i = 1, 4\n    do j = 1, 4\n      a(i, j) = 0\n    end do\n    do j = 1, 4\n      a(i, j) = 1\n    end do\n  end do\nend subroutine\n",
+    );
+    assert!(model.has_errors());
+}

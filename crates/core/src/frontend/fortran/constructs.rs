@@ -298,15 +298,13 @@ impl Analysis<'_> {
             return None;
         }
         let wanted = self.collapse(index);
-        let nest = perfect_nest(statement, wanted);
+        let nest = loop_nest(statement, wanted);
         let depth = nest.len();
         if depth < wanted {
             let site = &self.model.sites[index];
             let diagnostic = Diagnostic::error(
                 site.span.clone(),
-                format!(
-                    "`collapse({wanted})` needs {wanted} perfectly nested loops, found {depth}"
-                ),
+                format!("`collapse({wanted})` needs {wanted} nested loops, found {depth}"),
                 "loop nest too shallow",
             );
             self.fail(index, diagnostic);
@@ -450,30 +448,21 @@ fn shares_terminal_statement(do_loop: Node) -> bool {
             .any(|c| c.kind() == "do_label_virtual")
 }
 
-/// The loops perfectly nested from `outer` on, up to `wanted` of them,
-/// outermost first.
-fn perfect_nest(outer: Node, wanted: usize) -> Vec<Node> {
+/// The loops nested from `outer` on, up to `wanted` of them, outermost
+/// first. Since OpenMP 5.0 a loop of the nest may hold code before and
+/// after the next loop (intervening code, which holds no loop itself): the
+/// next loop is the one loop among the statements of the body.
+fn loop_nest(outer: Node, wanted: usize) -> Vec<Node> {
     let mut nest = vec![outer];
     let mut current = outer;
     while nest.len() < wanted {
         let mut cursor = current.walk();
-        let body: Vec<Node> = current
+        let mut loops = current
             .named_children(&mut cursor)
-            .filter(|c| {
-                !matches!(
-                    c.kind(),
-                    // A named loop's name is a child of the loop.
-                    "block_label_start_expression"
-                        | "do_statement"
-                        | "comment"
-                        | "end_do_loop_statement"
-                        | "end_do_label_loop_statement"
-                )
-            })
-            .collect();
-        match body.as_slice() {
-            [inner] if inner.kind() == "do_loop" => {
-                current = *inner;
+            .filter(|c| c.kind() == "do_loop");
+        match (loops.next(), loops.next()) {
+            (Some(inner), None) => {
+                current = inner;
                 nest.push(current);
             }
             _ => break,
