@@ -36,7 +36,8 @@ pub fn preprocessed_by_suffix(path: &Path) -> bool {
 
 /// The keywords that make a whole statement alone or with one
 /// parenthesised list after them (`continue`, `save`, `rewind(10)`,
-/// `case (1)`), besides every `end...` statement. A statement that is
+/// `case (1)`), also spelt without the blanks free form lets go
+/// (`selectcase(x)`, `syncall`), besides every `end...` statement. A statement that is
 /// only another name, or another name and one list, is no Fortran: in a
 /// preprocessed file it is a macro the preprocessor replaces.
 pub const LONE_KEYWORDS: &[&str] = &[
@@ -46,6 +47,10 @@ pub const LONE_KEYWORDS: &[&str] = &[
     "block",
     "blockdata",
     "case",
+    "casedefault",
+    "changeteam",
+    "classdefault",
+    "classis",
     "close",
     "contains",
     "continue",
@@ -57,7 +62,11 @@ pub const LONE_KEYWORDS: &[&str] = &[
     "elsewhere",
     "entry",
     "equivalence",
+    "errorstop",
+    "eventpost",
+    "eventwait",
     "exit",
+    "failimage",
     "flush",
     "format",
     "import",
@@ -73,12 +82,20 @@ pub const LONE_KEYWORDS: &[&str] = &[
     "protected",
     "public",
     "rank",
+    "rankdefault",
     "read",
     "return",
     "rewind",
     "save",
+    "selectcase",
+    "selectrank",
+    "selecttype",
     "sequence",
     "stop",
+    "syncall",
+    "syncimages",
+    "syncmemory",
+    "typeis",
     "unlock",
     "wait",
     "write",
@@ -290,6 +307,33 @@ pub mod fixed_form {
             assert!(reaches_statement_field(STATEMENT_INDENT));
             assert!(reaches_statement_field("\t"));
             assert!(!reaches_statement_field("    "));
+        }
+    }
+}
+
+#[cfg(test)]
+mod macro_statement_tests {
+    use super::is_macro_statement;
+
+    #[test]
+    fn only_names_no_statement_is_made_of_are_macros() {
+        for macro_use in ["MY_TEST_MACRO", "CHECK(n == 1)", "LOG('a)', x)", "_M"] {
+            assert!(is_macro_statement(macro_use.as_bytes()), "{macro_use}");
+        }
+        for statement in [
+            "continue",
+            "RETURN",
+            "enddo",
+            "rewind(10)",
+            "selectcase (k)",
+            "case (1)",
+            "f(x) = 1",
+            "call f",
+            "x(1) = 2",
+            "CHECK(n) + 1",
+            "",
+        ] {
+            assert!(!is_macro_statement(statement.as_bytes()), "{statement}");
         }
     }
 }
