@@ -447,6 +447,75 @@ fn clang_errors_in_the_file_stop_the_clang_front_end() {
     assert!(stderr.contains("read with tree-sitter instead"), "{stderr}");
 }
 
+/// A missing header stops the compile, in the file or in a header it
+/// includes: it is reported first, at the file's `#include` leading to it,
+/// and the errors that follow from it are counted, not listed.
+#[test]
+fn a_missing_header_is_reported_first_also_from_a_header() {
+    require_libclang();
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    std::fs::write(
+        dir.join("app.h"),
+        "#include <mpi.h>\nMPI_Comm world(void);\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("quiet.h"), "#include \"inner_missing.h\"\n").unwrap();
+    let body = "int main(void) {\n  int n = 0;\n#pragma omp parallel\n  n++;\n  return n;\n}\n";
+    std::fs::write(
+        dir.join("direct.c"),
+        format!("#include <mpi.h>\nMPI_Comm c;\nMPI_Datatype t;\n{body}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("through.c"),
+        format!("#include \"app.h\"\nMPI_Comm c;\n{body}"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("quiet.c"), format!("#include \"quiet.h\"\n{body}")).unwrap();
+    let refuse = |file: &str, missing: &str, line: &str, follow: Option<&str>| {
+        let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
+            .current_dir(dir)
+            .args(["instrument", "--frontend", "clang", file, "-o", "out.c"])
+            .args(["--", "-fopenmp"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{file}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("error: clang: '{missing}' file not found"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(line), "{file}: {stderr}");
+        assert!(!stderr.contains("undeclared"), "{file}: {stderr}");
+        match follow {
+            Some(note) => assert!(stderr.contains(note), "{file}: {stderr}"),
+            None => assert!(!stderr.contains("further error"), "{file}: {stderr}"),
+        }
+        assert!(!dir.join("out.c").exists());
+    };
+    refuse(
+        "direct.c",
+        "mpi.h",
+        "^ clang stops here",
+        Some("2 further errors follow from it"),
+    );
+    refuse(
+        "through.c",
+        "mpi.h",
+        "^ in a header included here",
+        Some("2 further errors follow from it"),
+    );
+    refuse(
+        "quiet.c",
+        "inner_missing.h",
+        "1 │ #include \"quiet.h\"",
+        None,
+    );
+}
+
 /// Where no libclang can be found (`LIBCLANG_PATH` names an empty
 /// directory, and clang-sys then looks nowhere else), `--frontend clang`
 /// says so and how to install it, and `auto` reads with tree-sitter.

@@ -34,6 +34,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::Found;
 use crate::source::{SourceFile, Span};
 use std::cell::Cell;
+use translation_unit::ClangDiagnostic;
 use translation_unit::TranslationUnit;
 
 /// The libclang front end, reading with `flags`.
@@ -80,26 +81,7 @@ impl Clang {
         let unit =
             TranslationUnit::parse(&path, &file.bytes, &self.flags.clang_args(file.language))
                 .map_err(|why| vec![Diagnostic::error(0..0, why, "not read")])?;
-        // An error in a header (gcc's `omp.h` uses attributes clang does not
-        // know) matters only where it breaks the file's own code, and clang
-        // reports that in the file.
-        let errors: Vec<Diagnostic> = unit
-            .diagnostics()
-            .into_iter()
-            .filter(|d| d.error)
-            .filter_map(|d| {
-                let at = d.offset?;
-                Some(
-                    Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
-                        .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(
-                            "the clang front end reads a file only as the compiler would compile \
-                         it; check the flags given after `--` (or choose `--frontend \
-                         tree-sitter`)",
-                        ),
-                )
-            })
-            .collect();
+        let errors = read_errors(unit.diagnostics());
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -107,6 +89,57 @@ impl Clang {
         super::c::loops::record(file, &mut found.sites);
         Ok((found, facts))
     }
+}
+
+/// The errors that stop the clang front end. An error of the preprocessor
+/// (a header not found) stops the compile wherever it stands, in the file
+/// or in a header, so it is reported first, at the file's `#include` that
+/// leads to it, and the errors after it, which may follow from it, are
+/// only counted. Other errors in a header (gcc's `omp.h` uses attributes
+/// clang does not know) matter only where they break the file's own code,
+/// and clang reports that in the file.
+fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
+    const CHECK_FLAGS: &str = "the clang front end reads a file only as the compiler would \
+         compile it; check the flags given after `--` (or choose `--frontend tree-sitter`)";
+    let errors = diagnostics.into_iter().filter(|d| d.error);
+    let (fatal, other): (Vec<ClangDiagnostic>, Vec<ClangDiagnostic>) =
+        errors.partition(|d| d.preprocessor);
+    if fatal.is_empty() {
+        return other
+            .into_iter()
+            .filter_map(|d| {
+                let at = d.offset?;
+                Some(
+                    Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
+                        .with_note(format!("as clang reports it: {}", d.formatted))
+                        .with_note(CHECK_FLAGS),
+                )
+            })
+            .collect();
+    }
+    let follow = other.len();
+    let mut errors: Vec<Diagnostic> = fatal
+        .into_iter()
+        .map(|d| {
+            let (span, label) = match (d.offset, d.included_at) {
+                (Some(at), _) => (at..at, "clang stops here"),
+                (None, Some(at)) => (at..at, "in a header included here"),
+                (None, None) => (0..0, "clang stops here"),
+            };
+            Diagnostic::error(span, format!("clang: {}", d.message), label)
+                .with_note(format!("as clang reports it: {}", d.formatted))
+                .with_note(CHECK_FLAGS)
+        })
+        .collect();
+    if follow > 0 {
+        let last = errors.len() - 1;
+        let note = match follow {
+            1 => "1 further error follows from it and is not shown".to_string(),
+            n => format!("{n} further errors follow from it and are not shown"),
+        };
+        errors[last] = errors[last].clone().with_note(note);
+    }
+    errors
 }
 
 /// What the clang front end saw besides the model.
