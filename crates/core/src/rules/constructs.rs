@@ -17,7 +17,12 @@ impl Planner<'_> {
         let mut layers = Vec::with_capacity(split.len());
         let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
         for (leaf, directive) in split {
-            layers.push(self.layer(site, &leaf, directive, &region_type));
+            let kept_whole = split::kept_whole_by(&directive).map(Clause::render);
+            let mut layer = self.layer(site, &leaf, directive, &region_type);
+            if let Some(clause) = kept_whole {
+                self.measure_from_outside(site, &mut layer, &clause);
+            }
+            layers.push(layer);
         }
         if !layers.iter().any(Layer::is_instrumented) {
             return;
@@ -52,6 +57,43 @@ impl Planner<'_> {
             region,
             layers,
         });
+    }
+
+    /// A combined construct kept whole: its block is the loop, which
+    /// nothing may precede, so only the outermost leaf's calls before and
+    /// after it remain, and no barrier of it is measured.
+    fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
+        if !layer.is_instrumented() {
+            return;
+        }
+        layer.shape = Shape::Loop;
+        layer.begin = Cow::Borrowed(&[]);
+        layer.end = Cow::Borrowed(&[]);
+        layer.barrier_before_end = false;
+        let name = layer
+            .directive
+            .as_ref()
+            .map_or(&site.directive.name, |d| &d.name);
+        let measured: Vec<&str> = layer
+            .before
+            .iter()
+            .chain(layer.after.iter())
+            .map(|c| c.event)
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::note(
+                site.span.clone(),
+                format!("`{name}` with `{clause}` is measured as a whole"),
+                "measured from outside only",
+            )
+            .with_note(format!(
+                "pomp measures the parts of `{name}` each on its own, as separate directives; \
+                 here it keeps the construct whole and measures it from outside ({}), \
+                 so the team's and the loop's own events and the closing barrier are not seen",
+                measured.join(", ")
+            ))
+            .with_note(format!("why: {}", rules().kept_whole.reason)),
+        );
     }
 
     /// The variables the loop nest of a combined loop construct assigns
@@ -134,8 +176,10 @@ impl Planner<'_> {
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
         // most often), which the outer leaf may take.
-        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
-            site.directive.unknown_clauses().partition(|_| outer.is_some());
+        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) = site
+            .directive
+            .unknown_clauses()
+            .partition(|_| outer.is_some());
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
         let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))

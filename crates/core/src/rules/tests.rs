@@ -176,3 +176,39 @@ fn a_parallel_region_inside_a_parallel_region_in_teams_may_ask_the_runtime() {
     assert!(!out.contains("pomp2_max_threads"), "{out}");
     assert_eq!(out.matches("omp_get_max_threads()").count(), 1, "{out}");
 }
+
+#[test]
+fn an_inscan_reduction_keeps_the_combined_construct_whole_measured_from_outside() {
+    let text = "void f(int *a, int *b) {\n  int x = 0;\n#pragma omp parallel for reduction(inscan, +: x)\n  for (int i = 0; i < 8; i++) {\n    x += a[i];\n#pragma omp scan inclusive(x)\n    b[i] = x;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let whole = layers(&result.plan, &result, "parallel for");
+    assert_eq!(whole.len(), 1);
+    let events = |calls: &[super::Call]| calls.iter().map(|c| c.event).collect::<Vec<_>>();
+    assert_eq!(events(&whole[0].before), ["Parallel_fork"]);
+    assert_eq!(events(&whole[0].after), ["Parallel_join"]);
+    assert!(whole[0].begin.is_empty() && whole[0].end.is_empty());
+    assert_eq!(result.plan.regions[0].implicit_barrier, None);
+    let written = output(&result, text);
+    assert!(
+        written.contains(
+            "#pragma omp parallel for reduction(inscan, +: x) firstprivate(pomp2_old_task)"
+        ),
+        "{written}"
+    );
+    assert!(!written.contains("nowait") && !written.contains("Parallel_begin"));
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message.contains("measured as a whole"),
+        "{}",
+        note.message
+    );
+    assert!(
+        note.notes.iter().any(|n| n.contains("clang 14")),
+        "{:?}",
+        note.notes
+    );
+}
