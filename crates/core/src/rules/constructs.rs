@@ -366,14 +366,15 @@ impl Planner<'_> {
             .unwrap_or_default();
         let forbidding = rules()
             .nowait_forbidden_by
-            .clause_in(directive.clauses.iter().chain(end_clauses));
-        if let Some(clause) = forbidding {
+            .clause_in(directive.clauses.iter().chain(end_clauses))
+            .map(|clause| format!("`{}`", clause.render()))
+            .or_else(|| self.cancellation_inside(site));
+        if let Some(forbidding) = forbidding {
             let note = Diagnostic::note(
                 site.span.clone(),
                 format!(
-                    "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
+                    "the implicit barrier of `{}` is not measured on its own: {forbidding} forbids `nowait`",
                     directive.name,
-                    clause.render()
                 ),
                 "barrier left implicit",
             )
@@ -390,6 +391,16 @@ impl Planner<'_> {
             directive.clauses.push(Clause::new("nowait", None));
         }
         true
+    }
+
+    /// The cancellation directive inside `site` that names it, as the
+    /// note says it.
+    fn cancellation_inside(&self, site: &Site) -> Option<String> {
+        let (_, cancel) = (self.cancelled.iter())
+            .find(|(cancelled, _)| std::ptr::eq(&self.model.sites[**cancelled], site))?;
+        let cancel = &self.model.sites[*cancel];
+        let line = self.file.line_of(cancel.span.start);
+        Some(format!("`{}` on line {line}", cancel.directive.render()))
     }
 
     pub(super) fn parent_region(&self, site: &Site) -> Option<usize> {

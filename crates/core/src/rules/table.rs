@@ -162,6 +162,14 @@ impl ClauseSet {
     }
 }
 
+/// The directives that cancel the construct they name by a clause
+/// (`cancel for`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cancellation {
+    pub directives: Vec<String>,
+}
+
 /// Combined constructs written with one of these clauses are not split
 /// into their leaves (`rules.toml` says why).
 #[derive(Clone, Debug, Deserialize)]
@@ -222,6 +230,7 @@ pub struct Rules {
     pub user_region: Pair,
     pub control: BTreeMap<String, Call>,
     pub nowait_forbidden_by: ClauseSet,
+    pub nowait_forbidden_by_cancellation: Cancellation,
     pub kept_whole: KeptWhole,
     pub pomp1: Pomp1,
 }
