@@ -7,8 +7,8 @@
 //! `clang-N`/`clang++-N` (the highest N on the `PATH`); `POMP_TEST_CLANG`
 //! names another C compiler (its C++ driver is the same name with `++`).
 //! Where clang cannot build and run an OpenMP program the clang trials are
-//! left out with a message, unless `POMP_REQUIRE_CLANG` is set (CI sets
-//! it): then that is a failure.
+//! left out with a message, unless `CI` (which `.ci/run` sets) or
+//! `POMP_REQUIRE_CLANG` is set: then that is a failure.
 
 #![allow(dead_code)]
 
@@ -26,7 +26,8 @@ pub struct Toolchain {
     pub fortran: Option<String>,
 }
 
-pub const REQUIRE_CLANG_VARIABLE: &str = "POMP_REQUIRE_CLANG";
+/// Where any of these is set, a missing clang is a failure.
+pub const REQUIRE_CLANG_VARIABLES: &[&str] = &["CI", "POMP_REQUIRE_CLANG"];
 
 impl Toolchain {
     pub fn gnu() -> Toolchain {
@@ -62,13 +63,16 @@ impl Toolchain {
     pub fn clang_unless_required() -> Option<Toolchain> {
         match Toolchain::clang() {
             Ok(clang) => Some(clang),
-            Err(why) if std::env::var_os(REQUIRE_CLANG_VARIABLE).is_some() => {
-                panic!("{REQUIRE_CLANG_VARIABLE} is set, but {why}")
-            }
-            Err(why) => {
-                eprintln!("clang left out: {why}");
-                None
-            }
+            Err(why) => match REQUIRE_CLANG_VARIABLES
+                .iter()
+                .find(|v| std::env::var_os(v).is_some())
+            {
+                Some(variable) => panic!("{variable} is set, but {why}"),
+                None => {
+                    eprintln!("clang left out: {why}");
+                    None
+                }
+            },
         }
     }
 }
