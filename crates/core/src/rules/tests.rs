@@ -212,3 +212,26 @@ fn an_inscan_reduction_keeps_the_combined_construct_whole_measured_from_outside(
         note.notes
     );
 }
+
+#[test]
+fn a_cancelled_worksharing_loop_keeps_its_barrier_implicit() {
+    let text = "void f(int *a) {\n#pragma omp parallel\n  {\n#pragma omp for\n    for (int i = 0; i < 8; i++) {\n      if (a[i])\n        {\n#pragma omp cancel for\n        }\n    }\n#pragma omp for\n    for (int i = 0; i < 8; i++)\n      a[i]++;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let written = output(&result, text);
+    assert_eq!(
+        written.matches("#pragma omp for nowait").count(),
+        1,
+        "{written}"
+    );
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message
+            .contains("`cancel for` on line 8 forbids `nowait`"),
+        "{}",
+        note.message
+    );
+}
