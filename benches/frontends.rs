@@ -69,6 +69,7 @@ fn front_ends(c: &mut Criterion) {
                 front_end: FrontEndOptions {
                     choice,
                     compile_flags: Some(flags.clone()),
+                    ..FrontEndOptions::default()
                 },
                 ..Options::default()
             };

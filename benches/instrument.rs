@@ -126,6 +126,7 @@ fn throughput(c: &mut Criterion) {
         let file = SourceFile::new(file_name, bytes.clone(), language);
         let declarations = TreeSitterC {
             scope: Scope::Declarations,
+            ..TreeSitterC::default()
         };
         let (_, scope) = TreeSitterC::default().read_telling_scope(&file);
         eprintln!(

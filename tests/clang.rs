@@ -43,6 +43,7 @@ fn options(choice: Choice, flags: &CompileFlags) -> Options {
         front_end: FrontEndOptions {
             choice,
             compile_flags: Some(flags.clone()),
+            ..FrontEndOptions::default()
         },
         ..Options::default()
     }

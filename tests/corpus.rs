@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use toolchains::Toolchain;
 
-const CORPUS_DIRS: &[&str] = &["c", "cxx", "kernels", "fortran"];
+const CORPUS_DIRS: &[&str] = &["c", "cxx", "kernels", "fortran", "regions"];
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
 /// The version string POMP2 libraries ask the link-time registration for.
 const OPARI2_VERSION: &str = "2.0.8";
@@ -522,6 +522,8 @@ struct CorpusFile {
     defines: Vec<String>,
     /// The original must also run the same without OpenMP.
     serial_too: bool,
+    /// `--regions` to instrument with, as the file's first line asks.
+    regions: Option<String>,
 }
 
 /// The settings a file's first line asks for, `None` for the usual one:
@@ -542,6 +544,21 @@ fn variants(path: &Path) -> Option<Vec<Vec<String>>> {
             .map(|variant| variant.split(',').map(str::to_string).collect()),
     );
     Some(all)
+}
+
+/// The `--regions` a file's first line asks for:
+/// `/* pomp-corpus: regions functions */` (Fortran `! pomp-corpus: ...`).
+fn regions_asked(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?.trim();
+    let marker = (first.strip_prefix("/*"))
+        .or_else(|| first.strip_prefix('!'))?
+        .trim_end_matches("*/")
+        .trim()
+        .strip_prefix("pomp-corpus:")?
+        .trim()
+        .strip_prefix("regions")?;
+    Some(marker.trim().to_string())
 }
 
 fn corpus_trial(
@@ -650,6 +667,7 @@ fn check_corpus_file(
         .arg("--idf")
         .arg(&idf)
         .args(["--interface", interface])
+        .args(file.regions.iter().map(|r| format!("--regions={r}")))
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run pomp: {e}"))?;
@@ -690,7 +708,7 @@ fn check_corpus_file(
     let source =
         String::from_utf8_lossy(&fs::read(&file.path).map_err(|e| e.to_string())?).into_owned();
     let expects_events = match file.interface {
-        Interface::Pomp2 => has_directives(&source, file.language),
+        Interface::Pomp2 => file.regions.is_some() || has_directives(&source, file.language),
         // Tasks and newer constructs have no events in the original interface.
         Interface::Pomp1 => idf["regions"].as_array().is_some_and(|r| !r.is_empty()),
     };
@@ -824,6 +842,7 @@ fn corpus_files(root: &Path, toolchains: &[Toolchain]) -> Vec<CorpusFile> {
                                 interface,
                                 defines: defines.clone(),
                                 serial_too,
+                                regions: regions_asked(&path),
                             });
                         }
                     }
@@ -887,6 +906,10 @@ fn main() {
             name
         } else {
             format!("{name} [{}]", file.defines.join(" "))
+        };
+        let name = match &file.regions {
+            Some(regions) => format!("{name} [--regions={regions}]"),
+            None => name,
         };
         let toolchain = &toolchains[file.toolchain];
         let name = match toolchain.is_default() {

@@ -43,7 +43,7 @@ fn samples_read_as_their_models_say() {
         let name = path.file_name().unwrap().to_str().unwrap();
         let language = Language::from_path(path).unwrap();
         let file = SourceFile::new(name, std::fs::read(path).unwrap(), language);
-        let model = TreeSitterFortran.analyse(&file);
+        let model = TreeSitterFortran::default().analyse(&file);
         for unit in &model.units {
             if let Some(at) = unit.declarations_at {
                 if file.start_of_line(at) != at {
@@ -271,7 +271,7 @@ fn corpus_programs_analyse_cleanly() {
                 continue;
             };
             let file = SourceFile::new(&path, std::fs::read(&path).unwrap(), language);
-            let model = TreeSitterFortran.analyse(&file);
+            let model = TreeSitterFortran::default().analyse(&file);
             assert!(
                 model
                     .diagnostics

@@ -1116,3 +1116,84 @@ fn languages_are_the_drivers_and_the_form_flags() {
     );
     workspace.assert_scratch_removed();
 }
+
+/// The call paths of a profile's thread tree below `node`, as region
+/// labels joined by ` > `.
+fn call_paths(
+    node: &serde_json::Value,
+    labels: &std::collections::HashMap<u64, String>,
+    above: &str,
+    paths: &mut Vec<String>,
+) {
+    for child in node["children"].as_array().into_iter().flatten() {
+        let label = child["region"]
+            .as_u64()
+            .and_then(|r| labels.get(&r))
+            .map_or("?", String::as_str);
+        let path = match above {
+            "" => format!("{}:{label}", child["kind"].as_str().unwrap_or("?")),
+            _ => format!(
+                "{above} > {}:{label}",
+                child["kind"].as_str().unwrap_or("?")
+            ),
+        };
+        paths.push(path.clone());
+        call_paths(child, labels, &path, paths);
+    }
+}
+
+#[test]
+fn function_regions_root_the_profile_at_main() {
+    let workspace = Workspace::new();
+    let expected = plain_output(&workspace, "cxx-app", &["CXX=g++"], "sim");
+    let dir = workspace.project("cxx-app", "cxx-app-functions");
+    let cxx = format!(
+        "CXX={} --pomp-regions=functions",
+        workspace.wrapper("pomp-cxx").display()
+    );
+    succeed(workspace.command("make", &dir).arg("-s").arg(cxx));
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("sim"), &dir),
+        expected
+    );
+    let profile: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("profile.json")).unwrap()).unwrap();
+    let labels: std::collections::HashMap<u64, String> = profile["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let name = r["name"].as_str().map(str::to_string);
+            let label = name.unwrap_or_else(|| r["type"].as_str().unwrap().to_string());
+            (r["id"].as_u64().unwrap(), label)
+        })
+        .collect();
+    let mut paths = Vec::new();
+    call_paths(&profile["threads"][0]["tree"], &labels, "", &mut paths);
+    // Tasks are roots of their own in the runtime's trees.
+    let roots: Vec<&String> = (paths.iter())
+        .filter(|p| !p.contains(" > ") && !p.starts_with("task:"))
+        .collect();
+    assert_eq!(roots, ["region:main"], "{paths:#?}");
+    for wanted in [
+        "region:main > region:Ensemble::advance > parallel:parallelfor",
+        "region:main > region:grid_checksum > parallel:parallel",
+        "region:main > region:Ensemble::Ensemble",
+    ] {
+        assert!(
+            paths.iter().any(|p| p == wanted),
+            "no {wanted} in {paths:#?}"
+        );
+    }
+    // A task, whichever thread runs it, runs the function that creates
+    // the next tasks.
+    let mut every_thread = Vec::new();
+    for thread in profile["threads"].as_array().unwrap() {
+        call_paths(&thread["tree"], &labels, "", &mut every_thread);
+    }
+    assert!(
+        (every_thread.iter()).any(|p| p == "task:task > region:count_tasks > task_create:task"),
+        "{every_thread:#?}"
+    );
+    workspace.assert_scratch_removed();
+}

@@ -333,7 +333,7 @@ impl Work<'_> {
                 return self.failed(verdict, None);
             }
         };
-        if !may_need_instrumenting(&bytes) {
+        if !options.front_end.regions.any() && !may_need_instrumenting(&bytes) {
             let (mirror, worked) = self.link_or_copy()?;
             verdict.mirror = mirror;
             return Ok((verdict, None, None, worked));

@@ -245,6 +245,37 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         ..Flag::PLAIN
     },
     Flag {
+        name: "regions",
+        value: Value::List {
+            placeholder: "LIST",
+        },
+        help: "Measure code beyond OpenMP constructs as POMP2 user regions: `functions` (every \
+               function, method and Fortran procedure; `main` or the main program is the \
+               program's region, initialising and finalising the measurement), `lambdas` (C++ \
+               lambda bodies too); comma-separated.",
+        apply: |o, v| {
+            for item in v.unwrap_or_default().split(',').map(str::trim) {
+                match item {
+                    "" => {}
+                    "functions" => o.front_end.regions.functions = true,
+                    "lambdas" => o.front_end.regions.lambdas = true,
+                    "functions+lambdas" => {
+                        o.front_end.regions.functions = true;
+                        o.front_end.regions.lambdas = true;
+                    }
+                    other => {
+                        return Err(format!(
+                            "unknown region kind '{other}' (expected functions, lambdas, \
+                             functions+lambdas)"
+                        ))
+                    }
+                }
+            }
+            Ok(())
+        },
+        ..Flag::PLAIN
+    },
+    Flag {
         name: "nosrc",
         value: Value::Switch,
         help: "Omit #line markers (diagnostics then point at the instrumented file).",
@@ -376,6 +407,13 @@ mod tests {
             Interface::Pomp1
         );
         assert!(!set("nosrc", None).unwrap().output.line_markers);
+        let regions = set("regions", Some("functions+lambdas")).unwrap();
+        assert!(regions.front_end.regions.functions && regions.front_end.regions.lambdas);
+        let regions = set("regions", Some("functions")).unwrap();
+        assert!(regions.front_end.regions.functions && !regions.front_end.regions.lambdas);
+        assert!(set("regions", Some("functions,loop"))
+            .unwrap_err()
+            .contains("unknown region kind 'loop'"));
         assert!(set("keep-untied", None).unwrap().rules.keep_untied);
         assert_eq!(
             set("frontend", Some("clang")).unwrap().front_end.choice,

@@ -245,7 +245,9 @@ fn check_reading(
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
     let model = match reuse {
-        _ if !may_need_instrumenting(&file.bytes) => crate::model::Model::default(),
+        _ if !options.front_end.regions.any() && !may_need_instrumenting(&file.bytes) => {
+            crate::model::Model::default()
+        }
         Some(reuse) => crate::model::complete(file, front_end.read_again(file, reuse)),
         None => front_end.analyse(file),
     };

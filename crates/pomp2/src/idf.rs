@@ -87,6 +87,27 @@ pub struct Region {
     /// when no closing barrier is measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub implicit_barrier: Option<crate::ctc::ImplicitBarrier>,
+    /// For a region of code rather than of an OpenMP construct
+    /// (`--regions`): what the code is. Its name is `userRegionName` in
+    /// `aux`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<CodeKind>,
+}
+
+/// What a region of code (`--regions`) measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodeKind {
+    /// A function, method or procedure.
+    Function,
+    /// A C++ lambda's body.
+    Lambda,
+    /// `main` or a Fortran main program: the whole run.
+    Program,
+    /// An outermost loop outside OpenMP constructs.
+    Loop,
+    /// A call site of a chosen function.
+    Call,
 }
 
 impl Region {

@@ -258,6 +258,7 @@ fn extent_end(entry: &pomp2::idf::Region) -> usize {
 fn origin_name(origin: &Origin) -> &'static str {
     match origin {
         Origin::Site { .. } => "site",
+        Origin::Function { .. } => "function",
         Origin::Exit { .. } => "exit",
         Origin::LockCall => "lock-call",
         Origin::Unit { .. } => "unit",

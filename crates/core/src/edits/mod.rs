@@ -12,6 +12,9 @@ pub enum Origin {
     /// A directive of the model (index into `Model::sites`) and, when it is
     /// measured, its region (index into `Plan::regions`).
     Site { site: usize, region: Option<usize> },
+    /// A function measured as a region (index into `Plan::regions`): its
+    /// opening and closing.
+    Function { region: usize },
     /// A jump closing the user regions it leaves, innermost first.
     Exit { regions: Vec<usize> },
     /// A call of an OpenMP lock routine, renamed to its wrapper.
@@ -27,6 +30,7 @@ impl Origin {
     pub fn region(&self) -> Option<usize> {
         match self {
             Origin::Site { region, .. } => *region,
+            Origin::Function { region } => Some(*region),
             Origin::Exit { regions } => regions.first().copied(),
             _ => None,
         }

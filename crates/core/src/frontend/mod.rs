@@ -13,7 +13,7 @@ pub mod fortran;
 mod unknown;
 
 use crate::language::Family;
-use crate::model::{Found, Model};
+use crate::model::{CodeRegions, Found, Model};
 use crate::source::SourceFile;
 
 /// The OpenMP lock routines whose calls are renamed to their POMP2 wrappers.
@@ -69,21 +69,31 @@ pub enum Choice {
 pub struct Options {
     pub choice: Choice,
     pub compile_flags: Option<clang::CompileFlags>,
+    /// Code beyond directives to hand over as regions (`--regions`).
+    pub regions: CodeRegions,
 }
 
 /// The front end that reads `file` as `options` say.
 pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
     match file.language.family() {
-        Family::Fortran => Box::new(fortran::TreeSitterFortran),
+        Family::Fortran => Box::new(fortran::TreeSitterFortran {
+            regions: options.regions,
+        }),
         Family::C => {
+            let tree_sitter_c = || c::TreeSitterC {
+                regions: options.regions,
+                ..c::TreeSitterC::default()
+            };
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
-                Choice::TreeSitter => Box::new(c::TreeSitterC::default()),
-                Choice::Clang => Box::new(clang::Clang::new(flags(), false)),
-                Choice::Auto if options.compile_flags.is_some() && clang::available() => {
-                    Box::new(clang::Clang::new(flags(), true))
+                Choice::TreeSitter => Box::new(tree_sitter_c()),
+                Choice::Clang => {
+                    Box::new(clang::Clang::new(flags(), false).reading(options.regions))
                 }
-                Choice::Auto => Box::new(c::TreeSitterC::default()),
+                Choice::Auto if options.compile_flags.is_some() && clang::available() => {
+                    Box::new(clang::Clang::new(flags(), true).reading(options.regions))
+                }
+                Choice::Auto => Box::new(tree_sitter_c()),
             }
         }
     }

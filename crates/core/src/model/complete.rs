@@ -18,6 +18,7 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         diagnostics,
         branches,
         fortran,
+        functions,
     } = found;
     units.nest();
     implicit_sections(file, &mut sites);
@@ -49,6 +50,7 @@ pub fn complete(file: &SourceFile, found: Found) -> Model {
         diagnostics,
         branches,
         fortran,
+        functions,
     };
     no_insert.extend(no_insert_zones(file, &model));
     no_insert.sort_by_key(|s| (s.start, s.end));

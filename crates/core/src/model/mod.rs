@@ -149,6 +149,61 @@ impl Unit {
     }
 }
 
+/// Which code beyond OpenMP constructs a front end reads as regions
+/// (`--regions`): only what is asked for is looked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CodeRegions {
+    /// Function definitions: C and C++ functions, methods, constructors,
+    /// destructors and templates; Fortran subroutines, functions, module
+    /// and internal procedures and main programs.
+    pub functions: bool,
+    /// C++ lambda bodies, each a function region of its own.
+    pub lambdas: bool,
+}
+
+impl CodeRegions {
+    /// Whether any region beyond OpenMP is asked for.
+    pub fn any(&self) -> bool {
+        self.functions || self.lambdas
+    }
+}
+
+/// What a function region measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FunctionKind {
+    /// A function, method, procedure.
+    Function,
+    /// A C++ lambda's body.
+    Lambda,
+    /// `main` or a Fortran main program: the whole run, which also
+    /// initialises and finalises the measurement.
+    Program,
+}
+
+/// A function definition a front end hands over for measuring: where
+/// its code begins and where control falls off its end. Its other ways
+/// out are the model's [`Exit`]s that leave `entry..exit` (`return`,
+/// Fortran alternate returns) and, in C and C++, exceptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The qualified name (`ns::Class::method`, `Class::~Class`), a
+    /// Fortran procedure's name as written.
+    pub name: String,
+    pub kind: FunctionKind,
+    /// The whole definition, head included.
+    pub span: Span,
+    /// Where the body's code begins: just after a C body's `{`, at the
+    /// start of the line after a Fortran specification part.
+    pub entry: usize,
+    /// Where control falls off the end: a C body's closing `}`, the start
+    /// of the line of the Fortran statement ending the execution part
+    /// (`contains` or `end`).
+    pub exit: usize,
+    /// Fortran: the indentation of the body's statements.
+    pub indent: String,
+}
+
 /// A branch of a preprocessor conditional (`#if`, `#ifdef`, `#elif`,
 /// `#else`) that is compiled under some setting of the macros: the code in
 /// it, directives included, exists only when its condition holds. Code
@@ -200,6 +255,10 @@ pub struct Found {
     pub branches: Branches,
     /// Fortran: the lines and statements inserted code is written around.
     pub fortran: FortranText,
+    /// The function definitions (and Fortran procedures and main
+    /// programs) of the kinds [`CodeRegions`] asks for, in file order;
+    /// empty unless asked.
+    pub functions: Vec<Function>,
 }
 
 impl Found {
@@ -229,6 +288,8 @@ pub struct Model {
     pub branches: Branches,
     /// As in [`Found::fortran`].
     pub fortran: FortranText,
+    /// As in [`Found::functions`].
+    pub functions: Vec<Function>,
 }
 
 /// A list the model keeps sorted and looks up in, used as a `Vec`.
@@ -338,6 +399,8 @@ pub struct Exit {
     /// the destination lies in: the start of the function a `return` leaves,
     /// of the loop or switch a `break` leaves, the labelled statement of a
     /// `goto` (several for a computed `go to` or an arithmetic `if`).
+    /// None for a statement that ends the run (`exit()` in `main`, Fortran
+    /// `STOP`), which leaves every region.
     pub targets: Vec<usize>,
 }
 

@@ -5,8 +5,8 @@
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::model::{DirectiveForm, LockCall, Model};
 use crate::rules::{
-    Arg, BareDirective, Call, Construct, Interface, Layer, NamedPlan, PompAction, Region,
-    RegionExit, ValueScope, Var, MAX_THREADS_VAR,
+    rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
+    PompAction, Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::{c_string_literal, SourceFile};
 use rustc_hash::FxHashSet;
@@ -67,7 +67,18 @@ impl super::PlanWriter for Renderer<'_> {
         let closing: String = exit
             .regions
             .iter()
-            .map(|&i| self.call(&plan.regions[i], &plan.user_region.end[0]))
+            .map(|&i| {
+                let region = &plan.regions[i];
+                let mut text = self.call(region, &plan.user_region.end[0]);
+                // The run ends here: the program's region finalises.
+                if crate::rules::is_program(self.model, region) {
+                    text.push(' ');
+                    text.push_str(plan.prefix());
+                    text.push_str(rules().control["inst finalize"].event);
+                    text.push_str("();");
+                }
+                text
+            })
             .collect::<Vec<_>>()
             .join(" ");
         let origin = Origin::Exit {
@@ -89,6 +100,10 @@ impl super::PlanWriter for Renderer<'_> {
         self.edits
             .insert(exit.span.start, opening, 0, origin.clone());
         self.edits.insert(exit.span.end, " }", 0, origin);
+    }
+
+    fn function(&mut self, function: &FunctionRegion) {
+        Renderer::function_region(self, function)
     }
 
     fn lock_call(&mut self, lock: &LockCall) {
@@ -292,7 +307,7 @@ impl Renderer<'_> {
     /// Where a user region's begin and end directives are.
     fn user_region_sites(&self, region: usize) -> Vec<usize> {
         let region = &self.plan.regions[region];
-        std::iter::once(region.site)
+        (region.site.into_iter())
             .chain(region.end_site)
             .map(|s| self.model.sites[s].span.start)
             .collect()
@@ -446,6 +461,80 @@ impl Renderer<'_> {
         );
     }
 
+    /// A function's region opens where its body's code begins, with a
+    /// variable whose cleanup (GCC's and Clang's `cleanup` attribute)
+    /// closes it whenever the body's scope is left: at its end, at a
+    /// `return` once the value is computed, and while an exception
+    /// unwinds. It is written on the line of the body's `{`, so no line
+    /// moves. The program's region also initialises the measurement
+    /// first and finalises it last.
+    fn function_region(&mut self, function: &FunctionRegion) {
+        let plan = self.plan;
+        let region = &plan.regions[function.region];
+        let program = crate::rules::is_program(self.model, region);
+        let control = &rules().control;
+        let (init, finalize) = (&control["inst init"], &control["inst finalize"]);
+        // The cleanup functions of the preamble call both.
+        self.events.insert(finalize.event.to_owned());
+        let mut text = String::from(" ");
+        text.push_str(self.handle_type());
+        text.push_str("* pomp2_region_guard __attribute__((cleanup(");
+        text.push_str(cleanup_function(program));
+        text.push_str("), unused)) = (");
+        if program {
+            self.events.insert(init.event.to_owned());
+            text.push_str(plan.prefix());
+            text.push_str(init.event);
+            text.push_str("(), ");
+        }
+        self.push_calls(&mut text, region, &plan.user_region.begin);
+        self.push_calls(&mut String::new(), region, &plan.user_region.end);
+        while text.ends_with(';') {
+            text.pop();
+        }
+        text.push_str(", &");
+        text.push_str(&region.handle);
+        text.push_str(");");
+        let origin = Origin::Function {
+            region: function.region,
+        };
+        let entry = self.model.functions[function.function].entry;
+        self.edits.insert(entry, text, 0, origin);
+    }
+
+    /// The type of a region's handle in the chosen interface.
+    fn handle_type(&self) -> &'static str {
+        match self.plan.interface {
+            Interface::Pomp2 => "POMP2_Region_handle",
+            Interface::Pomp1 => "struct ompregdescr",
+        }
+    }
+
+    /// The functions a function region's guard variable is cleaned up
+    /// with: they end the region (and the program's, the measurement).
+    fn push_cleanup_functions(&self, out: &mut String) {
+        let prefix = self.plan.prefix();
+        let end = self.plan.user_region.end[0].event;
+        let finalize = rules().control["inst finalize"].event;
+        for program in [false, true] {
+            out.push_str("static __attribute__((unused)) void ");
+            out.push_str(cleanup_function(program));
+            out.push('(');
+            out.push_str(self.handle_type());
+            out.push_str("** pomp2_handle) { ");
+            out.push_str(prefix);
+            out.push_str(end);
+            out.push_str("(*pomp2_handle);");
+            if program {
+                out.push(' ');
+                out.push_str(prefix);
+                out.push_str(finalize);
+                out.push_str("();");
+            }
+            out.push_str(" }\n");
+        }
+    }
+
     fn preamble(&self) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
@@ -477,6 +566,9 @@ impl Renderer<'_> {
             out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
         }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
+        if !self.plan.functions.is_empty() {
+            self.push_cleanup_functions(&mut out);
+        }
         match self.plan.interface {
             Interface::Pomp2 => {
                 let mut id = itoa::Buffer::new();
@@ -545,6 +637,14 @@ impl Renderer<'_> {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// The cleanup function of a function region's guard variable.
+fn cleanup_function(program: bool) -> &'static str {
+    match program {
+        true => "pomp2_end_program",
+        false => "pomp2_end_function",
     }
 }
 

@@ -2,7 +2,7 @@
 //! the document type the contract crate defines ([`pomp2::idf`]).
 
 use crate::diagnostics::Diagnostic;
-use crate::model::Model;
+use crate::model::{FunctionKind, Model};
 use crate::rules::{self, NamedPlan};
 use crate::source::SourceFile;
 use pomp2::idf;
@@ -19,53 +19,9 @@ pub fn document(
     let regions = plan
         .regions
         .iter()
-        .map(|region| {
-            let site = &model.sites[region.site];
-            let (line_start, column_start) = file.line_col(site.span.start);
-            let end_byte = match (region.end_site, &site.block) {
-                (Some(e), _) => model.sites[e].span.end,
-                (None, Some(block)) => block.end,
-                (None, None) => site.span.end,
-            };
-            let (line_end, column_end) = file.line_col(end_byte.max(1) - 1);
-            let end_directive = region.end_site.or(site.end_site).map(|e| {
-                let s = &model.sites[e];
-                let (line, column) = file.line_col(s.span.start);
-                idf::EndDirective {
-                    line,
-                    column,
-                    bytes: [s.span.start, s.span.end],
-                }
-            });
-            idf::Region {
-                id: plan.region_id(region.id),
-                index: region.id,
-                region_type: region.region_type.clone(),
-                directive: site.directive.name.clone(),
-                file: file.path.to_string_lossy().into_owned(),
-                unit: site.unit.map(|u| model.units[u].name.clone()),
-                line_start,
-                column_start,
-                line_end,
-                column_end,
-                directive_bytes: [site.span.start, site.span.end],
-                block_bytes: site.block.as_ref().map(|b| [b.start, b.end]),
-                end_directive,
-                parent: region.parent.map(|p| plan.region_id(p)),
-                handle: region.handle.clone(),
-                ctc: plan.ctc(region).to_string(),
-                clauses: site
-                    .directive
-                    .clauses
-                    .iter()
-                    .map(|c| idf::Clause {
-                        name: c.name.clone(),
-                        args: c.args.clone(),
-                    })
-                    .collect(),
-                aux: region.aux.iter().cloned().collect(),
-                implicit_barrier: region.implicit_barrier,
-            }
+        .map(|region| match region.site {
+            Some(site) => construct_region(file, model, plan, region, site),
+            None => function_region(file, model, plan, region),
         })
         .collect();
     idf::Document {
@@ -101,5 +57,102 @@ pub fn document(
                 }
             })
             .collect(),
+    }
+}
+
+/// The entry of a region an OpenMP or pomp directive opens.
+fn construct_region(
+    file: &SourceFile,
+    model: &Model,
+    plan: &NamedPlan,
+    region: &rules::Region,
+    site: usize,
+) -> idf::Region {
+    let site = &model.sites[site];
+    let (line_start, column_start) = file.line_col(site.span.start);
+    let end_byte = match (region.end_site, &site.block) {
+        (Some(e), _) => model.sites[e].span.end,
+        (None, Some(block)) => block.end,
+        (None, None) => site.span.end,
+    };
+    let (line_end, column_end) = file.line_col(end_byte.max(1) - 1);
+    let end_directive = region.end_site.or(site.end_site).map(|e| {
+        let s = &model.sites[e];
+        let (line, column) = file.line_col(s.span.start);
+        idf::EndDirective {
+            line,
+            column,
+            bytes: [s.span.start, s.span.end],
+        }
+    });
+    idf::Region {
+        id: plan.region_id(region.id),
+        index: region.id,
+        region_type: region.region_type.clone(),
+        directive: site.directive.name.clone(),
+        file: file.path.to_string_lossy().into_owned(),
+        unit: site.unit.map(|u| model.units[u].name.clone()),
+        line_start,
+        column_start,
+        line_end,
+        column_end,
+        directive_bytes: [site.span.start, site.span.end],
+        block_bytes: site.block.as_ref().map(|b| [b.start, b.end]),
+        end_directive,
+        parent: region.parent.map(|p| plan.region_id(p)),
+        handle: region.handle.clone(),
+        ctc: plan.ctc(region).to_string(),
+        clauses: site
+            .directive
+            .clauses
+            .iter()
+            .map(|c| idf::Clause {
+                name: c.name.clone(),
+                args: c.args.clone(),
+            })
+            .collect(),
+        aux: region.aux.iter().cloned().collect(),
+        implicit_barrier: region.implicit_barrier,
+        kind: None,
+    }
+}
+
+/// The entry of a function measured as a region: its head is where it
+/// opens, its body's code the block.
+fn function_region(
+    file: &SourceFile,
+    model: &Model,
+    plan: &NamedPlan,
+    region: &rules::Region,
+) -> idf::Region {
+    let function = &model.functions[region.function.expect("a function region")];
+    let (line_start, column_start) = file.line_col(function.span.start);
+    let (line_end, column_end) = file.line_col(function.span.end.max(1) - 1);
+    let kind = match function.kind {
+        FunctionKind::Function => idf::CodeKind::Function,
+        FunctionKind::Lambda => idf::CodeKind::Lambda,
+        FunctionKind::Program => idf::CodeKind::Program,
+    };
+    idf::Region {
+        id: plan.region_id(region.id),
+        index: region.id,
+        region_type: region.region_type.clone(),
+        directive: String::new(),
+        file: file.path.to_string_lossy().into_owned(),
+        unit: region.unit.clone(),
+        line_start,
+        column_start,
+        line_end,
+        column_end,
+        directive_bytes: [function.span.start, function.entry],
+        block_bytes: Some([function.entry, function.exit]),
+        end_directive: None,
+        parent: region.parent.map(|p| plan.region_id(p)),
+        handle: region.handle.clone(),
+        ctc: plan.ctc(region).to_string(),
+        clauses: Vec::new(),
+        aux: region.aux.iter().cloned().collect(),
+        implicit_barrier: None,
+        kind: Some(kind),
     }
 }

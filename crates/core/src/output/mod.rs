@@ -44,6 +44,7 @@ trait PlanWriter {
     fn bare_directive(&mut self, bare: &crate::rules::BareDirective);
     fn value_scope(&mut self, scope: &crate::rules::ValueScope);
     fn exit(&mut self, exit: &crate::rules::RegionExit);
+    fn function(&mut self, function: &crate::rules::FunctionRegion);
     fn lock_call(&mut self, lock: &crate::model::LockCall);
 }
 
@@ -62,6 +63,9 @@ fn write_plan(plan: &crate::rules::Plan, writer: &mut impl PlanWriter) {
     }
     for exit in &plan.region_exits {
         writer.exit(exit);
+    }
+    for function in &plan.functions {
+        writer.function(function);
     }
     for lock in &plan.lock_calls {
         writer.lock_call(lock);
@@ -260,11 +264,11 @@ pub(crate) struct Pomp1Descriptor {
 
 impl Pomp1Descriptor {
     pub fn of(model: &crate::model::Model, region: &crate::rules::Region) -> Self {
-        let site = &model.sites[region.site];
+        let unit = region.site.and_then(|s| model.sites[s].unit);
         let sub_name = region
             .name
             .clone()
-            .or_else(|| site.unit.map(|u| model.units[u].name.clone()))
+            .or_else(|| unit.map(|u| model.units[u].name.clone()))
             .unwrap_or_default();
         let num_sections = region
             .aux

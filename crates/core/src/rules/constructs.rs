@@ -451,7 +451,8 @@ impl Planner<'_> {
         let aux = ctc::aux(self.model, site_index, &site.directive);
         let region = Region {
             id,
-            site: site_index,
+            site: Some(site_index),
+            function: None,
             end_site,
             region_type: region_type.to_string(),
             handle: match self.options.interface {

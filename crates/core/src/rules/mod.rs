@@ -7,6 +7,7 @@ mod config;
 mod constructs;
 mod ctc;
 mod data_sharing;
+mod functions;
 mod locks;
 mod plan;
 mod split;
@@ -19,9 +20,10 @@ use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{SourceFile, Span};
 pub use config::{Config, EventSet, Interface};
 pub use data_sharing::has_restrictive_default;
+pub use functions::is_program;
 pub use plan::{
-    unique_name, BareDirective, Construct, Layer, NamedPlan, Plan, PompAction, Region, RegionExit,
-    ValueScope, Var, MAX_THREADS_VAR,
+    unique_name, BareDirective, Construct, FunctionRegion, Layer, NamedPlan, Plan, PompAction,
+    Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR,
 };
 pub use pomp2::ctc::ImplicitBarrier;
 use std::borrow::Cow;
@@ -116,7 +118,7 @@ impl Planner<'_> {
             self.construct(index, site);
         }
         for (name, index) in user_stack {
-            let site = &self.model.sites[self.plan.regions[index].site];
+            let site = &self.model.sites[self.plan.regions[index].site.expect("a user region")];
             self.plan.diagnostics.push(
                 Diagnostic::error(
                     site.span.clone(),
@@ -131,6 +133,7 @@ impl Planner<'_> {
         self.private_iteration_variables_where_predetermined();
         self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
+        self.function_regions();
         self.user_region_exits();
         self.parents();
     }
@@ -193,7 +196,14 @@ impl Planner<'_> {
     fn parents(&mut self) {
         let mut parents = Vec::new();
         for region in &self.plan.regions {
-            let mut site = self.model.sites[region.site].parent;
+            let Some(opening) = region.site else {
+                parents.push(self.function_holding(
+                    &self.model.functions[region.function.expect("a function region")].span,
+                    region.id,
+                ));
+                continue;
+            };
+            let mut site = self.model.sites[opening].parent;
             let mut parent = None;
             while let Some(s) = site {
                 if let Some(r) = self.site_region[s] {
@@ -202,7 +212,8 @@ impl Planner<'_> {
                 }
                 site = self.model.sites[s].parent;
             }
-            parents.push(parent);
+            let at = self.model.sites[opening].span.clone();
+            parents.push(parent.or_else(|| self.function_holding(&at, region.id)));
         }
         for (region, parent) in self.plan.regions.iter_mut().zip(parents) {
             region.parent = parent;

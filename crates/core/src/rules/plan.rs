@@ -15,8 +15,11 @@ use std::borrow::Cow;
 pub struct Region {
     /// 1-based, in file order.
     pub id: usize,
-    /// The opening site.
-    pub site: usize,
+    /// The opening site; `None` for a function region.
+    pub site: Option<usize>,
+    /// For a function region: the function (index into
+    /// [`Model::functions`]).
+    pub function: Option<usize>,
     /// The closing site for user regions (`inst end`) and Fortran end
     /// directives.
     pub end_site: Option<usize>,
@@ -146,6 +149,20 @@ pub struct ValueScope {
     pub directive: Directive,
 }
 
+/// A function measured as a user region: `Begin` where its code begins,
+/// `End` wherever control leaves it.
+#[derive(Clone, Debug)]
+pub struct FunctionRegion {
+    /// Index into [`Model::functions`].
+    pub function: usize,
+    /// Index into [`Plan::regions`].
+    pub region: usize,
+    /// Its ends are inserted at the jumps that leave it (Fortran); in C
+    /// and C++ the end is called when the body's scope is left, however
+    /// it is left, and inserted only where the run ends (`exit()`).
+    pub closed_at_exits: bool,
+}
+
 /// A jump out of user regions that must close them first.
 #[derive(Clone, Debug)]
 pub struct RegionExit {
@@ -182,6 +199,8 @@ pub struct Plan {
     pub constructs: Vec<Construct>,
     pub pomp_directives: Vec<(usize, PompAction)>,
     pub region_exits: Vec<RegionExit>,
+    /// Functions measured as regions, in file order.
+    pub functions: Vec<FunctionRegion>,
     pub bare_directives: Vec<BareDirective>,
     pub value_scopes: Vec<ValueScope>,
     pub lock_calls: Vec<LockCall>,
@@ -218,11 +237,14 @@ impl Plan {
             constructs: Vec::with_capacity(model.sites.len()),
             pomp_directives: vec![],
             region_exits: vec![],
+            functions: vec![],
             bare_directives: vec![],
             value_scopes: vec![],
             lock_calls: vec![],
             diagnostics: vec![],
-            needs_name: !(model.sites.is_empty() && model.lock_calls.is_empty()),
+            needs_name: !(model.sites.is_empty()
+                && model.lock_calls.is_empty()
+                && model.functions.is_empty()),
             interface,
             implicit_barrier,
             user_region,

@@ -80,31 +80,42 @@ impl Planner<'_> {
     pub(super) fn user_region_exits(&mut self) {
         let exits = &self.model.exits;
         let mut closing: Vec<Vec<(usize, usize)>> = vec![Vec::new(); exits.len()];
+        // Each region closed at its jumps, with where its code lies and
+        // whether only the jumps ending the run close it.
+        let mut closed: Vec<(Span, usize, bool)> = Vec::new();
         for (index, region) in self.plan.regions.iter().enumerate() {
-            let Some(end_site) = region.end_site else {
+            let (Some(opening), Some(end_site)) = (region.site, region.end_site) else {
                 continue;
             };
             if region.region_type != user_region_type() {
                 continue;
             }
-            let begin = &self.model.sites[region.site];
+            let begin = &self.model.sites[opening];
             let end = &self.model.sites[end_site];
             if begin.unit != end.unit {
                 continue;
             }
-            let inside = begin.span.end..end.span.start;
+            closed.push((begin.span.end..end.span.start, index, false));
+        }
+        for function in &self.plan.functions {
+            let code = &self.model.functions[function.function];
+            let at_run_end_only = !function.closed_at_exits;
+            closed.push((code.entry..code.exit, function.region, at_run_end_only));
+        }
+        for (inside, index, at_run_end_only) in closed {
+            let region = &self.plan.regions[index];
             // Visit only the exits inside.
             let first = exits.partition_point(|e| e.span.start < inside.start);
             for (at, exit) in exits[first..].iter().enumerate() {
                 if exit.span.start >= inside.end {
                     break;
                 }
-                if exit.span.end > inside.end {
+                if exit.span.end > inside.end || at_run_end_only && !exit.targets.is_empty() {
                     continue;
                 }
                 let leaving = exit.targets.iter().filter(|t| !inside.contains(t)).count();
                 if leaving == exit.targets.len() {
-                    closing[first + at].push((begin.span.start, index));
+                    closing[first + at].push((inside.start, index));
                 } else if leaving > 0 {
                     let name = region.name.as_deref().unwrap_or_default();
                     self.plan.diagnostics.push(

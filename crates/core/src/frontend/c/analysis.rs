@@ -637,37 +637,7 @@ impl<'a> Analysis<'a> {
     }
 
     fn qualified_name(&self, function: Node) -> String {
-        let mut declarator = function.child_by_field_name("declarator");
-        while let Some(d) = declarator {
-            if d.kind() == "function_declarator" {
-                break;
-            }
-            declarator = d.child_by_field_name("declarator");
-        }
-        let own = declarator
-            .and_then(|d| d.child_by_field_name("declarator"))
-            .map(|n| self.node_text(n))
-            .unwrap_or_else(|| "<anonymous>".into());
-        let mut scopes: Vec<String> = (self.nodes.ancestors(function))
-            .filter(|n| {
-                matches!(
-                    n.kind(),
-                    "namespace_definition" | "class_specifier" | "struct_specifier"
-                )
-            })
-            .filter_map(|n| {
-                n.child_by_field_name("name")
-                    .map(|name| self.node_text(name))
-            })
-            .collect();
-        scopes.reverse();
-        scopes.push(own);
-        scopes.join("::")
-    }
-
-    fn node_text(&self, node: Node) -> String {
-        let text = String::from_utf8_lossy(&self.masked[node.byte_range()]);
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        super::functions::qualified_name(self.masked, function)
     }
 
     /// The calls among the lock routines' names at `mentions`: those in

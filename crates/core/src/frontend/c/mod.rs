@@ -13,6 +13,7 @@ mod analysis;
 mod conditionals;
 mod configurations;
 pub(crate) mod expression;
+mod functions;
 mod lex;
 pub(crate) mod loops;
 mod nodes;
@@ -26,9 +27,10 @@ mod statements;
 mod unknown;
 
 use super::FrontEnd;
-use crate::model::Found;
+use crate::model::{CodeRegions, Found};
 use crate::source::SourceFile;
 use analysis::Analysis;
+pub use functions::compile_time_head;
 use nodes::Nodes;
 use prepare::Prepared;
 pub use reuse::Reuse;
@@ -53,6 +55,9 @@ pub enum Scope {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TreeSitterC {
     pub scope: Scope,
+    /// The code beyond directives read as regions: a file is then parsed
+    /// whole.
+    pub regions: CodeRegions,
 }
 
 impl TreeSitterC {
@@ -61,6 +66,7 @@ impl TreeSitterC {
     pub fn whole_file() -> TreeSitterC {
         TreeSitterC {
             scope: Scope::WholeFile,
+            ..TreeSitterC::default()
         }
     }
 }
@@ -83,6 +89,13 @@ impl TreeSitterC {
     /// [`FrontEnd::read`], and how much of the file it parsed: what
     /// benchmarks and tests of the partial parse look at.
     pub fn read_telling_scope(&self, file: &SourceFile) -> (Found, Scope) {
+        if self.regions.any() {
+            let prepared = Prepared::whatever_it_holds(file, None);
+            return (
+                finish(&prepared, read_whole(&prepared, self.regions)),
+                Scope::WholeFile,
+            );
+        }
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
             return (Found::default(), self.scope);
@@ -94,7 +107,12 @@ impl TreeSitterC {
             Scope::Declarations => declarations(),
             Scope::WholeFile => None,
         };
-        let (model, scope) = partial.unwrap_or_else(|| (read_whole(&prepared), Scope::WholeFile));
+        let (model, scope) = partial.unwrap_or_else(|| {
+            (
+                read_whole(&prepared, CodeRegions::default()),
+                Scope::WholeFile,
+            )
+        });
         (finish(&prepared, model), scope)
     }
 
@@ -106,12 +124,19 @@ impl TreeSitterC {
     /// the whole file is parsed, and a buffer with a syntax error is
     /// parsed from scratch.
     pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
-        let Some(prepared) = Prepared::reusing(file, Some(&mut reuse.parses)) else {
+        let prepared = match self.regions.any() {
+            true => Some(Prepared::whatever_it_holds(file, Some(&mut reuse.parses))),
+            false => Prepared::reusing(file, Some(&mut reuse.parses)),
+        };
+        let Some(prepared) = prepared else {
             reuse.clear();
             return Found::default();
         };
         let tree = reuse::whole_tree(&prepared, reuse);
-        let model = read_tree(&prepared, &tree, Some(reuse));
+        let mut model = read_tree(&prepared, &tree, Some(reuse));
+        if self.regions.any() {
+            add_functions(&mut model, functions::read(&prepared, &tree, self.regions));
+        }
         finish(&prepared, model)
     }
 }
@@ -136,11 +161,27 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
     model
 }
 
-/// The model from a parse of the whole file.
-fn read_whole(prepared: &Prepared) -> Found {
+/// The model from a parse of the whole file, with the functions
+/// `regions` asks for.
+fn read_whole(prepared: &Prepared, regions: CodeRegions) -> Found {
     // The text is let go before other configurations patch it.
     let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
-    read_tree(prepared, &tree, None)
+    let mut model = read_tree(prepared, &tree, None);
+    if regions.any() {
+        add_functions(&mut model, functions::read(prepared, &tree, regions));
+    }
+    model
+}
+
+/// The functions read as regions, and the statements ending the run in
+/// `main`, added to a model.
+fn add_functions(
+    model: &mut Found,
+    (functions, run_ends): (Vec<crate::model::Function>, Vec<crate::model::Exit>),
+) {
+    model.functions = functions;
+    model.exits.extend(run_ends);
+    model.exits.sort_by_key(|e| e.span.start);
 }
 
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the

@@ -83,8 +83,22 @@ impl<'f> Prepared<'f> {
     /// [`Prepared::new`], taking the parses of directives that `parses`
     /// holds from an earlier reading and leaving this reading's there.
     pub fn reusing(file: &'f SourceFile, parses: Option<&mut Parses>) -> Option<Prepared<'f>> {
+        Prepared::reading(file, parses, false)
+    }
+
+    /// [`Prepared::reusing`] of a file read whether or not it holds
+    /// directives or lock calls: its functions are regions too.
+    pub fn whatever_it_holds(file: &'f SourceFile, parses: Option<&mut Parses>) -> Prepared<'f> {
+        Prepared::reading(file, parses, true).expect("a file read whatever it holds is read")
+    }
+
+    fn reading(
+        file: &'f SourceFile,
+        parses: Option<&mut Parses>,
+        always: bool,
+    ) -> Option<Prepared<'f>> {
         let mentions = lock_mentions(&file.bytes);
-        if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
+        if !always && !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
             return None;
         }
         let found = scan::scan(&file.bytes);
@@ -101,7 +115,7 @@ impl<'f> Prepared<'f> {
             .into_iter()
             .filter(|m| !conditionals.is_dead(m.start))
             .collect();
-        if directives.is_empty() && lock_mentions.is_empty() {
+        if !always && directives.is_empty() && lock_mentions.is_empty() {
             return None;
         }
         let parsed = match parses {

@@ -44,6 +44,8 @@ pub struct Clang {
     /// should not stop a build that gcc would compile.
     pub fallback: bool,
     fell_back: Cell<bool>,
+    /// The code beyond directives read as regions.
+    pub regions: crate::model::CodeRegions,
 }
 
 impl Clang {
@@ -52,7 +54,13 @@ impl Clang {
             flags,
             fallback,
             fell_back: Cell::new(false),
+            regions: Default::default(),
         }
+    }
+
+    /// The front end reading `regions` besides directives.
+    pub fn reading(self, regions: crate::model::CodeRegions) -> Clang {
+        Clang { regions, ..self }
     }
 
     /// Read `file`, with what only the clang front end knows besides the
@@ -95,7 +103,7 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (mut found, facts) = reader::read(file, &unit);
+        let (mut found, facts) = reader::read(file, &unit, self.regions);
         super::c::loops::record(file, &mut found.sites);
         Ok((found, facts))
     }
@@ -124,7 +132,11 @@ impl FrontEnd for Clang {
             Ok((model, _)) => model,
             Err(errors) if self.fallback => {
                 self.fell_back.set(true);
-                let mut model = super::c::TreeSitterC::default().read(file);
+                let tree_sitter = super::c::TreeSitterC {
+                    regions: self.regions,
+                    ..Default::default()
+                };
+                let mut model = tree_sitter.read(file);
                 let first = &errors[0];
                 let note = Diagnostic::note(
                     first.span.clone(),

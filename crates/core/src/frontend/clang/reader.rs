@@ -12,13 +12,15 @@ use crate::frontend::c::scan::{self, RawDirective, RawKind};
 use crate::frontend::unknown::{
     clause_left_as_written, directive_left_as_written, invalid_directive,
 };
-use crate::model::{DirectiveForm, Exit, Found, FoundSite, LockCall, Unit};
+use crate::model::{
+    CodeRegions, DirectiveForm, Exit, Found, FoundSite, Function, FunctionKind, LockCall, Unit,
+};
 use crate::source::{SourceFile, Span};
 use clang_sys::*;
 use std::collections::HashMap;
 
 /// Read the model of `file` from its parse.
-pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Found, Facts) {
+pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: CodeRegions) -> (Found, Facts) {
     let skipped = unit.skipped_ranges();
     let in_skipped = |at: usize| {
         let i = skipped.partition_point(|s| s.start <= at);
@@ -46,6 +48,7 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit) -> (Found, Facts) {
     reader.units();
     reader.lock_calls_and_exits();
     reader.declared_by_attribute();
+    reader.functions(regions);
     // Code inserted outside the conditional branch of its directive is put
     // under the branch's condition again, whichever front end read it.
     crate::frontend::c::record_conditions(file, &mut reader.model);
@@ -340,6 +343,68 @@ impl Reader<'_> {
             }
         }
         self.model.units.sort();
+    }
+
+    /// The function definitions and lambdas `regions` asks for, with
+    /// where their bodies' code begins and ends.
+    fn functions(&mut self, regions: CodeRegions) {
+        let tree = self.tree;
+        for node in 0..tree.nodes.len() {
+            let kind = tree.kind(node);
+            let wanted = match kind {
+                CXCursor_LambdaExpr => regions.lambdas,
+                _ => regions.functions && FUNCTION_KINDS.contains(&kind),
+            };
+            if !wanted || tree.nodes[node].span.is_none() {
+                continue;
+            }
+            if kind != CXCursor_LambdaExpr && !tree.unit.is_definition(&tree.nodes[node]) {
+                continue;
+            }
+            let Some(&body) = (tree.children[node].iter())
+                .rev()
+                .find(|&&c| tree.kind(c) == CXCursor_CompoundStmt)
+            else {
+                continue;
+            };
+            let span = tree.span(node);
+            let body = tree.span(body);
+            let bytes = &self.file.bytes;
+            if body.is_empty() || bytes[body.start] != b'{' || bytes[body.end - 1] != b'}' {
+                continue;
+            }
+            if crate::frontend::c::compile_time_head(&bytes[span.start..body.start]) {
+                continue;
+            }
+            let (name, kind) = match kind {
+                CXCursor_LambdaExpr => {
+                    let outer =
+                        std::iter::successors(tree.nodes[node].parent, |&p| tree.nodes[p].parent)
+                            .find(|&p| FUNCTION_KINDS.contains(&tree.kind(p)))
+                            .map_or("<file>".to_string(), |p| self.qualified_name(p));
+                    let line = self.file.line_of(span.start);
+                    (format!("{outer}::lambda@{line}"), FunctionKind::Lambda)
+                }
+                _ => {
+                    let name = self.qualified_name(node);
+                    let top_level = (tree.unit.semantic_parent(&tree.nodes[node]))
+                        .is_none_or(|p| p.kind == CXCursor_TranslationUnit);
+                    match name.as_str() {
+                        "main" if top_level => (name, FunctionKind::Program),
+                        _ => (name, FunctionKind::Function),
+                    }
+                }
+            };
+            self.model.functions.push(Function {
+                name,
+                kind,
+                span,
+                entry: body.start + 1,
+                exit: body.end - 1,
+                indent: String::new(),
+            });
+        }
+        self.model.functions.sort_by_key(|f| f.span.start);
     }
 
     /// The function's name with the classes and namespaces it belongs to.

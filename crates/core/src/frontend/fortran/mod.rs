@@ -28,7 +28,11 @@ use lines::Scan;
 use parse_text::ParseText;
 use tree_sitter::{Node, Parser, Tree};
 
-pub struct TreeSitterFortran;
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TreeSitterFortran {
+    /// The code beyond directives read as regions.
+    pub regions: crate::model::CodeRegions,
+}
 
 impl FrontEnd for TreeSitterFortran {
     fn name(&self) -> &'static str {
@@ -54,6 +58,7 @@ impl FrontEnd for TreeSitterFortran {
             model: Found::default(),
             site_units: Vec::new(),
             unknown: Vec::new(),
+            regions: self.regions,
         };
         analysis
             .model
@@ -68,6 +73,7 @@ impl FrontEnd for TreeSitterFortran {
             crate::model::units_of_sites(&analysis.model.sites, &analysis.model.units);
         analysis.constructs();
         analysis.lock_calls_and_exits();
+        analysis.functions();
         analysis.unknown_directives();
         analysis.parse_errors();
         analysis.model
@@ -96,6 +102,8 @@ pub(crate) struct Analysis<'a> {
     site_units: Vec<Option<usize>>,
     /// Directives the table does not know.
     unknown: Vec<unknown::UnknownDirective>,
+    /// The code beyond directives read as regions.
+    regions: crate::model::CodeRegions,
 }
 
 impl<'a> Analysis<'a> {

@@ -4,7 +4,7 @@ use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::language::fortran::fixed_form;
 use crate::language::Language;
-use crate::model::{Exit, LockCall, LogicalIf, Unit};
+use crate::model::{Exit, Function, FunctionKind, LockCall, LogicalIf, Unit};
 use crate::source::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -104,6 +104,70 @@ impl Analysis<'_> {
             declarations_at,
             indent,
             parent: None,
+        }
+    }
+
+    /// Each unit as a function region (`--regions=functions`): its code
+    /// from the end of its specification part to the `contains` or `end`
+    /// statement that ends its execution part.
+    pub(super) fn functions(&mut self) {
+        if !self.regions.functions {
+            return;
+        }
+        for (index, &node) in self.unit_nodes.iter().enumerate() {
+            let unit = &self.model.units[index];
+            let Some(entry) = unit.declarations_at else {
+                continue;
+            };
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.named_children(&mut cursor).collect();
+            let ending = (children.iter())
+                .find(|c| c.kind() == "internal_procedures")
+                .or_else(|| children.iter().rev().find(|c| c.kind().starts_with("end_")));
+            let Some(&ending) = ending else {
+                continue;
+            };
+            let at = self.original_span(ending).start;
+            let exit = self.file.start_of_line(at);
+            if exit < entry {
+                continue;
+            }
+            let label = self.file.text(exit..at);
+            if !label.trim().is_empty() && label.trim().bytes().all(|b| b.is_ascii_digit()) {
+                // A jump to the label would pass the end call by.
+                self.model.diagnostics.push(Diagnostic::warning(
+                    at..self.original_span(ending).end,
+                    format!("`{}` is not measured as a function region", unit.name),
+                    "its last statement has a label, which a jump may reach past an end call",
+                ));
+                continue;
+            }
+            let mut scopes: Vec<String> = std::iter::successors(node.parent(), |n| n.parent())
+                .filter(|n| {
+                    matches!(n.kind(), "module" | "submodule" | "program")
+                        || UNIT_KINDS.contains(&n.kind())
+                })
+                .filter_map(|n| {
+                    let statement = n.named_child(0)?;
+                    let name = statement
+                        .child_by_field_name("name")
+                        .or_else(|| named_child_of_kind(statement, "name"))?;
+                    Some(self.parse_text_of(name).to_string())
+                })
+                .collect();
+            scopes.reverse();
+            scopes.push(unit.name.clone());
+            self.model.functions.push(Function {
+                name: scopes.join("::"),
+                kind: match node.kind() {
+                    "program" => FunctionKind::Program,
+                    _ => FunctionKind::Function,
+                },
+                span: unit.span.clone(),
+                entry,
+                exit,
+                indent: unit.indent.clone(),
+            });
         }
     }
 
@@ -232,11 +296,9 @@ impl Analysis<'_> {
     /// Lock calls and jumps, in one walk over the tree. Jumps matter only
     /// to user regions: without one they are not collected.
     pub(super) fn lock_calls_and_exits(&mut self) {
-        let user_regions = self
-            .model
-            .sites
-            .iter()
-            .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
+        let user_regions = self.regions.functions
+            || (self.model.sites.iter())
+                .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
         let mut calls = Vec::new();
         let mut exits = Vec::new();
         let mut logical_ifs = Vec::new();
@@ -258,6 +320,14 @@ impl Analysis<'_> {
                                 }
                             }
                         }
+                    }
+                    // The run ends: every region around is left.
+                    "stop_statement" if self.regions.functions => {
+                        let span = self.exit_span(node, &mut logical_ifs);
+                        exits.push(Exit {
+                            span,
+                            targets: Vec::new(),
+                        });
                     }
                     "arithmetic_if_statement" => {
                         let refs = self.label_references(node);

@@ -20,7 +20,7 @@ impl Renderer<'_> {
         let innermost = layers.len().saturating_sub(1);
 
         // A section's calls use its sections' descriptor, ready by then.
-        let opens_region = self.plan.regions[region].site == construct.site;
+        let opens_region = self.plan.regions[region].site == Some(construct.site);
         let mut opening = if opens_region {
             self.descriptor_guard(unit)
         } else {

@@ -40,7 +40,7 @@ impl Renderer<'_> {
             .collect();
         let mut closing = String::new();
         for &region in &exit.regions {
-            closing.push_str(&self.calls(unit, region, end_calls));
+            closing.push_str(&self.closing_calls(unit, region, end_calls));
         }
         let line = self.file.line_of(return_start);
         if logical_if {
@@ -97,6 +97,7 @@ impl Renderer<'_> {
                     call
                 };
                 text.push_str(&call);
+                text.push_str(&self.finalize_after(unit, region));
             }
             let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
             let text = format!(
@@ -106,6 +107,29 @@ impl Renderer<'_> {
             );
             self.edits.insert(return_start, text, 0, origin);
         }
+    }
+
+    /// The calls closing `region` at a jump out of it; the program's
+    /// region is left only where the run ends, which finalises it.
+    fn closing_calls(
+        &mut self,
+        unit: Option<usize>,
+        region: usize,
+        end_calls: &[crate::rules::Call],
+    ) -> String {
+        let mut text = self.calls(unit, region, end_calls);
+        text.push_str(&self.finalize_after(unit, region));
+        text
+    }
+
+    /// After the program region's end, where the run ends: finalising.
+    fn finalize_after(&self, unit: Option<usize>, region: usize) -> String {
+        if !crate::rules::is_program(self.model, &self.plan.regions[region]) {
+            return String::new();
+        }
+        let finalize = crate::rules::rules().control["inst finalize"].event;
+        let call = format!("call {}{finalize}()", self.plan.prefix());
+        self.statement(&self.indent(unit), &call)
     }
 
     /// Where the `!$` sentinel stands on the line starting at

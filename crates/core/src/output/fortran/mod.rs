@@ -25,6 +25,7 @@ mod data_sharing;
 mod declarations;
 mod descriptors;
 mod exits;
+mod functions;
 mod lines;
 mod registration;
 
@@ -32,7 +33,8 @@ use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::language::Language;
 use crate::model::{LockCall, Model};
 use crate::rules::{
-    BareDirective, Construct, Interface, NamedPlan, PompAction, Region, RegionExit, ValueScope,
+    BareDirective, Construct, FunctionRegion, Interface, NamedPlan, PompAction, Region, RegionExit,
+    ValueScope,
 };
 use crate::source::SourceFile;
 use data_sharing::private_vars;
@@ -98,6 +100,10 @@ impl super::PlanWriter for Renderer<'_> {
 
     fn exit(&mut self, exit: &RegionExit) {
         Renderer::exit(self, exit)
+    }
+
+    fn function(&mut self, function: &FunctionRegion) {
+        Renderer::function_region(self, function)
     }
 
     fn lock_call(&mut self, lock: &LockCall) {

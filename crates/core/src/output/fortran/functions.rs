@@ -1,0 +1,45 @@
+//! Functions measured as regions: `Begin` on a line of its own after the
+//! specification part, `End` before the statement that ends the
+//! execution part (the jumps out are closed by `exits`). A main program
+//! initialises the measurement first and finalises it last.
+
+use super::Renderer;
+use crate::edits::Origin;
+use crate::rules::{rules, FunctionRegion};
+
+/// Orders among the edits at one offset: the unit's declarations come
+/// first at the entry, everything closing inside the body before the end.
+const BEGIN_ORDER: i64 = i64::MIN + 2;
+const END_ORDER: i64 = i64::MAX / 2;
+
+impl Renderer<'_> {
+    pub(super) fn function_region(&mut self, function: &FunctionRegion) {
+        let plan = self.plan;
+        let code = &self.model.functions[function.function];
+        let region = function.region;
+        let unit = self.model.unit_at(code.entry);
+        let indent = self.indent(unit);
+        let program = crate::rules::is_program(self.model, &plan.regions[region]);
+        let control = &rules().control;
+        let control_call = |r: &Self, name: &str| {
+            let call = format!("call {}{}()", plan.prefix(), control[name].event);
+            r.statement(&indent, &call)
+        };
+        let origin = Origin::Function { region };
+        let mut begin = String::new();
+        if program {
+            begin.push_str(&control_call(self, "inst init"));
+        }
+        begin.push_str(&self.descriptor_guard(unit));
+        begin.push_str(&self.calls(unit, region, &plan.user_region.begin));
+        begin.push_str(&self.line_marker(self.file.line_of(code.entry)));
+        self.edits
+            .insert(code.entry, begin, BEGIN_ORDER, origin.clone());
+        let mut end = self.calls(unit, region, &plan.user_region.end);
+        if program {
+            end.push_str(&control_call(self, "inst finalize"));
+        }
+        end.push_str(&self.line_marker(self.file.line_of(code.exit)));
+        self.edits.insert(code.exit, end, END_ORDER, origin);
+    }
+}

@@ -1,0 +1,99 @@
+//! Functions measured as user regions (`--regions=functions`): the same
+//! `Begin`/`End` calls and CTC form as a hand-marked user region, named
+//! after the function.
+
+use super::user_regions::user_region_type;
+use super::*;
+use crate::language::Family;
+use crate::model::FunctionKind;
+use plan::FunctionRegion;
+
+impl Planner<'_> {
+    /// A region for each function the front end handed over, but those
+    /// in code where nothing may be inserted (device code).
+    pub(super) fn function_regions(&mut self) {
+        let region_type = user_region_type();
+        let name_key = user_region_name_key();
+        // Fortran has no scope whose leaving calls code: every jump out
+        // closes the region itself.
+        let closed_at_exits = self.file.language.family() == Family::Fortran;
+        for (index, function) in self.model.functions.iter().enumerate() {
+            if self.inserts_nothing_at(function.entry) {
+                continue;
+            }
+            let id = self.plan.regions.len() + 1;
+            let line = |offset: usize| self.file.line_of(offset);
+            let last = function.span.end.max(function.span.start + 1) - 1;
+            self.plan.regions.push(Region {
+                id,
+                site: None,
+                function: Some(index),
+                end_site: None,
+                region_type: region_type.to_string(),
+                handle: match self.options.interface {
+                    Interface::Pomp2 => format!("pomp2_region_{id}"),
+                    Interface::Pomp1 => format!("pomp_rd_{id}"),
+                },
+                parent: None,
+                name: Some(function.name.clone()),
+                start_lines: (line(function.span.start), line(function.entry)),
+                end_lines: (line(function.exit), line(last)),
+                aux: vec![(name_key.clone(), function.name.clone())],
+                unit: self
+                    .model
+                    .unit_at(function.span.start)
+                    .map(|u| self.model.units[u].name.clone()),
+                implicit_barrier: None,
+            });
+            self.plan.functions.push(FunctionRegion {
+                function: index,
+                region: self.plan.regions.len() - 1,
+                closed_at_exits,
+            });
+        }
+    }
+
+    fn inserts_nothing_at(&self, offset: usize) -> bool {
+        let zones = &self.model.no_insert;
+        let after = zones.partition_point(|z| z.start <= offset);
+        zones[..after].iter().any(|z| z.contains(&offset))
+    }
+
+    /// The id of the innermost function region whose function holds
+    /// `span`, other than region `own`.
+    pub(super) fn function_holding(&self, span: &Span, own: usize) -> Option<usize> {
+        (self.plan.functions.iter().rev())
+            .map(|f| {
+                (
+                    &self.model.functions[f.function],
+                    &self.plan.regions[f.region],
+                )
+            })
+            .filter(|(function, region)| {
+                region.id != own
+                    && function.span.start <= span.start
+                    && span.end <= function.span.end
+                    && function.span != *span
+            })
+            .max_by_key(|(function, _)| function.span.start)
+            .map(|(_, region)| region.id)
+    }
+}
+
+/// The CTC key naming a user region.
+fn user_region_name_key() -> String {
+    directive_table()
+        .directive
+        .iter()
+        .find(|d| d.role == Some(Role::UserRegionBegin))
+        .and_then(|d| d.argument_names.clone())
+        .expect("the directive table names user regions")
+}
+
+/// Whether a function region is the program's: it initialises and
+/// finalises the measurement.
+pub fn is_program(model: &Model, region: &Region) -> bool {
+    region
+        .function
+        .is_some_and(|f| model.functions[f].kind == FunctionKind::Program)
+}
