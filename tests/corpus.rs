@@ -18,6 +18,11 @@
 //! `opari2-shims/<path>` and `opari1/<path>`. Each program is built and run
 //! as written once, whichever of its trials comes first.
 //!
+//! Every program is checked with each toolchain installed
+//! (`tests/support/toolchains.rs`): gcc/g++/gfortran with libgomp, and
+//! clang/clang++ with libomp, whose trials are named `clang/<name>` (Fortran
+//! stays with gfortran).
+//!
 //! Each corpus file is one trial named by its path under `corpus/`, so
 //! `cargo test --test corpus -- c/atomic` runs one file. Files the original
 //! compiler rejects are reported as ignored, with the compiler's reason.
@@ -30,6 +35,8 @@
 
 #[path = "support/reference.rs"]
 mod reference;
+#[path = "support/toolchains.rs"]
+mod toolchains;
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use similar::TextDiff;
@@ -40,6 +47,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+use toolchains::Toolchain;
 
 const CORPUS_DIRS: &[&str] = &["c", "cxx", "kernels", "fortran", "regions"];
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
@@ -88,11 +96,12 @@ impl Language {
         }
     }
 
-    fn compiler(self) -> &'static str {
+    /// The toolchain's compiler for the language, if it has one.
+    fn compiler(self, toolchain: &Toolchain) -> Option<&str> {
         match self {
-            Language::C => "gcc",
-            Language::Cxx => "g++",
-            Language::Fortran => "gfortran",
+            Language::C => Some(&toolchain.c),
+            Language::Cxx => Some(&toolchain.cxx),
+            Language::Fortran => toolchain.fortran.as_deref(),
         }
     }
 
@@ -360,8 +369,9 @@ fn diff(expected: &str, actual: &str, expected_name: &str, actual_name: &str) ->
         .to_string()
 }
 
-/// The checking library, compiled once for all trials.
+/// The checking library, compiled once per toolchain for all its trials.
 struct Support {
+    toolchain: Toolchain,
     check_object: PathBuf,
     pomp1_check_object: PathBuf,
     pomp1_paper_check_object: PathBuf,
@@ -379,11 +389,13 @@ impl Support {
     }
 }
 
-fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
+fn build_support(dir: &Path, root: &Path, toolchain: Toolchain) -> Result<Support, String> {
     let support = root.join("tests/support");
+    let dir = dir.join(toolchain.name);
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let compile = |name: &str, flags: &[&str], object: &str| -> Result<PathBuf, String> {
         let object = dir.join(object);
-        let mut command = Command::new("gcc");
+        let mut command = Command::new(&toolchain.c);
         command
             .args(COMPILE_FLAGS)
             .args(["-Wall", "-Werror", "-c"])
@@ -391,7 +403,7 @@ fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
             .arg(support.join(name))
             .arg("-o")
             .arg(&object);
-        build_step(command, dir)?;
+        build_step(command, &dir)?;
         Ok(object)
     };
     Ok(Support {
@@ -403,13 +415,20 @@ fn build_support(dir: &Path, root: &Path) -> Result<Support, String> {
             "pomp1_paper_check.o",
         )?,
         hand_instrumented: support.join("hand_instrumented.c"),
-        reference: reference::build_support(dir, root),
+        // The reference libraries are built with, and tried under, the
+        // default toolchain only.
+        reference: match toolchain.is_default() {
+            true => reference::build_support(&dir, root),
+            false => Err("tried under the default toolchain only".to_string()),
+        },
+        toolchain,
     })
 }
 
 /// Compiles and links an instrumented program: its objects, the
 /// registration file the wrappers make for them, and the checking library.
 fn link_checked(
+    toolchain: &Toolchain,
     language: Language,
     objects: &[PathBuf],
     check_object: &Path,
@@ -420,7 +439,7 @@ fn link_checked(
     let source = pomp_wrapper::registration_source(objects).map_err(|e| format!("{e:#}"))?;
     fs::write(&registration, source).map_err(|e| e.to_string())?;
     let registration_object = work.join("pomp2_init_regions.o");
-    let mut command = Command::new("gcc");
+    let mut command = Command::new(&toolchain.c);
     command
         .args(COMPILE_FLAGS)
         .arg("-c")
@@ -428,7 +447,10 @@ fn link_checked(
         .arg("-o")
         .arg(&registration_object);
     build_step(command, work)?;
-    let mut command = Command::new(language.compiler());
+    let compiler = language
+        .compiler(toolchain)
+        .ok_or_else(|| format!("{} has no compiler for {language:?}", toolchain.name))?;
+    let mut command = Command::new(compiler);
     command
         .args(COMPILE_FLAGS)
         .args(objects)
@@ -476,7 +498,7 @@ fn run_checked(
 fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(), Failed> {
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let object = work.path().join("hand_instrumented.o");
-    let mut command = Command::new("gcc");
+    let mut command = Command::new(&support.toolchain.c);
     command
         .args(COMPILE_FLAGS)
         .arg("-c")
@@ -488,6 +510,7 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
     build_step(command, work.path())?;
     let executable = work.path().join("hand_instrumented");
     link_checked(
+        &support.toolchain,
         Language::C,
         &[object],
         &support.check_object,
@@ -522,6 +545,8 @@ fn check_library_self_test(support: &Support, break_nesting: bool) -> Result<(),
 
 struct CorpusFile {
     path: PathBuf,
+    /// Which toolchain of `Toolchain::all()` builds it.
+    toolchain: usize,
     language: Language,
     target: Target,
     /// Flags both the original and the instrumented file are compiled with.
@@ -577,14 +602,14 @@ enum Original {
 /// Every trial of a program in a setting compares with the same original,
 /// built and run once, by whichever of them comes first.
 #[derive(Default)]
-struct Originals(Mutex<HashMap<(PathBuf, Vec<String>), OriginalCell>>);
+struct Originals(Mutex<HashMap<(PathBuf, Vec<String>, usize), OriginalCell>>);
 
 /// One program's original in one setting, once made.
 type OriginalCell = Arc<OnceLock<Result<Original, String>>>;
 
 impl Originals {
     fn of(&self, file: &CorpusFile) -> OriginalCell {
-        let key = (file.path.clone(), file.defines.clone());
+        let key = (file.path.clone(), file.defines.clone(), file.toolchain);
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(map.entry(key).or_default())
     }
@@ -592,11 +617,10 @@ impl Originals {
 
 fn corpus_trial(
     file: CorpusFile,
-    support: Arc<Result<Support, String>>,
+    supports: Arc<Vec<Result<Support, String>>>,
     originals: Arc<Originals>,
 ) -> Result<Completion, Failed> {
-    let support = support
-        .as_ref()
+    let support = supports[file.toolchain]
         .as_ref()
         .map_err(|e| format!("checking library: {e}"))?;
     let original = originals.of(&file);
@@ -605,7 +629,7 @@ fn corpus_trial(
             .prefix("pomp-corpus-original-")
             .tempdir()
             .map_err(|e| e.to_string())?;
-        run_original(&file, work.path())
+        run_original(&file, support, work.path())
     });
     let original_runs = match original {
         Ok(Original::Ran(runs)) => runs,
@@ -632,8 +656,11 @@ fn corpus_trial(
 /// Builds the original program as its author does and runs it in every
 /// setting: it must pass its own checks and print the same each time (and
 /// without OpenMP, where the file asks for that).
-fn run_original(file: &CorpusFile, work: &Path) -> Result<Original, String> {
-    let compiler = file.language.compiler();
+fn run_original(file: &CorpusFile, support: &Support, work: &Path) -> Result<Original, String> {
+    let compiler = file
+        .language
+        .compiler(&support.toolchain)
+        .ok_or("the toolchain has no compiler for the language")?;
 
     // The original program, as its author builds it.
     let original = work.join("original");
@@ -661,28 +688,34 @@ fn run_original(file: &CorpusFile, work: &Path) -> Result<Original, String> {
         command.current_dir(work).envs(env.iter().copied());
         let run = run_with_timeout(command, work, "original")?;
         if !run.status.success() {
-            return Err(format!(
-                "the original program fails its own checks with {label} ({}):\n{}{}",
-                run.describe_status(),
-                run.stdout,
-                run.stderr
-            ));
+            return wrong_original(
+                support,
+                format!(
+                    "the original program fails its own checks with {label} ({}):\n{}{}",
+                    run.describe_status(),
+                    run.stdout,
+                    run.stderr
+                ),
+            );
         }
         original_runs.push((*label, run));
     }
     if original_runs[0].1.stdout != original_runs[1].1.stdout {
-        return Err(format!(
-            "the original program's output depends on the thread count:\n{}",
-            diff(
-                &original_runs[0].1.stdout,
-                &original_runs[1].1.stdout,
-                original_runs[0].0,
-                original_runs[1].0
-            )
-        ));
+        return wrong_original(
+            support,
+            format!(
+                "the original program's output depends on the thread count:\n{}",
+                diff(
+                    &original_runs[0].1.stdout,
+                    &original_runs[1].1.stdout,
+                    original_runs[0].0,
+                    original_runs[1].0
+                )
+            ),
+        );
     }
     if file.serial_too {
-        check_serial_original(file, work, &original_runs[0].1)?;
+        check_serial_original(file, compiler, work, &original_runs[0].1)?;
     }
     Ok(Original::Ran(original_runs))
 }
@@ -715,7 +748,10 @@ fn check_with_library(
     work: &Path,
     original_runs: &[(&str, RunResult)],
 ) -> Result<Completion, String> {
-    let compiler = file.language.compiler();
+    let compiler = file
+        .language
+        .compiler(&support.toolchain)
+        .ok_or("the toolchain has no compiler for the language")?;
     let beside_copies = copy_siblings(&file.path, work)?;
     let instrumented = beside_copies.join(instrumented_name(&file.path));
     let idf = work.join("idf.json");
@@ -757,6 +793,7 @@ fn check_with_library(
     }
     let executable = work.join("instrumented");
     link_checked(
+        &support.toolchain,
         file.language,
         &[object],
         support.check_object(interface),
@@ -825,14 +862,34 @@ fn check_with_library(
     }
 }
 
+/// An original that goes wrong as built: a fault of the corpus under gcc,
+/// which every program is written for; under another toolchain a fault of
+/// that compiler (clang 14 miscompiles some constructs), reported as an
+/// ignored trial with what went wrong, since there is nothing to compare.
+fn wrong_original(support: &Support, what: String) -> Result<Original, String> {
+    if support.toolchain.is_default() {
+        return Err(what);
+    }
+    let first = what
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(':');
+    Ok(Original::Rejected(format!(
+        "{} builds the original wrong: {first}",
+        support.toolchain.c
+    )))
+}
+
 /// The original built without OpenMP must print what it prints with it.
 fn check_serial_original(
     file: &CorpusFile,
+    compiler: &str,
     work: &Path,
     with_openmp: &RunResult,
 ) -> Result<(), String> {
     let serial = work.join("serial");
-    let mut command = Command::new(file.language.compiler());
+    let mut command = Command::new(compiler);
     command
         .args(COMPILE_FLAGS.iter().filter(|f| **f != "-fopenmp"))
         .args(&file.defines)
@@ -858,33 +915,45 @@ fn check_serial_original(
     Ok(())
 }
 
-fn corpus_files(root: &Path) -> Vec<CorpusFile> {
-    fn walk(dir: &Path, files: &mut Vec<CorpusFile>) {
+fn corpus_files(root: &Path, toolchains: &[Toolchain]) -> Vec<CorpusFile> {
+    fn walk(dir: &Path, toolchains: &[Toolchain], files: &mut Vec<CorpusFile>) {
         let Ok(entries) = fs::read_dir(dir) else {
             return;
         };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
-                walk(&path, files);
+                walk(&path, toolchains, files);
             } else if let Some(language) = Language::of(&path) {
                 let marked = variants(&path);
                 let serial_too = marked.is_some();
                 for defines in marked.unwrap_or_else(|| vec![Vec::new()]) {
-                    let checked = [Interface::Pomp1, Interface::Pomp1Paper, Interface::Pomp2]
-                        .map(Target::Check);
-                    let references = (reference::Way::tried().into_iter())
-                        .filter(|way| way.takes(language))
-                        .map(Target::Reference);
-                    for target in checked.into_iter().chain(references) {
-                        files.push(CorpusFile {
-                            path: path.clone(),
-                            language,
-                            target,
-                            defines: defines.clone(),
-                            serial_too,
-                            regions: regions_asked(&path),
-                        });
+                    for (toolchain, tools) in toolchains.iter().enumerate() {
+                        if language.compiler(tools).is_none() {
+                            continue;
+                        }
+                        // Under another toolchain, the interfaces pomp's own
+                        // checking libraries check; the reference libraries
+                        // and the proposal's spelling under the default one.
+                        let interfaces: &[Interface] = match tools.is_default() {
+                            true => &[Interface::Pomp1, Interface::Pomp1Paper, Interface::Pomp2],
+                            false => &[Interface::Pomp1, Interface::Pomp2],
+                        };
+                        let checked = interfaces.iter().copied().map(Target::Check);
+                        let references = (reference::Way::tried().into_iter())
+                            .filter(|way| tools.is_default() && way.takes(language))
+                            .map(Target::Reference);
+                        for target in checked.chain(references) {
+                            files.push(CorpusFile {
+                                path: path.clone(),
+                                toolchain,
+                                language,
+                                target,
+                                defines: defines.clone(),
+                                serial_too,
+                                regions: regions_asked(&path),
+                            });
+                        }
                     }
                 }
             }
@@ -892,9 +961,16 @@ fn corpus_files(root: &Path) -> Vec<CorpusFile> {
     }
     let mut files = Vec::new();
     for dir in CORPUS_DIRS {
-        walk(&root.join("corpus").join(dir), &mut files);
+        walk(&root.join("corpus").join(dir), toolchains, &mut files);
     }
-    files.sort_by_key(|f| (f.target.prefix(), f.path.clone(), f.defines.clone()));
+    files.sort_by_key(|f| {
+        (
+            f.target.prefix(),
+            f.path.clone(),
+            f.defines.clone(),
+            f.toolchain,
+        )
+    });
     files
 }
 
@@ -905,7 +981,13 @@ fn main() {
         .prefix("pomp-check-lib-")
         .tempdir()
         .expect("a temporary directory");
-    let support = Arc::new(build_support(support_dir.path(), root));
+    let toolchains = Toolchain::all();
+    let supports: Arc<Vec<Result<Support, String>>> = Arc::new(
+        toolchains
+            .iter()
+            .map(|t| build_support(support_dir.path(), root, t.clone()))
+            .collect(),
+    );
     let originals = Arc::new(Originals::default());
 
     let mut trials = Vec::new();
@@ -913,13 +995,13 @@ fn main() {
         ("support/check_library_accepts_correct_calls", false),
         ("support/check_library_rejects_broken_nesting", true),
     ] {
-        let support = Arc::clone(&support);
-        trials.push(Trial::test(name, move || match support.as_ref() {
+        let supports = Arc::clone(&supports);
+        trials.push(Trial::test(name, move || match &supports[0] {
             Ok(support) => check_library_self_test(support, break_nesting),
             Err(e) => Err(format!("checking library: {e}").into()),
         }));
     }
-    for file in corpus_files(root) {
+    for file in corpus_files(root, &toolchains) {
         let name = file
             .path
             .strip_prefix(root.join("corpus"))
@@ -939,10 +1021,15 @@ fn main() {
             Some(regions) => format!("{name} [--regions={regions}]"),
             None => name,
         };
-        let support = Arc::clone(&support);
+        let toolchain = &toolchains[file.toolchain];
+        let name = match toolchain.is_default() {
+            true => name,
+            false => format!("{}/{name}", toolchain.name),
+        };
+        let supports = Arc::clone(&supports);
         let originals = Arc::clone(&originals);
         trials.push(Trial::ignorable_test(name, move || {
-            corpus_trial(file, support, originals)
+            corpus_trial(file, supports, originals)
         }));
     }
 

@@ -2,6 +2,9 @@
 //! and CMake through pomp-cc, pomp-cxx and pomp-f90, run, and compared with
 //! the same projects built by the plain compilers.
 
+#[path = "support/toolchains.rs"]
+mod toolchains;
+
 use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -376,7 +379,7 @@ fn cxx_project_through_cmake_and_make() {
 
     // clang++ underneath works the same, where clang has an OpenMP runtime
     // (Debian: libomp-dev).
-    if clang_has_openmp(&workspace) {
+    if let Some(clang) = toolchains::Toolchain::clang_unless_required() {
         let dir = workspace.project("cxx-app", "cxx-app-clang");
         let cxx = format!("CXX={}", workspace.wrapper("pomp-cxx").display());
         succeed(
@@ -384,14 +387,12 @@ fn cxx_project_through_cmake_and_make() {
                 .command("make", &dir)
                 .arg("-s")
                 .arg(cxx)
-                .env("POMP_CXX", "clang++"),
+                .env("POMP_CXX", &clang.cxx),
         );
         assert_eq!(
             run_with_profile(&workspace, &dir.join("sim"), &dir),
             expected
         );
-    } else {
-        eprintln!("clang++ cannot build OpenMP programs here: the clang++ build is not tested");
     }
     workspace.assert_scratch_removed();
 }
@@ -436,19 +437,53 @@ fn fortran_project_with_a_module_through_make_and_cmake() {
     workspace.assert_scratch_removed();
 }
 
-fn clang_has_openmp(workspace: &Workspace) -> bool {
-    let probe = workspace.path().join("probe.cpp");
-    std::fs::write(
-        &probe,
-        "#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n",
-    )
-    .unwrap();
-    Command::new("clang++")
-        .args(["-fopenmp", "-o"])
-        .arg(workspace.path().join("probe"))
-        .arg(&probe)
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// clang's OpenMP flags go through pomp-cc to clang, and the program,
+/// linked with pomp's runtime and libomp, prints what the plain build
+/// prints: prefix sums with inscan reductions included, which clang gets
+/// wrong when the combined construct is split.
+#[test]
+fn clang_with_its_openmp_flags_builds_like_the_plain_compiler() {
+    let Some(clang) = toolchains::Toolchain::clang_unless_required() else {
+        return;
+    };
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("clang");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = repository().join("corpus/c/inscan_reductions.c");
+    for flags in [
+        &["-fopenmp"][..],
+        &["-fopenmp=libomp", "-fopenmp-version=50"],
+    ] {
+        let plain = succeed(
+            workspace
+                .command(&clang.c, &dir)
+                .args(flags)
+                .arg("-O1")
+                .arg(&source)
+                .args(["-o", "plain"]),
+        );
+        assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
+        let expected = stdout(&succeed(&mut workspace.command(dir.join("plain"), &dir)));
+        let built = succeed(
+            workspace
+                .command(workspace.wrapper("pomp-cc"), &dir)
+                .env("POMP_CC", &clang.c)
+                .args(flags)
+                .args(["-O1", "--pomp-verbose"])
+                .arg(&source)
+                .args(["-o", "app"]),
+        );
+        let commands = stderr(&built);
+        for flag in flags {
+            assert!(commands.contains(flag), "{flag} not passed on:\n{commands}");
+        }
+        assert!(!commands.contains("warning"), "{commands}");
+        assert_eq!(
+            run_with_profile(&workspace, &dir.join("app"), &dir),
+            expected
+        );
+    }
+    workspace.assert_scratch_removed();
 }
 
 const OPENMP_SOURCE: &str = r#"#include <stdio.h>

@@ -9,7 +9,7 @@
 
 use super::{
     build_step, copy_siblings, diff, has_directives, idf_document, instrumented_name,
-    run_with_timeout, CorpusFile, Language, RunResult, COMPILE_FLAGS, RUNS,
+    run_with_timeout, CorpusFile, Language, RunResult, Toolchain, COMPILE_FLAGS, RUNS,
 };
 use libtest_mimic::Completion;
 use std::fmt::Write as _;
@@ -305,7 +305,7 @@ fn opari2_registration(
         .args(["--pomp", "opari2"]);
     build_step(command, work)?;
     let object = work.join("instrumented.o");
-    let mut command = Command::new(file.language.compiler());
+    let mut command = Command::new(gnu_compiler(file.language));
     command
         .args(COMPILE_FLAGS)
         .args(&file.defines)
@@ -318,7 +318,7 @@ fn opari2_registration(
         "`{OPARI2_CONFIG} --nm` instrumented.o | `{OPARI2_CONFIG} --region-initialization` \
          > pomp2_init_regions.c && gcc -c pomp2_init_regions.c && {} {} instrumented.o \
          pomp2_init_regions.o {OPARI2_LIBRARY} {} -o {}",
-        file.language.compiler(),
+        gnu_compiler(file.language),
         COMPILE_FLAGS.join(" "),
         file.language.link_libraries().join(" "),
         executable.display()
@@ -378,7 +378,7 @@ fn shims(
         Language::Fortran => suffix.to_uppercase(),
         Language::C | Language::Cxx => suffix.to_string(),
     };
-    let compiler = file.language.compiler();
+    let compiler = gnu_compiler(file.language);
     let flags = format!("{} {}", COMPILE_FLAGS.join(" "), file.defines.join(" "));
     let script = format!(
         "set -e\n\
@@ -415,7 +415,7 @@ fn opari1_itself(
 ) -> Result<(), String> {
     let name = source.file_name().expect("a file").to_string_lossy();
     let (stem, _) = name.rsplit_once('.').expect("a suffix");
-    let compiler = file.language.compiler();
+    let compiler = gnu_compiler(file.language);
     let flags = format!("{} {}", COMPILE_FLAGS.join(" "), file.defines.join(" "));
     let include = support.opari1_root.join(OPARI1_INCLUDE);
     let script = format!(
@@ -450,4 +450,12 @@ fn shell(script: &str) -> Command {
     let mut command = Command::new("sh");
     command.arg("-c").arg(script);
     command
+}
+
+/// The language's compiler of the GNU toolchain, which the reference
+/// libraries are built with and tried under.
+fn gnu_compiler(language: Language) -> String {
+    let gnu = Toolchain::gnu();
+    let compiler = language.compiler(&gnu).expect("gcc, g++ and gfortran");
+    compiler.to_string()
 }

@@ -25,7 +25,12 @@ impl Planner<'_> {
         let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
         let beyond = self.beyond_opari2_types(&split, &region_type);
         for ((leaf, directive), beyond) in split.into_iter().zip(beyond) {
-            layers.push(self.layer(site, &leaf, directive, &region_type, beyond));
+            let kept_whole = split::kept_whole_by(&directive).map(Clause::render);
+            let mut layer = self.layer(site, &leaf, directive, &region_type, beyond);
+            if let Some(clause) = kept_whole {
+                self.measure_from_outside(site, &mut layer, &clause);
+            }
+            layers.push(layer);
         }
         if !layers.iter().any(Layer::is_instrumented) {
             return;
@@ -135,6 +140,43 @@ impl Planner<'_> {
             return "do".to_string();
         }
         chosen
+    }
+
+    /// A combined construct kept whole: its block is the loop, which
+    /// nothing may precede, so only the outermost leaf's calls before and
+    /// after it remain, and no barrier of it is measured.
+    fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
+        if !layer.is_instrumented() {
+            return;
+        }
+        layer.shape = Shape::Loop;
+        layer.begin = Cow::Borrowed(&[]);
+        layer.end = Cow::Borrowed(&[]);
+        layer.barrier_before_end = false;
+        let name = layer
+            .directive
+            .as_ref()
+            .map_or(&site.directive.name, |d| &d.name);
+        let measured: Vec<&str> = layer
+            .before
+            .iter()
+            .chain(layer.after.iter())
+            .map(|c| c.event)
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::note(
+                site.span.clone(),
+                format!("`{name}` with `{clause}` is measured as a whole"),
+                "measured from outside only",
+            )
+            .with_note(format!(
+                "pomp measures the parts of `{name}` each on its own, as separate directives; \
+                 here it keeps the construct whole and measures it from outside ({}), \
+                 so the team's and the loop's own events and the closing barrier are not seen",
+                measured.join(", ")
+            ))
+            .with_note(format!("why: {}", rules().kept_whole.reason)),
+        );
     }
 
     /// The variables the loop nest of a combined loop construct assigns
@@ -450,14 +492,15 @@ impl Planner<'_> {
             .unwrap_or_default();
         let forbidding = rules()
             .nowait_forbidden_by
-            .clause_in(directive.clauses.iter().chain(end_clauses));
-        if let Some(clause) = forbidding {
+            .clause_in(directive.clauses.iter().chain(end_clauses))
+            .map(|clause| format!("`{}`", clause.render()))
+            .or_else(|| self.cancellation_inside(site));
+        if let Some(forbidding) = forbidding {
             let note = Diagnostic::note(
                 site.span.clone(),
                 format!(
-                    "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
+                    "the implicit barrier of `{}` is not measured on its own: {forbidding} forbids `nowait`",
                     directive.name,
-                    clause.render()
                 ),
                 "barrier left implicit",
             )
@@ -474,6 +517,16 @@ impl Planner<'_> {
             directive.clauses.push(Clause::new("nowait", None));
         }
         true
+    }
+
+    /// The cancellation directive inside `site` that names it, as the
+    /// note says it.
+    fn cancellation_inside(&self, site: &Site) -> Option<String> {
+        let (_, cancel) = (self.cancelled.iter())
+            .find(|(cancelled, _)| std::ptr::eq(&self.model.sites[**cancelled], site))?;
+        let cancel = &self.model.sites[*cancel];
+        let line = self.file.line_of(cancel.span.start);
+        Some(format!("`{}` on line {line}", cancel.directive.render()))
     }
 
     pub(super) fn parent_region(&self, site: &Site) -> Option<usize> {

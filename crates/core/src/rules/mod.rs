@@ -39,6 +39,7 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         plan: Plan::new(file, model, options),
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
+        cancelled: cancelled_sites(model),
         listed_iteration_variables: Vec::new(),
         // OPARI 1.1's library finds C descriptors through a table the link
         // step makes: they are named after the file.
@@ -54,6 +55,9 @@ struct Planner<'a> {
     options: &'a Config,
     plan: Plan,
     site_region: Vec<Option<usize>>,
+    /// Sites a `cancel` or `cancellation point` inside them names, each
+    /// with the first such directive.
+    cancelled: std::collections::BTreeMap<usize, usize>,
     /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
     teams_max_threads: std::collections::BTreeSet<usize>,
     /// Combined loop constructs whose splitting lists iteration variables
@@ -62,6 +66,33 @@ struct Planner<'a> {
     /// The file's unique name part, for the original interface's
     /// descriptors (the same [`Plan::named`] gives it).
     descriptor_names: Option<String>,
+}
+
+/// The constructs that a cancellation directive inside them names: the
+/// innermost enclosing site with a leaf of the kind the directive's clause
+/// names (`cancel for`: the innermost `for`).
+fn cancelled_sites(model: &Model) -> std::collections::BTreeMap<usize, usize> {
+    let cancelling = &rules().nowait_forbidden_by_cancellation.directives;
+    let mut cancelled = std::collections::BTreeMap::new();
+    for (index, site) in model.sites.iter().enumerate() {
+        if !cancelling.contains(&site.directive.name) {
+            continue;
+        }
+        let kinds: Vec<&str> = (site.directive.clauses.iter())
+            .map(|c| c.name.as_str())
+            .filter(|name| *name != "if")
+            .collect();
+        let mut parent = site.parent;
+        while let Some(p) = parent {
+            let leaves = &model.sites[p].directive.spec().leaves;
+            if leaves.iter().any(|leaf| kinds.contains(&leaf.as_str())) {
+                cancelled.entry(p).or_insert(index);
+                break;
+            }
+            parent = model.sites[p].parent;
+        }
+    }
+    cancelled
 }
 
 impl Planner<'_> {

@@ -166,17 +166,20 @@ pub struct Pair {
     pub end: Vec<Call>,
 }
 
+/// Clauses that decide something of a construct's instrumentation:
+/// clauses of these names, and clauses written with one of the modifiers
+/// listed for their name.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NowaitForbidden {
+pub struct ClauseSet {
+    #[serde(default)]
     pub clauses: Vec<String>,
-    /// Clauses that forbid it when written with one of these modifiers.
     #[serde(default)]
     pub modifiers: BTreeMap<String, Vec<String>>,
 }
 
-impl NowaitForbidden {
-    /// The first clause among `clauses` that forbids `nowait`.
+impl ClauseSet {
+    /// The first of `clauses` that is in the set.
     pub fn clause_in<'c>(
         &self,
         clauses: impl IntoIterator<Item = &'c crate::directive::Clause>,
@@ -193,6 +196,24 @@ impl NowaitForbidden {
                 })
         })
     }
+}
+
+/// The directives that cancel the construct they name by a clause
+/// (`cancel for`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cancellation {
+    pub directives: Vec<String>,
+}
+
+/// Combined constructs written with one of these clauses are not split
+/// into their leaves (`rules.toml` says why).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeptWhole {
+    pub with: ClauseSet,
+    /// Why, for the note that says the construct is measured as a whole.
+    pub reason: String,
 }
 
 /// The original 2002 interface: which constructs it knows, and the events
@@ -247,7 +268,9 @@ pub struct Rules {
     pub implicit_barrier: Pair,
     pub user_region: Pair,
     pub control: BTreeMap<String, Call>,
-    pub nowait_forbidden_by: NowaitForbidden,
+    pub nowait_forbidden_by: ClauseSet,
+    pub nowait_forbidden_by_cancellation: Cancellation,
+    pub kept_whole: KeptWhole,
     pub pomp1: Pomp1,
     pub ctc: CtcKeys,
 }

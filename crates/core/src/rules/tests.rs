@@ -276,5 +276,62 @@ fn a_library_without_lock_or_user_region_events_leaves_them_as_written() {
     assert!(
         !out.contains("POMP2_Set_lock") && !out.contains("POMP2_Begin"),
         "{out}"
+
+#[test]
+fn an_inscan_reduction_keeps_the_combined_construct_whole_measured_from_outside() {
+    let text = "void f(int *a, int *b) {\n  int x = 0;\n#pragma omp parallel for reduction(inscan, +: x)\n  for (int i = 0; i < 8; i++) {\n    x += a[i];\n#pragma omp scan inclusive(x)\n    b[i] = x;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let whole = layers(&result.plan, &result, "parallel for");
+    assert_eq!(whole.len(), 1);
+    let events = |calls: &[super::Call]| calls.iter().map(|c| c.event).collect::<Vec<_>>();
+    assert_eq!(events(&whole[0].before), ["Parallel_fork"]);
+    assert_eq!(events(&whole[0].after), ["Parallel_join"]);
+    assert!(whole[0].begin.is_empty() && whole[0].end.is_empty());
+    assert_eq!(result.plan.regions[0].implicit_barrier, None);
+    let written = output(&result, text);
+    assert!(
+        written.contains(
+            "#pragma omp parallel for reduction(inscan, +: x) firstprivate(pomp2_old_task)"
+        ),
+        "{written}"
+    );
+    assert!(!written.contains("nowait") && !written.contains("Parallel_begin"));
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message.contains("measured as a whole"),
+        "{}",
+        note.message
+    );
+    assert!(
+        note.notes.iter().any(|n| n.contains("clang 14")),
+        "{:?}",
+        note.notes
+    );
+}
+
+#[test]
+fn a_cancelled_worksharing_loop_keeps_its_barrier_implicit() {
+    let text = "void f(int *a) {\n#pragma omp parallel\n  {\n#pragma omp for\n    for (int i = 0; i < 8; i++) {\n      if (a[i])\n        {\n#pragma omp cancel for\n        }\n    }\n#pragma omp for\n    for (int i = 0; i < 8; i++)\n      a[i]++;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let written = output(&result, text);
+    assert_eq!(
+        written.matches("#pragma omp for nowait").count(),
+        1,
+        "{written}"
+    );
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message
+            .contains("`cancel for` on line 8 forbids `nowait`"),
+        "{}",
+        note.message
     );
 }
