@@ -63,7 +63,7 @@ enum Command {
     /// Instrument a whole source tree into a mirror that builds as the original does.
     #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
-    /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
+    /// Put pomp-cc, pomp-cxx, pomp-f90 and pomp itself (symlinks to this binary) in DIR.
     InstallWrappers { dir: PathBuf },
     /// Turn profiles into answers: where the time went and why, as tables and pictures.
     #[command(long_about = REPORT_ABOUT, after_help = REPORT_EXAMPLES)]

@@ -84,15 +84,31 @@ pub fn is_clang(command: &[OsString]) -> bool {
     })
 }
 
-/// Create `pomp-cc`, `pomp-cxx` and `pomp-f90` in `directory` as symbolic
-/// links to the running `pomp` binary, replacing older links of those names.
+/// Create `pomp-cc`, `pomp-cxx`, `pomp-f90` and `pomp` itself (for `pomp
+/// report` and the other subcommands once the directory is on the `PATH`)
+/// in `directory` as symbolic links to the running `pomp` binary, replacing
+/// older links of those names. The binary is not linked to itself where it
+/// already lives in `directory`.
 pub fn install_wrappers(directory: &Path) -> Result<Vec<PathBuf>> {
     let pomp = std::env::current_exe().context("locating the pomp binary")?;
     std::fs::create_dir_all(directory)
         .with_context(|| format!("creating {}", directory.display()))?;
+    let names = [Compiler::C, Compiler::Cxx, Compiler::Fortran]
+        .map(Compiler::wrapper_name)
+        .into_iter()
+        .chain(["pomp"]);
     let mut installed = Vec::new();
-    for compiler in [Compiler::C, Compiler::Cxx, Compiler::Fortran] {
-        let link = directory.join(compiler.wrapper_name());
+    for name in names {
+        let link = directory.join(name);
+        let is_the_binary = std::fs::canonicalize(&link)
+            .ok()
+            .zip(std::fs::canonicalize(&pomp).ok())
+            .is_some_and(|(at, binary)| at == binary)
+            && !link.is_symlink();
+        if is_the_binary {
+            installed.push(link);
+            continue;
+        }
         if link.symlink_metadata().is_ok() {
             std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
         }

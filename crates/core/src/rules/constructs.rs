@@ -134,8 +134,10 @@ impl Planner<'_> {
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
         // most often), which the outer leaf may take.
-        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
-            site.directive.unknown_clauses().partition(|_| outer.is_some());
+        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) = site
+            .directive
+            .unknown_clauses()
+            .partition(|_| outer.is_some());
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
         let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
@@ -210,7 +212,10 @@ impl Planner<'_> {
                 directive.clauses.retain(|c| c.name != "untied");
                 self.plan.diagnostics.push(
                     Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
-                        .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+                        .with_note(format!(
+                            "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
+                            crate::flags::advise("keep-untied", None)
+                        )),
                 );
             }
         }

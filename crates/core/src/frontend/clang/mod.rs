@@ -66,7 +66,10 @@ impl Clang {
             )
             .with_note(why)
             .with_note(INSTALL_HINT)
-            .with_note("or choose `--frontend tree-sitter`")]
+            .with_note(format!(
+                "or choose {}",
+                crate::flags::advise("frontend", Some("tree-sitter"))
+            ))]
         })?;
         let path = self.flags.absolute(&file.path);
         let unit =
@@ -84,11 +87,11 @@ impl Clang {
                 Some(
                     Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
                         .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(
-                            "the clang front end reads a file only as the compiler would compile \
-                         it; check the flags given after `--` (or choose `--frontend \
-                         tree-sitter`)",
-                        ),
+                        .with_note(format!(
+                            "the clang front end reads a file only as the compiler would \
+                             compile it; check the compile flags (or choose {})",
+                            crate::flags::advise("frontend", Some("tree-sitter"))
+                        )),
                 )
             })
             .collect();
