@@ -26,6 +26,7 @@
 mod cache;
 mod compdb;
 mod index;
+pub mod link;
 mod mirror;
 mod report;
 mod walk;
@@ -49,6 +50,11 @@ pub const REGISTRATION: &str = "pomp_regions.c";
 pub const INDEX: &str = "pomp-idf.json";
 /// The mirrored compilation database, at the top of the output directory.
 pub const COMPILE_COMMANDS: &str = "compile_commands.json";
+
+/// Where the mirrored compilation database's commands write what the
+/// original ones wrote outside the tree (an out-of-source build
+/// directory), by its absolute path: never into the original build.
+pub const BUILT_OUTSIDE: &str = "pomp_build";
 /// The files of pomp's own at the top of the output directory; the last is
 /// written only from a compilation database.
 const OWN_FILES: [&str; 3] = [REGISTRATION, INDEX, COMPILE_COMMANDS];
@@ -145,6 +151,9 @@ pub struct Outcome {
     pub source_dir: PathBuf,
     pub out_dir: PathBuf,
     pub registration: PathBuf,
+    /// Whether this run wrote the registration file anew: a program linked
+    /// with the object of an older one misses the regions added since.
+    pub registration_change: Change,
     pub index: PathBuf,
     pub compile_commands: Option<PathBuf>,
     /// With `--watch`: whether the watcher saw no change, so the tree was
@@ -353,7 +362,7 @@ pub fn run(
     warnings.extend(vanished);
 
     let registration = out_dir.join(REGISTRATION);
-    write_if_changed(
+    let registration_change = write_if_changed(
         &registration,
         registration_source(&init_functions).as_bytes(),
     )?;
@@ -375,11 +384,26 @@ pub fn run(
     let compile_commands = match &database {
         Some(database) => {
             let path = out_dir.join(COMPILE_COMMANDS);
-            let entries = database.mirrored(|path| {
-                let relative = path.strip_prefix(&root).ok()?;
-                let counterpart = out_dir.join(relative);
-                (mirrored_units.contains(relative) || counterpart.is_dir()).then_some(counterpart)
-            });
+            let entries = database.mirrored(
+                |path| {
+                    let relative = path.strip_prefix(&root).ok()?;
+                    let counterpart = out_dir.join(relative);
+                    (mirrored_units.contains(relative) || counterpart.is_dir())
+                        .then_some(counterpart)
+                },
+                |written| match written.strip_prefix(&root) {
+                    Ok(relative) => out_dir.join(relative),
+                    Err(_) => out_dir
+                        .join(BUILT_OUTSIDE)
+                        .join(written.strip_prefix("/").unwrap_or(written)),
+                },
+            );
+            for written in compdb::Database::written_by(&entries) {
+                if let Some(directory) = written.parent() {
+                    std::fs::create_dir_all(directory)
+                        .with_context(|| format!("cannot create {}", directory.display()))?;
+                }
+            }
             write_if_changed(&path, &compdb::render(&entries)?)?;
             Some(path)
         }
@@ -412,7 +436,9 @@ pub fn run(
         out_dir,
         compile_commands,
     };
-    Ok(paths.outcome(summary, notable, warnings, watcher))
+    let mut outcome = paths.outcome(summary, notable, warnings, watcher);
+    outcome.registration_change = registration_change;
+    Ok(outcome)
 }
 
 /// A file's report counted in the summary, handed to the caller, and kept
@@ -450,6 +476,7 @@ impl Paths {
             notable,
             warnings,
             registration: self.out_dir.join(REGISTRATION),
+            registration_change: Change::Unchanged,
             index: self.out_dir.join(INDEX),
             source_dir: self.root,
             out_dir: self.out_dir,
@@ -912,13 +939,28 @@ fn write_index(index: &Path, root: &Path, cache_dir: &Path, idf_dir: &Path) -> R
 
 /// Write `bytes` unless the file already holds them, so that builds
 /// depending on it are not redone.
-fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(());
-    }
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<Change> {
+    let change = match std::fs::read(path) {
+        Ok(old) if old == bytes => return Ok(Change::Unchanged),
+        Ok(_) => Change::Changed,
+        Err(_) => Change::Created,
+    };
     pomp_core::output::write_atomically(path, bytes)
         .and_then(|()| readable_by_all(path))
-        .with_context(|| format!("cannot write {}", path.display()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(change)
+}
+
+/// What a run did to one of the files it writes beside the tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    #[default]
+    Unchanged,
+    Created,
+    /// Different from what the last run wrote: whatever was built from
+    /// the old file is stale.
+    Changed,
 }
 
 /// What the mirror holds besides the tree is for whoever builds it, as

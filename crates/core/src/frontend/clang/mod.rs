@@ -33,26 +33,16 @@ use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::model::Found;
 use crate::source::{SourceFile, Span};
-use std::cell::Cell;
 use translation_unit::TranslationUnit;
 
 /// The libclang front end, reading with `flags`.
 pub struct Clang {
     pub flags: CompileFlags,
-    /// Read with tree-sitter instead when clang cannot read the file
-    /// (`--frontend auto`): a compiler difference or a missing header
-    /// should not stop a build that gcc would compile.
-    pub fallback: bool,
-    fell_back: Cell<bool>,
 }
 
 impl Clang {
-    pub fn new(flags: CompileFlags, fallback: bool) -> Clang {
-        Clang {
-            flags,
-            fallback,
-            fell_back: Cell::new(false),
-        }
+    pub fn new(flags: CompileFlags) -> Clang {
+        Clang { flags }
     }
 
     /// Read `file`, with what only the clang front end knows besides the
@@ -115,29 +105,12 @@ pub struct Facts {
 
 impl FrontEnd for Clang {
     fn name(&self) -> &'static str {
-        if self.fell_back.get() {
-            "tree-sitter"
-        } else {
-            "clang"
-        }
+        "clang"
     }
 
     fn read(&self, file: &SourceFile) -> Found {
         match self.read_detailed(file) {
             Ok((model, _)) => model,
-            Err(errors) if self.fallback => {
-                self.fell_back.set(true);
-                let mut model = super::c::TreeSitterC::default().read(file);
-                let first = &errors[0];
-                let note = Diagnostic::note(
-                    first.span.clone(),
-                    "clang could not read this file as the compiler would; read with tree-sitter \
-                     instead",
-                    first.message.clone(),
-                );
-                model.diagnostics.push(note);
-                model
-            }
             Err(errors) => Found {
                 diagnostics: errors,
                 ..Found::default()
