@@ -49,6 +49,16 @@ impl Compiler {
         }
     }
 
+    /// The underlying compiler as the user set it (`POMP_CC` and friends)
+    /// or its default, for messages.
+    pub fn underlying_name(self) -> String {
+        let (variable, default) = self.environment();
+        std::env::var(variable)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| default.to_string())
+    }
+
     /// The underlying compiler command: `POMP_CC` and friends may hold a
     /// launcher too (`ccache gcc`).
     pub fn command(self) -> Result<Vec<OsString>> {

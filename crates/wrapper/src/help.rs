@@ -33,11 +33,8 @@ Environment:
 /// compiler answers, and where pomp's options are explained.
 pub fn compiler_help_header(compiler: Compiler) -> String {
     let name = compiler.wrapper_name();
-    let (variable, default) = compiler.environment();
-    let underlying = std::env::var(variable)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string());
+    let (variable, _) = compiler.environment();
+    let underlying = compiler.underlying_name();
     format!(
         "{name}: pomp's compiler wrapper around `{underlying}` ({variable}); it instruments \
          OpenMP sources for POMP2.\n\

@@ -93,11 +93,7 @@ pub fn instrument_sources(
 /// `$(CC)` names gcc does this to `pomp-cc`).
 fn warn_without_openmp(compiler: Compiler, files: &[&Path], messages: &mut Messages) -> Result<()> {
     let name = compiler.wrapper_name();
-    let (variable, default) = compiler.environment();
-    let underlying = std::env::var(variable)
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string());
+    let underlying = compiler.underlying_name();
     let listed: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let (flags_variable, cmake_target) = match compiler {
         Compiler::C => ("CFLAGS", "OpenMP::OpenMP_C"),
