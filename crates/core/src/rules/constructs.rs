@@ -205,24 +205,29 @@ impl Planner<'_> {
             .construct
             .get(leaf)
             .and_then(|rule| rule.untied.clone());
-        if let Some(untied) = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1) {
-            if self.options.keep_untied {
-                rule_name = untied;
-            } else {
-                directive.clauses.retain(|c| c.name != "untied");
-                self.plan.diagnostics.push(
-                    Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
-                        .with_note(format!(
-                            "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
-                            crate::flags::advise("keep-untied", None)
-                        )),
-                );
-            }
+        let untied = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1);
+        if let Some(untied) = untied.clone().filter(|_| self.options.keep_untied) {
+            rule_name = untied;
         }
         let rule = rules()
             .construct
             .get(&rule_name)
             .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type));
+        // A task left unmeasured stays as the user wrote it.
+        if untied.is_some() && !self.options.keep_untied && rule.is_some() {
+            directive.clauses.retain(|c| c.name != "untied");
+            self.plan.diagnostics.push(
+                Diagnostic::warning(
+                    site.span.clone(),
+                    "untied task made tied",
+                    "`untied` removed",
+                )
+                .with_note(format!(
+                    "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
+                    crate::flags::advise("keep-untied", None)
+                )),
+            );
+        }
         let Some(rule) = rule else {
             return Layer {
                 rule: rule_name,
