@@ -40,7 +40,8 @@ impl Workspace {
                 .arg("install-wrappers")
                 .arg(&bin),
         );
-        assert_eq!(stdout(&installed).lines().count(), 3);
+        // The wrappers and pomp itself, for `pomp report` and the rest.
+        assert_eq!(stdout(&installed).lines().count(), 4);
         std::fs::create_dir(root.path().join("tmp")).unwrap();
         Workspace { root }
     }
@@ -731,8 +732,26 @@ fn instrumentation_failures_stop_or_fall_back_to_the_original() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("macro.c"), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    // pomp, not the compiler, refused the file, and says how to go on.
+    assert!(
+        said.contains("pomp-cc: error: pomp could not instrument macro.c"),
+        "{said}"
+    );
+    assert!(said.contains("the compiler did not run"), "{said}");
+    assert!(said.contains("POMP_ON_ERROR=compile-original"), "{said}");
+    assert!(said.contains("--pomp-on-error=compile-original"), "{said}");
     assert!(!dir.join("macro.o").exists());
+    // What the note advises, as written, compiles the original.
+    succeed(workspace.command(&cc, &dir).args([
+        "--pomp-frontend=tree-sitter",
+        "--pomp-on-error=compile-original",
+        "-fopenmp",
+        "-c",
+        "macro.c",
+    ]));
+    assert!(dir.join("macro.o").is_file());
+    std::fs::remove_file(dir.join("macro.o")).unwrap();
 
     let tolerated = succeed(
         workspace
@@ -1201,4 +1220,195 @@ fn function_regions_root_the_profile_at_main() {
         "{every_thread:#?}"
     );
     workspace.assert_scratch_removed();
+}
+
+/// The source of a program that prints how many threads its parallel
+/// region ran on.
+const THREAD_COUNT_PROGRAM: &str = "#include <stdio.h>\n#include <omp.h>\n\
+int main(void)\n{\n    int threads = 0;\n#pragma omp parallel\n    {\n\
+#pragma omp single\n        threads = omp_get_num_threads();\n    }\n\
+    printf(\"threads %d\\n\", threads);\n    return 0;\n}\n";
+
+#[test]
+fn a_build_that_adds_fopenmp_only_for_gcc_is_warned_once_per_step() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("gcc-only");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.c"), THREAD_COUNT_PROGRAM).unwrap();
+    std::fs::write(
+        dir.join("helper.c"),
+        "void helper(int *x)\n{\n#pragma omp atomic\n    (*x)++;\n}\n",
+    )
+    .unwrap();
+    // As some benchmark suites write it: the OpenMP flag only for gcc.
+    std::fs::write(
+        dir.join("Makefile"),
+        "CFLAGS = -O1\nifneq (,$(findstring gcc,$(CC)))\nCFLAGS += -fopenmp\nendif\n\
+         app: main.o helper.o\n\t$(CC) $(CFLAGS) main.o helper.o -o app\n\
+         helper.o: helper.c\n\t$(CC) $(CFLAGS) -c helper.c -o helper.o\n\
+         main.o: main.c\n\t$(CC) $(CFLAGS) -c main.c -o main.o\n\
+         clean:\n\trm -f app *.o\n",
+    )
+    .unwrap();
+    let cc = format!("CC={}", workspace.wrapper("pomp-cc").display());
+    let built = succeed(workspace.command("make", &dir).arg(&cc));
+    let said = stderr(&built);
+    let warnings: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("OpenMP directives but this command line has no -fopenmp"))
+        .collect();
+    // One warning for each of the two compile steps, each naming its file.
+    assert_eq!(warnings.len(), 2, "{said}");
+    assert!(
+        warnings[0].starts_with("pomp-cc: warning: main.c has"),
+        "{said}"
+    );
+    assert!(
+        warnings[1].starts_with("pomp-cc: warning: helper.c has"),
+        "{said}"
+    );
+    assert!(said.contains("in a Makefile CFLAGS"), "{said}");
+    let run = succeed(&mut workspace.command(dir.join("app"), &dir));
+    assert_eq!(stdout(&run), "threads 1\n", "what was seen: one thread");
+
+    // The fix the warning names: the OpenMP option in CFLAGS.
+    succeed(workspace.command("make", &dir).arg("clean"));
+    let fixed = succeed(
+        workspace
+            .command("make", &dir)
+            .arg(&cc)
+            .arg("CFLAGS=-O1 -fopenmp"),
+    );
+    assert!(!stderr(&fixed).contains("-fopenmp:"), "{}", stderr(&fixed));
+    let run = succeed(&mut workspace.command(dir.join("app"), &dir));
+    assert_eq!(stdout(&run), format!("threads {THREADS}\n"));
+
+    // One step compiling two such files warns once, naming both.
+    let together = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["main.c", "helper.c", "-o", "app2"]),
+    );
+    let said = stderr(&together);
+    assert_eq!(said.matches("has no -fopenmp").count(), 1, "{said}");
+    assert!(said.contains("main.c, helper.c have"), "{said}");
+    // A file without directives needs no OpenMP option.
+    std::fs::write(dir.join("plain.c"), "int plain(void) { return 1; }\n").unwrap();
+    let plain = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["-c", "plain.c"]),
+    );
+    assert_eq!(stderr(&plain), "");
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn help_and_install_lead_to_pomps_own_commands() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    // The compiler's help, with pomp's header pointing at pomp's own.
+    let help = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), dir)
+            .arg("--help"),
+    );
+    let text = stdout(&help);
+    assert!(
+        text.starts_with("pomp-cc: pomp's compiler wrapper"),
+        "{text}"
+    );
+    assert!(text.contains("`pomp-cc --pomp-help`"), "{text}");
+    assert!(text.contains("Usage: gcc"), "{text}");
+    let fortran = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-f90"), dir)
+            .arg("--help"),
+    );
+    assert!(stdout(&fortran).contains("`pomp-f90 --pomp-help`"));
+    // install-wrappers puts pomp beside the wrappers: the README's next
+    // step, `pomp report`, runs from the PATH.
+    let path = format!(
+        "{}:{}",
+        workspace.path().join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let report = succeed(
+        workspace
+            .command("sh", dir)
+            .args(["-c", "command -v pomp && pomp report --help"])
+            .env("PATH", &path),
+    );
+    let text = stdout(&report);
+    assert!(
+        text.starts_with(&workspace.path().join("bin/pomp").display().to_string()),
+        "{text}"
+    );
+    assert!(text.contains("Usage: pomp report"), "{text}");
+    // Installing again over the links, and into pomp's own directory,
+    // leaves a working pomp.
+    succeed(
+        workspace
+            .command(pomp_binary(), dir)
+            .arg("install-wrappers")
+            .arg(workspace.path().join("bin")),
+    );
+    succeed(
+        workspace
+            .command(workspace.path().join("bin/pomp"), dir)
+            .arg("--version"),
+    );
+}
+
+#[test]
+fn hints_are_spelt_for_the_wrapper_and_repeated_notes_counted() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("untied");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tasks: String = (0..5)
+        .map(|_| "#pragma omp task untied\n            n++;\n")
+        .collect();
+    let source = format!(
+        "#include <stdio.h>\nint main(void)\n{{\n    int n = 0;\n#pragma omp parallel\n\
+         #pragma omp single\n    {{\n{tasks}#pragma omp taskwait\n    }}\n\
+         printf(\"%d\\n\", n);\n    return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("tasks.c"), &source).unwrap();
+    let cc = workspace.wrapper("pomp-cc");
+    let built = succeed(
+        workspace
+            .command(&cc, &dir)
+            .args(["-fopenmp", "-c", "tasks.c"]),
+    );
+    let said = stderr(&built);
+    assert_eq!(said.matches("untied task made tied").count(), 1, "{said}");
+    assert_eq!(said.matches("`--pomp-keep-untied`").count(), 1, "{said}");
+    assert!(!said.contains("`--keep-untied`"), "{said}");
+    assert!(
+        said.contains("the same for 5 constructs of this file"),
+        "{said}"
+    );
+    // The hint, followed as written, is taken by the wrapper, not gcc.
+    let kept = succeed(workspace.command(&cc, &dir).args([
+        "--pomp-keep-untied",
+        "-fopenmp",
+        "-c",
+        "tasks.c",
+    ]));
+    assert_eq!(stderr(&kept), "");
+    // pomp instrument spells the same hint its own way.
+    let instrumented = workspace
+        .command(pomp_binary(), &dir)
+        .args(["instrument", "tasks.c", "-o", "out.c"])
+        .output()
+        .unwrap();
+    let said = stderr(&instrumented);
+    assert_eq!(said.matches("`--keep-untied`").count(), 1, "{said}");
+    succeed(workspace.command(pomp_binary(), &dir).args([
+        "instrument",
+        "--keep-untied",
+        "tasks.c",
+        "-o",
+        "out.c",
+    ]));
 }

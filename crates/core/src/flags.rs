@@ -183,6 +183,48 @@ pub fn help_lines<'f, T: 'f>(flags: impl IntoIterator<Item = &'f Flag<T>>, prefi
     out
 }
 
+/// How the tool that prints a message spells an option: `pomp instrument`,
+/// `preview` and `batch` take `--NAME`, the compiler wrappers
+/// `--pomp-NAME` (the compiler would refuse `--NAME`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spelling {
+    #[default]
+    Command,
+    Wrapper,
+}
+
+/// An instrumentation option as a message advises it, in backticks:
+/// `` `--keep-untied` ``, `` `--frontend=tree-sitter` ``. Messages name
+/// options only through this, so that [`respell`] finds every mention and
+/// a misspelt name fails where it is written.
+pub fn advise(name: &str, value: Option<&str>) -> String {
+    assert!(
+        INSTRUMENTATION.iter().any(|f| f.name == name),
+        "no instrumentation option is called {name}"
+    );
+    match value {
+        Some(value) => format!("`--{name}={value}`"),
+        None => format!("`--{name}`"),
+    }
+}
+
+/// `text` with every option [`advise`] wrote spelt as `spelling` says.
+pub fn respell(text: &str, spelling: Spelling) -> std::borrow::Cow<'_, str> {
+    if spelling == Spelling::Command || !text.contains("`--") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut text = text.to_string();
+    for flag in INSTRUMENTATION.iter().filter(|f| f.offered.wrappers) {
+        for end in ["`", "="] {
+            let written = format!("`--{}{end}", flag.name);
+            if text.contains(&written) {
+                text = text.replace(&written, &format!("`--pomp-{}{end}", flag.name));
+            }
+        }
+    }
+    std::borrow::Cow::Owned(text)
+}
+
 /// The names `--disable` accepts, lower-cased and without blanks.
 fn disable_list(value: &str) -> impl Iterator<Item = String> + '_ {
     value

@@ -32,3 +32,16 @@ Environment:
 "
     )
 }
+
+/// What a wrapper prints before the compiler's own `--help`: which
+/// compiler answers, and where pomp's options are explained.
+pub fn compiler_help_header(compiler: Compiler) -> String {
+    let name = compiler.wrapper_name();
+    let (variable, _) = compiler.environment();
+    let underlying = compiler.underlying_name();
+    format!(
+        "{name}: pomp's compiler wrapper around `{underlying}` ({variable}); it instruments \
+         OpenMP sources for POMP2.\n\
+         {name}: pomp's own options: `{name} --pomp-help`. The compiler's help follows.\n\n"
+    )
+}

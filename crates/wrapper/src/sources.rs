@@ -3,14 +3,17 @@
 
 use super::compiler::Compiler;
 use super::scratch::LazyScratch;
-use crate::options::{OnError, WrapperOptions};
+use crate::options::{OnError, WrapperOptions, WRAPPER_FLAGS};
 use crate::Messages;
 use anyhow::{Context, Result};
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, Input, Mode};
+use pomp_core::directive::Sentinel;
+use pomp_core::flags::Spelling;
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
+use pomp_core::model::DirectiveForm;
 use pomp_core::rules::{Interface, Library};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -79,6 +82,7 @@ pub fn instrument_sources(
     )?;
     let mut instrumented = Vec::new();
     let mut unmeasured = BTreeSet::new();
+    let mut without_openmp = Vec::new();
     for (number, (_, input, language)) in line.sources().enumerate() {
         let source = SourceJob {
             compiler,
@@ -88,9 +92,15 @@ pub fn instrument_sources(
             language,
             library: library.clone(),
         };
-        if let Some(done) = source.instrument(number, scratch, messages, &mut unmeasured)? {
-            instrumented.push(done);
+        let (done, has_directives) =
+            source.instrument(number, scratch, messages, &mut unmeasured)?;
+        if has_directives && !line.openmp {
+            without_openmp.push(input.path.as_path());
         }
+        instrumented.extend(done);
+    }
+    if !without_openmp.is_empty() {
+        warn_without_openmp(compiler, &without_openmp, messages)?;
     }
     let note = library
         .as_ref()
@@ -99,6 +109,36 @@ pub fn instrument_sources(
         writeln!(messages.to, "{}: note: {note}", compiler.wrapper_name())?;
     }
     Ok(instrumented)
+}
+
+/// Once per command line: sources with OpenMP directives compiled without
+/// the compiler's OpenMP option, which would ignore them and run the
+/// program on one thread (a Makefile that adds `-fopenmp` only when
+/// `$(CC)` names gcc does this to `pomp-cc`).
+fn warn_without_openmp(compiler: Compiler, files: &[&Path], messages: &mut Messages) -> Result<()> {
+    let name = compiler.wrapper_name();
+    let underlying = compiler.underlying_name();
+    let listed: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let (flags_variable, cmake_target) = match compiler {
+        Compiler::C => ("CFLAGS", "OpenMP::OpenMP_C"),
+        Compiler::Cxx => ("CXXFLAGS", "OpenMP::OpenMP_CXX"),
+        Compiler::Fortran => ("FFLAGS", "OpenMP::OpenMP_Fortran"),
+    };
+    writeln!(
+        messages.to,
+        "{name}: warning: {} {} OpenMP directives but this command line has no -fopenmp: \
+         `{underlying}` ignores them and the program runs on one thread",
+        listed.join(", "),
+        if files.len() == 1 { "has" } else { "have" },
+    )?;
+    writeln!(
+        messages.to,
+        "{name}: note: add the compiler's OpenMP option (-fopenmp; clang also -fopenmp=libomp) \
+         to the flags these files are compiled with: in a Makefile {flags_variable}, in CMake \
+         find_package(OpenMP) and link {cmake_target}; a build that adds it only when the \
+         compiler's name says gcc or clang does not add it for {name}"
+    )?;
+    Ok(())
 }
 
 struct SourceJob<'a> {
@@ -126,36 +166,45 @@ impl SourceJob<'_> {
     }
 
     /// Instrument the source, or decide that the original is what gets
-    /// compiled (nothing to instrument, unreadable, or a tolerated failure).
+    /// compiled (nothing to instrument, unreadable, or a tolerated failure);
+    /// and whether it holds OpenMP directives.
     fn instrument(
         &self,
         number: usize,
         scratch: &mut LazyScratch,
         messages: &mut Messages,
         unmeasured: &mut BTreeSet<String>,
-    ) -> Result<Option<InstrumentedSource>> {
+    ) -> Result<(Option<InstrumentedSource>, bool)> {
         let options = self.options();
         let path = &self.input.path;
         let (file, done) = match instrument::instrument_source(path, Some(self.language), &options)
         {
             Ok(done) => done,
             // An unreadable source is the compiler's to report, in its words.
-            Err(InputError::Unreadable { .. }) => return Ok(None),
+            Err(InputError::Unreadable { .. }) => return Ok((None, false)),
             Err(error) => {
                 writeln!(
                     messages.to,
                     "{}: error: {error}",
                     self.compiler.wrapper_name()
                 )?;
-                return self.after_failure(messages);
+                return Ok((self.after_failure(messages)?, false));
             }
         };
+        let has_directives = done.model.sites.iter().any(|site| {
+            site.directive.sentinel == Sentinel::Omp && site.form != DirectiveForm::Implicit
+        });
         if !done.diagnostics.is_empty() {
-            let rendered = pomp_core::diagnostics::render(&file, &done.diagnostics, messages.color);
+            let rendered = pomp_core::diagnostics::render_for(
+                &file,
+                &done.diagnostics,
+                messages.color,
+                Spelling::Wrapper,
+            );
             messages.to.write_all(rendered.as_bytes())?;
         }
         if done.has_errors() {
-            return self.after_failure(messages);
+            return Ok((self.after_failure(messages)?, has_directives));
         }
         unmeasured.extend(done.plan.unmeasured.iter().cloned());
         if self.wrapper.keep {
@@ -169,7 +218,7 @@ impl SourceJob<'_> {
                 .with_context(|| format!("writing {}", kept_idf.display()))?;
         }
         if !done.changes_anything() {
-            return Ok(None);
+            return Ok((None, has_directives));
         }
         // The scratch copy lives only as long as this compile: unlike the
         // user's files it needs neither atomic replacement nor a flush to disk.
@@ -191,7 +240,7 @@ impl SourceJob<'_> {
                 .collect(),
             _ => Vec::new(),
         };
-        Ok(Some(InstrumentedSource {
+        let source = InstrumentedSource {
             arg_index: self.input.arg_index,
             user_path: path.clone(),
             compiled_path,
@@ -200,13 +249,32 @@ impl SourceJob<'_> {
             init_functions,
             pomp1_regions,
             interface: options.rules.interface,
-        }))
+        };
+        Ok((Some(source), has_directives))
     }
 
     /// Stop, or compile the original when `POMP_ON_ERROR` says so; the
     /// diagnostics are already printed.
     fn after_failure(&self, messages: &mut Messages) -> Result<Option<InstrumentedSource>> {
+        let name = self.compiler.wrapper_name();
         if self.wrapper.on_error == OnError::Fail {
+            let option = WRAPPER_FLAGS
+                .iter()
+                .find(|f| f.name == "on-error")
+                .expect("the wrappers have --pomp-on-error");
+            writeln!(
+                messages.to,
+                "{name}: error: pomp could not instrument {}, so nothing was compiled (the \
+                 compiler did not run)\n{name}: note: to compile such a file uninstrumented \
+                 instead, with a warning, set {}=compile-original or pass {}=compile-original",
+                self.input.path.display(),
+                option.env.unwrap_or_default(),
+                option
+                    .synopsis("pomp-")
+                    .split('=')
+                    .next()
+                    .unwrap_or_default(),
+            )?;
             return Err(AlreadyReported(1).into());
         }
         writeln!(

@@ -142,8 +142,10 @@ fn initialize() {
     unsafe {
         libc::atexit(write_at_exit);
         libc::pthread_atfork(None, None, Some(after_fork_in_child));
-        POMP2_Init_regions();
-        pomp_runtime_init_user_regions();
+        regions::register(|| {
+            POMP2_Init_regions();
+            pomp_runtime_init_user_regions();
+        });
     }
     PHASE.store(RUNNING, Ordering::Release);
 }

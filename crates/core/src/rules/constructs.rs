@@ -373,7 +373,10 @@ impl Planner<'_> {
             directive.clauses.retain(|c| c.name != "untied");
             self.plan.diagnostics.push(
                 Diagnostic::warning(site.span.clone(), UNTIED_MADE_TIED, "`untied` removed")
-                    .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+                    .with_note(format!(
+                    "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
+                    crate::flags::advise("keep-untied", None)
+                )),
             );
         }
         let Some(rule) = rule else {

@@ -276,6 +276,8 @@ fn a_library_without_lock_or_user_region_events_leaves_them_as_written() {
     assert!(
         !out.contains("POMP2_Set_lock") && !out.contains("POMP2_Begin"),
         "{out}"
+    );
+}
 
 #[test]
 fn an_inscan_reduction_keeps_the_combined_construct_whole_measured_from_outside() {

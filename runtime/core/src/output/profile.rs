@@ -73,6 +73,8 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
         rank: crate::config().rank.clone(),
         opari2_version: crate::opari2_version(),
         declared_regions: crate::declared_region_count() as u64,
+        unregistered_regions: crate::regions::unregistered(),
+        unregistered_events_lost: crate::regions::lost_events(),
         wall_ns: run.wall_ns,
         thread_count: run.states.len() as u64,
         incomplete_threads: run.incomplete_threads,

@@ -33,28 +33,20 @@ use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::model::Found;
 use crate::source::{SourceFile, Span};
-use std::cell::Cell;
 use translation_unit::ClangDiagnostic;
 use translation_unit::TranslationUnit;
 
 /// The libclang front end, reading with `flags`.
 pub struct Clang {
     pub flags: CompileFlags,
-    /// Read with tree-sitter instead when clang cannot read the file
-    /// (`--frontend auto`): a compiler difference or a missing header
-    /// should not stop a build that gcc would compile.
-    pub fallback: bool,
-    fell_back: Cell<bool>,
     /// The code beyond directives read as regions.
     pub regions: crate::model::CodeRegions,
 }
 
 impl Clang {
-    pub fn new(flags: CompileFlags, fallback: bool) -> Clang {
+    pub fn new(flags: CompileFlags) -> Clang {
         Clang {
             flags,
-            fallback,
-            fell_back: Cell::new(false),
             regions: Default::default(),
         }
     }
@@ -75,7 +67,10 @@ impl Clang {
             )
             .with_note(why)
             .with_note(INSTALL_HINT)
-            .with_note("or choose `--frontend tree-sitter`")]
+            .with_note(format!(
+                "or choose {}",
+                crate::flags::advise("frontend", Some("tree-sitter"))
+            ))]
         })?;
         let path = self.flags.absolute(&file.path);
         let unit =
@@ -99,8 +94,13 @@ impl Clang {
 /// clang does not know) matter only where they break the file's own code,
 /// and clang reports that in the file.
 fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
-    const CHECK_FLAGS: &str = "the clang front end reads a file only as the compiler would \
-         compile it; check the flags given after `--` (or choose `--frontend tree-sitter`)";
+    let check_flags = || {
+        format!(
+            "the clang front end reads a file only as the compiler would compile it; check the \
+             compile flags (or choose {})",
+            crate::flags::advise("frontend", Some("tree-sitter"))
+        )
+    };
     let errors = diagnostics.into_iter().filter(|d| d.error);
     let (fatal, other): (Vec<ClangDiagnostic>, Vec<ClangDiagnostic>) =
         errors.partition(|d| d.preprocessor);
@@ -112,7 +112,7 @@ fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
                 Some(
                     Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
                         .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(CHECK_FLAGS),
+                        .with_note(check_flags()),
                 )
             })
             .collect();
@@ -128,7 +128,7 @@ fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
             };
             Diagnostic::error(span, format!("clang: {}", d.message), label)
                 .with_note(format!("as clang reports it: {}", d.formatted))
-                .with_note(CHECK_FLAGS)
+                .with_note(check_flags())
         })
         .collect();
     if follow > 0 {
@@ -153,33 +153,12 @@ pub struct Facts {
 
 impl FrontEnd for Clang {
     fn name(&self) -> &'static str {
-        if self.fell_back.get() {
-            "tree-sitter"
-        } else {
-            "clang"
-        }
+        "clang"
     }
 
     fn read(&self, file: &SourceFile) -> Found {
         match self.read_detailed(file) {
             Ok((model, _)) => model,
-            Err(errors) if self.fallback => {
-                self.fell_back.set(true);
-                let tree_sitter = super::c::TreeSitterC {
-                    regions: self.regions,
-                    ..Default::default()
-                };
-                let mut model = tree_sitter.read(file);
-                let first = &errors[0];
-                let note = Diagnostic::note(
-                    first.span.clone(),
-                    "clang could not read this file as the compiler would; read with tree-sitter \
-                     instead",
-                    first.message.clone(),
-                );
-                model.diagnostics.push(note);
-                model
-            }
             Err(errors) => Found {
                 diagnostics: errors,
                 ..Found::default()
