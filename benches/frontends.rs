@@ -36,7 +36,7 @@ fn front_ends(c: &mut Criterion) {
         pomp_core::frontend::clang::INSTALL_HINT
     );
     let flags = pomp_cmdline::compile_flags(&["-fopenmp", "-O1"], None);
-    let clang = Clang::new(flags.clone(), false);
+    let clang = Clang::new(flags.clone());
     let mut group = c.benchmark_group("frontends");
     group.sample_size(10);
     for (name, language) in [("corpus-c", Language::C), ("corpus-cxx", Language::Cpp)] {

@@ -223,32 +223,98 @@ pub fn summary(outcome: &Outcome) -> String {
 }
 
 /// How a program built from the mirror gets its regions registered and a
-/// POMP2 library: the same libraries for every program of the tree.
+/// POMP2 library: the same libraries for every program of the tree, said
+/// for the tree's languages and for what its Makefiles take.
 pub fn link_instructions(outcome: &Outcome) -> String {
     let object = outcome.registration.with_extension("o");
     let chosen = pomp_wrapper::options::WrapperOptions::from_environment()
         .ok()
         .and_then(|options| options.runtime);
-    let runtime = pomp_wrapper::link_arguments(chosen.as_deref()).ok();
-    let library = match &runtime {
-        Some(arguments) => arguments
-            .iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" "),
-        None => "LIBRARY".into(),
-    };
+    let runtime: Option<Vec<String>> =
+        pomp_wrapper::link_arguments(chosen.as_deref())
+            .ok()
+            .map(|arguments| {
+                arguments
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect()
+            });
+    let library = runtime.as_ref().map_or("LIBRARY".into(), |r| r.join(" "));
     let libraries = format!("{} {library}", object.display());
-    let mut out = format!(
+    let mut out = String::new();
+    if outcome.registration_change == pomp_batch::Change::Changed {
+        writeln!(
+            out,
+            "pomp batch: {} changed: regions were added or removed; compile it again and \
+             relink every program built from the mirror, or their profiles miss regions",
+            outcome.registration.display()
+        )
+        .unwrap();
+    }
+    writeln!(
+        out,
         "Link every program built from {} with its regions and a POMP2 library:\n  \
          cc -c {} -o {}\n  \
-         then end each link with: {libraries}\n  \
-         CMake: -DCMAKE_C_STANDARD_LIBRARIES=\"{libraries}\" (likewise CXX, Fortran); \
-         make: LDLIBS=\"{libraries}\"\n",
+         then end each link with: {libraries}",
         outcome.out_dir.display(),
         outcome.registration.display(),
         object.display(),
-    );
+    )
+    .unwrap();
+    let languages = &outcome.summary.languages;
+    let cmake_languages: Vec<String> = if languages.is_empty() {
+        vec!["C".to_string()]
+    } else {
+        languages.iter().map(|l| l.to_string()).collect()
+    };
+    let cmake: Vec<String> = cmake_languages
+        .iter()
+        .map(|language| format!("-DCMAKE_{language}_STANDARD_LIBRARIES=\"{libraries}\""))
+        .collect();
+    writeln!(out, "  CMake: {}", cmake.join(" ")).unwrap();
+    let openmp = "-fopenmp";
+    match pomp_batch::link::makefiles(&outcome.source_dir) {
+        pomp_batch::link::Makefiles::None => {}
+        pomp_batch::link::Makefiles::Use(variable @ pomp_batch::link::MakeVariable::Ldflags) => {
+            let before_objects = runtime.as_deref().map_or("LIBRARY".into(), before_objects);
+            writeln!(
+                out,
+                "  make: {}=\"{openmp} {} {before_objects}\"\n    (this tree's link commands \
+                 take {0} before the objects: the library is linked as a shared one)",
+                variable.name(),
+                object.display(),
+            )
+            .unwrap();
+        }
+        pomp_batch::link::Makefiles::Use(variable) => {
+            writeln!(out, "  make: {}=\"{openmp} {libraries}\"", variable.name()).unwrap();
+        }
+        pomp_batch::link::Makefiles::UseNone => {
+            let before_objects = runtime.as_deref().map_or("LIBRARY".into(), before_objects);
+            let compilers: Vec<String> = cmake_languages
+                .iter()
+                .map(|language| {
+                    let (variable, compiler) = match language.as_str() {
+                        "CXX" => ("CXX", "c++"),
+                        "Fortran" => ("FC", "gfortran"),
+                        _ => ("CC", "cc"),
+                    };
+                    format!(
+                        "{variable}=\"{compiler} {openmp} {} {before_objects}\"",
+                        object.display()
+                    )
+                })
+                .collect();
+            writeln!(
+                out,
+                "  make: {}\n    (this tree's link commands take none of LDLIBS, LIBS and \
+                 LDFLAGS, so the compiler carries the libraries, linked as shared ones; \
+                 compiles warn that they go unused)",
+                compilers.join(" ")
+            )
+            .unwrap();
+        }
+    }
     if runtime.is_none() {
         out.push_str(
             "  LIBRARY: a POMP2 library; `cargo build -p pomp-runtime` builds pomp's \
@@ -258,12 +324,38 @@ pub fn link_instructions(outcome: &Outcome) -> String {
     if let Some(database) = &outcome.compile_commands {
         writeln!(
             out,
-            "Commands compiling the instrumented files: {}",
+            "Commands compiling the instrumented files into the mirror: {}",
             database.display()
         )
         .unwrap();
     }
     out
+}
+
+/// A library's link arguments as they work before the objects that need
+/// them: pomp's runtime archive as the shared library beside it, another
+/// archive taken whole.
+fn before_objects(arguments: &[String]) -> String {
+    let mut out = Vec::new();
+    for argument in arguments {
+        let path = std::path::Path::new(argument);
+        if argument.ends_with(".a") {
+            let shared = path.with_extension("so");
+            if shared.is_file() {
+                let directory = shared.parent().unwrap_or(std::path::Path::new("."));
+                out.push("-Wl,--no-as-needed".to_string());
+                out.push(shared.display().to_string());
+                out.push(format!("-Wl,-rpath,{}", directory.display()));
+            } else {
+                out.push(format!(
+                    "-Wl,--whole-archive {argument} -Wl,--no-whole-archive"
+                ));
+            }
+        } else {
+            out.push(argument.clone());
+        }
+    }
+    out.join(" ")
 }
 
 struct Bar(ProgressBar);

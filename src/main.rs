@@ -1,9 +1,11 @@
 //! The `pomp` command. It only wires the library together; when invoked as
-//! `pomp-cc`, `pomp-cxx` or `pomp-f90` it behaves as that compiler wrapper.
+//! `pomp-cc`, `pomp-cxx` or `pomp-f90` it behaves as that compiler wrapper,
+//! as `opari2` or `opari2-config` as those tools of OPARI2.
 
 mod batch;
 mod instrument;
 mod lsp;
+mod opari2;
 mod preview;
 mod report;
 mod wrapper;
@@ -63,8 +65,14 @@ enum Command {
     /// Instrument a whole source tree into a mirror that builds as the original does.
     #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
-    /// Create the pomp-cc, pomp-cxx and pomp-f90 wrappers (symlinks to this binary) in DIR.
-    InstallWrappers { dir: PathBuf },
+    /// Put pomp-cc, pomp-cxx, pomp-f90 and pomp itself (symlinks to this binary) in DIR.
+    InstallWrappers {
+        dir: PathBuf,
+        /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, so
+        /// that Score-P, TAU and builds written for OPARI2 run pomp in its place.
+        #[arg(long)]
+        opari2: bool,
+    },
     /// Turn profiles into answers: where the time went and why, as tables and pictures.
     #[command(long_about = REPORT_ABOUT, after_help = REPORT_EXAMPLES)]
     Report(ReportArgs),
@@ -76,6 +84,13 @@ enum Command {
     /// Watch a source tree and its mirror for `pomp batch --watch`.
     #[command(name = pomp_batch::watch::SUBCOMMAND, hide = true)]
     BatchWatcher { root: PathBuf, out: PathBuf },
+    /// Write the registration file for the `nm` listing on standard input
+    /// (what `opari2-config --region-initialization` names).
+    #[command(name = opari2::REGIONS_SUBCOMMAND, hide = true, disable_help_flag = true)]
+    Opari2Regions {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        ignored: Vec<OsString>,
+    },
 }
 
 const PREVIEW_EXAMPLES: &str = "Examples:\n  \
@@ -308,6 +323,11 @@ fn main() -> ExitCode {
         args.remove(0);
         return wrapper::run(compiler, args);
     }
+    match invoked_as.as_str() {
+        "opari2" => return opari2::run(args.split_off(1)),
+        "opari2-config" => return opari2::config(args.split_off(1)),
+        _ => {}
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Instrument(a) => instrument(a),
@@ -315,10 +335,11 @@ fn main() -> ExitCode {
         Command::Cxx { args } => wrapper::run(pomp_wrapper::Compiler::Cxx, args),
         Command::F90 { args } => wrapper::run(pomp_wrapper::Compiler::Fortran, args),
         Command::Batch(a) => batch(a),
-        Command::InstallWrappers { dir } => install_wrappers(&dir),
+        Command::InstallWrappers { dir, opari2 } => install_wrappers(&dir, opari2),
         Command::Report(a) => report(a),
         Command::Preview(a) => preview(a),
         Command::Lsp => lsp::run(),
+        Command::Opari2Regions { .. } => opari2::regions(),
         Command::BatchWatcher { root, out } => batch::watcher(&root, &out),
     }
 }
@@ -362,8 +383,8 @@ fn batch(a: BatchArgs) -> ExitCode {
     batch::run_cli(&config, a.json.as_deref())
 }
 
-fn install_wrappers(directory: &std::path::Path) -> ExitCode {
-    match pomp_wrapper::install_wrappers(directory) {
+fn install_wrappers(directory: &std::path::Path, opari2: bool) -> ExitCode {
+    match pomp_wrapper::install_wrappers(directory, opari2) {
         Ok(links) => {
             for link in links {
                 println!("{}", link.display());

@@ -400,29 +400,28 @@ fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
         &dir.path().join("r.json"),
     );
     assert!(output.status.success(), "{output:?}");
+    // The build directory is not mirrored: only the folders its objects
+    // go to when the mirrored commands run are made.
     assert!(
-        !out.join("build").exists(),
+        mirror_contents(&out.join("build")).is_empty(),
         "the build directory is not mirrored"
     );
+    assert!(out.join("build/CMakeFiles/app.dir/src").is_dir());
     assert!(out.join("include/app.h").is_file());
     let files = report_files(&report);
     assert_eq!(files["src/main.c"]["mirror"], "linked");
     assert_eq!(files["src/tasks.c"]["mirror"], "instrumented");
     pomp_libraries(&out);
-    // The database gives the flags, so the compiler's reading is taken
-    // wherever libclang is installed.
+    // The database gives the flags, but tree-sitter reads this file as the
+    // compiler does: libclang, which would read every header too, is not
+    // asked.
     let index = pomp2::idf::read_index(out.join("pomp-idf.json")).unwrap();
     let tasks = index
         .files
         .iter()
         .find(|f| f.path == "src/tasks.c")
         .unwrap();
-    let reader = if pomp_core::frontend::clang::available() {
-        "clang"
-    } else {
-        "tree-sitter"
-    };
-    assert_eq!(tasks.document.front_end, reader);
+    assert_eq!(tasks.document.front_end, "tree-sitter");
 
     // Nothing instrumented is linked yet: the program links all the same,
     // and runs as the original (no event starts the runtime).
@@ -436,6 +435,8 @@ fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
             .unwrap();
     assert_eq!(mirrored.len(), 4);
     let out = out.canonicalize().unwrap();
+    let original_tree = mirror_contents(&project);
+    let mut objects = Vec::new();
     for entry in &mirrored {
         assert!(entry.file.starts_with(&out), "{entry:?}");
         assert!(
@@ -445,15 +446,36 @@ fn a_compilation_database_drives_the_run_and_its_mirror_builds_the_program() {
                 .any(|a| a == &format!("-I{}", out.join("include").display())),
             "{entry:?}"
         );
+        // The commands run where the build ran them, and write into the mirror.
         succeed(
             Command::new(&entry.arguments[0])
                 .args(&entry.arguments[1..])
                 .current_dir(&entry.directory),
         );
+        let object = entry.output.clone().unwrap_or_else(|| {
+            let at = entry.arguments.iter().position(|a| a == "-o").unwrap();
+            PathBuf::from(&entry.arguments[at + 1])
+        });
+        assert!(object.starts_with(&out), "{entry:?}");
+        assert!(object.is_file(), "{entry:?}");
+        objects.push(object);
     }
-    succeed(Command::new("cmake").arg("--build").arg(&build));
+    assert!(
+        original_tree == mirror_contents(&project),
+        "running the mirrored commands changed the original tree"
+    );
+    // Linked as the build links them, the objects make the instrumented program.
+    let program = out.join("app");
+    succeed(
+        Command::new("gcc")
+            .arg("-fopenmp")
+            .args(&objects)
+            .arg("-o")
+            .arg(&program)
+            .args(libraries.split_whitespace()),
+    );
     let profile = dir.path().join("instrumented.json");
-    assert_eq!(run_app_with_profile(&build, &profile), expected);
+    assert_eq!(run_app_with_profile(&out, &profile), expected);
     let written = pomp2::profile::read(&profile).unwrap();
     assert!(written.declared_regions > 0);
     // The tree's index serves `pomp report` as the single descriptors do.
@@ -1066,4 +1088,172 @@ fn the_watcher_stops_when_asked_or_when_its_mirror_is_deleted() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--watch"));
     std::fs::remove_dir_all(&out).unwrap();
     wait_for_no_watcher_of(&out);
+}
+
+/// The text of the printed line that starts with `label` (after the
+/// indentation), as the user copies it.
+fn printed_line<'a>(printed: &'a str, label: &str) -> &'a str {
+    printed
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix(label))
+        .unwrap_or_else(|| panic!("no line `{label}` in\n{printed}"))
+        .trim()
+}
+
+/// Run `line` in a shell in `dir`, as a user pastes it.
+fn shell(dir: &Path, line: &str) -> Output {
+    succeed(
+        Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(dir)
+            .env("OMP_NUM_THREADS", "3")
+            .env("POMP_SUMMARY", "0"),
+    )
+}
+
+/// Run `program`, writing its profile to `profile`: what it printed on
+/// both streams, and the profile.
+fn profiled_run(program: &Path, profile: &Path) -> (Output, pomp2::profile::Profile) {
+    let output = succeed(
+        Command::new(program)
+            .env("OMP_NUM_THREADS", "3")
+            .env("POMP_SUMMARY", "0")
+            .env("POMP_PROFILE", profile),
+    );
+    (output, pomp2::profile::read(profile).unwrap())
+}
+
+/// The printed link lines for a C++-only CMake project and a Makefile that
+/// takes no link variable, followed literally: cc, then cmake or make
+/// with the line as printed.
+#[test]
+fn the_printed_link_lines_build_a_cxx_project_with_cmake_and_its_makefile() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    copy_tree(&repository().join("tests/projects/cxx-app"), &src);
+    let out = dir.path().join("out");
+    let (output, _) = pomp_batch(
+        &[os(&src), os("--out"), os(&out)],
+        &dir.path().join("r.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    let printed = stdout(&output);
+    shell(
+        dir.path(),
+        &format!("cc -c {}", printed_line(&printed, "cc -c")),
+    );
+
+    let cmake = printed_line(&printed, "CMake:");
+    assert!(
+        cmake.starts_with("-DCMAKE_CXX_STANDARD_LIBRARIES="),
+        "{printed}"
+    );
+    assert!(!cmake.contains("CMAKE_C_STANDARD_LIBRARIES"), "{printed}");
+    let build = dir.path().join("build");
+    shell(
+        dir.path(),
+        &format!("cmake -S {} -B {} {cmake}", out.display(), build.display()),
+    );
+    shell(dir.path(), &format!("cmake --build {}", build.display()));
+    let (_, profile) = profiled_run(&build.join("sim"), &dir.path().join("cmake.json"));
+    assert_eq!(profile.declared_regions, 13);
+    assert!(profile.unregistered_regions.is_empty());
+
+    // The project's Makefile names no LDLIBS, LIBS or LDFLAGS.
+    let make = printed_line(&printed, "make:");
+    assert!(make.starts_with("CXX=\"c++ -fopenmp "), "{printed}");
+    shell(&out, &format!("make {make}"));
+    let (_, profile) = profiled_run(&out.join("sim"), &dir.path().join("make.json"));
+    assert_eq!(profile.declared_regions, 13);
+    assert!(!profile.regions.is_empty());
+}
+
+const COUNTING_PROGRAM: &str = "#include <stdio.h>\n#include <omp.h>\nint main(void)\n{\n    \
+    int n = 0;\n#pragma omp parallel reduction(+ : n)\n    n += 1;\n    printf(\"%d\\n\", n > 0);\n    \
+    return 0;\n}\n";
+
+/// A Makefile linking with LDFLAGS before the objects, and one with make's
+/// built-in rules (LDLIBS): the printed make line builds each. Then a run
+/// that adds a region says the registration changed, and a program
+/// linked with the old registration object says at its end that regions
+/// were not registered, until the line is followed again.
+#[test]
+fn the_printed_make_line_fits_the_makefile_and_a_stale_registration_is_noticed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("flags")).unwrap();
+    std::fs::create_dir_all(src.join("builtin")).unwrap();
+    std::fs::write(src.join("flags/main.c"), COUNTING_PROGRAM).unwrap();
+    std::fs::write(
+        src.join("flags/Makefile"),
+        "CFLAGS = -O1 -fopenmp\nLDFLAGS = -fopenmp\napp: main.o\n\t$(CC) $(LDFLAGS) -o app main.o -lm\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("builtin/app.c"), COUNTING_PROGRAM).unwrap();
+    std::fs::write(
+        src.join("builtin/Makefile"),
+        "CFLAGS = -O1 -fopenmp\napp: app.o\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let batch = || {
+        pomp_batch(
+            &[os(&src), os("--out"), os(&out)],
+            &dir.path().join("r.json"),
+        )
+        .0
+    };
+    let output = batch();
+    assert!(output.status.success(), "{output:?}");
+    let printed = stdout(&output);
+    let make = printed_line(&printed, "make:");
+    // One Makefile takes LDFLAGS only: that is what both take.
+    assert!(make.starts_with("LDFLAGS=\"-fopenmp "), "{printed}");
+    assert!(!printed.contains("pomp_regions.c changed"), "{printed}");
+    let registration = format!("cc -c {}", printed_line(&printed, "cc -c"));
+    shell(dir.path(), &registration);
+    for tree in ["flags", "builtin"] {
+        shell(&out.join(tree), &format!("make {make}"));
+        let (run, profile) = profiled_run(&out.join(tree).join("app"), &dir.path().join("p.json"));
+        assert_eq!(stdout(&run), "1\n");
+        assert_eq!(profile.declared_regions, 1);
+        assert!(profile.unregistered_regions.is_empty());
+        assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+    }
+
+    // A second region in one file: the registration changes.
+    let source = COUNTING_PROGRAM.replace(
+        "    printf",
+        "#pragma omp parallel\n    {\n    }\n    printf",
+    );
+    std::fs::write(src.join("flags/main.c"), source).unwrap();
+    let output = batch();
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("pomp_regions.c changed: regions were added or removed"),
+        "{printed}"
+    );
+    // The program rebuilt, its registration object left as it was.
+    shell(&out.join("flags"), &format!("make {make}"));
+    let (run, profile) = profiled_run(&out.join("flags/app"), &dir.path().join("p.json"));
+    assert_eq!(stdout(&run), "1\n");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("pomp: warning: 2 regions of this program were not registered"),
+        "{said}"
+    );
+    assert!(
+        said.contains("compile the registration file again"),
+        "{said}"
+    );
+    assert_eq!(profile.unregistered_regions.len(), 2, "{said}");
+    // As the run said: the registration compiled again, the program relinked.
+    shell(dir.path(), &registration);
+    std::fs::remove_file(out.join("flags/app")).unwrap();
+    shell(&out.join("flags"), &format!("make {make}"));
+    let (run, profile) = profiled_run(&out.join("flags/app"), &dir.path().join("p.json"));
+    assert_eq!(String::from_utf8_lossy(&run.stderr), "");
+    assert_eq!(profile.declared_regions, 2);
+    assert!(profile.unregistered_regions.is_empty());
 }

@@ -440,11 +440,93 @@ fn clang_errors_in_the_file_stop_the_clang_front_end() {
     assert!(!refused.status.success());
     assert!(stderr.contains("'not_there.h' file not found"), "{stderr}");
     assert!(!workspace.path().join("out.c").exists());
-    // `auto` reads it with tree-sitter instead, and says so.
+    // `auto` reads it with tree-sitter, which reads this file exactly
+    // without the header: clang is not asked.
+    let read = pomp().args(["--", "-fopenmp"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&read.stderr);
+    assert!(read.status.success(), "{stderr}");
+    assert_eq!(stderr, "");
+    // Where the reading depends on the preprocessor (a directive under a
+    // macro's condition), `auto` asks clang, and when clang cannot read
+    // the file, reads it with tree-sitter and says so.
+    std::fs::write(
+        &source,
+        "#include \"not_there.h\"\nint main(void) {\n#ifdef FAST\n#pragma omp parallel\n#endif\n  { }\n  return 0;\n}\n",
+    )
+    .unwrap();
     let read = pomp().args(["--", "-fopenmp"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&read.stderr);
     assert!(read.status.success(), "{stderr}");
     assert!(stderr.contains("read with tree-sitter instead"), "{stderr}");
+}
+
+/// A missing header stops the compile, in the file or in a header it
+/// includes: it is reported first, at the file's `#include` leading to it,
+/// and the errors that follow from it are counted, not listed.
+#[test]
+fn a_missing_header_is_reported_first_also_from_a_header() {
+    require_libclang();
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    std::fs::write(
+        dir.join("app.h"),
+        "#include <mpi.h>\nMPI_Comm world(void);\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("quiet.h"), "#include \"inner_missing.h\"\n").unwrap();
+    let body = "int main(void) {\n  int n = 0;\n#pragma omp parallel\n  n++;\n  return n;\n}\n";
+    std::fs::write(
+        dir.join("direct.c"),
+        format!("#include <mpi.h>\nMPI_Comm c;\nMPI_Datatype t;\n{body}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("through.c"),
+        format!("#include \"app.h\"\nMPI_Comm c;\n{body}"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("quiet.c"), format!("#include \"quiet.h\"\n{body}")).unwrap();
+    let refuse = |file: &str, missing: &str, line: &str, follow: Option<&str>| {
+        let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
+            .current_dir(dir)
+            .args(["instrument", "--frontend", "clang", file, "-o", "out.c"])
+            .args(["--", "-fopenmp"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{file}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("error: clang: '{missing}' file not found"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(line), "{file}: {stderr}");
+        assert!(!stderr.contains("undeclared"), "{file}: {stderr}");
+        match follow {
+            Some(note) => assert!(stderr.contains(note), "{file}: {stderr}"),
+            None => assert!(!stderr.contains("further error"), "{file}: {stderr}"),
+        }
+        assert!(!dir.join("out.c").exists());
+    };
+    refuse(
+        "direct.c",
+        "mpi.h",
+        "^ clang stops here",
+        Some("2 further errors follow from it"),
+    );
+    refuse(
+        "through.c",
+        "mpi.h",
+        "^ in a header included here",
+        Some("2 further errors follow from it"),
+    );
+    refuse(
+        "quiet.c",
+        "inner_missing.h",
+        "1 │ #include \"quiet.h\"",
+        None,
+    );
 }
 
 /// Where no libclang can be found (`LIBCLANG_PATH` names an empty
@@ -483,7 +565,7 @@ fn without_libclang_the_clang_front_end_says_how_to_install_it() {
         "{stderr}"
     );
     assert!(stderr.contains("libclang1-14"), "{stderr}");
-    assert!(stderr.contains("--frontend tree-sitter"), "{stderr}");
+    assert!(stderr.contains("--frontend=tree-sitter"), "{stderr}");
     assert!(!workspace.path().join("clang.c").exists());
     let read = pomp("auto.c").args(["--", "-fopenmp"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&read.stderr);

@@ -2,6 +2,7 @@
 //! checking POMP2 library, run, and compare with the uninstrumented build.
 //! The programs are the corpus's and those in `tests/fortran_output/`.
 
+use pomp_wrapper::InitFunction;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,7 +39,7 @@ fn run(command: &mut Command) -> String {
 
 /// Instruments `source` (inside `work`) and returns the output path and the
 /// registration routine the IDF names.
-fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, String) {
+fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, Vec<InitFunction>) {
     let output = work.join(format!("instrumented.{suffix}"));
     let idf = work.join("instrumented.json");
     run(Command::new(env!("CARGO_BIN_EXE_pomp"))
@@ -49,21 +50,18 @@ fn instrument(work: &Path, source: &Path, suffix: &str) -> (PathBuf, String) {
         .arg("--idf")
         .arg(&idf));
     let idf: serde_json::Value = serde_json::from_str(&fs::read_to_string(&idf).unwrap()).unwrap();
-    let init = idf["init_function"]
-        .as_str()
-        .expect("the file has regions")
-        .to_string();
+    let init = ["init_function", "user_init_function"]
+        .iter()
+        .filter_map(|key| idf[key].as_str())
+        .map(|name| InitFunction::from_symbol(name).expect("a registration function"))
+        .collect::<Vec<_>>();
+    assert!(!init.is_empty(), "the file has regions");
     (output, init)
 }
 
-fn registration(init: &str) -> String {
-    let count: usize = init.rsplit('_').next().unwrap().parse().unwrap();
-    format!(
-        "#include <stddef.h>\nextern void {init}(void);\n\
-         void POMP2_Init_regions(void) {{ {init}(); }}\n\
-         size_t POMP2_Get_num_regions(void) {{ return {count}; }}\n\
-         const char *POMP2_Get_opari2_version(void) {{ return \"2.0.0\"; }}\n"
-    )
+/// The link-time registration, as the wrappers write it.
+fn registration(init: &[InitFunction]) -> String {
+    pomp_wrapper::render_registration(init)
 }
 
 struct Builds {
@@ -243,7 +241,7 @@ fn original_interface_fixed_form() {
         .arg(&source)
         .arg("-o")
         .arg(&instrumented)
-        .args(["--interface", "pomp1"]));
+        .args(["--interface", "pomp1-paper"]));
     let text = fs::read_to_string(&instrumented).unwrap();
     check_line_lengths(&text, true);
     assert!(text.contains("call POMP_Set_lock(lck)"), "{text}");
@@ -256,7 +254,7 @@ fn original_interface_fixed_form() {
         .arg(&original));
     let program = deep.join("instrumented");
     run(Command::new("gfortran")
-        .args(["-fopenmp", "-Wall"])
+        .args(["-fopenmp", "-Wall", "-DPOMP1_PAPER"])
         .arg(&instrumented)
         .arg(root().join("tests/support/pomp1_check.c"))
         .arg("-o")

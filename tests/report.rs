@@ -810,10 +810,74 @@ fn missing_truncated_and_foreign_files_are_refused_clearly() {
         .expect("a trace");
     refused(&trace, "is a trace: name what to make of it");
     let descriptor = Programs::get().path("sleep_region.pomp.json");
-    refused(&descriptor, "not a pomp profile");
+    refused(
+        &descriptor,
+        "is a pomp IDF descriptor, not a pomp profile: `pomp report PROFILE --idf FILE` reads it",
+    );
     let empty = run_.dir.join("empty.json");
     std::fs::write(&empty, "").unwrap();
     refused(&empty, "empty");
+
+    // Files pomp knows, named where another is wanted, are said to be what
+    // they are, with the command that reads them.
+    let refused_with = |args: &[&std::ffi::OsStr], path: &Path, expected: &str| {
+        let output = run(pomp().arg("report").args(args));
+        let error = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{error}");
+        assert!(
+            error.contains(&format!("{} {expected}", path.display())),
+            "expected {expected:?}: {error}"
+        );
+    };
+    let profile = run_.profile.as_os_str();
+    refused_with(
+        &[profile, trace.as_os_str()],
+        &trace,
+        "is a pomp trace (the runtime's binary trace), not a pomp profile: \
+         `pomp report TRACE --otf2 DIR` or `--chrome OUT.json` converts it",
+    );
+    refused_with(
+        &[profile, "--idf".as_ref(), profile],
+        &run_.profile,
+        "is a pomp profile, not a pomp IDF descriptor: `pomp report PROFILE` reports on it",
+    );
+    let chrome = run_.dir.join("chrome.json");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(profile)
+            .arg("--chrome")
+            .arg(&chrome),
+    );
+    refused_with(
+        &[chrome.as_os_str()],
+        &chrome,
+        "is a pomp trace in Chrome trace JSON, not a pomp profile: Perfetto",
+    );
+    // A compilation database as CMake writes it.
+    let project = run_.dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.13)\nproject(p C)\nadd_executable(a a.c b.c)\n",
+    )
+    .unwrap();
+    std::fs::write(project.join("a.c"), "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(project.join("b.c"), "int b(void) { return 1; }\n").unwrap();
+    succeed(Command::new("cmake").current_dir(&project).args([
+        "-S",
+        ".",
+        "-B",
+        "build",
+        "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
+    ]));
+    let database = project.join("build/compile_commands.json");
+    refused_with(
+        &[database.as_os_str()],
+        &database,
+        "is a compilation database, not a pomp profile: \
+         `pomp batch --compile-commands FILE --out DIR` instruments the files it lists",
+    );
 }
 
 #[test]

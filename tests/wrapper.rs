@@ -2,6 +2,9 @@
 //! and CMake through pomp-cc, pomp-cxx and pomp-f90, run, and compared with
 //! the same projects built by the plain compilers.
 
+#[path = "support/toolchains.rs"]
+mod toolchains;
+
 use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -37,7 +40,8 @@ impl Workspace {
                 .arg("install-wrappers")
                 .arg(&bin),
         );
-        assert_eq!(stdout(&installed).lines().count(), 3);
+        // The wrappers and pomp itself, for `pomp report` and the rest.
+        assert_eq!(stdout(&installed).lines().count(), 4);
         std::fs::create_dir(root.path().join("tmp")).unwrap();
         Workspace { root }
     }
@@ -376,7 +380,7 @@ fn cxx_project_through_cmake_and_make() {
 
     // clang++ underneath works the same, where clang has an OpenMP runtime
     // (Debian: libomp-dev).
-    if clang_has_openmp(&workspace) {
+    if let Some(clang) = toolchains::Toolchain::clang_unless_required() {
         let dir = workspace.project("cxx-app", "cxx-app-clang");
         let cxx = format!("CXX={}", workspace.wrapper("pomp-cxx").display());
         succeed(
@@ -384,14 +388,12 @@ fn cxx_project_through_cmake_and_make() {
                 .command("make", &dir)
                 .arg("-s")
                 .arg(cxx)
-                .env("POMP_CXX", "clang++"),
+                .env("POMP_CXX", &clang.cxx),
         );
         assert_eq!(
             run_with_profile(&workspace, &dir.join("sim"), &dir),
             expected
         );
-    } else {
-        eprintln!("clang++ cannot build OpenMP programs here: the clang++ build is not tested");
     }
     workspace.assert_scratch_removed();
 }
@@ -436,19 +438,53 @@ fn fortran_project_with_a_module_through_make_and_cmake() {
     workspace.assert_scratch_removed();
 }
 
-fn clang_has_openmp(workspace: &Workspace) -> bool {
-    let probe = workspace.path().join("probe.cpp");
-    std::fs::write(
-        &probe,
-        "#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n",
-    )
-    .unwrap();
-    Command::new("clang++")
-        .args(["-fopenmp", "-o"])
-        .arg(workspace.path().join("probe"))
-        .arg(&probe)
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// clang's OpenMP flags go through pomp-cc to clang, and the program,
+/// linked with pomp's runtime and libomp, prints what the plain build
+/// prints: prefix sums with inscan reductions included, which clang gets
+/// wrong when the combined construct is split.
+#[test]
+fn clang_with_its_openmp_flags_builds_like_the_plain_compiler() {
+    let Some(clang) = toolchains::Toolchain::clang_unless_required() else {
+        return;
+    };
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("clang");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = repository().join("corpus/c/inscan_reductions.c");
+    for flags in [
+        &["-fopenmp"][..],
+        &["-fopenmp=libomp", "-fopenmp-version=50"],
+    ] {
+        let plain = succeed(
+            workspace
+                .command(&clang.c, &dir)
+                .args(flags)
+                .arg("-O1")
+                .arg(&source)
+                .args(["-o", "plain"]),
+        );
+        assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
+        let expected = stdout(&succeed(&mut workspace.command(dir.join("plain"), &dir)));
+        let built = succeed(
+            workspace
+                .command(workspace.wrapper("pomp-cc"), &dir)
+                .env("POMP_CC", &clang.c)
+                .args(flags)
+                .args(["-O1", "--pomp-verbose"])
+                .arg(&source)
+                .args(["-o", "app"]),
+        );
+        let commands = stderr(&built);
+        for flag in flags {
+            assert!(commands.contains(flag), "{flag} not passed on:\n{commands}");
+        }
+        assert!(!commands.contains("warning"), "{commands}");
+        assert_eq!(
+            run_with_profile(&workspace, &dir.join("app"), &dir),
+            expected
+        );
+    }
+    workspace.assert_scratch_removed();
 }
 
 const OPENMP_SOURCE: &str = r#"#include <stdio.h>
@@ -696,8 +732,26 @@ fn instrumentation_failures_stop_or_fall_back_to_the_original() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("macro.c"), "{}", stderr(&refused));
+    let said = stderr(&refused);
+    // pomp, not the compiler, refused the file, and says how to go on.
+    assert!(
+        said.contains("pomp-cc: error: pomp could not instrument macro.c"),
+        "{said}"
+    );
+    assert!(said.contains("the compiler did not run"), "{said}");
+    assert!(said.contains("POMP_ON_ERROR=compile-original"), "{said}");
+    assert!(said.contains("--pomp-on-error=compile-original"), "{said}");
     assert!(!dir.join("macro.o").exists());
+    // What the note advises, as written, compiles the original.
+    succeed(workspace.command(&cc, &dir).args([
+        "--pomp-frontend=tree-sitter",
+        "--pomp-on-error=compile-original",
+        "-fopenmp",
+        "-c",
+        "macro.c",
+    ]));
+    assert!(dir.join("macro.o").is_file());
+    std::fs::remove_file(dir.join("macro.o")).unwrap();
 
     let tolerated = succeed(
         workspace
@@ -738,8 +792,13 @@ fn link_step_registers_regions_from_objects_and_archives() {
 
     for library in [&object, &archive] {
         let source = pomp_wrapper::registration_source(std::slice::from_ref(library)).unwrap();
-        assert!(source.contains("    POMP2_Init_reg_hand_6();"), "{source}");
-        assert!(source.contains("return 6;"), "{source}");
+        assert!(source.contains("    POMP2_Init_reg_hand_5();"), "{source}");
+        assert!(source.contains("return 5;"), "{source}");
+        assert!(
+            source.contains("    POMP2_USER_Init_reg_hand_1();"),
+            "{source}"
+        );
+        assert!(source.contains("return 1;"), "{source}");
     }
 
     let (_, summary) = check_with_pomp2_checker(&workspace, "pomp-cc", dir, &["libhand.a"]);
@@ -1366,4 +1425,195 @@ fn function_regions_root_the_profile_at_main() {
         "{every_thread:#?}"
     );
     workspace.assert_scratch_removed();
+}
+
+/// The source of a program that prints how many threads its parallel
+/// region ran on.
+const THREAD_COUNT_PROGRAM: &str = "#include <stdio.h>\n#include <omp.h>\n\
+int main(void)\n{\n    int threads = 0;\n#pragma omp parallel\n    {\n\
+#pragma omp single\n        threads = omp_get_num_threads();\n    }\n\
+    printf(\"threads %d\\n\", threads);\n    return 0;\n}\n";
+
+#[test]
+fn a_build_that_adds_fopenmp_only_for_gcc_is_warned_once_per_step() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("gcc-only");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("main.c"), THREAD_COUNT_PROGRAM).unwrap();
+    std::fs::write(
+        dir.join("helper.c"),
+        "void helper(int *x)\n{\n#pragma omp atomic\n    (*x)++;\n}\n",
+    )
+    .unwrap();
+    // As some benchmark suites write it: the OpenMP flag only for gcc.
+    std::fs::write(
+        dir.join("Makefile"),
+        "CFLAGS = -O1\nifneq (,$(findstring gcc,$(CC)))\nCFLAGS += -fopenmp\nendif\n\
+         app: main.o helper.o\n\t$(CC) $(CFLAGS) main.o helper.o -o app\n\
+         helper.o: helper.c\n\t$(CC) $(CFLAGS) -c helper.c -o helper.o\n\
+         main.o: main.c\n\t$(CC) $(CFLAGS) -c main.c -o main.o\n\
+         clean:\n\trm -f app *.o\n",
+    )
+    .unwrap();
+    let cc = format!("CC={}", workspace.wrapper("pomp-cc").display());
+    let built = succeed(workspace.command("make", &dir).arg(&cc));
+    let said = stderr(&built);
+    let warnings: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("OpenMP directives but this command line has no -fopenmp"))
+        .collect();
+    // One warning for each of the two compile steps, each naming its file.
+    assert_eq!(warnings.len(), 2, "{said}");
+    assert!(
+        warnings[0].starts_with("pomp-cc: warning: main.c has"),
+        "{said}"
+    );
+    assert!(
+        warnings[1].starts_with("pomp-cc: warning: helper.c has"),
+        "{said}"
+    );
+    assert!(said.contains("in a Makefile CFLAGS"), "{said}");
+    let run = succeed(&mut workspace.command(dir.join("app"), &dir));
+    assert_eq!(stdout(&run), "threads 1\n", "what was seen: one thread");
+
+    // The fix the warning names: the OpenMP option in CFLAGS.
+    succeed(workspace.command("make", &dir).arg("clean"));
+    let fixed = succeed(
+        workspace
+            .command("make", &dir)
+            .arg(&cc)
+            .arg("CFLAGS=-O1 -fopenmp"),
+    );
+    assert!(!stderr(&fixed).contains("-fopenmp:"), "{}", stderr(&fixed));
+    let run = succeed(&mut workspace.command(dir.join("app"), &dir));
+    assert_eq!(stdout(&run), format!("threads {THREADS}\n"));
+
+    // One step compiling two such files warns once, naming both.
+    let together = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["main.c", "helper.c", "-o", "app2"]),
+    );
+    let said = stderr(&together);
+    assert_eq!(said.matches("has no -fopenmp").count(), 1, "{said}");
+    assert!(said.contains("main.c, helper.c have"), "{said}");
+    // A file without directives needs no OpenMP option.
+    std::fs::write(dir.join("plain.c"), "int plain(void) { return 1; }\n").unwrap();
+    let plain = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["-c", "plain.c"]),
+    );
+    assert_eq!(stderr(&plain), "");
+    workspace.assert_scratch_removed();
+}
+
+#[test]
+fn help_and_install_lead_to_pomps_own_commands() {
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    // The compiler's help, with pomp's header pointing at pomp's own.
+    let help = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), dir)
+            .arg("--help"),
+    );
+    let text = stdout(&help);
+    assert!(
+        text.starts_with("pomp-cc: pomp's compiler wrapper"),
+        "{text}"
+    );
+    assert!(text.contains("`pomp-cc --pomp-help`"), "{text}");
+    assert!(text.contains("Usage: gcc"), "{text}");
+    let fortran = succeed(
+        workspace
+            .command(workspace.wrapper("pomp-f90"), dir)
+            .arg("--help"),
+    );
+    assert!(stdout(&fortran).contains("`pomp-f90 --pomp-help`"));
+    // install-wrappers puts pomp beside the wrappers: the README's next
+    // step, `pomp report`, runs from the PATH.
+    let path = format!(
+        "{}:{}",
+        workspace.path().join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let report = succeed(
+        workspace
+            .command("sh", dir)
+            .args(["-c", "command -v pomp && pomp report --help"])
+            .env("PATH", &path),
+    );
+    let text = stdout(&report);
+    assert!(
+        text.starts_with(&workspace.path().join("bin/pomp").display().to_string()),
+        "{text}"
+    );
+    assert!(text.contains("Usage: pomp report"), "{text}");
+    // Installing again over the links, and into pomp's own directory,
+    // leaves a working pomp.
+    succeed(
+        workspace
+            .command(pomp_binary(), dir)
+            .arg("install-wrappers")
+            .arg(workspace.path().join("bin")),
+    );
+    succeed(
+        workspace
+            .command(workspace.path().join("bin/pomp"), dir)
+            .arg("--version"),
+    );
+}
+
+#[test]
+fn hints_are_spelt_for_the_wrapper_and_repeated_notes_counted() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("untied");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tasks: String = (0..5)
+        .map(|_| "#pragma omp task untied\n            n++;\n")
+        .collect();
+    let source = format!(
+        "#include <stdio.h>\nint main(void)\n{{\n    int n = 0;\n#pragma omp parallel\n\
+         #pragma omp single\n    {{\n{tasks}#pragma omp taskwait\n    }}\n\
+         printf(\"%d\\n\", n);\n    return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("tasks.c"), &source).unwrap();
+    let cc = workspace.wrapper("pomp-cc");
+    let built = succeed(
+        workspace
+            .command(&cc, &dir)
+            .args(["-fopenmp", "-c", "tasks.c"]),
+    );
+    let said = stderr(&built);
+    assert_eq!(said.matches("untied task made tied").count(), 1, "{said}");
+    assert_eq!(said.matches("`--pomp-keep-untied`").count(), 1, "{said}");
+    assert!(!said.contains("`--keep-untied`"), "{said}");
+    assert!(
+        said.contains("the same for 5 constructs of this file"),
+        "{said}"
+    );
+    // The hint, followed as written, is taken by the wrapper, not gcc.
+    let kept = succeed(workspace.command(&cc, &dir).args([
+        "--pomp-keep-untied",
+        "-fopenmp",
+        "-c",
+        "tasks.c",
+    ]));
+    assert_eq!(stderr(&kept), "");
+    // pomp instrument spells the same hint its own way.
+    let instrumented = workspace
+        .command(pomp_binary(), &dir)
+        .args(["instrument", "tasks.c", "-o", "out.c"])
+        .output()
+        .unwrap();
+    let said = stderr(&instrumented);
+    assert_eq!(said.matches("`--keep-untied`").count(), 1, "{said}");
+    succeed(workspace.command(pomp_binary(), &dir).args([
+        "instrument",
+        "--keep-untied",
+        "tasks.c",
+        "-o",
+        "out.c",
+    ]));
 }

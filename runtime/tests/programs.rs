@@ -3,10 +3,13 @@
 //! programs did.
 
 mod common;
+#[path = "../../tests/support/toolchains.rs"]
+mod toolchains;
 
 use common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 fn check_times_are_consistent(profile: &Value) {
     for_each_node(profile, |thread, _, node| {
@@ -27,8 +30,11 @@ fn check_times_are_consistent(profile: &Value) {
 }
 
 fn basic_with(threads: usize) {
+    basic_built(build("basic"), threads);
+}
+
+fn basic_built(exe: PathBuf, threads: usize) {
     const REPS: u64 = 3;
-    let exe = build("basic");
     let run = run_ok(&exe, threads, &["3"], &[]);
     let profile = run.profile();
     let t = threads as u64;
@@ -127,7 +133,10 @@ fn hundreds_of_threads() {
 }
 
 fn tasks_with(threads: usize) {
-    let exe = build("tasks");
+    tasks_built(build("tasks"), threads);
+}
+
+fn tasks_built(exe: PathBuf, threads: usize) {
     let run = run_ok(&exe, threads, &[], &[]);
     assert_eq!(run.printed("done"), 20);
     assert_eq!(
@@ -206,7 +215,10 @@ fn tasks_with_4_threads() {
 
 #[test]
 fn nested_parallel_regions() {
-    let exe = build("nested");
+    nested_built(build("nested"));
+}
+
+fn nested_built(exe: PathBuf) {
     let run = run_ok(&exe, 2, &[], &[]);
     assert_eq!(run.printed("level_sum"), 16);
     let profile = run.profile();
@@ -230,6 +242,34 @@ fn nested_parallel_regions() {
         "inner regions forked by the outer team"
     );
     check_times_are_consistent(&profile);
+}
+
+/// The runtime under LLVM's libomp, with programs clang compiled: thread
+/// numbers, the team size `omp_get_max_threads` gives before a fork,
+/// nested teams and tasks are measured as under libgomp.
+#[test]
+fn under_libomp_threads_nested_teams_and_tasks_are_measured_alike() {
+    let Some(clang) = toolchains::Toolchain::clang_unless_required() else {
+        return;
+    };
+    let libomp = |name: &str| {
+        let exe = build_with(&clang.c, name);
+        let linked = std::process::Command::new("ldd")
+            .arg(&exe)
+            .output()
+            .unwrap();
+        let libraries = String::from_utf8_lossy(&linked.stdout).into_owned();
+        assert!(
+            libraries.contains("libomp") && !libraries.contains("libgomp"),
+            "{name} built by {} links {libraries}",
+            clang.c
+        );
+        exe
+    };
+    basic_built(libomp("basic"), 2);
+    basic_built(libomp("basic"), 4);
+    tasks_built(libomp("tasks"), 3);
+    nested_built(libomp("nested"));
 }
 
 #[test]

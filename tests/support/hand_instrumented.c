@@ -48,15 +48,21 @@ static POMP2_Region_handle parallel_region, critical_region, single_region, task
 #define CTC_SINGLE "58*regionType=single*sscl=hand.c:72:72*escl=hand.c:80:80**"
 #define CTC_TASK "56*regionType=task*sscl=hand.c:74:74*escl=hand.c:76:76**"
 #define CTC_TASKWAIT "60*regionType=taskwait*sscl=hand.c:78:78*escl=hand.c:78:78**"
-#define CTC_USER "77*regionType=region*sscl=hand.c:50:50*escl=hand.c:95:95*userRegionName=all**"
+#define CTC_USER                                                                             \
+    "98*regionType=userRegion*sscl=hand.c:50:50*escl=hand.c:95:95*userRegionName=all**"       \
+    "pompType=region**"
 
-void POMP2_Init_reg_hand_6(void)
+void POMP2_Init_reg_hand_5(void)
 {
     POMP2_Assign_handle(&parallel_region, CTC_PARALLEL);
     POMP2_Assign_handle(&critical_region, CTC_CRITICAL);
     POMP2_Assign_handle(&single_region, CTC_SINGLE);
     POMP2_Assign_handle(&task_region, CTC_TASK);
     POMP2_Assign_handle(&taskwait_region, CTC_TASKWAIT);
+}
+
+void POMP2_USER_Init_reg_hand_1(void)
+{
     POMP2_USER_Assign_handle(&user_region, CTC_USER);
 }
 

@@ -1,9 +1,15 @@
-/* A checking library for the original POMP interface (`--interface
- * pomp1`): every event receives a region's static context descriptor. The
- * library checks that each descriptor is well formed (name, file, ordered
- * lines, a chain through `next` that ends), that every enter/begin has its
- * exit/end on the same thread with the same descriptor, and writes a report
- * to $POMP_CHECK_OUT (default stderr) at exit:
+/* A checking library for the original POMP interface, in both spellings:
+ * OPARI 1.1's library's (`--interface pomp1`: `pomp_parallel_fork(d)` in C,
+ * `pomp_parallel_fork_(&index)` in Fortran, where the index is the region's
+ * entry in the link-time table `pomp_rd_table[POMP_MAX_ID]`) and, built
+ * with -DPOMP1_PAPER, the 2002 proposal's (`--interface pomp1-paper`:
+ * `POMP_Parallel_fork(d)` in C, the descriptor itself passed from Fortran).
+ * Every event thus reaches a region's context descriptor. The library
+ * checks that each descriptor is well formed (name, file, ordered lines, a
+ * chain through `next` that ends), that under OPARI 1.1's convention it is
+ * in the table, that every enter/begin has its exit/end on the same thread
+ * with the same descriptor, and writes a report to $POMP_CHECK_OUT
+ * (default stderr) at exit:
  *     pomp1_check: regions seen: N
  *     pomp1_check: events: N
  *     pomp1_check: OK            (or: pomp1_check: N violations)
@@ -53,6 +59,32 @@ static void violation(const char *what, const struct ompregdescr *d) {
     }
 }
 
+#ifndef POMP1_PAPER
+/* The link step defines the table when the program calls the interface;
+ * a program without such calls, which this library is linked to anyway,
+ * has none. */
+extern int POMP_MAX_ID __attribute__((weak));
+extern struct ompregdescr *pomp_rd_table[] __attribute__((weak));
+
+static int in_table(const struct ompregdescr *d) {
+    for (int i = 1; &POMP_MAX_ID && i < POMP_MAX_ID; i++)
+        if (pomp_rd_table[i] == d)
+            return 1;
+    return 0;
+}
+
+/* A Fortran event's region: the table's entry at the index passed. */
+static struct ompregdescr *by_index(const int *index) {
+    static struct ompregdescr unknown = {"?", "?", 0, "?", 1, 1, 1, 1, 0, 0};
+    if (!&POMP_MAX_ID || !index || *index < 1 || *index >= POMP_MAX_ID ||
+        !pomp_rd_table[*index]) {
+        violation("Fortran event with an index outside pomp_rd_table", &unknown);
+        return &unknown;
+    }
+    return pomp_rd_table[*index];
+}
+#endif
+
 static void seen(struct ompregdescr *d) {
     #pragma omp atomic
     events++;
@@ -80,6 +112,10 @@ static void seen(struct ompregdescr *d) {
                 links++;
             if (links >= MAX_CHAIN)
                 violation("descriptor chain does not end", d);
+#ifndef POMP1_PAPER
+            if (!in_table(d))
+                violation("descriptor missing from pomp_rd_table", d);
+#endif
         }
     }
 }
@@ -104,13 +140,22 @@ static void close_frame(struct ompregdescr *d, const char *opened_by) {
     depth--;
 }
 
-/* Each event under its C name and its Fortran one (lowercase, trailing
- * underscore, the descriptor passed by reference like every argument). */
-#define PAIR(open_name, close_name, open_fortran, close_fortran)                         \
+/* Each event under its C names (OPARI 1.1's lower case and the proposal's
+ * spelling) and its Fortran one (lower case, trailing underscore, its
+ * argument passed by reference: the region's index in the table, or the
+ * proposal's descriptor). */
+#ifdef POMP1_PAPER
+#define FORTRAN_REGION(argument) ((struct ompregdescr *)(argument))
+#else
+#define FORTRAN_REGION(argument) by_index((const int *)(argument))
+#endif
+#define PAIR(open_name, close_name, open_lower, close_lower)                             \
     void POMP_##open_name(struct ompregdescr *d) { open_frame(d, #open_name); }         \
     void POMP_##close_name(struct ompregdescr *d) { close_frame(d, #open_name); }       \
-    void pomp_##open_fortran##_(struct ompregdescr *d) { open_frame(d, #open_name); }   \
-    void pomp_##close_fortran##_(struct ompregdescr *d) { close_frame(d, #open_name); }
+    void pomp_##open_lower(struct ompregdescr *d) { open_frame(d, #open_name); }        \
+    void pomp_##close_lower(struct ompregdescr *d) { close_frame(d, #open_name); }      \
+    void pomp_##open_lower##_(void *r) { open_frame(FORTRAN_REGION(r), #open_name); }   \
+    void pomp_##close_lower##_(void *r) { close_frame(FORTRAN_REGION(r), #open_name); }
 
 PAIR(Parallel_fork, Parallel_join, parallel_fork, parallel_join)
 PAIR(Parallel_begin, Parallel_end, parallel_begin, parallel_end)
@@ -135,6 +180,10 @@ void POMP_Init(void) {}
 void POMP_Finalize(void) {}
 void POMP_On(void) {}
 void POMP_Off(void) {}
+void pomp_init(void) {}
+void pomp_finalize(void) {}
+void pomp_on(void) {}
+void pomp_off(void) {}
 void pomp_init_(void) {}
 void pomp_finalize_(void) {}
 void pomp_on_(void) {}
@@ -150,6 +199,16 @@ void POMP_Destroy_nest_lock(omp_nest_lock_t *l) { omp_destroy_nest_lock(l); }
 void POMP_Set_nest_lock(omp_nest_lock_t *l) { omp_set_nest_lock(l); }
 void POMP_Unset_nest_lock(omp_nest_lock_t *l) { omp_unset_nest_lock(l); }
 int POMP_Test_nest_lock(omp_nest_lock_t *l) { return omp_test_nest_lock(l); }
+void pomp_init_lock(omp_lock_t *l) { omp_init_lock(l); }
+void pomp_destroy_lock(omp_lock_t *l) { omp_destroy_lock(l); }
+void pomp_set_lock(omp_lock_t *l) { omp_set_lock(l); }
+void pomp_unset_lock(omp_lock_t *l) { omp_unset_lock(l); }
+int pomp_test_lock(omp_lock_t *l) { return omp_test_lock(l); }
+void pomp_init_nest_lock(omp_nest_lock_t *l) { omp_init_nest_lock(l); }
+void pomp_destroy_nest_lock(omp_nest_lock_t *l) { omp_destroy_nest_lock(l); }
+void pomp_set_nest_lock(omp_nest_lock_t *l) { omp_set_nest_lock(l); }
+void pomp_unset_nest_lock(omp_nest_lock_t *l) { omp_unset_nest_lock(l); }
+int pomp_test_nest_lock(omp_nest_lock_t *l) { return omp_test_nest_lock(l); }
 
 /* libgomp's own Fortran entry points know how a Fortran lock variable is
  * laid out. */

@@ -4,9 +4,12 @@
  *   - every enter/begin has its exit/end, on the same task, properly nested;
  *   - task handles handed back at exits/joins are the ones handed out;
  *   - every region handle was assigned by POMP2_Assign_handle during
- *     POMP2_Init_regions, which this library calls exactly once, lazily;
+ *     POMP2_Init_regions, or by POMP2_USER_Assign_handle during
+ *     POMP2_USER_Init_regions (user regions), which this library calls
+ *     exactly once, lazily;
  *   - every CTC string is well formed;
- *   - the number of assigned handles equals POMP2_Get_num_regions().
+ *   - the number of assigned handles equals POMP2_Get_num_regions(), and
+ *     that of user handles POMP2_USER_Get_num_regions().
  * At exit it writes a summary to $POMP_CHECK_OUT (stderr if unset; never
  * stdout, which the tests compare) and, on any violation, ends the process
  * with status 97.
@@ -31,6 +34,8 @@ typedef int64_t POMP2_Task_handle;
 
 extern void POMP2_Init_regions(void);
 extern size_t POMP2_Get_num_regions(void);
+extern void POMP2_USER_Init_regions(void);
+extern size_t POMP2_USER_Get_num_regions(void);
 extern const char *POMP2_Get_opari2_version(void);
 
 #define VIOLATION_EXIT_STATUS 97
@@ -114,8 +119,9 @@ struct region {
 };
 
 static struct region *all_regions;
-static unsigned long assigned_regions;
+static unsigned long assigned_regions, assigned_user_regions;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+/* Which registration runs: 1 of constructs, 2 of user regions. */
 static int initialising;
 
 /* Returns the regionType value (malloc'd) or NULL after reporting why the
@@ -163,10 +169,11 @@ static char *parse_ctc(const char *text, size_t length, const char *where)
 }
 
 static void assign_handle(POMP2_Region_handle *handle, const char *ctc, size_t ctc_length,
-                          const char *where)
+                          const char *where, int user)
 {
-    if (!initialising)
-        violation("%s called outside POMP2_Init_regions", where);
+    if (initialising != (user ? 2 : 1))
+        violation("%s called outside %s", where,
+                  user ? "POMP2_USER_Init_regions" : "POMP2_Init_regions");
     if (handle == NULL) {
         violation("%s: NULL handle address", where);
         return;
@@ -185,7 +192,10 @@ static void assign_handle(POMP2_Region_handle *handle, const char *ctc, size_t c
     pthread_mutex_lock(&state_lock);
     region->next = all_regions;
     all_regions = region;
-    assigned_regions++;
+    if (user)
+        assigned_user_regions++;
+    else
+        assigned_regions++;
     pthread_mutex_unlock(&state_lock);
     *handle = region;
 }
@@ -194,11 +204,18 @@ static void init_regions_once(void)
 {
     initialising = 1;
     POMP2_Init_regions();
+    initialising = 2;
+    POMP2_USER_Init_regions();
     initialising = 0;
     size_t declared = POMP2_Get_num_regions();
     if (declared != assigned_regions)
         violation("POMP2_Get_num_regions() says %zu regions, but %lu handles were assigned",
                   declared, assigned_regions);
+    declared = POMP2_USER_Get_num_regions();
+    if (declared != assigned_user_regions)
+        violation("POMP2_USER_Get_num_regions() says %zu regions, but %lu user handles were "
+                  "assigned",
+                  declared, assigned_user_regions);
 }
 
 static void ensure_initialised(void) { pthread_once(&init_once, init_regions_once); }
@@ -538,11 +555,11 @@ C_TASK(Untied_task)
 
 void POMP2_Assign_handle(POMP2_Region_handle *h, const char *ctc)
 {
-    assign_handle(h, ctc, c_length(ctc), "POMP2_Assign_handle");
+    assign_handle(h, ctc, c_length(ctc), "POMP2_Assign_handle", 0);
 }
 void POMP2_USER_Assign_handle(POMP2_Region_handle *h, const char *ctc)
 {
-    assign_handle(h, ctc, c_length(ctc), "POMP2_USER_Assign_handle");
+    assign_handle(h, ctc, c_length(ctc), "POMP2_USER_Assign_handle", 1);
 }
 
 static void control_event(enum event event)
@@ -700,11 +717,11 @@ F_TASK(untied_task, Untied_task)
 
 void pomp2_assign_handle_(fortran_handle *h, const char *ctc, size_t ctc_length)
 {
-    assign_handle(FH(h), ctc, ctc_length, "pomp2_assign_handle");
+    assign_handle(FH(h), ctc, ctc_length, "pomp2_assign_handle", 0);
 }
 void pomp2_user_assign_handle_(fortran_handle *h, const char *ctc, size_t ctc_length)
 {
-    assign_handle(FH(h), ctc, ctc_length, "pomp2_user_assign_handle");
+    assign_handle(FH(h), ctc, ctc_length, "pomp2_user_assign_handle", 1);
 }
 
 void pomp2_init_(void) { POMP2_Init(); }
@@ -750,7 +767,7 @@ static void write_summary(FILE *out)
     unsigned long total = 0;
     for (int i = 0; i < EVENT_COUNT; i++)
         total += event_counts[i];
-    fprintf(out, "pomp2_check: regions registered: %lu\n", assigned_regions);
+    fprintf(out, "pomp2_check: regions registered: %lu\n", assigned_regions + assigned_user_regions);
     fprintf(out, "pomp2_check: events: %lu\n", total);
     for (int i = 0; i < EVENT_COUNT; i++)
         if (event_counts[i] != 0)

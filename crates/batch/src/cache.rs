@@ -155,6 +155,7 @@ mod stored_verdict {
         failed: bool,
         regions: &'a BTreeMap<String, usize>,
         init_function: &'a Option<String>,
+        user_init_function: &'a Option<String>,
         diagnostics: Vec<WrittenDiagnostic<'a>>,
     }
 
@@ -175,6 +176,7 @@ mod stored_verdict {
         failed: bool,
         regions: BTreeMap<String, usize>,
         init_function: Option<String>,
+        user_init_function: Option<String>,
         diagnostics: Vec<ReadDiagnostic>,
     }
 
@@ -195,6 +197,7 @@ mod stored_verdict {
             failed: v.failed,
             regions: &v.regions,
             init_function: &v.init_function,
+            user_init_function: &v.user_init_function,
             diagnostics: v
                 .diagnostics
                 .iter()
@@ -219,6 +222,7 @@ mod stored_verdict {
             failed: read.failed,
             regions: read.regions,
             init_function: read.init_function,
+            user_init_function: read.user_init_function,
             diagnostics: read
                 .diagnostics
                 .into_iter()

@@ -87,22 +87,42 @@ impl Database {
     }
 
     /// The same commands with every path that `mirrored` maps (the source
-    /// file, include directories) replaced by its counterpart: what clang
-    /// tools and builds use to compile the instrumented tree. Objects go
-    /// where the original commands put them.
-    pub fn mirrored(&self, mirrored: impl Fn(&Path) -> Option<PathBuf>) -> Vec<Entry> {
+    /// file, include directories) replaced by its counterpart, and every
+    /// file they write (`-o`, `-MF`, the entry's `output`) made absolute
+    /// and put where `written` says: what clang tools and builds use to
+    /// compile the instrumented tree, run in the original directories
+    /// (relative paths the commands read stay right) without writing there.
+    pub fn mirrored(
+        &self,
+        mirrored: impl Fn(&Path) -> Option<PathBuf>,
+        written: impl Fn(&Path) -> PathBuf,
+    ) -> Vec<Entry> {
         self.entries
             .iter()
             .map(|entry| {
                 let file = absolute_file(entry);
-                let Some(new_file) = mirrored(&file) else {
-                    return entry.clone();
-                };
+                let new_file = mirrored(&file);
                 let mut arguments = Vec::with_capacity(entry.arguments.len());
                 let mut arguments_in = entry.arguments.iter();
+                let write_to = |path: &str| {
+                    written(&normalise(&locate(&entry.directory).join(path)))
+                        .to_string_lossy()
+                        .into_owned()
+                };
                 while let Some(argument) = arguments_in.next() {
                     let resolve = |path: &str| locate(&entry.directory.join(path));
-                    if let Some(flag) = pomp_cmdline::INCLUDE_OPTIONS
+                    if let Some(flag) = WRITING_OPTIONS.iter().find(|f| *f == argument) {
+                        arguments.push(flag.to_string());
+                        arguments.extend(arguments_in.next().map(|path| write_to(path)));
+                    } else if let Some((flag, path)) = WRITING_OPTIONS
+                        .iter()
+                        .find_map(|f| argument.strip_prefix(f).map(|p| (f, p)))
+                        .filter(|(_, p)| !p.is_empty())
+                    {
+                        arguments.push(format!("{flag}{}", write_to(path)));
+                    } else if new_file.is_none() {
+                        arguments.push(argument.clone());
+                    } else if let Some(flag) = pomp_cmdline::INCLUDE_OPTIONS
                         .iter()
                         .find(|f| *f == argument)
                     {
@@ -122,22 +142,53 @@ impl Database {
                             Some(new) => format!("{flag}{}", new.display()),
                             None => argument.clone(),
                         });
-                    } else if resolve(argument) == file {
+                    } else if let Some(new_file) =
+                        new_file.as_ref().filter(|_| resolve(argument) == file)
+                    {
                         arguments.push(new_file.to_string_lossy().into_owned());
                     } else {
                         arguments.push(argument.clone());
                     }
                 }
                 Entry {
-                    file: new_file,
+                    file: new_file.unwrap_or_else(|| entry.file.clone()),
                     arguments,
                     directory: entry.directory.clone(),
-                    output: entry.output.clone(),
+                    output: entry
+                        .output
+                        .as_ref()
+                        .map(|output| write_to(&output.to_string_lossy()).into()),
                 }
             })
             .collect()
     }
+
+    /// The files the mirrored commands write, for their directories to be
+    /// made before they run.
+    pub fn written_by(entries: &[Entry]) -> BTreeSet<PathBuf> {
+        let mut written = BTreeSet::new();
+        for entry in entries {
+            let mut arguments = entry.arguments.iter();
+            while let Some(argument) = arguments.next() {
+                if WRITING_OPTIONS.contains(&argument.as_str()) {
+                    written.extend(arguments.next().map(PathBuf::from));
+                } else if let Some(path) = WRITING_OPTIONS
+                    .iter()
+                    .find_map(|f| argument.strip_prefix(f))
+                    .filter(|p| !p.is_empty())
+                {
+                    written.insert(PathBuf::from(path));
+                }
+            }
+            written.extend(entry.output.clone());
+        }
+        written
+    }
 }
+
+/// Options naming a file the compiler writes: the object and the
+/// dependency file (`-MD` and `-MMD` write theirs beside the object).
+const WRITING_OPTIONS: &[&str] = &["-o", "-MF"];
 
 /// Write `entries` as a compilation database.
 pub fn render(entries: &[Entry]) -> Result<Vec<u8>> {
@@ -303,6 +354,10 @@ mod tests {
                         "-I/usr/inc",
                         "-c",
                         "/p/src/a.c",
+                        "-o",
+                        "obj/a.o",
+                        "-MMD",
+                        "-MFobj/a.d",
                     ],
                 ),
                 entry(
@@ -314,11 +369,12 @@ mod tests {
             units: BTreeMap::new(),
             skipped: vec![],
         };
-        let mirrored = database.mirrored(|path| {
+        let in_mirror = |path: &Path| {
             path.strip_prefix("/p")
                 .ok()
                 .map(|rest| Path::new("/out").join(rest))
-        });
+        };
+        let mirrored = database.mirrored(in_mirror, |path| in_mirror(path).unwrap());
         assert_eq!(mirrored[0].file, PathBuf::from("/out/src/a.c"));
         assert_eq!(
             mirrored[0].arguments,
@@ -329,8 +385,16 @@ mod tests {
                 "/out/inc",
                 "-I/usr/inc",
                 "-c",
-                "/out/src/a.c"
+                "/out/src/a.c",
+                "-o",
+                "/out/build/obj/a.o",
+                "-MMD",
+                "-MF/out/build/obj/a.d"
             ]
+        );
+        assert_eq!(
+            Database::written_by(&mirrored),
+            BTreeSet::from(["/out/build/obj/a.o".into(), "/out/build/obj/a.d".into()])
         );
         assert_eq!(mirrored[0].directory, PathBuf::from("/p/build"));
         assert_eq!(mirrored[1], database.entries[1]);

@@ -32,6 +32,7 @@ mod config;
 mod directories;
 mod index;
 mod jobs;
+pub mod link;
 mod lock;
 mod mirror;
 mod own_files;
@@ -42,7 +43,7 @@ mod walk;
 pub mod watch;
 
 pub use config::{tool_version, Config, OnError};
-pub use own_files::{COMPILE_COMMANDS, INDEX, REGISTRATION};
+pub use own_files::{Change, BUILT_OUTSIDE, COMPILE_COMMANDS, INDEX, REGISTRATION};
 pub use report::{FileDiagnostic, FileReport, Kind, Mirror, Summary, Verdict};
 
 use anyhow::{bail, Result};
@@ -106,7 +107,7 @@ pub fn run(
         progress,
         reports,
     )?;
-    own_files::write_registration(&directories, &updated.init_functions)?;
+    let registration_change = own_files::write_registration(&directories, &updated.init_functions)?;
     own_files::write_index(&directories, cache, &updated.index_inputs)?;
     let compile_commands = database
         .as_ref()
@@ -134,6 +135,7 @@ pub fn run(
     let mut outcome = Outcome::new(directories, updated.tally, warnings, &timing);
     outcome.compile_commands = compile_commands;
     outcome.watcher = watcher;
+    outcome.registration_change = registration_change;
     Ok(outcome)
 }
 
@@ -165,6 +167,9 @@ pub struct Outcome {
     pub source_dir: PathBuf,
     pub out_dir: PathBuf,
     pub registration: PathBuf,
+    /// Whether this run wrote the registration file anew: a program linked
+    /// with the object of an older one misses the regions added since.
+    pub registration_change: Change,
     pub index: PathBuf,
     pub compile_commands: Option<PathBuf>,
     /// With `--watch`: whether the watcher saw no change, so the tree was
@@ -203,6 +208,7 @@ impl Outcome {
             notable: tally.notable,
             warnings,
             registration: directories.out.join(REGISTRATION),
+            registration_change: Change::Unchanged,
             index: directories.out.join(INDEX),
             source_dir: directories.root,
             out_dir: directories.out,

@@ -379,7 +379,8 @@ impl Work<'_> {
         let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;
         pomp_core::output::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
         verdict.mirror = Mirror::Instrumented;
-        verdict.init_function = done.init_function();
+        verdict.init_function = done.plan.registration();
+        verdict.user_init_function = done.plan.user_registration();
         let mut regions = BTreeMap::new();
         for region in &done.plan.regions {
             *regions.entry(region.region_type.clone()).or_default() += 1;

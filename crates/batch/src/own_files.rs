@@ -17,6 +17,10 @@ pub const REGISTRATION: &str = "pomp_regions.c";
 pub const INDEX: &str = "pomp-idf.json";
 /// The mirrored compilation database, at the top of the output directory.
 pub const COMPILE_COMMANDS: &str = "compile_commands.json";
+/// Where the mirrored compilation database's commands write what the
+/// original ones wrote outside the tree (an out-of-source build
+/// directory), by its absolute path: never into the original build.
+pub const BUILT_OUTSIDE: &str = "pomp_build";
 /// The files of pomp's own at the top of the output directory; the last is
 /// written only from a compilation database.
 pub const NAMES: [&str; 3] = [REGISTRATION, INDEX, COMPILE_COMMANDS];
@@ -26,7 +30,7 @@ pub const NAMES: [&str; 3] = [REGISTRATION, INDEX, COMPILE_COMMANDS];
 pub fn write_registration(
     directories: &Directories,
     init_functions: &BTreeSet<String>,
-) -> Result<()> {
+) -> Result<Change> {
     use pomp2::registration::InitFunction;
     let functions: Vec<InitFunction> = init_functions
         .iter()
@@ -84,24 +88,55 @@ pub fn write_compile_commands(
     mirrored_units: &HashSet<PathBuf>,
 ) -> Result<PathBuf> {
     let path = directories.out.join(COMPILE_COMMANDS);
-    let entries = database.mirrored(|path| {
-        let relative = path.strip_prefix(&directories.root).ok()?;
-        let counterpart = directories.out.join(relative);
-        (mirrored_units.contains(relative) || counterpart.is_dir()).then_some(counterpart)
-    });
+    let out = &directories.out;
+    let entries = database.mirrored(
+        |path| {
+            let relative = path.strip_prefix(&directories.root).ok()?;
+            let counterpart = out.join(relative);
+            (mirrored_units.contains(relative) || counterpart.is_dir()).then_some(counterpart)
+        },
+        |written| match written.strip_prefix(&directories.root) {
+            Ok(relative) => out.join(relative),
+            Err(_) => out
+                .join(BUILT_OUTSIDE)
+                .join(written.strip_prefix("/").unwrap_or(written)),
+        },
+    );
+    // Compilers make no directories for what they write.
+    for written in compdb::Database::written_by(&entries) {
+        if let Some(directory) = written.parent() {
+            std::fs::create_dir_all(directory)
+                .with_context(|| format!("cannot create {}", directory.display()))?;
+        }
+    }
     write_if_changed(&path, &compdb::render(&entries)?)?;
     Ok(path)
 }
 
 /// Write `bytes` unless the file already holds them, so that builds
 /// depending on it are not redone.
-fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(());
-    }
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<Change> {
+    let change = match std::fs::read(path) {
+        Ok(old) if old == bytes => return Ok(Change::Unchanged),
+        Ok(_) => Change::Changed,
+        Err(_) => Change::Created,
+    };
     pomp_core::output::write_atomically(path, bytes)
         .and_then(|()| readable_by_all(path))
-        .with_context(|| format!("cannot write {}", path.display()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(change)
+}
+
+/// What a run did to one of the files it writes beside the tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    #[default]
+    Unchanged,
+    Created,
+    /// Different from what the last run wrote: whatever was built from
+    /// the old file is stale.
+    Changed,
 }
 
 /// What the mirror holds besides the tree is for whoever builds it, as

@@ -1,8 +1,9 @@
 //! What a batch run reports: per file, what the mirror holds and why, and
 //! for the run, the counts, the regions and the speed.
 
+use pomp_core::language::Language;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// What the mirror holds at a file's path.
@@ -92,6 +93,9 @@ pub struct Verdict {
     /// `POMP2_Init_reg_...`, which the tree's registration file calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_function: Option<String>,
+    /// `POMP2_USER_Init_reg_...`, which registers the file's user regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_init_function: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<FileDiagnostic>,
 }
@@ -105,6 +109,7 @@ impl Verdict {
             failed: false,
             regions: BTreeMap::new(),
             init_function: None,
+            user_init_function: None,
             diagnostics: vec![],
         }
     }
@@ -148,6 +153,9 @@ pub struct Summary {
     pub headers_with_directives: usize,
     /// Regions of the whole mirror by type, unchanged files included.
     pub regions: BTreeMap<String, usize>,
+    /// The languages of the tree's sources as CMake names them (`C`,
+    /// `CXX`, `Fortran`): what the programs built from it link as.
+    pub languages: BTreeSet<&'static str>,
     /// Bytes of the files seen.
     pub bytes: u64,
     pub seconds: f64,
@@ -162,6 +170,14 @@ impl Summary {
         self.bytes += file.size;
         for (region_type, count) in &verdict.regions {
             *self.regions.entry(region_type.clone()).or_default() += count;
+        }
+        if verdict.kind == Kind::Source {
+            let language = Language::from_path(&file.path).map(|l| match l {
+                Language::C => "C",
+                Language::Cpp => "CXX",
+                Language::FortranFree | Language::FortranFixed => "Fortran",
+            });
+            self.languages.extend(language);
         }
         if verdict.kind == Kind::Header && !verdict.diagnostics.is_empty() {
             self.headers_with_directives += 1;

@@ -184,6 +184,8 @@ impl Update<'_> {
         if report.verdict.mirror == Mirror::Instrumented {
             self.init_functions
                 .extend(report.verdict.init_function.clone());
+            self.init_functions
+                .extend(report.verdict.user_init_function.clone());
         }
         self.tally.add(report, reports);
         Ok(())

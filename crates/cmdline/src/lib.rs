@@ -839,4 +839,22 @@ mod tests {
         let (compiler, first) = compiler_of(&["/usr/bin/gcc", "-c", "a.c"]);
         assert_eq!((compiler, first), (Some(Path::new("/usr/bin/gcc")), 1));
     }
+
+    #[test]
+    fn clangs_openmp_flags_are_openmp_flags_and_pass_through() {
+        for flags in ["-fopenmp", "-fopenmp=libomp", "-fopenmp=libgomp"] {
+            let line = parse(&format!("{flags} -fopenmp-version=51 -c a.c"));
+            assert!(line.openmp, "{flags}");
+            assert_eq!(line.args[0], flags);
+            assert_eq!(line.args[1], "-fopenmp-version=51");
+            assert_eq!(
+                kinds(&line),
+                [("a.c".into(), InputKind::Source(Language::C))]
+            );
+        }
+        // The version alone switches nothing on, in clang as here.
+        let line = parse("-fopenmp-version=50 -fopenmp-simd -c a.c");
+        assert!(!line.openmp);
+        assert_eq!(line.args.len(), 4);
+    }
 }

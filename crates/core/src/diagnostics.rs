@@ -1,12 +1,14 @@
 //! Diagnostics that point at the user's source, rendered with codespan-reporting.
 
+use crate::flags::Spelling;
 use crate::source::{SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, termcolor};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Note,
@@ -145,11 +147,26 @@ impl<'a> Files<'a> for Listing<'a> {
     }
 }
 
-/// Render diagnostics as the compiler would, with the source line underlined.
+/// Render diagnostics as the compiler would, with the source line
+/// underlined, for `pomp instrument` and the other commands.
 pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> String {
+    render_for(file, diagnostics, color, Spelling::Command)
+}
+
+/// [`render`] for the tool that `spelling` names: options the notes advise
+/// spelt as that tool takes them, and warnings and notes that repeat for
+/// many constructs of the file shown once, with how often and where.
+/// Errors are each shown.
+pub fn render_for(
+    file: &SourceFile,
+    diagnostics: &[Diagnostic],
+    color: bool,
+    spelling: Spelling,
+) -> String {
     if diagnostics.is_empty() {
         return String::new();
     }
+    let diagnostics = fold_repeated(file, diagnostics, spelling);
     let files = Listing::new(file);
     let text = &files.text;
     let mut buffer = if color {
@@ -158,7 +175,7 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
         termcolor::Buffer::no_color()
     };
     let config = term::Config::default();
-    for d in diagnostics {
+    for d in &diagnostics {
         let severity = match d.severity {
             Severity::Note => codespan_reporting::diagnostic::Severity::Note,
             Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
@@ -181,6 +198,56 @@ pub fn render(file: &SourceFile, diagnostics: &[Diagnostic], color: bool) -> Str
         let _ = term::emit_to_write_style(&mut buffer, &config, &files, &cs);
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
+}
+
+/// Lines listed where a repeated diagnostic says where else it applies.
+const REPEATS_LISTED: usize = 10;
+
+/// `diagnostics` respelt for `spelling`, each warning or note that repeats
+/// (the same severity, message and notes) kept at its first place with a
+/// note counting and listing the others.
+fn fold_repeated(
+    file: &SourceFile,
+    diagnostics: &[Diagnostic],
+    spelling: Spelling,
+) -> Vec<Diagnostic> {
+    let mut shown: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    let mut repeats: Vec<Vec<usize>> = Vec::with_capacity(diagnostics.len());
+    let mut first: HashMap<(Severity, &str, &[String]), usize> = HashMap::new();
+    for d in diagnostics {
+        let key = (d.severity, d.message.as_str(), d.notes.as_slice());
+        match first.get(&key).filter(|_| !d.is_error()) {
+            Some(&at) => repeats[at].push(file.line_of(d.span.start)),
+            None => {
+                first.insert(key, shown.len());
+                shown.push(d.clone());
+                repeats.push(Vec::new());
+            }
+        }
+    }
+    for (d, lines) in shown.iter_mut().zip(repeats) {
+        if !lines.is_empty() {
+            let mut listed: Vec<String> = lines
+                .iter()
+                .take(REPEATS_LISTED)
+                .map(ToString::to_string)
+                .collect();
+            if lines.len() > REPEATS_LISTED {
+                listed.push("...".into());
+            }
+            let count = lines.len() + 1;
+            d.notes.push(format!(
+                "the same for {count} constructs of this file: here and at line{} {}",
+                if lines.len() == 1 { "" } else { "s" },
+                listed.join(", ")
+            ));
+        }
+        d.message = crate::flags::respell(&d.message, spelling).into_owned();
+        for note in &mut d.notes {
+            *note = crate::flags::respell(note, spelling).into_owned();
+        }
+    }
+    shown
 }
 
 #[cfg(test)]

@@ -183,6 +183,48 @@ pub fn help_lines<'f, T: 'f>(flags: impl IntoIterator<Item = &'f Flag<T>>, prefi
     out
 }
 
+/// How the tool that prints a message spells an option: `pomp instrument`,
+/// `preview` and `batch` take `--NAME`, the compiler wrappers
+/// `--pomp-NAME` (the compiler would refuse `--NAME`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spelling {
+    #[default]
+    Command,
+    Wrapper,
+}
+
+/// An instrumentation option as a message advises it, in backticks:
+/// `` `--keep-untied` ``, `` `--frontend=tree-sitter` ``. Messages name
+/// options only through this, so that [`respell`] finds every mention and
+/// a misspelt name fails where it is written.
+pub fn advise(name: &str, value: Option<&str>) -> String {
+    assert!(
+        INSTRUMENTATION.iter().any(|f| f.name == name),
+        "no instrumentation option is called {name}"
+    );
+    match value {
+        Some(value) => format!("`--{name}={value}`"),
+        None => format!("`--{name}`"),
+    }
+}
+
+/// `text` with every option [`advise`] wrote spelt as `spelling` says.
+pub fn respell(text: &str, spelling: Spelling) -> std::borrow::Cow<'_, str> {
+    if spelling == Spelling::Command || !text.contains("`--") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut text = text.to_string();
+    for flag in INSTRUMENTATION.iter().filter(|f| f.offered.wrappers) {
+        for end in ["`", "="] {
+            let written = format!("`--{}{end}", flag.name);
+            if text.contains(&written) {
+                text = text.replace(&written, &format!("`--pomp-{}{end}", flag.name));
+            }
+        }
+    }
+    std::borrow::Cow::Owned(text)
+}
+
 /// The names `--disable` accepts, lower-cased and without blanks.
 fn disable_list(value: &str) -> impl Iterator<Item = String> + '_ {
     value
@@ -229,15 +271,19 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         name: "interface",
         value: Value::Choice {
             placeholder: "NAME",
-            choices: &["pomp2", "pomp1"],
+            choices: &["pomp2", "pomp1", "pomp1-paper"],
             default: "pomp2",
         },
-        help: "Measurement interface: `pomp2` (OPARI2's, regions registered at link time) or \
-               `pomp1`, the original 2002 proposal's POMP_* calls with a static descriptor per \
-               region (tasks and newer constructs have no events there).",
+        help: "Measurement interface: `pomp2` (OPARI2's, regions registered at link time); \
+               `pomp1`, the original interface as OPARI 1.1's libpomp implements it, pomp_* \
+               calls with a context descriptor per region, found through a table the wrappers \
+               make at link time; or `pomp1-paper`, the same with the 2002 proposal's POMP_* \
+               spelling, which no shipped library implements (tasks and newer constructs have \
+               no events in either).",
         apply: |o, v| {
             o.rules.interface = match v {
                 Some("pomp1") => Interface::Pomp1,
+                Some("pomp1-paper") => Interface::Pomp1Paper,
                 _ => Interface::Pomp2,
             };
             Ok(())
@@ -442,7 +488,7 @@ mod tests {
         assert_eq!(set("events", None).unwrap_err(), "needs a value");
         assert_eq!(
             set("interface", Some("pomp3")).unwrap_err(),
-            "unknown value 'pomp3' (expected pomp2, pomp1)"
+            "unknown value 'pomp3' (expected pomp2, pomp1, pomp1-paper)"
         );
     }
 

@@ -46,9 +46,16 @@ impl Instrumentation {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
 
-    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers regions.
+    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers construct
+    /// regions.
     pub fn init_function(&self) -> Option<String> {
         self.plan.registration()
+    }
+
+    /// Every registration function the file defines: its construct
+    /// regions' and its user regions'.
+    pub fn registrations(&self) -> Vec<String> {
+        self.plan.registrations()
     }
 
     /// The instrumented text of `file`, the file this came from: its bytes

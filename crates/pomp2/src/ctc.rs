@@ -1,21 +1,46 @@
 //! CTC strings: a region's source context, passed by instrumented code to
 //! `POMP2_Assign_handle` and with a region's first event.
 //!
-//! Format: `<len>*regionType=<type>*sscl=<file>:<first>:<last>*escl=...*key=value*...**`,
-//! where `<len>` is the decimal length of the whole string. [`write`] makes
-//! the string from a [`Context`]; [`parse`] reads one back. Instrumenters
-//! differ in which keys they emit (OPARI2 declares one less than the full
-//! length, for one), and a handle may be assigned from a string that is
-//! truncated or garbled, so parsing never fails: it keeps whatever fields it
-//! could read and says whether the string was malformed.
+//! Format: `<len>*regionType=<type>*sscl=<file>:<first>:<last>*escl=...*key=value*...**`
+//! followed, where pomp has more to say, by a second part of its own,
+//! `pompId=...*pompUnit=...**`. `<len>` is the decimal length of the whole
+//! string. The first part speaks only the vocabulary of OPARI2's CTC parser
+//! (see [`opari2`]), which the measurement libraries of OPARI2 and Score-P
+//! share: it reads fields up to the first empty one, the `**` that ends the
+//! part, and never looks further (nor at the length). What only pomp's
+//! runtime and reports read goes after it: the construct's precise type
+//! where OPARI2 has no name for it (`pompType`), the region's IDF id, the
+//! enclosing unit and the form of its closing barrier.
+//!
+//! [`write`] makes the string from a [`Context`]; [`parse`] reads one back,
+//! OPARI2's strings and those of earlier pomp versions (which wrote pomp's
+//! keys in the first part) included. Instrumenters differ in which keys they
+//! emit (OPARI2 declares one less than the full length, for one), and a
+//! handle may be assigned from a string that is truncated or garbled, so
+//! parsing never fails: it keeps whatever fields it could read and says
+//! whether the string was malformed.
 
 use std::fmt::Write as _;
 
-/// The keys of a CTC string that [`Context`] holds in fields of their own.
+/// The keys of a CTC string that [`Context`] holds in fields of their own,
+/// and those the instrumenter writes with a value of their own form.
 pub mod keys {
     pub const REGION_TYPE: &str = "regionType";
     pub const START: &str = "sscl";
     pub const END: &str = "escl";
+    /// Names of critical sections and user regions; kept among the
+    /// attributes, in the order the instrumenter wrote them.
+    pub const CRITICAL_NAME: &str = "criticalName";
+    pub const USER_REGION_NAME: &str = "userRegionName";
+    /// The number of sections of a `sections` construct.
+    pub const NUM_SECTIONS: &str = "numSections";
+    /// `<kind>[,<chunk>]`, a `*` of the chunk written `@`.
+    pub const HAS_SCHEDULE: &str = "hasSchedule";
+    /// The `default` clause's argument.
+    pub const HAS_DEFAULT: &str = "hasDefault";
+    /// pomp's keys, in the part after OPARI2's terminator. The construct as
+    /// pomp names it, where that is not the `regionType`.
+    pub const POMP_TYPE: &str = "pompType";
     /// The region's id in pomp's IDF descriptor.
     pub const POMP_ID: &str = "pompId";
     /// The enclosing function or program unit, qualified (`ns::Class::f`).
@@ -23,10 +48,118 @@ pub mod keys {
     /// `inferred` on a parallel region whose closing barrier stays implicit;
     /// pomp's runtime then infers its waiting (see [`super::ImplicitBarrier`]).
     pub const POMP_IMPLICIT_BARRIER: &str = "pompImplicitBarrier";
-    /// Names of critical sections and user regions; kept among the
-    /// attributes, in the order the instrumenter wrote them.
-    pub const CRITICAL_NAME: &str = "criticalName";
-    pub const USER_REGION_NAME: &str = "userRegionName";
+}
+
+/// What OPARI2's CTC parser accepts, as its sources define it
+/// (`opari2_ctc_parser.c`, `pomp2_region_info.c`, `pomp2_user_region_info.c`:
+/// the parser OPARI2's reference library and Score-P's OPARI2 adapter
+/// share). A key it does not know makes it print `Token "..." not known.`
+/// for every region; an unknown region type, schedule kind or `default`
+/// argument, a clause value other than 0 or 1, an empty key or value, or a
+/// `sections` region without `numSections` ends the program.
+pub mod opari2 {
+    /// The region types of constructs (`ctcString2RegionInfo`).
+    pub const REGION_TYPES: &[&str] = &[
+        "atomic",
+        "barrier",
+        "critical",
+        "do",
+        "flush",
+        "for",
+        "master",
+        "ordered",
+        "parallel",
+        "paralleldo",
+        "parallelfor",
+        "parallelsections",
+        "parallelworkshare",
+        "sections",
+        "single",
+        "task",
+        "taskuntied",
+        "taskwait",
+        "workshare",
+    ];
+    /// The region type of user regions (`ctcString2UserRegionInfo`), whose
+    /// handles `POMP2_USER_Assign_handle` assigns.
+    pub const USER_REGION: &str = "userRegion";
+    /// Keys whose value is `0` or `1`: a clause is present.
+    pub const CLAUSE_FLAGS: &[&str] = &[
+        "hasCollapse",
+        "hasCopyIn",
+        "hasCopyPrivate",
+        "hasFirstPrivate",
+        "hasIf",
+        "hasLastPrivate",
+        "hasNowait",
+        "hasNum_threads",
+        "hasOrdered",
+        "hasReduction",
+        "hasShared",
+        "hasUntied",
+    ];
+    /// The kinds `hasSchedule` may name.
+    pub const SCHEDULE_KINDS: &[&str] = &["auto", "dynamic", "guided", "runtime", "static"];
+    /// The arguments `hasDefault` may give.
+    pub const DEFAULT_KINDS: &[&str] = &["none", "shared", "private", "firstprivate"];
+    /// Keys with a value of their own (besides `regionType`, `sscl`, `escl`).
+    pub const VALUE_KEYS: &[&str] = &[
+        super::keys::CRITICAL_NAME,
+        super::keys::NUM_SECTIONS,
+        super::keys::HAS_SCHEDULE,
+        super::keys::HAS_DEFAULT,
+        "userGroupName",
+        super::keys::USER_REGION_NAME,
+    ];
+
+    pub fn is_region_type(name: &str) -> bool {
+        REGION_TYPES.contains(&name)
+    }
+
+    /// `hasSchedule`'s value for a `schedule(kind[, chunk])` clause, `None`
+    /// when OPARI2 knows no such kind. The chunk is written without blanks,
+    /// a `*` in it as `@` (the parser turns it back).
+    pub fn schedule(kind: &str, chunk: Option<&str>) -> Option<String> {
+        let kind = kind.trim().to_ascii_lowercase();
+        if !SCHEDULE_KINDS.contains(&kind.as_str()) {
+            return None;
+        }
+        let mut value = kind;
+        if let Some(chunk) = chunk.map(str::trim).filter(|c| !c.is_empty()) {
+            value.push(',');
+            value.extend(
+                chunk
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .map(|c| match c {
+                        '*' => '@',
+                        // Not in a string literal: the value stands in one.
+                        '"' | '\\' => '_',
+                        c => c,
+                    }),
+            );
+        }
+        Some(value)
+    }
+
+    /// `hasDefault`'s value for a `default(...)` clause, `None` for an
+    /// argument OPARI2 does not know.
+    pub fn default_sharing(argument: &str) -> Option<&'static str> {
+        let argument = argument.trim().to_ascii_lowercase();
+        DEFAULT_KINDS.iter().copied().find(|k| *k == argument)
+    }
+
+    /// Does OPARI2's parser know `key`?
+    pub fn knows_key(key: &str) -> bool {
+        [
+            super::keys::REGION_TYPE,
+            super::keys::START,
+            super::keys::END,
+        ]
+        .contains(&key)
+            || CLAUSE_FLAGS.contains(&key)
+            || VALUE_KEYS.contains(&key)
+    }
 }
 
 /// A source location range as written in `sscl`/`escl`.
@@ -66,11 +199,16 @@ impl ImplicitBarrier {
 /// Everything a CTC string says about a region.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Context {
+    /// `regionType`: the type OPARI2's parser reads, one of OPARI2's names
+    /// in strings pomp writes now (see [`Context::construct`]).
     pub region_type: String,
+    /// `pompType`: the construct as pomp names it, where that is not the
+    /// `regionType` (`parallelforsimd` beside `parallelfor`).
+    pub pomp_type: Option<String>,
     pub start: Option<SourceRange>,
     pub end: Option<SourceRange>,
     /// Every other `key=value`, in order: `criticalName`, `numSections`,
-    /// `hasIf`, `scheduleType`, ... Keys are never those of [`keys`] that
+    /// `hasIf`, `hasSchedule`, ... Keys are never those of [`keys`] that
     /// have fields here.
     pub attributes: Vec<(String, String)>,
     /// `pompId`.
@@ -81,12 +219,27 @@ pub struct Context {
     pub implicit_barrier: ImplicitBarrier,
 }
 
+/// The construct type pomp gives user regions, which OPARI2 calls
+/// [`opari2::USER_REGION`].
+pub const USER_REGION_TYPE: &str = "region";
+
 impl Context {
     pub fn attribute(&self, key: &str) -> Option<&str> {
         self.attributes
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The construct as pomp names it: `pompType` where the string has
+    /// one, else its `regionType`, OPARI2's `userRegion` read as pomp's
+    /// `region`.
+    pub fn construct(&self) -> &str {
+        match (&self.pomp_type, self.region_type.as_str()) {
+            (Some(precise), _) => precise,
+            (None, opari2::USER_REGION) => USER_REGION_TYPE,
+            (None, written) => written,
+        }
     }
 
     /// The name a user gave the region: a critical section's or a user
@@ -102,7 +255,7 @@ impl Context {
     /// instrumenter said which it is.
     pub fn label(&self) -> String {
         label(
-            &self.region_type,
+            self.construct(),
             self.name(),
             self.unit.as_deref(),
             self.start
@@ -239,6 +392,7 @@ fn push_sanitized(out: &mut String, value: &str) {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ContextView<'a> {
     pub region_type: &'a str,
+    pub pomp_type: Option<&'a str>,
     pub start: Option<SourceRangeView<'a>>,
     pub end: Option<SourceRangeView<'a>>,
     pub attributes: &'a [(String, String)],
@@ -266,6 +420,7 @@ impl Context {
         }
         ContextView {
             region_type: &self.region_type,
+            pomp_type: self.pomp_type.as_deref(),
             start: range(&self.start),
             end: range(&self.end),
             attributes: &self.attributes,
@@ -287,6 +442,11 @@ pub fn write(context: &Context) -> String {
 /// [`write`] of a borrowed context, appended to `out`, the body written in
 /// `body` first (its length leads the string): a file's regions make
 /// thousands of these strings, and one buffer serves them all.
+///
+/// The region type, source locations and attributes form the part OPARI2's
+/// parser reads; pomp's own fields, where there are any, follow its
+/// terminator. A file name's colons are written as `_` too: the parser
+/// takes a location's first colon for the end of its file name.
 pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     body.clear();
     body.push('*');
@@ -307,7 +467,12 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     for (key, range) in [(keys::START, &context.start), (keys::END, &context.end)] {
         if let Some(range) = range {
             open(body, key);
+            let start = body.len();
             push_sanitized(body, range.file);
+            if body[start..].contains(':') {
+                let file = body.split_off(start).replace(':', "_");
+                body.push_str(&file);
+            }
             let mut number = itoa::Buffer::new();
             body.push(':');
             body.push_str(number.format(range.first_line));
@@ -319,6 +484,11 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     for (key, value) in context.attributes {
         field(body, key, value);
     }
+    body.push('*');
+    let pomp_part = body.len();
+    if let Some(precise) = context.pomp_type {
+        field(body, keys::POMP_TYPE, precise);
+    }
     if let Some(id) = context.pomp_id {
         field(body, keys::POMP_ID, id);
     }
@@ -328,7 +498,9 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     if context.implicit_barrier == ImplicitBarrier::Inferred {
         field(body, keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
     }
-    body.push('*');
+    if body.len() > pomp_part {
+        body.push('*');
+    }
     push_with_length_prefix(body, out);
 }
 
@@ -374,11 +546,20 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         _ => malformed = true,
     }
 
+    // OPARI2's part, then pomp's, each ended by an empty field. A Fortran
+    // constant may be padded with blanks after the last.
     let mut terminated = false;
-    for field in body.split('*') {
+    let mut fields = body.split('*');
+    let mut parts = 0;
+    while let Some(field) = fields.next() {
         if field.is_empty() {
-            terminated = true;
-            break;
+            parts += 1;
+            let rest = fields.clone().next().unwrap_or("");
+            if parts == 2 || rest.trim_matches([' ', '\0']).is_empty() {
+                terminated = true;
+                break;
+            }
+            continue;
         }
         let Some((key, value)) = field.split_once('=') else {
             malformed = true;
@@ -388,6 +569,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             keys::REGION_TYPE => context.region_type = value.to_string(),
             keys::START => context.start = parse_range(value, &mut malformed),
             keys::END => context.end = parse_range(value, &mut malformed),
+            keys::POMP_TYPE => context.pomp_type = Some(value.to_string()),
             keys::POMP_ID => context.pomp_id = Some(value.to_string()),
             keys::POMP_UNIT => context.unit = Some(value.to_string()),
             keys::POMP_IMPLICIT_BARRIER => match value {
@@ -443,7 +625,7 @@ mod tests {
     }
 
     #[test]
-    fn writes_what_the_instrumenter_always_wrote() {
+    fn pomp_s_fields_follow_opari2_s_terminator() {
         let context = Context {
             region_type: "critical".into(),
             start: range("src/a.c", 10, 11),
@@ -454,17 +636,26 @@ mod tests {
         };
         assert_eq!(
             write(&context),
-            "92*regionType=critical*sscl=src/a.c:10:11*escl=src/a.c:14:14*criticalName=io*pompId=3f2a.4**"
+            "93*regionType=critical*sscl=src/a.c:10:11*escl=src/a.c:14:14*criticalName=io**pompId=3f2a.4**"
+        );
+        let opari2_only = Context {
+            pomp_id: None,
+            ..context
+        };
+        assert_eq!(
+            write(&opari2_only),
+            "78*regionType=critical*sscl=src/a.c:10:11*escl=src/a.c:14:14*criticalName=io**"
         );
     }
 
     #[test]
-    fn pomp_keys_follow_the_others() {
+    fn pomp_keys_keep_their_order() {
         let context = Context {
-            region_type: "parallel".into(),
+            region_type: "parallelfor".into(),
+            pomp_type: Some("parallelforsimd".into()),
             start: range("lulesh.cc", 782, 782),
             end: range("lulesh.cc", 790, 790),
-            attributes: vec![("hasNumThreads".into(), "1".into())],
+            attributes: vec![("hasNum_threads".into(), "1".into())],
             pomp_id: Some("x.1".into()),
             unit: Some("CalcKinematicsForElems".into()),
             implicit_barrier: ImplicitBarrier::Inferred,
@@ -472,11 +663,55 @@ mod tests {
         let ctc = write(&context);
         assert!(
             ctc.ends_with(
-                "*hasNumThreads=1*pompId=x.1*pompUnit=CalcKinematicsForElems*pompImplicitBarrier=inferred**"
+                "*hasNum_threads=1**pompType=parallelforsimd*pompId=x.1*pompUnit=CalcKinematicsForElems*pompImplicitBarrier=inferred**"
             ),
             "{ctc}"
         );
-        assert_eq!(parse(ctc.as_bytes()).context, context);
+        let parsed = parse(ctc.as_bytes());
+        assert!(!parsed.malformed);
+        assert_eq!(parsed.context, context);
+        assert_eq!(parsed.context.construct(), "parallelforsimd");
+    }
+
+    #[test]
+    fn strings_of_earlier_versions_and_of_opari2_are_read() {
+        let earlier = parse(
+            b"101*regionType=parallelfor*sscl=s.c:28:28*escl=s.c:29:29*pompUnit=main*pompImplicitBarrier=inferred**",
+        );
+        assert_eq!(earlier.context.unit.as_deref(), Some("main"));
+        assert_eq!(earlier.context.implicit_barrier, ImplicitBarrier::Inferred);
+        let user =
+            parse(b"75*regionType=userRegion*sscl=t.c:32:32*escl=t.c:34:34*userRegionName=foo**");
+        assert_eq!(user.context.construct(), USER_REGION_TYPE);
+        assert_eq!(user.context.name(), Some("foo"));
+        assert!(!user.malformed);
+    }
+
+    #[test]
+    fn colons_leave_file_names_where_opari2_reads_locations() {
+        let ctc = write(&Context {
+            region_type: "barrier".into(),
+            start: range("C:/x/y.c", 3, 3),
+            end: range("C:/x/y.c", 3, 3),
+            ..Context::default()
+        });
+        assert!(ctc.contains("*sscl=C_/x/y.c:3:3*"), "{ctc}");
+    }
+
+    #[test]
+    fn schedules_and_defaults_in_opari2_s_words() {
+        assert_eq!(
+            opari2::schedule("dynamic", Some("2 * 3")).as_deref(),
+            Some("dynamic,2@3")
+        );
+        assert_eq!(opari2::schedule("STATIC", None).as_deref(), Some("static"));
+        assert_eq!(opari2::schedule("nonmonotonic:dynamic", None), None);
+        assert_eq!(opari2::schedule("SCHED", None), None);
+        assert_eq!(opari2::default_sharing("NONE"), Some("none"));
+        assert_eq!(opari2::default_sharing("private "), Some("private"));
+        assert_eq!(opari2::default_sharing("MACRO"), None);
+        assert!(opari2::knows_key("hasNum_threads") && !opari2::knows_key("hasNumThreads"));
+        assert!(!opari2::knows_key("hasCopyprivate"));
     }
 
     #[test]
@@ -542,6 +777,10 @@ mod tests {
         let parsed = parse(padded.as_bytes());
         assert!(!parsed.malformed);
         assert_eq!(parsed.context.start, range("f.c", 1, 2));
+        let two_parts = "47*regionType=for*sscl=f.c:1:2**pompId=a.1**    ";
+        let parsed = parse(two_parts.as_bytes());
+        assert!(!parsed.malformed);
+        assert_eq!(parsed.context.pomp_id.as_deref(), Some("a.1"));
     }
 
     #[test]
@@ -612,6 +851,7 @@ mod tests {
                     keys::REGION_TYPE,
                     keys::START,
                     keys::END,
+                    keys::POMP_TYPE,
                     keys::POMP_ID,
                     keys::POMP_UNIT,
                     keys::POMP_IMPLICIT_BARRIER,
@@ -629,20 +869,24 @@ mod tests {
             proptest::option::of(text()),
             proptest::option::of(text()),
             any::<bool>(),
+            proptest::option::of(proptest::string::string_regex("[a-z]{1,20}").unwrap()),
         )
             .prop_map(
-                |(region_type, start, end, attributes, pomp_id, unit, inferred)| Context {
-                    region_type,
-                    start,
-                    end,
-                    attributes,
-                    pomp_id,
-                    unit,
-                    implicit_barrier: if inferred {
-                        ImplicitBarrier::Inferred
-                    } else {
-                        ImplicitBarrier::Explicit
-                    },
+                |(region_type, start, end, attributes, pomp_id, unit, inferred, pomp_type)| {
+                    Context {
+                        region_type,
+                        pomp_type,
+                        start,
+                        end,
+                        attributes,
+                        pomp_id,
+                        unit,
+                        implicit_barrier: if inferred {
+                            ImplicitBarrier::Inferred
+                        } else {
+                            ImplicitBarrier::Explicit
+                        },
+                    }
                 },
             )
     }
@@ -650,12 +894,13 @@ mod tests {
     fn sanitized(context: &Context) -> Context {
         let range = |r: &Option<SourceRange>| {
             r.as_ref().map(|r| SourceRange {
-                file: sanitize(&r.file),
+                file: sanitize(&r.file).replace(':', "_"),
                 ..r.clone()
             })
         };
         Context {
             region_type: context.region_type.clone(),
+            pomp_type: context.pomp_type.clone(),
             start: range(&context.start),
             end: range(&context.end),
             attributes: context

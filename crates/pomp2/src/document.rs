@@ -48,12 +48,13 @@ pub enum Error {
         what: &'static str,
         source: serde_json::Error,
     },
-    #[error("{} is not a {what} ({})", path.display(),
-        found.as_deref().map_or("it does not say what it is".to_string(), |f| format!("it says it is {f:?}")))]
+    #[error("{}", foreign_message(path, what, found, is))]
     Foreign {
         path: PathBuf,
         what: &'static str,
         found: Option<String>,
+        /// What the file is, when it is something pomp knows.
+        is: Option<Kind>,
     },
     #[error("{} is a {what} of version {found}; this build reads version {reads}", path.display())]
     UnsupportedVersion {
@@ -68,6 +69,104 @@ pub enum Error {
         what: &'static str,
         source: serde_json::Error,
     },
+}
+
+/// A kind of file pomp writes or reads, told by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Profile,
+    /// The runtime's compact binary trace.
+    Trace,
+    /// A trace as Chrome trace JSON.
+    ChromeTrace,
+    IdfDescriptor,
+    IdfIndex,
+    /// A compilation database (`compile_commands.json`).
+    CompilationDatabase,
+}
+
+impl Kind {
+    /// What the file is called.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Profile => "pomp profile",
+            Kind::Trace => "pomp trace (the runtime's binary trace)",
+            Kind::ChromeTrace => "pomp trace in Chrome trace JSON",
+            Kind::IdfDescriptor => "pomp IDF descriptor",
+            Kind::IdfIndex => "pomp IDF index",
+            Kind::CompilationDatabase => "compilation database",
+        }
+    }
+
+    /// What reads it.
+    pub fn read_by(self) -> &'static str {
+        match self {
+            Kind::Profile => "`pomp report PROFILE` reports on it",
+            Kind::Trace => {
+                "`pomp report TRACE --otf2 DIR` or `--chrome OUT.json` converts it, and \
+                 `pomp report PROFILE` reads it beside the profile that names it"
+            }
+            Kind::ChromeTrace => "Perfetto (ui.perfetto.dev) and chrome://tracing open it",
+            Kind::IdfDescriptor | Kind::IdfIndex => {
+                "`pomp report PROFILE --idf FILE` reads it with a profile"
+            }
+            Kind::CompilationDatabase => {
+                "`pomp batch --compile-commands FILE --out DIR` instruments the files it lists"
+            }
+        }
+    }
+
+    /// What `bytes` are, if pomp knows them.
+    pub fn of(bytes: &[u8]) -> Option<Kind> {
+        // Headers are structs, which serde also reads from arrays.
+        let object = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+        fn is<D: Document>(bytes: &[u8]) -> bool {
+            serde_json::from_slice::<D::Header>(bytes)
+                .is_ok_and(|header| !matches!(D::identify(&header), Identity::Foreign(_)))
+        }
+        /// The fields every entry of a compilation database has.
+        #[derive(serde::Deserialize)]
+        struct Entry {
+            #[allow(dead_code)]
+            directory: String,
+            #[allow(dead_code)]
+            file: String,
+        }
+        if crate::trace::is_trace(bytes) {
+            Some(Kind::Trace)
+        } else if object && is::<crate::profile::Profile>(bytes) {
+            Some(Kind::Profile)
+        } else if object && is::<crate::chrome::Trace>(bytes) {
+            Some(Kind::ChromeTrace)
+        } else if object && is::<crate::idf::Document>(bytes) {
+            Some(Kind::IdfDescriptor)
+        } else if object && is::<crate::idf::Index>(bytes) {
+            Some(Kind::IdfIndex)
+        } else if serde_json::from_slice::<Vec<Entry>>(bytes).is_ok_and(|e| !e.is_empty()) {
+            Some(Kind::CompilationDatabase)
+        } else {
+            None
+        }
+    }
+}
+
+fn foreign_message(path: &Path, what: &str, found: &Option<String>, is: &Option<Kind>) -> String {
+    match (is, found) {
+        (Some(kind), _) => format!(
+            "{} is a {}, not a {what}: {}",
+            path.display(),
+            kind.name(),
+            kind.read_by()
+        ),
+        (None, Some(found)) => format!(
+            "{} is not a {what} (it says it is {found:?})",
+            path.display()
+        ),
+        (None, None) => format!(
+            "{} is not a {what} (it does not say what it is)",
+            path.display()
+        ),
+    }
 }
 
 /// Read a document of kind `D` from `path`.
@@ -90,17 +189,21 @@ pub fn from_slice<D: Document>(bytes: &[u8], path: &Path) -> Result<D, Error> {
             what,
         });
     }
+    // Another file pomp knows is named for what it is.
+    let foreign = |found| Error::Foreign {
+        path: path_buf(),
+        what,
+        found,
+        is: Kind::of(bytes),
+    };
     let header: D::Header =
         serde_json::from_slice(bytes).map_err(|source| match source.classify() {
             serde_json::error::Category::Eof => Error::Truncated {
                 path: path_buf(),
                 what,
             },
-            serde_json::error::Category::Data => Error::Foreign {
-                path: path_buf(),
-                what,
-                found: None,
-            },
+            serde_json::error::Category::Data => foreign(None),
+            _ if Kind::of(bytes).is_some() => foreign(None),
             _ => Error::NotJson {
                 path: path_buf(),
                 what,
@@ -109,13 +212,7 @@ pub fn from_slice<D: Document>(bytes: &[u8], path: &Path) -> Result<D, Error> {
         })?;
     match D::identify(&header) {
         Identity::Readable => {}
-        Identity::Foreign(found) => {
-            return Err(Error::Foreign {
-                path: path_buf(),
-                what,
-                found,
-            })
-        }
+        Identity::Foreign(found) => return Err(foreign(found)),
         Identity::Unsupported { found, reads } => {
             return Err(Error::UnsupportedVersion {
                 path: path_buf(),
@@ -149,6 +246,42 @@ mod tests {
         from_slice(text.as_bytes(), Path::new("x.json"))
     }
 
+    /// A file pomp knows, named where another is wanted, is said to be
+    /// what it is, with what reads it.
+    #[test]
+    fn known_files_are_named_for_what_they_are() {
+        let said = |bytes: &[u8]| read_idf(std::str::from_utf8(bytes).unwrap()).unwrap_err();
+        let database = br#"[{"directory": "/src", "file": "a.c", "command": "cc -c a.c"},
+            {"directory": "/src", "file": "b.c", "arguments": ["cc", "-c", "b.c"]}]"#;
+        assert_eq!(
+            said(database).to_string(),
+            "x.json is a compilation database, not a pomp IDF descriptor: `pomp batch \
+             --compile-commands FILE --out DIR` instruments the files it lists"
+        );
+        let profile = format!(
+            "{{\"format\": \"{}\", \"version\": {}}}",
+            crate::profile::FORMAT,
+            crate::profile::VERSION
+        );
+        let profile = from_slice::<crate::chrome::Trace>(profile.as_bytes(), Path::new("p.json"));
+        assert_eq!(
+            profile.unwrap_err().to_string(),
+            "p.json is a pomp profile, not a pomp trace: `pomp report PROFILE` reports on it"
+        );
+        let descriptor = br#"{"schema_version": "1.0", "regions": []}"#;
+        let as_profile = from_slice::<crate::profile::Profile>(descriptor, Path::new("x.json"));
+        assert!(as_profile.unwrap_err().to_string().starts_with(
+            "x.json is a pomp IDF descriptor, not a pomp profile: `pomp report PROFILE --idf FILE`"
+        ));
+        let mut trace = crate::trace::MAGIC.to_vec();
+        trace.extend_from_slice(&[1, 0, 0, 0]);
+        let as_profile = from_slice::<crate::profile::Profile>(&trace, Path::new("t.ptrace"));
+        assert!(as_profile.unwrap_err().to_string().starts_with(
+            "t.ptrace is a pomp trace (the runtime's binary trace), not a pomp profile: \
+                 `pomp report TRACE --otf2 DIR`"
+        ));
+    }
+
     #[test]
     fn every_kind_of_unreadable_file_is_told_apart() {
         let missing = read::<idf::Document>("/nonexistent/x.json").unwrap_err();
@@ -162,15 +295,15 @@ mod tests {
             read_idf("<html>").unwrap_err(),
             Error::NotJson { .. }
         ));
-        let profile = read_idf("{\"format\": \"pomp-profile\"}").unwrap_err();
+        let unnamed = read_idf("{\"regions\": []}").unwrap_err();
         assert_eq!(
-            profile.to_string(),
+            unnamed.to_string(),
             "x.json is not a pomp IDF descriptor (it does not say what it is)"
         );
         let newer = read_idf("{\"schema_version\": \"2.0\"}").unwrap_err();
         assert_eq!(
             newer.to_string(),
-            "x.json is a pomp IDF descriptor of version 2.0; this build reads version 1.0"
+            "x.json is a pomp IDF descriptor of version 2.0; this build reads version 1.1"
         );
         let damaged = read_idf("{\"schema_version\": \"1.0\", \"regions\": 3}").unwrap_err();
         assert!(matches!(damaged, Error::Invalid { .. }), "{damaged}");

@@ -54,8 +54,9 @@ pub struct Event {
 }
 
 impl Event {
-    /// The C prototype, with `prefix` (`POMP2_`) before the name.
-    pub fn c_prototype(&self, prefix: &str) -> String {
+    /// The C prototype of the function called `function` for this event
+    /// (`POMP2_Parallel_fork`).
+    pub fn c_prototype(&self, function: &str) -> String {
         let params: Vec<&str> = self.params.iter().map(|p| p.c_type()).collect();
         let params = if params.is_empty() {
             "void".to_string()
@@ -66,7 +67,7 @@ impl Event {
             Returns::Nothing => "void",
             Returns::Int => "int",
         };
-        format!("{returns} {prefix}{}({params});", self.name)
+        format!("{returns} {function}({params});")
     }
 }
 
@@ -208,15 +209,17 @@ mod tests {
     #[test]
     fn prototypes_spell_the_c_signatures() {
         assert_eq!(
-            find("Parallel_fork").unwrap().c_prototype("POMP2_"),
+            find("Parallel_fork").unwrap().c_prototype("POMP2_Parallel_fork"),
             "void POMP2_Parallel_fork(POMP2_Region_handle*, int, int, POMP2_Task_handle*, const char*);"
         );
         assert_eq!(
-            find("Test_nest_lock").unwrap().c_prototype("POMP2_"),
+            find("Test_nest_lock")
+                .unwrap()
+                .c_prototype("POMP2_Test_nest_lock"),
             "int POMP2_Test_nest_lock(omp_nest_lock_t*);"
         );
         assert_eq!(
-            find("Init").unwrap().c_prototype("POMP2_"),
+            find("Init").unwrap().c_prototype("POMP2_Init"),
             "void POMP2_Init(void);"
         );
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The value of [`Document::schema_version`] this crate writes and reads.
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,8 +26,12 @@ pub struct Document {
     pub options: Options,
     /// The part of the file's generated names that makes them unique.
     pub unique: String,
-    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers regions.
+    /// `POMP2_Init_reg_<unique>_<n>`, when the file registers construct
+    /// regions.
     pub init_function: Option<String>,
+    /// `POMP2_USER_Init_reg_<unique>_<n>`, when it registers user regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_init_function: Option<String>,
     pub regions: Vec<Region>,
     pub diagnostics: Vec<Diagnostic>,
 }

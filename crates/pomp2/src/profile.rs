@@ -32,6 +32,15 @@ pub struct Profile {
     pub opari2_version: Option<String>,
     /// `POMP2_Get_num_regions`: regions the registration declared.
     pub declared_regions: u64,
+    /// Regions no registration declared, met first by an event that
+    /// carried their CTC string: the program was linked with a
+    /// registration older than its objects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unregistered_regions: Vec<RegionId>,
+    /// Events lost because their region was never registered and the call
+    /// carried no CTC string to assign it by.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unregistered_events_lost: u64,
     pub wall_ns: u64,
     pub thread_count: u64,
     /// Threads that were still recording an event when the program ended;
@@ -567,6 +576,8 @@ mod tests {
             rank: None,
             opari2_version: Some("pomp".into()),
             declared_regions: 2,
+            unregistered_regions: vec![],
+            unregistered_events_lost: 0,
             wall_ns: 60_000_000,
             thread_count: 1,
             incomplete_threads: vec![],

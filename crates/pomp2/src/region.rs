@@ -73,8 +73,21 @@ pub enum EventSet {
 pub enum Interface {
     #[default]
     Pomp2,
-    /// The original 2002 proposal: `POMP_*` calls with static descriptors.
+    /// The original interface as OPARI 1.1's library implements it:
+    /// `pomp_*` calls with a context descriptor per region, found through
+    /// a table made at link time.
     Pomp1,
+    /// The same with the 2002 proposal's spelling of the C calls,
+    /// `POMP_*`, which no library that shipped implements.
+    #[serde(rename = "pomp1-paper")]
+    Pomp1Paper,
+}
+
+impl Interface {
+    /// Either form of the original interface.
+    pub fn is_pomp1(self) -> bool {
+        matches!(self, Interface::Pomp1 | Interface::Pomp1Paper)
+    }
 }
 
 #[cfg(test)]

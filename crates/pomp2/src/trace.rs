@@ -217,8 +217,13 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{} is not a pomp trace", path.display())]
-    Foreign { path: PathBuf },
+    #[error("{} is not a pomp trace{}", path.display(), is.map_or(String::new(),
+        |kind| format!(": it is a {}; {}", kind.name(), kind.read_by())))]
+    Foreign {
+        path: PathBuf,
+        /// What the file is, when it is something pomp knows.
+        is: Option<crate::document::Kind>,
+    },
     #[error("{} is a pomp trace of version {found}; this build reads version {VERSION}", path.display())]
     UnsupportedVersion { path: PathBuf, found: u32 },
     #[error("{} is truncated (it has no footer): was the program stopped before it finished?", path.display())]
@@ -282,6 +287,7 @@ pub fn from_slice(bytes: &[u8], path: &Path) -> Result<Trace, Error> {
     if !is_trace(bytes) {
         return Err(Error::Foreign {
             path: path.to_path_buf(),
+            is: crate::document::Kind::of(bytes),
         });
     }
     let version = u32_at(bytes, 8).ok_or_else(|| Error::Truncated {

@@ -166,10 +166,15 @@ fn info(
     descriptor: Option<&pomp2::idf::Region>,
 ) -> RegionInfo {
     // The descriptor has the clause as written (`static, 1`); the CTC
-    // string only its kind.
+    // string its kind and chunk in OPARI2's words (`static,1`, `@` for a
+    // `*`), or in profiles of earlier versions the kind alone.
     let schedule = descriptor
         .and_then(|d| d.clauses.iter().find(|c| c.name == "schedule"))
         .and_then(|c| c.args.clone())
+        .or_else(|| {
+            let written = region.attributes.get(pomp2::ctc::keys::HAS_SCHEDULE)?;
+            Some(written.replace(',', ", ").replace('@', "*"))
+        })
         .or_else(|| region.attributes.get("scheduleType").cloned());
     RegionInfo {
         key,

@@ -91,6 +91,8 @@ fn profile(regions: Vec<Region>, wall_ms: u64, threads: Vec<Thread>) -> Profile 
         rank: None,
         opari2_version: Some("pomp".into()),
         declared_regions: regions.len() as u64,
+        unregistered_regions: vec![],
+        unregistered_events_lost: 0,
         wall_ns: wall_ms * MS,
         thread_count: threads.len() as u64,
         incomplete_threads: vec![],

@@ -49,6 +49,16 @@ impl Compiler {
         }
     }
 
+    /// The underlying compiler as the user set it (`POMP_CC` and friends)
+    /// or its default, for messages.
+    pub fn underlying_name(self) -> String {
+        let (variable, default) = self.environment();
+        std::env::var(variable)
+            .ok()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| default.to_string())
+    }
+
     /// The underlying compiler command: `POMP_CC` and friends may hold a
     /// launcher too (`ccache gcc`).
     pub fn command(self) -> Result<Vec<OsString>> {
@@ -84,15 +94,38 @@ pub fn is_clang(command: &[OsString]) -> bool {
     })
 }
 
-/// Create `pomp-cc`, `pomp-cxx` and `pomp-f90` in `directory` as symbolic
-/// links to the running `pomp` binary, replacing older links of those names.
-pub fn install_wrappers(directory: &Path) -> Result<Vec<PathBuf>> {
+/// Create `pomp-cc`, `pomp-cxx`, `pomp-f90` and `pomp` itself (for `pomp
+/// report` and the other subcommands once the directory is on the `PATH`),
+/// and with `opari2` also `opari2` and `opari2-config`, in `directory` as
+/// symbolic links to the running `pomp` binary, replacing older links of
+/// those names. The binary is not linked to itself where it already lives
+/// in `directory`.
+pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Vec<PathBuf>> {
     let pomp = std::env::current_exe().context("locating the pomp binary")?;
     std::fs::create_dir_all(directory)
         .with_context(|| format!("creating {}", directory.display()))?;
+    let names = [Compiler::C, Compiler::Cxx, Compiler::Fortran]
+        .map(Compiler::wrapper_name)
+        .into_iter()
+        .chain(["pomp"]);
     let mut installed = Vec::new();
-    for compiler in [Compiler::C, Compiler::Cxx, Compiler::Fortran] {
-        let link = directory.join(compiler.wrapper_name());
+    // OPARI2's tools, only when asked for: they stand in for OPARI2's own.
+    let tools: &[&str] = if opari2 {
+        &["opari2", "opari2-config"]
+    } else {
+        &[]
+    };
+    for name in names.chain(tools.iter().copied()) {
+        let link = directory.join(name);
+        let is_the_binary = std::fs::canonicalize(&link)
+            .ok()
+            .zip(std::fs::canonicalize(&pomp).ok())
+            .is_some_and(|(at, binary)| at == binary)
+            && !link.is_symlink();
+        if is_the_binary {
+            installed.push(link);
+            continue;
+        }
         if link.symlink_metadata().is_ok() {
             std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
         }

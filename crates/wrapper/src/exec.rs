@@ -3,7 +3,7 @@
 
 use super::compiler::Compiler;
 use super::plan::{self, LinkInputs, Run, Step};
-use super::registration::{render_registration, LinkScan};
+use super::registration::LinkScan;
 use super::runtime;
 use super::scratch::LazyScratch;
 use super::sources::AlreadyReported;
@@ -78,6 +78,8 @@ impl Executor<'_> {
         for function in &inputs.init_functions {
             scan.add_function(function.clone());
         }
+        scan.pomp1_regions
+            .extend(inputs.pomp1_regions.iter().cloned());
         for path in linked_files(inputs) {
             // The linker judges files it cannot use; registration only
             // needs the ones it can read.
@@ -99,7 +101,15 @@ impl Executor<'_> {
                  --pomp-runtime=LIB or POMP_RUNTIME"
             );
         }
-        let registration_object = if scan.needs_registration() {
+        if let Some(chosen) = chosen {
+            scan.user_regions_counted_with_constructs =
+                super::library::counts_user_regions_with_constructs(
+                    chosen,
+                    &inputs.library_dirs,
+                    &Compiler::C.command()?,
+                )?;
+        }
+        let registration_object = if scan.needs_registration() || scan.needs_pomp1_table() {
             Some(self.registration_object(&scan, inputs)?)
         } else {
             None
@@ -116,7 +126,7 @@ impl Executor<'_> {
         let scratch = self.scratch.get()?.path().to_path_buf();
         let source = scratch.join("pomp_init_regions.c");
         let object = scratch.join("pomp_init_regions.o");
-        std::fs::write(&source, render_registration(&scan.distinct_functions()))
+        std::fs::write(&source, scan.render())
             .with_context(|| format!("writing {}", source.display()))?;
         let run = plan::registration_run(&Compiler::C.command()?, inputs, &source, &object);
         let status = self.run(&run)?;

@@ -19,12 +19,29 @@ the region registration and the pomp runtime (or another POMP2 library).
 
 Wrapper options (removed before the compiler runs):
 {options}
-A program calling the original interface (--pomp-interface=pomp1) is linked
-with the library --pomp-runtime names: pomp's runtime implements POMP2 only.
+With another library (--pomp-runtime, POMP_RUNTIME) the sources call only the
+events its symbols define, with every barrier explicit as OPARI2 writes it;
+a note names the constructs that stay unmeasured. A program calling the
+original interface (--pomp-interface=pomp1, as OPARI 1.1's libpomp takes it)
+is linked with the library --pomp-runtime names, and with the table of its
+regions that library reads: pomp's runtime implements POMP2 only.
 
 Environment:
   {variable:<23} the underlying compiler (default {default}; may include a launcher)
   POMP_RUNTIME_DIR        directory holding libpomp_runtime.a
 "
+    )
+}
+
+/// What a wrapper prints before the compiler's own `--help`: which
+/// compiler answers, and where pomp's options are explained.
+pub fn compiler_help_header(compiler: Compiler) -> String {
+    let name = compiler.wrapper_name();
+    let (variable, _) = compiler.environment();
+    let underlying = compiler.underlying_name();
+    format!(
+        "{name}: pomp's compiler wrapper around `{underlying}` ({variable}); it instruments \
+         OpenMP sources for POMP2.\n\
+         {name}: pomp's own options: `{name} --pomp-help`. The compiler's help follows.\n\n"
     )
 }

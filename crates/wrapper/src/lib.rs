@@ -13,6 +13,7 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod library;
 pub mod options;
 pub mod plan;
 pub mod registration;
@@ -54,6 +55,11 @@ pub fn run(
         return Ok(0);
     }
     let command = compiler.command()?;
+    if asks_for_compiler_help(&line.args) {
+        // The compiler's help follows; pomp's own is one option away.
+        output.write_all(help::compiler_help_header(compiler).as_bytes())?;
+        output.flush()?;
+    }
     let mut scratch = LazyScratch::new(&line.args);
     let instrumented = if plan::instruments(&line) {
         sources::instrument_sources(compiler, &line, &wrapper, &mut scratch, messages)?
@@ -74,4 +80,12 @@ pub fn run(
         messages: messages.to,
     }
     .execute(steps)
+}
+
+/// Whether the compiler is asked for its help (`--help`, `--help=...`,
+/// gfortran's `-help`).
+fn asks_for_compiler_help(args: &[OsString]) -> bool {
+    args.iter()
+        .filter_map(|a| a.to_str())
+        .any(|a| a == "--help" || a == "-help" || a.starts_with("--help="))
 }

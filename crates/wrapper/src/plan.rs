@@ -5,6 +5,7 @@
 use super::compiler::is_clang;
 use super::depfiles;
 use super::sources::InstrumentedSource;
+use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, InputKind, Mode};
 use pomp_core::language::Language;
@@ -35,6 +36,8 @@ pub struct LinkInputs {
     pub static_only: bool,
     /// Registration functions of the sources instrumented in this run.
     pub init_functions: Vec<InitFunction>,
+    /// Their regions of the original interface, for its table.
+    pub pomp1_regions: Vec<Pomp1Region>,
     pub calls_pomp2: bool,
     pub calls_pomp1: bool,
     /// `--pomp-runtime`: the POMP2 library to link instead of pomp's.
@@ -346,10 +349,15 @@ impl Planner<'_> {
             }
         }
         for source in instrumented {
-            inputs.init_functions.extend(source.init_function.clone());
+            inputs
+                .init_functions
+                .extend(source.init_functions.iter().cloned());
+            inputs
+                .pomp1_regions
+                .extend(source.pomp1_regions.iter().cloned());
             match source.interface {
                 Interface::Pomp2 => inputs.calls_pomp2 = true,
-                Interface::Pomp1 => inputs.calls_pomp1 = true,
+                Interface::Pomp1 | Interface::Pomp1Paper => inputs.calls_pomp1 = true,
             }
         }
         inputs
@@ -444,7 +452,8 @@ mod tests {
             compiled_path: Path::new("/scratch").join(number.to_string()).join(name),
             language,
             explicit_language: input.explicit_language.clone(),
-            init_function: Some(InitFunction::new(&format!("u{number}"), 2)),
+            init_functions: vec![InitFunction::new(&format!("u{number}"), 2)],
+            pomp1_regions: Vec::new(),
             interface: Interface::Pomp2,
         }
     }

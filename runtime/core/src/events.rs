@@ -155,7 +155,11 @@ unsafe fn start_and_assign(handle: *mut RegionHandle, ctc: Ctc) -> Option<Handle
     if let Some(handle) = regions::read(handle) {
         return Some(handle);
     }
-    if matches!(ctc, Ctc::Absent) || !regions::is_unassigned(handle) {
+    if !regions::is_unassigned(handle) {
+        return None;
+    }
+    if matches!(ctc, Ctc::Absent) {
+        regions::lose_event();
         return None;
     }
     regions::assign(handle, ctc.bytes())

@@ -43,6 +43,10 @@ extern "C" {
     fn POMP2_Init_regions();
     fn POMP2_Get_num_regions() -> usize;
     fn POMP2_Get_opari2_version() -> *const c_char;
+    // `POMP2_USER_Init_regions` and `POMP2_USER_Get_num_regions`, when
+    // the program defines them (user_regions.c).
+    fn pomp_runtime_init_user_regions();
+    fn pomp_runtime_user_region_count() -> usize;
 }
 
 const DEFAULT_TRACE_LIMIT: u64 = 1_000_000;
@@ -138,7 +142,10 @@ fn initialize() {
     unsafe {
         libc::atexit(write_at_exit);
         libc::pthread_atfork(None, None, Some(after_fork_in_child));
-        POMP2_Init_regions();
+        regions::register(|| {
+            POMP2_Init_regions();
+            pomp_runtime_init_user_regions();
+        });
     }
     PHASE.store(RUNNING, Ordering::Release);
 }
@@ -171,7 +178,7 @@ pub fn clock_ticks() -> u64 {
 }
 
 pub(crate) fn declared_region_count() -> usize {
-    unsafe { POMP2_Get_num_regions() }
+    unsafe { POMP2_Get_num_regions() + pomp_runtime_user_region_count() }
 }
 
 pub(crate) fn opari2_version() -> Option<String> {

@@ -8,7 +8,7 @@
 
 use pomp2::ctc::{self, ImplicitBarrier, Parsed};
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 pub use pomp2::profile::RegionId;
@@ -41,6 +41,41 @@ impl Handle {
 
 static REGIONS: Mutex<Vec<Parsed>> = Mutex::new(Vec::new());
 static REGION_COUNT: AtomicU32 = AtomicU32::new(0);
+
+/// Whether `POMP2_Init_regions` is running: a region assigned at any other
+/// time was left out of the registration the program was linked with
+/// (an object newer than its registration file).
+static REGISTERING: AtomicBool = AtomicBool::new(false);
+/// The regions assigned by their first event, in order.
+static UNREGISTERED: Mutex<Vec<RegionId>> = Mutex::new(Vec::new());
+/// Events of regions that were never registered and whose call carried no
+/// CTC string to assign them by: lost.
+static LOST_EVENTS: AtomicU64 = AtomicU64::new(0);
+
+/// Run the program's registration: regions assigned meanwhile are
+/// registered ones.
+pub fn register(registration: impl FnOnce()) {
+    REGISTERING.store(true, Ordering::Relaxed);
+    registration();
+    REGISTERING.store(false, Ordering::Relaxed);
+}
+
+/// The regions no registration declared, each met first by an event.
+pub fn unregistered() -> Vec<RegionId> {
+    UNREGISTERED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone()
+}
+
+/// An event lost because its region was never registered.
+pub fn lose_event() {
+    LOST_EVENTS.fetch_add(1, Ordering::Relaxed);
+}
+
+pub fn lost_events() -> u64 {
+    LOST_EVENTS.load(Ordering::Relaxed)
+}
 
 /// The handle slot seen as an atomic word: instrumented code reads it from
 /// every thread while registration may write it.
@@ -117,6 +152,12 @@ pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<Handle> {
     table.push(parsed);
     let id = table.len();
     REGION_COUNT.store(id as u32, Ordering::Release);
+    if !REGISTERING.load(Ordering::Relaxed) {
+        UNREGISTERED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(id as RegionId);
+    }
     let flag = if inferred_barrier {
         INFERRED_BARRIER
     } else {

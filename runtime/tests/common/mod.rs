@@ -65,27 +65,51 @@ pub fn build(name: &str) -> PathBuf {
 /// Compiles the given files (relative to `tests/c`) with extra include
 /// directories (also relative to `tests/c`) and compiler flags.
 pub fn build_from(name: &str, files: &[&str], include_dirs: &[&str], flags: &[&str]) -> PathBuf {
-    // Tests run in parallel and share programs: compile each once, and never
-    // overwrite a binary another test may be executing.
-    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
-    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(exe) = built.get(name) {
-        return exe.clone();
-    }
-    let exe = compile(name, files, include_dirs, flags);
-    built.insert(name.to_string(), exe.clone());
-    exe
-}
-
-fn compile(name: &str, files: &[&str], include_dirs: &[&str], flags: &[&str]) -> PathBuf {
-    let out_dir = target_dir().join("pomp-runtime-tests");
-    std::fs::create_dir_all(&out_dir).unwrap();
-    let exe = out_dir.join(format!("{name}-{}", std::process::id()));
     let driver = if files.iter().any(|f| f.ends_with(".f90")) {
         "gfortran"
     } else {
         "gcc"
     };
+    build_by(driver, name, files, include_dirs, flags)
+}
+
+/// Compiles `tests/c/<name>.c` with the C compiler `driver` (clang, to
+/// run it with LLVM's libomp).
+pub fn build_with(driver: &str, name: &str) -> PathBuf {
+    build_by(driver, name, &[&format!("{name}.c")], &[], &[])
+}
+
+fn build_by(
+    driver: &str,
+    name: &str,
+    files: &[&str],
+    include_dirs: &[&str],
+    flags: &[&str],
+) -> PathBuf {
+    // Tests run in parallel and share programs: compile each once, and never
+    // overwrite a binary another test may be executing.
+    static BUILT: Mutex<BTreeMap<(String, String), PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (name.to_string(), driver.to_string());
+    if let Some(exe) = built.get(&key) {
+        return exe.clone();
+    }
+    let exe = compile(driver, name, files, include_dirs, flags);
+    built.insert(key, exe.clone());
+    exe
+}
+
+fn compile(
+    driver: &str,
+    name: &str,
+    files: &[&str],
+    include_dirs: &[&str],
+    flags: &[&str],
+) -> PathBuf {
+    let out_dir = target_dir().join("pomp-runtime-tests");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let compiler_name = Path::new(driver).file_name().unwrap().to_string_lossy();
+    let exe = out_dir.join(format!("{name}-{compiler_name}-{}", std::process::id()));
     let mut command = Command::new(driver);
     command.args(files.iter().map(|f| sources().join(f)));
     for dir in include_dirs {

@@ -5,6 +5,7 @@
 //! with a class that names what went wrong.
 
 use super::ast::Lang;
+use super::toolchains::Toolchain as Compilers;
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -12,7 +13,6 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 const COMPILE_FLAGS: &[&str] = &["-fopenmp", "-O1"];
-const OPARI2_VERSION: &str = "2.0.8";
 /// Generated programs finish in milliseconds; only a hang gets near this.
 /// Shrinking meets hanging candidates often, so it is kept short.
 const RUN_TIMEOUT: Duration = Duration::from_secs(8);
@@ -96,20 +96,22 @@ pub enum Outcome {
     Invalid(String),
 }
 
-/// The pomp binary and the checking libraries, built once per process.
+/// The pomp binary, the compilers and the checking libraries they built,
+/// once per process.
 pub struct Toolchain {
     pomp: PathBuf,
+    compilers: Compilers,
     objects: tempfile::TempDir,
 }
 
 impl Toolchain {
-    pub fn new(pomp: &Path, support: &Path) -> Result<Toolchain, String> {
+    pub fn new(pomp: &Path, support: &Path, compilers: Compilers) -> Result<Toolchain, String> {
         let objects = tempfile::Builder::new()
             .prefix("pomp-progen-lib-")
             .tempdir()
             .map_err(|e| e.to_string())?;
         for name in ["pomp2_check", "pomp1_check"] {
-            let mut command = Command::new("gcc");
+            let mut command = Command::new(&compilers.c);
             command
                 .args(COMPILE_FLAGS)
                 .args(["-c"])
@@ -120,22 +122,31 @@ impl Toolchain {
         }
         Ok(Toolchain {
             pomp: pomp.to_path_buf(),
+            compilers,
             objects,
         })
+    }
+
+    pub fn compilers(&self) -> &Compilers {
+        &self.compilers
+    }
+
+    /// Whether it compiles programs of `lang`.
+    pub fn compiles(&self, lang: Lang) -> bool {
+        !lang.is_fortran() || self.compilers.fortran.is_some()
+    }
+
+    fn compiler(&self, lang: Lang) -> &str {
+        match lang.is_fortran() {
+            true => self.compilers.fortran.as_deref().unwrap_or("gfortran"),
+            false => &self.compilers.c,
+        }
     }
 
     fn check_object(&self, interface: Interface) -> PathBuf {
         self.objects
             .path()
             .join(format!("{}.o", interface.library()))
-    }
-}
-
-fn compiler(lang: Lang) -> &'static str {
-    if lang.is_fortran() {
-        "gfortran"
-    } else {
-        "gcc"
     }
 }
 
@@ -323,7 +334,7 @@ pub fn check(
     let file = dir.join(format!("case.{}", lang.extension()));
     fs::write(&file, source).map_err(|e| e.to_string())?;
     let original = dir.join("original");
-    let mut command = Command::new(compiler(lang));
+    let mut command = Command::new(toolchain.compiler(lang));
     command
         .args(COMPILE_FLAGS)
         .arg(&file)
@@ -411,7 +422,7 @@ fn check_instrumented(
         return fail(FailureKind::Refused, first_error(&stderr), stderr);
     }
     let object = dir.join(format!("{}.o", interface.name()));
-    let mut command = Command::new(compiler(lang));
+    let mut command = Command::new(toolchain.compiler(lang));
     command
         .args(COMPILE_FLAGS)
         .arg("-c")
@@ -426,10 +437,10 @@ fn check_instrumented(
             .map_err(|e| format!("IDF is not JSON: {e}"))?;
     let mut objects = vec![object.clone()];
     if interface == Interface::Pomp2 {
-        objects.push(registration(&idf, &object, dir)?);
+        objects.push(registration(toolchain, &idf, &object, dir)?);
     }
     let executable = dir.join(format!("{}.exe", interface.name()));
-    let mut command = Command::new(compiler(lang));
+    let mut command = Command::new(toolchain.compiler(lang));
     command
         .args(COMPILE_FLAGS)
         .args(&objects)
@@ -517,32 +528,29 @@ fn check_instrumented(
     Ok(None)
 }
 
-/// Compiles the link-time registration the IDF's init function needs.
-fn registration(idf: &serde_json::Value, object: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let mut source = String::from("#include <stddef.h>\n");
-    let mut calls = String::new();
-    let mut regions = 0usize;
-    if let Some(name) = idf.get("init_function").and_then(|v| v.as_str()) {
-        let symbol = defined_symbol(object, name)?;
-        regions = name
-            .rsplit('_')
-            .next()
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| format!("init function {name} does not end in its region count"))?;
-        writeln!(source, "extern void {symbol}(void);").unwrap();
-        writeln!(calls, "    {symbol}();").unwrap();
+/// Compiles the link-time registration the IDF's init functions need, as
+/// the wrappers write it.
+fn registration(
+    toolchain: &Toolchain,
+    idf: &serde_json::Value,
+    object: &Path,
+    dir: &Path,
+) -> Result<PathBuf, String> {
+    let mut functions = Vec::new();
+    for key in ["init_function", "user_init_function"] {
+        if let Some(name) = idf.get(key).and_then(|v| v.as_str()) {
+            let symbol = defined_symbol(object, name)?;
+            functions.push(
+                pomp_wrapper::InitFunction::from_symbol(&symbol)
+                    .ok_or_else(|| format!("{symbol} is no registration function"))?,
+            );
+        }
     }
-    write!(
-        source,
-        "void POMP2_Init_regions(void)\n{{\n{calls}}}\n\
-         size_t POMP2_Get_num_regions(void) {{ return {regions}; }}\n\
-         const char *POMP2_Get_opari2_version(void) {{ return \"{OPARI2_VERSION}\"; }}\n"
-    )
-    .unwrap();
+    let source = pomp_wrapper::render_registration(&functions);
     let path = dir.join("registration.c");
     fs::write(&path, source).map_err(|e| e.to_string())?;
     let registration_object = dir.join("registration.o");
-    let mut command = Command::new("gcc");
+    let mut command = Command::new(&toolchain.compilers.c);
     command
         .args(COMPILE_FLAGS)
         .arg("-c")

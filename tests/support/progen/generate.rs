@@ -73,6 +73,8 @@ pub enum Feature {
     ImplicitFirstSection,
     /// `default(none)` on a combined construct ending in `simd`.
     DefaultNoneCombinedSimd,
+    /// `hint(0)` on a named critical construct.
+    CriticalHint,
 }
 
 impl Feature {
@@ -116,6 +118,7 @@ impl Feature {
         Feature::IfClause,
         Feature::NumThreads,
         Feature::Untied,
+        Feature::CriticalHint,
         Feature::Jumps,
         Feature::Goto,
         Feature::Return,
@@ -1467,7 +1470,7 @@ impl Generator<'_> {
                 inner.critical_names.push(name);
                 if !name.is_empty() {
                     clauses.push(Clause::CriticalName(name.to_string()));
-                    if self.chance(20) {
+                    if self.features.has(Feature::CriticalHint) && self.chance(20) {
                         clauses.push(Clause::Hint(0));
                     }
                 }

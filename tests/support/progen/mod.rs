@@ -10,6 +10,8 @@ pub mod generate;
 mod render_c;
 mod render_fortran;
 pub mod shrink;
+#[path = "../toolchains.rs"]
+pub mod toolchains;
 
 use ast::{Lang, Program};
 

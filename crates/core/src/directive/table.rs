@@ -272,6 +272,13 @@ impl Table {
         self.directive_index.get(name).map(|&i| &self.directive[i])
     }
 
+    /// Whether an end directive ends the directive `name`.
+    pub fn is_ended(&self, name: &str) -> bool {
+        self.directive
+            .iter()
+            .any(|d| d.ends.as_deref() == Some(name))
+    }
+
     pub fn clause(&self, name: &str) -> Option<&ClauseSpec> {
         self.clause_index.get(name).map(|&i| &self.clause[i])
     }

@@ -7,6 +7,7 @@
 //! [`crate::model::complete`], the same for every front end. Nothing after
 //! this stage knows which parser produced the model.
 
+mod auto;
 pub mod c;
 pub mod clang;
 pub mod fortran;
@@ -57,8 +58,9 @@ pub trait FrontEnd {
 pub enum Choice {
     TreeSitter,
     Clang,
-    /// clang when the compile flags are known and libclang is there,
-    /// tree-sitter otherwise.
+    /// tree-sitter, and clang (when the compile flags are known and
+    /// libclang is there) for a file whose reading depends on what only
+    /// the preprocessor knows.
     #[default]
     Auto,
 }
@@ -87,11 +89,9 @@ pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
                 Choice::TreeSitter => Box::new(tree_sitter_c()),
-                Choice::Clang => {
-                    Box::new(clang::Clang::new(flags(), false).reading(options.regions))
-                }
-                Choice::Auto if options.compile_flags.is_some() && clang::available() => {
-                    Box::new(clang::Clang::new(flags(), true).reading(options.regions))
+                Choice::Clang => Box::new(clang::Clang::new(flags()).reading(options.regions)),
+                Choice::Auto if options.compile_flags.is_some() => {
+                    Box::new(auto::Auto::new(flags(), options.regions))
                 }
                 Choice::Auto => Box::new(tree_sitter_c()),
             }

@@ -34,6 +34,120 @@ pub fn preprocessed_by_suffix(path: &Path) -> bool {
         .is_some_and(|suffix| suffix.chars().any(|c| c.is_ascii_uppercase()) || suffix == "fpp")
 }
 
+/// The keywords that make a whole statement alone or with one
+/// parenthesised list after them (`continue`, `save`, `rewind(10)`,
+/// `case (1)`), also spelt without the blanks free form lets go
+/// (`selectcase(x)`, `syncall`), besides every `end...` statement. A statement that is
+/// only another name, or another name and one list, is no Fortran: in a
+/// preprocessed file it is a macro the preprocessor replaces.
+pub const LONE_KEYWORDS: &[&str] = &[
+    "allocate",
+    "associate",
+    "backspace",
+    "block",
+    "blockdata",
+    "case",
+    "casedefault",
+    "changeteam",
+    "classdefault",
+    "classis",
+    "close",
+    "contains",
+    "continue",
+    "critical",
+    "cycle",
+    "deallocate",
+    "do",
+    "else",
+    "elsewhere",
+    "entry",
+    "equivalence",
+    "errorstop",
+    "eventpost",
+    "eventwait",
+    "exit",
+    "failimage",
+    "flush",
+    "format",
+    "import",
+    "inquire",
+    "interface",
+    "lock",
+    "nullify",
+    "open",
+    "parameter",
+    "pause",
+    "pointer",
+    "private",
+    "protected",
+    "public",
+    "rank",
+    "rankdefault",
+    "read",
+    "return",
+    "rewind",
+    "save",
+    "selectcase",
+    "selectrank",
+    "selecttype",
+    "sequence",
+    "stop",
+    "syncall",
+    "syncimages",
+    "syncmemory",
+    "typeis",
+    "unlock",
+    "wait",
+    "write",
+];
+
+/// Whether `statement` (one whole statement, trimmed, without comment)
+/// can only be a macro statement: a name, alone or with one parenthesised
+/// list, that no Fortran statement is made of.
+pub fn is_macro_statement(statement: &[u8]) -> bool {
+    let name_end = statement
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        .unwrap_or(statement.len());
+    let name = &statement[..name_end];
+    if !name
+        .first()
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower.starts_with(b"end") || LONE_KEYWORDS.iter().any(|k| k.as_bytes() == lower) {
+        return false;
+    }
+    let rest = statement[name_end..].trim_ascii_start();
+    rest.is_empty() || rest.first() == Some(&b'(') && closes_at_end(rest)
+}
+
+/// Whether `text`, starting with `(`, is one balanced list ending where
+/// the text ends (parentheses in character literals not counted).
+fn closes_at_end(text: &[u8]) -> bool {
+    let (mut depth, mut quote) = (0usize, None);
+    for (i, &b) in text.iter().enumerate() {
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'\'' | b'"' => quote = Some(b),
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i + 1 == text.len();
+                    }
+                }
+                _ => {}
+            },
+        }
+    }
+    false
+}
+
 /// The conditional compilation sentinel: a line starting with it is code
 /// when compiled with OpenMP, a comment otherwise.
 pub const CONDITIONAL_SENTINEL: &str = "!$";
@@ -193,6 +307,33 @@ pub mod fixed_form {
             assert!(reaches_statement_field(STATEMENT_INDENT));
             assert!(reaches_statement_field("\t"));
             assert!(!reaches_statement_field("    "));
+        }
+    }
+}
+
+#[cfg(test)]
+mod macro_statement_tests {
+    use super::is_macro_statement;
+
+    #[test]
+    fn only_names_no_statement_is_made_of_are_macros() {
+        for macro_use in ["MY_TEST_MACRO", "CHECK(n == 1)", "LOG('a)', x)", "_M"] {
+            assert!(is_macro_statement(macro_use.as_bytes()), "{macro_use}");
+        }
+        for statement in [
+            "continue",
+            "RETURN",
+            "enddo",
+            "rewind(10)",
+            "selectcase (k)",
+            "case (1)",
+            "f(x) = 1",
+            "call f",
+            "x(1) = 2",
+            "CHECK(n) + 1",
+            "",
+        ] {
+            assert!(!is_macro_statement(statement.as_bytes()), "{statement}");
         }
     }
 }

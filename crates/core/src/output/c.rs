@@ -24,7 +24,12 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         scratch: String::new(),
     };
     super::write_plan(plan, &mut r);
-    if plan.regions.is_empty() && r.edits.is_empty() {
+    // A preprocessed file's marker line gives way to the declarations.
+    let marker = config
+        .preprocessed
+        .then(|| super::preprocessed_marker(&file.bytes))
+        .flatten();
+    if plan.regions.is_empty() && r.edits.is_empty() && marker.is_none() {
         return EditSet::default();
     }
     let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -32,10 +37,14 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     } else {
         0
     };
-    let preamble = r.preamble();
+    let (replaced, resume) = match marker {
+        Some(line) => (line.clone(), file.line_of(line.start) + 1),
+        None => (preamble_at..preamble_at, 1),
+    };
+    let preamble = r.preamble(resume);
     let init = r.init_function();
     let mut edits = std::mem::take(&mut r.edits);
-    edits.insert(preamble_at, preamble, i64::MIN, Origin::File);
+    edits.replace(replaced, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
         let tail = super::on_lines_of_its_own(file, init);
         edits.insert(file.bytes.len(), tail, i64::MAX, Origin::File);
@@ -73,8 +82,7 @@ impl super::PlanWriter for Renderer<'_> {
                 // The run ends here: the program's region finalises.
                 if crate::rules::is_program(self.model, region) {
                     text.push(' ');
-                    text.push_str(plan.prefix());
-                    text.push_str(rules().control["inst finalize"].event);
+                    plan.push_function(&mut text, rules().control["inst finalize"].event);
                     text.push_str("();");
                 }
                 text
@@ -111,7 +119,7 @@ impl super::PlanWriter for Renderer<'_> {
         self.events.insert(renamed.clone());
         self.edits.replace(
             lock.span.clone(),
-            format!("{}{renamed}", self.plan.prefix()),
+            self.plan.function(&renamed),
             0,
             Origin::LockCall,
         );
@@ -163,8 +171,7 @@ impl Renderer<'_> {
     /// tens of thousands of them.
     fn write_call(&self, text: &mut String, region: &Region, call: &Call) {
         use std::fmt::Write as _;
-        text.push_str(self.plan.prefix());
-        text.push_str(call.event);
+        self.plan.push_function(text, call.event);
         text.push('(');
         for (i, arg) in call.args.iter().enumerate() {
             if i > 0 {
@@ -212,7 +219,7 @@ impl Renderer<'_> {
         self.push_calls(text, region, &pair.after);
         text.push_str(match self.plan.interface {
             Interface::Pomp2 => " }\n",
-            Interface::Pomp1 => "\n",
+            Interface::Pomp1 | Interface::Pomp1Paper => "\n",
         });
     }
 
@@ -428,7 +435,7 @@ impl Renderer<'_> {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => {
                 self.events.insert(call.event.to_owned());
-                format!("{}{}();\n", self.plan.prefix(), call.event)
+                format!("{}();\n", self.plan.function(call.event))
             }
             PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
                 let plan = self.plan;
@@ -483,8 +490,7 @@ impl Renderer<'_> {
         text.push_str("), unused)) = (");
         if program {
             self.events.insert(init.event.to_owned());
-            text.push_str(plan.prefix());
-            text.push_str(init.event);
+            plan.push_function(&mut text, init.event);
             text.push_str("(), ");
         }
         self.push_calls(&mut text, region, &plan.user_region.begin);
@@ -506,36 +512,35 @@ impl Renderer<'_> {
     fn handle_type(&self) -> &'static str {
         match self.plan.interface {
             Interface::Pomp2 => "POMP2_Region_handle",
-            Interface::Pomp1 => "struct ompregdescr",
+            Interface::Pomp1 | Interface::Pomp1Paper => "struct ompregdescr",
         }
     }
 
     /// The functions a function region's guard variable is cleaned up
     /// with: they end the region (and the program's, the measurement).
     fn push_cleanup_functions(&self, out: &mut String) {
-        let prefix = self.plan.prefix();
-        let end = self.plan.user_region.end[0].event;
-        let finalize = rules().control["inst finalize"].event;
+        let end = self.plan.function(self.plan.user_region.end[0].event);
+        let finalize = self.plan.function(rules().control["inst finalize"].event);
         for program in [false, true] {
             out.push_str("static __attribute__((unused)) void ");
             out.push_str(cleanup_function(program));
             out.push('(');
             out.push_str(self.handle_type());
             out.push_str("** pomp2_handle) { ");
-            out.push_str(prefix);
-            out.push_str(end);
+            out.push_str(&end);
             out.push_str("(*pomp2_handle);");
             if program {
                 out.push(' ');
-                out.push_str(prefix);
-                out.push_str(finalize);
+                out.push_str(&finalize);
                 out.push_str("();");
             }
             out.push_str(" }\n");
         }
     }
 
-    fn preamble(&self) -> String {
+    /// The declarations, followed by the line marker of `resume`, the
+    /// file's line after them.
+    fn preamble(&self, resume: usize) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
         // names the file twice; room the text does not take is never
@@ -544,9 +549,13 @@ impl Renderer<'_> {
             .map(|r| r.handle.len() + 2 * self.file.path.as_os_str().len() + 320)
             .sum();
         let mut out = String::with_capacity(per_region + 4096);
-        out.push_str("#include <omp.h>\n");
-        if self.plan.interface == Interface::Pomp2 {
-            out.push_str("#include <stdint.h>\n");
+        // A preprocessed file has included the headers before its marker,
+        // their include guards gone: they must not come again.
+        if !self.config.preprocessed {
+            out.push_str("#include <omp.h>\n");
+            if self.plan.interface == Interface::Pomp2 {
+                out.push_str("#include <stdint.h>\n");
+            }
         }
         out.push_str("#ifndef _POMP\n#define _POMP 200110\n#endif\n");
         out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
@@ -554,7 +563,7 @@ impl Renderer<'_> {
             Interface::Pomp2 => out.push_str(
                 "typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n",
             ),
-            Interface::Pomp1 => out.push_str(POMP1_DESCRIPTOR),
+            Interface::Pomp1 | Interface::Pomp1Paper => out.push_str(POMP1_DESCRIPTOR),
         }
         let mut events: Vec<&str> = self.events.iter().map(String::as_str).collect();
         events.sort_unstable();
@@ -562,8 +571,17 @@ impl Renderer<'_> {
             out.push_str(&prototype(self.plan, event));
             out.push('\n');
         }
-        if self.plan.interface == Interface::Pomp2 {
+        if self.plan.registration().is_some() {
             out.push_str("void POMP2_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        }
+        if self.plan.user_registration().is_some() {
+            out.push_str("void POMP2_USER_Assign_handle(POMP2_Region_handle*, const char*);\n");
+        }
+        if let Some(name) = &self.plan.thread_private {
+            // The library's variable, as OPARI2 declares it.
+            out.push_str(&format!(
+                "extern int64_t __attribute__((aligned(16))) {name};\n#pragma omp threadprivate({name})\n"
+            ));
         }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
         if !self.plan.functions.is_empty() {
@@ -584,14 +602,14 @@ impl Renderer<'_> {
                 }
             }
             // Defined last to first, so each can point to the next.
-            Interface::Pomp1 => {
+            Interface::Pomp1 | Interface::Pomp1Paper => {
                 for (i, region) in self.plan.regions.iter().enumerate().rev() {
                     let next = self.plan.regions.get(i + 1);
                     out.push_str(&self.descriptor(region, next));
                 }
             }
         }
-        out.push_str(&self.line_marker(1));
+        out.push_str(&self.line_marker(resume));
         out
     }
 
@@ -599,8 +617,13 @@ impl Renderer<'_> {
     fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
         let fields = super::Pomp1Descriptor::of(self.model, region);
         let next = next.map_or("0".to_string(), |n| format!("&{}", n.handle));
+        // OPARI 1.1's library finds them through the link-time table.
+        let linkage = match self.plan.interface {
+            Interface::Pomp1 => "",
+            _ => "static ",
+        };
         format!(
-            "static struct ompregdescr {} = {{ {}, {}, {}, {}, {}, {}, {}, {}, 0, {next} }};\n",
+            "{linkage}struct ompregdescr {} = {{ {}, {}, {}, {}, {}, {}, {}, {}, 0, {next} }};\n",
             region.handle,
             c_string_literal(&fields.name),
             c_string_literal(&fields.sub_name),
@@ -613,29 +636,42 @@ impl Renderer<'_> {
         )
     }
 
+    /// The registration functions: one assigning the handles of the
+    /// construct regions, one those of the user regions, which OPARI2's
+    /// libraries read with a parser of their own.
     fn init_function(&self) -> String {
-        if self.plan.registration().is_none() {
-            return String::new();
-        }
         // Sized once: a line for each region.
         let per_region: usize = (self.plan.regions.iter())
             .map(|r| r.handle.len() + 64)
             .sum();
-        let mut out = String::with_capacity(per_region + 256);
-        let init_function = self.plan.init_function();
-        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {init_function}(void);\n"));
-        out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
-        out.push_str(&format!("void {init_function}(void)\n{{\n"));
-        let mut id = itoa::Buffer::new();
-        for region in &self.plan.regions {
-            out.push_str("    POMP2_Assign_handle(&");
-            out.push_str(&region.handle);
-            out.push_str(", pomp2_ctc_");
-            out.push_str(id.format(region.id));
-            out.push_str(");\n");
+        let mut out = String::new();
+        for (function, user) in [
+            (self.plan.registration(), false),
+            (self.plan.user_registration(), true),
+        ] {
+            let Some(init_function) = function else {
+                continue;
+            };
+            out.reserve(per_region + 256);
+            let assign = if user {
+                "    POMP2_USER_Assign_handle(&"
+            } else {
+                "    POMP2_Assign_handle(&"
+            };
+            out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+            out.push_str(&format!("void {init_function}(void);\n"));
+            out.push_str("#ifdef __cplusplus\nextern \"C\"\n#endif\n");
+            out.push_str(&format!("void {init_function}(void)\n{{\n"));
+            let mut id = itoa::Buffer::new();
+            for region in self.plan.regions.iter().filter(|r| r.user == user) {
+                out.push_str(assign);
+                out.push_str(&region.handle);
+                out.push_str(", pomp2_ctc_");
+                out.push_str(id.format(region.id));
+                out.push_str(");\n");
+            }
+            out.push_str("}\n");
         }
-        out.push_str("}\n");
         out
     }
 }
@@ -668,7 +704,7 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
 /// the original interface passes a region's descriptor instead, or nothing
 /// to control calls.
 fn prototype(plan: &NamedPlan, event: &str) -> String {
-    let prefix = plan.prefix();
+    let function = plan.function(event);
     let known = pomp2::events::find(event).unwrap_or_else(|| {
         panic!("`{event}` is no POMP2 function: grammars/rules.toml and the contract disagree")
     });
@@ -679,12 +715,12 @@ fn prototype(plan: &NamedPlan, event: &str) -> String {
         )
     });
     if plan.interface == Interface::Pomp2 || locks {
-        return known.c_prototype(prefix);
+        return known.c_prototype(&function);
     }
     let args = if known.params.is_empty() {
         "void"
     } else {
         "struct ompregdescr*"
     };
-    format!("void {prefix}{event}({args});")
+    format!("void {function}({args});")
 }

@@ -43,6 +43,7 @@ pub fn document(
         },
         unique: crate::rules::unique_name(file),
         init_function: plan.registration(),
+        user_init_function: plan.user_registration(),
         regions,
         diagnostics: diagnostics
             .iter()

@@ -14,12 +14,38 @@ pub struct Config {
     /// Follow every insertion with a `#line` marker, so that diagnostics,
     /// debuggers and profiles point at the user's lines.
     pub line_markers: bool,
+    /// The file is preprocessed already (OPARI2's `--preprocessed`): the
+    /// declarations go where the line [`PREPROCESSED_MARKER`] stands, in
+    /// its place, after the headers the file included.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preprocessed: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { line_markers: true }
+        Config {
+            line_markers: true,
+            preprocessed: false,
+        }
     }
+}
+
+/// The line that marks, in a preprocessed file, where instrumentation's
+/// declarations go (OPARI2's convention).
+pub const PREPROCESSED_MARKER: &str = "___POMP2_INCLUDE___";
+
+/// The byte range of the [`PREPROCESSED_MARKER`] line, its line break
+/// included.
+pub fn preprocessed_marker(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p + 1);
+        if bytes[start..end].trim_ascii() == PREPROCESSED_MARKER.as_bytes() {
+            return Some(start..end);
+        }
+        start = end;
+    }
+    None
 }
 
 /// The edits that instrument `file` as the plan says, in its language.

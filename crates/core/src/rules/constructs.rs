@@ -5,6 +5,13 @@ use super::*;
 
 impl Planner<'_> {
     pub(super) fn construct(&mut self, index: usize, site: &Site) {
+        if self.options.remove_tasks && site.directive.name == "task" {
+            self.plan.pomp_directives.push((index, PompAction::Remove));
+            if let Some(end) = site.end_site {
+                self.plan.pomp_directives.push((end, PompAction::Remove));
+            }
+            return;
+        }
         let spec = site.directive.spec();
         let region_type = spec
             .region_type
@@ -16,8 +23,14 @@ impl Planner<'_> {
         // hold room for four.
         let mut layers = Vec::with_capacity(split.len());
         let listed = newly_listed_iteration_variables(iteration_variables, &site.directive, &split);
-        for (leaf, directive) in split {
-            layers.push(self.layer(site, &leaf, directive, &region_type));
+        let beyond = self.beyond_opari2_types(&split, &region_type);
+        for ((leaf, directive), beyond) in split.into_iter().zip(beyond) {
+            let kept_whole = split::kept_whole_by(&directive).map(Clause::render);
+            let mut layer = self.layer(site, &leaf, directive, &region_type, beyond);
+            if let Some(clause) = kept_whole {
+                self.measure_from_outside(site, &mut layer, &clause);
+            }
+            layers.push(layer);
         }
         if !layers.iter().any(Layer::is_instrumented) {
             return;
@@ -44,7 +57,10 @@ impl Planner<'_> {
             self.new_region(index, site, &region_type, None)
         };
         if !shares_region {
-            self.plan.regions[region].implicit_barrier = implicit_barrier;
+            let opari2_type = self.opari2_type(&layers);
+            let region = &mut self.plan.regions[region];
+            region.implicit_barrier = implicit_barrier;
+            region.opari2_type = opari2_type;
         }
         self.site_region[index] = Some(region);
         self.plan.constructs.push(Construct {
@@ -52,6 +68,115 @@ impl Planner<'_> {
             region,
             layers,
         });
+    }
+
+    /// The rule a leaf construct is measured by: its own, or its untied
+    /// variant for a task kept untied.
+    fn rule_name(&self, leaf: &str, directive: &Directive) -> String {
+        let untied = rules()
+            .construct
+            .get(leaf)
+            .and_then(|rule| rule.untied.clone())
+            .filter(|_| {
+                directive.has_clause("untied")
+                    && self.options.keep_untied
+                    && !self.options.interface.is_pomp1()
+            });
+        untied.unwrap_or_else(|| leaf.to_string())
+    }
+
+    /// For each leaf of a split construct, whether it stays unmeasured
+    /// because OPARI2 has no region type for it together with the leaves
+    /// before it: in OPARI2's structure, a construct's OPARI2 leaves are
+    /// measured as far as they make one of its types (`parallel master`:
+    /// the parallel region only).
+    fn beyond_opari2_types(&self, split: &[(String, Directive)], region_type: &str) -> Vec<bool> {
+        let mut beyond = vec![false; split.len()];
+        if !self.opari2_structure() || self.options.interface != Interface::Pomp2 {
+            return beyond;
+        }
+        let mut joined = String::new();
+        let mut valid = true;
+        for (index, (leaf, directive)) in split.iter().enumerate() {
+            let name = self.rule_name(leaf, directive);
+            let Some(rule) = rules().construct.get(&name) else {
+                continue;
+            };
+            // A construct without a region of its own (`section`) is
+            // measured in its enclosing construct's.
+            if rule.set != EventFamily::Opari2 || !rule.region || self.disabled(leaf, region_type) {
+                continue;
+            }
+            joined.push_str(&rule.opari2_type(&name));
+            valid = valid && pomp2::ctc::opari2::is_region_type(&joined);
+            beyond[index] = !valid;
+        }
+        beyond
+    }
+
+    /// The type OPARI2's parser is shown for a construct measured by
+    /// `layers`: the OPARI2 type its measured OPARI2 leaves make as far as
+    /// they make one, else the nearest type of its first measured leaf.
+    fn opari2_type(&self, layers: &[Layer]) -> String {
+        let mut joined = String::new();
+        let mut best = None;
+        let mut fallback = None;
+        for layer in layers.iter().filter(|l| l.is_instrumented()) {
+            let Some(rule) = rules().construct.get(&layer.rule) else {
+                continue;
+            };
+            let word = rule.opari2_type(&layer.rule);
+            if rule.set == EventFamily::Opari2 {
+                joined.push_str(&word);
+                if pomp2::ctc::opari2::is_region_type(&joined) {
+                    best = Some(joined.clone());
+                }
+            } else if fallback.is_none() {
+                fallback = Some(word.into_owned());
+            }
+        }
+        let chosen = best.or(fallback).unwrap_or_else(|| "parallel".to_string());
+        if chosen == "for" && self.file.language.is_fortran() {
+            return "do".to_string();
+        }
+        chosen
+    }
+
+    /// A combined construct kept whole: its block is the loop, which
+    /// nothing may precede, so only the outermost leaf's calls before and
+    /// after it remain, and no barrier of it is measured.
+    fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
+        if !layer.is_instrumented() {
+            return;
+        }
+        layer.shape = Shape::Loop;
+        layer.begin = Cow::Borrowed(&[]);
+        layer.end = Cow::Borrowed(&[]);
+        layer.barrier_before_end = false;
+        let name = layer
+            .directive
+            .as_ref()
+            .map_or(&site.directive.name, |d| &d.name);
+        let measured: Vec<&str> = layer
+            .before
+            .iter()
+            .chain(layer.after.iter())
+            .map(|c| c.event)
+            .collect();
+        self.plan.diagnostics.push(
+            Diagnostic::note(
+                site.span.clone(),
+                format!("`{name}` with `{clause}` is measured as a whole"),
+                "measured from outside only",
+            )
+            .with_note(format!(
+                "pomp measures the parts of `{name}` each on its own, as separate directives; \
+                 here it keeps the construct whole and measures it from outside ({}), \
+                 so the team's and the loop's own events and the closing barrier are not seen",
+                measured.join(", ")
+            ))
+            .with_note(format!("why: {}", rules().kept_whole.reason)),
+        );
     }
 
     /// The variables the loop nest of a combined loop construct assigns
@@ -73,8 +198,7 @@ impl Planner<'_> {
     /// region's barrier serves it too: explicit as the worksharing's in
     /// OPARI2's structure, inferred in pomp's.
     pub(super) fn closing_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
-        let infers =
-            self.options.events == EventSet::Extended && self.options.interface == Interface::Pomp2;
+        let infers = !self.opari2_structure() && self.options.interface == Interface::Pomp2;
         let mut form = None;
         for i in 0..layers.len() {
             if !layers[i].barrier_before_end {
@@ -192,34 +316,71 @@ impl Planner<'_> {
         true
     }
 
+    /// The name of region `id`'s handle in the chosen interface.
+    pub(super) fn handle_name(&self, id: usize) -> String {
+        match self.options.interface {
+            Interface::Pomp2 => format!("pomp2_region_{id}"),
+            Interface::Pomp1Paper => format!("pomp_rd_{id}"),
+            // OPARI 1.1's library finds the regions through a table the
+            // link step makes: C names each descriptor for it, Fortran
+            // passes the region's index in the table.
+            Interface::Pomp1 if self.file.language.is_fortran() => format!("pomp_id_{id}"),
+            Interface::Pomp1 => format!(
+                "pomp_rd_{}_{id}",
+                self.descriptor_names.as_deref().unwrap_or_default()
+            ),
+        }
+    }
+
     pub(super) fn layer(
         &mut self,
         site: &Site,
         leaf: &str,
         mut directive: Directive,
         region_type: &str,
+        beyond_opari2_types: bool,
     ) -> Layer {
-        let mut rule_name = leaf.to_string();
-        let pomp1 = self.options.interface == Interface::Pomp1;
-        let untied_variant = rules()
+        let pomp1 = self.options.interface.is_pomp1();
+        let rule_name = self.rule_name(leaf, &directive);
+        let has_untied_variant = rules()
             .construct
             .get(leaf)
-            .and_then(|rule| rule.untied.clone());
-        let untied = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1);
-        if let Some(untied) = untied.clone().filter(|_| self.options.keep_untied) {
-            rule_name = untied;
-        }
-        let rule = rules().construct.get(&rule_name).filter(|r| {
-            self.wanted(&rule_name, r)
-                && !self.disabled(leaf, region_type)
-                && !self.filtered_site(site, region_type)
+            .is_some_and(|rule| rule.untied.is_some());
+        let rule = rules()
+            .construct
+            .get(&rule_name)
+            .filter(|r| {
+                self.wanted(&rule_name, r)
+                    && !self.disabled(leaf, region_type)
+                    && !self.filtered_site(site, region_type)
+            })
+            .filter(|_| !beyond_opari2_types);
+        let in_interface = |calls: &'static [Call]| match self.options.interface {
+            Interface::Pomp2 => Cow::Borrowed(calls),
+            Interface::Pomp1 | Interface::Pomp1Paper => Cow::Owned(rules().pomp1.calls(calls)),
+        };
+        let defined = rule.is_none_or(|r| {
+            [&r.before, &r.begin, &r.end, &r.after]
+                .into_iter()
+                .all(|calls| self.defines_all(in_interface(calls).iter()))
         });
-        // A task left unmeasured stays as the user wrote it.
-        if untied.is_some() && !self.options.keep_untied && rule.is_some() {
+        if !defined {
+            self.plan.unmeasured.insert(rule_name.clone());
+        }
+        let rule = rule.filter(|_| defined);
+        if rule.is_some()
+            && has_untied_variant
+            && directive.has_clause("untied")
+            && !pomp1
+            && !self.options.keep_untied
+        {
             directive.clauses.retain(|c| c.name != "untied");
             self.plan.diagnostics.push(
-                Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
-                    .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+                Diagnostic::warning(site.span.clone(), UNTIED_MADE_TIED, "`untied` removed")
+                    .with_note(format!(
+                    "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
+                    crate::flags::advise("keep-untied", None)
+                )),
             );
         }
         let Some(rule) = rule else {
@@ -239,6 +400,14 @@ impl Planner<'_> {
         };
         let mut vars = Vec::new();
         // The original interface passes no values: clauses stay as written.
+        if let (true, false, Some(name)) = (rule.fork, pomp1, &self.options.thread_private) {
+            let name = if self.file.language.is_fortran() {
+                FORTRAN_THREAD_PRIVATE
+            } else {
+                name.as_str()
+            };
+            directive.clauses.push(Clause::new("copyin", Some(name)));
+        }
         if rule.fork && !pomp1 {
             let (if_expr, threads) = (
                 take_if(&mut directive, leaf),
@@ -281,10 +450,6 @@ impl Planner<'_> {
             ));
         }
         let add_nowait = self.add_nowait(site, rule, &mut directive);
-        let in_interface = |calls: &'static [Call]| match self.options.interface {
-            Interface::Pomp2 => Cow::Borrowed(calls),
-            Interface::Pomp1 => Cow::Owned(rules().pomp1.calls(calls)),
-        };
         let mut layer = Layer {
             rule: rule_name,
             directive: (site.form != DirectiveForm::Implicit).then_some(directive),
@@ -298,6 +463,11 @@ impl Planner<'_> {
             barrier_after: add_nowait,
             barrier_before_end: rule.implicit_barrier_at_end,
         };
+        if names(&self.options.outside_only, leaf, region_type) {
+            layer.begin = Cow::Borrowed(&[]);
+            layer.end = Cow::Borrowed(&[]);
+            layer.barrier_before_end = false;
+        }
         for var in layer.calls().flat_map(vars_of) {
             if !vars.contains(&var) {
                 vars.push(var);
@@ -320,20 +490,24 @@ impl Planner<'_> {
         if !rule.nowait || directive.has_clause("nowait") {
             return false;
         }
+        if !self.defines_all(self.plan.implicit_barrier.calls()) {
+            return false;
+        }
         let end_clauses = site
             .end_site
             .map(|e| &self.model.sites[e].directive.clauses[..])
             .unwrap_or_default();
         let forbidding = rules()
             .nowait_forbidden_by
-            .clause_in(directive.clauses.iter().chain(end_clauses));
-        if let Some(clause) = forbidding {
+            .clause_in(directive.clauses.iter().chain(end_clauses))
+            .map(|clause| format!("`{}`", clause.render()))
+            .or_else(|| self.cancellation_inside(site));
+        if let Some(forbidding) = forbidding {
             let note = Diagnostic::note(
                 site.span.clone(),
                 format!(
-                    "the implicit barrier of `{}` is not measured on its own: `{}` forbids `nowait`",
+                    "the implicit barrier of `{}` is not measured on its own: {forbidding} forbids `nowait`",
                     directive.name,
-                    clause.render()
                 ),
                 "barrier left implicit",
             )
@@ -350,6 +524,16 @@ impl Planner<'_> {
             directive.clauses.push(Clause::new("nowait", None));
         }
         true
+    }
+
+    /// The cancellation directive inside `site` that names it, as the
+    /// note says it.
+    fn cancellation_inside(&self, site: &Site) -> Option<String> {
+        let (_, cancel) = (self.cancelled.iter())
+            .find(|(cancelled, _)| std::ptr::eq(&self.model.sites[**cancelled], site))?;
+        let cancel = &self.model.sites[*cancel];
+        let line = self.file.line_of(cancel.span.start);
+        Some(format!("`{}` on line {line}", cancel.directive.render()))
     }
 
     pub(super) fn parent_region(&self, site: &Site) -> Option<usize> {
@@ -396,17 +580,22 @@ impl Planner<'_> {
             .argument
             .clone()
             .filter(|_| site.directive.spec().argument_names.is_some());
-        let aux = ctc::aux(self.model, site_index, &site.directive);
+        let end_directive = site.end_site.map(|e| &self.model.sites[e].directive);
+        let aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        let user = site.directive.role() == Some(Role::UserRegionBegin);
         let region = Region {
             id,
             site: Some(site_index),
             function: None,
             end_site,
             region_type: region_type.to_string(),
-            handle: match self.options.interface {
-                Interface::Pomp2 => format!("pomp2_region_{id}"),
-                Interface::Pomp1 => format!("pomp_rd_{id}"),
+            opari2_type: if user {
+                pomp2::ctc::opari2::USER_REGION.to_string()
+            } else {
+                region_type.to_string()
             },
+            user,
+            handle: self.handle_name(id),
             parent: None,
             name,
             start_lines,

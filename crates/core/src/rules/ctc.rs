@@ -1,15 +1,30 @@
-//! CTC strings: a region's source context, in OPARI2's format.
+//! CTC strings: a region's source context, in the vocabulary of OPARI2's
+//! CTC parser, with pomp's own fields after its terminator.
 
+use super::table::rules;
 use super::Region;
 use crate::directive::Directive;
 use crate::model::Model;
+use pomp2::ctc::{keys, opari2};
+use std::collections::BTreeMap;
 
-/// The keys beyond type and position that describe a construct.
-pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(String, String)> {
+/// The keys beyond type and position that describe a construct, as OPARI2
+/// writes them: the name a user gave it or its number of sections first,
+/// then a key per clause in alphabetical order. The clauses are those of
+/// `directive` and, in Fortran, of its end directive.
+pub fn aux(
+    model: &Model,
+    site_index: usize,
+    directive: &Directive,
+    end_directive: Option<&Directive>,
+) -> Vec<(String, String)> {
     let mut aux = Vec::new();
     let spec = directive.spec();
     if let (Some(key), Some(name)) = (&spec.argument_names, &directive.argument) {
-        aux.push((key.clone(), name.trim().to_string()));
+        // OPARI2's parser refuses an empty value.
+        if !name.trim().is_empty() {
+            aux.push((key.clone(), name.trim().to_string()));
+        }
     }
     if crate::directive::table().divided_by(spec).is_some() {
         // Sites are in file order: the sections are among those inside
@@ -21,39 +36,45 @@ pub fn aux(model: &Model, site_index: usize, directive: &Directive) -> Vec<(Stri
             .take_while(|s| s.span.start < block_end)
             .filter(|s| s.parent == Some(site_index) && s.directive.is_separator())
             .count();
-        aux.push(("numSections".into(), sections.to_string()));
+        aux.push((keys::NUM_SECTIONS.into(), sections.to_string()));
     }
-    let flag = |aux: &mut Vec<(String, String)>, clause: &str, key: &str| {
-        if directive.has_clause(clause) {
-            aux.push((key.into(), "1".into()));
+    let ctc = &rules().ctc;
+    let mut clauses: BTreeMap<&str, String> = BTreeMap::new();
+    for clause in directive
+        .clauses
+        .iter()
+        .chain(end_directive.iter().flat_map(|d| &d.clauses))
+    {
+        if let Some(key) = ctc.clause_flags.get(&clause.name) {
+            clauses.insert(key, "1".into());
+        } else if clause.name == "schedule" {
+            // The kind after any modifiers (`monotonic: dynamic`), which
+            // OPARI2's parser does not know.
+            let (_, rest) = clause.modifier_split();
+            let (kind, chunk) = match rest.split_once(',') {
+                Some((kind, chunk)) => (kind, Some(chunk)),
+                None => (rest, None),
+            };
+            if let Some(value) = opari2::schedule(kind, chunk) {
+                clauses.insert(&ctc.schedule, value);
+            }
+        } else if clause.name == "default" {
+            let argument = clause.args.as_deref().unwrap_or_default();
+            if let Some(value) = opari2::default_sharing(argument) {
+                clauses.insert(&ctc.default, value.into());
+            }
         }
-    };
-    flag(&mut aux, "ordered", "hasOrdered");
-    flag(&mut aux, "if", "hasIf");
-    flag(&mut aux, "num_threads", "hasNumThreads");
-    flag(&mut aux, "reduction", "hasReduction");
-    if let Some(schedule) = directive.clause("schedule") {
-        aux.push(("hasSchedule".into(), "1".into()));
-        let kind = schedule
-            .modifier_split()
-            .1
-            .split(',')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        aux.push(("scheduleType".into(), kind));
     }
-    flag(&mut aux, "collapse", "hasCollapse");
-    flag(&mut aux, "untied", "hasUntied");
+    aux.extend(clauses.into_iter().map(|(k, v)| (k.to_owned(), v)));
     aux
 }
 
 /// Appends the region's CTC string to `out`, written through `scratch`:
-/// its type, the lines of its opening and closing and its facts. With
-/// pomp's extended events (`pomp_id` given) it also names the region's IDF
-/// id, its enclosing unit and how its closing barrier is measured, keys
-/// other POMP2 libraries pass over.
+/// its OPARI2 type, the lines of its opening and closing and its facts.
+/// With pomp's extended events (`pomp_id` given) its own part follows:
+/// the construct's precise type where OPARI2 has no name for it, the
+/// region's IDF id, its enclosing unit and how its closing barrier is
+/// measured.
 pub fn push_ctc_string(
     path: &str,
     region: &Region,
@@ -69,7 +90,9 @@ pub fn push_ctc_string(
     let extended = pomp_id.is_some();
     let pomp_id = pomp_id.map(|id| id.to_string());
     let view = pomp2::ctc::ContextView {
-        region_type: &region.region_type,
+        region_type: &region.opari2_type,
+        pomp_type: Some(region.region_type.as_str())
+            .filter(|precise| extended && *precise != region.opari2_type),
         start: Some(lines(region.start_lines)),
         end: Some(lines(region.end_lines)),
         attributes: &region.aux,

@@ -30,10 +30,9 @@ impl Planner<'_> {
                 function: Some(index),
                 end_site: None,
                 region_type: region_type.to_string(),
-                handle: match self.options.interface {
-                    Interface::Pomp2 => format!("pomp2_region_{id}"),
-                    Interface::Pomp1 => format!("pomp_rd_{id}"),
-                },
+                opari2_type: pomp2::ctc::opari2::USER_REGION.to_string(),
+                user: true,
+                handle: self.handle_name(id),
                 parent: None,
                 name: Some(function.name.clone()),
                 start_lines: (line(function.span.start), line(function.entry)),

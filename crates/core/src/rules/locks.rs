@@ -2,6 +2,7 @@
 //! stretches), and lock routine calls renamed outside them.
 
 use super::*;
+use crate::model::LockCall;
 
 impl Planner<'_> {
     /// Ranges where nothing is instrumented: device code and the stretches
@@ -30,13 +31,17 @@ impl Planner<'_> {
         if self.disabled("locks", "locks") {
             return;
         }
-        self.plan.lock_calls = self
+        let (lock_calls, undefined): (Vec<LockCall>, Vec<LockCall>) = self
             .model
             .lock_calls
             .iter()
             .filter(|c| !skipped.covers(&c.span))
             .cloned()
-            .collect();
+            .partition(|c| self.defines(&crate::output::lock_wrapper(&c.name)));
+        if !undefined.is_empty() {
+            self.plan.unmeasured.insert("lock routines".to_string());
+        }
+        self.plan.lock_calls = lock_calls;
     }
 }
 

@@ -18,12 +18,12 @@ use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{SourceFile, Span};
-pub use config::{Config, EventSet, Interface};
+pub use config::{Config, EventSet, Interface, Library, FORTRAN_THREAD_PRIVATE};
 pub use data_sharing::has_restrictive_default;
 pub use functions::is_program;
 pub use plan::{
     unique_name, BareDirective, Construct, FunctionRegion, Layer, NamedPlan, Plan, PompAction,
-    Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR,
+    Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR, UNTIED_MADE_TIED,
 };
 pub use pomp2::ctc::ImplicitBarrier;
 use std::borrow::Cow;
@@ -39,8 +39,12 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
         plan: Plan::new(file, model, options),
         site_region: vec![None; model.sites.len()],
         teams_max_threads: std::collections::BTreeSet::new(),
+        cancelled: cancelled_sites(model),
         listed_iteration_variables: Vec::new(),
         filtered_user_regions: Vec::new(),
+        // OPARI 1.1's library finds C descriptors through a table the link
+        // step makes: they are named after the file.
+        descriptor_names: (options.interface == Interface::Pomp1).then(|| unique_name(file)),
     };
     planner.run();
     planner.plan
@@ -52,6 +56,9 @@ struct Planner<'a> {
     options: &'a Config,
     plan: Plan,
     site_region: Vec<Option<usize>>,
+    /// Sites a `cancel` or `cancellation point` inside them names, each
+    /// with the first such directive.
+    cancelled: std::collections::BTreeMap<usize, usize>,
     /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
     teams_max_threads: std::collections::BTreeSet<usize>,
     /// Combined loop constructs whose splitting lists iteration variables
@@ -59,6 +66,36 @@ struct Planner<'a> {
     listed_iteration_variables: Vec<(usize, Vec<String>)>,
     /// The names of the user regions `--filter` left alone, open.
     filtered_user_regions: Vec<String>,
+    /// The file's unique name part, for the original interface's
+    /// descriptors (the same [`Plan::named`] gives it).
+    descriptor_names: Option<String>,
+}
+
+/// The constructs that a cancellation directive inside them names: the
+/// innermost enclosing site with a leaf of the kind the directive's clause
+/// names (`cancel for`: the innermost `for`).
+fn cancelled_sites(model: &Model) -> std::collections::BTreeMap<usize, usize> {
+    let cancelling = &rules().nowait_forbidden_by_cancellation.directives;
+    let mut cancelled = std::collections::BTreeMap::new();
+    for (index, site) in model.sites.iter().enumerate() {
+        if !cancelling.contains(&site.directive.name) {
+            continue;
+        }
+        let kinds: Vec<&str> = (site.directive.clauses.iter())
+            .map(|c| c.name.as_str())
+            .filter(|name| *name != "if")
+            .collect();
+        let mut parent = site.parent;
+        while let Some(p) = parent {
+            let leaves = &model.sites[p].directive.spec().leaves;
+            if leaves.iter().any(|leaf| kinds.contains(&leaf.as_str())) {
+                cancelled.entry(p).or_insert(index);
+                break;
+            }
+            parent = model.sites[p].parent;
+        }
+    }
+    cancelled
 }
 
 impl Planner<'_> {
@@ -111,25 +148,43 @@ impl Planner<'_> {
     }
 
     fn disabled(&self, rule: &str, region_type: &str) -> bool {
-        let disable = &self.options.disable;
-        if disable.contains("omp") || disable.contains(rule) || disable.contains(region_type) {
-            return true;
-        }
-        let table = directive_table();
-        disable.iter().any(|group| {
-            table
-                .group(group)
-                .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
-        })
+        names(&self.options.disable, rule, region_type)
     }
 
     fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
         match self.options.interface {
-            Interface::Pomp1 => rules().pomp1.constructs.iter().any(|c| c == name),
+            Interface::Pomp1Paper => rules().pomp1.constructs.iter().any(|c| c == name),
+            Interface::Pomp1 => {
+                let pomp1 = &rules().pomp1;
+                pomp1.constructs.iter().any(|c| c == name)
+                    && !pomp1.opari_lacks.iter().any(|c| c == name)
+            }
             Interface::Pomp2 => {
                 !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
             }
         }
+    }
+
+    /// Does the measurement library define `event` (as the interface's
+    /// rules name it) for this file's language? pomp's runtime defines all.
+    fn defines(&self, event: &str) -> bool {
+        self.options
+            .library
+            .as_ref()
+            .is_none_or(|library| library.defines(event, self.file.language.is_fortran()))
+    }
+
+    fn defines_all<'c>(&self, calls: impl IntoIterator<Item = &'c Call>) -> bool {
+        calls.into_iter().all(|call| self.defines(call.event))
+    }
+
+    /// Are regions measured in OPARI2's structure? Then a combined
+    /// construct's region is one of OPARI2's types (its other parts stay
+    /// unmeasured, as OPARI2 leaves them) and every barrier a library must
+    /// see is explicit: for `--pomp=opari2`, and for every library but
+    /// pomp's runtime, which alone infers a parallel region's barrier.
+    fn opari2_structure(&self) -> bool {
+        self.options.events == EventSet::Opari2 || self.options.library.is_some()
     }
 
     /// The directives of a C++ `omp::sequence` attribute each own a part of
@@ -193,5 +248,21 @@ impl Planner<'_> {
     }
 }
 
+/// Does a set of construct and group names (`--disable`) name the leaf
+/// construct `rule` of a construct of `region_type`? `omp` names all.
+fn names(set: &std::collections::BTreeSet<String>, rule: &str, region_type: &str) -> bool {
+    if set.contains("omp") || set.contains(rule) || set.contains(region_type) {
+        return true;
+    }
+    let table = directive_table();
+    set.iter().any(|group| {
+        table
+            .group(group)
+            .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
+    })
+}
+
+#[cfg(test)]
+mod ctc_tests;
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,10 @@ pub struct Region {
     /// directives.
     pub end_site: Option<usize>,
     pub region_type: String,
+    /// The type OPARI2's CTC parser is shown: one of its region types.
+    pub opari2_type: String,
+    /// A user region, registered with `POMP2_USER_Assign_handle`.
+    pub user: bool,
     /// C identifier of the handle variable.
     pub handle: String,
     /// Region id of the innermost enclosing region.
@@ -213,10 +217,20 @@ pub struct Plan {
     /// user region, in the chosen interface.
     pub implicit_barrier: Pair,
     pub user_region: Pair,
+    /// The library's thread-private variable every parallel region copies
+    /// in, by its C name (see [`Config::thread_private`]).
+    pub thread_private: Option<String>,
+    /// What stays unmeasured because the measurement library defines no
+    /// events for it: leaf constructs by their rules' names, `user
+    /// regions`, `lock routines`.
+    pub unmeasured: std::collections::BTreeSet<String>,
     /// What the regions' CTC strings are made of beyond the regions: the
     /// file's path, and whether they carry pomp's extended keys.
     ctc_path: String,
     ctc_extended: bool,
+    /// The construct registration counts the user regions too (see
+    /// [`NamedPlan::init_function`]).
+    users_counted_with_constructs: bool,
 }
 
 impl Plan {
@@ -225,7 +239,7 @@ impl Plan {
         let rules = rules();
         let (implicit_barrier, user_region) = match interface {
             Interface::Pomp2 => (rules.implicit_barrier.clone(), rules.user_region.clone()),
-            Interface::Pomp1 => (
+            Interface::Pomp1 | Interface::Pomp1Paper => (
                 rules.pomp1.pair(&rules.implicit_barrier),
                 rules.pomp1.pair(&rules.user_region),
             ),
@@ -248,8 +262,11 @@ impl Plan {
             interface,
             implicit_barrier,
             user_region,
+            thread_private: options.thread_private.clone(),
+            unmeasured: Default::default(),
             ctc_path: file.path.to_string_lossy().into_owned(),
             ctc_extended: options.events == EventSet::Extended,
+            users_counted_with_constructs: options.events == EventSet::Opari2,
         }
     }
 
@@ -257,7 +274,26 @@ impl Plan {
     pub fn prefix(&self) -> &'static str {
         match self.interface {
             Interface::Pomp2 => "POMP2_",
-            Interface::Pomp1 => "POMP_",
+            Interface::Pomp1 => "pomp_",
+            Interface::Pomp1Paper => "POMP_",
+        }
+    }
+
+    /// The function instrumented code calls for `event` (a name after the
+    /// prefix, as the rules spell it): `POMP2_Parallel_fork`, or in OPARI
+    /// 1.1's library, all in lower case, `pomp_parallel_fork`.
+    pub fn function(&self, event: &str) -> String {
+        let mut name = String::with_capacity(self.prefix().len() + event.len());
+        self.push_function(&mut name, event);
+        name
+    }
+
+    /// [`Plan::function`], appended to `out`.
+    pub fn push_function(&self, out: &mut String, event: &str) {
+        out.push_str(self.prefix());
+        match self.interface {
+            Interface::Pomp1 => out.extend(event.chars().map(|c| c.to_ascii_lowercase())),
+            Interface::Pomp2 | Interface::Pomp1Paper => out.push_str(event),
         }
     }
 
@@ -306,8 +342,23 @@ impl NamedPlan {
         ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
     }
 
+    /// The function assigning the handles of the file's construct regions.
+    /// Its name holds the number of regions OPARI2's registration step
+    /// adds up into `POMP2_Get_num_regions()`: the construct regions, and
+    /// in OPARI2's mode the user regions too, because OPARI2's own
+    /// library keeps user regions in the table it sizes by that count
+    /// (with more user regions than construct regions it aborts).
     pub fn init_function(&self) -> String {
-        pomp2::registration::InitFunction::new(&self.unique, self.regions.len()).symbol
+        let counted = (self.regions.iter())
+            .filter(|r| !r.user || self.users_counted_with_constructs)
+            .count();
+        pomp2::registration::InitFunction::new(&self.unique, counted).symbol
+    }
+
+    /// The function assigning the handles of the file's user regions.
+    pub fn user_init_function(&self) -> String {
+        let users = self.regions.iter().filter(|r| r.user).count();
+        pomp2::registration::InitFunction::new_user(&self.unique, users).symbol
     }
 
     /// The id joining a region (by its 1-based number) with its IDF entry
@@ -316,11 +367,26 @@ impl NamedPlan {
         pomp2::RegionId::new(&self.unique, number)
     }
 
-    /// The registration function the link step calls, if the file has one
-    /// (the original interface has none: its descriptors are static data).
+    /// The registration function the link step calls, if the file has
+    /// construct regions (the original interface has none: its
+    /// descriptors are data the link step finds).
     pub fn registration(&self) -> Option<String> {
-        (self.interface == Interface::Pomp2 && !self.regions.is_empty())
-            .then(|| self.init_function())
+        let counted = (self.regions.iter()).any(|r| !r.user || self.users_counted_with_constructs);
+        (self.interface == Interface::Pomp2 && counted).then(|| self.init_function())
+    }
+
+    /// The registration function of the file's user regions, if it has any.
+    pub fn user_registration(&self) -> Option<String> {
+        (self.interface == Interface::Pomp2 && self.regions.iter().any(|r| r.user))
+            .then(|| self.user_init_function())
+    }
+
+    /// Every registration function the file defines.
+    pub fn registrations(&self) -> Vec<String> {
+        self.registration()
+            .into_iter()
+            .chain(self.user_registration())
+            .collect()
     }
 }
 
@@ -334,6 +400,9 @@ pub fn unique_name(file: &SourceFile) -> String {
     hasher.update(file.content_sha256());
     crate::source::hex(&hasher.finalize()[..8])
 }
+
+/// The warning that an untied task was made tied.
+pub const UNTIED_MADE_TIED: &str = "untied task made tied";
 
 /// The name of [`Var::MaxThreads`] in inserted code.
 pub const MAX_THREADS_VAR: &str = "pomp2_max_threads";

@@ -9,6 +9,7 @@
 //! directives the enclosing `parallel` must list it, or `default(none)`
 //! rejects it and `default(private)` privatises it.
 
+use super::table::rules;
 use crate::directive::{table, Clause, Directive, Distribution};
 
 /// Leaves whose loop iteration variables keep their last value after the
@@ -31,8 +32,7 @@ pub fn split(directive: &Directive, iteration_variables: &[String]) -> Vec<(Stri
     // Leaves the table marks `splits_off` come off the front, each with
     // calls of its own; the rest stays one directive (a composite such as
     // `for simd` or `taskloop simd` is never taken apart).
-    let splits_off = table().leaf(&first).is_some_and(|l| l.splits_off);
-    if leaves.len() > 1 && splits_off {
+    if leaves.len() > 1 && splits_off(directive) && kept_whole_by(directive).is_none() {
         let rest_name = rest_name(directive, leaves.len() - 1);
         if let (Some(outer), Some(_)) = (table().directive(&first), table().directive(&rest_name)) {
             let (outer_clauses, inner_clauses) =
@@ -55,6 +55,21 @@ pub fn split(directive: &Directive, iteration_variables: &[String]) -> Vec<(Stri
         }
     }
     vec![(first, directive.clone())]
+}
+
+/// Whether the directive's outermost leaf comes off with calls of its own.
+fn splits_off(directive: &Directive) -> bool {
+    let first = directive.spec().leaves.first();
+    first.is_some_and(|first| table().leaf(first).is_some_and(|l| l.splits_off))
+}
+
+/// The clause that keeps a combined construct whole which would otherwise
+/// be split (`kept_whole` in `grammars/rules.toml`).
+pub fn kept_whole_by(directive: &Directive) -> Option<&Clause> {
+    if directive.spec().leaves.len() < 2 || !splits_off(directive) {
+        return None;
+    }
+    rules().kept_whole.with.clause_in(&directive.clauses)
 }
 
 /// The directive name of the last `count` leaves: `parallel for simd` → `for simd`.
@@ -270,10 +285,6 @@ mod tests {
             ["parallel shared(r)", "for reduction(task, +: r)"]
         );
         assert_eq!(
-            layers("parallel for simd reduction(inscan, +: r)", &[]),
-            ["parallel shared(r)", "for simd reduction(inscan, +: r)"]
-        );
-        assert_eq!(
             layers("parallel sections reduction(task, max: m[0:4])", &[]),
             [
                 "parallel shared(m)",
@@ -283,6 +294,25 @@ mod tests {
         assert_eq!(
             layers("parallel masked reduction(+: r)", &[]),
             ["parallel reduction(+: r)", "masked"]
+        );
+    }
+
+    #[test]
+    fn combined_constructs_with_an_inscan_reduction_stay_whole() {
+        assert_eq!(
+            layers("parallel for simd reduction(inscan, +: r)", &["i"]),
+            ["parallel for simd reduction(inscan, +: r)"]
+        );
+        assert_eq!(
+            layers(
+                "parallel for reduction(inscan, +: s) reduction(inscan, max: m)",
+                &[]
+            ),
+            ["parallel for reduction(inscan, +: s) reduction(inscan, max: m)"]
+        );
+        assert_eq!(
+            layers("parallel for reduction(+: s)", &[]),
+            ["parallel shared(s)", "for reduction(+: s)"]
         );
     }
 

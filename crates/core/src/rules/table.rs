@@ -103,6 +103,12 @@ pub struct ConstructRule {
     /// request: POMP2 measures untied tasks reliably only as tied ones.
     #[serde(default)]
     pub untied: Option<String>,
+    /// The construct's word in OPARI2's region types (`parallel` and `for`
+    /// make `parallelfor`); for the extended set, the type OPARI2's parser
+    /// is shown where no construct of its own is measured. By default the
+    /// rule's name without blanks.
+    #[serde(default)]
+    opari2_type: Option<String>,
     #[serde(default)]
     pub before: Vec<Call>,
     #[serde(default)]
@@ -115,6 +121,36 @@ pub struct ConstructRule {
 
 fn yes() -> bool {
     true
+}
+
+impl ConstructRule {
+    pub fn calls(&self) -> impl Iterator<Item = &Call> {
+        (self.before.iter())
+            .chain(&self.begin)
+            .chain(&self.end)
+            .chain(&self.after)
+    }
+
+    /// See [`ConstructRule::opari2_type`]'s field; `name` is the rule's.
+    pub fn opari2_type<'a>(&'a self, name: &'a str) -> std::borrow::Cow<'a, str> {
+        match &self.opari2_type {
+            Some(written) => written.as_str().into(),
+            None => name.replace(' ', "").into(),
+        }
+    }
+}
+
+/// How a directive's clauses are described in its CTC string, in the
+/// vocabulary of OPARI2's parser.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CtcKeys {
+    /// Clauses whose presence a key says (`hasNowait=1`), by clause name.
+    pub clause_flags: BTreeMap<String, String>,
+    /// The key naming the schedule kind and chunk (`hasSchedule=dynamic,4`).
+    pub schedule: String,
+    /// The key naming the `default` clause's argument.
+    pub default: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -130,17 +166,20 @@ pub struct Pair {
     pub end: Vec<Call>,
 }
 
+/// Clauses that decide something of a construct's instrumentation:
+/// clauses of these names, and clauses written with one of the modifiers
+/// listed for their name.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NowaitForbidden {
+pub struct ClauseSet {
+    #[serde(default)]
     pub clauses: Vec<String>,
-    /// Clauses that forbid it when written with one of these modifiers.
     #[serde(default)]
     pub modifiers: BTreeMap<String, Vec<String>>,
 }
 
-impl NowaitForbidden {
-    /// The first clause among `clauses` that forbids `nowait`.
+impl ClauseSet {
+    /// The first of `clauses` that is in the set.
     pub fn clause_in<'c>(
         &self,
         clauses: impl IntoIterator<Item = &'c crate::directive::Clause>,
@@ -159,12 +198,33 @@ impl NowaitForbidden {
     }
 }
 
+/// The directives that cancel the construct they name by a clause
+/// (`cancel for`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cancellation {
+    pub directives: Vec<String>,
+}
+
+/// Combined constructs written with one of these clauses are not split
+/// into their leaves (`rules.toml` says why).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeptWhole {
+    pub with: ClauseSet,
+    /// Why, for the note that says the construct is measured as a whole.
+    pub reason: String,
+}
+
 /// The original 2002 interface: which constructs it knows, and the events
 /// it names differently.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pomp1 {
     pub constructs: Vec<String>,
+    /// Constructs OPARI 1.1's library defines no events for.
+    #[serde(default)]
+    pub opari_lacks: Vec<String>,
     #[serde(default)]
     pub rename: BTreeMap<String, String>,
 }
@@ -208,8 +268,11 @@ pub struct Rules {
     pub implicit_barrier: Pair,
     pub user_region: Pair,
     pub control: BTreeMap<String, Call>,
-    pub nowait_forbidden_by: NowaitForbidden,
+    pub nowait_forbidden_by: ClauseSet,
+    pub nowait_forbidden_by_cancellation: Cancellation,
+    pub kept_whole: KeptWhole,
     pub pomp1: Pomp1,
+    pub ctc: CtcKeys,
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
@@ -239,21 +302,35 @@ impl Rules {
     fn all_calls(&self) -> impl Iterator<Item = &Call> {
         self.construct
             .values()
-            .flat_map(|r| {
-                r.before
-                    .iter()
-                    .chain(&r.begin)
-                    .chain(&r.end)
-                    .chain(&r.after)
-            })
+            .flat_map(ConstructRule::calls)
             .chain(self.implicit_barrier.calls())
             .chain(self.user_region.calls())
             .chain(self.control.values())
     }
 
     /// Every call names a POMP2 function of the contract and passes what
-    /// its parameters take.
+    /// its parameters take; every CTC key and region type is one OPARI2's
+    /// parser knows.
     fn check_signatures(&self) -> Result<(), String> {
+        use pomp2::ctc::opari2;
+        for key in (self.ctc.clause_flags.values()).chain([&self.ctc.schedule, &self.ctc.default]) {
+            if !opari2::knows_key(key) {
+                return Err(format!("OPARI2's CTC parser does not know the key `{key}`"));
+            }
+        }
+        for (name, rule) in &self.construct {
+            let word = rule.opari2_type(name);
+            let known = match rule.set {
+                // A word of a combined type: some type begins or ends with it.
+                EventFamily::Opari2 => opari2::REGION_TYPES
+                    .iter()
+                    .any(|t| t.starts_with(&*word) || t.ends_with(&*word)),
+                EventFamily::Extended => opari2::is_region_type(&word),
+            };
+            if !known {
+                return Err(format!("`{name}`: `{word}` is no region type of OPARI2's"));
+            }
+        }
         for call in self.all_calls() {
             let event = pomp2::events::find(call.event)
                 .ok_or_else(|| format!("`{}` is no POMP2 function", call.event))?;

@@ -176,3 +176,164 @@ fn a_parallel_region_inside_a_parallel_region_in_teams_may_ask_the_runtime() {
     assert!(!out.contains("pomp2_max_threads"), "{out}");
     assert_eq!(out.matches("omp_get_max_threads()").count(), 1, "{out}");
 }
+
+/// A library that defines OPARI2's events only, as OPARI2's own does.
+fn opari2_library() -> std::sync::Arc<super::Library> {
+    let events: Vec<String> = pomp2::events::EVENTS
+        .iter()
+        .filter(|e| {
+            let extended = super::table::rules().construct.values().any(|r| {
+                r.set == super::EventFamily::Extended && r.calls().any(|c| c.event == e.name)
+            });
+            !extended
+        })
+        .map(|e| format!("POMP2_{}", e.name))
+        .collect();
+    std::sync::Arc::new(super::Library::from_symbols(
+        "libpomp.a",
+        super::Interface::Pomp2,
+        events.iter().map(String::as_str),
+    ))
+}
+
+fn with_library(text: &str, library: std::sync::Arc<super::Library>) -> Instrumentation {
+    let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+    let mut options = Options::default();
+    options.rules.library = Some(library);
+    let result = instrument(&file, &options);
+    assert!(!result.has_errors(), "{:?}", result.diagnostics);
+    result
+}
+
+#[test]
+fn another_library_gets_only_the_events_it_defines_in_opari2_s_structure() {
+    let text = "void f(int n) {\n#pragma omp parallel masked\n  n++;\n#pragma omp parallel\n#pragma omp taskgroup\n  n++;\n}\n";
+    let result = with_library(text, opari2_library());
+    let plan = &result.plan;
+    assert_eq!(
+        plan.unmeasured
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        ["masked", "taskgroup"]
+    );
+    let out = output(&result, text);
+    assert!(
+        !out.contains("Masked") && !out.contains("Taskgroup"),
+        "{out}"
+    );
+    // The parallel regions' barriers are explicit: only pomp's runtime
+    // infers them.
+    assert_eq!(
+        out.matches("POMP2_Implicit_barrier_enter(&").count(),
+        2,
+        "{out}"
+    );
+    assert!(!out.contains("pompImplicitBarrier"), "{out}");
+    // pomp's part of the strings stays: the library's parser does not read it.
+    assert!(out.contains("**pompType=parallelmasked*pompId="), "{out}");
+}
+
+#[test]
+fn a_combined_construct_is_measured_as_far_as_opari2_has_a_type_for_it() {
+    let text = "void f(int n) {\n#pragma omp parallel master\n  n++;\n}\n";
+    let result = with_library(text, opari2_library());
+    let layers = layers(&result.plan, &result, "parallel master");
+    assert!(layers[0].is_instrumented() && !layers[1].is_instrumented());
+    assert_eq!(result.plan.regions[0].opari2_type, "parallel");
+    // pomp's runtime measures both parts, under OPARI2's nearest type.
+    let ours = instrumented(Language::C, text);
+    let layers = layers_of(&ours);
+    assert!(layers.iter().all(Layer::is_instrumented));
+    assert_eq!(ours.plan.regions[0].opari2_type, "parallel");
+    assert_eq!(ours.plan.regions[0].region_type, "parallelmaster");
+}
+
+fn layers_of(result: &Instrumentation) -> &[Layer] {
+    &result.plan.constructs[0].layers
+}
+
+#[test]
+fn a_library_without_lock_or_user_region_events_leaves_them_as_written() {
+    let text = "#include <omp.h>\nomp_lock_t l;\nvoid f(void) {\n#pragma pomp inst begin(x)\n  omp_set_lock(&l);\n#pragma pomp inst end(x)\n}\n";
+    let bare = std::sync::Arc::new(super::Library::from_symbols(
+        "libbare.a",
+        super::Interface::Pomp2,
+        ["POMP2_Parallel_fork"],
+    ));
+    let result = with_library(text, bare);
+    assert_eq!(
+        result
+            .plan
+            .unmeasured
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        ["lock routines", "user regions"]
+    );
+    let out = output(&result, text);
+    assert!(out.contains("omp_set_lock(&l)"), "{out}");
+    assert!(
+        !out.contains("POMP2_Set_lock") && !out.contains("POMP2_Begin"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_inscan_reduction_keeps_the_combined_construct_whole_measured_from_outside() {
+    let text = "void f(int *a, int *b) {\n  int x = 0;\n#pragma omp parallel for reduction(inscan, +: x)\n  for (int i = 0; i < 8; i++) {\n    x += a[i];\n#pragma omp scan inclusive(x)\n    b[i] = x;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let whole = layers(&result.plan, &result, "parallel for");
+    assert_eq!(whole.len(), 1);
+    let events = |calls: &[super::Call]| calls.iter().map(|c| c.event).collect::<Vec<_>>();
+    assert_eq!(events(&whole[0].before), ["Parallel_fork"]);
+    assert_eq!(events(&whole[0].after), ["Parallel_join"]);
+    assert!(whole[0].begin.is_empty() && whole[0].end.is_empty());
+    assert_eq!(result.plan.regions[0].implicit_barrier, None);
+    let written = output(&result, text);
+    assert!(
+        written.contains(
+            "#pragma omp parallel for reduction(inscan, +: x) firstprivate(pomp2_old_task)"
+        ),
+        "{written}"
+    );
+    assert!(!written.contains("nowait") && !written.contains("Parallel_begin"));
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message.contains("measured as a whole"),
+        "{}",
+        note.message
+    );
+    assert!(
+        note.notes.iter().any(|n| n.contains("clang 14")),
+        "{:?}",
+        note.notes
+    );
+}
+
+#[test]
+fn a_cancelled_worksharing_loop_keeps_its_barrier_implicit() {
+    let text = "void f(int *a) {\n#pragma omp parallel\n  {\n#pragma omp for\n    for (int i = 0; i < 8; i++) {\n      if (a[i])\n        {\n#pragma omp cancel for\n        }\n    }\n#pragma omp for\n    for (int i = 0; i < 8; i++)\n      a[i]++;\n  }\n}\n";
+    let result = instrumented(Language::C, text);
+    let written = output(&result, text);
+    assert_eq!(
+        written.matches("#pragma omp for nowait").count(),
+        1,
+        "{written}"
+    );
+    let note = result
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is measured");
+    assert!(
+        note.message
+            .contains("`cancel for` on line 8 forbids `nowait`"),
+        "{}",
+        note.message
+    );
+}

@@ -12,7 +12,17 @@ impl Planner<'_> {
         stack: &mut Vec<(String, usize)>,
     ) {
         let user_region_type = user_region_type();
-        let disabled_user = self.disabled(user_region_type, user_region_type);
+        let user_events = self.plan.user_region.calls().map(|c| c.event);
+        let undefined_user = !user_events
+            .chain((self.options.interface == Interface::Pomp2).then_some("USER_Assign_handle"))
+            .all(|event| self.defines(event));
+        if undefined_user && matches!(site.directive.role(), Some(Role::UserRegionBegin)) {
+            self.plan.unmeasured.insert("user regions".to_string());
+        }
+        // `pomp` names pomp's own directives: user regions and control.
+        let disabled_pomp = self.options.disable.contains("pomp");
+        let disabled_user =
+            self.disabled(user_region_type, user_region_type) || undefined_user || disabled_pomp;
         let action = match site.directive.role() {
             Some(Role::StopInstrumenting | Role::ResumeInstrumenting) => PompAction::Remove,
             Some(Role::UserRegionBegin | Role::UserRegionEnd)
@@ -63,8 +73,8 @@ impl Planner<'_> {
             }
             _ if inside_skipped => PompAction::Remove,
             None => match rules().control.get(&site.directive.name) {
-                Some(call) => PompAction::Call(*call),
-                None => PompAction::Remove,
+                Some(call) if self.defines(call.event) && !disabled_pomp => PompAction::Call(*call),
+                _ => PompAction::Remove,
             },
         };
         self.plan.pomp_directives.push((index, action));

@@ -109,6 +109,10 @@ pub fn finish() {
     if config.summary {
         summary::print(&profile, &profile_path, written.is_ok());
     }
+    // Said even without the summary: the profile lacks what it should hold.
+    if let Some(stale) = summary::unregistered(&profile) {
+        warn(format_args!("{stale}"));
+    }
 }
 
 fn wait_until_idle(data: &ThreadData, deadline: Instant) -> bool {

@@ -30,13 +30,12 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
         .iter()
         .enumerate()
         .map(|(index, Parsed { context, malformed })| {
-            let region_type = if context.region_type.is_empty() {
-                "unknown".to_string()
-            } else {
-                context.region_type.clone()
+            let region_type = match context.construct() {
+                "" => "unknown".to_string(),
+                construct => construct.to_string(),
             };
             let mut label_context = context.clone();
-            label_context.region_type = region_type.clone();
+            label_context.pomp_type = Some(region_type.clone());
             Region {
                 id: index as RegionId + 1,
                 region_type,
@@ -74,6 +73,8 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
         rank: crate::config().rank.clone(),
         opari2_version: crate::opari2_version(),
         declared_regions: crate::declared_region_count() as u64,
+        unregistered_regions: crate::regions::unregistered(),
+        unregistered_events_lost: crate::regions::lost_events(),
         wall_ns: run.wall_ns,
         thread_count: run.states.len() as u64,
         incomplete_threads: run.incomplete_threads,

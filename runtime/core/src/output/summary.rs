@@ -56,6 +56,46 @@ pub fn text(profile: &Profile, profile_path: &Path, written: bool) -> String {
     text
 }
 
+/// What to say when the program met regions its registration did not
+/// declare: it was linked with a registration older than its objects
+/// (`pomp batch`'s `pomp_regions.o` from before a run that added regions).
+pub fn unregistered(profile: &Profile) -> Option<String> {
+    let met = &profile.unregistered_regions;
+    let lost = profile.unregistered_events_lost;
+    if met.is_empty() && lost == 0 {
+        return None;
+    }
+    let mut files: BTreeSet<&str> = BTreeSet::new();
+    for &id in met {
+        if let Some(file) = region(profile, Some(id)).and_then(|r| r.file.as_deref()) {
+            files.insert(file);
+        }
+    }
+    let mut text = format!(
+        "pomp: warning: {} region{} of this program {} not registered (declared regions: {})",
+        met.len(),
+        if met.len() == 1 { "" } else { "s" },
+        if met.len() == 1 { "was" } else { "were" },
+        profile.declared_regions,
+    );
+    if !files.is_empty() {
+        let files: Vec<&str> = files.into_iter().collect();
+        let _ = write!(text, ", in {}", files.join(", "));
+    }
+    if lost > 0 {
+        let _ = write!(
+            text,
+            "; {lost} event{} of unregistered regions lost",
+            if lost == 1 { "" } else { "s" }
+        );
+    }
+    text.push_str(
+        "\npomp: the program was linked with a region registration older than its objects: \
+         compile the registration file again (pomp batch's pomp_regions.c) and relink",
+    );
+    Some(text)
+}
+
 /// Which regions stopped being timed, on how many threads, and from which
 /// visit on.
 fn throttled(profile: &Profile, text: &mut String) {

@@ -31,7 +31,10 @@ pub(crate) fn assigned_variables(text: &[u8], depth: usize) -> Vec<String> {
     let mut at = 0;
     for _ in 0..depth {
         if tokens.get(at) == Some(b"{") {
-            at += 1;
+            match next_loop_in_block(&mut tokens, at) {
+                Some(inner) => at = inner,
+                None => break,
+            }
         }
         if tokens.get(at) != Some(b"for") || tokens.get(at + 1) != Some(b"(") {
             break;
@@ -68,6 +71,31 @@ pub(crate) fn assigned_variables(text: &[u8], depth: usize) -> Vec<String> {
         }
     }
     variables
+}
+
+/// In the brace block opening at token `open`, the `for` of the loop that
+/// continues the nest: since OpenMP 5.0 statements may stand before and
+/// after it (intervening code, which holds no loop), so it is the first
+/// statement of the block's own level that starts with `for`.
+fn next_loop_in_block(tokens: &mut Tokens, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open + 1;
+    loop {
+        let token = tokens.get(i)?;
+        match token {
+            b"{" | b"(" | b"[" => depth += 1,
+            b"}" | b")" | b"]" if depth == 0 => return None,
+            b"}" | b")" | b"]" => depth -= 1,
+            b"for" if depth == 0 => {
+                let starts_statement = matches!(tokens.get(i - 1), Some(b";" | b"{" | b"}"));
+                if starts_statement && tokens.get(i + 1) == Some(b"(") {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
 }
 
 fn is_identifier(token: &[u8]) -> bool {
@@ -187,8 +215,12 @@ mod tests {
         assert_eq!(variables(nest, 1), ["i"]);
         let mixed = "for (int i = 0; i < n; i++)\n for (j = 0; j < m; j++) ;";
         assert_eq!(variables(mixed, 2), ["j"]);
-        // The second loop is not directly nested: the nest ends.
-        let imperfect = "for (i = 0; i < n; i++) { x = 1; for (j = 0; j < m; j++) ; }";
-        assert_eq!(variables(imperfect, 2), ["i"]);
+        // Code before and after the next loop (OpenMP 5.0) is passed over.
+        let imperfect =
+            "for (i = 0; i < n; i++) { x = f(1); { y = 2; } for (j = 0; j < m; j++) ; x = 0; }";
+        assert_eq!(variables(imperfect, 2), ["i", "j"]);
+        // A block without a loop ends the nest.
+        let shallow = "for (i = 0; i < n; i++) { x = 1; g(for_each); }";
+        assert_eq!(variables(shallow, 2), ["i"]);
     }
 }

@@ -17,7 +17,7 @@ use crate::source::{SourceFile, Span};
 /// `file`; errors when clang cannot read it.
 pub fn cross_check(file: &SourceFile, flags: &CompileFlags) -> Vec<Diagnostic> {
     let tree_sitter = crate::frontend::c::TreeSitterC::default().analyse(file);
-    let (clang, facts) = match Clang::new(flags.clone(), false).read_detailed(file) {
+    let (clang, facts) = match Clang::new(flags.clone()).read_detailed(file) {
         Ok((model, facts)) => (crate::model::complete(file, model), facts),
         Err(errors) => return errors,
     };

@@ -33,27 +33,20 @@ use super::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::model::Found;
 use crate::source::{SourceFile, Span};
-use std::cell::Cell;
+use translation_unit::ClangDiagnostic;
 use translation_unit::TranslationUnit;
 
 /// The libclang front end, reading with `flags`.
 pub struct Clang {
     pub flags: CompileFlags,
-    /// Read with tree-sitter instead when clang cannot read the file
-    /// (`--frontend auto`): a compiler difference or a missing header
-    /// should not stop a build that gcc would compile.
-    pub fallback: bool,
-    fell_back: Cell<bool>,
     /// The code beyond directives read as regions.
     pub regions: crate::model::CodeRegions,
 }
 
 impl Clang {
-    pub fn new(flags: CompileFlags, fallback: bool) -> Clang {
+    pub fn new(flags: CompileFlags) -> Clang {
         Clang {
             flags,
-            fallback,
-            fell_back: Cell::new(false),
             regions: Default::default(),
         }
     }
@@ -74,32 +67,16 @@ impl Clang {
             )
             .with_note(why)
             .with_note(INSTALL_HINT)
-            .with_note("or choose `--frontend tree-sitter`")]
+            .with_note(format!(
+                "or choose {}",
+                crate::flags::advise("frontend", Some("tree-sitter"))
+            ))]
         })?;
         let path = self.flags.absolute(&file.path);
         let unit =
             TranslationUnit::parse(&path, &file.bytes, &self.flags.clang_args(file.language))
                 .map_err(|why| vec![Diagnostic::error(0..0, why, "not read")])?;
-        // An error in a header (gcc's `omp.h` uses attributes clang does not
-        // know) matters only where it breaks the file's own code, and clang
-        // reports that in the file.
-        let errors: Vec<Diagnostic> = unit
-            .diagnostics()
-            .into_iter()
-            .filter(|d| d.error)
-            .filter_map(|d| {
-                let at = d.offset?;
-                Some(
-                    Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
-                        .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(
-                            "the clang front end reads a file only as the compiler would compile \
-                         it; check the flags given after `--` (or choose `--frontend \
-                         tree-sitter`)",
-                        ),
-                )
-            })
-            .collect();
+        let errors = read_errors(unit.diagnostics());
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -107,6 +84,62 @@ impl Clang {
         super::c::loops::record(file, &mut found.sites);
         Ok((found, facts))
     }
+}
+
+/// The errors that stop the clang front end. An error of the preprocessor
+/// (a header not found) stops the compile wherever it stands, in the file
+/// or in a header, so it is reported first, at the file's `#include` that
+/// leads to it, and the errors after it, which may follow from it, are
+/// only counted. Other errors in a header (gcc's `omp.h` uses attributes
+/// clang does not know) matter only where they break the file's own code,
+/// and clang reports that in the file.
+fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
+    let check_flags = || {
+        format!(
+            "the clang front end reads a file only as the compiler would compile it; check the \
+             compile flags (or choose {})",
+            crate::flags::advise("frontend", Some("tree-sitter"))
+        )
+    };
+    let errors = diagnostics.into_iter().filter(|d| d.error);
+    let (fatal, other): (Vec<ClangDiagnostic>, Vec<ClangDiagnostic>) =
+        errors.partition(|d| d.preprocessor);
+    if fatal.is_empty() {
+        return other
+            .into_iter()
+            .filter_map(|d| {
+                let at = d.offset?;
+                Some(
+                    Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
+                        .with_note(format!("as clang reports it: {}", d.formatted))
+                        .with_note(check_flags()),
+                )
+            })
+            .collect();
+    }
+    let follow = other.len();
+    let mut errors: Vec<Diagnostic> = fatal
+        .into_iter()
+        .map(|d| {
+            let (span, label) = match (d.offset, d.included_at) {
+                (Some(at), _) => (at..at, "clang stops here"),
+                (None, Some(at)) => (at..at, "in a header included here"),
+                (None, None) => (0..0, "clang stops here"),
+            };
+            Diagnostic::error(span, format!("clang: {}", d.message), label)
+                .with_note(format!("as clang reports it: {}", d.formatted))
+                .with_note(check_flags())
+        })
+        .collect();
+    if follow > 0 {
+        let last = errors.len() - 1;
+        let note = match follow {
+            1 => "1 further error follows from it and is not shown".to_string(),
+            n => format!("{n} further errors follow from it and are not shown"),
+        };
+        errors[last] = errors[last].clone().with_note(note);
+    }
+    errors
 }
 
 /// What the clang front end saw besides the model.
@@ -120,33 +153,12 @@ pub struct Facts {
 
 impl FrontEnd for Clang {
     fn name(&self) -> &'static str {
-        if self.fell_back.get() {
-            "tree-sitter"
-        } else {
-            "clang"
-        }
+        "clang"
     }
 
     fn read(&self, file: &SourceFile) -> Found {
         match self.read_detailed(file) {
             Ok((model, _)) => model,
-            Err(errors) if self.fallback => {
-                self.fell_back.set(true);
-                let tree_sitter = super::c::TreeSitterC {
-                    regions: self.regions,
-                    ..Default::default()
-                };
-                let mut model = tree_sitter.read(file);
-                let first = &errors[0];
-                let note = Diagnostic::note(
-                    first.span.clone(),
-                    "clang could not read this file as the compiler would; read with tree-sitter \
-                     instead",
-                    first.message.clone(),
-                );
-                model.diagnostics.push(note);
-                model
-            }
             Err(errors) => Found {
                 diagnostics: errors,
                 ..Found::default()

@@ -49,13 +49,22 @@ pub struct Token {
     pub end: usize,
 }
 
+/// The category clang files the preprocessor's diagnostics under.
+const PREPROCESSOR_CATEGORY: &str = "Lexical or Preprocessor Issue";
+
 /// A diagnostic of the parse.
 #[derive(Clone, Debug)]
 pub struct ClangDiagnostic {
     pub error: bool,
+    /// An error of the preprocessor (a header not found, `#error`): the
+    /// compile stops there, and the errors after it may follow from it.
+    pub preprocessor: bool,
     pub message: String,
     /// Where it points in the main file, if it does.
     pub offset: Option<usize>,
+    /// Where it points in a header: the main file's `#include` through
+    /// which that header is read.
+    pub included_at: Option<usize>,
     /// `file:line:column: message` as clang prints it.
     pub formatted: String,
 }
@@ -152,19 +161,101 @@ impl TranslationUnit {
         }
     }
 
+    /// Each header read and the offset in the main file of the `#include`
+    /// through which it is read.
+    fn inclusions(&self) -> Vec<(CXFile, usize)> {
+        struct Visit<'u> {
+            unit: &'u TranslationUnit,
+            found: Vec<(CXFile, usize)>,
+        }
+        extern "C" fn visit(
+            file: CXFile,
+            stack: *mut CXSourceLocation,
+            depth: c_uint,
+            data: CXClientData,
+        ) {
+            // SAFETY: `data` is the `Visit` handed to clang_getInclusions
+            // below, and `stack` holds `depth` locations, the last in the
+            // main file.
+            unsafe {
+                let visit = &mut *data.cast::<Visit>();
+                if depth > 0 {
+                    let outermost = *stack.add(depth as usize - 1);
+                    if let Some(at) = visit.unit.offset(outermost) {
+                        visit.found.push((file, at));
+                    }
+                }
+            }
+        }
+        let mut data = Visit {
+            unit: self,
+            found: Vec::new(),
+        };
+        // SAFETY: the visitor only reads what libclang hands it; `data`
+        // outlives the call.
+        unsafe {
+            clang_getInclusions(self.unit, visit, (&mut data as *mut Visit).cast());
+        }
+        data.found
+    }
+
+    /// The `#include` of the main file through which `location`'s file is
+    /// read, if it lies in a header.
+    fn included_at(
+        &self,
+        location: CXSourceLocation,
+        inclusions: &[(CXFile, usize)],
+    ) -> Option<usize> {
+        let mut file: CXFile = std::ptr::null_mut();
+        // SAFETY: plain out-parameters; files compared by libclang.
+        unsafe {
+            clang_getFileLocation(
+                location,
+                &mut file,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            if file.is_null() {
+                return None;
+            }
+            inclusions
+                .iter()
+                .find(|(header, _)| clang_File_isEqual(*header, file) != 0)
+                .map(|&(_, at)| at)
+        }
+    }
+
     /// Errors and fatal errors, and what they say.
     pub fn diagnostics(&self) -> Vec<ClangDiagnostic> {
         let mut found = Vec::new();
+        let mut inclusions = None;
         // SAFETY: each diagnostic is disposed of after use.
         unsafe {
             for i in 0..clang_getNumDiagnostics(self.unit) {
                 let diagnostic = clang_getDiagnostic(self.unit, i);
                 let severity = clang_getDiagnosticSeverity(diagnostic);
                 if severity >= CXDiagnostic_Warning {
+                    let location = clang_getDiagnosticLocation(diagnostic);
+                    let offset = self.offset(location);
+                    let included_at = match offset {
+                        Some(_) => None,
+                        None => {
+                            let inclusions = inclusions.get_or_insert_with(|| self.inclusions());
+                            self.included_at(location, inclusions)
+                        }
+                    };
                     found.push(ClangDiagnostic {
                         error: severity >= CXDiagnostic_Error,
+                        // Reading goes on past fatal errors (the unit is
+                        // parsed to keep going), so they are told apart by
+                        // their category.
+                        preprocessor: severity >= CXDiagnostic_Fatal
+                            || string(clang_getDiagnosticCategoryText(diagnostic))
+                                == PREPROCESSOR_CATEGORY,
                         message: string(clang_getDiagnosticSpelling(diagnostic)),
-                        offset: self.offset(clang_getDiagnosticLocation(diagnostic)),
+                        offset,
+                        included_at,
                         formatted: string(clang_formatDiagnostic(
                             diagnostic,
                             CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn,

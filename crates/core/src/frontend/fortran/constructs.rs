@@ -42,6 +42,8 @@ pub(crate) fn role(directive: &Directive) -> Role {
                 .any(|c| directive.has_clause(c)),
         },
         Association::Block => Role::Block,
+        // `begin metadirective`: a block its end directive closes.
+        Association::Meta if crate::directive::table().is_ended(&directive.name) => Role::Block,
         Association::Loop => Role::Loop,
         Association::Separator => Role::Separator,
         Association::End => match &spec.ends {
@@ -296,15 +298,13 @@ impl Analysis<'_> {
             return None;
         }
         let wanted = self.collapse(index);
-        let nest = perfect_nest(statement, wanted);
+        let nest = loop_nest(statement, wanted);
         let depth = nest.len();
         if depth < wanted {
             let site = &self.model.sites[index];
             let diagnostic = Diagnostic::error(
                 site.span.clone(),
-                format!(
-                    "`collapse({wanted})` needs {wanted} perfectly nested loops, found {depth}"
-                ),
+                format!("`collapse({wanted})` needs {wanted} nested loops, found {depth}"),
                 "loop nest too shallow",
             );
             self.fail(index, diagnostic);
@@ -361,7 +361,8 @@ impl Analysis<'_> {
     fn atomic_statement(&mut self, index: usize) -> Option<usize> {
         let site = &self.model.sites[index];
         let statement = self.statement_after(site.lines.end);
-        let Some(statement) = statement.filter(|s| is_statement(s.kind())) else {
+        let Some(statement) = statement.filter(|s| is_statement(s.kind()) && !self.is_macro(*s))
+        else {
             self.expected(index, "a statement", statement);
             return None;
         };
@@ -375,6 +376,10 @@ impl Analysis<'_> {
         let site = &self.model.sites[index];
         let found = match found {
             Some(node) if node.kind() == "ERROR" => "code that cannot be parsed".to_string(),
+            Some(node) if self.is_macro(node) => format!(
+                "the macro statement `{}`, whose expansion is the preprocessor's",
+                self.file.text(self.original_span(node)).trim()
+            ),
             Some(node) => format!("`{}`", node.kind().replace('_', " ")),
             None => "the end of the program unit".to_string(),
         };
@@ -387,6 +392,13 @@ impl Analysis<'_> {
             "directive here",
         );
         self.fail(index, diagnostic);
+    }
+
+    /// Whether `statement` is a macro statement: what it stands for is
+    /// known only once the compiler has preprocessed the file.
+    fn is_macro(&self, statement: Node) -> bool {
+        let start = self.original_span(statement).start;
+        self.parse.macro_statements.binary_search(&start).is_ok()
     }
 
     /// An end directive for `index` that directly follows `after` (only
@@ -436,30 +448,21 @@ fn shares_terminal_statement(do_loop: Node) -> bool {
             .any(|c| c.kind() == "do_label_virtual")
 }
 
-/// The loops perfectly nested from `outer` on, up to `wanted` of them,
-/// outermost first.
-fn perfect_nest(outer: Node, wanted: usize) -> Vec<Node> {
+/// The loops nested from `outer` on, up to `wanted` of them, outermost
+/// first. Since OpenMP 5.0 a loop of the nest may hold code before and
+/// after the next loop (intervening code, which holds no loop itself): the
+/// next loop is the one loop among the statements of the body.
+fn loop_nest(outer: Node, wanted: usize) -> Vec<Node> {
     let mut nest = vec![outer];
     let mut current = outer;
     while nest.len() < wanted {
         let mut cursor = current.walk();
-        let body: Vec<Node> = current
+        let mut loops = current
             .named_children(&mut cursor)
-            .filter(|c| {
-                !matches!(
-                    c.kind(),
-                    // A named loop's name is a child of the loop.
-                    "block_label_start_expression"
-                        | "do_statement"
-                        | "comment"
-                        | "end_do_loop_statement"
-                        | "end_do_label_loop_statement"
-                )
-            })
-            .collect();
-        match body.as_slice() {
-            [inner] if inner.kind() == "do_loop" => {
-                current = *inner;
+            .filter(|c| c.kind() == "do_loop");
+        match (loops.next(), loops.next()) {
+            (Some(inner), None) => {
+                current = inner;
                 nest.push(current);
             }
             _ => break,

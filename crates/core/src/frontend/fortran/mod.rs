@@ -46,7 +46,9 @@ impl FrontEnd for TreeSitterFortran {
         let parse = if fixed_form {
             ParseText::fixed(&decided.text, &scan, &decided.blanked)
         } else {
-            ParseText::free(&decided.text, &scan)
+            let preprocessed = crate::language::fortran::preprocessed_by_suffix(&file.path)
+                || scan.kinds.contains(&lines::LineKind::Preprocessor);
+            ParseText::free(&decided.text, &scan, preprocessed)
         };
         let tree = parse_fortran(&parse.bytes);
         let mut analysis = Analysis {

@@ -40,9 +40,8 @@ impl Renderer<'_> {
             let r = &self.plan.regions[region];
             let args: Vec<String> = call.args.iter().map(|a| self.arg(r, a)).collect();
             let text = format!(
-                "call {}{}({})",
-                self.plan.prefix(),
-                call.event,
+                "call {}({})",
+                self.plan.function(call.event),
                 args.join(", ")
             );
             out.push_str(&self.statement(&indent, &text));
@@ -74,6 +73,7 @@ impl Renderer<'_> {
                 Var::NumThreads(expression) => {
                     needs.num_threads = true;
                     needs.max_threads |= expression.is_none();
+                    needs.thread_private |= self.plan.thread_private.is_some();
                     match expression {
                         Some(e) => format!("pomp2_num_threads = {e}"),
                         None => "pomp2_num_threads = pomp2_lib_get_max_threads()".into(),
@@ -82,6 +82,7 @@ impl Renderer<'_> {
                 Var::NumThreadsFromTeams => {
                     needs.num_threads = true;
                     needs.teams_max_threads = true;
+                    needs.thread_private |= self.plan.thread_private.is_some();
                     format!("pomp2_num_threads = {MAX_THREADS_VAR}")
                 }
                 Var::MaxThreads => {

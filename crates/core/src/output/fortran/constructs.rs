@@ -184,7 +184,7 @@ impl Renderer<'_> {
             PompAction::Remove => String::new(),
             PompAction::Call(call) => self.statement(
                 &self.indent(unit),
-                &format!("call {}{}()", plan.prefix(), call.event),
+                &format!("call {}()", plan.function(call.event)),
             ),
             PompAction::UserBegin(r) => {
                 self.descriptor_guard(unit) + &self.calls(unit, *r, &plan.user_region.begin)

@@ -29,6 +29,9 @@ pub(super) struct UnitNeeds {
     pub(super) teams_max_threads: bool,
     /// Lock test functions it calls: they return a logical.
     pub(super) lock_tests: BTreeSet<String>,
+    /// It starts parallel regions that copy in the library's
+    /// thread-private variable.
+    pub(super) thread_private: bool,
 }
 
 impl Renderer<'_> {
@@ -39,15 +42,13 @@ impl Renderer<'_> {
     ) -> String {
         let mut out = String::new();
         // One statement per handle: no line grows with the region count.
-        let words = match self.plan.interface {
-            Interface::Pomp2 => String::new(),
-            Interface::Pomp1 => format!("({DESCRIPTOR_WORDS})"),
+        let (kind, words) = match self.plan.interface {
+            Interface::Pomp2 => ("integer(kind=8)", String::new()),
+            Interface::Pomp1 => ("integer", String::new()),
+            Interface::Pomp1Paper => ("integer(kind=8)", format!("({DESCRIPTOR_WORDS})")),
         };
         for region in regions.clone() {
-            out.push_str(&self.statement(
-                indent,
-                &format!("integer(kind=8) :: {}{words}", region.handle),
-            ));
+            out.push_str(&self.statement(indent, &format!("{kind} :: {}{words}", region.handle)));
         }
         for region in regions {
             let block = self.common_block(region);
@@ -97,6 +98,12 @@ impl Renderer<'_> {
             }
             if needs.num_threads {
                 out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
+            }
+            if needs.thread_private {
+                let name = crate::rules::FORTRAN_THREAD_PRIVATE;
+                out.push_str(&self.statement(&indent, &format!("integer(kind=8) :: {name}")));
+                out.push_str(&self.statement(&indent, &format!("common /{name}/ {name}")));
+                out.push_str(&self.directive_line(&format!("threadprivate(/{name}/)")));
             }
             if needs.teams_max_threads {
                 out.push_str(&self.statement(&indent, &format!("integer :: {MAX_THREADS_VAR}")));

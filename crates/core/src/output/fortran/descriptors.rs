@@ -18,7 +18,7 @@ impl Renderer<'_> {
     pub(super) fn descriptor_guard(&self, unit: Option<usize>) -> String {
         match self.plan.interface {
             Interface::Pomp2 => String::new(),
-            Interface::Pomp1 => self.statement(
+            Interface::Pomp1 | Interface::Pomp1Paper => self.statement(
                 &self.indent(unit),
                 &format!("call {}()", self.descriptor_initialiser_name()),
             ),
@@ -45,7 +45,8 @@ impl Renderer<'_> {
         let mut assignments = Vec::new();
         for (i, region) in self.plan.regions.iter().enumerate() {
             let fields = crate::output::Pomp1Descriptor::of(self.model, region);
-            let d = &region.handle;
+            let (d, _) = self.descriptor(region);
+            let d = &d;
             assignments.push(format!("{d}%name = {}", string_var(&fields.name)));
             assignments.push(format!("{d}%sub_name = {}", string_var(&fields.sub_name)));
             assignments.push(format!("{d}%num_sections = {}", fields.num_sections));
@@ -56,7 +57,7 @@ impl Renderer<'_> {
             assignments.push(format!("{d}%end_last_line = {}", region.end_lines.1));
             // The last one's `next` stays null, as common blocks start zeroed.
             if let Some(next) = self.plan.regions.get(i + 1) {
-                assignments.push(format!("{d}%next = c_loc({})", next.handle));
+                assignments.push(format!("{d}%next = c_loc({})", self.descriptor(next).0));
             }
         }
 
@@ -94,12 +95,15 @@ impl Renderer<'_> {
         for region in &self.plan.regions {
             line(
                 inner,
-                &format!("type(pomp_ompregdescr), target :: {}", region.handle),
+                &format!(
+                    "type(pomp_ompregdescr), target :: {}",
+                    self.descriptor(region).0
+                ),
             );
         }
         for region in &self.plan.regions {
-            let block = self.common_block(region);
-            line(inner, &format!("common /{block}/ {}", region.handle));
+            let (descriptor, block) = self.descriptor(region);
+            line(inner, &format!("common /{block}/ {descriptor}"));
         }
         for (index, text) in strings.iter().enumerate() {
             line(

@@ -55,6 +55,16 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     };
     super::write_plan(plan, &mut r);
     r.conditional_lines();
+    // A preprocessed file's marker has no place in Fortran: a blank line
+    // takes its place.
+    if let Some(line) = config
+        .preprocessed
+        .then(|| super::preprocessed_marker(&file.bytes))
+        .flatten()
+    {
+        let text_end = line.start + file.bytes[line.clone()].trim_ascii_end().len();
+        r.edits.replace(line.start..text_end, "", 0, Origin::File);
+    }
     if plan.regions.is_empty() && r.edits.is_empty() {
         return EditSet::default();
     }
@@ -69,7 +79,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     if !plan.regions.is_empty() {
         let tail = match plan.interface {
             Interface::Pomp2 => r.registration(),
-            Interface::Pomp1 => r.descriptor_initialiser(),
+            Interface::Pomp1 | Interface::Pomp1Paper => r.descriptor_initialiser(),
         };
         r.edits.insert(
             file.bytes.len(),
@@ -142,9 +152,20 @@ impl Renderer<'_> {
     fn common_block(&self, region: &Region) -> String {
         let stem = match self.plan.interface {
             Interface::Pomp2 => "pomp2_cb",
-            Interface::Pomp1 => "pomp_rd_cb",
+            // The region's index in the link-time table.
+            Interface::Pomp1 => "pomp_id",
+            Interface::Pomp1Paper => "pomp_rd_cb",
         };
         format!("{stem}_{}_{}", self.plan.unique, region.id)
+    }
+
+    /// The original interface's context descriptor of a region, and the
+    /// common block that holds it.
+    fn descriptor(&self, region: &Region) -> (String, String) {
+        (
+            format!("pomp_rd_{}", region.id),
+            format!("pomp_rd_cb_{}_{}", self.plan.unique, region.id),
+        )
     }
 
     /// The region whose handle (or descriptor) is `name`.
@@ -160,12 +181,10 @@ impl Renderer<'_> {
         if renamed.starts_with("Test") {
             if let Some(unit) = self.model.unit_at(lock.span.start) {
                 let needs = self.needs.entry(unit).or_default();
-                needs
-                    .lock_tests
-                    .insert(format!("{}{renamed}", self.plan.prefix()));
+                needs.lock_tests.insert(self.plan.function(&renamed));
             }
         }
-        let wrapper = format!("{}{renamed}", self.plan.prefix());
+        let wrapper = self.plan.function(&renamed);
         self.edits
             .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
     }
