@@ -8,12 +8,13 @@ use pomp2::profile::{Node, Profile, Region, RegionId};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// What measuring one visit of a region costs, estimated: its two events
-/// in pomp's runtime, each about 60 instructions of bookkeeping and, while
-/// the node is timed, a time-stamp counter read of 16-45 ns
-/// (runtime/README.md). Measured whole: `scripts/bench-regions` puts the
-/// task-recursive Fibonacci's functions at about this per call.
-pub const VISIT_COST_NS: f64 = 50.0;
+/// What measuring one visit of a region costs, estimated from the whole
+/// cost of the worst case: in `scripts/bench-regions` the task-recursive
+/// Fibonacci's function regions (5.86 M visits, throttled, 2 threads) add
+/// 0.45 s of wall time to the OpenMP-only build, about 150 ns of thread
+/// time per visit. Its two events' bookkeeping alone (about 60
+/// instructions each, runtime/README.md) is the lower bound.
+pub const VISIT_COST_NS: f64 = 150.0;
 
 /// A region is suggested when its estimated overhead is at least this
 /// share of its own measured time...
@@ -161,7 +162,7 @@ pub fn filter_file(runs: &[Run], suggested: &[Suggestion]) -> String {
         "# Written by `pomp report --suggest-filter` from {}.\n\
          # The regions whose measurement costs most relative to their time, the\n\
          # throttled ones first. Overhead is estimated at {VISIT_COST_NS:.0} ns per visit\n\
-         # (two events of pomp's runtime). Rebuild with --filter=THIS_FILE\n\
+         # (measured on a throttled worst case). Rebuild with --filter=THIS_FILE\n\
          # (--pomp-filter=THIS_FILE for the compiler wrappers) to leave them\n\
          # uninstrumented.",
         sources.join(", ")
