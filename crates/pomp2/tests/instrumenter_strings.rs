@@ -13,7 +13,10 @@ fn ctc_strings(text: &str) -> Vec<&str> {
             .map_or(0, |i| i + 1);
         // pomp's own fields follow OPARI2's terminator, so the string ends
         // where its literal closes.
-        let end = at + rest[at..].find('"').expect("a CTC string in a string literal");
+        let end = at
+            + rest[at..]
+                .find('"')
+                .expect("a CTC string in a string literal");
         // Fortran output writes long strings in pieces joined by `//`.
         let piece = rest[end..].starts_with("\" //");
         if !piece {

@@ -540,8 +540,8 @@ fn registration(
             defined_symbol(object, name)?;
         }
     }
-    let source = pomp_wrapper::registration_source(&[object.to_path_buf()])
-        .map_err(|e| format!("{e:#}"))?;
+    let source =
+        pomp_wrapper::registration_source(&[object.to_path_buf()]).map_err(|e| format!("{e:#}"))?;
     let path = dir.join("registration.c");
     fs::write(&path, source).map_err(|e| e.to_string())?;
     let registration_object = dir.join("registration.o");
