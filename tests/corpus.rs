@@ -602,7 +602,10 @@ enum Original {
 /// Every trial of a program in a setting compares with the same original,
 /// built and run once, by whichever of them comes first.
 #[derive(Default)]
-struct Originals(Mutex<HashMap<(PathBuf, Vec<String>, usize), OriginalCell>>);
+struct Originals(Mutex<HashMap<Setting, OriginalCell>>);
+
+/// A program, the flags it is compiled with and the toolchain's index.
+type Setting = (PathBuf, Vec<String>, usize);
 
 /// One program's original in one setting, once made.
 type OriginalCell = Arc<OnceLock<Result<Original, String>>>;

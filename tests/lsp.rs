@@ -478,7 +478,7 @@ fn settings_from_the_editor_change_the_instrumentation() {
     assert!(preview["text"]
         .as_str()
         .unwrap()
-        .contains("POMP_Parallel_fork("));
+        .contains("pomp_parallel_fork("));
 
     // A wrong setting is shown to the user and leaves the rest in force.
     client.notify(

@@ -49,8 +49,10 @@ static unsigned long events, regions_seen, violations;
 static char first_violation[512];
 static struct ompregdescr *listed[MAX_LISTED];
 
+/* Called also from within the pomp1_check critical section: a lock of its
+ * own, or the thread would wait for itself. */
 static void violation(const char *what, const struct ompregdescr *d) {
-    #pragma omp critical(pomp1_check)
+    #pragma omp critical(pomp1_check_violation)
     {
         if (violations++ == 0)
             snprintf(first_violation, sizeof first_violation, "%s (region %s at %s:%d)", what,

@@ -436,9 +436,7 @@ fn check_instrumented(
         serde_json::from_str(&fs::read_to_string(&idf).map_err(|e| format!("no IDF: {e}"))?)
             .map_err(|e| format!("IDF is not JSON: {e}"))?;
     let mut objects = vec![object.clone()];
-    if interface == Interface::Pomp2 {
-        objects.push(registration(toolchain, &idf, &object, dir)?);
-    }
+    objects.push(registration(toolchain, &idf, &object, dir)?);
     let executable = dir.join(format!("{}.exe", interface.name()));
     let mut command = Command::new(toolchain.compiler(lang));
     command
@@ -528,25 +526,22 @@ fn check_instrumented(
     Ok(None)
 }
 
-/// Compiles the link-time registration the IDF's init functions need, as
-/// the wrappers write it.
+/// Compiles the link-time registration the wrappers make for the object:
+/// the registration functions the IDF names are checked to be defined, and
+/// in the original interface the table of descriptors is made.
 fn registration(
     toolchain: &Toolchain,
     idf: &serde_json::Value,
     object: &Path,
     dir: &Path,
 ) -> Result<PathBuf, String> {
-    let mut functions = Vec::new();
     for key in ["init_function", "user_init_function"] {
         if let Some(name) = idf.get(key).and_then(|v| v.as_str()) {
-            let symbol = defined_symbol(object, name)?;
-            functions.push(
-                pomp_wrapper::InitFunction::from_symbol(&symbol)
-                    .ok_or_else(|| format!("{symbol} is no registration function"))?,
-            );
+            defined_symbol(object, name)?;
         }
     }
-    let source = pomp_wrapper::render_registration(&functions);
+    let source =
+        pomp_wrapper::registration_source(&[object.to_path_buf()]).map_err(|e| format!("{e:#}"))?;
     let path = dir.join("registration.c");
     fs::write(&path, source).map_err(|e| e.to_string())?;
     let registration_object = dir.join("registration.o");
