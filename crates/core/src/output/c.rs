@@ -54,19 +54,131 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
 
 impl super::PlanWriter for Renderer<'_> {
     fn construct(&mut self, construct: &Construct) {
-        Renderer::construct(self, construct)
+        let (file, model) = (self.file, self.model);
+        let site = &model.sites[construct.site];
+        let region = &self.plan.regions[construct.region];
+        let layers = &construct.layers;
+        let directive_line = file.line_of(site.span.start);
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        if site.lines.start > 0 && file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        for layer in layers {
+            self.push_layer_opening(&mut text, region, layer, directive_line);
+        }
+        let standalone = site.block.is_none();
+        if standalone {
+            self.push_closing(&mut text, region, layers);
+        }
+        let after_lines = site.lines.end;
+        self.push_line_marker(&mut text, file.line_of(after_lines));
+        let order = super::nesting_depth(model, construct.site);
+        let origin = Origin::Site {
+            site: construct.site,
+            region: Some(construct.region),
+        };
+        if site.form == DirectiveForm::Implicit {
+            (self.edits).insert(after_lines, text.as_str(), order, origin.clone());
+        } else {
+            (self.edits).replace(site.lines.clone(), text.as_str(), order, origin.clone());
+        }
+        if let Some(block) = &site.block {
+            let end = block.end;
+            text.clear();
+            text.push('\n');
+            // A directive under a conditional, its block outside: what
+            // closes the construct is compiled exactly when the directive is.
+            self.push_under_conditions(&mut text, &[site.span.start], end, |r, text| {
+                r.push_closing(text, region, layers)
+            });
+            self.push_line_marker(&mut text, file.line_of(end));
+            self.edits.insert(end, text.as_str(), -order, origin);
+        }
+        self.scratch = text;
     }
 
-    fn pomp_directive(&mut self, site: usize, action: &PompAction) {
-        Renderer::pomp_directive(self, site, action)
+    fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
+        let site = &self.model.sites[site_index];
+        let text = match action {
+            PompAction::Remove => String::new(),
+            PompAction::Call(call) => {
+                self.events.insert(call.event.to_owned());
+                format!("{}();\n", self.plan.function(call.event))
+            }
+            PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
+                let plan = self.plan;
+                let region = &plan.regions[*r];
+                let calls = match action {
+                    PompAction::UserBegin(_) => &plan.user_region.begin,
+                    _ => &plan.user_region.end,
+                };
+                // Begin and end are called exactly when both directives
+                // are compiled.
+                let both = self.user_region_sites(*r);
+                let mut text = String::new();
+                self.push_under_conditions(&mut text, &both, site.span.start, |r, text| {
+                    r.push_calls(text, region, calls);
+                    text.push('\n');
+                });
+                text
+            }
+        };
+        let resume = self.line_marker(self.file.line_of(site.lines.end));
+        let origin = Origin::Site {
+            site: site_index,
+            region: action.region(),
+        };
+        self.edits.replace(
+            site.lines.clone(),
+            super::directive_replacement(text, resume),
+            0,
+            origin,
+        );
     }
 
     fn bare_directive(&mut self, bare: &BareDirective) {
-        Renderer::bare_directive(self, bare)
+        let site = &self.model.sites[bare.site];
+        let mut text = String::new();
+        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
+        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
+        let order = super::nesting_depth(self.model, bare.site);
+        let origin = Origin::Site {
+            site: bare.site,
+            region: None,
+        };
+        self.edits.replace(site.lines.clone(), text, order, origin);
     }
 
+    /// A compound statement around a construct that is not instrumented,
+    /// holding the values evaluated before it.
     fn value_scope(&mut self, scope: &ValueScope) {
-        Renderer::value_scope(self, scope)
+        let site = &self.model.sites[scope.site];
+        let Some(block) = &site.block else {
+            return;
+        };
+        let mut text = String::new();
+        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        text.push_str("{ ");
+        Self::push_declarations(&mut text, &scope.vars);
+        text.push('\n');
+        text.push_str(&self.pragma(&scope.directive, self.file.line_of(site.span.start)));
+        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
+        let order = super::nesting_depth(self.model, scope.site);
+        let origin = Origin::Site {
+            site: scope.site,
+            region: None,
+        };
+        self.edits
+            .replace(site.lines.clone(), text, order, origin.clone());
+        let resume = self.line_marker(self.file.line_of(block.end));
+        self.edits
+            .insert(block.end, format!("\n}}\n{resume}"), -order, origin);
     }
 
     /// A jump out of user regions closes them first: the calls and the
@@ -110,8 +222,44 @@ impl super::PlanWriter for Renderer<'_> {
         self.edits.insert(exit.span.end, " }", 0, origin);
     }
 
+    /// A function's region opens where its body's code begins, with a
+    /// variable whose cleanup (GCC's and Clang's `cleanup` attribute)
+    /// closes it whenever the body's scope is left: at its end, at a
+    /// `return` once the value is computed, and while an exception
+    /// unwinds. It is written on the line of the body's `{`, so no line
+    /// moves. The program's region also initialises the measurement
+    /// first and finalises it last.
     fn function(&mut self, function: &FunctionRegion) {
-        Renderer::function_region(self, function)
+        let plan = self.plan;
+        let region = &plan.regions[function.region];
+        let program = crate::rules::is_program(self.model, region);
+        let control = &rules().control;
+        let (init, finalize) = (&control["inst init"], &control["inst finalize"]);
+        // The cleanup functions of the preamble call both.
+        self.events.insert(finalize.event.to_owned());
+        let mut text = String::from(" ");
+        text.push_str(self.handle_type());
+        text.push_str("* pomp2_region_guard __attribute__((cleanup(");
+        text.push_str(cleanup_function(program));
+        text.push_str("), unused)) = (");
+        if program {
+            self.events.insert(init.event.to_owned());
+            plan.push_function(&mut text, init.event);
+            text.push_str("(), ");
+        }
+        self.push_calls(&mut text, region, &plan.user_region.begin);
+        self.push_calls(&mut String::new(), region, &plan.user_region.end);
+        while text.ends_with(';') {
+            text.pop();
+        }
+        text.push_str(", &");
+        text.push_str(&region.handle);
+        text.push_str(");");
+        let origin = Origin::Function {
+            region: function.region,
+        };
+        let entry = self.model.functions[function.function].entry;
+        self.edits.insert(entry, text, 0, origin);
     }
 
     fn lock_call(&mut self, lock: &LockCall) {
@@ -245,51 +393,6 @@ impl Renderer<'_> {
         }
     }
 
-    fn construct(&mut self, construct: &Construct) {
-        let (file, model) = (self.file, self.model);
-        let site = &model.sites[construct.site];
-        let region = &self.plan.regions[construct.region];
-        let layers = &construct.layers;
-        let directive_line = file.line_of(site.span.start);
-        let mut text = std::mem::take(&mut self.scratch);
-        text.clear();
-        if site.lines.start > 0 && file.bytes[site.lines.start - 1] != b'\n' {
-            text.push('\n');
-        }
-        for layer in layers {
-            self.push_layer_opening(&mut text, region, layer, directive_line);
-        }
-        let standalone = site.block.is_none();
-        if standalone {
-            self.push_closing(&mut text, region, layers);
-        }
-        let after_lines = site.lines.end;
-        self.push_line_marker(&mut text, file.line_of(after_lines));
-        let order = super::nesting_depth(model, construct.site);
-        let origin = Origin::Site {
-            site: construct.site,
-            region: Some(construct.region),
-        };
-        if site.form == DirectiveForm::Implicit {
-            (self.edits).insert(after_lines, text.as_str(), order, origin.clone());
-        } else {
-            (self.edits).replace(site.lines.clone(), text.as_str(), order, origin.clone());
-        }
-        if let Some(block) = &site.block {
-            let end = block.end;
-            text.clear();
-            text.push('\n');
-            // A directive under a conditional, its block outside: what
-            // closes the construct is compiled exactly when the directive is.
-            self.push_under_conditions(&mut text, &[site.span.start], end, |r, text| {
-                r.push_closing(text, region, layers)
-            });
-            self.push_line_marker(&mut text, file.line_of(end));
-            self.edits.insert(end, text.as_str(), -order, origin);
-        }
-        self.scratch = text;
-    }
-
     /// What `body` appends to `text`, whole lines, placed at `at` so that
     /// it is compiled exactly when the code at each of `from` is.
     fn push_under_conditions(
@@ -335,50 +438,6 @@ impl Renderer<'_> {
         });
         directive.render_into(text);
         text.push('\n');
-    }
-
-    fn bare_directive(&mut self, bare: &BareDirective) {
-        let site = &self.model.sites[bare.site];
-        let mut text = String::new();
-        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
-            text.push('\n');
-        }
-        text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
-        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
-        let order = super::nesting_depth(self.model, bare.site);
-        let origin = Origin::Site {
-            site: bare.site,
-            region: None,
-        };
-        self.edits.replace(site.lines.clone(), text, order, origin);
-    }
-
-    /// A compound statement around a construct that is not instrumented,
-    /// holding the values evaluated before it.
-    fn value_scope(&mut self, scope: &ValueScope) {
-        let site = &self.model.sites[scope.site];
-        let Some(block) = &site.block else {
-            return;
-        };
-        let mut text = String::new();
-        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
-            text.push('\n');
-        }
-        text.push_str("{ ");
-        Self::push_declarations(&mut text, &scope.vars);
-        text.push('\n');
-        text.push_str(&self.pragma(&scope.directive, self.file.line_of(site.span.start)));
-        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
-        let order = super::nesting_depth(self.model, scope.site);
-        let origin = Origin::Site {
-            site: scope.site,
-            region: None,
-        };
-        self.edits
-            .replace(site.lines.clone(), text, order, origin.clone());
-        let resume = self.line_marker(self.file.line_of(block.end));
-        self.edits
-            .insert(block.end, format!("\n}}\n{resume}"), -order, origin);
     }
 
     /// The text a layer opens with, appended to `text`.
@@ -427,85 +486,6 @@ impl Renderer<'_> {
                 text.push_str(" }\n");
             }
         }
-    }
-
-    fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
-        let site = &self.model.sites[site_index];
-        let text = match action {
-            PompAction::Remove => String::new(),
-            PompAction::Call(call) => {
-                self.events.insert(call.event.to_owned());
-                format!("{}();\n", self.plan.function(call.event))
-            }
-            PompAction::UserBegin(r) | PompAction::UserEnd(r) => {
-                let plan = self.plan;
-                let region = &plan.regions[*r];
-                let calls = match action {
-                    PompAction::UserBegin(_) => &plan.user_region.begin,
-                    _ => &plan.user_region.end,
-                };
-                // Begin and end are called exactly when both directives
-                // are compiled.
-                let both = self.user_region_sites(*r);
-                let mut text = String::new();
-                self.push_under_conditions(&mut text, &both, site.span.start, |r, text| {
-                    r.push_calls(text, region, calls);
-                    text.push('\n');
-                });
-                text
-            }
-        };
-        let resume = self.line_marker(self.file.line_of(site.lines.end));
-        let origin = Origin::Site {
-            site: site_index,
-            region: action.region(),
-        };
-        self.edits.replace(
-            site.lines.clone(),
-            super::directive_replacement(text, resume),
-            0,
-            origin,
-        );
-    }
-
-    /// A function's region opens where its body's code begins, with a
-    /// variable whose cleanup (GCC's and Clang's `cleanup` attribute)
-    /// closes it whenever the body's scope is left: at its end, at a
-    /// `return` once the value is computed, and while an exception
-    /// unwinds. It is written on the line of the body's `{`, so no line
-    /// moves. The program's region also initialises the measurement
-    /// first and finalises it last.
-    fn function_region(&mut self, function: &FunctionRegion) {
-        let plan = self.plan;
-        let region = &plan.regions[function.region];
-        let program = crate::rules::is_program(self.model, region);
-        let control = &rules().control;
-        let (init, finalize) = (&control["inst init"], &control["inst finalize"]);
-        // The cleanup functions of the preamble call both.
-        self.events.insert(finalize.event.to_owned());
-        let mut text = String::from(" ");
-        text.push_str(self.handle_type());
-        text.push_str("* pomp2_region_guard __attribute__((cleanup(");
-        text.push_str(cleanup_function(program));
-        text.push_str("), unused)) = (");
-        if program {
-            self.events.insert(init.event.to_owned());
-            plan.push_function(&mut text, init.event);
-            text.push_str("(), ");
-        }
-        self.push_calls(&mut text, region, &plan.user_region.begin);
-        self.push_calls(&mut String::new(), region, &plan.user_region.end);
-        while text.ends_with(';') {
-            text.pop();
-        }
-        text.push_str(", &");
-        text.push_str(&region.handle);
-        text.push_str(");");
-        let origin = Origin::Function {
-            region: function.region,
-        };
-        let entry = self.model.functions[function.function].entry;
-        self.edits.insert(entry, text, 0, origin);
     }
 
     /// The type of a region's handle in the chosen interface.
