@@ -816,25 +816,7 @@ fn check_with_library(
     let mut problems = String::new();
     for ((label, env), (_, original_run)) in RUNS.iter().zip(original_runs) {
         let (run, report) = run_checked(&executable, env, work, "instrumented", interface)?;
-        let mut failures = Vec::new();
-        if run.status.code() != original_run.status.code() {
-            failures.push(format!(
-                "the original ended with {}, the instrumented program with {}",
-                original_run.describe_status(),
-                run.describe_status()
-            ));
-        }
-        if run.stdout != original_run.stdout {
-            failures.push(format!(
-                "stdout differs:\n{}",
-                diff(
-                    &original_run.stdout,
-                    &run.stdout,
-                    "original",
-                    "instrumented"
-                )
-            ));
-        }
+        let mut failures = differences(&run, original_run, "");
         if !report.ok() {
             failures.push("the checking library found violations".to_string());
         }
@@ -863,6 +845,27 @@ fn check_with_library(
     } else {
         Err(problems)
     }
+}
+
+/// How a run of the instrumented program differs from the original's: how
+/// it ended, and its standard output (`stdout_note` says what may write
+/// there besides the program).
+fn differences(run: &RunResult, original: &RunResult, stdout_note: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    if run.status.code() != original.status.code() {
+        failures.push(format!(
+            "the original ended with {}, the instrumented program with {}",
+            original.describe_status(),
+            run.describe_status()
+        ));
+    }
+    if run.stdout != original.stdout {
+        failures.push(format!(
+            "stdout differs{stdout_note}:\n{}",
+            diff(&original.stdout, &run.stdout, "original", "instrumented")
+        ));
+    }
+    failures
 }
 
 /// An original that goes wrong as built: a fault of the corpus under gcc,

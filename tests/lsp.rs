@@ -570,6 +570,39 @@ fn the_code_action_shows_the_instrumented_source() {
     assert!(!Path::new(file).exists());
 }
 
+/// Runs `script` in headless Neovim without user configuration, in `dir`
+/// with its state kept there, and returns the results the script wrote to
+/// `POMP_OUT`, which must say it went well.
+fn neovim_results(
+    nvim: &Path,
+    script: &Path,
+    dir: &Path,
+    configure: impl FnOnce(&mut Command),
+) -> Value {
+    let out = dir.join("results.json");
+    let mut command = Command::new(nvim);
+    command
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("POMP_OUT", &out)
+        .env("XDG_STATE_HOME", dir)
+        .env("XDG_CACHE_HOME", dir)
+        .current_dir(dir)
+        .stdin(Stdio::null());
+    configure(&mut command);
+    let run = command.output().unwrap();
+    let results: Value = match std::fs::read(&out) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
+        Err(_) => panic!(
+            "nvim wrote no results: {}\n{}",
+            run.status,
+            String::from_utf8_lossy(&run.stderr)
+        ),
+    };
+    assert_eq!(results["ok"], true, "{}", results["failure"]);
+    results
+}
+
 /// Neovim's built-in client (Debian's `neovim`; `scripts/setup` installs
 /// it) runs `tests/nvim/session.lua` headless against `pomp lsp`.
 #[test]
@@ -581,29 +614,12 @@ fn neovim_talks_to_pomp_lsp() {
     let fortran_file = dir.path().join("demo.f90");
     std::fs::copy(here.join("demo.c"), &c_file).unwrap();
     std::fs::copy(here.join("demo.f90"), &fortran_file).unwrap();
-    let out = dir.path().join("results.json");
-    let run = Command::new(nvim)
-        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
-        .arg(format!("luafile {}", here.join("session.lua").display()))
-        .env("POMP", env!("CARGO_BIN_EXE_pomp"))
-        .env("POMP_C_FILE", &c_file)
-        .env("POMP_FORTRAN_FILE", &fortran_file)
-        .env("POMP_OUT", &out)
-        .env("XDG_STATE_HOME", dir.path())
-        .env("XDG_CACHE_HOME", dir.path())
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let results: Value = match std::fs::read(&out) {
-        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
-        Err(_) => panic!(
-            "nvim wrote no results: {}\n{}",
-            run.status,
-            String::from_utf8_lossy(&run.stderr)
-        ),
-    };
-    assert_eq!(results["ok"], true, "{}", results["failure"]);
+    let results = neovim_results(&nvim, &here.join("session.lua"), dir.path(), |command| {
+        command
+            .env("POMP", env!("CARGO_BIN_EXE_pomp"))
+            .env("POMP_C_FILE", &c_file)
+            .env("POMP_FORTRAN_FILE", &fortran_file);
+    });
     let files = results["files"].as_array().unwrap();
     assert_eq!(files.len(), 2);
 
@@ -700,29 +716,12 @@ fn the_readme_neovim_snippet_works_as_written() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let out = dir.path().join("results.json");
-    let run = Command::new(nvim)
-        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
-        .arg(format!("luafile {}", here.join("readme.lua").display()))
-        .env("PATH", path)
-        .env("POMP_SNIPPET", &snippet_file)
-        .env("POMP_C_FILE", &c_file)
-        .env("POMP_OUT", &out)
-        .env("XDG_STATE_HOME", dir.path())
-        .env("XDG_CACHE_HOME", dir.path())
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let results: Value = match std::fs::read(&out) {
-        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
-        Err(_) => panic!(
-            "nvim wrote no results: {}\n{}",
-            run.status,
-            String::from_utf8_lossy(&run.stderr)
-        ),
-    };
-    assert_eq!(results["ok"], true, "{}", results["failure"]);
+    let results = neovim_results(&nvim, &here.join("readme.lua"), dir.path(), |command| {
+        command
+            .env("PATH", path)
+            .env("POMP_SNIPPET", &snippet_file)
+            .env("POMP_C_FILE", &c_file);
+    });
     assert_eq!(results["attached"], true);
     let hover = results["hover"]["contents"]["value"].as_str().unwrap();
     assert!(hover.starts_with("**parallel** region 1"), "{hover}");

@@ -8,7 +8,7 @@
 //! ends the program on errors, which must end as the original does.
 
 use super::{
-    build_step, copy_siblings, diff, has_directives, idf_document, instrumented_name,
+    build_step, copy_siblings, differences, has_directives, idf_document, instrumented_name,
     run_with_timeout, CorpusFile, Language, RunResult, Toolchain, COMPILE_FLAGS, RUNS,
 };
 use libtest_mimic::Completion;
@@ -212,20 +212,7 @@ pub fn check(
 
 /// What is wrong with a run of the program beside the original's.
 fn judge(run: &RunResult, original: &RunResult, expects_events: bool) -> Vec<String> {
-    let mut failures = Vec::new();
-    if run.status.code() != original.status.code() {
-        failures.push(format!(
-            "the original ended with {}, the instrumented program with {}",
-            original.describe_status(),
-            run.describe_status()
-        ));
-    }
-    if run.stdout != original.stdout {
-        failures.push(format!(
-            "stdout differs (the CTC parser writes there):\n{}",
-            diff(&original.stdout, &run.stdout, "original", "instrumented")
-        ));
-    }
+    let mut failures = differences(run, original, " (the CTC parser writes there)");
     let complaints = [
         "Token \"",
         "Error parsing ctc string",
