@@ -257,23 +257,22 @@ impl Planner<'_> {
             .filter(|name| table.takes_unknown_clauses(name));
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
-        // most often), which the outer leaf may take.
-        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) = site
-            .directive
-            .unknown_clauses()
-            .partition(|_| outer.is_some());
+        // most often), which the outer leaf takes where it can.
+        let unknown = site.directive.unknown_clauses().next();
+        let (placed, refused_here) = match outer {
+            Some(_) => (unknown, None),
+            None => (None, unknown),
+        };
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
-        let refused = (refused.into_iter())
-            .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
-            .next();
-        if placed.is_empty() && refused.is_none() {
+        let refused = refused_here.or_else(|| end.and_then(|d| d.unknown_clauses().next()));
+        if placed.is_none() && refused.is_none() {
             return false;
         }
         let parts: Vec<String> = layers
             .iter()
             .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
             .collect();
-        if let (Some(outer), Some(clause)) = (outer, placed.first()) {
+        if let (Some(outer), Some(clause)) = (outer, placed) {
             self.plan.diagnostics.push(
                 Diagnostic::note(
                     site.span.clone(),
