@@ -1,4 +1,5 @@
-//! The instrumentation rules, loaded from `grammars/rules.toml`.
+//! The instrumentation rules, loaded from `grammars/rules.toml` (which the
+//! build turns into JSON, quicker to read).
 
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
@@ -276,7 +277,7 @@ pub struct Rules {
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
-    let rules: Rules = toml::from_str(include_str!("../../../../grammars/rules.toml"))
+    let rules: Rules = serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/rules.json")))
         .unwrap_or_else(|e| panic!("grammars/rules.toml is invalid: {e}"));
     if let Err(e) = rules.check_signatures() {
         panic!("grammars/rules.toml is invalid: {e}");
@@ -391,6 +392,22 @@ mod tests {
             ]
         );
         assert!(Call::parse("Foo(h, nonsense)").is_err());
+    }
+
+    #[test]
+    fn the_built_rules_are_the_toml_ones() {
+        let mut from_toml: Rules =
+            toml::from_str(include_str!("../../../../grammars/rules.toml")).unwrap();
+        let mut built = rules().clone();
+        let sorted = |rules: &mut Rules| {
+            let mut constructs: Vec<String> =
+                rules.construct.iter().map(|c| format!("{c:?}")).collect();
+            constructs.sort();
+            rules.construct.clear();
+            constructs
+        };
+        assert_eq!(sorted(&mut built), sorted(&mut from_toml));
+        assert_eq!(format!("{built:?}"), format!("{from_toml:?}"));
     }
 
     #[test]
