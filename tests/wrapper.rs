@@ -1617,3 +1617,91 @@ fn hints_are_spelt_for_the_wrapper_and_repeated_notes_counted() {
         "out.c",
     ]));
 }
+
+/// A C++ program with directives under conditions: `#ifdef _OPENMP`, which
+/// the compilation with OpenMP decides as the tree-sitter front end does,
+/// and a macro only the command line sets.
+const CONDITIONAL_DIRECTIVES: &str = r#"#include <cstdio>
+#include <numeric>
+#include <vector>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+int main()
+{
+    std::vector<long> values(1000);
+    std::iota(values.begin(), values.end(), 1L);
+    long total = 0;
+#ifdef _OPENMP
+#pragma omp parallel for reduction(+ : total)
+#endif
+    for (std::size_t i = 0; i < values.size(); ++i)
+        total += values[i];
+    long squares = 0;
+#ifdef USE_SQUARES
+#pragma omp parallel for reduction(+ : squares)
+#endif
+    for (std::size_t i = 0; i < values.size(); ++i)
+        squares += values[i] * values[i];
+    std::printf("%ld %ld\n", total, squares);
+    return 0;
+}
+"#;
+
+#[test]
+fn only_directives_under_a_macros_condition_are_read_with_libclang() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("conditional");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sums.cpp"), CONDITIONAL_DIRECTIVES).unwrap();
+    let plain = succeed(workspace.command("g++", &dir).args([
+        "-fopenmp",
+        "-DUSE_SQUARES",
+        "sums.cpp",
+        "-o",
+        "plain",
+    ]));
+    assert!(plain.status.success());
+    let expected = stdout(&succeed(&mut workspace.command(dir.join("plain"), &dir)));
+    let front_end = |defines: &[&str]| {
+        succeed(
+            workspace
+                .command(workspace.wrapper("pomp-cxx"), &dir)
+                .args(["--pomp-keep", "-fopenmp", "-c", "sums.cpp"])
+                .args(defines),
+        );
+        let idf: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("sums.pomp.json")).unwrap())
+                .unwrap();
+        let regions = idf["regions"].as_array().map_or(0, Vec::len);
+        (idf["front_end"].as_str().unwrap().to_string(), regions)
+    };
+    // `#ifdef _OPENMP` alone: tree-sitter's reading is the compiler's, and
+    // libclang (half a compile of every header) is not asked.
+    let source = CONDITIONAL_DIRECTIVES.replace("#ifdef USE_SQUARES\n", "#if 1\n");
+    std::fs::write(dir.join("sums.cpp"), &source).unwrap();
+    assert_eq!(front_end(&[]), ("tree-sitter".to_string(), 2));
+    // A directive under USE_SQUARES is compiled only as the command line
+    // says: libclang reads the file with its flags.
+    std::fs::write(dir.join("sums.cpp"), CONDITIONAL_DIRECTIVES).unwrap();
+    let (name, regions) = front_end(&["-DUSE_SQUARES"]);
+    if pomp_core::frontend::clang::available() {
+        assert_eq!((name.as_str(), regions), ("clang", 2));
+        assert_eq!(front_end(&[]), ("clang".to_string(), 1));
+    }
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cxx"), &dir)
+            .args([
+                "-fopenmp",
+                "-DUSE_SQUARES",
+                "sums.cpp",
+                "-o",
+                "instrumented",
+            ]),
+    );
+    let program = dir.join("instrumented");
+    assert_eq!(run_with_profile(&workspace, &program, &dir), expected);
+    workspace.assert_scratch_removed();
+}

@@ -6,17 +6,19 @@
 //! C++ file costs half a compile; tree-sitter reads only the file. Its
 //! reading is exact unless the compiled code depends on what only the
 //! preprocessor knows: a directive or its block in a conditional branch
-//! whose condition names a macro (clang drops the branches the flags skip
+//! whose condition names a macro other than `_OPENMP`, which the
+//! compilation with OpenMP defines (clang drops the branches the flags skip
 //! and reads a loop header an `#if` chooses as compiled), a directive a
 //! macro produces (`_Pragma` in the file or in a header it includes from
 //! the project), or an error tree-sitter reports (a block that is a macro's
 //! expansion). Those files are read with clang, as `--frontend clang`
 //! reads them; `--cross-check` compares both readings of any file.
 
+use super::c::expression::{self, Known, Truth};
 use super::clang::{self, Clang, CompileFlags};
 use super::{c, FrontEnd};
 use crate::diagnostics::Diagnostic;
-use crate::model::Found;
+use crate::model::{Branch, Found};
 use crate::source::SourceFile;
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -84,6 +86,12 @@ impl FrontEnd for Auto {
 
 /// Whether tree-sitter's reading of `file` may differ from the compiler's.
 fn needs_clang(file: &SourceFile, found: &Found, flags: &CompileFlags) -> bool {
+    // A branch tree-sitter decides (`#ifdef _OPENMP`, `#if 0`) is decided
+    // as the compiler decides it: only a macro's condition needs clang.
+    let known = Known {
+        cplusplus: file.language == crate::language::Language::Cpp,
+    };
+    let undecided = |b: &Branch| expression::evaluate(&b.condition, known) == Truth::Unknown;
     found.has_errors()
         || found.sites.iter().any(|site| {
             let extent = match &site.block {
@@ -93,7 +101,7 @@ fn needs_clang(file: &SourceFile, found: &Found, flags: &CompileFlags) -> bool {
             found
                 .branches
                 .iter()
-                .any(|b| b.span.start < extent.end && extent.start < b.span.end)
+                .any(|b| b.span.start < extent.end && extent.start < b.span.end && undecided(b))
         })
         || mentions_pragma_operator(&file.bytes)
         || includes_pragma_operator(file, flags)
@@ -221,6 +229,37 @@ mod tests {
                 ("omp_macros.h".into(), true)
             ]
         );
+    }
+
+    #[test]
+    fn only_a_branch_under_a_macro_needs_clang() {
+        let flags = CompileFlags {
+            args: Vec::new(),
+            directory: None,
+        };
+        let needs = |text: &str| {
+            let file = SourceFile::new(
+                PathBuf::from("a.cpp"),
+                text.as_bytes().to_vec(),
+                crate::language::Language::Cpp,
+            );
+            let found = c::TreeSitterC::default().read(&file);
+            needs_clang(&file, &found, &flags)
+        };
+        let body = "#pragma omp parallel\n  { n = omp_get_num_threads(); }\n";
+        let within = |condition: &str| {
+            format!("int f() {{\n  int n = 1;\n{condition}\n{body}#endif\n  return n;\n}}\n")
+        };
+        assert!(!needs(&within("#ifdef _OPENMP")));
+        assert!(!needs(&within("#if defined(_OPENMP) && __cplusplus")));
+        assert!(!needs(&within("#if 1")));
+        // The version `_OPENMP` stands for is the compiler's.
+        assert!(needs(&within("#if _OPENMP >= 201307")));
+        assert!(needs(&within("#ifdef USE_THREADS")));
+        assert!(needs(&within("#if defined(_OPENMP) && USE_THREADS")));
+        // A decided branch inside an undecided one is as undecided.
+        let nested = format!("#ifdef USE_THREADS\n{}#endif\n", within("#ifdef _OPENMP"));
+        assert!(needs(&nested));
     }
 
     #[test]
