@@ -166,7 +166,7 @@ pub fn instrument_guarded(
 /// a wrong result.
 #[derive(Default)]
 pub struct Session {
-    c: crate::frontend::c::Reuse,
+    front_end: crate::frontend::Session,
 }
 
 /// [`instrument_guarded`] of a new version of the text `session` saw
@@ -188,10 +188,12 @@ pub fn check_again(
     options: &Options,
     session: &mut Session,
 ) -> Result<Checked, InputError> {
-    let result = guarded(file, || check_reading(file, options, Some(&mut session.c)));
+    let result = guarded(file, || {
+        check_reading(file, options, Some(&mut session.front_end))
+    });
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
-        session.c.clear();
+        session.front_end.clear();
     }
     result
 }
@@ -235,18 +237,18 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     check_reading(file, options, None).render(file)
 }
 
-/// The pipeline up to the plan, the file read again with `reuse` when
+/// The pipeline up to the plan, the file read again in `session` when
 /// given.
 fn check_reading(
     file: &SourceFile,
     options: &Options,
-    reuse: Option<&mut crate::frontend::c::Reuse>,
+    session: Option<&mut crate::frontend::Session>,
 ) -> Checked {
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
-    let model = match reuse {
+    let model = match session {
         _ if !may_need_instrumenting(&file.bytes) => crate::model::Model::default(),
-        Some(reuse) => crate::model::complete(file, front_end.read_again(file, reuse)),
+        Some(session) => crate::model::complete(file, front_end.read_again(file, session)),
         None => front_end.analyse(file),
     };
     let front_end = front_end.name();

@@ -11,7 +11,6 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::analysis::Analysis;
 use super::conditionals::Assignment;
 use super::nodes::Nodes;
 use super::parse::parse;
@@ -156,7 +155,7 @@ pub(super) fn reconcile(
                     let mentions = &mentions[mentions.partition_point(|m| m.start < function.start)
                         ..mentions.partition_point(|m| m.start < function.end)];
                     let offset = scope.directives.start;
-                    Some(Analysis::read(
+                    Some(super::syntax::read(
                         prepared,
                         text,
                         &nodes,

@@ -9,12 +9,10 @@
 //! A directive's block is then the statement that begins at the first
 //! token after it.
 
-mod analysis;
 mod conditionals;
 mod configurations;
 pub(crate) mod expression;
-mod lex;
-pub(crate) mod loops;
+pub(crate) mod lex;
 mod nodes;
 mod parse;
 mod pieces;
@@ -23,16 +21,15 @@ mod prepare;
 mod reuse;
 pub mod scan;
 mod statements;
-mod unknown;
+mod syntax;
 
-use super::FrontEnd;
+use super::{FrontEnd, Session};
 use crate::model::Found;
 use crate::source::SourceFile;
-use analysis::Analysis;
 use nodes::Nodes;
 use prepare::Prepared;
+pub(crate) use prepare::{lock_mentions, parse_raw};
 pub use reuse::Reuse;
-pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
 
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,8 +71,8 @@ impl FrontEnd for TreeSitterC {
         self.read_telling_scope(file).0
     }
 
-    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
-        self.read_reusing(file, reuse)
+    fn read_again(&self, file: &SourceFile, session: &mut Session) -> Found {
+        self.read_reusing(file, session.kept::<Reuse>())
     }
 }
 
@@ -132,7 +129,6 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
     placement::finish(prepared, &mut model);
-    loops::record(prepared.file, &mut model.sites);
     model
 }
 
@@ -149,7 +145,7 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
     let directives = 0..prepared.directives.len();
     let mentions = &prepared.lock_mentions;
     let nodes = Nodes::new(tree.root_node());
-    let main = Analysis::read(
+    let main = syntax::read(
         prepared,
         &prepared.masked(),
         &nodes,
@@ -197,7 +193,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
         let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
         let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
         let mentions = &prepared.lock_mentions[mentions];
-        let main = Analysis::read(
+        let main = syntax::read(
             prepared,
             &prepared.masked(),
             &nodes,
@@ -218,7 +214,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
         let nothing = parse::parse_nothing(prepared.file);
         let nothing = Nodes::new(nothing.root_node());
         for run in &plan.outside {
-            parts.push(Analysis::read(
+            parts.push(syntax::read(
                 prepared,
                 &prepared.masked(),
                 &nothing,

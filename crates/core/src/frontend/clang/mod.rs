@@ -23,6 +23,7 @@ pub mod cross_check;
 mod library;
 mod macros;
 mod reader;
+mod syntax;
 mod translation_unit;
 mod tree;
 
@@ -95,9 +96,7 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (mut found, facts) = reader::read(file, &unit);
-        super::c::loops::record(file, &mut found.sites);
-        Ok((found, facts))
+        Ok(reader::read(file, &unit))
     }
 }
 
