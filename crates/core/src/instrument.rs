@@ -166,7 +166,7 @@ pub fn instrument_guarded(
 /// a wrong result.
 #[derive(Default)]
 pub struct Session {
-    front_end: crate::frontend::Session,
+    last_reading: crate::frontend::LastReading,
 }
 
 /// [`instrument_guarded`] of a new version of the text `session` saw
@@ -189,11 +189,11 @@ pub fn check_again(
     session: &mut Session,
 ) -> Result<Checked, InputError> {
     let result = guarded(file, || {
-        check_reading(file, options, Some(&mut session.front_end))
+        check_reading(file, options, Some(&mut session.last_reading))
     });
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
-        session.front_end.clear();
+        session.last_reading.clear();
     }
     result
 }
@@ -237,18 +237,18 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     check_reading(file, options, None).render(file)
 }
 
-/// The pipeline up to the plan, the file read again in `session` when
+/// The pipeline up to the plan, the file read again after `last` when
 /// given.
 fn check_reading(
     file: &SourceFile,
     options: &Options,
-    session: Option<&mut crate::frontend::Session>,
+    last: Option<&mut crate::frontend::LastReading>,
 ) -> Checked {
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
-    let model = match session {
+    let model = match last {
         _ if !may_need_instrumenting(&file.bytes) => crate::model::Model::default(),
-        Some(session) => crate::model::complete(file, front_end.read_again(file, session)),
+        Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
         None => front_end.analyse(file),
     };
     let front_end = front_end.name();

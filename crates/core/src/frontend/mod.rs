@@ -44,26 +44,26 @@ pub trait FrontEnd {
         crate::model::complete(file, self.read(file))
     }
 
-    /// [`FrontEnd::read`] of a new version of a text `session` has seen,
-    /// as an editor reads its buffer after each change; the same model. A
-    /// front end that can keeps what it needs in `session` and parses only
-    /// what changed.
-    fn read_again(&self, file: &SourceFile, _session: &mut Session) -> Found {
+    /// [`FrontEnd::read`] of a new version of a text read before, as an
+    /// editor reads its buffer after each change; the same model. A front
+    /// end that can keeps what it needs of each reading in `last` and
+    /// parses only what changed.
+    fn read_again(&self, file: &SourceFile, _last: &mut LastReading) -> Found {
         self.read(file)
     }
 }
 
-/// What a front end keeps between the readings of one buffer. Each front
-/// end keeps its own kind of state here; a session that holds another
-/// kind (the buffer is now read by another front end) starts afresh, which
-/// costs a parse from scratch, never a wrong reading.
+/// What a front end keeps of its last reading of one buffer. Each front
+/// end keeps its own kind of state here; one that finds another kind (the
+/// buffer is now read by another front end) starts afresh, which costs a
+/// parse from scratch, never a wrong reading.
 #[derive(Default)]
-pub struct Session {
+pub struct LastReading {
     kept: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
-impl Session {
-    /// The state of type `T` kept here, a new one if there is none.
+impl LastReading {
+    /// The state of type `T` kept here, made afresh if it holds none.
     pub fn kept<T: Default + Send + Sync + 'static>(&mut self) -> &mut T {
         if !self.kept.as_ref().is_some_and(|kept| kept.is::<T>()) {
             self.kept = Some(Box::new(T::default()));
@@ -73,7 +73,7 @@ impl Session {
             .expect("the state was just made of this type")
     }
 
-    /// Forgets what the last reading left: the next one starts afresh.
+    /// Forgets the last reading: the next one starts afresh.
     pub fn clear(&mut self) {
         self.kept = None;
     }

@@ -23,7 +23,7 @@ pub mod scan;
 mod statements;
 mod syntax;
 
-use super::{FrontEnd, Session};
+use super::{FrontEnd, LastReading};
 use crate::model::Found;
 use crate::source::SourceFile;
 use nodes::Nodes;
@@ -33,10 +33,10 @@ pub use reuse::Reuse;
 
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Scope {
+pub enum ParseExtent {
     /// In the functions that hold directives, their heads and the
     /// statements the directives own, wherever a scan of the function's
-    /// body allows; as [`Scope::Declarations`] otherwise.
+    /// body allows; as [`ParseExtent::Declarations`] otherwise.
     #[default]
     Statements,
     /// Only the top-level declarations that hold directives or lock calls,
@@ -49,7 +49,7 @@ pub enum Scope {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TreeSitterC {
-    pub scope: Scope,
+    pub extent: ParseExtent,
 }
 
 impl TreeSitterC {
@@ -57,7 +57,7 @@ impl TreeSitterC {
     /// reference the partial parse is tested against.
     pub fn whole_file() -> TreeSitterC {
         TreeSitterC {
-            scope: Scope::WholeFile,
+            extent: ParseExtent::WholeFile,
         }
     }
 }
@@ -68,38 +68,39 @@ impl FrontEnd for TreeSitterC {
     }
 
     fn read(&self, file: &SourceFile) -> Found {
-        self.read_telling_scope(file).0
+        self.read_telling_extent(file).0
     }
 
-    fn read_again(&self, file: &SourceFile, session: &mut Session) -> Found {
-        self.read_reusing(file, session.kept::<Reuse>())
+    fn read_again(&self, file: &SourceFile, last: &mut LastReading) -> Found {
+        self.read_reusing(file, last.kept::<Reuse>())
     }
 }
 
 impl TreeSitterC {
     /// [`FrontEnd::read`], and how much of the file it parsed: what
     /// benchmarks and tests of the partial parse look at.
-    pub fn read_telling_scope(&self, file: &SourceFile) -> (Found, Scope) {
+    pub fn read_telling_extent(&self, file: &SourceFile) -> (Found, ParseExtent) {
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
-            return (Found::default(), self.scope);
+            return (Found::default(), self.extent);
         };
         let statements = || read_pieces(&prepared, true);
         let declarations = || read_pieces(&prepared, false);
-        let partial = match self.scope {
-            Scope::Statements => statements().or_else(declarations),
-            Scope::Declarations => declarations(),
-            Scope::WholeFile => None,
+        let partial = match self.extent {
+            ParseExtent::Statements => statements().or_else(declarations),
+            ParseExtent::Declarations => declarations(),
+            ParseExtent::WholeFile => None,
         };
-        let (model, scope) = partial.unwrap_or_else(|| (read_whole(&prepared), Scope::WholeFile));
-        (finish(&prepared, model), scope)
+        let (model, extent) =
+            partial.unwrap_or_else(|| (read_whole(&prepared), ParseExtent::WholeFile));
+        (finish(&prepared, model), extent)
     }
 
     /// [`FrontEnd::read`] of a text read before in another version, as an
     /// editor reads its buffer after every change: `reuse` keeps the
     /// previous reading's syntax tree, and only what changed since is
     /// parsed again (tree-sitter's incremental parsing). The model is the
-    /// one [`FrontEnd::read`] gives, whatever the front end's [`Scope`]:
+    /// one [`FrontEnd::read`] gives, whatever the front end's [`ParseExtent`]:
     /// the whole file is parsed, and a buffer with a syntax error is
     /// parsed from scratch.
     pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
@@ -152,13 +153,13 @@ fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut R
         directives.clone(),
         mentions,
     );
-    let scope = configurations::Scope {
+    let coverage = configurations::Coverage {
         ranges: &[],
         pieces: &[],
         directives,
         mentions,
     };
-    configurations::reconcile(prepared, &scope, tree, main, reuse)
+    configurations::reconcile(prepared, &coverage, tree, main, reuse)
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
@@ -170,17 +171,17 @@ const PIECES_PER_PARSE: usize = 4;
 
 /// The model from parses of the declarations that hold directives and
 /// lock calls, with `narrow` of the statements in them the directives own;
-/// `None` when that would not read the file exactly. The scope tells
+/// `None` when that would not read the file exactly. The extent tells
 /// whether some function was narrowed.
-fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
-    let plan = pieces::Plan::new(prepared, narrow)?;
-    let scope = match plan.narrowed() {
-        true => Scope::Statements,
-        false => Scope::Declarations,
+fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)> {
+    let partial = pieces::PartialParse::new(prepared, narrow)?;
+    let extent = match partial.narrowed() {
+        true => ParseExtent::Statements,
+        false => ParseExtent::Declarations,
     };
     let mut parts =
-        Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
-    for batch in plan.batches(PIECES_PER_PARSE) {
+        Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
+    for batch in partial.batches(PIECES_PER_PARSE) {
         let ranges = pieces::union(batch);
         let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
         let nodes = Nodes::new(tree.root_node());
@@ -200,20 +201,20 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
             directives.clone(),
             mentions,
         );
-        let scope = configurations::Scope {
+        let coverage = configurations::Coverage {
             ranges: &ranges,
             pieces: batch,
             directives,
             mentions,
         };
         parts.push(configurations::reconcile(
-            prepared, &scope, &tree, main, None,
+            prepared, &coverage, &tree, main, None,
         ));
     }
-    if !plan.outside.is_empty() {
+    if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
         let nothing = Nodes::new(nothing.root_node());
-        for run in &plan.outside {
+        for run in &partial.outside {
             parts.push(syntax::read(
                 prepared,
                 &prepared.masked(),
@@ -223,7 +224,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
             ));
         }
     }
-    Some((merge(parts), scope))
+    Some((merge(parts), extent))
 }
 
 /// One model of the parts of a file, each listed in file order.
