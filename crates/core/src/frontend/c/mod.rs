@@ -143,23 +143,38 @@ fn read_whole(prepared: &Prepared) -> Found {
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the
 /// other configurations' trees kept in `reuse` when given.
 fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Found {
-    let directives = 0..prepared.directives.len();
-    let mentions = &prepared.lock_mentions;
-    let nodes = Nodes::new(tree.root_node());
-    let main = syntax::read(
-        prepared,
-        &prepared.masked(),
-        &nodes,
-        directives.clone(),
-        mentions,
-    );
     let coverage = configurations::Coverage {
         ranges: &[],
         pieces: &[],
-        directives,
-        mentions,
+        directives: 0..prepared.directives.len(),
+        mentions: &prepared.lock_mentions,
     };
-    configurations::reconcile(prepared, &coverage, tree, main, reuse)
+    read_covered(
+        prepared,
+        tree,
+        &Nodes::new(tree.root_node()),
+        &coverage,
+        reuse,
+    )
+}
+
+/// The model of what `coverage` holds, read from `tree` (looked up through
+/// `nodes`) and reconciled with the other configurations of its functions.
+fn read_covered(
+    prepared: &Prepared,
+    tree: &tree_sitter::Tree,
+    nodes: &Nodes,
+    coverage: &configurations::Coverage,
+    reuse: Option<&mut Reuse>,
+) -> Found {
+    let main = syntax::read(
+        prepared,
+        &prepared.masked(),
+        nodes,
+        coverage.directives.clone(),
+        coverage.mentions,
+    );
+    configurations::reconcile(prepared, coverage, tree, main, reuse)
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
@@ -193,23 +208,13 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         }
         let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
         let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
-        let mentions = &prepared.lock_mentions[mentions];
-        let main = syntax::read(
-            prepared,
-            &prepared.masked(),
-            &nodes,
-            directives.clone(),
-            mentions,
-        );
         let coverage = configurations::Coverage {
             ranges: &ranges,
             pieces: batch,
             directives,
-            mentions,
+            mentions: &prepared.lock_mentions[mentions],
         };
-        parts.push(configurations::reconcile(
-            prepared, &coverage, &tree, main, None,
-        ));
+        parts.push(read_covered(prepared, &tree, &nodes, &coverage, None));
     }
     if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
