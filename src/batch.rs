@@ -59,6 +59,22 @@ pub fn run_cli(config: &Config, json: Option<&Path>) -> ExitCode {
     }
 }
 
+/// The watcher `pomp batch --watch` starts, until it stops: 0 when it
+/// stopped as it should (asked to, idle, a tree gone), 1 when it could not
+/// watch. It tells the run that started it on standard output when it is
+/// ready; its standard error is the watcher's log, which a run that could
+/// not start it shows.
+pub fn watcher(root: &Path, out_dir: &Path) -> ExitCode {
+    let ready = std::io::stdout();
+    match pomp_batch::watch::serve(root, out_dir, pomp_batch::watch::IDLE, ready) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("pomp: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The JSON report, written as the run goes: `files` first, one by one,
 /// then what the run learnt at its end. It replaces the file at its path
 /// once whole.

@@ -315,15 +315,7 @@ fn main() -> ExitCode {
         Command::Report(a) => report(a),
         Command::Preview(a) => preview(a),
         Command::Lsp => lsp::run(),
-        Command::BatchWatcher { root, out } => {
-            match pomp_batch::watch::serve(&root, &out, pomp_batch::watch::IDLE) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => {
-                    eprintln!("pomp: error: {error:#}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+        Command::BatchWatcher { root, out } => batch::watcher(&root, &out),
     }
 }
 

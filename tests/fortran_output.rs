@@ -1,53 +1,21 @@
 //! Fortran output end to end: instrument, compile with gfortran against the
 //! checking POMP2 library, run, and compare with the uninstrumented build.
+//! The programs are the corpus's and those in `tests/fortran_output/`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FIXED_FORM_PROGRAM: &str = "\
-c     Fixed form: continued directives, default(none), lock routines,
-c     a conditional P$ line and a user region.
-      program fixed
-      use omp_lib
-      implicit none
-      integer i, total, counter, n
-      integer(kind=omp_lock_kind) lck
-      logical got
-      total = 0
-      counter = 0
-      n = 50
-CP$   counter = 100
-      call omp_init_lock(lck)
-!$omp parallel do default(none) shared(n) reduction(+:total)
-!$omp& private(i) schedule(static)
-      do 10 i = 1, n
-        total = total + i
-   10 continue
-!$omp parallel shared(lck, counter) num_threads(2) if(n .gt. 10)
-      call omp_set_lock(lck)
-      counter = counter + 1
-      call omp_unset_lock(lck)
-!$omp single
-      got = omp_test_lock(lck)
-      if (got) call omp_unset_lock(lck)
-!$omp end single
-!$omp end parallel
-      call omp_destroy_lock(lck)
-      call work(total)
-      print *, 'total', total, 'counter', counter
-      end
-
-      subroutine work(t)
-      integer t
-!$pomp inst begin(work)
-      t = t + 1
-!$pomp inst end(work)
-      end
-";
-
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A program of `tests/fortran_output/` copied into `directory`; its path
+/// there.
+fn program(name: &str, directory: &Path) -> PathBuf {
+    let path = directory.join(name);
+    fs::copy(root().join("tests/fortran_output").join(name), &path).unwrap();
+    path
 }
 
 fn have_gfortran() -> bool {
@@ -208,8 +176,7 @@ fn fixed_form() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("fixed.f");
-    fs::write(&source, FIXED_FORM_PROGRAM).unwrap();
+    let source = program("fixed.f", dir.path());
     let builds = build(&source, "F");
     for threads in ["2", "4"] {
         let (original, instrumented) = run_both(&builds, threads);
@@ -233,22 +200,7 @@ fn a_collapsed_nest_of_named_loops() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("named.f90");
-    let program = "\
-program named
-  implicit none
-  integer :: i, j, total
-  total = 0
-!$omp parallel do collapse(2) reduction(+:total)
-  rows: do i = 1, 40
-    columns: do j = 1, 30
-      total = total + i * j
-    end do columns
-  end do rows
-  print *, 'total', total
-end program named
-";
-    fs::write(&source, program).unwrap();
+    let source = program("named_loops.f90", dir.path());
     let builds = build(&source, "F90");
     for threads in ["2", "4"] {
         let (original, instrumented) = run_both(&builds, threads);
@@ -260,8 +212,7 @@ end program named
 #[test]
 fn default_none_names_the_common_block() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("fixed.f");
-    fs::write(&source, FIXED_FORM_PROGRAM).unwrap();
+    let source = program("fixed.f", dir.path());
     let (output, _) = instrument(dir.path(), &source, "F");
     let text = fs::read_to_string(output).unwrap();
     assert!(text.contains("shared(/pomp2_cb_"), "{text}");
@@ -285,8 +236,7 @@ fn original_interface_fixed_form() {
         .join("a_directory_whose_name_is_long_enough_to_need_wrapping")
         .join("and_another_one_below_it");
     fs::create_dir_all(&deep).unwrap();
-    let source = deep.join("fixed.f");
-    fs::write(&source, FIXED_FORM_PROGRAM).unwrap();
+    let source = program("fixed.f", &deep);
     let instrumented = deep.join("instrumented.F");
     run(Command::new(env!("CARGO_BIN_EXE_pomp"))
         .arg("instrument")
@@ -340,19 +290,18 @@ fn original_interface_fixed_form() {
     }
 }
 
-/// Instruments `source` (written as `name`), builds it against the checking
+/// Instruments the program `name`, builds it against the checking
 /// library, runs it with two threads and returns its output and the
 /// library's report, which must say OK. The original is not built: gfortran
 /// rejects the proposal's `!$omp inst` directives.
-fn instrumented_run(name: &str, source: &str) -> Option<(String, String, String)> {
+fn instrumented_run(name: &str) -> Option<(String, String, String)> {
     if !have_gfortran() {
         eprintln!("gfortran not found: skipped");
         return None;
     }
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();
-    let path = dir.join(name);
-    fs::write(&path, source).unwrap();
+    let path = program(name, dir);
     let fixed = name.ends_with(".f");
     let suffix = if fixed { "F" } else { "F90" };
     let (instrumented_source, init) = instrument(dir, &path, suffix);
@@ -394,103 +343,8 @@ fn event_count(report: &str, event: &str) -> u64 {
         .unwrap_or(0)
 }
 
-const PROPOSAL_FREE: &str = "\
-! The 2002 proposal's directives in free form, next to OPARI2's !$pomp.
-module work
-  implicit none
-contains
-  integer function steps(n)
-    integer, intent(in) :: n
-    integer :: i
-!$omp inst begin(Steps)
-    steps = 0
-    do i = 1, n
-      steps = steps + i
-      if (steps > 20) &
-        return
-    end do
-!$omp inst end(STEPS)
-  end function steps
-end module work
-
-program proposal
-  use work
-  implicit none
-  integer :: total, hidden
-!P$ integer :: only_instrumented
-  total = 0
-  hidden = 0
-!P$ only_instrumented = 7
-!$omp inst init
-!$omp inst begin(all)
-!$omp parallel reduction(+:total)
-  total = total + 1
-!$omp end parallel
-!$omp inst off
-!$omp inst on
-!$omp noinstrument
-!$omp parallel reduction(+:hidden)
-  hidden = hidden + 1
-!$omp end parallel
-!$omp instrument
-!$pomp inst begin(pomp)
-  total = total + steps(3) + steps(10)
-!$pomp inst end(pomp)
-  !P$ total = total + only_instrumented
-!$omp inst end(all)
-!$omp inst finalize
-  print *, 'total', total, 'hidden', hidden
-end program proposal
-";
-
-const PROPOSAL_FIXED: &str = "\
-c     The 2002 proposal's directives in fixed form, with every sentinel.
-      integer function steps(n)
-      implicit none
-      integer n, i
-C$OMP INST BEGIN(steps)
-      steps = 0
-      do 10 i = 1, n
-         steps = steps + i
-         if (steps .gt. 20)
-     &      return
-   10 continue
-*$omp inst end(steps)
-      end
-
-      program proposal
-      implicit none
-      integer total, hidden, steps
-CP$   integer only_instrumented
-      external steps
-      total = 0
-      hidden = 0
-*P$   only_instrumented = 7
-c$omp inst init
-!$omp inst begin(all)
-c$omp parallel reduction(+:total)
-      total = total + 1
-c$omp end parallel
-c$omp inst off
-c$omp inst on
-c$omp noinstrument
-c$omp parallel reduction(+:hidden)
-      hidden = hidden + 1
-c$omp end parallel
-c$omp instrument
-c$pomp inst begin(pomp)
-      total = total + steps(3) + steps(10)
-*$POMP INST END(POMP)
-cp$   total = total + only_instrumented
-!P$   total = total + 100
-!$omp inst end(all)
-c$omp inst finalize
-      print *, 'total', total, 'hidden', hidden
-      end
-";
-
-fn check_proposal(name: &str, source: &str, extra: u64) {
-    let Some((output, report, text)) = instrumented_run(name, source) else {
+fn check_proposal(name: &str, extra: u64) {
+    let Some((output, report, text)) = instrumented_run(name) else {
         return;
     };
     // 2 threads; steps(3) = 6, steps(10) returns at 21; `!P$` lines add.
@@ -515,10 +369,10 @@ fn check_proposal(name: &str, source: &str, extra: u64) {
 
 #[test]
 fn proposal_directives_free_form() {
-    check_proposal("proposal.f90", PROPOSAL_FREE, 0);
+    check_proposal("proposal.f90", 0);
 }
 
 #[test]
 fn proposal_directives_fixed_form() {
-    check_proposal("proposal.f", PROPOSAL_FIXED, 100);
+    check_proposal("proposal.f", 100);
 }

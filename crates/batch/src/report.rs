@@ -191,6 +191,25 @@ impl Summary {
     }
 }
 
+/// The reports of a run's files: each counted in the summary, handed to
+/// the caller, and kept when it is worth printing.
+#[derive(Default)]
+pub(crate) struct Tally {
+    pub summary: Summary,
+    /// The files that failed or have diagnostics, in path order.
+    pub notable: Vec<FileReport>,
+}
+
+impl Tally {
+    pub fn add(&mut self, report: FileReport, reports: &mut dyn FnMut(&FileReport)) {
+        self.summary.add(&report);
+        reports(&report);
+        if report.notable() {
+            self.notable.push(report);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,8 +8,8 @@ mod table;
 use crate::language::Language;
 
 pub use parse::{
-    parse_apply, parse_declaration_attribute, parse_directive, split_top_level,
-    top_level_colon, Apply, DirectiveError, Parsed, Problem,
+    parse_apply, parse_declaration_attribute, parse_directive, split_top_level, top_level_colon,
+    Apply, DirectiveError, Parsed, Problem,
 };
 pub use table::{
     table, ArgumentUse, Association, ClauseSpec, DirectiveSpec, Distribution, LeafSpec, Role,

@@ -974,7 +974,10 @@ fn misspelt_clause_arguments_are_refused_and_names_kept() {
     let err = c_error("parallel for reduction(+-: m)");
     assert_eq!(err.message, "unknown `reduction` argument `+-`");
     let err = c_error("parallel for reduction(+++: m)");
-    assert_eq!(err.message, "`+++` is no reduction identifier of `reduction`");
+    assert_eq!(
+        err.message,
+        "`+++` is no reduction identifier of `reduction`"
+    );
     for fine in [
         "parallel for schedule(SCHEDULE_KIND)",
         "parallel for schedule(monotonic: dynamic, 4)",
@@ -986,6 +989,9 @@ fn misspelt_clause_arguments_are_refused_and_names_kept() {
     ] {
         c(fine);
     }
-    let d = known("parallel do reduction(.myadd.: m) schedule(DYNAMIC)", Language::FortranFree);
+    let d = known(
+        "parallel do reduction(.myadd.: m) schedule(DYNAMIC)",
+        Language::FortranFree,
+    );
     assert_eq!(d.name, "parallel do");
 }

@@ -3,10 +3,10 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
-use crate::model::{DirectiveForm, Model};
+use crate::model::{DirectiveForm, LockCall, Model};
 use crate::rules::{
     Arg, BareDirective, Call, Construct, Interface, Layer, NamedPlan, PompAction, Region,
-    ValueScope, Var, MAX_THREADS_VAR,
+    RegionExit, ValueScope, Var, MAX_THREADS_VAR,
 };
 use crate::source::{c_string_literal, SourceFile};
 use rustc_hash::FxHashSet;
@@ -23,54 +23,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         quoted_path: file.quoted_path(),
         scratch: String::new(),
     };
-    for construct in &plan.constructs {
-        r.construct(construct);
-    }
-    for (site, action) in &plan.pomp_directives {
-        r.pomp_directive(*site, action);
-    }
-    for bare in &plan.bare_directives {
-        r.bare_directive(bare);
-    }
-    for scope in &plan.value_scopes {
-        r.value_scope(scope);
-    }
-    for exit in &plan.region_exits {
-        let closing: String = exit
-            .regions
-            .iter()
-            .map(|&i| r.call(&r.plan.regions[i], &plan.user_region.end[0]))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let origin = Origin::Exit {
-            regions: exit.regions.clone(),
-        };
-        let ends: Vec<usize> = exit
-            .regions
-            .iter()
-            .flat_map(|&i| r.user_region_sites(i))
-            .collect();
-        let opening = match model.condition_at(&ends, exit.span.start) {
-            // The jump goes on on a line of its own, numbered as the user's.
-            Some(condition) => format!(
-                "{{\n#if {condition}\n{closing}\n#endif\n{}",
-                r.line_marker(file.line_of(exit.span.start))
-            ),
-            None => format!("{{ {closing} "),
-        };
-        r.edits.insert(exit.span.start, opening, 0, origin.clone());
-        r.edits.insert(exit.span.end, " }", 0, origin);
-    }
-    for lock in &plan.lock_calls {
-        let renamed = super::lock_wrapper(&lock.name);
-        r.events.insert(renamed.clone());
-        r.edits.replace(
-            lock.span.clone(),
-            format!("{}{renamed}", plan.prefix()),
-            0,
-            Origin::LockCall,
-        );
-    }
+    super::write_plan(plan, &mut r);
     if plan.regions.is_empty() && r.edits.is_empty() {
         return EditSet::default();
     }
@@ -84,14 +37,70 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     let mut edits = std::mem::take(&mut r.edits);
     edits.insert(preamble_at, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
-        let tail = if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
-            init
-        } else {
-            format!("\n{init}")
-        };
+        let tail = super::on_lines_of_its_own(file, init);
         edits.insert(file.bytes.len(), tail, i64::MAX, Origin::File);
     }
     edits.build()
+}
+
+impl super::PlanWriter for Renderer<'_> {
+    fn construct(&mut self, construct: &Construct) {
+        Renderer::construct(self, construct)
+    }
+
+    fn pomp_directive(&mut self, site: usize, action: &PompAction) {
+        Renderer::pomp_directive(self, site, action)
+    }
+
+    fn bare_directive(&mut self, bare: &BareDirective) {
+        Renderer::bare_directive(self, bare)
+    }
+
+    fn value_scope(&mut self, scope: &ValueScope) {
+        Renderer::value_scope(self, scope)
+    }
+
+    /// A jump out of user regions closes them first: the calls and the
+    /// jump become one compound statement, so an unbraced `if` keeps it.
+    fn exit(&mut self, exit: &RegionExit) {
+        let plan = self.plan;
+        let closing: String = exit
+            .regions
+            .iter()
+            .map(|&i| self.call(&plan.regions[i], &plan.user_region.end[0]))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let origin = Origin::Exit {
+            regions: exit.regions.clone(),
+        };
+        let ends: Vec<usize> = exit
+            .regions
+            .iter()
+            .flat_map(|&i| self.user_region_sites(i))
+            .collect();
+        let opening = match self.model.condition_at(&ends, exit.span.start) {
+            // The jump goes on on a line of its own, numbered as the user's.
+            Some(condition) => format!(
+                "{{\n#if {condition}\n{closing}\n#endif\n{}",
+                self.line_marker(self.file.line_of(exit.span.start))
+            ),
+            None => format!("{{ {closing} "),
+        };
+        self.edits
+            .insert(exit.span.start, opening, 0, origin.clone());
+        self.edits.insert(exit.span.end, " }", 0, origin);
+    }
+
+    fn lock_call(&mut self, lock: &LockCall) {
+        let renamed = super::lock_wrapper(&lock.name);
+        self.events.insert(renamed.clone());
+        self.edits.replace(
+            lock.span.clone(),
+            format!("{}{renamed}", self.plan.prefix()),
+            0,
+            Origin::LockCall,
+        );
+    }
 }
 
 struct Renderer<'a> {

@@ -35,6 +35,48 @@ pub fn emit(
     }
 }
 
+/// What an emitter writes for each kind of item a plan holds. Both
+/// languages walk a plan in the one order [`write_plan`] gives, so that
+/// edits at the same place come out alike whatever the language.
+trait PlanWriter {
+    fn construct(&mut self, construct: &crate::rules::Construct);
+    fn pomp_directive(&mut self, site: usize, action: &crate::rules::PompAction);
+    fn bare_directive(&mut self, bare: &crate::rules::BareDirective);
+    fn value_scope(&mut self, scope: &crate::rules::ValueScope);
+    fn exit(&mut self, exit: &crate::rules::RegionExit);
+    fn lock_call(&mut self, lock: &crate::model::LockCall);
+}
+
+fn write_plan(plan: &crate::rules::Plan, writer: &mut impl PlanWriter) {
+    for construct in &plan.constructs {
+        writer.construct(construct);
+    }
+    for (site, action) in &plan.pomp_directives {
+        writer.pomp_directive(*site, action);
+    }
+    for bare in &plan.bare_directives {
+        writer.bare_directive(bare);
+    }
+    for scope in &plan.value_scopes {
+        writer.value_scope(scope);
+    }
+    for exit in &plan.region_exits {
+        writer.exit(exit);
+    }
+    for lock in &plan.lock_calls {
+        writer.lock_call(lock);
+    }
+}
+
+/// `text` to be appended to `file`, starting on a line of its own.
+fn on_lines_of_its_own(file: &crate::source::SourceFile, text: String) -> String {
+    if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {
+        text
+    } else {
+        format!("\n{text}")
+    }
+}
+
 /// Write `bytes` to `path` through a temporary file in the same directory
 /// and a rename: readers see the old file, no file, or the whole new one,
 /// never part of one. Like a compiler's output it is not forced to disk:

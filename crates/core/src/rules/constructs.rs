@@ -134,8 +134,10 @@ impl Planner<'_> {
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
         // most often), which the outer leaf may take.
-        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) =
-            site.directive.unknown_clauses().partition(|_| outer.is_some());
+        let (placed, refused): (Vec<&Clause>, Vec<&Clause>) = site
+            .directive
+            .unknown_clauses()
+            .partition(|_| outer.is_some());
         let end = site.end_site.map(|e| &self.model.sites[e].directive);
         let refused = (refused.into_iter())
             .chain(end.into_iter().flat_map(|d| d.unknown_clauses()))
@@ -203,21 +205,22 @@ impl Planner<'_> {
             .construct
             .get(leaf)
             .and_then(|rule| rule.untied.clone());
-        if let Some(untied) = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1) {
-            if self.options.keep_untied {
-                rule_name = untied;
-            } else {
-                directive.clauses.retain(|c| c.name != "untied");
-                self.plan.diagnostics.push(
-                    Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
-                        .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
-                );
-            }
+        let untied = untied_variant.filter(|_| directive.has_clause("untied") && !pomp1);
+        if let Some(untied) = untied.clone().filter(|_| self.options.keep_untied) {
+            rule_name = untied;
         }
         let rule = rules()
             .construct
             .get(&rule_name)
             .filter(|r| self.wanted(&rule_name, r) && !self.disabled(leaf, region_type));
+        // A task left unmeasured stays as the user wrote it.
+        if untied.is_some() && !self.options.keep_untied && rule.is_some() {
+            directive.clauses.retain(|c| c.name != "untied");
+            self.plan.diagnostics.push(
+                Diagnostic::warning(site.span.clone(), "untied task made tied", "`untied` removed")
+                    .with_note("POMP2 measures untied tasks reliably only as tied ones; use --keep-untied to keep it"),
+            );
+        }
         let Some(rule) = rule else {
             return Layer {
                 rule: rule_name,

@@ -2,6 +2,7 @@
 
 use super::Renderer;
 use crate::edits::Origin;
+use crate::rules::RegionExit;
 
 impl Renderer<'_> {
     /// A jump out of user regions (`return`, `exit`, `cycle`, `go to`)
@@ -13,98 +14,97 @@ impl Renderer<'_> {
     /// becomes an `if` construct, `then` where the jump stood, the jump on
     /// a line of its own. An arithmetic `if (x) 10, 20, 30` always jumps:
     /// the calls go before it.
-    pub(super) fn region_exits(&mut self) {
-        let end_calls = self.plan.user_region.end.clone();
-        for exit in &self.plan.region_exits {
-            let origin = Origin::Exit {
-                regions: exit.regions.clone(),
-            };
-            let unit = self.model.unit_at(exit.span.start);
-            let action = self.model.fortran.logical_if_action(exit.span.start);
-            let logical_if = action.is_some();
-            let return_start = action.unwrap_or(exit.span.start);
-            let line_start = self.file.start_of_line(return_start);
-            let sentinel = self.conditional_sentinel(line_start);
-            let prefix = self.file.text(line_start..return_start).into_owned();
-            // The return's own column, on a line of its own: the prefix
-            // blanked, tabs and a `!$` sentinel kept.
-            let pad: String = prefix
+    pub(super) fn exit(&mut self, exit: &RegionExit) {
+        let plan = self.plan;
+        let end_calls = &plan.user_region.end;
+        let origin = Origin::Exit {
+            regions: exit.regions.clone(),
+        };
+        let unit = self.model.unit_at(exit.span.start);
+        let action = self.model.fortran.logical_if_action(exit.span.start);
+        let logical_if = action.is_some();
+        let return_start = action.unwrap_or(exit.span.start);
+        let line_start = self.file.start_of_line(return_start);
+        let sentinel = self.conditional_sentinel(line_start);
+        let prefix = self.file.text(line_start..return_start).into_owned();
+        // The return's own column, on a line of its own: the prefix
+        // blanked, tabs and a `!$` sentinel kept.
+        let pad: String = prefix
+            .chars()
+            .enumerate()
+            .map(|(i, c)| match (c, sentinel) {
+                ('\t', _) => '\t',
+                (c, Some(at)) if i == at || i == at + 1 => c,
+                _ => ' ',
+            })
+            .collect();
+        let mut closing = String::new();
+        for &region in &exit.regions {
+            closing.push_str(&self.calls(unit, region, end_calls));
+        }
+        let line = self.file.line_of(return_start);
+        if logical_if {
+            let closing = self.with_sentinel(&closing, sentinel.is_some());
+            let text = format!("then\n{closing}{}{pad}", self.line_marker(line));
+            self.edits.insert(return_start, text, 0, origin.clone());
+            let end_line_start = self.file.start_of_line(exit.span.end);
+            let end_column = self
+                .file
+                .text(end_line_start..exit.span.end)
                 .chars()
-                .enumerate()
-                .map(|(i, c)| match (c, sentinel) {
-                    ('\t', _) => '\t',
-                    (c, Some(at)) if i == at || i == at + 1 => c,
-                    _ => ' ',
-                })
-                .collect();
-            let mut closing = String::new();
-            for &region in &exit.regions {
-                closing.push_str(&self.calls(unit, region, &end_calls));
-            }
-            let line = self.file.line_of(return_start);
-            if logical_if {
-                let closing = self.with_sentinel(&closing, sentinel.is_some());
-                let text = format!("then\n{closing}{}{pad}", self.line_marker(line));
-                self.edits.insert(return_start, text, 0, origin.clone());
-                let end_line_start = self.file.start_of_line(exit.span.end);
-                let end_column = self
-                    .file
-                    .text(end_line_start..exit.span.end)
-                    .chars()
-                    .count();
-                let end_if_line = self.with_sentinel(
-                    &format!("{}end if\n", self.indent(unit)),
-                    self.conditional_sentinel(end_line_start).is_some(),
-                );
-                let mut end_if = end_if_line.trim_end_matches('\n').to_string();
-                // Whatever follows the return keeps its column.
-                let rest = self
-                    .file
-                    .text(exit.span.end..self.file.end_of_line(exit.span.end))
-                    .into_owned();
-                if !rest.trim().is_empty() {
-                    while end_if.chars().count() < end_column {
-                        end_if.push(' ');
-                    }
+                .count();
+            let end_if_line = self.with_sentinel(
+                &format!("{}end if\n", self.indent(unit)),
+                self.conditional_sentinel(end_line_start).is_some(),
+            );
+            let mut end_if = end_if_line.trim_end_matches('\n').to_string();
+            // Whatever follows the return keeps its column.
+            let rest = self
+                .file
+                .text(exit.span.end..self.file.end_of_line(exit.span.end))
+                .into_owned();
+            if !rest.trim().is_empty() {
+                while end_if.chars().count() < end_column {
+                    end_if.push(' ');
                 }
-                let text = format!(
-                    "\n{}{end_if}",
-                    self.line_marker(self.file.line_of(exit.span.end))
-                );
-                self.edits.insert(exit.span.end, text, 0, origin);
-            } else if prefix.trim().is_empty() {
-                let text = format!(
-                    "{}{}",
-                    self.with_sentinel(&closing, false),
-                    self.line_marker(line)
-                );
-                self.edits.insert(line_start, text, 0, origin);
-            } else {
-                // The first call continues the line, wrapped as if it began
-                // in the return's column.
-                let column = prefix.chars().count();
-                let mut text = String::new();
-                for (k, &region) in exit.regions.iter().enumerate() {
-                    let call = self.calls(unit, region, &end_calls);
-                    let call = if k == 0 {
-                        let statement = call.trim_start().trim_end_matches('\n').to_string();
-                        let first = " ".repeat(column);
-                        let continued = self.continuation_indent(&self.indent(unit));
-                        let wrapped = self.wrap(&first, &continued, &statement, !self.fixed_form);
-                        wrapped[column..].to_string()
-                    } else {
-                        call
-                    };
-                    text.push_str(&call);
-                }
-                let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
-                let text = format!(
-                    "{first}{}{}{pad}",
-                    self.with_sentinel(rest, sentinel.is_some()),
-                    self.line_marker(line)
-                );
-                self.edits.insert(return_start, text, 0, origin);
             }
+            let text = format!(
+                "\n{}{end_if}",
+                self.line_marker(self.file.line_of(exit.span.end))
+            );
+            self.edits.insert(exit.span.end, text, 0, origin);
+        } else if prefix.trim().is_empty() {
+            let text = format!(
+                "{}{}",
+                self.with_sentinel(&closing, false),
+                self.line_marker(line)
+            );
+            self.edits.insert(line_start, text, 0, origin);
+        } else {
+            // The first call continues the line, wrapped as if it began
+            // in the return's column.
+            let column = prefix.chars().count();
+            let mut text = String::new();
+            for (k, &region) in exit.regions.iter().enumerate() {
+                let call = self.calls(unit, region, end_calls);
+                let call = if k == 0 {
+                    let statement = call.trim_start().trim_end_matches('\n').to_string();
+                    let first = " ".repeat(column);
+                    let continued = self.continuation_indent(&self.indent(unit));
+                    let wrapped = self.wrap(&first, &continued, &statement, !self.fixed_form);
+                    wrapped[column..].to_string()
+                } else {
+                    call
+                };
+                text.push_str(&call);
+            }
+            let (first, rest) = text.split_at(text.find('\n').map_or(text.len(), |i| i + 1));
+            let text = format!(
+                "{first}{}{}{pad}",
+                self.with_sentinel(rest, sentinel.is_some()),
+                self.line_marker(line)
+            );
+            self.edits.insert(return_start, text, 0, origin);
         }
     }
 

@@ -30,8 +30,10 @@ mod registration;
 
 use crate::edits::{EditBuilder, EditSet, Origin};
 use crate::language::Language;
-use crate::model::Model;
-use crate::rules::{Interface, NamedPlan, Region};
+use crate::model::{LockCall, Model};
+use crate::rules::{
+    BareDirective, Construct, Interface, NamedPlan, PompAction, Region, RegionExit, ValueScope,
+};
 use crate::source::SourceFile;
 use data_sharing::private_vars;
 use declarations::UnitNeeds;
@@ -49,20 +51,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
     };
-    for construct in &plan.constructs {
-        r.construct(construct);
-    }
-    for (site, action) in &plan.pomp_directives {
-        r.pomp_directive(*site, action);
-    }
-    for bare in &plan.bare_directives {
-        r.bare_directive(bare);
-    }
-    for scope in &plan.value_scopes {
-        r.value_scope(scope);
-    }
-    r.region_exits();
-    r.lock_calls();
+    super::write_plan(plan, &mut r);
     r.conditional_lines();
     if plan.regions.is_empty() && r.edits.is_empty() {
         return EditSet::default();
@@ -76,17 +65,44 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         r.edits.insert(0, preamble, i64::MIN, Origin::File);
     }
     if !plan.regions.is_empty() {
-        let mut tail = match plan.interface {
+        let tail = match plan.interface {
             Interface::Pomp2 => r.registration(),
             Interface::Pomp1 => r.descriptor_initialiser(),
         };
-        if !(file.bytes.ends_with(b"\n") || file.bytes.is_empty()) {
-            tail.insert(0, '\n');
-        }
-        r.edits
-            .insert(file.bytes.len(), tail, i64::MAX, Origin::File);
+        r.edits.insert(
+            file.bytes.len(),
+            super::on_lines_of_its_own(file, tail),
+            i64::MAX,
+            Origin::File,
+        );
     }
     std::mem::take(&mut r.edits).build()
+}
+
+impl super::PlanWriter for Renderer<'_> {
+    fn construct(&mut self, construct: &Construct) {
+        Renderer::construct(self, construct)
+    }
+
+    fn pomp_directive(&mut self, site: usize, action: &PompAction) {
+        Renderer::pomp_directive(self, site, action)
+    }
+
+    fn bare_directive(&mut self, bare: &BareDirective) {
+        Renderer::bare_directive(self, bare)
+    }
+
+    fn value_scope(&mut self, scope: &ValueScope) {
+        Renderer::value_scope(self, scope)
+    }
+
+    fn exit(&mut self, exit: &RegionExit) {
+        Renderer::exit(self, exit)
+    }
+
+    fn lock_call(&mut self, lock: &LockCall) {
+        Renderer::lock_call(self, lock)
+    }
 }
 
 struct Renderer<'a> {
@@ -133,21 +149,19 @@ impl Renderer<'_> {
         (self.plan.regions.get(index)?.handle == name).then_some(index)
     }
 
-    fn lock_calls(&mut self) {
-        for lock in &self.plan.lock_calls {
-            let renamed = super::lock_wrapper(&lock.name);
-            if renamed.starts_with("Test") {
-                if let Some(unit) = self.model.unit_at(lock.span.start) {
-                    let needs = self.needs.entry(unit).or_default();
-                    needs
-                        .lock_tests
-                        .insert(format!("{}{renamed}", self.plan.prefix()));
-                }
+    fn lock_call(&mut self, lock: &LockCall) {
+        let renamed = super::lock_wrapper(&lock.name);
+        if renamed.starts_with("Test") {
+            if let Some(unit) = self.model.unit_at(lock.span.start) {
+                let needs = self.needs.entry(unit).or_default();
+                needs
+                    .lock_tests
+                    .insert(format!("{}{renamed}", self.plan.prefix()));
             }
-            let wrapper = format!("{}{renamed}", self.plan.prefix());
-            self.edits
-                .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
         }
+        let wrapper = format!("{}{renamed}", self.plan.prefix());
+        self.edits
+            .replace(lock.span.clone(), wrapper, 0, Origin::LockCall);
     }
 
     /// `!P$` lines (fixed form also `CP$`, `*P$`) are code when

@@ -1,0 +1,5 @@
+subroutine s
+!$omp critical(a)
+  x = 1
+!$omp end critical(b)
+end subroutine

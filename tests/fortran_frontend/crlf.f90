@@ -1,0 +1,5 @@
+subroutine s
+!$omp parallel
+  x = 1
+!$omp end parallel
+end subroutine

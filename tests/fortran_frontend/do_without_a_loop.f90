@@ -1,0 +1,4 @@
+subroutine s
+!$omp do
+  x = 1
+end subroutine

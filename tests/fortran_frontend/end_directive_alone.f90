@@ -1,0 +1,4 @@
+subroutine s
+  x = 1
+!$omp end parallel
+end subroutine

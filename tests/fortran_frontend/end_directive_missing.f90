@@ -1,0 +1,4 @@
+subroutine s
+!$omp parallel
+  x = 1
+end subroutine
