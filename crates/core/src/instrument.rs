@@ -173,7 +173,7 @@ pub fn instrument_guarded(
 /// a wrong result.
 #[derive(Default)]
 pub struct Session {
-    c: crate::frontend::c::Reuse,
+    last_reading: crate::frontend::LastReading,
 }
 
 /// [`instrument_guarded`] of a new version of the text `session` saw
@@ -195,10 +195,12 @@ pub fn check_again(
     options: &Options,
     session: &mut Session,
 ) -> Result<Checked, InputError> {
-    let result = guarded(file, || check_reading(file, options, Some(&mut session.c)));
+    let result = guarded(file, || {
+        check_reading(file, options, Some(&mut session.last_reading))
+    });
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
-        session.c.clear();
+        session.last_reading.clear();
     }
     result
 }
@@ -242,20 +244,20 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     check_reading(file, options, None).render(file)
 }
 
-/// The pipeline up to the plan, the file read again with `reuse` when
+/// The pipeline up to the plan, the file read again after `last` when
 /// given.
 fn check_reading(
     file: &SourceFile,
     options: &Options,
-    reuse: Option<&mut crate::frontend::c::Reuse>,
+    last: Option<&mut crate::frontend::LastReading>,
 ) -> Checked {
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
-    let model = match reuse {
+    let model = match last {
         _ if !options.front_end.regions.any() && !may_need_instrumenting(&file.bytes) => {
             crate::model::Model::default()
         }
-        Some(reuse) => crate::model::complete(file, front_end.read_again(file, reuse)),
+        Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
         None => front_end.analyse(file),
     };
     let front_end = front_end.name();
