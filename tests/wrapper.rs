@@ -1705,3 +1705,36 @@ fn only_directives_under_a_macros_condition_are_read_with_libclang() {
     assert_eq!(run_with_profile(&workspace, &program, &dir), expected);
     workspace.assert_scratch_removed();
 }
+
+#[test]
+fn a_library_named_with_dash_l_is_found_on_the_compilers_library_path() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("named");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sum.c"), OPENMP_SOURCE).unwrap();
+    // On no -L directory: only the compiler's library path (LIBRARY_PATH
+    // here) leads to the checking library.
+    let checker = workspace.checker_library();
+    let library_path = checker.parent().unwrap();
+    let wrapped = |args: &[&str]| {
+        succeed(
+            workspace
+                .command(workspace.wrapper("pomp-cc"), &dir)
+                .env("LIBRARY_PATH", library_path)
+                .arg("--pomp-runtime=-lpomp2_check")
+                .args(args),
+        )
+    };
+    wrapped(&["-fopenmp", "-c", "sum.c"]);
+    wrapped(&["-fopenmp", "sum.o", "-o", "sum"]);
+    let summary = dir.join("check-summary.txt");
+    let output = succeed(
+        workspace
+            .command(dir.join("sum"), &dir)
+            .env("POMP_CHECK_OUT", &summary),
+    );
+    assert_eq!(stdout(&output), "4950\n");
+    let summary = std::fs::read_to_string(summary).unwrap();
+    assert!(registered_regions(&summary) >= 1, "{summary}");
+    workspace.assert_scratch_removed();
+}

@@ -94,10 +94,11 @@ fn defined_symbols(path: &Path) -> Result<BTreeSet<String>> {
     Ok(defined)
 }
 
-/// The file a `--pomp-runtime` value names: a path, or `-lNAME` found in
-/// the command line's `-L` directories and then where the compiler looks
-/// (a shared library before an archive, as the linker prefers). `None`
-/// for linker options, which only the linker reads.
+/// The file a `--pomp-runtime` value names: a path, or `-lNAME` found as
+/// the linker finds it, in the command line's `-L` directories and then
+/// on the compiler's library path, in each directory a shared library
+/// before an archive. `None` for linker options, which only the linker
+/// reads.
 fn library_file(
     chosen: &str,
     library_dirs: &[PathBuf],
@@ -114,19 +115,20 @@ fn library_file(
         return Ok(Some(path));
     };
     let candidates = [format!("lib{name}.so"), format!("lib{name}.a")];
-    for directory in library_dirs {
-        if let Some(found) = candidates
-            .iter()
-            .map(|c| directory.join(c))
-            .find(|p| p.is_file())
-        {
-            return Ok(Some(found));
-        }
-    }
-    for candidate in &candidates {
-        if let Some(found) = compiler_finds(compiler, candidate) {
-            return Ok(Some(found));
-        }
+    let found_in = |directories: &[PathBuf]| {
+        directories.iter().find_map(|directory| {
+            candidates
+                .iter()
+                .map(|c| directory.join(c))
+                .find(|p| p.is_file())
+        })
+    };
+    // The compiler is asked only when the command line's directories do
+    // not hold the library: its answer costs a run of its driver.
+    if let Some(found) =
+        found_in(library_dirs).or_else(|| found_in(&compiler_library_dirs(compiler)))
+    {
+        return Ok(Some(found));
     }
     bail!(
         "cannot find the POMP library {chosen}: neither the -L directories nor the compiler's \
@@ -134,18 +136,38 @@ fn library_file(
     )
 }
 
-/// Where the compiler finds `file` on its library path (`-print-file-name`
-/// answers the name alone when it does not).
-fn compiler_finds(compiler: &[OsString], file: &str) -> Option<PathBuf> {
-    let (program, args) = compiler.split_first()?;
-    let output = Command::new(program)
+/// The directories the compiler has the linker search for `-l` libraries,
+/// in their order: `-print-search-dirs`, which gcc and clang answer alike,
+/// in one run of the driver (`-print-file-name` takes one per name).
+fn compiler_library_dirs(compiler: &[OsString]) -> Vec<PathBuf> {
+    let Some((program, args)) = compiler.split_first() else {
+        return Vec::new();
+    };
+    let Ok(output) = Command::new(program)
         .args(args)
-        .arg(format!("-print-file-name={file}"))
+        .arg("-print-search-dirs")
         .output()
-        .ok()?;
-    let answer = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-    let path = Path::new(&answer);
-    (output.status.success() && path.is_absolute() && path.is_file()).then(|| path.to_path_buf())
+    else {
+        return Vec::new();
+    };
+    if !output.status.success() {
+        return Vec::new();
+    }
+    search_dirs_libraries(&String::from_utf8_lossy(&output.stdout))
+}
+
+/// The `libraries: =DIR:DIR:...` line of `-print-search-dirs`.
+fn search_dirs_libraries(answer: &str) -> Vec<PathBuf> {
+    answer
+        .lines()
+        .find_map(|line| line.strip_prefix("libraries:"))
+        .map(|list| list.trim_start().trim_start_matches('='))
+        .map(|list| {
+            std::env::split_paths(list)
+                .filter(|d| d.is_absolute())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The note saying once which constructs the library leaves unmeasured.
@@ -159,4 +181,55 @@ pub fn unmeasured_note(library: &Library, unmeasured: &BTreeSet<String>) -> Opti
         library.name,
         names.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_compilers_library_directories_are_read_in_order() {
+        let answer = "install: /usr/lib/gcc/x86_64-linux-gnu/12/\n\
+                      programs: =/usr/libexec/gcc:/usr/bin\n\
+                      libraries: =/opt/pomp/lib:/usr/lib/x86_64-linux-gnu/:relative\n";
+        assert_eq!(
+            search_dirs_libraries(answer),
+            [
+                PathBuf::from("/opt/pomp/lib"),
+                PathBuf::from("/usr/lib/x86_64-linux-gnu/")
+            ]
+        );
+        assert!(search_dirs_libraries("").is_empty());
+    }
+
+    #[test]
+    fn a_library_on_the_compilers_path_is_found_with_one_run_of_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("libmeasure.a"), b"!<arch>\n").unwrap();
+        // A compiler that answers as gcc does and counts its runs.
+        let compiler = dir.path().join("cc");
+        let runs = dir.path().join("runs");
+        std::fs::write(
+            &compiler,
+            format!(
+                "#!/bin/sh\necho run >> {}\necho 'libraries: ={}'\n",
+                runs.display(),
+                dir.path().display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&compiler, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let command = [compiler.into_os_string()];
+        let found = library_file("-lmeasure", &[], &command).unwrap();
+        assert_eq!(found, Some(dir.path().join("libmeasure.a")));
+        assert_eq!(std::fs::read_to_string(&runs).unwrap().lines().count(), 1);
+        let missing = library_file("-lnothing", &[], &command).unwrap_err();
+        assert!(missing.to_string().contains("libnothing.so"), "{missing}");
+        // A library the command line's directories hold asks no compiler.
+        std::fs::remove_file(&runs).unwrap();
+        let found = library_file("-lmeasure", &[dir.path().to_path_buf()], &command).unwrap();
+        assert_eq!(found, Some(dir.path().join("libmeasure.a")));
+        assert!(!runs.exists());
+    }
 }
