@@ -7,7 +7,8 @@
 // check of the result (a Sedov-like blast in a corner of the mesh; the
 // physics is simplified, so only finite energies and volumes are
 // checked). It is the benchmark input of scripts/bench-wrapper, which
-// compiles it plain and through pomp-cxx; it also builds and runs:
+// compiles it plain and through pomp-cxx; it is C++14, the oldest default
+// of the compilers the wrappers run, and also builds and runs:
 //
 //   g++ -O2 -fopenmp hydro_proxy.cpp -o hydro && ./hydro -s 12 -i 40
 
@@ -55,13 +56,11 @@ constexpr Real kHourglassCoefficient = 3.0;
 constexpr Real kSsc = 0.3333333e-18;
 constexpr Real kQStop = 1.0e12;
 constexpr Real kMonotonicLimiter = 2.0;
-constexpr Real kQLinear = 2.0 / 3.0;
 constexpr Real kQQuadratic = 2.0 / 3.0;
 constexpr Real kQLinearCoefficient = 0.5;
 constexpr Real kQQuadraticCoefficient = 2.0 / 3.0;
 constexpr Real kMaxVolumeChange = 0.1;
 constexpr Real kReferenceDensity = 1.0;
-constexpr Real kEnergyMax = 1.0e9;
 
 /// A point or a vector in three dimensions.
 struct Vec3 {
@@ -1247,7 +1246,7 @@ void eval_eos(Domain &domain, const std::vector<Index> &elements, Index repetiti
                 q_old[i] = domain.q(e);
                 qq_old[i] = domain.qq(e);
                 ql_old[i] = domain.ql(e);
-                vnewc[i] = std::clamp(domain.vnew(e), 1.0e-10, 1.0e10);
+                vnewc[i] = std::min(std::max(domain.vnew(e), 1.0e-10), 1.0e10);
             }
 #pragma omp for
             for (Index i = 0; i < length; ++i) {
@@ -1459,8 +1458,8 @@ std::map<int, Index> energy_histogram(Domain &domain)
             ++mine[bin];
         }
 #pragma omp critical(histogram)
-        for (const auto &[bin, count] : mine)
-            histogram[bin] += count;
+        for (const auto &entry : mine)
+            histogram[entry.first] += entry.second;
     }
     return histogram;
 }
@@ -1492,9 +1491,9 @@ public:
     {
         std::vector<std::pair<std::string, double>> sorted(totals_.begin(), totals_.end());
         std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
-        for (const auto &[phase, seconds] : sorted)
-            out << "  " << std::setw(24) << std::left << phase << std::right << std::setw(10) << std::fixed
-                << std::setprecision(4) << seconds << " s\n";
+        for (const auto &entry : sorted)
+            out << "  " << std::setw(24) << std::left << entry.first << std::right << std::setw(10) << std::fixed
+                << std::setprecision(4) << entry.second << " s\n";
     }
 
 private:
@@ -1564,8 +1563,8 @@ int run(const Options &options)
                   << final_energy << ", element energies " << energies.min << " .. " << energies.max << "\n";
         std::cout << "  symmetry error " << asymmetry << ", checksum " << checksum(domain) << std::defaultfloat
                   << "\n";
-        for (const auto &[bin, count] : energy_histogram(domain))
-            std::cout << "  1e" << bin << ": " << count << " elements\n";
+        for (const auto &entry : energy_histogram(domain))
+            std::cout << "  1e" << entry.first << ": " << entry.second << " elements\n";
         timers.report(std::cout);
     }
     if (options.verify) {
