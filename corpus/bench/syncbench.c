@@ -14,12 +14,14 @@ static void delay(int length) {
     for (int i = 0; i < length; i++) a += i;
 }
 
-static void regions_in_calls(long regions, int length) {
+static void parallel_regions(long regions, int length) {
     for (long r = 0; r < regions; r++) {
 #pragma omp parallel
         delay(length);
     }
 }
+
+static void regions_in_calls(long regions, int length) { parallel_regions(regions, length); }
 
 static void calls(long regions, int length) { regions_in_calls(regions, length); }
 
@@ -43,10 +45,7 @@ int main(int argc, char **argv) {
             for (int i = 0; i < threads; i++) delay(length);
         }
     } else {
-        for (long r = 0; r < regions; r++) {
-#pragma omp parallel
-            delay(length);
-        }
+        parallel_regions(regions, length);
     }
     double seconds = omp_get_wtime() - start;
     printf("seconds=%.6f us_per_region=%.4f\n", seconds, seconds * 1e6 / regions);

@@ -56,18 +56,24 @@ static void delay(int length) {
     for (int i = 0; i < length; i++) a += i;
 }
 
-static void regions_in_calls(long regions, int length) {
-    POMP2_Begin(&pomp2_region_4, pomp2_ctc_4);
+/* The parallel regions of the parallel test, region `h`, forked from main
+ * or from regions_in_calls. */
+static void parallel_regions(POMP2_Region_handle *h, const char ctc[], long regions, int length) {
     for (long r = 0; r < regions; r++) {
         { int pomp2_num_threads = omp_get_max_threads(); int pomp2_if = 1;
           POMP2_Task_handle pomp2_old_task;
-          POMP2_Parallel_fork(&pomp2_region_5, pomp2_if, pomp2_num_threads, &pomp2_old_task, pomp2_ctc_5);
+          POMP2_Parallel_fork(h, pomp2_if, pomp2_num_threads, &pomp2_old_task, ctc);
 #pragma omp parallel firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)
-          { POMP2_Parallel_begin(&pomp2_region_5);
+          { POMP2_Parallel_begin(h);
             delay(length);
-            POMP2_Parallel_end(&pomp2_region_5); }
-          POMP2_Parallel_join(&pomp2_region_5, pomp2_old_task); }
+            POMP2_Parallel_end(h); }
+          POMP2_Parallel_join(h, pomp2_old_task); }
     }
+}
+
+static void regions_in_calls(long regions, int length) {
+    POMP2_Begin(&pomp2_region_4, pomp2_ctc_4);
+    parallel_regions(&pomp2_region_5, pomp2_ctc_5, regions, length);
     POMP2_End(&pomp2_region_4);
 }
 
@@ -106,16 +112,7 @@ int main(int argc, char **argv) {
               POMP2_Parallel_join(&pomp2_region_1, pomp2_old_task); }
         }
     } else {
-        for (long r = 0; r < regions; r++) {
-            { int pomp2_num_threads = omp_get_max_threads(); int pomp2_if = 1;
-              POMP2_Task_handle pomp2_old_task;
-              POMP2_Parallel_fork(&pomp2_region_2, pomp2_if, pomp2_num_threads, &pomp2_old_task, pomp2_ctc_2);
-#pragma omp parallel firstprivate(pomp2_old_task) if(pomp2_if) num_threads(pomp2_num_threads)
-              { POMP2_Parallel_begin(&pomp2_region_2);
-                delay(length);
-                POMP2_Parallel_end(&pomp2_region_2); }
-              POMP2_Parallel_join(&pomp2_region_2, pomp2_old_task); }
-        }
+        parallel_regions(&pomp2_region_2, pomp2_ctc_2, regions, length);
     }
     double seconds = omp_get_wtime() - start;
     printf("seconds=%.6f us_per_region=%.4f\n", seconds, seconds * 1e6 / regions);
