@@ -16,7 +16,7 @@ mod common;
 mod proxy_app;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp_core::frontend::c::{Reuse, Scope, TreeSitterC};
+use pomp_core::frontend::c::{ParseExtent, Reuse, TreeSitterC};
 use pomp_core::frontend::FrontEnd;
 use pomp_core::instrument::{instrument, Options};
 use pomp_core::language::Language;
@@ -125,12 +125,12 @@ fn throughput(c: &mut Criterion) {
     ] {
         let file = SourceFile::new(file_name, bytes.clone(), language);
         let declarations = TreeSitterC {
-            scope: Scope::Declarations,
+            extent: ParseExtent::Declarations,
             ..TreeSitterC::default()
         };
-        let (_, scope) = TreeSitterC::default().read_telling_scope(&file);
+        let (_, extent) = TreeSitterC::default().read_telling_extent(&file);
         eprintln!(
-            "{name}: {} bytes, {:.1} directives per 100 KB, front end parsed {scope:?}",
+            "{name}: {} bytes, {:.1} directives per 100 KB, front end parsed {extent:?}",
             bytes.len(),
             proxy_app::directive_density(&bytes)
         );

@@ -6,7 +6,7 @@
 //! generated programs are instrumented both ways and must come out byte
 //! for byte the same, with the same diagnostics.
 
-use pomp_core::frontend::c::{Scope, TreeSitterC};
+use pomp_core::frontend::c::{ParseExtent, TreeSitterC};
 use pomp_core::instrument::Options;
 use pomp_core::language::Language;
 use pomp_core::source::SourceFile;
@@ -20,10 +20,13 @@ mod c_kernels;
 mod proxy_app;
 
 /// Output and diagnostics of instrumenting `file` with `front_end`, and
-/// the scope it parsed.
-fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<String>, Scope) {
+/// how much of it was parsed.
+fn instrument_with(
+    file: &SourceFile,
+    front_end: &TreeSitterC,
+) -> (Vec<u8>, Vec<String>, ParseExtent) {
     let options = Options::default();
-    let (model, scope) = front_end.read_telling_scope(file);
+    let (model, extent) = front_end.read_telling_extent(file);
     let model = pomp_core::model::complete(file, model);
     let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
     let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
@@ -43,13 +46,13 @@ fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> (Vec<u8>, Vec<
         })
         .collect();
     diagnostics.sort();
-    (edits.apply(&file.bytes), diagnostics, scope)
+    (edits.apply(&file.bytes), diagnostics, extent)
 }
 
-/// Whether `file` comes out the same both ways; the scope the default
+/// Whether `file` comes out the same both ways; how much of it the default
 /// front end used.
-fn assert_same_both_ways(file: &SourceFile) -> Scope {
-    let (partial, partial_diagnostics, scope) = instrument_with(file, &TreeSitterC::default());
+fn assert_same_both_ways(file: &SourceFile) -> ParseExtent {
+    let (partial, partial_diagnostics, extent) = instrument_with(file, &TreeSitterC::default());
     let (whole, whole_diagnostics, _) = instrument_with(file, &TreeSitterC::whole_file());
     assert_eq!(
         partial_diagnostics,
@@ -73,7 +76,7 @@ fn assert_same_both_ways(file: &SourceFile) -> Scope {
             whole.lines().nth(line)
         );
     }
-    scope
+    extent
 }
 
 #[path = "support/c_sources.rs"]
@@ -92,8 +95,8 @@ fn every_source_of_the_repository_reads_the_same_in_pieces() {
         let language = Language::from_path(&path).unwrap();
         let file = SourceFile::new(&path, bytes, language);
         match assert_same_both_ways(&file) {
-            Scope::Statements | Scope::Declarations => partial.push(path),
-            Scope::WholeFile => whole.push(path),
+            ParseExtent::Statements | ParseExtent::Declarations => partial.push(path),
+            ParseExtent::WholeFile => whole.push(path),
         }
     }
     // The comparison means something only where the partial parse is
@@ -118,7 +121,7 @@ fn the_corpus_concatenated_reads_the_same_in_pieces() {
         text.push_str("#undef main\n");
     }
     let file = SourceFile::new("all.c", text.into_bytes(), Language::C);
-    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }
 
 #[test]
@@ -126,13 +129,13 @@ fn the_proxy_application_of_the_benchmark_reads_the_same_in_pieces() {
     // Enough modules that pieces are parsed in several batches, each
     // module a namespace holding classes, templates and lambdas.
     let file = SourceFile::new("proxy.cpp", proxy_app::proxy_app(200_000), Language::Cpp);
-    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }
 
 #[test]
 fn the_c_kernels_of_the_benchmark_read_the_same_in_pieces() {
     let file = SourceFile::new("kernels.c", c_kernels::c_kernels(100_000), Language::C);
-    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }
 
 /// Pieces of C that generated programs are made of.
@@ -301,7 +304,7 @@ int main(void)
 #[test]
 fn functions_with_runtime_conditionals_and_lock_calls_are_narrowed() {
     let file = SourceFile::new("kernels.c", KERNELS.as_bytes().to_vec(), Language::C);
-    assert_eq!(assert_same_both_ways(&file), Scope::Statements);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
     // Around each lock call and each conditional line, the text edited as
     // around directives below.
     let mut line_start = 0;

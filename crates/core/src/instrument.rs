@@ -173,7 +173,7 @@ pub fn instrument_guarded(
 /// a wrong result.
 #[derive(Default)]
 pub struct Session {
-    c: crate::frontend::c::Reuse,
+    last_reading: crate::frontend::LastReading,
 }
 
 /// [`instrument_guarded`] of a new version of the text `session` saw
@@ -195,10 +195,12 @@ pub fn check_again(
     options: &Options,
     session: &mut Session,
 ) -> Result<Checked, InputError> {
-    let result = guarded(file, || check_reading(file, options, Some(&mut session.c)));
+    let result = guarded(file, || {
+        check_reading(file, options, Some(&mut session.last_reading))
+    });
     if result.is_err() {
         // What a failed reading left behind is not to be trusted.
-        session.c.clear();
+        session.last_reading.clear();
     }
     result
 }
@@ -242,20 +244,20 @@ pub fn instrument(file: &SourceFile, options: &Options) -> Instrumentation {
     check_reading(file, options, None).render(file)
 }
 
-/// The pipeline up to the plan, the file read again with `reuse` when
+/// The pipeline up to the plan, the file read again after `last` when
 /// given.
 fn check_reading(
     file: &SourceFile,
     options: &Options,
-    reuse: Option<&mut crate::frontend::c::Reuse>,
+    last: Option<&mut crate::frontend::LastReading>,
 ) -> Checked {
     let front_end = crate::frontend::for_file(file, &options.front_end);
     // Nothing to find: the file stays as it is, at the cost of a copy.
-    let model = match reuse {
+    let model = match last {
         _ if !options.front_end.regions.any() && !may_need_instrumenting(&file.bytes) => {
             crate::model::Model::default()
         }
-        Some(reuse) => crate::model::complete(file, front_end.read_again(file, reuse)),
+        Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
         None => front_end.analyse(file),
     };
     let front_end = front_end.name();
@@ -310,7 +312,10 @@ pub fn instrument_path(
     if done.has_errors() {
         return Ok((file, done));
     }
-    if same_file(input, output) {
+    // `-o -`, as compilers spell it: the instrumented text on standard
+    // output, written last, once every file is in place.
+    let to_stdout = output == Path::new("-");
+    if !to_stdout && same_file(input, output) {
         anyhow::bail!(
             "refusing to overwrite the input {}: choose another -o",
             input.display()
@@ -321,8 +326,13 @@ pub fn instrument_path(
         None => None,
     };
     // Every output is made before any is put in place: all or none.
-    let staged_output = crate::output::stage(output, |to| done.write_output(&file, to))
-        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?;
+    let staged_output = match to_stdout {
+        true => None,
+        false => Some(
+            crate::output::stage(output, |to| done.write_output(&file, to))
+                .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?,
+        ),
+    };
     let staged_idf = match (idf, idf_bytes) {
         (Some(path), Some(bytes)) => Some(
             crate::output::stage(path, |to| to.write_all(&bytes))
@@ -330,13 +340,22 @@ pub fn instrument_path(
         ),
         _ => None,
     };
-    staged_output
-        .commit()
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    if let Some(staged) = staged_output {
+        staged
+            .commit()
+            .with_context(|| format!("cannot write {}", output.display()))?;
+    }
     if let (Some(staged), Some(path)) = (staged_idf, idf) {
         staged
             .commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if to_stdout {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        done.write_output(&file, &mut stdout)
+            .and_then(|()| stdout.flush())
+            .context("cannot write the instrumented source to standard output")?;
     }
     Ok((file, done))
 }

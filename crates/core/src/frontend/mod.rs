@@ -9,6 +9,7 @@
 
 mod auto;
 pub mod c;
+mod c_reading;
 pub mod clang;
 pub mod fortran;
 mod unknown;
@@ -44,11 +45,38 @@ pub trait FrontEnd {
         crate::model::complete(file, self.read(file))
     }
 
-    /// [`FrontEnd::read`] of a new version of a text `reuse` has seen, as
-    /// an editor reads its buffer after each change; the same model. A
-    /// front end that can parses only what changed.
-    fn read_again(&self, file: &SourceFile, _reuse: &mut c::Reuse) -> Found {
+    /// [`FrontEnd::read`] of a new version of a text read before, as an
+    /// editor reads its buffer after each change; the same model. A front
+    /// end that can keeps what it needs of each reading in `last` and
+    /// parses only what changed.
+    fn read_again(&self, file: &SourceFile, _last: &mut LastReading) -> Found {
         self.read(file)
+    }
+}
+
+/// What a front end keeps of its last reading of one buffer. Each front
+/// end keeps its own kind of state here; one that finds another kind (the
+/// buffer is now read by another front end) starts afresh, which costs a
+/// parse from scratch, never a wrong reading.
+#[derive(Default)]
+pub struct LastReading {
+    kept: Option<Box<dyn std::any::Any + Send + Sync>>,
+}
+
+impl LastReading {
+    /// The state of type `T` kept here, made afresh if it holds none.
+    pub fn kept<T: Default + Send + Sync + 'static>(&mut self) -> &mut T {
+        if !self.kept.as_ref().is_some_and(|kept| kept.is::<T>()) {
+            self.kept = Some(Box::new(T::default()));
+        }
+        (self.kept.as_mut())
+            .and_then(|kept| kept.downcast_mut())
+            .expect("the state was just made of this type")
+    }
+
+    /// Forgets the last reading: the next one starts afresh.
+    pub fn clear(&mut self) {
+        self.kept = None;
     }
 }
 

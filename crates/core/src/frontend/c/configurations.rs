@@ -11,7 +11,6 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::analysis::Analysis;
 use super::conditionals::Assignment;
 use super::nodes::Nodes;
 use super::parse::parse;
@@ -27,8 +26,9 @@ use tree_sitter::Tree;
 /// At most this many variables are read in every combination.
 const MAX_VARIABLES: usize = 3;
 
-/// What is read of one function in every configuration.
-pub(super) struct Scope<'s> {
+/// What one syntax tree covers; the other configurations of the functions
+/// in it are read over the same.
+pub(super) struct Coverage<'s> {
     /// The ranges the tree was parsed from (empty: the whole file).
     pub ranges: &'s [Span],
     /// The pieces those ranges are made of, when a part of the file was
@@ -61,13 +61,13 @@ struct Split {
 /// the first configuration's.
 pub(super) fn reconcile(
     prepared: &Prepared,
-    scope: &Scope,
+    coverage: &Coverage,
     tree: &Tree,
     main: Found,
     mut reuse: Option<&mut Reuse>,
 ) -> Found {
     let conditionals = &prepared.conditionals;
-    let read = match scope.ranges {
+    let read = match coverage.ranges {
         [] => 0..prepared.file.bytes.len(),
         ranges => ranges[0].start..ranges[ranges.len() - 1].end,
     };
@@ -76,13 +76,13 @@ pub(super) fn reconcile(
     }
     let mut model = main;
     let mut splits = Vec::new();
-    for function in functions_to_read(prepared, scope, tree) {
+    for function in functions_to_read(prepared, coverage, tree) {
         let groups = conditionals.unbalanced_in(&function);
         if groups.is_empty() {
             continue;
         }
         let extents: Vec<Span> = groups.iter().map(|&g| conditionals.extent(g)).collect();
-        let at = first_directive_in(prepared, scope, &function).unwrap_or(extents[0].clone());
+        let at = first_directive_in(prepared, coverage, &function).unwrap_or(extents[0].clone());
         // Groups with the same condition are one variable.
         let mut variables: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for &g in &groups {
@@ -121,7 +121,7 @@ pub(super) fn reconcile(
         });
     }
     let rounds = splits.iter().map(|s| s.settings.len()).max().unwrap_or(0);
-    let split_ranges = pieces::union_of(scope.pieces, |piece| {
+    let split_ranges = pieces::union_of(coverage.pieces, |piece| {
         splits.iter().any(|split| piece.overlaps(&split.function))
     });
     let mut parts: Vec<(Part, bool)> = splits
@@ -136,7 +136,7 @@ pub(super) fn reconcile(
             }
         }
         let others: Vec<Option<Found>> = prepared.with_configuration(&assignment, |text| {
-            let tree = match (reuse.as_deref_mut(), scope.ranges) {
+            let tree = match (reuse.as_deref_mut(), coverage.ranges) {
                 (Some(reuse), []) => {
                     reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
                 }
@@ -149,14 +149,14 @@ pub(super) fn reconcile(
                 .map(|split| {
                     split.settings.get(round)?;
                     let function = &split.function;
-                    let directives = &prepared.directives[scope.directives.clone()];
+                    let directives = &prepared.directives[coverage.directives.clone()];
                     let first = directives.partition_point(|d| d.span.start < function.start);
                     let last = directives.partition_point(|d| d.span.start < function.end);
-                    let mentions = scope.mentions;
+                    let mentions = coverage.mentions;
                     let mentions = &mentions[mentions.partition_point(|m| m.start < function.start)
                         ..mentions.partition_point(|m| m.start < function.end)];
-                    let offset = scope.directives.start;
-                    Some(Analysis::read(
+                    let offset = coverage.directives.start;
+                    Some(super::syntax::read(
                         prepared,
                         text,
                         &nodes,
@@ -238,12 +238,12 @@ fn disagreement(
 
 /// The outermost functions holding a directive or a lock routine's name,
 /// in the first configuration's tree.
-fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Span> {
+fn functions_to_read(prepared: &Prepared, coverage: &Coverage, tree: &Tree) -> Vec<Span> {
     let nodes = Nodes::new(tree.root_node());
-    let positions = prepared.directives[scope.directives.clone()]
+    let positions = prepared.directives[coverage.directives.clone()]
         .iter()
         .map(|d| d.span.start)
-        .chain(scope.mentions.iter().map(|m| m.start));
+        .chain(coverage.mentions.iter().map(|m| m.start));
     let mut functions: Vec<Span> = positions
         .filter_map(|at| {
             let node = nodes.descendant(at, at)?;
@@ -259,8 +259,8 @@ fn functions_to_read(prepared: &Prepared, scope: &Scope, tree: &Tree) -> Vec<Spa
     functions
 }
 
-fn first_directive_in(prepared: &Prepared, scope: &Scope, function: &Span) -> Option<Span> {
-    prepared.directives[scope.directives.clone()]
+fn first_directive_in(prepared: &Prepared, coverage: &Coverage, function: &Span) -> Option<Span> {
+    prepared.directives[coverage.directives.clone()]
         .iter()
         .find(|d| function.contains(&d.span.start))
         .map(|d| d.span.clone())

@@ -9,13 +9,11 @@
 //! A directive's block is then the statement that begins at the first
 //! token after it.
 
-mod analysis;
 mod conditionals;
 mod configurations;
 pub(crate) mod expression;
 mod functions;
-mod lex;
-pub(crate) mod loops;
+pub(crate) mod lex;
 mod nodes;
 mod parse;
 mod pieces;
@@ -24,24 +22,23 @@ mod prepare;
 mod reuse;
 pub mod scan;
 mod statements;
-mod unknown;
+mod syntax;
 
-use super::FrontEnd;
+use super::{FrontEnd, LastReading};
 use crate::model::{CodeRegions, Found};
 use crate::source::SourceFile;
-use analysis::Analysis;
 pub use functions::compile_time_head;
 use nodes::Nodes;
 use prepare::Prepared;
+pub(crate) use prepare::{lock_mentions, parse_raw};
 pub use reuse::Reuse;
-pub(crate) use unknown::{unknown_before_loop, unknown_in_sequence};
 
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Scope {
+pub enum ParseExtent {
     /// In the functions that hold directives, their heads and the
     /// statements the directives own, wherever a scan of the function's
-    /// body allows; as [`Scope::Declarations`] otherwise.
+    /// body allows; as [`ParseExtent::Declarations`] otherwise.
     #[default]
     Statements,
     /// Only the top-level declarations that hold directives or lock calls,
@@ -54,7 +51,7 @@ pub enum Scope {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TreeSitterC {
-    pub scope: Scope,
+    pub extent: ParseExtent,
     /// The code beyond directives read as regions: a file is then parsed
     /// whole.
     pub regions: CodeRegions,
@@ -65,7 +62,7 @@ impl TreeSitterC {
     /// reference the partial parse is tested against.
     pub fn whole_file() -> TreeSitterC {
         TreeSitterC {
-            scope: Scope::WholeFile,
+            extent: ParseExtent::WholeFile,
             ..TreeSitterC::default()
         }
     }
@@ -77,50 +74,50 @@ impl FrontEnd for TreeSitterC {
     }
 
     fn read(&self, file: &SourceFile) -> Found {
-        self.read_telling_scope(file).0
+        self.read_telling_extent(file).0
     }
 
-    fn read_again(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
-        self.read_reusing(file, reuse)
+    fn read_again(&self, file: &SourceFile, last: &mut LastReading) -> Found {
+        self.read_reusing(file, last.kept::<Reuse>())
     }
 }
 
 impl TreeSitterC {
     /// [`FrontEnd::read`], and how much of the file it parsed: what
     /// benchmarks and tests of the partial parse look at.
-    pub fn read_telling_scope(&self, file: &SourceFile) -> (Found, Scope) {
+    pub fn read_telling_extent(&self, file: &SourceFile) -> (Found, ParseExtent) {
         if self.regions.any() {
             let prepared = Prepared::whatever_it_holds(file, None);
             return (
                 finish(&prepared, read_whole(&prepared, self.regions)),
-                Scope::WholeFile,
+                ParseExtent::WholeFile,
             );
         }
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
-            return (Found::default(), self.scope);
+            return (Found::default(), self.extent);
         };
         let statements = || read_pieces(&prepared, true);
         let declarations = || read_pieces(&prepared, false);
-        let partial = match self.scope {
-            Scope::Statements => statements().or_else(declarations),
-            Scope::Declarations => declarations(),
-            Scope::WholeFile => None,
+        let partial = match self.extent {
+            ParseExtent::Statements => statements().or_else(declarations),
+            ParseExtent::Declarations => declarations(),
+            ParseExtent::WholeFile => None,
         };
-        let (model, scope) = partial.unwrap_or_else(|| {
+        let (model, extent) = partial.unwrap_or_else(|| {
             (
                 read_whole(&prepared, CodeRegions::default()),
-                Scope::WholeFile,
+                ParseExtent::WholeFile,
             )
         });
-        (finish(&prepared, model), scope)
+        (finish(&prepared, model), extent)
     }
 
     /// [`FrontEnd::read`] of a text read before in another version, as an
     /// editor reads its buffer after every change: `reuse` keeps the
     /// previous reading's syntax tree, and only what changed since is
     /// parsed again (tree-sitter's incremental parsing). The model is the
-    /// one [`FrontEnd::read`] gives, whatever the front end's [`Scope`]:
+    /// one [`FrontEnd::read`] gives, whatever the front end's [`ParseExtent`]:
     /// the whole file is parsed, and a buffer with a syntax error is
     /// parsed from scratch.
     pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
@@ -157,7 +154,6 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
     placement::finish(prepared, &mut model);
-    loops::record(prepared.file, &mut model.sites);
     model
 }
 
@@ -187,23 +183,38 @@ fn add_functions(
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the
 /// other configurations' trees kept in `reuse` when given.
 fn read_tree(prepared: &Prepared, tree: &tree_sitter::Tree, reuse: Option<&mut Reuse>) -> Found {
-    let directives = 0..prepared.directives.len();
-    let mentions = &prepared.lock_mentions;
-    let nodes = Nodes::new(tree.root_node());
-    let main = Analysis::read(
-        prepared,
-        &prepared.masked(),
-        &nodes,
-        directives.clone(),
-        mentions,
-    );
-    let scope = configurations::Scope {
+    let coverage = configurations::Coverage {
         ranges: &[],
         pieces: &[],
-        directives,
-        mentions,
+        directives: 0..prepared.directives.len(),
+        mentions: &prepared.lock_mentions,
     };
-    configurations::reconcile(prepared, &scope, tree, main, reuse)
+    read_covered(
+        prepared,
+        tree,
+        &Nodes::new(tree.root_node()),
+        &coverage,
+        reuse,
+    )
+}
+
+/// The model of what `coverage` holds, read from `tree` (looked up through
+/// `nodes`) and reconciled with the other configurations of its functions.
+fn read_covered(
+    prepared: &Prepared,
+    tree: &tree_sitter::Tree,
+    nodes: &Nodes,
+    coverage: &configurations::Coverage,
+    reuse: Option<&mut Reuse>,
+) -> Found {
+    let main = syntax::read(
+        prepared,
+        &prepared.masked(),
+        nodes,
+        coverage.directives.clone(),
+        coverage.mentions,
+    );
+    configurations::reconcile(prepared, coverage, tree, main, reuse)
 }
 
 /// Pieces parsed together in one call: a parse has a fixed cost that
@@ -215,17 +226,17 @@ const PIECES_PER_PARSE: usize = 4;
 
 /// The model from parses of the declarations that hold directives and
 /// lock calls, with `narrow` of the statements in them the directives own;
-/// `None` when that would not read the file exactly. The scope tells
+/// `None` when that would not read the file exactly. The extent tells
 /// whether some function was narrowed.
-fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
-    let plan = pieces::Plan::new(prepared, narrow)?;
-    let scope = match plan.narrowed() {
-        true => Scope::Statements,
-        false => Scope::Declarations,
+fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)> {
+    let partial = pieces::PartialParse::new(prepared, narrow)?;
+    let extent = match partial.narrowed() {
+        true => ParseExtent::Statements,
+        false => ParseExtent::Declarations,
     };
     let mut parts =
-        Vec::with_capacity(plan.pieces.len() / PIECES_PER_PARSE + plan.outside.len() + 1);
-    for batch in plan.batches(PIECES_PER_PARSE) {
+        Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
+    for batch in partial.batches(PIECES_PER_PARSE) {
         let ranges = pieces::union(batch);
         let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
         let nodes = Nodes::new(tree.root_node());
@@ -237,29 +248,19 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
         }
         let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
         let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
-        let mentions = &prepared.lock_mentions[mentions];
-        let main = Analysis::read(
-            prepared,
-            &prepared.masked(),
-            &nodes,
-            directives.clone(),
-            mentions,
-        );
-        let scope = configurations::Scope {
+        let coverage = configurations::Coverage {
             ranges: &ranges,
             pieces: batch,
             directives,
-            mentions,
+            mentions: &prepared.lock_mentions[mentions],
         };
-        parts.push(configurations::reconcile(
-            prepared, &scope, &tree, main, None,
-        ));
+        parts.push(read_covered(prepared, &tree, &nodes, &coverage, None));
     }
-    if !plan.outside.is_empty() {
+    if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
         let nothing = Nodes::new(nothing.root_node());
-        for run in &plan.outside {
-            parts.push(Analysis::read(
+        for run in &partial.outside {
+            parts.push(syntax::read(
                 prepared,
                 &prepared.masked(),
                 &nothing,
@@ -268,7 +269,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, Scope)> {
             ));
         }
     }
-    Some((merge(parts), scope))
+    Some((merge(parts), extent))
 }
 
 /// One model of the parts of a file, each listed in file order.

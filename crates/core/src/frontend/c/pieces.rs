@@ -389,17 +389,17 @@ pub(super) struct Piece {
 
 /// What a partial parse reads: the pieces, and the directives outside
 /// every piece, which need no tree (in runs, as indexes).
-pub(super) struct Plan {
+pub(super) struct PartialParse {
     pub pieces: Vec<Piece>,
     pub outside: Vec<std::ops::Range<usize>>,
 }
 
-impl Plan {
+impl PartialParse {
     /// The pieces `prepared` needs; `None` when only a whole parse reads
     /// the file exactly. With `narrow`, each function is read as its head,
     /// the statements its directives own and its closing brace, wherever
     /// the scan of its body allows.
-    pub fn new(prepared: &Prepared, narrow: bool) -> Option<Plan> {
+    pub fn new(prepared: &Prepared, narrow: bool) -> Option<PartialParse> {
         let cplusplus = prepared.file.language == crate::language::Language::Cpp;
         let structure = Structure::scan(&prepared.masked(), cplusplus)?;
         let mut wanted: Vec<usize> = Vec::new();
@@ -485,7 +485,7 @@ impl Plan {
                 }
             })
             .collect();
-        Some(Plan { pieces, outside })
+        Some(PartialParse { pieces, outside })
     }
 
     /// Whether some function is read narrowed to its statements.
@@ -518,7 +518,7 @@ fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
     }
 }
 
-impl Plan {
+impl PartialParse {
     /// The pieces in runs of at most `size` to parse together: consecutive
     /// pieces with no directive read without a tree between them.
     pub fn batches(&self, size: usize) -> impl Iterator<Item = &[Piece]> {

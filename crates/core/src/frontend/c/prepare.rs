@@ -9,6 +9,7 @@ use super::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::directive::{
     parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
 };
+use crate::frontend::c_reading::Parse;
 use crate::language::Language;
 use crate::source::{SourceFile, Span};
 use std::cell::RefCell;
@@ -39,7 +40,6 @@ pub(super) struct Prepared<'f> {
 
 /// A directive's parse, by what it is parsed from.
 type ParseKey = (Language, bool, u8, String);
-type Parse = Option<Result<Parsed, DirectiveError>>;
 
 /// The parses of one reading's directives, for the next reading of the
 /// same buffer: after a keystroke nearly every directive reads as before.
@@ -208,7 +208,7 @@ impl<'f> Prepared<'f> {
     }
 }
 
-fn parse_raw(d: &RawDirective, language: Language) -> Option<Result<Parsed, DirectiveError>> {
+pub(crate) fn parse_raw(d: &RawDirective, language: Language) -> Parse {
     let sentinel = if d.pomp {
         Sentinel::Pomp
     } else {
@@ -223,7 +223,7 @@ fn parse_raw(d: &RawDirective, language: Language) -> Option<Result<Parsed, Dire
 
 /// Every whole-word occurrence of a lock routine's name: a cheap
 /// over-approximation of their calls.
-pub(super) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
+pub(crate) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
     memchr::memmem::find_iter(bytes, b"omp_")
         .filter_map(|at| {
             let word_start = at == 0 || !scan::is_ident(bytes[at - 1]);

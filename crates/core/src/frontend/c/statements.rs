@@ -25,11 +25,11 @@
 //! directives, and statements it does not know how to end (labels,
 //! `try`).
 
-use super::analysis::highest_statement_at;
 use super::lex::{TokenKind, Tokens};
 use super::nodes::Nodes;
 use super::prepare::Prepared;
 use super::scan::{LineKind, RawKind};
+use super::syntax::highest_statement_at;
 use crate::directive::Association;
 use crate::source::Span;
 use std::collections::HashMap;

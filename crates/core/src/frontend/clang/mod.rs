@@ -20,9 +20,11 @@
 pub mod compile_flags;
 pub mod cross_check;
 
+mod functions;
 mod library;
 mod macros;
 mod reader;
+mod syntax;
 mod translation_unit;
 mod tree;
 
@@ -80,9 +82,7 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (mut found, facts) = reader::read(file, &unit, self.regions);
-        super::c::loops::record(file, &mut found.sites);
-        Ok((found, facts))
+        Ok(reader::read(file, &unit, self.regions))
     }
 }
 

@@ -47,27 +47,6 @@ const LOOP_KINDS: &[CXCursorKind] = &[
     CXCursor_DoStmt,
 ];
 
-/// The kinds that define a function with a body of its own.
-pub const FUNCTION_KINDS: &[CXCursorKind] = &[
-    CXCursor_FunctionDecl,
-    CXCursor_CXXMethod,
-    CXCursor_Constructor,
-    CXCursor_Destructor,
-    CXCursor_ConversionFunction,
-    CXCursor_FunctionTemplate,
-];
-
-/// What a `return` leaves: a function or a lambda.
-pub const BODY_KINDS: &[CXCursorKind] = &[
-    CXCursor_FunctionDecl,
-    CXCursor_CXXMethod,
-    CXCursor_Constructor,
-    CXCursor_Destructor,
-    CXCursor_ConversionFunction,
-    CXCursor_FunctionTemplate,
-    CXCursor_LambdaExpr,
-];
-
 impl<'u> Tree<'u> {
     /// The tree of `unit`, whose main file holds `bytes`; `directives`
     /// are the spans of the directives found in it.
@@ -128,6 +107,15 @@ impl<'u> Tree<'u> {
     pub fn first_node_from(&self, offset: usize) -> Option<usize> {
         let at = self.starts.partition_point(|(start, _)| *start < offset);
         self.starts.get(at).map(|(_, node)| *node)
+    }
+
+    /// The declarations, statements and expressions that start at
+    /// `offset`, outermost first.
+    pub fn nodes_starting_at(&self, offset: usize) -> impl Iterator<Item = usize> + '_ {
+        let at = self.starts.partition_point(|(start, _)| *start < offset);
+        (self.starts[at..].iter())
+            .take_while(move |(start, _)| *start == offset)
+            .map(|(_, node)| *node)
     }
 
     pub fn is_hidden(&self, offset: usize) -> bool {
@@ -275,22 +263,6 @@ impl<'u> Tree<'u> {
             }
             _ => false,
         }
-    }
-
-    /// The innermost ancestor of `node` of one of `kinds`, not leaving the
-    /// function or lambda it is in.
-    pub fn innermost(&self, node: usize, kinds: &[CXCursorKind]) -> Option<usize> {
-        let mut at = self.nodes[node].parent;
-        while let Some(n) = at {
-            if kinds.contains(&self.kind(n)) {
-                return Some(n);
-            }
-            if BODY_KINDS.contains(&self.kind(n)) {
-                return None;
-            }
-            at = self.nodes[n].parent;
-        }
-        None
     }
 }
 

@@ -1,0 +1,577 @@
+//! The tree-sitter front end's view of its syntax tree for the C reading
+//! ([`crate::frontend::c_reading`]). The tree may cover the whole file or
+//! only some of its top-level declarations; the reading asks only about the
+//! directives it is given, all of which the tree covers. Where the grammar
+//! recovered from a syntax error, or met a macro it cannot expand, the
+//! view says so.
+
+use super::conditionals::{BranchState, Form};
+use super::nodes::{path_down, Nodes};
+use super::prepare::Prepared;
+use super::scan::RawDirective;
+use crate::frontend::c_reading::{self, After, Alternatives, Doubt, Init, Kind, Syntax};
+use crate::model::Found;
+use crate::source::{SourceFile, Span};
+use std::ops::Range;
+use tree_sitter::Node;
+
+const STATEMENT_KINDS: &[&str] = &[
+    "compound_statement",
+    "expression_statement",
+    "if_statement",
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+    "return_statement",
+    "break_statement",
+    "continue_statement",
+    "goto_statement",
+    "labeled_statement",
+    "case_statement",
+    "attributed_statement",
+    "try_statement",
+    "throw_statement",
+    "co_return_statement",
+    "co_yield_statement",
+    "seh_try_statement",
+];
+
+/// What follows a directive, once blanks, comments, masked directives and
+/// the conditional lines it may pass are skipped.
+enum Next {
+    /// The first byte of a token.
+    Token(usize),
+    /// The opening line of a conditional whose branches hold code: which
+    /// code follows depends on the configuration.
+    Conditional(usize),
+    /// Nothing before the end of the text.
+    End,
+}
+
+/// The model of the directives `prepared.directives[directives]` and the
+/// lock routines named at `mentions`, all of which the tree of `nodes`
+/// (parsed from `masked`, one configuration of the file) covers.
+pub(super) fn read(
+    prepared: &Prepared,
+    masked: &[u8],
+    nodes: &Nodes,
+    directives: Range<usize>,
+    mentions: &[Span],
+) -> Found {
+    let syntax = TreeSitterSyntax {
+        file: prepared.file,
+        masked,
+        nodes,
+        prepared,
+    };
+    c_reading::read(
+        &syntax,
+        &prepared.directives[directives.clone()],
+        &prepared.parsed[directives],
+        mentions,
+        Found::default(),
+    )
+}
+
+struct TreeSitterSyntax<'a> {
+    file: &'a SourceFile,
+    masked: &'a [u8],
+    /// The syntax tree, looked up by position.
+    nodes: &'a Nodes<'a>,
+    /// The file's scan: its directives, conditionals, other preprocessor
+    /// lines and macros.
+    prepared: &'a Prepared<'a>,
+}
+
+impl<'a> Syntax for TreeSitterSyntax<'a> {
+    type Node = Node<'a>;
+
+    fn file(&self) -> &SourceFile {
+        self.file
+    }
+
+    fn text(&self) -> &[u8] {
+        self.masked
+    }
+
+    fn kind(&self, node: Node<'a>) -> Kind {
+        match node.kind() {
+            "compound_statement" => Kind::Compound,
+            "for_statement" => Kind::For,
+            "for_range_loop" => Kind::RangeFor,
+            "while_statement" => Kind::While,
+            "do_statement" => Kind::Do,
+            "switch_statement" => Kind::Switch,
+            "return_statement" | "co_return_statement" => Kind::Return,
+            "break_statement" => Kind::Break,
+            "continue_statement" => Kind::Continue,
+            "goto_statement" => Kind::Goto,
+            "labeled_statement" => Kind::Label,
+            "function_definition" => Kind::Function,
+            "lambda_expression" => Kind::Lambda,
+            "preproc_call" => Kind::PreprocessorLine,
+            _ => Kind::Other,
+        }
+    }
+
+    fn extent(&self, node: Node<'a>) -> Span {
+        node.byte_range()
+    }
+
+    fn statement_after(&self, from: usize, following: &[RawDirective]) -> After<Node<'a>> {
+        match self.next_token(from, following) {
+            Next::End => After::Missing("nothing follows this directive".into()),
+            Next::Conditional(group) => After::Alternatives(Box::new(self.alternatives(group))),
+            Next::Token(start) => match self.statement_at(start) {
+                Ok(statement) => After::Statement(statement),
+                Err(label) => After::Missing(label),
+            },
+        }
+    }
+
+    fn doubt(&self, statement: Node<'a>) -> Option<Doubt> {
+        let doubtful = statement.is_error()
+            || statement.is_missing()
+            || (self.nodes.in_error(statement) && !self.closed_by_paired_braces(statement))
+            || (statement.has_error() && !self.errors_sealed_in_blocks(statement));
+        if !doubtful {
+            return None;
+        }
+        let error = errors_in(statement).first().copied().unwrap_or(statement);
+        let conditional = self
+            .malformed_conditional_in(statement.byte_range())
+            .map(|group| {
+                let at = self.prepared.conditionals.extent(group).start;
+                (self.conditional_name(group), at)
+            });
+        Some(Doubt {
+            error_at: error.start_byte(),
+            conditional,
+        })
+    }
+
+    fn unexpanded_macro(&self, statement: Node<'a>) -> Option<String> {
+        self.macro_statement(statement)
+    }
+
+    fn exclusive(&self, a: usize, b: usize) -> bool {
+        self.prepared.conditionals.exclusive(a, b)
+    }
+
+    fn statements(&self, compound: Node<'a>) -> impl Iterator<Item = Node<'a>> + '_ {
+        let mut cursor = compound.walk();
+        let statements: Vec<Node<'a>> = compound
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        statements.into_iter()
+    }
+
+    fn for_loop(&self, node: Node<'a>) -> Option<(Init, Node<'a>)> {
+        let init = match node.kind() {
+            "for_statement" => match node.child_by_field_name("initializer") {
+                None => Init::Nothing,
+                Some(init) if init.kind() == "declaration" => Init::Declaration,
+                Some(init) => Init::Expression(init.byte_range()),
+            },
+            "for_range_loop" => Init::Nothing,
+            _ => return None,
+        };
+        Some((init, node.child_by_field_name("body")?))
+    }
+
+    fn functions_around(&self, range: Span) -> impl Iterator<Item = Node<'a>> + '_ {
+        let node = self.nodes.descendant(range.start, range.end);
+        node.into_iter()
+            .flat_map(|node| self.nodes.descent(node).chain(std::iter::once(node)))
+            .filter(|n| n.kind() == "function_definition")
+    }
+
+    fn function_after(&self, from: usize) -> Option<Node<'a>> {
+        let Next::Token(start) = self.next_token(from, &[]) else {
+            return None;
+        };
+        let leaf = self.nodes.descendant(start, start + 1)?;
+        std::iter::once(leaf)
+            .chain(self.nodes.ancestors(leaf))
+            .take_while(|n| n.start_byte() == start)
+            .find(|n| n.kind() == "function_definition")
+    }
+
+    fn body_start(&self, function: Node<'a>) -> Option<usize> {
+        function.child_by_field_name("body").map(|b| b.start_byte())
+    }
+
+    fn function_name(&self, function: Node<'a>) -> Option<String> {
+        let mut declarator = function.child_by_field_name("declarator");
+        while let Some(d) = declarator {
+            if d.kind() == "function_declarator" {
+                break;
+            }
+            declarator = d.child_by_field_name("declarator");
+        }
+        declarator
+            .and_then(|d| d.child_by_field_name("declarator"))
+            .map(|n| self.node_text(n))
+    }
+
+    fn scopes(&self, function: Node<'a>) -> Vec<String> {
+        let mut scopes: Vec<String> = (self.nodes.ancestors(function))
+            .filter(|n| {
+                matches!(
+                    n.kind(),
+                    "namespace_definition" | "class_specifier" | "struct_specifier"
+                )
+            })
+            .filter_map(|n| {
+                n.child_by_field_name("name")
+                    .map(|name| self.node_text(name))
+            })
+            .collect();
+        scopes.reverse();
+        scopes
+    }
+
+    fn called(&self, name: &Span) -> bool {
+        let Some(identifier) = (self.nodes.descendant(name.start, name.end))
+            .filter(|n| n.kind() == "identifier" && n.byte_range() == *name)
+        else {
+            return false;
+        };
+        (self.nodes.parent(identifier))
+            .filter(|p| p.kind() == "call_expression")
+            .and_then(|p| p.child_by_field_name("function"))
+            .is_some_and(|f| f == identifier)
+    }
+
+    fn walk(&self, root: Node<'a>, mut visit: impl FnMut(Node<'a>)) {
+        let mut cursor = root.walk();
+        'walk: loop {
+            visit(cursor.node());
+            // Depth first, in source order; the cursor starts at `root` and
+            // never goes above it.
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+    }
+
+    fn enclosing(&self, root: Node<'a>, node: Node<'a>) -> impl Iterator<Item = Node<'a>> {
+        // Below a function, nodes have few children: one descent instead
+        // of one per ancestor.
+        path_down(root, node).into_iter().rev()
+    }
+
+    fn label(&self, node: Node<'a>) -> Option<Span> {
+        node.child_by_field_name("label").map(|l| l.byte_range())
+    }
+}
+
+impl<'a> TreeSitterSyntax<'a> {
+    /// The outermost statement starting at `start`, or what the
+    /// diagnostic's label says stands there instead.
+    fn statement_at(&self, start: usize) -> Result<Node<'a>, String> {
+        let leaf = (self.nodes.descendant(start, start + 1))
+            .ok_or_else(|| "no statement follows this directive".to_string())?;
+        highest_statement_at(self.nodes, leaf, start).ok_or_else(|| {
+            let found = leaf
+                .parent()
+                .map(|p| p.kind())
+                .unwrap_or(leaf.kind())
+                .replace('_', " ");
+            format!("a statement must follow this directive, found {found}")
+        })
+    }
+
+    /// Whether every syntax error in `statement` lies strictly inside a
+    /// brace block of it whose braces the parser and a lexical count pair
+    /// alike, and hides no lock call (nor a jump, when there are user
+    /// regions). Such an error (a macro the grammar cannot know, `double *
+    /// _noalias p`) moves neither end of any statement pomp instruments,
+    /// and what pomp reads inside blocks (nested directives, jumps, lock
+    /// calls) is read where the parse is sound: nested directives check
+    /// their own blocks.
+    fn errors_sealed_in_blocks(&self, statement: Node<'a>) -> bool {
+        errors_in(statement).into_iter().all(|error| {
+            let Some(block) = std::iter::once(error)
+                .chain(self.nodes.ancestors(error))
+                .skip(1)
+                .take_while(|n| {
+                    n.start_byte() >= statement.start_byte() && n.end_byte() <= statement.end_byte()
+                })
+                .find(|n| n.kind() == "compound_statement")
+            else {
+                return false;
+            };
+            self.braces_paired(block)
+                && block.start_byte() < error.start_byte()
+                && error.end_byte() < block.end_byte()
+                && !hides_lock_call_or_jump(
+                    &self.masked[error.byte_range()],
+                    self.jumps_matter_at(error),
+                )
+        })
+    }
+
+    /// Whether jumps at `node` may leave a user region: whether its
+    /// function (the outermost, holding any lambdas and nested ones)
+    /// holds pomp directives, or, outside functions, the file does. The
+    /// narrowed parse reads no block of a function without them.
+    fn jumps_matter_at(&self, node: Node<'a>) -> bool {
+        match (self.nodes.descent(node)).find(|n| n.kind() == "function_definition") {
+            Some(function) => self.prepared.user_regions_within(&function.byte_range()),
+            None => self.prepared.user_regions,
+        }
+    }
+
+    /// Whether `statement` ends with a brace block of its own whose
+    /// braces a lexical count pairs as the parser does: a compound
+    /// statement, or a loop or `switch` whose body is one. Its extent is
+    /// then known however the parser recovers from an error in the code
+    /// around it (a `try` whose handlers a macro writes).
+    fn closed_by_paired_braces(&self, statement: Node<'a>) -> bool {
+        let block = match statement.kind() {
+            "compound_statement" => Some(statement),
+            "for_statement" | "for_range_loop" | "while_statement" | "switch_statement" => {
+                statement.child_by_field_name("body")
+            }
+            _ => None,
+        };
+        block.is_some_and(|b| {
+            b.kind() == "compound_statement"
+                && b.end_byte() == statement.end_byte()
+                && self.braces_paired(b)
+        })
+    }
+
+    /// Whether the compound statement `block` opens and closes with braces
+    /// the parser found, and a lexical count pairs them too.
+    fn braces_paired(&self, block: Node<'a>) -> bool {
+        let brace = |child: Option<Node>, kind: &str| {
+            child.is_some_and(|b| b.kind() == kind && !b.is_missing())
+        };
+        brace(block.child(0), "{")
+            && brace(block.child(block.child_count().saturating_sub(1)), "}")
+            && super::lex::matching_brace(self.masked, block.start_byte())
+                == Some(block.end_byte() - 1)
+    }
+
+    fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
+        (0..self.prepared.conditionals.groups.len()).find(|&g| {
+            self.prepared.conditionals.groups[g].form == Form::Malformed
+                && range.contains(&self.prepared.conditionals.extent(g).start)
+        })
+    }
+
+    /// The conditional's opening line as written, white space collapsed.
+    pub(super) fn conditional_name(&self, group: usize) -> String {
+        let line = &self.prepared.conditionals.groups[group].lines[0];
+        self.file
+            .text(line.span.clone())
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The conditional `group` that follows a directive, with the
+    /// statement each live branch begins with.
+    fn alternatives(&self, group: usize) -> Alternatives<Node<'a>> {
+        let g = &self.prepared.conditionals.groups[group];
+        let branches = (g.branches.iter())
+            .filter(|b| b.state != BranchState::Dead)
+            .map(|branch| {
+                let body = branch.body.clone();
+                let start = self.blank_until(body.start, body.end);
+                if start >= body.end || self.masked[start] == b'#' {
+                    return None;
+                }
+                let statement = self.statement_at(start);
+                let alone = statement.as_ref().is_ok_and(|s| {
+                    let after = self.blank_until(s.end_byte(), body.end);
+                    s.end_byte() <= body.end && after >= body.end
+                });
+                Some((statement, alone))
+            })
+            .collect();
+        Alternatives {
+            extent: self.prepared.conditionals.extent(group),
+            name: self.conditional_name(group),
+            has_else: g.has_else(),
+            branches,
+        }
+    }
+
+    /// The first byte at or after `from` (before `end`) that is neither
+    /// white space nor a comment in the masked text.
+    fn blank_until(&self, from: usize, end: usize) -> usize {
+        let mut i = from;
+        while i < end {
+            match self.masked[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                b'/' if self.masked.get(i + 1) == Some(&b'*') => {
+                    i = super::lex::block_comment_end(self.masked, i)
+                }
+                b'/' if self.masked.get(i + 1) == Some(&b'/') => {
+                    i = super::lex::logical_line_end(self.masked, i)
+                }
+                _ => return i,
+            }
+        }
+        end
+    }
+
+    /// What follows `from`: blanks, comments, masked directives, other
+    /// pragmas and `#endif` are passed; at `#else` or `#elif` the branch
+    /// the directive lies in ends, and the code after `#endif` follows.
+    /// A pragma of another kind (`#pragma vector aligned`, `#pragma
+    /// unroll`) between a directive and its loop stays where it is: the
+    /// rewritten directive is written before it, the block's end after the
+    /// loop.
+    fn next_token(&self, from: usize, following: &[RawDirective]) -> Next {
+        let mut i = from;
+        loop {
+            i = self.blank_until(i, self.masked.len());
+            if i >= self.masked.len() {
+                return Next::End;
+            }
+            // `following` is sorted by position: only a directive starting
+            // at or before `i` can cover it.
+            let before = following.partition_point(|d| d.span.start <= i);
+            if let Some(d) = before
+                .checked_sub(1)
+                .map(|at| &following[at])
+                .filter(|d| d.span.contains(&i))
+            {
+                i = d.span.end;
+                continue;
+            }
+            if self.masked[i] == b'#' {
+                if let Some((group, line)) = self.prepared.conditionals.line_at(i) {
+                    let g = &self.prepared.conditionals.groups[group];
+                    if g.form == Form::Code {
+                        let opens = g.branches[..line.min(g.branches.len())]
+                            .iter()
+                            .all(|b| b.state == super::conditionals::BranchState::Dead);
+                        if opens && line < g.branches.len() {
+                            return Next::Conditional(group);
+                        }
+                        i = if g.lines[line].kind == super::scan::LineKind::Endif {
+                            g.lines[line].span.end
+                        } else {
+                            self.prepared.conditionals.extent(group).end
+                        };
+                        continue;
+                    }
+                }
+                if let Some(pragma) = self.pragma_line_at(i) {
+                    i = pragma.end;
+                    continue;
+                }
+            }
+            return Next::Token(i);
+        }
+    }
+
+    /// The macro `statement` is made of, `NAME(args);` or `NAME;`, when
+    /// its expansion may be more than one expression: NAME is defined in
+    /// the file with a `;` or a brace in its body, or, defined elsewhere,
+    /// is spelled as macros are (capitals, digits and underscores).
+    fn macro_statement(&self, statement: Node) -> Option<String> {
+        if statement.kind() != "expression_statement" {
+            return None;
+        }
+        let expression = statement.named_child(0)?;
+        let callee = match expression.kind() {
+            "call_expression" => expression.child_by_field_name("function")?,
+            "identifier" => expression,
+            _ => return None,
+        };
+        if callee.kind() != "identifier" {
+            return None;
+        }
+        let name = String::from_utf8_lossy(&self.masked[callee.byte_range()]);
+        let may_be_statements = match self.prepared.macros.get(name.as_ref()) {
+            Some(&statements) => statements,
+            None => {
+                name.bytes().any(|b| b.is_ascii_uppercase())
+                    && (name.bytes())
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            }
+        };
+        may_be_statements.then(|| name.into_owned())
+    }
+
+    /// The `#pragma` line (not a directive) that starts at `at`.
+    fn pragma_line_at(&self, at: usize) -> Option<Span> {
+        let index = self.prepared.lines.partition_point(|l| l.span.start < at);
+        self.prepared
+            .lines
+            .get(index)
+            .filter(|l| l.span.start == at && l.kind == super::scan::LineKind::Pragma)
+            .map(|l| l.span.clone())
+    }
+
+    fn node_text(&self, node: Node) -> String {
+        let text = String::from_utf8_lossy(&self.masked[node.byte_range()]);
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// The outermost statement that starts exactly at `start`.
+pub(super) fn highest_statement_at<'t>(
+    nodes: &Nodes<'t>,
+    leaf: Node<'t>,
+    start: usize,
+) -> Option<Node<'t>> {
+    if leaf.start_byte() != start {
+        return None;
+    }
+    // The nodes from `leaf` up that start where it does end the descent
+    // to it: the first statement among them from above is the highest.
+    nodes.descent(leaf).chain(std::iter::once(leaf)).find(|n| {
+        n.start_byte() == start && (STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
+    })
+}
+
+/// The outermost error and missing nodes at or below `node`, in order.
+fn errors_in(node: Node) -> Vec<Node> {
+    fn collect<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
+        if node.is_error() || node.is_missing() {
+            errors.push(node);
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() || child.is_missing() {
+                collect(child, errors);
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    collect(node, &mut errors);
+    errors
+}
+
+/// Whether `text` names a lock routine (`omp_set_lock`), whose calls
+/// are measured, or, where `jumps_matter` (a user region's exits are
+/// closed at every jump leaving it), holds a jump (`return`, `break`,
+/// `continue`, `goto`, `co_return`).
+fn hides_lock_call_or_jump(text: &[u8], jumps_matter: bool) -> bool {
+    super::lex::Tokens::new(text, 0..text.len())
+        .filter(|t| t.kind == super::lex::TokenKind::Word)
+        .any(|t| {
+            let word = &text[t.span];
+            let jump = matches!(
+                word,
+                b"return" | b"break" | b"continue" | b"goto" | b"co_return"
+            );
+            (jump && jumps_matter) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
+        })
+}
