@@ -470,9 +470,10 @@ pub struct Throttled {
     /// Inclusive time measured over those visits.
     pub measured_ns: u64,
     /// Of a task instance: the time of its visits since throttling that
-    /// began directly inside a timed frame (a barrier, a taskwait, a
-    /// task's creation), each timed alone (nothing inside it), so that the
-    /// frame leaves the task's time out; `inclusive_ns` includes it.
+    /// began while the thread waited (directly inside a timed barrier,
+    /// taskwait or task creation, or at the end of a parallel region),
+    /// each timed alone (nothing inside it), so that the waiting leaves
+    /// the task's time out; `inclusive_ns` includes it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub timed_alone_ns: u64,
 }

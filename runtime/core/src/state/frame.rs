@@ -73,6 +73,26 @@ impl Frame {
         self.timed && !self.timed_alone
     }
 
+    /// A timed frame in which the thread waits (at a barrier, in a
+    /// taskwait, in a task's creation, at the end of a parallel region):
+    /// the tasks it runs there are timed, alone where their nodes are
+    /// throttled, so that the waiting leaves their time out.
+    #[inline(always)]
+    pub fn waits(&self) -> bool {
+        self.times_inside()
+            && (matches!(
+                self.kind,
+                Kind::Barrier
+                    | Kind::ImplicitBarrier
+                    | Kind::Taskwait
+                    | Kind::TaskCreate
+                    | Kind::UntiedTaskCreate
+            ) || matches!(
+                self.fork,
+                ForkState::AwaitingRelease | ForkState::AwaitingJoin
+            ))
+    }
+
     /// Whether the frame is the one `region` and `kind` name.
     #[inline(always)]
     pub fn is(&self, region: RegionId, kind: Kind) -> bool {

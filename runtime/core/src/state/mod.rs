@@ -211,10 +211,10 @@ impl ThreadState {
         team: impl FnOnce(bool) -> Instance,
         clock: impl Clock,
     ) {
-        let enclosing_timed = self.stack.last().is_none_or(|frame| frame.times_inside());
         let (node, enclosing_timed) = if kind.is_task() {
-            (self.tree.child(ROOT, region, kind), enclosing_timed)
+            (self.tree.child(ROOT, region, kind), true)
         } else {
+            let enclosing_timed = self.stack.last().is_none_or(|frame| frame.times_inside());
             let parent = if opening.parent == NO_NODE {
                 self.context
             } else {
@@ -228,10 +228,12 @@ impl ThreadState {
         };
         let timed = match opening.timing {
             // A task instance is timed unless its node is throttled; then
-            // still, alone, where it began inside a timed frame, which is
-            // to leave the task's time out.
+            // still, alone, where the thread began it while waiting, for
+            // the waiting to leave the task's time out. Elsewhere its time
+            // stays in the frame around it, work as the task's is.
             Timing::Own if kind.is_task() => {
-                enclosing_timed || self.tree.node(node).throttled.is_none()
+                self.tree.node(node).throttled.is_none()
+                    || self.stack.last().is_some_and(Frame::waits)
             }
             Timing::Own => {
                 enclosing_timed && (node == NO_NODE || self.tree.node(node).throttled.is_none())

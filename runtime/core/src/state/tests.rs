@@ -269,6 +269,27 @@ fn throttled_tasks_run_in_a_timed_taskwait_are_task_time_not_waiting() {
 }
 
 #[test]
+fn throttled_tasks_run_where_a_thread_works_stay_untimed() {
+    let mut state = ThreadState::new(0, throttling());
+    state.push(1, Kind::Parallel, 0);
+    for t in [10, 100, 200] {
+        state.push(7, Kind::Task, t);
+        state.pop_to(7, Kind::Task, t + 40);
+    }
+    // Run undeferred where the thread was working (inside an untimed
+    // creation, which opens no frame): the time stays with the region.
+    for _ in 0..5 {
+        state.push(7, Kind::Task, Unreadable);
+        state.pop_to(7, Kind::Task, Unreadable);
+    }
+    state.pop_to(1, Kind::Parallel, 1000);
+    let task = child_of(&state, ROOT, Kind::Task);
+    assert_eq!((task.visits, task.inclusive_ns), (8, 120));
+    let parallel = child_of(&state, ROOT, Kind::Parallel);
+    assert_eq!(parallel.inclusive_ns, 1000 - 120);
+}
+
+#[test]
 fn workers_begin_under_the_path_their_team_was_forked_from() {
     let mut master = ThreadState::new(0, Settings::default());
     master.push(1, Kind::UserRegion, 0);

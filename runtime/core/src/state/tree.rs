@@ -42,9 +42,10 @@ pub struct Throttled {
     pub at_visit: u64,
     pub measured_ns: u64,
     /// Of a task instance: the time of the visits since it was throttled
-    /// that began directly inside a timed frame (a barrier, a taskwait, a
-    /// task's creation), each timed alone so that the frame leaves the
-    /// task's time out; `inclusive_ns` includes it.
+    /// that began while the thread waited (directly inside a timed
+    /// barrier, taskwait or task creation, or at the end of a parallel
+    /// region), each timed alone so that the waiting leaves the task's
+    /// time out; `inclusive_ns` includes it.
     pub timed_alone_ns: u64,
 }
 

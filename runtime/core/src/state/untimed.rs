@@ -50,7 +50,7 @@ impl ThreadState {
             self.tree
                 .cached_child(ROOT, region, kind)
                 .filter(|&node| self.tree.node(node).throttled.is_some())
-                .filter(|_| self.stack.last().is_some_and(|frame| !frame.times_inside()))
+                .filter(|_| self.stack.last().is_none_or(|frame| !frame.waits()))
         } else if self.stack.len() >= self.depth_limit {
             None
         } else {
