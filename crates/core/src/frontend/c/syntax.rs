@@ -253,11 +253,18 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             }
             _ => return None,
         };
-        if call.kind() != "call_expression" || statement.has_error() {
+        if statement.has_error() {
             return None;
         }
-        let callee = call.child_by_field_name("function")?.byte_range();
+        let callee = self.callee(call)?;
         Some(CallStatement { callee, form })
+    }
+
+    fn callee(&self, call: Node<'a>) -> Option<Span> {
+        (call.kind() == "call_expression")
+            .then(|| call.child_by_field_name("function"))
+            .flatten()
+            .map(|f| f.byte_range())
     }
 
     fn body_start(&self, function: Node<'a>) -> Option<usize> {

@@ -174,6 +174,9 @@ pub(crate) trait Syntax {
     /// `rc = f(x);`, `int rc = f(x);`).
     fn call_statement(&self, statement: Self::Node) -> Option<CallStatement>;
 
+    /// The callee of a call expression, as written.
+    fn callee(&self, call: Self::Node) -> Option<Span>;
+
     /// Where a function's body begins, if it has one.
     fn body_start(&self, function: Self::Node) -> Option<usize>;
 

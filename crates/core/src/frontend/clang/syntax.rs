@@ -180,13 +180,22 @@ impl Syntax for ClangSyntax<'_> {
             }
             _ => return None,
         };
-        if tree.kind(call) != CXCursor_CallExpr || !tree.in_statement_position(statement) {
+        if !tree.in_statement_position(statement) {
+            return None;
+        }
+        let callee = self.callee(call)?;
+        Some(CallStatement { callee, form })
+    }
+
+    fn callee(&self, call: usize) -> Option<Span> {
+        let tree = self.tree;
+        if tree.kind(call) != CXCursor_CallExpr {
             return None;
         }
         // An overloaded operator's call starts with its left operand.
         let callee = tree.nodes[*tree.children[call].first()?].span.clone()?;
         let open = tree.next_visible_token(callee.end)?;
-        (tree.text(&open) == "(").then_some(CallStatement { callee, form })
+        (tree.text(&open) == "(").then_some(callee)
     }
 
     fn body_start(&self, function: usize) -> Option<usize> {
