@@ -275,7 +275,7 @@ struct BatchArgs {
 struct InstrumentArgs {
     /// The source file to instrument; it is never modified.
     file: PathBuf,
-    /// Where to write the instrumented source.
+    /// Where to write the instrumented source; `-` for standard output.
     #[arg(short, long)]
     output: PathBuf,
     /// Also write the IDF descriptor JSON of every region to this file.

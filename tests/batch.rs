@@ -1257,3 +1257,74 @@ fn the_printed_make_line_fits_the_makefile_and_a_stale_registration_is_noticed()
     assert_eq!(profile.declared_regions, 2);
     assert!(profile.unregistered_regions.is_empty());
 }
+
+/// With function regions, a tree's sources measure their functions while
+/// its headers, inline functions and all, are mirrored byte for byte, as
+/// headers with directives are: instrumented, a header would define its
+/// regions in every unit including it. The program built from the mirror
+/// prints what the original does and its profile roots at `main`, with
+/// the header's inline function's time inside the source function calling
+/// it.
+#[test]
+fn function_regions_measure_sources_and_leave_headers_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, out) = (dir.path().join("src"), dir.path().join("out"));
+    std::fs::create_dir_all(&src).unwrap();
+    let header = "#pragma once\n\
+                  inline double weight(int i) {\n  double w = 0.5;\n  for (int k = 0; k < i % 7; k++) w *= 1.25;\n  return w;\n}\n\
+                  struct Accumulator {\n  double sum = 0.0;\n  void add(double v) { sum += v; }\n};\n";
+    let source = "#include <cstdio>\n#include \"weights.hpp\"\n\
+                  static double total(int n) {\n  double sum = 0.0;\n\
+                  #pragma omp parallel for reduction(+ : sum)\n  for (int i = 0; i < n; i++) sum += weight(i);\n  return sum;\n}\n\
+                  int main() {\n  Accumulator a;\n  for (int r = 1; r <= 3; r++) a.add(total(1000 * r));\n  std::printf(\"%.3f\\n\", a.sum);\n  return 0;\n}\n";
+    std::fs::write(src.join("weights.hpp"), header).unwrap();
+    std::fs::write(src.join("main.cpp"), source).unwrap();
+    let plain = dir.path().join("plain");
+    succeed(
+        Command::new("g++")
+            .args(["-O2", "-fopenmp"])
+            .arg(src.join("main.cpp"))
+            .arg("-o")
+            .arg(&plain),
+    );
+    let expected = stdout(&succeed(&mut Command::new(&plain)));
+
+    let (output, report) = pomp_batch(
+        &[os(&src), os("--out"), os(&out), os("--regions=functions")],
+        &dir.path().join("r.json"),
+    );
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        std::fs::read(out.join("weights.hpp")).unwrap(),
+        header.as_bytes(),
+        "the header is mirrored as written"
+    );
+    let files = report_files(&report);
+    assert_eq!(files["main.cpp"]["mirror"], "instrumented");
+
+    let program = dir.path().join("instrumented");
+    let libraries = pomp_libraries(&out);
+    shell(
+        dir.path(),
+        &format!(
+            "g++ -O2 -fopenmp {} -o {} {libraries}",
+            out.join("main.cpp").display(),
+            program.display()
+        ),
+    );
+    let (run, profile) = profiled_run(&program, &dir.path().join("profile.json"));
+    assert_eq!(stdout(&run), expected);
+    let names: BTreeSet<String> = (profile.regions.iter())
+        .filter_map(|r| r.name.clone())
+        .collect();
+    assert!(
+        names.contains("main") && names.contains("total"),
+        "{names:?}"
+    );
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.contains("weight") || n.contains("add")),
+        "a header's function is measured: {names:?}"
+    );
+}

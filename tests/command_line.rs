@@ -83,3 +83,22 @@ fn outputs_of_one_run_are_written_all_or_none() {
     assert!(run.status.success(), "{}", stderr(&run));
     assert!(dir.path().join("out.c").is_file() && dir.path().join("a.json").is_file());
 }
+
+#[test]
+fn dash_writes_the_instrumented_source_to_standard_output() {
+    let dir = project();
+    let run = instrument(dir.path(), &["a.c", "-o", "out.c"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let written = std::fs::read(dir.path().join("out.c")).unwrap();
+    let run = instrument(dir.path(), &["a.c", "-o", "-", "--idf", "a.json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(run.stdout, written);
+    assert!(written.windows(20).any(|w| w == b"POMP2_Parallel_fork("));
+    // No file is named after the dash; the descriptor is written.
+    assert!(!dir.path().join("-").exists());
+    assert!(dir.path().join("a.json").is_file());
+    // With an output that cannot be written, nothing reaches the stream.
+    let run = instrument(dir.path(), &["a.c", "-o", "-", "--idf", "no/dir/a.json"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(run.stdout.is_empty());
+}

@@ -520,6 +520,28 @@ fn settings_from_the_editor_change_the_instrumentation() {
     client.finish();
 }
 
+/// Advice names an option as the settings spell it, which the editor's
+/// user writes, not as the command line does.
+#[test]
+fn hints_name_the_setting_to_change() {
+    let (mut client, _) = Client::initialized(json!({}), Value::Null);
+    let (_, uri) = nowhere("untied.c");
+    let text = "void f(void) {\n#pragma omp task untied\n  { }\n}\n";
+    client.open(&uri, "c", text);
+    let diagnostics = client.diagnostics(&uri, 1);
+    let messages: Vec<&str> = (diagnostics.iter())
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`\"keep-untied\": true`")),
+        "{messages:#?}"
+    );
+    assert!(messages.iter().all(|m| !m.contains("`--")), "{messages:#?}");
+    client.finish();
+}
+
 #[test]
 fn the_code_action_shows_the_instrumented_source() {
     let (mut client, initialize) = Client::initialized(

@@ -185,12 +185,16 @@ pub fn help_lines<'f, T: 'f>(flags: impl IntoIterator<Item = &'f Flag<T>>, prefi
 
 /// How the tool that prints a message spells an option: `pomp instrument`,
 /// `preview` and `batch` take `--NAME`, the compiler wrappers
-/// `--pomp-NAME` (the compiler would refuse `--NAME`).
+/// `--pomp-NAME` (the compiler would refuse `--NAME`), the language
+/// server a setting of the same name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Spelling {
     #[default]
     Command,
     Wrapper,
+    /// The language server's settings, which take the options' names:
+    /// `"keep-untied": true`, `"frontend": "tree-sitter"`.
+    Setting,
 }
 
 /// An instrumentation option as a message advises it, in backticks:
@@ -214,13 +218,38 @@ pub fn respell(text: &str, spelling: Spelling) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut text = text.to_string();
-    for flag in INSTRUMENTATION.iter().filter(|f| f.offered.wrappers) {
-        for end in ["`", "="] {
-            let written = format!("`--{}{end}", flag.name);
-            if text.contains(&written) {
-                text = text.replace(&written, &format!("`--pomp-{}{end}", flag.name));
+    match spelling {
+        Spelling::Wrapper => {
+            for flag in INSTRUMENTATION.iter().filter(|f| f.offered.wrappers) {
+                for end in ["`", "="] {
+                    let written = format!("`--{}{end}", flag.name);
+                    if text.contains(&written) {
+                        text = text.replace(&written, &format!("`--pomp-{}{end}", flag.name));
+                    }
+                }
             }
         }
+        Spelling::Setting => {
+            for flag in INSTRUMENTATION.iter().filter(|f| f.offered.editor) {
+                let bare = format!("`--{}`", flag.name);
+                if text.contains(&bare) {
+                    text = text.replace(&bare, &format!("`\"{}\": true`", flag.name));
+                }
+                let valued = format!("`--{}=", flag.name);
+                while let Some(at) = text.find(&valued) {
+                    let value_start = at + valued.len();
+                    let Some(length) = text[value_start..].find('`') else {
+                        break;
+                    };
+                    let value = text[value_start..value_start + length].to_string();
+                    text.replace_range(
+                        at..value_start + length + 1,
+                        &format!("`\"{}\": \"{value}\"`", flag.name),
+                    );
+                }
+            }
+        }
+        Spelling::Command => {}
     }
     std::borrow::Cow::Owned(text)
 }
@@ -485,6 +514,27 @@ mod tests {
             .ok_or("unknown")?
             .set(&mut options, value)?;
         Ok(options)
+    }
+
+    #[test]
+    fn advice_is_spelt_as_the_tool_printing_it_takes_options() {
+        let text = format!(
+            "keep it with {}, or choose {} (see {})",
+            advise("keep-untied", None),
+            advise("frontend", Some("tree-sitter")),
+            advise("keep-untied", None)
+        );
+        assert_eq!(respell(&text, Spelling::Command), text);
+        assert_eq!(
+            respell(&text, Spelling::Wrapper),
+            "keep it with `--pomp-keep-untied`, or choose `--pomp-frontend=tree-sitter` \
+             (see `--pomp-keep-untied`)"
+        );
+        assert_eq!(
+            respell(&text, Spelling::Setting),
+            "keep it with `\"keep-untied\": true`, or choose `\"frontend\": \"tree-sitter\"` \
+             (see `\"keep-untied\": true`)"
+        );
     }
 
     #[test]

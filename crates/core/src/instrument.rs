@@ -312,7 +312,10 @@ pub fn instrument_path(
     if done.has_errors() {
         return Ok((file, done));
     }
-    if same_file(input, output) {
+    // `-o -`, as compilers spell it: the instrumented text on standard
+    // output, written last, once every file is in place.
+    let to_stdout = output == Path::new("-");
+    if !to_stdout && same_file(input, output) {
         anyhow::bail!(
             "refusing to overwrite the input {}: choose another -o",
             input.display()
@@ -323,8 +326,13 @@ pub fn instrument_path(
         None => None,
     };
     // Every output is made before any is put in place: all or none.
-    let staged_output = crate::output::stage(output, |to| done.write_output(&file, to))
-        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?;
+    let staged_output = match to_stdout {
+        true => None,
+        false => Some(
+            crate::output::stage(output, |to| done.write_output(&file, to))
+                .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?,
+        ),
+    };
     let staged_idf = match (idf, idf_bytes) {
         (Some(path), Some(bytes)) => Some(
             crate::output::stage(path, |to| to.write_all(&bytes))
@@ -332,13 +340,22 @@ pub fn instrument_path(
         ),
         _ => None,
     };
-    staged_output
-        .commit()
-        .with_context(|| format!("cannot write {}", output.display()))?;
+    if let Some(staged) = staged_output {
+        staged
+            .commit()
+            .with_context(|| format!("cannot write {}", output.display()))?;
+    }
     if let (Some(staged), Some(path)) = (staged_idf, idf) {
         staged
             .commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if to_stdout {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        done.write_output(&file, &mut stdout)
+            .and_then(|()| stdout.flush())
+            .context("cannot write the instrumented source to standard output")?;
     }
     Ok((file, done))
 }

@@ -8,6 +8,7 @@ use lsp_types::{
     MarkupContent, MarkupKind, Range,
 };
 use pomp_core::diagnostics::Severity;
+use pomp_core::flags::{respell, Spelling};
 use pomp_preview::regions::{EditEntry, RegionEntry};
 
 /// The name diagnostics carry.
@@ -18,10 +19,11 @@ pub fn diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
         .diagnostics
         .iter()
         .map(|d| {
-            let mut message = d.message.clone();
+            // Hints name options as the editor's settings spell them.
+            let mut message = respell(&d.message, Spelling::Setting).into_owned();
             for note in &d.notes {
                 message.push('\n');
-                message.push_str(note);
+                message.push_str(&respell(note, Spelling::Setting));
             }
             Diagnostic {
                 range: d.location.range,

@@ -58,7 +58,11 @@ pub fn write_atomically(
     let result = (|| {
         let mut out = BufWriter::new(fs::File::create(&temporary)?);
         write(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        // The rename alone keeps readers from half a file. Waiting for the
+        // disk as well (fsync) would add milliseconds to every run, up to
+        // a tenth of a second on a busy disk, for a file a power failure
+        // may as well lose with its run.
+        out.flush()?;
         fs::rename(&temporary, &target)
     })();
     if result.is_err() {
