@@ -8,7 +8,6 @@
 //! here, never its statements.
 
 use super::{qualified_name, CallForm, Kind, Syntax};
-use crate::diagnostics::Diagnostic;
 use crate::model::{CodeRegions, Exit, Found, Function, FunctionKind};
 use crate::source::Span;
 
@@ -61,32 +60,10 @@ pub(crate) fn read<S: Syntax>(
     model.exits.extend(run_ends);
     model.exits.sort_by_key(|e| e.span.start);
     if let Some((first, count)) = other_calls {
-        let (them, are) = match count {
-            1 => ("it", "is"),
-            _ => ("them", "are"),
-        };
-        model.diagnostics.push(
-            Diagnostic::note(
-                first,
-                format!(
-                    "{count} call{} of measured functions {are} left as written",
-                    plural(count)
-                ),
-                "the first of them",
-            )
-            .with_note(format!(
-                "only a call that is a statement of its own, or the whole value assigned or \
-                 declared by one, is measured; write {them} so to have {them} measured"
-            )),
-        );
-    }
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
+        let measured = "a call that is a statement of its own, or the whole value an assignment \
+                        or a declaration gives";
+        let note = crate::frontend::calls_left_as_written(first, count, measured);
+        model.diagnostics.push(note);
     }
 }
 

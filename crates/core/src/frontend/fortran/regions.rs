@@ -6,7 +6,6 @@
 
 use super::units::named_child_of_kind;
 use super::Analysis;
-use crate::diagnostics::Diagnostic;
 use crate::model::{Function, FunctionKind};
 use crate::source::Span;
 use tree_sitter::Node;
@@ -64,18 +63,10 @@ impl Analysis<'_> {
             stack.extend(children.into_iter().rev().map(|c| (c, in_loop)));
         }
         if let Some((first, count)) = other_calls {
-            self.model.diagnostics.push(
-                Diagnostic::note(
-                    first,
-                    format!("{count} call(s) of measured routines left as written"),
-                    "the first of them",
-                )
-                .with_note(
-                    "only a `call` statement on lines of its own, or a function reference that \
-                     is the whole value of an assignment, is measured (not the action of a \
-                     logical `if`)",
-                ),
-            );
+            let measured = "a `call` statement on lines of its own, or a function reference \
+                            that is the whole value an assignment gives (not in a logical `if`)";
+            let note = crate::frontend::calls_left_as_written(first, count, measured);
+            self.model.diagnostics.push(note);
         }
         self.model.functions.extend(regions);
         self.model.functions.sort_by_key(|f| f.span.start);
