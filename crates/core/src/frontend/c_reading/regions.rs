@@ -232,7 +232,13 @@ impl<S: Syntax> Regions<'_, S> {
                 (syntax.enclosing(root, node).next())
                     .is_none_or(|parent| syntax.kind(parent) == Kind::Compound)
             };
-            if self.measured_function().is_none() || declared && !own_scope() {
+            // A static or compile-time initialiser is not run with its
+            // statement.
+            let runs_once = || {
+                words(&text[extent.clone()])
+                    .any(|w| ["static", "thread_local", "constexpr", "constinit"].contains(&w))
+            };
+            if self.measured_function().is_none() || declared && (!own_scope() || runs_once()) {
                 return;
             }
             self.measured_calls.push(call.callee);
