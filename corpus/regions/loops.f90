@@ -75,6 +75,13 @@ program loops
     total = total + i
   end do
 !$omp end parallel do
+!$omp parallel do reduction(+:total)
+  do i = 1, 4
+    total = total + i
+  end do
+  do while (total > 1000)
+    total = total - 1
+  end do
   k = 0
   do j = 1, 2
 !$omp parallel

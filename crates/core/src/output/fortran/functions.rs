@@ -12,11 +12,13 @@ use crate::rules::{rules, FunctionRegion};
 /// first at the entry, everything closing inside the body before the end.
 const BEGIN_ORDER: i64 = i64::MIN + 2;
 const END_ORDER: i64 = i64::MAX / 2;
-/// A loop or call region opens after the function's region and closes
-/// before it; where one statement's region ends and the next one's
-/// begins, the first ends first.
+/// A loop or call region opens after the function's region and what
+/// closes the constructs before it (a loop directive's closing lines after
+/// its loop), and closes before what closes anything around it; where one
+/// statement's region ends and the next one's begins, the first ends
+/// first.
 const STATEMENT_END_ORDER: i64 = BEGIN_ORDER + 1;
-const STATEMENT_BEGIN_ORDER: i64 = BEGIN_ORDER + 2;
+const STATEMENT_BEGIN_ORDER: i64 = END_ORDER - 1;
 
 impl Renderer<'_> {
     pub(super) fn function_region(&mut self, function: &FunctionRegion) {
