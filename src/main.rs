@@ -191,7 +191,7 @@ struct ReportArgs {
     /// Write a flame graph of the call paths (SVG, zoomable in a browser).
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
-    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines.
+    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines. The text report is then not printed (a JSON or CSV one still is, with --format).
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
     /// Write a speedscope document (speedscope.app): one profile per thread.

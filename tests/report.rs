@@ -96,6 +96,14 @@ impl Programs {
                     flags,
                 );
             }
+            for (name, source) in [
+                ("call_path", "call_path.c"),
+                ("call_path_cxx", "call_path.cpp"),
+            ] {
+                let source = repository().join("corpus/report").join(source);
+                build(dir.path(), &source, name, &["--pomp-regions=functions"]);
+                build_plain(dir.path(), &source, &format!("{name}.plain"));
+            }
             // The loop again after an edit: another build of the same program.
             let source =
                 std::fs::read_to_string(repository().join("corpus/report/imbalanced_loop.c"))
@@ -114,6 +122,10 @@ impl Programs {
     }
 }
 
+fn is_cxx(source: &Path) -> bool {
+    source.extension().is_some_and(|e| e == "cpp")
+}
+
 fn build(dir: &Path, source: &Path, name: &str, flags: &[&str]) {
     succeed(
         pomp()
@@ -121,10 +133,23 @@ fn build(dir: &Path, source: &Path, name: &str, flags: &[&str]) {
             .env("POMP_RUNTIME_DIR", runtime_dir())
             .env_remove("POMP_RUNTIME")
             .env_remove("POMP_CC")
-            .arg("cc")
+            .env_remove("POMP_CXX")
+            .arg(if is_cxx(source) { "cxx" } else { "cc" })
             .args(flags)
             .args(["-fopenmp", "-O2", "--pomp-keep", "-I"])
             .arg(repository().join("corpus/report"))
+            .arg(source)
+            .arg("-o")
+            .arg(name),
+    );
+}
+
+/// The program as written, without pomp.
+fn build_plain(dir: &Path, source: &Path, name: &str) {
+    succeed(
+        Command::new(if is_cxx(source) { "g++" } else { "gcc" })
+            .current_dir(dir)
+            .args(["-fopenmp", "-O2"])
             .arg(source)
             .arg("-o")
             .arg(name),
@@ -136,6 +161,8 @@ struct Profiled {
     _dir: TempDir,
     profile: PathBuf,
     dir: PathBuf,
+    /// What the program printed.
+    stdout: String,
 }
 
 fn profile(program: &Path, threads: u64, args: &[&str], env: &[(&str, &str)]) -> Profiled {
@@ -144,7 +171,7 @@ fn profile(program: &Path, threads: u64, args: &[&str], env: &[(&str, &str)]) ->
         .tempdir()
         .unwrap();
     let profile = dir.path().join("profile.json");
-    succeed(
+    let output = succeed(
         Command::new(program)
             .current_dir(dir.path())
             .args(args)
@@ -173,6 +200,7 @@ fn profile(program: &Path, threads: u64, args: &[&str], env: &[(&str, &str)]) ->
     Profiled {
         profile,
         dir: dir.path().to_path_buf(),
+        stdout: text(&output.stdout),
         _dir: dir,
     }
 }
@@ -475,14 +503,10 @@ fn pictures_parse_and_name_every_region() {
 
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     let document = parse_svg(&svg_text);
-    let titles: Vec<&str> = document
-        .descendants()
-        .filter(|n| n.has_tag_name("title"))
-        .filter_map(|n| n.text())
-        .collect();
+    let titles = svg_titles(&document);
     for label in &labels {
         assert!(
-            titles.iter().any(|t| t.starts_with(&format!("{label} ("))),
+            titles.iter().any(|t| ends_path(t, label)),
             "{label} is not in the flame graph"
         );
     }
@@ -495,20 +519,14 @@ fn pictures_parse_and_name_every_region() {
         .select(&region_rows)
         .filter_map(|r| r.value().attr("title"))
         .collect();
-    let flame_titles = scraper::Selector::parse(".flame title").unwrap();
-    let in_flame: Vec<String> = page
-        .select(&flame_titles)
-        .map(|t| t.text().collect())
-        .collect();
+    let in_flame = page_flame_titles(&page);
     for label in &labels {
         assert!(
             row_titles.contains(label),
             "{label} is not in the page's table"
         );
         assert!(
-            in_flame
-                .iter()
-                .any(|t| t.starts_with(&format!("{label} ("))),
+            in_flame.iter().any(|t| ends_path(t, label)),
             "{label} is not in the page's flame graph"
         );
     }
@@ -558,6 +576,27 @@ fn pictures_parse_and_name_every_region() {
     }
 }
 
+/// Whether a flame graph frame's title, its call path and its time, is
+/// that of a frame of `label`.
+fn ends_path(title: &str, label: &str) -> bool {
+    title.starts_with(&format!("{label} (")) || title.contains(&format!(" → {label} ("))
+}
+
+/// The titles of an SVG's elements: a flame graph's frames.
+fn svg_titles<'a>(document: &'a roxmltree::Document<'_>) -> Vec<&'a str> {
+    document
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter_map(|n| n.text())
+        .collect()
+}
+
+/// The titles of the frames of an HTML page's flame graph.
+fn page_flame_titles(page: &scraper::Html) -> Vec<String> {
+    let titles = scraper::Selector::parse(".flame title").unwrap();
+    page.select(&titles).map(|t| t.text().collect()).collect()
+}
+
 /// An SVG document, which declares its DTD.
 fn parse_svg(text: &str) -> roxmltree::Document<'_> {
     let options = roxmltree::ParsingOptions {
@@ -586,12 +625,19 @@ fn the_page_renders_in_a_browser_without_script_errors() {
         &[("POMP_TRACE", "1")],
     );
     let html = run.dir.join("report.html");
-    succeed(
+    let output = succeed(
         pomp()
             .arg("report")
             .arg(&run.profile)
             .arg("--html")
             .arg(&html),
+    );
+    // The page is the report: the text is not printed again.
+    assert_eq!(text(&output.stdout), "", "a text report beside the page");
+    assert!(
+        text(&output.stderr).contains(&format!("wrote {}", html.display())),
+        "{}",
+        text(&output.stderr)
     );
     let (body, log) = render_in_chromium(&html);
     assert_eq!(
@@ -613,7 +659,7 @@ fn the_page_renders_in_a_browser_without_script_errors() {
     let probe = r#"<script>
 var frames = Array.prototype.slice.call(document.querySelectorAll('.flame #frames > g'));
 var loop = frames.filter(function (g) {
-  return g.querySelector('title').textContent.indexOf('for of parallel for') === 0;
+  return (g.getAttribute('data-name') || '').indexOf('for of parallel for') === 0;
 })[0];
 loop.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
 document.body.setAttribute('data-loop-width', loop.querySelector('rect').getAttribute('width'));
@@ -625,6 +671,70 @@ document.body.setAttribute('data-reset-shown', String(!document.getElementById('
     assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
     assert_eq!(body.attr("data-loop-width"), Some("100.0000%"), "{log}");
     assert_eq!(body.attr("data-reset-shown"), Some("true"), "{log}");
+}
+
+#[test]
+fn flame_graph_labels_are_cut_only_where_they_do_not_fit() {
+    let run = profile(
+        &Programs::get().path("call_path"),
+        THREADS,
+        &["300000", "3"],
+        &[],
+    );
+    let html = run.dir.join("report.html");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&run.profile)
+            .arg("--html")
+            .arg(&html),
+    );
+    // Measured in the browser, in the page's font: each frame's full name
+    // against the room its frame gives (less the label's offset).
+    let probe = r#"<script>
+var cut = [], overflowing = [], whole = 0;
+var frames = Array.prototype.slice.call(document.querySelectorAll('.flame #frames > g'));
+function check(g) {
+  if (g.style.display === 'none' || !g.hasAttribute('data-name')) { return; }
+  var text = g.querySelector('text'), shown = text.textContent;
+  var name = g.getAttribute('data-name') || '';
+  var room = g.querySelector('rect').getBBox().width - 3;
+  var shownLength = shown === '' ? 0 : text.getComputedTextLength();
+  text.textContent = name;
+  var fullLength = text.getComputedTextLength();
+  text.textContent = shown;
+  if (shown !== name && fullLength <= room) { cut.push(name + ' as ' + JSON.stringify(shown)); }
+  if (shown !== '' && shownLength > room + 0.5) { overflowing.push(shown); }
+  if (shown === name && name !== '') { whole++; }
+}
+frames.forEach(check);
+// Zoomed into the function around the loop, labels are made again.
+var solve = frames.filter(function (g) {
+  return (g.getAttribute('data-name') || '').indexOf('(solve)') >= 0;
+})[0];
+solve.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
+frames.forEach(check);
+document.body.setAttribute('data-cut', cut.join(' | '));
+document.body.setAttribute('data-overflowing', overflowing.join(' | '));
+document.body.setAttribute('data-whole', String(whole));
+</script></body>"#;
+    let probed = run.dir.join("probed.html");
+    let page = std::fs::read_to_string(&html).unwrap();
+    std::fs::write(&probed, page.replace("</body>", probe)).unwrap();
+    let (body, log) = render_in_chromium(&probed);
+    assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
+    assert_eq!(
+        body.attr("data-cut"),
+        Some(""),
+        "cut with room to spare; {log}"
+    );
+    assert_eq!(
+        body.attr("data-overflowing"),
+        Some(""),
+        "labels overflow; {log}"
+    );
+    let whole: u32 = body.attr("data-whole").unwrap().parse().unwrap();
+    assert!(whole >= 3, "only {whole} labels shown whole");
 }
 
 /// The page as Chromium leaves it after its scripts ran: the attributes
@@ -1349,4 +1459,308 @@ fn traces_convert_to_chrome_json_and_otf2_from_the_trace_itself() {
     let output = run(pomp().arg("report").arg(&trace_path));
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("--otf2"));
+}
+
+/// The names of the regions above every node of `kind` whose region's
+/// label starts with `label`, in each thread's tree, from the outermost
+/// down; the regions' names are their functions' for function regions.
+fn paths_in_profile(profile: &Value, kind: &str, label: &str) -> Vec<Vec<Vec<String>>> {
+    let regions = profile["regions"].as_array().unwrap();
+    let region = |id: &Value| regions.iter().find(|r| r["id"] == *id);
+    fn walk(
+        node: &Value,
+        above: &mut Vec<String>,
+        found: &mut Vec<Vec<String>>,
+        is_wanted: &dyn Fn(&Value) -> bool,
+        name: &dyn Fn(&Value) -> String,
+    ) {
+        if is_wanted(node) {
+            found.push(above.clone());
+        }
+        above.push(name(node));
+        for child in node["children"].as_array().unwrap() {
+            walk(child, above, found, is_wanted, name);
+        }
+        above.pop();
+    }
+    let is_wanted = |node: &Value| {
+        node["kind"] == kind
+            && region(&node["region"])
+                .is_some_and(|r| r["label"].as_str().unwrap().starts_with(label))
+    };
+    let name = |node: &Value| {
+        region(&node["region"]).map_or(String::new(), |r| {
+            r["name"]
+                .as_str()
+                .map_or_else(|| r["label"].as_str().unwrap().to_string(), str::to_string)
+        })
+    };
+    profile["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|thread| {
+            let mut found = Vec::new();
+            for child in thread["tree"]["children"].as_array().unwrap() {
+                walk(child, &mut Vec::new(), &mut found, &is_wanted, &name);
+            }
+            found
+        })
+        .collect()
+}
+
+/// The labels of the report's merged tree above its node labelled
+/// starting with `label`, and how many threads reached that node.
+fn path_in_report(report: &Value, label: &str) -> Option<(Vec<String>, u64)> {
+    fn walk(nodes: &Value, label: &str, above: &mut Vec<String>) -> Option<(Vec<String>, u64)> {
+        for node in nodes.as_array().unwrap() {
+            let here = node["label"].as_str().unwrap();
+            if here.starts_with(label) {
+                return Some((above.clone(), node["threads"].as_u64().unwrap()));
+            }
+            above.push(here.to_string());
+            let found = walk(&node["children"], label, above);
+            above.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    walk(&report["tree"], label, &mut Vec::new())
+}
+
+#[test]
+fn every_thread_s_regions_hang_under_the_call_path_from_main() {
+    let programs = Programs::get();
+    for (program, functions) in [
+        ("call_path", &["main", "solve", "sweep"][..]),
+        ("call_path_cxx", &["main", "Grid::relax", "smooth"]),
+    ] {
+        let args = ["300000", "3"];
+        let run = profile(&programs.path(program), THREADS, &args, &[]);
+        let plain = succeed(
+            Command::new(programs.path(&format!("{program}.plain")))
+                .args(args)
+                .env("OMP_NUM_THREADS", THREADS.to_string()),
+        );
+        assert_eq!(
+            run.stdout,
+            text(&plain.stdout),
+            "{program} printed otherwise"
+        );
+
+        let written: Value = serde_json::from_slice(&std::fs::read(&run.profile).unwrap()).unwrap();
+        let paths = paths_in_profile(&written, "parallel", "parallel for");
+        assert_eq!(paths.len() as u64, THREADS, "{program}: {paths:?}");
+        for (thread, found) in paths.iter().enumerate() {
+            assert!(
+                !found.is_empty(),
+                "{program}: thread {thread} never ran the loop"
+            );
+            for path in found {
+                assert_eq!(
+                    path.len(),
+                    functions.len(),
+                    "{program}, thread {thread}: {path:?}"
+                );
+                for (name, function) in path.iter().zip(functions) {
+                    assert!(
+                        name.starts_with(function),
+                        "{program}, thread {thread}: {path:?}, not {functions:?}"
+                    );
+                }
+            }
+        }
+
+        let report = json_report(&[&run.profile], &["--tree"]);
+        let (above, threads) =
+            path_in_report(&report, "parallel for").expect("the loop is in the tree");
+        assert_eq!(threads, THREADS, "{program}: {above:?}");
+        assert_eq!(above.len(), functions.len(), "{program}: {above:?}");
+        for (label, function) in above.iter().zip(functions) {
+            assert!(label.contains(function), "{program}: {above:?}");
+        }
+        let tree_text = text(&succeed(pomp().arg("report").arg(&run.profile).arg("--tree")).stdout);
+        let lines: Vec<&str> = tree_text.lines().collect();
+        let at = |what: &str| lines.iter().position(|l| l.contains(what));
+        let order: Vec<Option<usize>> = functions.iter().map(|f| at(f)).collect();
+        assert!(
+            order.iter().all(Option::is_some) && order.windows(2).all(|w| w[0] < w[1]),
+            "{program}: the tree does not go from main down:\n{tree_text}"
+        );
+
+        // The pictures' frames are titled with the whole path.
+        let svg = run.dir.join("flame.svg");
+        let html = run.dir.join("report.html");
+        succeed(
+            pomp()
+                .arg("report")
+                .arg(&run.profile)
+                .arg("--flamegraph")
+                .arg(&svg)
+                .arg("--html")
+                .arg(&html),
+        );
+        let full_path = |title: &str| {
+            let mut rest = title;
+            for function in functions {
+                let Some(at) = rest.find(function) else {
+                    return false;
+                };
+                rest = &rest[at..];
+            }
+            rest.contains("→ parallel for")
+        };
+        let svg_text = std::fs::read_to_string(&svg).unwrap();
+        assert!(
+            svg_titles(&parse_svg(&svg_text)).into_iter().any(full_path),
+            "{program}: no frame of the flame graph shows the path to the loop"
+        );
+        let page = scraper::Html::parse_document(&std::fs::read_to_string(&html).unwrap());
+        assert!(
+            page_flame_titles(&page).iter().any(|t| full_path(t)),
+            "{program}: no frame of the page's flame graph shows the path to the loop"
+        );
+    }
+}
+
+#[test]
+fn each_parallel_region_shows_its_fork_and_join() {
+    let run = profile(
+        &Programs::get().path("call_path"),
+        THREADS,
+        &["100000", "4"],
+        &[],
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let control = class(&report, "control");
+    let part = |name: &str| {
+        control["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .map_or(0, |p| p["ns"]["mean"].as_u64().unwrap())
+    };
+    let (fork, join) = (part("fork"), part("join"));
+    assert!(fork + join > 0, "{control:#}");
+    let regions = report["region_overheads"].as_array().unwrap();
+    let per_region: u64 = regions
+        .iter()
+        .filter(|r| r["label"].as_str().unwrap().starts_with("parallel"))
+        .map(|r| r["control_ns"]["mean"].as_u64().unwrap())
+        .sum();
+    // The two parallel regions are not nested: their control is the run's
+    // fork and join, nothing counted twice or left out (each node's time
+    // and the run's sum are converted from clock ticks on their own, a
+    // nanosecond apart at most).
+    assert!(
+        per_region.abs_diff(fork + join) <= 4,
+        "{per_region} ns in the regions, {fork} + {join} ns in the run: {regions:#?}"
+    );
+    // The functions around the loop hold its fork and join too.
+    let solve = regions
+        .iter()
+        .find(|r| r["label"].as_str().unwrap().contains("(solve)"))
+        .expect("solve's row");
+    assert!(
+        solve["control_ns"]["mean"].as_u64().unwrap() > 0,
+        "{solve:#}"
+    );
+}
+
+#[test]
+fn tasks_run_while_waiting_are_task_work_also_when_throttled() {
+    let programs = Programs::get();
+    // Every task throttled after a few visits: whatever a visit takes, it
+    // counts as brief.
+    let throttle_early = [
+        ("POMP_THROTTLE_NUMCALLS", "10"),
+        ("POMP_THROTTLE_PERCALL", "1000000"),
+    ];
+    let task_ns = |report: &Value| -> u64 {
+        report["tasks"]["constructs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["inclusive_ns"]["mean"].as_u64().unwrap())
+            .sum()
+    };
+    let share = |report: &Value, name: &str| class(report, name)["share"].as_f64().unwrap();
+
+    // 400 tasks sleeping 200 µs each, run at the single's barrier and in
+    // their parents' taskwaits.
+    let (outer, inner, sleep_us) = (100, 4, 200);
+    let run = profile(
+        &programs.path("task_tree"),
+        THREADS,
+        &["100", "4", "200"],
+        &throttle_early,
+    );
+    let report = json_report(&[&run.profile], &[]);
+    assert!(
+        report["tasks"]["constructs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["throttled"] == true),
+        "the tasks were not throttled"
+    );
+    let slept = (outer * inner * sleep_us * 1000) as u64;
+    assert!(
+        task_ns(&report) as f64 >= 0.9 * slept as f64,
+        "tasks took {} ns, slept {slept} ns",
+        task_ns(&report)
+    );
+    assert!(
+        share(&report, "synchronisation") < 0.5,
+        "task time counted as waiting: {:#}",
+        report["overheads"]
+    );
+
+    // Task-recursive Fibonacci: the work is the tasks'.
+    let run = profile(
+        &programs.path("recursive_tasks"),
+        THREADS,
+        &["24", "6"],
+        &throttle_early,
+    );
+    let report = json_report(&[&run.profile], &[]);
+    let (work, sync) = (share(&report, "work"), share(&report, "synchronisation"));
+    assert!(
+        work >= 0.1 && sync < 0.9,
+        "fib's tasks are not work: work {work:.3}, synchronisation {sync:.3}"
+    );
+}
+
+#[test]
+fn a_diff_of_runs_with_no_region_in_common_says_so() {
+    let programs = Programs::get();
+    let nap = profile(&programs.path("sleep_region"), THREADS, &["20"], &[]);
+    let loop_run = profile(&programs.path("call_path"), THREADS, &["1000", "1"], &[]);
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg("--diff")
+            .arg(&nap.profile)
+            .arg(&loop_run.profile),
+    );
+    let diff_text = text(&output.stdout);
+    assert!(diff_text.contains("no region in common"), "{diff_text}");
+    assert!(
+        !diff_text.contains("as fast") && !diff_text.contains("as slow"),
+        "a ratio of unrelated runs:\n{diff_text}"
+    );
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg("--diff")
+            .arg(&nap.profile)
+            .arg(&loop_run.profile)
+            .args(["--format", "json"]),
+    );
+    let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(diff["speedup"], Value::Null, "{diff:#}");
+    assert_eq!(diff["common_rows"], 0);
 }

@@ -1516,6 +1516,92 @@ fn loop_and_call_regions_are_profiled_and_filtered() {
     workspace.assert_scratch_removed();
 }
 
+/// The hydrodynamics proxy (C++, a dozen functions per time step around
+/// its parallel loops, helpers called per element inside them) and the
+/// task-recursive Fibonacci, built with function regions: each prints what
+/// the original prints, and the profile's tree leads from `main`
+/// through the functions of the time step to each parallel loop, and to
+/// the recursion's first tasks.
+#[test]
+fn function_regions_give_proxy_codes_a_tree_from_main_down() {
+    let workspace = Workspace::new();
+    let bench = repository().join("corpus/bench");
+    let cases: [(&str, &str, &[&str], &[&str]); 2] = [
+        (
+            "hydro.cpp",
+            "pomp-cxx",
+            &["10", "12"],
+            &[
+                "region:main > region:hydro::lagrange_leap_frog > region:hydro::lagrange_nodal > \
+                 region:hydro::calc_force_for_nodes > region:hydro::integrate_stress_for_elements > \
+                 parallel:parallelfor",
+                "region:main > region:hydro::lagrange_leap_frog > region:hydro::lagrange_elements > \
+                 region:hydro::calc_kinematics_for_elements > parallel:parallelfor",
+                "region:main > region:hydro::lagrange_leap_frog > \
+                 region:hydro::calc_time_constraints > parallel:parallelfor",
+                "region:main > region:hydro::apply_material_properties > parallel:parallelfor",
+            ],
+        ),
+        (
+            "fib.c",
+            "pomp-cc",
+            &["24", "16"],
+            &["region:main > parallel:parallel > single:single > single_body:single > region:fib > \
+                 task_create:task"],
+        ),
+    ];
+    for (source, wrapper, args, wanted) in cases {
+        let dir = workspace.path().join(source.replace('.', "-"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let compiler = if wrapper == "pomp-cxx" { "g++" } else { "gcc" };
+        let plain = dir.join("plain");
+        succeed(
+            workspace
+                .command(compiler, &dir)
+                .args(["-O2", "-fopenmp"])
+                .arg(bench.join(source))
+                .arg("-o")
+                .arg(&plain),
+        );
+        let program = dir.join("measured");
+        succeed(
+            workspace
+                .command(workspace.wrapper(wrapper), &dir)
+                .args(["-O2", "-fopenmp", "--pomp-regions=functions"])
+                .arg(bench.join(source))
+                .arg("-o")
+                .arg(&program),
+        );
+        // Fibonacci prints its time on the line of its result.
+        let answer = |out: String| -> String {
+            (out.lines())
+                .map(|l| l.split_whitespace().filter(|w| !w.starts_with("seconds=")))
+                .map(|words| words.collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let expected = answer(stdout(&succeed(workspace.command(&plain, &dir).args(args))));
+        let profile = dir.join("profile.json");
+        let measured = succeed(
+            workspace
+                .command(&program, &dir)
+                .args(args)
+                .env("POMP_PROFILE", &profile),
+        );
+        assert_eq!(answer(stdout(&measured)), expected, "{source}");
+        // Whichever thread runs Fibonacci's `single`.
+        let paths = all_call_paths(&dir);
+        for wanted in wanted {
+            let wanted = wanted.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                paths.iter().any(|p| *p == wanted),
+                "{source}: no {wanted} in {paths:#?}"
+            );
+        }
+    }
+    workspace.assert_scratch_removed();
+}
+
 /// The source of a program that prints how many threads its parallel
 /// region ran on.
 const THREAD_COUNT_PROGRAM: &str = "#include <stdio.h>\n#include <omp.h>\n\

@@ -35,6 +35,8 @@ void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
     ensure_initialized();
     *old_task = 0;
 }
+void POMP2_Begin(POMP2_Region_handle *h, const char ctc[]) { POMP2_EVENT(); (void)h; (void)ctc; }
+void POMP2_End(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
 void POMP2_Parallel_begin(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
 void POMP2_Parallel_end(POMP2_Region_handle *h) { POMP2_EVENT(); (void)h; }
 void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task) { POMP2_EVENT(); (void)h; (void)old_task; }

@@ -23,8 +23,12 @@ fn check_times_are_consistent(profile: &Value) {
             .map(|c| c["inclusive_ns"].as_u64().unwrap())
             .sum();
         if node["kind"] != "thread" {
-            assert!(node["visits"].as_u64().unwrap() > 0, "{node}");
             assert!(inclusive >= children, "children exceed parent: {node}");
+            // A node with no visits is on the path a worker's team was
+            // forked from: its time is what the worker ran below it.
+            if node["visits"] == 0 {
+                assert_eq!((inclusive, exclusive), (children, 0), "{node}");
+            }
         }
     });
 }
@@ -73,9 +77,11 @@ fn basic_built(exe: PathBuf, threads: usize) {
     assert_eq!(visits(&profile, Some(barrier), "barrier"), REPS * t);
     assert_eq!(visits(&profile, None, "set_lock"), REPS * t);
 
-    // The main thread's path: user region > parallel > for > implicit barrier.
-    let mut found_path = false;
-    for_each_node(&profile, |_, parent, node| {
+    // Every thread's path: user region > parallel > for > implicit
+    // barrier; the workers' under the master's user region, which they
+    // never entered themselves.
+    let mut found_path = std::collections::BTreeSet::new();
+    for_each_node(&profile, |thread, parent, node| {
         if node["kind"] == "implicit_barrier" && node["region"] == for_ {
             assert_eq!(parent.unwrap()["kind"], "for");
         }
@@ -83,12 +89,16 @@ fn basic_built(exe: PathBuf, threads: usize) {
             if let Some(parent) = parent {
                 if parent["kind"] == "region" && parent["region"] == user {
                     assert_eq!(node["visits"], REPS);
-                    found_path = true;
+                    found_path.insert(thread);
                 }
             }
         }
     });
-    assert!(found_path, "parallel not nested in the user region");
+    assert_eq!(
+        found_path.len(),
+        threads,
+        "parallel not nested in the user region on every thread"
+    );
     check_times_are_consistent(&profile);
 
     let breakdown = &profile["breakdown"];
@@ -238,8 +248,8 @@ fn nested_built(exe: PathBuf) {
         }
     });
     assert_eq!(
-        nested_under_for, 4,
-        "inner regions forked by the outer team"
+        nested_under_for, 8,
+        "inner regions forked by the outer team, on every thread of the inner teams"
     );
     check_times_are_consistent(&profile);
 }

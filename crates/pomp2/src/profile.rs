@@ -452,6 +452,14 @@ pub struct Node {
     /// then, and the time of later visits stays in the parent node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throttled: Option<Throttled>,
+    /// Of a parallel region on the thread that forked it: the time from
+    /// the fork until the team began, and from the release (or the
+    /// thread's arrival at the closing barrier) until the join. Both are
+    /// in `inclusive_ns`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fork_ns: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub join_ns: u64,
     pub children: Vec<Node>,
 }
 
@@ -461,6 +469,13 @@ pub struct Throttled {
     pub at_visit: u64,
     /// Inclusive time measured over those visits.
     pub measured_ns: u64,
+    /// Of a task instance: the time of its visits since throttling that
+    /// began while the thread waited (directly inside a timed barrier,
+    /// taskwait or task creation, or at the end of a parallel region),
+    /// each timed alone (nothing inside it), so that the waiting leaves
+    /// the task's time out; `inclusive_ns` includes it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub timed_alone_ns: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -537,6 +552,8 @@ mod tests {
             exclusive_ns: ns,
             wait_ns: 0,
             throttled: None,
+            fork_ns: 0,
+            join_ns: 0,
             children: Vec::new(),
         }
     }
@@ -565,8 +582,11 @@ mod tests {
         task.throttled = Some(Throttled {
             at_visit: 100_000,
             measured_ns: 9_000_000,
+            timed_alone_ns: 12_000_000,
         });
         let mut parallel = leaf(1, Kind::Parallel, 1, 50_000_000);
+        parallel.fork_ns = 20_000;
+        parallel.join_ns = 5_000;
         parallel.children = vec![leaf(1, Kind::ImplicitBarrier, 1, 1_000_000)];
         parallel.exclusive_ns = 49_000_000;
         Profile {
@@ -637,6 +657,8 @@ mod tests {
                     exclusive_ns: 0,
                     wait_ns: 0,
                     throttled: None,
+                    fork_ns: 0,
+                    join_ns: 0,
                     children: vec![parallel, task],
                 },
             }],

@@ -68,6 +68,16 @@ impl Options {
     fn converts_trace(&self) -> bool {
         self.chrome.is_some() || self.otf2.is_some()
     }
+
+    /// The format of what goes on `out`, if anything does: the page holds
+    /// the whole text report, so with `--html` the text is not repeated
+    /// (JSON and CSV still are, being asked for by name).
+    fn printed(&self) -> Option<Format> {
+        match self.format {
+            Format::Text if self.html.is_some() => None,
+            format => Some(format),
+        }
+    }
 }
 
 /// Makes the report `options` ask for: text, JSON or CSV on `out`, the
@@ -148,8 +158,9 @@ fn run_report(
         };
         written.extend(convert_trace(options, trace)?);
     }
-    match options.format {
-        Format::Text => {
+    match options.printed() {
+        None => {}
+        Some(Format::Text) => {
             let layout = render::text::Layout {
                 tree: options.tree,
                 top: options.top,
@@ -157,8 +168,8 @@ fn run_report(
             out.write_all(render::text::report(&report, layout).as_bytes())
                 .map_err(stdout_error)?;
         }
-        Format::Json => json(&report, out)?,
-        Format::Csv => render::csv::report(&report, options.tree, &mut *out)
+        Some(Format::Json) => json(&report, out)?,
+        Some(Format::Csv) => render::csv::report(&report, options.tree, &mut *out)
             .map_err(|e| stdout_error(e.into()))?,
     }
     Ok(written)
@@ -271,12 +282,15 @@ fn run_diff(
             written.push(path.clone());
         }
     }
-    match options.format {
-        Format::Text => out
+    match options.printed() {
+        None => {}
+        Some(Format::Text) => out
             .write_all(render::text::diff(&diff, options.top).as_bytes())
             .map_err(stdout_error)?,
-        Format::Json => json(&diff, out)?,
-        Format::Csv => render::csv::diff(&diff, &mut *out).map_err(|e| stdout_error(e.into()))?,
+        Some(Format::Json) => json(&diff, out)?,
+        Some(Format::Csv) => {
+            render::csv::diff(&diff, &mut *out).map_err(|e| stdout_error(e.into()))?
+        }
     }
     Ok(written)
 }

@@ -12,6 +12,9 @@
 //! Workers, which have no event after the barrier, look the release time
 //! up when they next begin a region (or when the profile is written).
 //!
+//! The slot also holds the call path the region was last forked from
+//! ([`publish_path`]), under which the workers begin their parts.
+//!
 //! Only one instance of a region can use its slot at a time: a second
 //! instance forked while the first is open (nested teams running the same
 //! region, or another host thread) marks the slot collided, and neither
@@ -20,7 +23,8 @@
 //! open at once, and it is then handled the same way.
 
 use crate::regions::RegionId;
-use std::sync::atomic::{fence, AtomicU64, Ordering};
+use crate::state::ForkPath;
+use std::sync::atomic::{fence, AtomicPtr, AtomicU64, Ordering};
 
 const SLOTS: usize = 256;
 /// Release times kept per slot: a worker that sat out the next instances
@@ -53,6 +57,9 @@ struct Slot {
     word: AtomicU64,
     latest_arrival: AtomicU64,
     releases: [Release; RELEASES],
+    /// The forking thread's path ([`ForkPath`]s live as long as the
+    /// program); null for the root.
+    path: AtomicPtr<ForkPath>,
 }
 
 impl Slot {
@@ -66,6 +73,7 @@ impl Slot {
                     ticks: AtomicU64::new(0),
                 }
             }; RELEASES],
+            path: AtomicPtr::new(std::ptr::null_mut()),
         }
     }
 }
@@ -121,6 +129,27 @@ pub fn open_untimed(region: RegionId) {
             slot.word
                 .compare_exchange(word, word | UNTIMED, Ordering::AcqRel, Ordering::Relaxed);
     }
+}
+
+/// The forking thread tells its team the path it forks from. Written only
+/// when it changed: a region is nearly always forked from the same place.
+pub fn publish_path(region: RegionId, path: Option<&'static ForkPath>) {
+    let path = path.map_or(std::ptr::null_mut(), |p| {
+        p as *const ForkPath as *mut ForkPath
+    });
+    let slot = &slot(region).path;
+    if slot.load(Ordering::Relaxed) != path {
+        slot.store(path, Ordering::Release);
+    }
+}
+
+/// The path the region was last forked from. Two threads forking the
+/// region at once from different paths cannot be told apart: the workers
+/// of both take the later path.
+pub fn forking_path(region: RegionId) -> Option<&'static ForkPath> {
+    let path = slot(region).path.load(Ordering::Acquire);
+    // Published from a `&'static ForkPath`, or null.
+    unsafe { path.as_ref() }
 }
 
 /// A worker begins its part of the region.

@@ -70,8 +70,11 @@ pub struct Diff {
     /// How the builds differ, when they do.
     pub builds_differ: Option<String>,
     pub matching: Matching,
-    /// `a.wall / b.wall`.
-    pub speedup: f64,
+    /// Regions (and their parts) measured in both runs.
+    pub common_rows: usize,
+    /// `a.wall / b.wall`; `None` when the runs have no region in common,
+    /// so that their times compare different programs.
+    pub speedup: Option<f64>,
     pub regions: Vec<RegionInfo>,
     pub rows: Vec<DiffRow>,
     /// Each run's call-path tree, for the differential flame graph.
@@ -133,12 +136,17 @@ pub fn diff(
             .cmp(&x.delta_ns.unsigned_abs())
             .then_with(|| x.label.cmp(&y.label))
     });
+    let common_rows = rows
+        .iter()
+        .filter(|r| r.a_ns.is_some() && r.b_ns.is_some())
+        .count();
     Diff {
         a: info(a),
         b: info(b),
         builds_differ,
         matching: catalog.matching,
-        speedup: ratio(a.profile.wall_ns, b.profile.wall_ns),
+        common_rows,
+        speedup: (common_rows > 0).then(|| ratio(a.profile.wall_ns, b.profile.wall_ns)),
         regions: catalog.regions.clone(),
         rows,
         a_tree: regions::tree(std::slice::from_ref(&fa), catalog),

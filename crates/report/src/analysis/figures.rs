@@ -52,7 +52,7 @@ pub struct TreeFigures {
 #[derive(Debug, Default, Clone)]
 pub struct RegionFigures {
     pub inclusive_ns: u64,
-    /// Task creation (fork and join are known per program only).
+    /// Fork, join and task creation.
     pub control_ns: u64,
     /// Barrier, implicit barrier and taskwait time; waiting to enter
     /// critical and ordered sections and to acquire locks.
@@ -255,12 +255,13 @@ impl Walk<'_> {
 
 /// A node's own control and synchronisation time: barrier-like nodes and
 /// task creation are overhead through and through (their children, if
-/// any, are classified on their own); other nodes may have waited to get
-/// in.
+/// any, are classified on their own); a parallel region's fork and join
+/// are the forking thread's part of it; other nodes may have waited to
+/// get in.
 fn own_overheads(node: &Node) -> (u64, u64) {
     match node.kind {
         Kind::Barrier | Kind::ImplicitBarrier | Kind::Taskwait => (0, node.exclusive_ns),
         Kind::TaskCreate | Kind::UntiedTaskCreate => (node.exclusive_ns, node.wait_ns),
-        _ => (0, node.wait_ns),
+        _ => (node.fork_ns + node.join_ns, node.wait_ns),
     }
 }

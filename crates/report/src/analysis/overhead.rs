@@ -194,7 +194,7 @@ pub struct RegionOverhead {
     pub label: String,
     /// Thread time in the region.
     pub inclusive_ns: Spread,
-    /// Task creation in it.
+    /// Fork, join and task creation in it.
     pub control_ns: Spread,
     pub sync_ns: Spread,
     /// For regions that fork a team: thread time the run's other threads

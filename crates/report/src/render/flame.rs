@@ -75,7 +75,9 @@ pub fn svg(
         return Ok(empty_svg(title));
     }
     inferno::flamegraph::from_lines(&mut options, folded.iter().map(String::as_str), &mut out)?;
-    Ok(String::from_utf8(out).expect("inferno writes UTF-8"))
+    Ok(with_full_paths(
+        &String::from_utf8(out).expect("inferno writes UTF-8"),
+    ))
 }
 
 /// The second run's flame graph, each frame red where it got slower and
@@ -101,7 +103,116 @@ pub fn differential(
     let mut out = Vec::new();
     let mut options = options(title, subtitle, true);
     inferno::flamegraph::from_lines(&mut options, lines.iter().map(String::as_str), &mut out)?;
-    Ok(String::from_utf8(out).expect("inferno writes UTF-8"))
+    Ok(with_full_paths(
+        &String::from_utf8(out).expect("inferno writes UTF-8"),
+    ))
+}
+
+/// How frames are separated in a call path.
+const PATH_SEPARATOR: &str = " → ";
+
+/// The text inferno's script labels a frame with: its title less the
+/// counts. It is made to read the frame's own name instead, which
+/// [`with_full_paths`] keeps beside the title.
+const INFERNO_LABEL_SOURCE: &str = r#"find_child(e, "title").textContent.replace(/\([^(]*\)$/,"")"#;
+const LABEL_SOURCE: &str = r#"e.getAttribute("data-name")"#;
+
+/// One frame of inferno's SVG: where its group opens, its title's text
+/// (escaped as written), and its place.
+struct Frame<'a> {
+    at: usize,
+    title: &'a str,
+    y: u32,
+    x: u64,
+    width: u64,
+}
+
+/// inferno titles a frame with its own name; a frame's place in the call
+/// tree is only where it is drawn. Each frame's title becomes the whole
+/// call path from the outermost region down to it (the tooltip, and what
+/// search finds), and its own name goes into `data-name`, which labels
+/// it.
+fn with_full_paths(svg: &str) -> String {
+    const OPEN: &str = "<g><title>";
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut from = 0;
+    while let Some(found) = svg[from..].find(OPEN) {
+        let at = from + found;
+        let start = at + OPEN.len();
+        let Some(end) = svg[start..].find("</title>").map(|e| start + e) else {
+            break;
+        };
+        let rect = &svg[end..svg[end..].find("/>").map_or(svg.len(), |e| end + e)];
+        let attribute = |name: &str| -> Option<u64> {
+            let key = format!(" {name}=\"");
+            let value = rect.find(&key)? + key.len();
+            rect[value..value + rect[value..].find('"')?].parse().ok()
+        };
+        if let (Some(y), Some(x), Some(width)) =
+            (attribute("y"), attribute("fg:x"), attribute("fg:w"))
+        {
+            frames.push(Frame {
+                at,
+                title: &svg[start..end],
+                y: y as u32,
+                x,
+                width,
+            });
+        }
+        from = end;
+    }
+    // Deeper frames are drawn higher up: depth follows y, largest first.
+    let mut rows: Vec<u32> = frames.iter().map(|f| f.y).collect();
+    rows.sort_unstable_by(|a, b| b.cmp(a));
+    rows.dedup();
+    let depth = |frame: &Frame| rows.iter().position(|&y| y == frame.y).unwrap_or(0);
+    let mut by_depth: Vec<Vec<usize>> = vec![Vec::new(); rows.len()];
+    for (index, frame) in frames.iter().enumerate() {
+        by_depth[depth(frame)].push(index);
+    }
+    for row in &mut by_depth {
+        row.sort_by_key(|&index| frames[index].x);
+    }
+    let own_name = |frame: &Frame<'_>| -> String {
+        let title = frame.title;
+        title[..title.rfind(" (").unwrap_or(title.len())].to_string()
+    };
+    let parent = |index: usize| -> Option<usize> {
+        let frame = &frames[index];
+        let row = &by_depth[depth(frame).checked_sub(1)?];
+        let after = row.partition_point(|&p| frames[p].x <= frame.x);
+        let candidate = row[after.checked_sub(1)?];
+        let outer = &frames[candidate];
+        (frame.x < outer.x + outer.width.max(1)).then_some(candidate)
+    };
+    let mut out = String::with_capacity(svg.len() + svg.len() / 2);
+    let mut copied = 0;
+    for (index, frame) in frames.iter().enumerate() {
+        let name = own_name(frame);
+        let mut path = vec![name.clone()];
+        let mut cursor = index;
+        while let Some(outer) = parent(cursor) {
+            // The root frame, `all`, stands for no region.
+            if parent(outer).is_some() {
+                path.push(own_name(&frames[outer]));
+            }
+            cursor = outer;
+        }
+        if depth(frame) == 0 {
+            continue;
+        }
+        path.reverse();
+        let counts = &frame.title[name.len()..];
+        out.push_str(&svg[copied..frame.at]);
+        out.push_str(&format!(
+            "<g data-name=\"{}\"><title>{}{counts}",
+            name.replace('"', "&quot;"),
+            path.join(PATH_SEPARATOR)
+        ));
+        copied = frame.at + "<g><title>".len() + frame.title.len();
+    }
+    out.push_str(&svg[copied..]);
+    out.replace(INFERNO_LABEL_SOURCE, LABEL_SOURCE)
 }
 
 /// inferno draws a graph without frames as an error message; a report
@@ -141,11 +252,27 @@ mod tests {
                 .filter_map(|n| n.text())
                 .collect();
             assert!(
-                titles
-                    .iter()
-                    .any(|t| t.starts_with("critical (a&b) in g (a.cpp:9) (")),
+                titles.iter().any(|t| t
+                    .starts_with("parallel in f<int> (a.cpp:3) → critical (a&b) in g (a.cpp:9) (")),
                 "{titles:?}"
             );
+            let names: Vec<&str> = document
+                .descendants()
+                .filter_map(|n| n.attribute("data-name"))
+                .collect();
+            assert_eq!(
+                names.len(),
+                2,
+                "each frame names itself, the root none: {names:?}"
+            );
+            assert!(names.contains(&"critical (a&b) in g (a.cpp:9)"));
+            if interactive {
+                assert!(!svg.contains(INFERNO_LABEL_SOURCE));
+                assert!(
+                    svg.contains(LABEL_SOURCE),
+                    "inferno's script labels by title"
+                );
+            }
             assert!(titles
                 .iter()
                 .any(|t| t.starts_with("parallel in f<int> (a.cpp:3) (")));

@@ -735,16 +735,19 @@ pub fn diff_page(diff: &Diff, flame_svg: &str) -> String {
         &mut out,
         &format!("pomp report: {} → {}", diff.a.path, diff.b.path),
     );
+    let verdict = match diff.speedup {
+        Some(speedup) => format!("{speedup:.2}× as fast"),
+        None => "no region in common: the times do not compare".to_string(),
+    };
     let _ = write!(
         out,
-        "<dl class=\"summary\"><div><dt>A</dt><dd>{} · {} · {}</dd></div><div><dt>B</dt><dd>{} · {} · {}</dd></div><div><dt>B against A</dt><dd>{:.2}× as fast</dd></div></dl>\n</header>\n<main>\n",
+        "<dl class=\"summary\"><div><dt>A</dt><dd>{} · {} · {}</dd></div><div><dt>B</dt><dd>{} · {} · {}</dd></div><div><dt>B against A</dt><dd>{verdict}</dd></div></dl>\n</header>\n<main>\n",
         escape(&diff.a.path),
         threads(diff.a.threads),
         duration(diff.a.wall_ns),
         escape(&diff.b.path),
         threads(diff.b.threads),
         duration(diff.b.wall_ns),
-        diff.speedup
     );
     match &diff.builds_differ {
         Some(difference) => {
@@ -828,7 +831,9 @@ mod tests {
             for left_out in ["<script", "<style", "onload", "<?xml", "<!DOCTYPE"] {
                 assert!(!embedded.contains(left_out), "{left_out} in {embedded}");
             }
-            assert!(embedded.contains("<title>barrier in main (a.c:5) ("));
+            assert!(
+                embedded.contains("<title>parallel in main (a.c:3) → barrier in main (a.c:5) (")
+            );
             assert!(embedded.trim_end().ends_with("</svg>"));
         }
     }

@@ -51,21 +51,33 @@
     var frames = flame.querySelector('#frames');
     var reset = document.getElementById('flame-reset');
     var total = Number(frames && frames.getAttribute('total_samples')) || 1;
-    var pixels = Number(frames && frames.getAttribute('width')) || 1180;
     var groups = frames ? Array.prototype.slice.call(frames.querySelectorAll(':scope > g')) : [];
     groups.forEach(function (group) {
       var title = group.querySelector('title').textContent;
       var cut = title.lastIndexOf(' (');
-      group.pompName = cut > 0 ? title.slice(0, cut) : title;
+      group.pompName = group.getAttribute('data-name') || (cut > 0 ? title.slice(0, cut) : title);
       var rect = group.querySelector('rect');
       group.pompStart = Number(rect.getAttribute('fg:x'));
       group.pompWidth = Number(rect.getAttribute('fg:w'));
     });
-    function label(group, percent) {
+    // Labels measured in the page's own font: the whole name where it
+    // fits in the frame (less the label's offset), else its longest start
+    // that fits with '..'.
+    function label(group) {
       var text = group.querySelector('text');
-      var fits = Math.floor(percent / 100 * pixels / 7.2) - 1;
       var name = group.pompName;
-      text.textContent = fits < 3 ? '' : name.length <= fits ? name : name.slice(0, fits - 2) + '..';
+      var room = group.querySelector('rect').getBBox().width - 3;
+      var fits = function (candidate) {
+        text.textContent = candidate;
+        return text.getComputedTextLength() <= room;
+      };
+      if (fits(name)) { return; }
+      var shortest = 0, longest = name.length - 1;
+      while (shortest < longest) {
+        var middle = (shortest + longest + 1) >> 1;
+        if (fits(name.slice(0, middle) + '..')) { shortest = middle; } else { longest = middle - 1; }
+      }
+      text.textContent = shortest > 0 ? name.slice(0, shortest) + '..' : '';
     }
     function zoom(start, width) {
       groups.forEach(function (group) {
@@ -80,10 +92,11 @@
         rect.setAttribute('x', x.toFixed(4) + '%');
         rect.setAttribute('width', w.toFixed(4) + '%');
         group.querySelector('text').setAttribute('x', (x + 0.25).toFixed(4) + '%');
-        label(group, w);
+        if (group.style.display === '') { label(group); }
       });
       if (reset) { reset.hidden = width >= total; }
     }
+    groups.forEach(function (group) { if (group.hasAttribute('data-name')) { label(group); } });
     flame.addEventListener('mouseover', function (event) {
       var group = event.target.closest && event.target.closest('#frames > g');
       var title = group && group.querySelector('title');

@@ -529,16 +529,22 @@ pub fn diff(diff: &Diff, top: usize) -> String {
         threads(diff.b.threads),
         duration(diff.b.wall_ns),
     );
-    let verdict = if diff.speedup >= 1.0 {
-        Cell::styled(format!("B is {:.2}× as fast as A", diff.speedup), good())
-    } else {
-        Cell::styled(
+    let verdict = match diff.speedup {
+        None => Cell::styled(
+            "A and B have no region in common: they measured different programs, and their times do not compare"
+                .to_string(),
+            warn(),
+        ),
+        Some(speedup) if speedup >= 1.0 => {
+            Cell::styled(format!("B is {speedup:.2}× as fast as A"), good())
+        }
+        Some(speedup) => Cell::styled(
             format!(
                 "B is {:.2}× as slow as A",
-                1.0 / diff.speedup.max(f64::MIN_POSITIVE)
+                1.0 / speedup.max(f64::MIN_POSITIVE)
             ),
             bad(),
-        )
+        ),
     };
     let _ = writeln!(
         out,

@@ -72,6 +72,7 @@ pub fn finish() {
         trace::finish(&mut states, run)
     });
     for (_, state) in states.iter_mut() {
+        state.tree.complete_fork_paths();
         state.rescale(&scale);
     }
     let states: Vec<(&ThreadData, &ThreadState)> =

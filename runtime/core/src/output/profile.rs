@@ -132,7 +132,10 @@ fn tree(state: &ThreadState) -> Node {
             throttled: node.throttled.map(|t| pomp2::profile::Throttled {
                 at_visit: t.at_visit,
                 measured_ns: t.measured_ns,
+                timed_alone_ns: t.timed_alone_ns,
             }),
+            fork_ns: node.fork_ns,
+            join_ns: node.join_ns,
             children: children[index as usize]
                 .iter()
                 .map(|&child| build(state, children, child))

@@ -39,6 +39,9 @@ pub struct Frame {
     /// enclosing frame of the same task is untimed. An untimed frame's
     /// times are meaningless and never used.
     pub timed: bool,
+    /// A visit of a throttled task instance timed alone, for the timed
+    /// frame it began in: what opens inside it is untimed.
+    pub timed_alone: bool,
     pub fork: ForkState,
     pub start: u64,
     /// This thread's task execution time when the frame opened; what is
@@ -62,6 +65,32 @@ impl Frame {
     pub fn follows_team(&self) -> bool {
         self.team != NO_INSTANCE
             && matches!(self.fork, ForkState::NotForked | ForkState::AwaitingRelease)
+    }
+
+    /// Whether frames opened inside it may be timed.
+    #[inline(always)]
+    pub fn times_inside(&self) -> bool {
+        self.timed && !self.timed_alone
+    }
+
+    /// A timed frame in which the thread waits (at a barrier, in a
+    /// taskwait, in a task's creation, at the end of a parallel region):
+    /// the tasks it runs there are timed, alone where their nodes are
+    /// throttled, so that the waiting leaves their time out.
+    #[inline(always)]
+    pub fn waits(&self) -> bool {
+        self.times_inside()
+            && (matches!(
+                self.kind,
+                Kind::Barrier
+                    | Kind::ImplicitBarrier
+                    | Kind::Taskwait
+                    | Kind::TaskCreate
+                    | Kind::UntiedTaskCreate
+            ) || matches!(
+                self.fork,
+                ForkState::AwaitingRelease | ForkState::AwaitingJoin
+            ))
     }
 
     /// Whether the frame is the one `region` and `kind` name.

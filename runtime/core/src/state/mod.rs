@@ -10,12 +10,15 @@
 //! Times are clock ticks while the program runs (see [`crate::clock`]) and
 //! nanoseconds once [`ThreadState::rescale`]d.
 
+mod fork_path;
 mod frame;
 mod parallel;
 mod tasks;
 mod tree;
 mod untimed;
 
+pub use fork_path::ForkPath;
+use fork_path::WorkerPath;
 pub use frame::{ForkState, Frame, Timing};
 pub use tasks::Tasks;
 pub use tree::{CallTree, Node, NodeIndex, NO_NODE, ROOT};
@@ -34,21 +37,25 @@ use pomp2::trace::Span;
 /// accept (serde_json, for one, stops at 128 levels, two per tree level).
 pub const MAX_TREE_DEPTH: usize = 48;
 
-/// How a frame opens: timed by whom, where its parallel region is, and
-/// the task a task creation creates.
+/// How a frame opens: timed by whom, where its parallel region is, the
+/// task a task creation creates, and the node it opens under.
 #[derive(Clone, Copy)]
 struct Opening {
     timing: Timing,
     fork: ForkState,
     created_task: i64,
+    /// [`NO_NODE`]: the thread's context.
+    parent: NodeIndex,
 }
 
 impl Opening {
-    /// A frame timed by the thread's own rule, outside any fork.
+    /// A frame timed by the thread's own rule, outside any fork, in the
+    /// thread's context.
     const OWN: Opening = Opening {
         timing: Timing::Own,
         fork: ForkState::NotForked,
         created_task: 0,
+        parent: NO_NODE,
     };
 }
 
@@ -75,6 +82,11 @@ pub struct ThreadState {
     /// The node of the innermost open frame that has one (the root when
     /// none has): where a new frame's node is looked up.
     context: NodeIndex,
+    /// How many frames may have nodes: [`MAX_TREE_DEPTH`] less the path a
+    /// worker's region hangs under.
+    depth_limit: usize,
+    /// The path this thread's last part of a parallel region began under.
+    worker_path: WorkerPath,
     /// Total time this thread spent executing timed task instances.
     task_time_ns: u64,
     pub tasks: Tasks,
@@ -97,6 +109,8 @@ impl ThreadState {
             tree: CallTree::new(),
             stack: Vec::with_capacity(32),
             context: ROOT,
+            depth_limit: MAX_TREE_DEPTH,
+            worker_path: WorkerPath::ROOT,
             task_time_ns: 0,
             tasks: Tasks::new(index),
             breakdown: Breakdown::default(),
@@ -112,7 +126,7 @@ impl ThreadState {
     /// Whether a frame of `node` opened now would be timed.
     #[inline(always)]
     fn times(&self, node: NodeIndex) -> bool {
-        self.stack.last().is_none_or(|frame| frame.timed)
+        self.stack.last().is_none_or(|frame| frame.times_inside())
             && self.tree.node(node).throttled.is_none()
     }
 
@@ -139,7 +153,7 @@ impl ThreadState {
             created_task,
             ..Opening::OWN
         };
-        if self.stack.len() >= MAX_TREE_DEPTH {
+        if self.stack.len() >= self.depth_limit {
             self.open_with(region, kind, opening, |_| NO_INSTANCE, clock);
             return;
         }
@@ -160,7 +174,7 @@ impl ThreadState {
                 return;
             }
         }
-        if self.stack.len() < MAX_TREE_DEPTH {
+        if self.stack.len() < self.depth_limit {
             let node = self.tree.child(self.context, region, kind);
             if !self.times(node) {
                 return;
@@ -200,14 +214,27 @@ impl ThreadState {
         let (node, enclosing_timed) = if kind.is_task() {
             (self.tree.child(ROOT, region, kind), true)
         } else {
-            let enclosing_timed = self.stack.last().is_none_or(|frame| frame.timed);
-            if self.stack.len() >= MAX_TREE_DEPTH {
+            let enclosing_timed = self.stack.last().is_none_or(|frame| frame.times_inside());
+            let parent = if opening.parent == NO_NODE {
+                self.context
+            } else {
+                opening.parent
+            };
+            if self.stack.len() >= self.depth_limit {
                 (NO_NODE, enclosing_timed)
             } else {
-                (self.tree.child(self.context, region, kind), enclosing_timed)
+                (self.tree.child(parent, region, kind), enclosing_timed)
             }
         };
         let timed = match opening.timing {
+            // A task instance is timed unless its node is throttled; then
+            // still, alone, where the thread began it while waiting, for
+            // the waiting to leave the task's time out. Elsewhere its time
+            // stays in the frame around it, work as the task's is.
+            Timing::Own if kind.is_task() => {
+                self.tree.node(node).throttled.is_none()
+                    || self.stack.last().is_some_and(Frame::waits)
+            }
             Timing::Own => {
                 enclosing_timed && (node == NO_NODE || self.tree.node(node).throttled.is_none())
             }
@@ -240,12 +267,15 @@ impl ThreadState {
         if node != NO_NODE {
             self.context = node;
         }
+        let timed_alone =
+            timed && kind.is_task() && node != NO_NODE && self.tree.node(node).throttled.is_some();
         self.stack.push(Frame {
             node,
             outer_context,
             region,
             kind,
             timed,
+            timed_alone,
             fork: opening.fork,
             start,
             task_time_at_start: self.task_time_ns,
@@ -366,6 +396,8 @@ impl ThreadState {
         let inclusive = elapsed.saturating_sub(in_tasks);
         if frame.node == NO_NODE {
             self.frames_beyond_depth_limit += 1;
+        } else if frame.timed_alone {
+            self.add_visit_timed_alone(frame.node, inclusive);
         } else if frame.follows_team() {
             // The master decides whether its team times the region.
             self.tree.add_visit(frame.node, inclusive);
@@ -383,7 +415,8 @@ impl ThreadState {
             }
             _ => {}
         }
-        if self.trace.enabled {
+        // The trace holds the timed visits of nodes not throttled.
+        if self.trace.enabled && !frame.timed_alone {
             self.trace_closed(frame, elapsed);
         }
         // A task instance's span is recorded before the thread resumes the
@@ -427,6 +460,22 @@ impl ThreadState {
         } else {
             self.tree.node_mut(frame.node).visits += 1;
         }
+    }
+
+    /// A visit of a throttled task instance timed alone, which lasted
+    /// `inclusive`: counted in the task, where the thread's other tasks'
+    /// time is. (The closing frame has counted it as task execution.)
+    #[cold]
+    #[inline(never)]
+    fn add_visit_timed_alone(&mut self, node: NodeIndex, inclusive: u64) {
+        let task = self.tree.node_mut(node);
+        task.visits += 1;
+        task.inclusive_ns += inclusive;
+        let parent = task.parent;
+        if let Some(throttled) = &mut task.throttled {
+            throttled.timed_alone_ns += inclusive;
+        }
+        self.tree.node_mut(parent).children_ns += inclusive;
     }
 
     /// Records a timed span of the thread's current task in the trace,

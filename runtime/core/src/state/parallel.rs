@@ -11,9 +11,11 @@ use pomp2::profile::Kind;
 
 impl ThreadState {
     /// `Parallel_fork` on the forking thread: its frame lasts until the
-    /// join. With the barrier inferred, a timed fork opens the team's
-    /// instance; an untimed one tells the team not to time the region.
+    /// join. The team learns the call path it forks from. With the barrier
+    /// inferred, a timed fork opens the team's instance; an untimed one
+    /// tells the team not to time the region.
     pub fn fork(&mut self, region: RegionId, inferred_barrier: bool, clock: impl Clock) {
+        team::publish_path(region, self.fork_path());
         let team = |timed: bool| {
             if !inferred_barrier {
                 NO_INSTANCE
@@ -44,7 +46,15 @@ impl ThreadState {
             _ => None,
         };
         match forked_here {
-            Some(fork_ns) => self.breakdown.fork_ns += fork_ns.unwrap_or(0),
+            Some(Some(fork_ns)) => {
+                self.breakdown.fork_ns += fork_ns;
+                if let Some(frame) = self.stack.last() {
+                    if frame.node != NO_NODE {
+                        self.tree.node_mut(frame.node).fork_ns += fork_ns;
+                    }
+                }
+            }
+            Some(None) => {}
             None => self.begin_as_worker(region, inferred_barrier, clock),
         }
         let task = self.tasks.new_id();
@@ -53,7 +63,8 @@ impl ThreadState {
 
     /// A team worker starts from idle: the barrier that ended its previous
     /// region has released it, and whatever else is still open was left by
-    /// a cancelled region that skipped its ends.
+    /// a cancelled region that skipped its ends. Its part of the region
+    /// hangs under the path the forking thread forked from.
     fn begin_as_worker(&mut self, region: RegionId, inferred_barrier: bool, clock: impl Clock) {
         self.close_all_released();
         if !self.stack.is_empty() {
@@ -71,6 +82,7 @@ impl ThreadState {
         };
         let opening = Opening {
             timing,
+            parent: self.node_under(team::forking_path(region)),
             ..Opening::OWN
         };
         self.open_with(region, Kind::Parallel, opening, |_| instance, clock);
@@ -121,7 +133,7 @@ impl ThreadState {
         let closed = match self.find(region, Kind::Parallel) {
             Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
                 let now = clock.now();
-                let (arrival, instance) = (frame.mark, frame.team);
+                let (arrival, instance, node) = (frame.mark, frame.team, frame.node);
                 let release = if instance != NO_INSTANCE {
                     team::close(region, instance, now)
                 } else {
@@ -130,7 +142,11 @@ impl ThreadState {
                 if inferred_barrier && release.is_none() {
                     self.barriers_not_inferred += 1;
                 }
-                self.breakdown.join_ns += now.saturating_sub(release.unwrap_or(arrival));
+                let join_ns = now.saturating_sub(release.unwrap_or(arrival));
+                self.breakdown.join_ns += join_ns;
+                if node != NO_NODE {
+                    self.tree.node_mut(node).join_ns += join_ns;
+                }
                 self.join(region, release, now)
             }
             _ => self.pop_to(region, Kind::Parallel, clock),

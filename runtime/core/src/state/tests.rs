@@ -199,7 +199,8 @@ fn a_throttled_node_counts_visits_and_reads_no_clock() {
         for_node.throttled,
         Some(Throttled {
             at_visit: 3,
-            measured_ns: 30
+            measured_ns: 30,
+            timed_alone_ns: 0,
         })
     );
     // The untimed visits' time stays in the parallel region.
@@ -209,18 +210,25 @@ fn a_throttled_node_counts_visits_and_reads_no_clock() {
 #[test]
 fn inside_a_throttled_node_nothing_is_timed_but_everything_counted() {
     let mut state = ThreadState::new(0, throttling());
-    let mut t = 0;
+    // A throttled taskwait, inside which the tasks below run untimed.
+    for t in [0, 100, 200] {
+        state.push(3, Kind::Taskwait, t);
+        state.pop_to(3, Kind::Taskwait, t + 5);
+    }
+    let mut t = 300;
     for _ in 0..3 {
         state.push(7, Kind::Task, t);
         state.pop_to(7, Kind::Task, t + 10);
         t += 20;
     }
+    state.push(3, Kind::Taskwait, Unreadable);
     for _ in 0..5 {
         state.push(7, Kind::Task, Unreadable);
         state.push(8, Kind::Atomic, Unreadable);
         state.pop_to(8, Kind::Atomic, Unreadable);
         state.pop_to(7, Kind::Task, Unreadable);
     }
+    state.pop_to(3, Kind::Taskwait, Unreadable);
     let task = child_of(&state, ROOT, Kind::Task);
     assert_eq!((task.visits, task.inclusive_ns), (8, 30));
     let atomic = child_of(&state, first_of_kind(&state, Kind::Task), Kind::Atomic);
@@ -228,6 +236,94 @@ fn inside_a_throttled_node_nothing_is_timed_but_everything_counted() {
     assert!(atomic.throttled.is_none(), "untimed, not throttled itself");
     assert!(task.inclusive_ns >= task.children_ns);
     assert_eq!(state.breakdown.task_execution_ns, 30);
+}
+
+#[test]
+fn throttled_tasks_run_in_a_timed_taskwait_are_task_time_not_waiting() {
+    let mut state = ThreadState::new(0, throttling());
+    for t in [0, 100, 200] {
+        state.push(7, Kind::Task, t);
+        state.pop_to(7, Kind::Task, t + 40);
+    }
+    // A taskwait of 1000 ticks running 20 throttled tasks of 40 each:
+    // each is timed alone, what runs inside it untimed.
+    state.push(3, Kind::Taskwait, 1000);
+    for i in 0..20 {
+        let t = 1000 + i * 45;
+        state.push(7, Kind::Task, t);
+        state.push(8, Kind::Atomic, Unreadable);
+        state.pop_to(8, Kind::Atomic, Unreadable);
+        state.pop_to(7, Kind::Task, t + 40);
+    }
+    state.pop_to(3, Kind::Taskwait, 2000);
+    let taskwait = child_of(&state, ROOT, Kind::Taskwait);
+    assert_eq!(taskwait.inclusive_ns, 1000 - 20 * 40);
+    assert_eq!(state.breakdown.taskwait_ns, 200);
+    assert_eq!(state.breakdown.task_execution_ns, 120 + 800);
+    let task = child_of(&state, ROOT, Kind::Task);
+    assert_eq!((task.visits, task.inclusive_ns), (23, 920));
+    assert_eq!(task.throttled.map(|t| t.timed_alone_ns), Some(800));
+    assert_eq!(state.tree.node(ROOT).children_ns, 920 + 200);
+    let atomic = child_of(&state, first_of_kind(&state, Kind::Task), Kind::Atomic);
+    assert_eq!((atomic.visits, atomic.inclusive_ns), (20, 0));
+}
+
+#[test]
+fn throttled_tasks_run_where_a_thread_works_stay_untimed() {
+    let mut state = ThreadState::new(0, throttling());
+    state.push(1, Kind::Parallel, 0);
+    for t in [10, 100, 200] {
+        state.push(7, Kind::Task, t);
+        state.pop_to(7, Kind::Task, t + 40);
+    }
+    // Run undeferred where the thread was working (inside an untimed
+    // creation, which opens no frame): the time stays with the region.
+    for _ in 0..5 {
+        state.push(7, Kind::Task, Unreadable);
+        state.pop_to(7, Kind::Task, Unreadable);
+    }
+    state.pop_to(1, Kind::Parallel, 1000);
+    let task = child_of(&state, ROOT, Kind::Task);
+    assert_eq!((task.visits, task.inclusive_ns), (8, 120));
+    let parallel = child_of(&state, ROOT, Kind::Parallel);
+    assert_eq!(parallel.inclusive_ns, 1000 - 120);
+}
+
+#[test]
+fn workers_begin_under_the_path_their_team_was_forked_from() {
+    let mut master = ThreadState::new(0, Settings::default());
+    master.push(1, Kind::UserRegion, 0);
+    master.push(2, Kind::UserRegion, 10);
+    let region = 203;
+    master.fork(region, false, 20);
+    let mut worker = ThreadState::new(1, Settings::default());
+    for round in 0..2 {
+        worker.begin_parallel(region, false, 30 + round);
+        worker.push(region, Kind::For, 40);
+        worker.pop_to(region, Kind::For, 50);
+        worker.end_parallel(region, false, 60);
+    }
+    let main = child_of(&worker, ROOT, Kind::UserRegion);
+    assert_eq!((main.region, main.visits), (1, 0), "a path, not a visit");
+    let function = child_of(&worker, 1, Kind::UserRegion);
+    assert_eq!(function.region, 2);
+    let parallel = child_of(&worker, 2, Kind::Parallel);
+    let (visits, parallel_ns) = (parallel.visits, parallel.inclusive_ns);
+    assert_eq!(visits, 2);
+    assert_eq!(
+        worker.context, ROOT,
+        "the worker's own context is left as it was"
+    );
+    worker.tree.complete_fork_paths();
+    let main = child_of(&worker, ROOT, Kind::UserRegion);
+    assert_eq!(main.inclusive_ns, parallel_ns);
+    assert_eq!(worker.tree.node(ROOT).children_ns, parallel_ns);
+    // A fork from the root publishes no path.
+    let mut other = ThreadState::new(2, Settings::default());
+    other.fork(region, false, 100);
+    let mut late = ThreadState::new(3, Settings::default());
+    late.begin_parallel(region, false, 110);
+    assert_eq!(child_of(&late, ROOT, Kind::Parallel).region, region);
 }
 
 #[test]
@@ -279,6 +375,7 @@ fn an_inferred_barrier_is_the_wait_for_the_release_less_tasks_run_meanwhile() {
             timing: Timing::Own,
             fork: ForkState::NotForked,
             created_task: 0,
+            ..Opening::OWN
         },
         |_| 5,
         0,
@@ -307,6 +404,7 @@ fn the_master_closes_at_its_join_and_a_release_before_arrival_waits_nothing() {
             timing: Timing::Own,
             fork: ForkState::InTeam,
             created_task: 0,
+            ..Opening::OWN
         },
         |_| NO_INSTANCE,
         0,
@@ -333,6 +431,7 @@ fn team_workers_leave_throttling_to_the_master() {
                 timing,
                 fork: ForkState::NotForked,
                 created_task: 0,
+                ..Opening::OWN
             },
             |_| round + 1,
             t,
@@ -351,6 +450,7 @@ fn team_workers_leave_throttling_to_the_master() {
             timing: Timing::Team { timed: false },
             fork: ForkState::NotForked,
             created_task: 0,
+            ..Opening::OWN
         },
         |_| NO_INSTANCE,
         Unreadable,
@@ -362,7 +462,8 @@ fn team_workers_leave_throttling_to_the_master() {
         parallel.throttled,
         Some(Throttled {
             at_visit: 5,
-            measured_ns: 100
+            measured_ns: 100,
+            timed_alone_ns: 0,
         })
     );
 }

@@ -2,6 +2,7 @@
 //! reached along one path, each linked to its parent, its first child and
 //! its next sibling, and remembering the child found last.
 
+use super::fork_path::ForkPath;
 use crate::regions::{RegionId, NO_REGION};
 use pomp2::profile::Kind;
 
@@ -26,6 +27,13 @@ pub struct Node {
     pub wait_ns: u64,
     /// Set once the node is throttled on this thread.
     pub throttled: Option<Throttled>,
+    /// Of a parallel region's node on its forking thread: from the fork
+    /// until the team began, and from the release until the join.
+    pub fork_ns: u64,
+    pub join_ns: u64,
+    /// The path from the root to this node, once a parallel region was
+    /// forked here: what the team's workers hang their part under.
+    pub fork_path: Option<&'static ForkPath>,
 }
 
 /// When a node stopped being timed, and what had been measured by then.
@@ -33,6 +41,12 @@ pub struct Node {
 pub struct Throttled {
     pub at_visit: u64,
     pub measured_ns: u64,
+    /// Of a task instance: the time of the visits since it was throttled
+    /// that began while the thread waited (directly inside a timed
+    /// barrier, taskwait or task creation, or at the end of a parallel
+    /// region), each timed alone so that the waiting leaves the task's
+    /// time out; `inclusive_ns` includes it.
+    pub timed_alone_ns: u64,
 }
 
 impl Node {
@@ -49,6 +63,9 @@ impl Node {
             children_ns: 0,
             wait_ns: 0,
             throttled: None,
+            fork_ns: 0,
+            join_ns: 0,
+            fork_path: None,
         }
     }
 
@@ -65,6 +82,7 @@ impl Node {
         self.throttled = Some(Throttled {
             at_visit: self.visits,
             measured_ns: self.inclusive_ns,
+            timed_alone_ns: 0,
         });
         true
     }
@@ -158,14 +176,33 @@ impl CallTree {
         visits
     }
 
+    /// Gives the nodes a thread never entered itself, those of the path
+    /// from the root to where another thread forked its team, the time of
+    /// what this thread ran below them. Once, when the thread's data is
+    /// written: children come after their parents in the arena.
+    pub fn complete_fork_paths(&mut self) {
+        for index in (1..self.nodes.len()).rev() {
+            let node = &mut self.nodes[index];
+            if node.visits != 0 {
+                continue;
+            }
+            node.inclusive_ns = node.children_ns;
+            let (parent, inclusive) = (node.parent, node.inclusive_ns);
+            self.nodes[parent as usize].children_ns += inclusive;
+        }
+    }
+
     /// Converts every stored time from clock ticks to nanoseconds.
     pub fn rescale(&mut self, scale: &crate::clock::Scale) {
         for node in &mut self.nodes {
             node.inclusive_ns = scale.ns(node.inclusive_ns);
             node.children_ns = scale.ns(node.children_ns);
             node.wait_ns = scale.ns(node.wait_ns);
+            node.fork_ns = scale.ns(node.fork_ns);
+            node.join_ns = scale.ns(node.join_ns);
             if let Some(throttled) = &mut node.throttled {
                 throttled.measured_ns = scale.ns(throttled.measured_ns);
+                throttled.timed_alone_ns = scale.ns(throttled.timed_alone_ns);
             }
         }
     }

@@ -5,7 +5,7 @@
 //! node not found last, a full stack); the general path then decides
 //! exactly as these would have.
 
-use super::{Opening, ThreadState, MAX_TREE_DEPTH, NO_INSTANCE, ROOT};
+use super::{Opening, ThreadState, NO_INSTANCE, ROOT};
 use crate::regions::RegionId;
 use pomp2::profile::Kind;
 
@@ -13,7 +13,7 @@ impl ThreadState {
     /// [`Self::push_leaf`] of an untimed leaf: counts its visit.
     #[inline(always)]
     pub fn count_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
-        if self.stack.len() >= MAX_TREE_DEPTH {
+        if self.stack.len() >= self.depth_limit {
             return false;
         }
         match self.tree.cached_child(self.context, region, kind) {
@@ -33,7 +33,7 @@ impl ThreadState {
                 return false;
             }
         }
-        self.stack.len() < MAX_TREE_DEPTH
+        self.stack.len() < self.depth_limit
             && self
                 .tree
                 .cached_child(self.context, region, kind)
@@ -50,7 +50,8 @@ impl ThreadState {
             self.tree
                 .cached_child(ROOT, region, kind)
                 .filter(|&node| self.tree.node(node).throttled.is_some())
-        } else if self.stack.len() >= MAX_TREE_DEPTH {
+                .filter(|_| self.stack.last().is_none_or(|frame| !frame.waits()))
+        } else if self.stack.len() >= self.depth_limit {
             None
         } else {
             self.tree
