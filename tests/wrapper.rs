@@ -1594,7 +1594,7 @@ fn function_regions_give_proxy_codes_a_tree_from_main_down() {
         for wanted in wanted {
             let wanted = wanted.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
-                paths.iter().any(|p| *p == wanted),
+                paths.contains(&wanted),
                 "{source}: no {wanted} in {paths:#?}"
             );
         }
