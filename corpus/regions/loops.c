@@ -50,6 +50,25 @@ static int choose(int c) {
     return total;
 }
 
+/* Entered by a jump past where its region would begin: left alone. */
+static int entered(int n) {
+    int s = 0;
+    goto inside;
+    while (s < n) {
+    inside:
+        s++;
+    }
+    switch (n) {
+    case 0:
+        do {
+            s--;
+    case 1:
+            s += 2;
+        } while (s < 2 * n);
+    }
+    return s;
+}
+
 int main(void) {
     int values[5] = {1, 2, 3, 4, 5};
     int total = 0;
@@ -73,6 +92,7 @@ int main(void) {
     printf("sum_until %d\n", sum_until(6));
     printf("nested %d\n", nested(4));
     printf("choose %d %d\n", choose(1), choose(0));
+    printf("entered %d %d\n", entered(3), entered(1));
     printf("total %d\n", total);
     fflush(stdout);
     for (;;) {

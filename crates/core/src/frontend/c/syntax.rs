@@ -130,6 +130,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             "continue_statement" => Kind::Continue,
             "goto_statement" => Kind::Goto,
             "labeled_statement" => Kind::Label,
+            "case_statement" => Kind::Case,
             "function_definition" => Kind::Function,
             "lambda_expression" => Kind::Lambda,
             "preproc_call" => Kind::PreprocessorLine,

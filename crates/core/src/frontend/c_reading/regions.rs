@@ -41,6 +41,7 @@ pub(crate) fn read<S: Syntax>(
             .collect(),
         around: Vec::new(),
         outer_loop: None,
+        switches: Vec::new(),
         functions: Vec::new(),
         run_ends: Vec::new(),
         measured_calls: Vec::new(),
@@ -85,6 +86,8 @@ struct Regions<'s, S: Syntax> {
     around: Vec<Around>,
     /// The outermost loop around the node visited.
     outer_loop: Option<Span>,
+    /// The `switch` statements around the node visited, outermost first.
+    switches: Vec<Span>,
     functions: Vec<Function>,
     run_ends: Vec<Exit>,
     /// The callees of the call statements measured.
@@ -104,6 +107,25 @@ impl<S: Syntax> Regions<'_, S> {
         }
         if (self.outer_loop.as_ref()).is_some_and(|l| l.end <= extent.start) {
             self.outer_loop = None;
+        }
+        while (self.switches.last()).is_some_and(|s| s.end <= extent.start) {
+            self.switches.pop();
+        }
+        if let Some(outer) = &self.outer_loop {
+            // A jump could enter the loop past its `Begin` (a `goto`, a
+            // `switch` around it): it is left alone.
+            let entered = match kind {
+                Kind::Label => true,
+                Kind::Case => self.switches.last().is_none_or(|s| s.start < outer.start),
+                _ => false,
+            };
+            if entered {
+                let outer = outer.clone();
+                (self.functions).retain(|f| !(f.kind == FunctionKind::Loop && f.span == outer));
+            }
+        }
+        if kind == Kind::Switch {
+            self.switches.push(extent.clone());
         }
         if kind.is_body() {
             self.definition(node, kind, extent);

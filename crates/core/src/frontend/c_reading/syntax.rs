@@ -26,6 +26,8 @@ pub(crate) enum Kind {
     Goto,
     /// A labelled statement, `name: statement`.
     Label,
+    /// A `case` or `default` label of a `switch`, with its statement.
+    Case,
     /// A function definition, with its body.
     Function,
     Lambda,

@@ -69,6 +69,7 @@ impl Syntax for ClangSyntax<'_> {
             CXCursor_ContinueStmt => Kind::Continue,
             CXCursor_GotoStmt => Kind::Goto,
             CXCursor_LabelStmt => Kind::Label,
+            CXCursor_CaseStmt | CXCursor_DefaultStmt => Kind::Case,
             CXCursor_LambdaExpr => Kind::Lambda,
             kind if FUNCTION_KINDS.contains(&kind) => Kind::Function,
             _ => Kind::Other,
