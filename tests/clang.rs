@@ -576,3 +576,57 @@ fn without_libclang_the_clang_front_end_says_how_to_install_it() {
         "{instrumented}"
     );
 }
+
+/// The code regions of every kind, read by both front ends from the
+/// programs measuring them, give the same bytes.
+#[test]
+fn code_regions_read_alike_with_both_front_ends() {
+    require_libclang();
+    let flags = corpus_flags();
+    let calls: &'static [String] = Box::leak(Box::new(["MPI_*".to_string(), "mpi_*".to_string()]));
+    let regions = pomp_core::model::CodeRegions {
+        functions: true,
+        lambdas: true,
+        loops: true,
+        calls,
+    };
+    let mut compared = 0;
+    for entry in std::fs::read_dir(repository().join("corpus/regions")).unwrap() {
+        let path = entry.unwrap().path();
+        if !matches!(
+            Language::from_path(&path),
+            Some(Language::C | Language::Cpp)
+        ) {
+            continue;
+        }
+        let file = pomp_core::instrument::read_source(&path, None).unwrap();
+        let read = |choice| {
+            let mut options = options(choice, &flags);
+            options.front_end.regions = regions;
+            instrument(&file, &options)
+        };
+        let (tree_sitter, clang) = (read(Choice::TreeSitter), read(Choice::Clang));
+        assert!(
+            !clang.has_errors() && !tree_sitter.has_errors(),
+            "{}",
+            path.display()
+        );
+        assert!(
+            !tree_sitter.model.functions.is_empty(),
+            "{}",
+            path.display()
+        );
+        let (a, b) = (tree_sitter.output(&file), clang.output(&file));
+        if a != b {
+            let (a, b) = (String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+            let diff = similar::TextDiff::from_lines(a.as_ref(), b.as_ref());
+            panic!(
+                "{}: outputs differ:\n{}",
+                path.display(),
+                diff.unified_diff().header("tree-sitter", "clang")
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared >= 4, "the programs are gone");
+}

@@ -1427,6 +1427,95 @@ fn function_regions_root_the_profile_at_main() {
     workspace.assert_scratch_removed();
 }
 
+/// Loops and calls of an MPI-like library defined beside them.
+const LOOPS_AND_CALLS_PROGRAM: &str = "#include <stdio.h>\n\
+static int sent;\n\
+int MPI_Send(int n) { sent += n; return 0; }\n\
+int MPI_Barrier(void) { return 0; }\n\
+int main(void)\n\
+{\n\
+    int total = 0;\n\
+    for (int i = 0; i < 5; i++) {\n\
+        MPI_Send(i);\n\
+        int rc = MPI_Barrier();\n\
+        total += rc;\n\
+#pragma omp parallel\n\
+        {\n\
+#pragma omp atomic\n\
+            total++;\n\
+        }\n\
+    }\n\
+    for (int k = 0; k < 3; k++)\n\
+        MPI_Barrier();\n\
+    MPI_Barrier();\n\
+    printf(\"sent %d positive %d\\n\", sent, total > 0);\n\
+    return 0;\n\
+}\n";
+
+/// Every call path of the first thread with its visits.
+fn visited_paths(dir: &Path) -> Vec<(String, u64)> {
+    let (profile, labels) = profile_regions(dir);
+    let mut paths = Vec::new();
+    call_paths(&profile["threads"][0]["tree"], &labels, "", &mut paths);
+    let mut visits = Vec::new();
+    fn walk(node: &serde_json::Value, out: &mut Vec<u64>) {
+        for child in node["children"].as_array().into_iter().flatten() {
+            out.push(child["visits"].as_u64().unwrap_or(0));
+            walk(child, out);
+        }
+    }
+    walk(&profile["threads"][0]["tree"], &mut visits);
+    paths.into_iter().zip(visits).collect()
+}
+
+#[test]
+fn loop_and_call_regions_are_profiled_and_filtered() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("loops-calls");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("app.c"), LOOPS_AND_CALLS_PROGRAM).unwrap();
+    std::fs::write(
+        dir.join("app.filter"),
+        "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE main::loop@18 app.c:20\nSCOREP_REGION_NAMES_END\n",
+    )
+    .unwrap();
+    succeed(
+        workspace
+            .command("gcc", &dir)
+            .args(["-fopenmp", "app.c", "-o", "plain"]),
+    );
+    let expected = stdout(&succeed(&mut workspace.command(dir.join("plain"), &dir)));
+    succeed(
+        workspace
+            .command(workspace.wrapper("pomp-cc"), &dir)
+            .args(["--pomp-regions=loops,mpi", "--pomp-filter=app.filter"])
+            .args(["-fopenmp", "app.c", "-o", "app"]),
+    );
+    assert_eq!(
+        run_with_profile(&workspace, &dir.join("app"), &dir),
+        expected
+    );
+    let paths = visited_paths(&dir);
+    let visits = |path: &str| {
+        (paths.iter())
+            .find(|(p, _)| p == path)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("no {path} in {paths:#?}"))
+    };
+    assert_eq!(visits("region:main::loop@8"), 1);
+    assert_eq!(visits("region:main::loop@8 > region:MPI_Send"), 5);
+    assert_eq!(visits("region:main::loop@8 > region:MPI_Barrier"), 5);
+    assert_eq!(visits("region:main::loop@8 > parallel:parallel"), 5);
+    // The filtered loop leaves its call measured at the top; the
+    // filtered call at line 20 is not.
+    assert_eq!(visits("region:MPI_Barrier"), 3);
+    assert!(
+        !paths.iter().any(|(p, _)| p.contains("loop@18")),
+        "{paths:#?}"
+    );
+    workspace.assert_scratch_removed();
+}
+
 /// The hydrodynamics proxy (C++, a dozen functions per time step around
 /// its parallel loops, helpers called per element inside them) and the
 /// task-recursive Fibonacci, built with function regions: each prints what
@@ -1505,7 +1594,7 @@ fn function_regions_give_proxy_codes_a_tree_from_main_down() {
         for wanted in wanted {
             let wanted = wanted.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(
-                paths.iter().any(|p| *p == wanted),
+                paths.contains(&wanted),
                 "{source}: no {wanted} in {paths:#?}"
             );
         }

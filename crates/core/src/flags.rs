@@ -327,24 +327,48 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
         help: "Measure code beyond OpenMP constructs as POMP2 user regions: `functions` (every \
                function, method and Fortran procedure; `main` or the main program is the \
                program's region, initialising and finalising the measurement), `lambdas` (C++ \
-               lambda bodies too); comma-separated.",
+               lambda bodies too), `loops` (every outermost loop outside OpenMP constructs), \
+               `calls=GLOB[,GLOB...]` (every statement calling a matching function, named after \
+               it), `mpi` (calls of `MPI_*`, any case in Fortran); comma-separated.",
         apply: |o, v| {
+            let regions = &mut o.front_end.regions;
+            let mut calls: Vec<String> = regions.calls.to_vec();
+            // Items after `calls=` that name no kind are more patterns.
+            let mut in_calls = false;
             for item in v.unwrap_or_default().split(',').map(str::trim) {
                 match item {
                     "" => {}
-                    "functions" => o.front_end.regions.functions = true,
-                    "lambdas" => o.front_end.regions.lambdas = true,
+                    "functions" => regions.functions = true,
+                    "lambdas" => regions.lambdas = true,
                     "functions+lambdas" => {
-                        o.front_end.regions.functions = true;
-                        o.front_end.regions.lambdas = true;
+                        regions.functions = true;
+                        regions.lambdas = true;
+                    }
+                    "loops" => regions.loops = true,
+                    "mpi" => calls.extend(["MPI_*".into(), "mpi_*".into()]),
+                    _ if item.starts_with("calls=") => {
+                        let pattern = &item["calls=".len()..];
+                        calls.push(call_pattern(pattern)?);
+                        in_calls = true;
+                        continue;
+                    }
+                    other if in_calls => {
+                        calls.push(call_pattern(other)?);
+                        continue;
                     }
                     other => {
                         return Err(format!(
                             "unknown region kind '{other}' (expected functions, lambdas, \
-                             functions+lambdas)"
+                             functions+lambdas, loops, calls=GLOB[,GLOB...], mpi)"
                         ))
                     }
                 }
+                in_calls = false;
+            }
+            calls.dedup();
+            if calls.len() != regions.calls.len() {
+                // Options are set once per run: the patterns live as long.
+                regions.calls = Box::leak(calls.into_boxed_slice());
             }
             Ok(())
         },
@@ -470,6 +494,16 @@ fn set_form(options: &mut Options, form: Language) -> Result<(), String> {
     }
 }
 
+/// A pattern of `--regions=calls=...`, checked.
+fn call_pattern(pattern: &str) -> Result<String, String> {
+    if pattern.is_empty() {
+        return Err("`calls=` needs a pattern: `calls=MPI_*`".into());
+    }
+    glob::Pattern::new(pattern)
+        .map(|_| pattern.to_string())
+        .map_err(|e| format!("bad pattern '{pattern}' in calls=: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,6 +556,20 @@ mod tests {
         assert!(regions.front_end.regions.functions && regions.front_end.regions.lambdas);
         let regions = set("regions", Some("functions")).unwrap();
         assert!(regions.front_end.regions.functions && !regions.front_end.regions.lambdas);
+        let regions = set("regions", Some("loops,calls=MPI_Send,my_*,functions")).unwrap();
+        let asked = regions.front_end.regions;
+        assert!(asked.loops && asked.functions);
+        assert_eq!(asked.calls, ["MPI_Send", "my_*"]);
+        assert!(
+            asked.measures_calls_of("my_call", false)
+                && !asked.measures_calls_of("MPI_Recv", false)
+        );
+        let mpi = set("regions", Some("mpi")).unwrap().front_end.regions;
+        assert!(
+            mpi.measures_calls_of("MPI_Send", false) && mpi.measures_calls_of("mpi_send", true)
+        );
+        assert!(!mpi.measures_calls_of("Mpi_Send", false));
+        assert!(set("regions", Some("calls=")).is_err());
         assert!(set("regions", Some("functions,loop"))
             .unwrap_err()
             .contains("unknown region kind 'loop'"));

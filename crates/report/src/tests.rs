@@ -290,6 +290,17 @@ fn the_call_tree_merges_threads() {
 }
 
 #[test]
+fn calls_of_mpi_routines_are_data_movement() {
+    let mut team = team();
+    team.regions[2].name = Some("MPI_Allreduce".into());
+    let report = report_of(&[run(team)], None);
+    let class = |c| report.overheads.class(c).ns.mean;
+    use analysis::overhead::Class;
+    assert_eq!(class(Class::DataMovement), 30 * MS);
+    assert_eq!(class(Class::Work), (200 - 3 - 50 - 45 - 30) * MS);
+}
+
+#[test]
 fn overhead_classes_split_the_thread_time() {
     let report = report_of(&[run(team())], None);
     let class = |c| report.overheads.class(c).ns.mean;

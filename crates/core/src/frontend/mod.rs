@@ -126,3 +126,23 @@ pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
         }
     }
 }
+
+/// The note a front end gives once per file for the calls of measured
+/// functions (`--regions=calls=...`) it leaves as written: how many, the
+/// first of them at `first`, and what `measured` calls look like.
+pub(crate) fn calls_left_as_written(
+    first: crate::source::Span,
+    count: usize,
+    measured: &str,
+) -> crate::diagnostics::Diagnostic {
+    let (calls, are) = match count {
+        1 => ("call", "is"),
+        _ => ("calls", "are"),
+    };
+    crate::diagnostics::Diagnostic::note(
+        first,
+        format!("{count} {calls} of measured functions {are} left as written"),
+        "the first of them",
+    )
+    .with_note(format!("only {measured} is measured"))
+}

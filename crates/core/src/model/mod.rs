@@ -159,12 +159,28 @@ pub struct CodeRegions {
     pub functions: bool,
     /// C++ lambda bodies, each a function region of its own.
     pub lambdas: bool,
+    /// Outermost loops outside OpenMP constructs.
+    pub loops: bool,
+    /// The call sites of the functions these patterns match (`MPI_*`),
+    /// each a region named after its callee.
+    pub calls: &'static [String],
 }
 
 impl CodeRegions {
     /// Whether any region beyond OpenMP is asked for.
     pub fn any(&self) -> bool {
-        self.functions || self.lambdas
+        self.functions || self.lambdas || self.loops || !self.calls.is_empty()
+    }
+
+    /// Whether calls of `callee` are measured; `ignore_case` for
+    /// Fortran, whose names are not case-sensitive.
+    pub fn measures_calls_of(&self, callee: &str, ignore_case: bool) -> bool {
+        let options = glob::MatchOptions {
+            case_sensitive: !ignore_case,
+            ..Default::default()
+        };
+        (self.calls.iter())
+            .any(|p| glob::Pattern::new(p).is_ok_and(|p| p.matches_with(callee, options)))
     }
 }
 
@@ -179,6 +195,11 @@ pub enum FunctionKind {
     /// `main` or a Fortran main program: the whole run, which also
     /// initialises and finalises the measurement.
     Program,
+    /// An outermost loop outside OpenMP constructs, from just before it
+    /// to just after it.
+    Loop,
+    /// A statement that calls a chosen function, named after the callee.
+    Call,
 }
 
 /// A function definition a front end hands over for measuring: where
@@ -202,6 +223,10 @@ pub struct Function {
     pub exit: usize,
     /// Fortran: the indentation of the body's statements.
     pub indent: String,
+    /// A C or C++ call region whose statement declares a name
+    /// (`int rc = f(x);`): the name must stay in scope, so the region is
+    /// closed after the statement rather than by a scope around it.
+    pub declaration: bool,
 }
 
 /// A branch of a preprocessor conditional (`#if`, `#ifdef`, `#elif`,

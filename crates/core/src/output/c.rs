@@ -3,7 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
-use crate::model::{DirectiveForm, LockCall, Model};
+use crate::model::{DirectiveForm, FunctionKind, LockCall, Model};
 use crate::rules::{
     rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
     PompAction, Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR,
@@ -232,6 +232,25 @@ impl super::PlanWriter for Renderer<'_> {
     fn function(&mut self, function: &FunctionRegion) {
         let plan = self.plan;
         let region = &plan.regions[function.region];
+        let code = &self.model.functions[function.function];
+        let origin = Origin::Function {
+            region: function.region,
+        };
+        if code.declaration {
+            // The declared name stays in the scope it was declared in.
+            let mut begin = String::new();
+            self.push_calls(&mut begin, region, &plan.user_region.begin);
+            begin.push(' ');
+            let mut end = String::from(" ");
+            self.push_calls(&mut end, region, &plan.user_region.end);
+            self.edits.insert(code.entry, begin, 1, origin.clone());
+            self.edits
+                .insert(code.exit, end, STATEMENT_EXIT_ORDER, origin);
+            return;
+        }
+        // A loop or call statement becomes a compound statement opening
+        // with the guard: one statement where there was one.
+        let statement = matches!(code.kind, FunctionKind::Loop | FunctionKind::Call);
         let program = crate::rules::is_program(self.model, region);
         let control = &rules().control;
         let (init, finalize) = (&control["inst init"], &control["inst finalize"]);
@@ -255,11 +274,20 @@ impl super::PlanWriter for Renderer<'_> {
         text.push_str(", &");
         text.push_str(&region.handle);
         text.push_str(");");
-        let origin = Origin::Function {
-            region: function.region,
+        // A statement that is a construct's block is measured inside the
+        // construct: opened after the construct's code at its start, and
+        // closed before the construct's code at its end.
+        let (entry_order, exit_order) = match statement {
+            true => (1, STATEMENT_EXIT_ORDER),
+            false => (0, 0),
         };
-        let entry = self.model.functions[function.function].entry;
-        self.edits.insert(entry, text, 0, origin);
+        if statement {
+            text.replace_range(..1, "{ ");
+            text.push(' ');
+            self.edits
+                .insert(code.exit, " }", exit_order, origin.clone());
+        }
+        self.edits.insert(code.entry, text, entry_order, origin);
     }
 
     fn lock_call(&mut self, lock: &LockCall) {
@@ -655,6 +683,11 @@ impl Renderer<'_> {
         out
     }
 }
+
+/// The order of what closes a loop or call region: before the code
+/// closing the constructs whose block the statement is (ordered by their
+/// depth, below zero).
+const STATEMENT_EXIT_ORDER: i64 = i64::MIN / 2;
 
 /// The cleanup function of a function region's guard variable.
 fn cleanup_function(program: bool) -> &'static str {

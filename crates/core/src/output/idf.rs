@@ -133,6 +133,8 @@ fn function_region(
         FunctionKind::Function => idf::CodeKind::Function,
         FunctionKind::Lambda => idf::CodeKind::Lambda,
         FunctionKind::Program => idf::CodeKind::Program,
+        FunctionKind::Loop => idf::CodeKind::Loop,
+        FunctionKind::Call => idf::CodeKind::Call,
     };
     idf::Region {
         id: plan.region_id(region.id),

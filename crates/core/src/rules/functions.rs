@@ -24,6 +24,11 @@ impl Planner<'_> {
             let id = self.plan.regions.len() + 1;
             let line = |offset: usize| self.file.line_of(offset);
             let last = function.span.end.max(function.span.start + 1) - 1;
+            // A loop or call is its own head and end, each on its lines.
+            let (entry, exit) = match function.kind {
+                FunctionKind::Loop | FunctionKind::Call => (function.span.start, last),
+                _ => (function.entry, function.exit),
+            };
             self.plan.regions.push(Region {
                 id,
                 site: None,
@@ -35,8 +40,8 @@ impl Planner<'_> {
                 handle: self.handle_name(id),
                 parent: None,
                 name: Some(function.name.clone()),
-                start_lines: (line(function.span.start), line(function.entry)),
-                end_lines: (line(function.exit), line(last)),
+                start_lines: (line(function.span.start), line(entry)),
+                end_lines: (line(exit), line(last)),
                 aux: vec![(name_key.clone(), function.name.clone())],
                 unit: self
                     .model
@@ -53,19 +58,28 @@ impl Planner<'_> {
     }
 
     /// Whether `--filter` leaves `function` alone. A C function's symbol
-    /// is its name; other languages' symbols are not known here.
+    /// is its name; other languages' symbols are not known here. A loop
+    /// or call answers to its name and to `FILE:LINE`, as constructs do.
     fn filtered_function(&self, function: &crate::model::Function) -> bool {
         let filter = &self.options.filter;
-        let mangled =
-            (self.file.language == crate::language::Language::C).then_some(function.name.as_str());
-        !filter.is_empty()
-            && filter.excludes(
-                &self.file.path,
-                &crate::filter::RegionNames {
-                    names: vec![function.name.clone()],
-                    mangled,
-                },
-            )
+        if filter.is_empty() {
+            return false;
+        }
+        let statement = matches!(function.kind, FunctionKind::Loop | FunctionKind::Call);
+        let mangled = (self.file.language == crate::language::Language::C && !statement)
+            .then_some(function.name.as_str());
+        let mut names = vec![function.name.clone()];
+        if statement {
+            let path = self.file.path.to_string_lossy();
+            let short = path.rsplit(['/', '\\']).next().unwrap_or(&path);
+            let line = self.file.line_of(function.span.start);
+            names.push(format!("{path}:{line}"));
+            names.push(format!("{short}:{line}"));
+        }
+        filter.excludes(
+            &self.file.path,
+            &crate::filter::RegionNames { names, mangled },
+        )
     }
 
     /// Whether `--filter` leaves the construct or user region of `site`

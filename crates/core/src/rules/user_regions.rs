@@ -149,7 +149,9 @@ impl Planner<'_> {
         }
         for (exit, mut open) in exits.iter().zip(closing) {
             if !open.is_empty() {
-                open.sort_by_key(|(start, _)| std::cmp::Reverse(*start));
+                // Inner first: of two starting together, the one planned
+                // later (a loop at the start of a Fortran function's code).
+                open.sort_by_key(|&(start, region)| std::cmp::Reverse((start, region)));
                 self.plan.region_exits.push(RegionExit {
                     span: exit.span.clone(),
                     regions: open.into_iter().map(|(_, r)| r).collect(),

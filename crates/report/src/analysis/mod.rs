@@ -109,7 +109,7 @@ pub fn report(runs: &[Run], baseline: Option<&Run>, catalog: &Catalog) -> Report
     let mut notes = notes(runs, catalog);
     let rows = regions::rows(&figures, catalog);
     let tree = regions::tree(&figures, catalog);
-    let overheads = overhead::program(&figures);
+    let overheads = overhead::program(&figures, catalog);
     let region_overheads = overhead::regions(&figures, catalog);
     let imbalance = imbalance::worksharing(&figures, catalog);
     let tasks = tasks::tasks(runs, catalog);

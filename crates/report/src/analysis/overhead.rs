@@ -1,8 +1,9 @@
 //! Overhead classes after SCALEA: of the thread time a run had, how much
 //! went to controlling parallelism (fork, join, task creation), to
 //! synchronisation (barriers, taskwait, waiting for critical, ordered and
-//! locks), to loss of parallelism (threads idle while only some work), and
-//! the rest, which is work. With a baseline run (one thread), the total
+//! locks), to loss of parallelism (threads idle while only some work), to
+//! data movement (calls of MPI routines measured as regions), and the
+//! rest, which is work. With a baseline run (one thread), the total
 //! overhead `T_p − T_1/p` is split into these classes and the remainder
 //! the profile cannot explain.
 
@@ -19,14 +20,16 @@ pub enum Class {
     Control,
     Synchronisation,
     LossOfParallelism,
+    DataMovement,
     Work,
 }
 
 impl Class {
-    pub const ALL: [Class; 4] = [
+    pub const ALL: [Class; 5] = [
         Class::Control,
         Class::Synchronisation,
         Class::LossOfParallelism,
+        Class::DataMovement,
         Class::Work,
     ];
 
@@ -35,6 +38,7 @@ impl Class {
             Class::Control => "control of parallelism",
             Class::Synchronisation => "synchronisation",
             Class::LossOfParallelism => "loss of parallelism",
+            Class::DataMovement => "data movement",
             Class::Work => "work and the rest",
         }
     }
@@ -76,7 +80,7 @@ struct RunClasses {
 }
 
 impl RunClasses {
-    fn of(figures: &RunFigures) -> RunClasses {
+    fn of(figures: &RunFigures, catalog: &Catalog) -> RunClasses {
         let b = &figures.breakdown;
         let (mut idle_serial, mut idle_in_regions) = (0, 0);
         for &thread in &figures.thread_ids {
@@ -108,6 +112,11 @@ impl RunClasses {
                 "idle outside a running team",
                 idle_in_regions,
             ),
+            (
+                Class::DataMovement,
+                "MPI calls",
+                mpi_calls_ns(figures, catalog),
+            ),
         ];
         let overhead: u64 = parts.iter().map(|p| p.2).sum();
         parts.push((
@@ -127,8 +136,8 @@ impl RunClasses {
     }
 }
 
-pub fn program(figures: &[RunFigures]) -> Overheads {
-    let runs: Vec<RunClasses> = figures.iter().map(RunClasses::of).collect();
+pub fn program(figures: &[RunFigures], catalog: &Catalog) -> Overheads {
+    let runs: Vec<RunClasses> = figures.iter().map(|f| RunClasses::of(f, catalog)).collect();
     let total: u64 = figures.iter().map(RunFigures::thread_time_ns).sum();
     let classes = Class::ALL
         .iter()
@@ -159,6 +168,23 @@ pub fn program(figures: &[RunFigures]) -> Overheads {
         })
         .collect();
     Overheads { classes }
+}
+
+/// Thread time in calls of MPI routines: the user regions named after one
+/// (`MPI_Send`, any case), which `--regions=mpi` makes of each call.
+fn mpi_calls_ns(figures: &RunFigures, catalog: &Catalog) -> u64 {
+    let mpi_call = |region: &usize| {
+        let info = &catalog.regions[*region];
+        let name = info.name.as_deref().unwrap_or_default();
+        info.profile_region.region_type == "region"
+            && name.len() > 4
+            && name.is_char_boundary(4)
+            && name[..4].eq_ignore_ascii_case("mpi_")
+    };
+    (figures.regions.iter())
+        .filter(|(region, _)| mpi_call(region))
+        .map(|(_, r)| r.inclusive_ns)
+        .sum()
 }
 
 /// A region's overheads over its whole extent, nested constructs included.

@@ -12,7 +12,6 @@
 mod conditionals;
 mod configurations;
 pub(crate) mod expression;
-mod functions;
 pub(crate) mod lex;
 mod nodes;
 mod parse;
@@ -27,7 +26,6 @@ mod syntax;
 use super::{FrontEnd, LastReading};
 use crate::model::{CodeRegions, Found};
 use crate::source::SourceFile;
-pub use functions::compile_time_head;
 use nodes::Nodes;
 use prepare::Prepared;
 pub(crate) use prepare::{lock_mentions, parse_raw};
@@ -132,7 +130,7 @@ impl TreeSitterC {
         let tree = reuse::whole_tree(&prepared, reuse);
         let mut model = read_tree(&prepared, &tree, Some(reuse));
         if self.regions.any() {
-            add_functions(&mut model, functions::read(&prepared, &tree, self.regions));
+            syntax::code_regions(&mut model, &prepared, &tree, self.regions);
         }
         finish(&prepared, model)
     }
@@ -164,20 +162,9 @@ fn read_whole(prepared: &Prepared, regions: CodeRegions) -> Found {
     let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
     let mut model = read_tree(prepared, &tree, None);
     if regions.any() {
-        add_functions(&mut model, functions::read(prepared, &tree, regions));
+        syntax::code_regions(&mut model, prepared, &tree, regions);
     }
     model
-}
-
-/// The functions read as regions, and the statements ending the run in
-/// `main`, added to a model.
-fn add_functions(
-    model: &mut Found,
-    (functions, run_ends): (Vec<crate::model::Function>, Vec<crate::model::Exit>),
-) {
-    model.functions = functions;
-    model.exits.extend(run_ends);
-    model.exits.sort_by_key(|e| e.span.start);
 }
 
 /// The model from `tree`, a parse of the whole of `prepared.masked`; the

@@ -9,8 +9,10 @@ use super::conditionals::{BranchState, Form};
 use super::nodes::{path_down, Nodes};
 use super::prepare::Prepared;
 use super::scan::RawDirective;
-use crate::frontend::c_reading::{self, After, Alternatives, Doubt, Init, Kind, Syntax};
-use crate::model::Found;
+use crate::frontend::c_reading::{
+    self, After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax,
+};
+use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use std::ops::Range;
 use tree_sitter::Node;
@@ -75,6 +77,25 @@ pub(super) fn read(
     )
 }
 
+/// Adds to `model` the code regions `asked` for in `tree`, a parse of the
+/// whole of `prepared`'s masked text.
+pub(super) fn code_regions(
+    model: &mut Found,
+    prepared: &Prepared,
+    tree: &tree_sitter::Tree,
+    asked: CodeRegions,
+) {
+    let masked = prepared.masked();
+    let nodes = Nodes::new(tree.root_node());
+    let syntax = TreeSitterSyntax {
+        file: prepared.file,
+        masked: &masked,
+        nodes: &nodes,
+        prepared,
+    };
+    c_reading::regions::read(model, &syntax, [tree.root_node()], asked)
+}
+
 struct TreeSitterSyntax<'a> {
     file: &'a SourceFile,
     masked: &'a [u8],
@@ -109,6 +130,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             "continue_statement" => Kind::Continue,
             "goto_statement" => Kind::Goto,
             "labeled_statement" => Kind::Label,
+            "case_statement" => Kind::Case,
             "function_definition" => Kind::Function,
             "lambda_expression" => Kind::Lambda,
             "preproc_call" => Kind::PreprocessorLine,
@@ -198,6 +220,52 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             .chain(self.nodes.ancestors(leaf))
             .take_while(|n| n.start_byte() == start)
             .find(|n| n.kind() == "function_definition")
+    }
+
+    fn body(&self, function: Node<'a>) -> Option<Node<'a>> {
+        let body = function.child_by_field_name("body")?;
+        let sure = !body.has_error() || braces_closed(body);
+        let braces = body.kind() == "compound_statement" && sure;
+        (braces && !self.nodes.in_error(function)).then_some(body)
+    }
+
+    fn call_statement(&self, statement: Node<'a>) -> Option<CallStatement> {
+        let (form, call) = match statement.kind() {
+            "expression_statement" => {
+                let expression = statement.named_child(0)?;
+                match expression.kind() {
+                    "call_expression" => (CallForm::Plain, expression),
+                    "assignment_expression"
+                        if expression.child_by_field_name("operator")?.kind() == "=" =>
+                    {
+                        (CallForm::Assigned, expression.child_by_field_name("right")?)
+                    }
+                    _ => return None,
+                }
+            }
+            "declaration" => {
+                let mut cursor = statement.walk();
+                let mut declarators = statement.children_by_field_name("declarator", &mut cursor);
+                let declarator = declarators.next()?;
+                if declarators.next().is_some() || declarator.kind() != "init_declarator" {
+                    return None;
+                }
+                (CallForm::Declared, declarator.child_by_field_name("value")?)
+            }
+            _ => return None,
+        };
+        if statement.has_error() {
+            return None;
+        }
+        let callee = self.callee(call)?;
+        Some(CallStatement { callee, form })
+    }
+
+    fn callee(&self, call: Node<'a>) -> Option<Span> {
+        (call.kind() == "call_expression")
+            .then(|| call.child_by_field_name("function"))
+            .flatten()
+            .map(|f| f.byte_range())
     }
 
     fn body_start(&self, function: Node<'a>) -> Option<usize> {
@@ -574,4 +642,13 @@ fn hides_lock_call_or_jump(text: &[u8], jumps_matter: bool) -> bool {
             );
             (jump && jumps_matter) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
         })
+}
+
+/// Whether a body the grammar could not read whole still ends with the
+/// brace closing the one it opens with.
+fn braces_closed(body: Node) -> bool {
+    let last = body.child(body.child_count().saturating_sub(1));
+    body.child(0)
+        .is_some_and(|c| c.kind() == "{" && !c.is_missing())
+        && last.is_some_and(|c| c.kind() == "}" && !c.is_missing())
 }

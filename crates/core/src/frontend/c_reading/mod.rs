@@ -8,11 +8,12 @@
 //! decided here, once.
 
 mod loops;
+pub(crate) mod regions;
 pub(crate) mod syntax;
 mod units;
 mod unknown;
 
-pub(crate) use syntax::{After, Alternatives, Doubt, Init, Kind, Syntax};
+pub(crate) use syntax::{After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax};
 pub(crate) use units::qualified_name;
 
 use crate::diagnostics::Diagnostic;

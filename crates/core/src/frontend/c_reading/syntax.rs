@@ -26,6 +26,8 @@ pub(crate) enum Kind {
     Goto,
     /// A labelled statement, `name: statement`.
     Label,
+    /// A `case` or `default` label of a `switch`, with its statement.
+    Case,
     /// A function definition, with its body.
     Function,
     Lambda,
@@ -93,6 +95,25 @@ pub(crate) enum Init {
     Expression(Span),
 }
 
+/// How a statement that is one call uses its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CallForm {
+    /// `f(x);`
+    Plain,
+    /// `rc = f(x);`
+    Assigned,
+    /// `int rc = f(x);`: a declaration, whose name must stay in scope.
+    Declared,
+}
+
+/// A statement whose whole work is one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CallStatement {
+    /// The callee as written (`MPI_Send`, `std::exit`).
+    pub callee: Span,
+    pub form: CallForm,
+}
+
 /// A C or C++ syntax tree, as the reading asks about it. Offsets are the
 /// file's.
 pub(crate) trait Syntax {
@@ -144,6 +165,19 @@ pub(crate) trait Syntax {
     /// The function definition that starts at the first token the parser
     /// sees from `from` on.
     fn function_after(&self, from: usize) -> Option<Self::Node>;
+
+    /// The brace body of a function definition or lambda, when the parser
+    /// read both its braces for sure: `None` for a declaration, a
+    /// defaulted or deleted function, a function-try-block, or a body a
+    /// syntax error leaves in doubt.
+    fn body(&self, function: Self::Node) -> Option<Self::Node>;
+
+    /// The call `statement` is, when it is one call as a whole (`f(x);`,
+    /// `rc = f(x);`, `int rc = f(x);`).
+    fn call_statement(&self, statement: Self::Node) -> Option<CallStatement>;
+
+    /// The callee of a call expression, as written.
+    fn callee(&self, call: Self::Node) -> Option<Span>;
 
     /// Where a function's body begins, if it has one.
     fn body_start(&self, function: Self::Node) -> Option<usize>;

@@ -20,7 +20,6 @@
 pub mod compile_flags;
 pub mod cross_check;
 
-mod functions;
 mod library;
 mod macros;
 mod reader;

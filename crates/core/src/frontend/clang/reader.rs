@@ -51,7 +51,8 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: CodeRegions) -> 
         .collect();
     let mentions = crate::frontend::c::lock_mentions(&file.bytes);
     let mut model = c_reading::read(&syntax, &directives, &parses, &mentions, found);
-    model.functions = super::functions::read(&syntax, &tree, regions);
+    let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());
+    c_reading::regions::read(&mut model, &syntax, roots, regions);
     // Code inserted outside the conditional branch of its directive is put
     // under the branch's condition again, whichever front end read it.
     crate::frontend::c::record_conditions(file, &mut model);

@@ -7,7 +7,7 @@
 use super::translation_unit::Class;
 use super::tree::Tree;
 use crate::frontend::c::scan::RawDirective;
-use crate::frontend::c_reading::{After, Init, Kind, Syntax};
+use crate::frontend::c_reading::{After, CallForm, CallStatement, Init, Kind, Syntax};
 use crate::source::{SourceFile, Span};
 use clang_sys::*;
 
@@ -69,6 +69,7 @@ impl Syntax for ClangSyntax<'_> {
             CXCursor_ContinueStmt => Kind::Continue,
             CXCursor_GotoStmt => Kind::Goto,
             CXCursor_LabelStmt => Kind::Label,
+            CXCursor_CaseStmt | CXCursor_DefaultStmt => Kind::Case,
             CXCursor_LambdaExpr => Kind::Lambda,
             kind if FUNCTION_KINDS.contains(&kind) => Kind::Function,
             _ => Kind::Other,
@@ -76,7 +77,11 @@ impl Syntax for ClangSyntax<'_> {
     }
 
     fn extent(&self, node: usize) -> Span {
-        self.tree.span(node).start..self.tree.statement_end(node)
+        // A lambda is a body, never a statement of its own.
+        match self.tree.kind(node) {
+            CXCursor_LambdaExpr => self.tree.span(node),
+            _ => self.tree.span(node).start..self.tree.statement_end(node),
+        }
     }
 
     /// The statement that begins at the first token the parser sees from
@@ -145,6 +150,53 @@ impl Syntax for ClangSyntax<'_> {
     fn function_after(&self, from: usize) -> Option<usize> {
         let start = self.tree.next_visible_token(from)?.start;
         (self.functions.iter().copied()).find(|&f| self.tree.span(f).start == start)
+    }
+
+    fn body(&self, function: usize) -> Option<usize> {
+        let tree = self.tree;
+        let definition = tree.kind(function) == CXCursor_LambdaExpr
+            || tree.unit.is_definition(&tree.nodes[function]);
+        (tree.children[function].iter().rev())
+            .find(|&&c| tree.kind(c) == CXCursor_CompoundStmt)
+            .copied()
+            .filter(|_| definition)
+    }
+
+    fn call_statement(&self, statement: usize) -> Option<CallStatement> {
+        let tree = self.tree;
+        let children = &tree.children[statement];
+        let (form, call) = match (tree.kind(statement), children.as_slice()) {
+            (CXCursor_CallExpr, _) => (CallForm::Plain, statement),
+            (CXCursor_BinaryOperator, &[left, right]) => {
+                let between = tree.visible_tokens(tree.span(left).end..tree.span(right).start);
+                match between.as_slice() {
+                    [operator] if tree.text(operator) == "=" => {}
+                    _ => return None,
+                }
+                (CallForm::Assigned, self.under_conversions(right))
+            }
+            (CXCursor_DeclStmt, &[variable]) if tree.kind(variable) == CXCursor_VarDecl => {
+                let &value = tree.children[variable].last()?;
+                (CallForm::Declared, self.under_conversions(value))
+            }
+            _ => return None,
+        };
+        if !tree.in_statement_position(statement) {
+            return None;
+        }
+        let callee = self.callee(call)?;
+        Some(CallStatement { callee, form })
+    }
+
+    fn callee(&self, call: usize) -> Option<Span> {
+        let tree = self.tree;
+        if tree.kind(call) != CXCursor_CallExpr {
+            return None;
+        }
+        // An overloaded operator's call starts with its left operand.
+        let callee = tree.nodes[*tree.children[call].first()?].span.clone()?;
+        let open = tree.next_visible_token(callee.end)?;
+        (tree.text(&open) == "(").then_some(callee)
     }
 
     fn body_start(&self, function: usize) -> Option<usize> {
@@ -239,5 +291,20 @@ impl Syntax for ClangSyntax<'_> {
             }
             _ => None,
         }
+    }
+}
+
+impl ClangSyntax<'_> {
+    /// The expression `node` converts implicitly, as clang shows it: an
+    /// unexposed expression over the same bytes.
+    fn under_conversions(&self, mut node: usize) -> usize {
+        let tree = self.tree;
+        while tree.kind(node) == CXCursor_UnexposedExpr {
+            match tree.children[node].as_slice() {
+                &[only] if tree.span(only) == tree.span(node) => node = only,
+                _ => break,
+            }
+        }
+        node
     }
 }

@@ -12,6 +12,7 @@ mod conditionals;
 mod constructs;
 mod lines;
 mod parse_text;
+mod regions;
 mod units;
 mod unknown;
 
@@ -76,6 +77,7 @@ impl FrontEnd for TreeSitterFortran {
         analysis.constructs();
         analysis.lock_calls_and_exits();
         analysis.functions();
+        analysis.loops_and_calls();
         analysis.unknown_directives();
         analysis.parse_errors();
         analysis.model

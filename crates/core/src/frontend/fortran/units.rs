@@ -167,6 +167,7 @@ impl Analysis<'_> {
                 entry,
                 exit,
                 indent: unit.indent.clone(),
+                declaration: false,
             });
         }
     }
@@ -296,7 +297,7 @@ impl Analysis<'_> {
     /// Lock calls and jumps, in one walk over the tree. Jumps matter only
     /// to user regions: without one they are not collected.
     pub(super) fn lock_calls_and_exits(&mut self) {
-        let user_regions = self.regions.functions
+        let user_regions = self.regions.any()
             || (self.model.sites.iter())
                 .any(|s| s.directive.role() == Some(crate::directive::Role::UserRegionBegin));
         let mut calls = Vec::new();
@@ -322,7 +323,7 @@ impl Analysis<'_> {
                         }
                     }
                     // The run ends: every region around is left.
-                    "stop_statement" if self.regions.functions => {
+                    "stop_statement" if self.regions.any() => {
                         let span = self.exit_span(node, &mut logical_ifs);
                         exits.push(Exit {
                             span,
