@@ -583,7 +583,11 @@ fn without_libclang_the_clang_front_end_says_how_to_install_it() {
 fn code_regions_read_alike_with_both_front_ends() {
     require_libclang();
     let flags = corpus_flags();
-    let calls: &'static [String] = Box::leak(Box::new(["MPI_*".to_string(), "mpi_*".to_string()]));
+    let calls = pomp_core::model::CallPatterns::new(
+        (["MPI_*", "mpi_*"].iter())
+            .map(|p| glob::Pattern::new(p).unwrap())
+            .collect(),
+    );
     let regions = pomp_core::model::CodeRegions {
         functions: true,
         lambdas: true,
@@ -602,7 +606,7 @@ fn code_regions_read_alike_with_both_front_ends() {
         let file = pomp_core::instrument::read_source(&path, None).unwrap();
         let read = |choice| {
             let mut options = options(choice, &flags);
-            options.front_end.regions = regions;
+            options.front_end.regions = regions.clone();
             instrument(&file, &options)
         };
         let (tree_sitter, clang) = (read(Choice::TreeSitter), read(Choice::Clang));

@@ -332,7 +332,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
                it), `mpi` (calls of `MPI_*`, any case in Fortran); comma-separated.",
         apply: |o, v| {
             let regions = &mut o.front_end.regions;
-            let mut calls: Vec<String> = regions.calls.to_vec();
+            let mut calls: Vec<glob::Pattern> = regions.calls.iter().cloned().collect();
             // Items after `calls=` that name no kind are more patterns.
             let mut in_calls = false;
             for item in v.unwrap_or_default().split(',').map(str::trim) {
@@ -345,7 +345,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
                         regions.lambdas = true;
                     }
                     "loops" => regions.loops = true,
-                    "mpi" => calls.extend(["MPI_*".into(), "mpi_*".into()]),
+                    "mpi" => calls.extend([call_pattern("MPI_*")?, call_pattern("mpi_*")?]),
                     _ if item.starts_with("calls=") => {
                         let pattern = &item["calls=".len()..];
                         calls.push(call_pattern(pattern)?);
@@ -366,10 +366,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
                 in_calls = false;
             }
             calls.dedup();
-            if calls.len() != regions.calls.len() {
-                // Options are set once per run: the patterns live as long.
-                regions.calls = Box::leak(calls.into_boxed_slice());
-            }
+            regions.calls = crate::model::CallPatterns::new(calls);
             Ok(())
         },
         ..Flag::PLAIN
@@ -495,13 +492,11 @@ fn set_form(options: &mut Options, form: Language) -> Result<(), String> {
 }
 
 /// A pattern of `--regions=calls=...`, checked.
-fn call_pattern(pattern: &str) -> Result<String, String> {
+fn call_pattern(pattern: &str) -> Result<glob::Pattern, String> {
     if pattern.is_empty() {
         return Err("`calls=` needs a pattern: `calls=MPI_*`".into());
     }
-    glob::Pattern::new(pattern)
-        .map(|_| pattern.to_string())
-        .map_err(|e| format!("bad pattern '{pattern}' in calls=: {e}"))
+    glob::Pattern::new(pattern).map_err(|e| format!("bad pattern '{pattern}' in calls=: {e}"))
 }
 
 #[cfg(test)]
@@ -559,7 +554,8 @@ mod tests {
         let regions = set("regions", Some("loops,calls=MPI_Send,my_*,functions")).unwrap();
         let asked = regions.front_end.regions;
         assert!(asked.loops && asked.functions);
-        assert_eq!(asked.calls, ["MPI_Send", "my_*"]);
+        let patterns: Vec<&str> = asked.calls.iter().map(glob::Pattern::as_str).collect();
+        assert_eq!(patterns, ["MPI_Send", "my_*"]);
         assert!(
             asked.measures_calls_of("my_call", false)
                 && !asked.measures_calls_of("MPI_Recv", false)

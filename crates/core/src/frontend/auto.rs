@@ -52,7 +52,7 @@ impl FrontEnd for Auto {
 
     fn read(&self, file: &SourceFile) -> Found {
         let tree_sitter = c::TreeSitterC {
-            regions: self.regions,
+            regions: self.regions.clone(),
             ..Default::default()
         }
         .read(file);
@@ -60,7 +60,7 @@ impl FrontEnd for Auto {
             return tree_sitter;
         }
         match Clang::new(self.flags.clone())
-            .reading(self.regions)
+            .reading(self.regions.clone())
             .read_detailed(file)
         {
             Ok((found, _)) => {

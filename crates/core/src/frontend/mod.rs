@@ -107,19 +107,21 @@ pub struct Options {
 pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
     match file.language.family() {
         Family::Fortran => Box::new(fortran::TreeSitterFortran {
-            regions: options.regions,
+            regions: options.regions.clone(),
         }),
         Family::C => {
             let tree_sitter_c = || c::TreeSitterC {
-                regions: options.regions,
+                regions: options.regions.clone(),
                 ..c::TreeSitterC::default()
             };
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
                 Choice::TreeSitter => Box::new(tree_sitter_c()),
-                Choice::Clang => Box::new(clang::Clang::new(flags()).reading(options.regions)),
+                Choice::Clang => {
+                    Box::new(clang::Clang::new(flags()).reading(options.regions.clone()))
+                }
                 Choice::Auto if options.compile_flags.is_some() => {
-                    Box::new(auto::Auto::new(flags(), options.regions))
+                    Box::new(auto::Auto::new(flags(), options.regions.clone()))
                 }
                 Choice::Auto => Box::new(tree_sitter_c()),
             }

@@ -151,7 +151,7 @@ impl Unit {
 
 /// Which code beyond OpenMP constructs a front end reads as regions
 /// (`--regions`): only what is asked for is looked for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct CodeRegions {
     /// Function definitions: C and C++ functions, methods, constructors,
     /// destructors and templates; Fortran subroutines, functions, module
@@ -163,7 +163,7 @@ pub struct CodeRegions {
     pub loops: bool,
     /// The call sites of the functions these patterns match (`MPI_*`),
     /// each a region named after its callee.
-    pub calls: &'static [String],
+    pub calls: CallPatterns,
 }
 
 impl CodeRegions {
@@ -179,8 +179,33 @@ impl CodeRegions {
             case_sensitive: !ignore_case,
             ..Default::default()
         };
-        (self.calls.iter())
-            .any(|p| glob::Pattern::new(p).is_ok_and(|p| p.matches_with(callee, options)))
+        (self.calls.0.iter()).any(|p| p.matches_with(callee, options))
+    }
+}
+
+/// The patterns of `--regions=calls=...`, compiled once when the option
+/// is read and shared by every copy of the options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallPatterns(std::sync::Arc<[glob::Pattern]>);
+
+impl CallPatterns {
+    pub fn new(patterns: Vec<glob::Pattern>) -> CallPatterns {
+        CallPatterns(patterns.into())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &glob::Pattern> {
+        self.0.iter()
+    }
+}
+
+/// As written: the options' digest names the patterns.
+impl serde::Serialize for CallPatterns {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(glob::Pattern::as_str))
     }
 }
 
@@ -202,10 +227,12 @@ pub enum FunctionKind {
     Call,
 }
 
-/// A function definition a front end hands over for measuring: where
-/// its code begins and where control falls off its end. Its other ways
-/// out are the model's [`Exit`]s that leave `entry..exit` (`return`,
-/// Fortran alternate returns) and, in C and C++, exceptions.
+/// A code region a front end hands over for measuring (a function
+/// definition, a lambda, an outermost loop or a call statement, as its
+/// [`FunctionKind`] says): where its code begins and where control falls
+/// off its end. Its other ways out are the model's [`Exit`]s that leave
+/// `entry..exit` (`return`, Fortran alternate returns) and, in C and C++,
+/// exceptions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
     /// The qualified name (`ns::Class::method`, `Class::~Class`), a

@@ -47,7 +47,7 @@ pub enum ParseExtent {
     WholeFile,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TreeSitterC {
     pub extent: ParseExtent,
     /// The code beyond directives read as regions: a file is then parsed
@@ -87,7 +87,7 @@ impl TreeSitterC {
         if self.regions.any() {
             let prepared = Prepared::whatever_it_holds(file, None);
             return (
-                finish(&prepared, read_whole(&prepared, self.regions)),
+                finish(&prepared, read_whole(&prepared, &self.regions)),
                 ParseExtent::WholeFile,
             );
         }
@@ -104,7 +104,7 @@ impl TreeSitterC {
         };
         let (model, extent) = partial.unwrap_or_else(|| {
             (
-                read_whole(&prepared, CodeRegions::default()),
+                read_whole(&prepared, &CodeRegions::default()),
                 ParseExtent::WholeFile,
             )
         });
@@ -130,7 +130,7 @@ impl TreeSitterC {
         let tree = reuse::whole_tree(&prepared, reuse);
         let mut model = read_tree(&prepared, &tree, Some(reuse));
         if self.regions.any() {
-            syntax::code_regions(&mut model, &prepared, &tree, self.regions);
+            syntax::code_regions(&mut model, &prepared, &tree, &self.regions);
         }
         finish(&prepared, model)
     }
@@ -157,7 +157,7 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
 
 /// The model from a parse of the whole file, with the functions
 /// `regions` asks for.
-fn read_whole(prepared: &Prepared, regions: CodeRegions) -> Found {
+fn read_whole(prepared: &Prepared, regions: &CodeRegions) -> Found {
     // The text is let go before other configurations patch it.
     let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
     let mut model = read_tree(prepared, &tree, None);

@@ -83,7 +83,7 @@ pub(super) fn code_regions(
     model: &mut Found,
     prepared: &Prepared,
     tree: &tree_sitter::Tree,
-    asked: CodeRegions,
+    asked: &CodeRegions,
 ) {
     let masked = prepared.masked();
     let nodes = Nodes::new(tree.root_node());

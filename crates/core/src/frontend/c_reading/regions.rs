@@ -28,7 +28,7 @@ pub(crate) fn read<S: Syntax>(
     model: &mut Found,
     syntax: &S,
     roots: impl IntoIterator<Item = S::Node>,
-    asked: CodeRegions,
+    asked: &CodeRegions,
 ) {
     if !asked.any() {
         return;
@@ -78,7 +78,7 @@ struct Around {
 
 struct Regions<'s, S: Syntax> {
     syntax: &'s S,
-    asked: CodeRegions,
+    asked: &'s CodeRegions,
     /// The blocks and loop nests of the file's directives.
     constructs: Vec<Span>,
     /// The function definitions around the node visited, outermost

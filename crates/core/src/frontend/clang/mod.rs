@@ -81,7 +81,7 @@ impl Clang {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(reader::read(file, &unit, self.regions))
+        Ok(reader::read(file, &unit, &self.regions))
     }
 }
 

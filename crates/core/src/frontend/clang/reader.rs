@@ -12,7 +12,7 @@ use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 
 /// Read the model of `file` from its parse.
-pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: CodeRegions) -> (Found, Facts) {
+pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) -> (Found, Facts) {
     let skipped = unit.skipped_ranges();
     let in_skipped = |at: usize| {
         let i = skipped.partition_point(|s| s.start <= at);

@@ -29,7 +29,7 @@ use lines::Scan;
 use parse_text::ParseText;
 use tree_sitter::{Node, Parser, Tree};
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TreeSitterFortran {
     /// The code beyond directives read as regions.
     pub regions: crate::model::CodeRegions,
@@ -61,7 +61,7 @@ impl FrontEnd for TreeSitterFortran {
             model: Found::default(),
             site_units: Vec::new(),
             unknown: Vec::new(),
-            regions: self.regions,
+            regions: self.regions.clone(),
         };
         analysis
             .model

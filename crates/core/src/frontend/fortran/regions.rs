@@ -12,7 +12,7 @@ use tree_sitter::Node;
 
 impl Analysis<'_> {
     pub(super) fn loops_and_calls(&mut self) {
-        let asked = self.regions;
+        let asked = self.regions.clone();
         if !asked.loops && asked.calls.is_empty() {
             return;
         }
