@@ -48,10 +48,11 @@ impl Analysis<'_> {
                 .filter(|name| asked.measures_calls_of(name, true));
             if let Some(name) = name {
                 let statement = node.kind() != "call_expression";
-                match statement
-                    .then(|| self.region_of(node, FunctionKind::Call, name, &constructs))
-                    .flatten()
-                {
+                // Calls are measured in OpenMP constructs too.
+                let region = (statement && self.measured_unit(node, &[]).is_some())
+                    .then(|| self.region_of(node, FunctionKind::Call, name))
+                    .flatten();
+                match region {
                     Some(region) => regions.push(region),
                     None => other_calls.get_or_insert((self.original_span(node), 0)).1 += 1,
                 }
@@ -76,7 +77,7 @@ impl Analysis<'_> {
         let line = self.file.line_of(self.original_span(node).start);
         let unit = self.measured_unit(node, constructs)?;
         let name = format!("{unit}::loop@{line}");
-        self.region_of(node, FunctionKind::Loop, name, constructs)
+        self.region_of(node, FunctionKind::Loop, name)
     }
 
     /// The name of the unit whose execution part holds `node`, outside
@@ -93,24 +94,11 @@ impl Analysis<'_> {
         (unit.declarations_at? <= span.start).then(|| unit.name.clone())
     }
 
-    /// `node` measured from the start of its line to the start of the
-    /// line after it, when it has those lines to itself: no label or
-    /// other statement before it, nothing after it, and not the action
-    /// of a logical `if`.
-    fn region_of(
-        &self,
-        node: Node,
-        kind: FunctionKind,
-        name: String,
-        constructs: &[Span],
-    ) -> Option<Function> {
-        // Calls are measured in OpenMP constructs too.
-        let constructs = if kind == FunctionKind::Loop {
-            constructs
-        } else {
-            &[]
-        };
-        self.measured_unit(node, constructs)?;
+    /// `node`, in a measured unit, measured from the start of its line to
+    /// the start of the line after it, when it has those lines to itself:
+    /// no label or other statement before it, nothing after it, and not
+    /// the action of a logical `if`.
+    fn region_of(&self, node: Node, kind: FunctionKind, name: String) -> Option<Function> {
         let logical_if = node.parent().is_some_and(|p| {
             p.kind() == "if_statement" && named_child_of_kind(p, "end_if_statement").is_none()
         });
