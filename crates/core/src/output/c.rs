@@ -138,44 +138,19 @@ impl super::PlanWriter for Renderer<'_> {
     }
 
     fn bare_directive(&mut self, bare: &BareDirective) {
-        let site = &self.model.sites[bare.site];
-        let mut text = String::new();
-        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
-            text.push('\n');
-        }
-        text.push_str(&self.pragma(&bare.directive, self.file.line_of(site.span.start)));
-        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
-        let order = super::nesting_depth(self.model, bare.site);
-        let origin = Origin::Site {
-            site: bare.site,
-            region: None,
-        };
-        self.edits.replace(site.lines.clone(), text, order, origin);
+        self.directive_written_again(bare.site, "", &bare.directive);
     }
 
     /// A compound statement around a construct that is not instrumented,
     /// holding the values evaluated before it.
     fn value_scope(&mut self, scope: &ValueScope) {
-        let site = &self.model.sites[scope.site];
-        let Some(block) = &site.block else {
+        let Some(block) = self.model.sites[scope.site].block.clone() else {
             return;
         };
-        let mut text = String::new();
-        if site.lines.start > 0 && self.file.bytes[site.lines.start - 1] != b'\n' {
-            text.push('\n');
-        }
-        text.push_str("{ ");
-        Self::push_declarations(&mut text, &scope.vars);
-        text.push('\n');
-        text.push_str(&self.pragma(&scope.directive, self.file.line_of(site.span.start)));
-        text.push_str(&self.line_marker(self.file.line_of(site.lines.end)));
-        let order = super::nesting_depth(self.model, scope.site);
-        let origin = Origin::Site {
-            site: scope.site,
-            region: None,
-        };
-        self.edits
-            .replace(site.lines.clone(), text, order, origin.clone());
+        let mut opening = String::from("{ ");
+        Self::push_declarations(&mut opening, &scope.vars);
+        opening.push('\n');
+        let (order, origin) = self.directive_written_again(scope.site, &opening, &scope.directive);
         let resume = self.line_marker(self.file.line_of(block.end));
         self.edits
             .insert(block.end, format!("\n}}\n{resume}"), -order, origin);
@@ -452,6 +427,31 @@ impl Renderer<'_> {
     }
 
     /// A directive as a `#pragma` line of its own, numbered as the user's.
+    /// The directive lines of `site` replaced by `lead` and `directive`
+    /// written again, on a line of its own and followed by a line marker
+    /// back to the source; the edit order and origin of that edit, for
+    /// edits that belong with it.
+    fn directive_written_again(
+        &mut self,
+        site: usize,
+        lead: &str,
+        directive: &crate::directive::Directive,
+    ) -> (i64, Origin) {
+        let lines = self.model.sites[site].lines.clone();
+        let mut text = String::new();
+        if lines.start > 0 && self.file.bytes[lines.start - 1] != b'\n' {
+            text.push('\n');
+        }
+        text.push_str(lead);
+        let directive_line = self.file.line_of(self.model.sites[site].span.start);
+        text.push_str(&self.pragma(directive, directive_line));
+        text.push_str(&self.line_marker(self.file.line_of(lines.end)));
+        let order = super::nesting_depth(self.model, site);
+        let origin = Origin::Site { site, region: None };
+        self.edits.replace(lines, text, order, origin.clone());
+        (order, origin)
+    }
+
     fn pragma(&self, directive: &crate::directive::Directive, line: usize) -> String {
         let mut text = String::new();
         self.push_pragma(&mut text, directive, line);
