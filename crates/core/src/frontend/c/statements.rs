@@ -208,6 +208,13 @@ pub(super) fn owned(
     }
     owned.extend(naming);
     owned.sort_by_key(|o| o.range.start);
+    // A block whose statements the scan cannot end (`L: }`, `while (1) }`)
+    // holds an error to the grammar, whose recovery may reach past it:
+    // where pomp reads nothing, only the parse of the whole function
+    // shows how far.
+    if tokens.unended_blocks().any(|at| !covered(&owned, at)) {
+        return None;
+    }
     // Whether a directive or a lock routine's name lies in `inside`.
     let read_inside = |inside: &Span| {
         let directive = prepared
@@ -439,6 +446,33 @@ impl BodyTokens {
             (TokenKind::Word, _) => matches!(self.words[previous], Word::Else | Word::Do),
             _ => false,
         }
+    }
+
+    /// Where the body, and each statement block in it, whose tokens the
+    /// scan does not end as statements one after another, closes.
+    fn unended_blocks(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut open = Vec::new();
+        let mut unended = Vec::new();
+        for at in 0..self.list.len() {
+            match self.list[at].kind {
+                TokenKind::Punct(b'{') => open.push(at),
+                TokenKind::Punct(b'}') => {
+                    let opening = open.pop();
+                    if let Some(opening) =
+                        opening.filter(|_| self.closes[at] == Closes::StatementBlock)
+                    {
+                        if !self.whole_statements(opening + 1..at) {
+                            unended.push(self.list[at].span.start);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !self.whole_statements(0..self.list.len()) {
+            unended.push(self.list.last().map_or(0, |t| t.span.end));
+        }
+        unended.into_iter()
     }
 
     /// Whether token `at` is part of the `while (...);` that ends a
@@ -738,6 +772,19 @@ mod tests {
     /// follows it, the skipped insides of blocks shown as `…`.
     fn read_of_function(function: &str, rest: &str) -> String {
         let text = format!("{function}{rest}");
+        let owned = owned_of_function(function, rest).unwrap();
+        let ranges: Vec<Span> = owned.iter().flat_map(Owned::read).collect();
+        ranges
+            .windows(2)
+            .for_each(|w| assert!(w[0].end <= w[1].start));
+        let pieces: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
+        pieces.join("…")
+    }
+
+    /// What the grammar reads of `function` in a file where `rest`
+    /// follows it; `None` where the whole function must be parsed.
+    fn owned_of_function(function: &str, rest: &str) -> Option<Vec<Owned>> {
+        let text = format!("{function}{rest}");
         let file = crate::source::SourceFile::new(
             "f.c",
             text.as_bytes().to_vec(),
@@ -746,20 +793,25 @@ mod tests {
         let prepared = super::super::prepare::Prepared::new(&file).unwrap();
         let open = text.find('{').unwrap();
         let end = function.trim_end().len();
-        let owned = owned(
+        owned(
             &prepared,
             0..end,
             open,
             0..prepared.directives.partition_point(|d| d.span.start < end),
             0..prepared.lock_mentions.partition_point(|m| m.start < end),
         )
-        .unwrap();
-        let ranges: Vec<Span> = owned.iter().flat_map(Owned::read).collect();
-        ranges
-            .windows(2)
-            .for_each(|w| assert!(w[0].end <= w[1].start));
-        let pieces: Vec<&str> = ranges.iter().map(|r| &text[r.clone()]).collect();
-        pieces.join("…")
+    }
+
+    #[test]
+    fn a_block_the_scan_cannot_end_outside_what_is_read_reads_the_whole_function() {
+        let outside = "void f(int n)\n{\n  do { n--; L: } while (n);\n\
+                       #pragma omp parallel\n  { n++; }\n}\n";
+        assert!(owned_of_function(outside, "").is_none());
+        let unended = "void f(int n)\n{\n  do { n--; while (1) } while (n);\n\
+                       #pragma omp parallel\n  { n++; }\n}\n";
+        assert!(owned_of_function(unended, "").is_none());
+        let inside = "void f(int n)\n{\n  n--;\n#pragma omp parallel\n  { n++; L: }\n}\n";
+        assert!(owned_of_function(inside, "").is_some());
     }
 
     #[test]
