@@ -411,8 +411,8 @@ pub struct Thread {
     pub events: u64,
     /// End events whose begin was not on this thread's stack.
     pub unmatched_ends: u64,
-    /// Frames nested too deep for a node of their own; measured in their
-    /// deepest ancestor.
+    /// Visits of folded nodes: frames nested below the tree's depth limit,
+    /// counted there and measured in the node at the limit.
     pub frames_beyond_depth_limit: u64,
     /// Parallel regions with an inferred barrier whose waiting could not be
     /// inferred on this thread (the team's times were lost to a concurrent
@@ -460,6 +460,11 @@ pub struct Node {
     pub fork_ns: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub join_ns: u64,
+    /// Below a node at the tree's depth limit (48 levels): every visit of
+    /// this region and kind opened anywhere below that node, counted and
+    /// not timed; their time is in the parent's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub folded: bool,
     pub children: Vec<Node>,
 }
 
@@ -554,6 +559,7 @@ mod tests {
             throttled: None,
             fork_ns: 0,
             join_ns: 0,
+            folded: false,
             children: Vec::new(),
         }
     }
@@ -659,6 +665,7 @@ mod tests {
                     throttled: None,
                     fork_ns: 0,
                     join_ns: 0,
+                    folded: false,
                     children: vec![parallel, task],
                 },
             }],

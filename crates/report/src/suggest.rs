@@ -31,11 +31,28 @@ struct Measured {
     timed_visits: u64,
     timed_ns: u64,
     throttled: bool,
+    /// Visits folded below the call tree's depth limit, untimed...
+    folded_visits: u64,
+    /// ...and the time of the nodes they were folded into, which holds
+    /// theirs.
+    folded_bound_ns: u64,
 }
 
 impl Measured {
+    /// Mean time per visit; folded visits count at most the time of the
+    /// node holding them, shared among them.
     fn ns_per_visit(&self) -> f64 {
-        self.timed_ns as f64 / self.timed_visits.max(1) as f64
+        (self.timed_ns + self.folded_bound_ns) as f64
+            / (self.timed_visits + self.folded_visits).max(1) as f64
+    }
+
+    fn add(&mut self, other: &Measured) {
+        self.visits += other.visits;
+        self.timed_visits += other.timed_visits;
+        self.timed_ns += other.timed_ns;
+        self.throttled |= other.throttled;
+        self.folded_visits += other.folded_visits;
+        self.folded_bound_ns += other.folded_bound_ns;
     }
 }
 
@@ -77,10 +94,7 @@ pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
         let entry = by_pattern
             .entry(pattern)
             .or_insert_with(|| (Measured::default(), region.label.clone()));
-        entry.0.visits += m.visits;
-        entry.0.timed_visits += m.timed_visits;
-        entry.0.timed_ns += m.timed_ns;
-        entry.0.throttled |= m.throttled;
+        entry.0.add(&m);
     }
     let mut suggested: Vec<Suggestion> = (by_pattern.into_iter())
         .map(|(pattern, (m, label))| Suggestion {
@@ -118,6 +132,10 @@ fn collect(
                 let m = measured.entry((run, region)).or_default();
                 m.visits += child.visits;
                 match child.throttled {
+                    _ if child.folded => {
+                        m.folded_visits += child.visits;
+                        m.folded_bound_ns += node.inclusive_ns;
+                    }
                     Some(t) => {
                         m.throttled = true;
                         m.timed_visits += t.at_visit;

@@ -49,6 +49,7 @@ fn node(region: RegionId, kind: Kind, visits: u64, inclusive_ms: u64, children: 
         throttled: None,
         fork_ns: 0,
         join_ns: 0,
+        folded: false,
         children,
     }
 }
@@ -78,6 +79,7 @@ fn thread(number: u32, children: Vec<Node>, breakdown: Breakdown) -> Thread {
             throttled: None,
             fork_ns: 0,
             join_ns: 0,
+            folded: false,
             children,
         },
     }
@@ -770,4 +772,44 @@ fn the_page_is_well_formed_whatever_the_figures() {
     assert!(page.contains("&lt;0.1%"), "no small share to check");
     let parsed = scraper::Html::parse_document(&page);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+}
+
+/// A recursive function 60 calls deep at its deepest: its visits below the
+/// tree's 48 levels are folded into one untimed node at the bottom of the
+/// path, whose time holds theirs.
+fn recursion(deep_visits: u64) -> Run {
+    let mut descend = region(1, "region", 3, "f1");
+    descend.name = Some("descend".into());
+    let mut folded = node(1, Kind::UserRegion, deep_visits, 0, vec![]);
+    folded.folded = true;
+    // 100 ms in the top call, 99 ms in the one below it, and so on.
+    let mut chain = node(1, Kind::UserRegion, 1, 100 - 47, vec![folded]);
+    for level in (0..47).rev() {
+        chain = node(1, Kind::UserRegion, 1, 100 - level, vec![chain]);
+    }
+    let mut thread = thread(0, vec![chain], Breakdown::default());
+    thread.frames_beyond_depth_limit = deep_visits;
+    run(profile(vec![descend], 100, vec![thread]))
+}
+
+#[test]
+fn visits_folded_below_the_depth_limit_count_in_the_suggested_filter() {
+    // Ten million calls in 53 ms: a few ns each, measured at 150.
+    let runs = [recursion(10_000_000)];
+    let suggested = super::suggest::suggestions(&runs);
+    assert_eq!(suggested.len(), 1, "{suggested:#?}");
+    assert_eq!(suggested[0].pattern, "descend");
+    assert_eq!(suggested[0].visits, 10_000_048);
+    // Timed visits: 48 of 3,672 ms inclusive (recursion counts each
+    // level's time again); folded: 53 ms.
+    let per_visit = (3_672 + 53) as f64 * MS as f64 / 10_000_048.0;
+    assert!((suggested[0].ns_per_visit - per_visit).abs() < 1e-6);
+    // A dozen deep calls in the same 53 ms are worth measuring.
+    assert!(super::suggest::suggestions(&[recursion(12)]).is_empty());
+    let report = report_of(&[recursion(12)], None);
+    assert!(
+        (report.notes.iter()).any(|n| n.contains("12 visit(s) nested deeper")),
+        "{:?}",
+        report.notes
+    );
 }

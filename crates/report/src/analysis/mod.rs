@@ -189,6 +189,16 @@ fn notes(runs: &[Run], catalog: &Catalog) -> Vec<String> {
                 profile.throttling.numcalls, profile.throttling.percall_ns
             ));
         }
+        let folded: u64 = (profile.threads.iter())
+            .map(|t| t.frames_beyond_depth_limit)
+            .sum();
+        if folded > 0 {
+            notes.push(format!(
+                "{name}{folded} visit(s) nested deeper than the call tree's 48 levels were \
+                 folded into one node per region at the deepest level, counted and not timed; \
+                 their time is in the node above"
+            ));
+        }
         let unmatched: u64 = profile.threads.iter().map(|t| t.unmatched_ends).sum();
         if unmatched > 0 {
             notes.push(format!(

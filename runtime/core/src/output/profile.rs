@@ -96,7 +96,10 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
         os_tid: data.os_tid,
         events: state.events,
         unmatched_ends: state.unmatched_ends,
-        frames_beyond_depth_limit: state.frames_beyond_depth_limit,
+        frames_beyond_depth_limit: (state.tree.nodes.iter())
+            .filter(|node| node.folded)
+            .map(|node| node.visits)
+            .sum(),
         barriers_not_inferred: state.barriers_not_inferred,
         totals: ThreadTotals {
             measured_ns,
@@ -136,6 +139,7 @@ fn tree(state: &ThreadState) -> Node {
             }),
             fork_ns: node.fork_ns,
             join_ns: node.join_ns,
+            folded: node.folded,
             children: children[index as usize]
                 .iter()
                 .map(|&child| build(state, children, child))

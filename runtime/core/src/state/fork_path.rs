@@ -73,8 +73,7 @@ impl ThreadState {
     }
 
     /// This thread's node for `path`, where a worker opens its part of a
-    /// region forked there; frames below it may nest only as deep as the
-    /// tree's depth limit leaves room for.
+    /// region forked there.
     pub(super) fn node_under(&mut self, path: Option<&'static ForkPath>) -> NodeIndex {
         let known = self.worker_path;
         let same = match (known.path, path) {
@@ -92,14 +91,13 @@ impl ThreadState {
     #[inline(never)]
     fn walk(&mut self, path: Option<&'static ForkPath>) -> WorkerPath {
         let steps = path.map_or(&[][..], |p| &p.steps);
-        // The forking thread's own frames were limited alike: a path is
-        // never longer than the limit, but leave the worker's region room.
+        // A path ends at a node no deeper than the limit; leave the
+        // worker's region a level of its own.
         let steps = &steps[..steps.len().min(MAX_TREE_DEPTH - 1)];
         let mut node = ROOT;
         for &(region, kind) in steps {
             node = self.tree.child(node, region, kind);
         }
-        self.depth_limit = MAX_TREE_DEPTH - steps.len();
         WorkerPath { path, node }
     }
 }

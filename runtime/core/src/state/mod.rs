@@ -31,10 +31,14 @@ use crate::trace::ThreadTrace;
 use pomp2::profile::{Breakdown, Kind};
 use pomp2::trace::Span;
 
-/// Frames nested deeper than this get no tree node of their own; their time
-/// stays with the deepest node. Deep recursion through instrumented
-/// functions would otherwise make the profile nest beyond what JSON readers
-/// accept (serde_json, for one, stops at 128 levels, two per tree level).
+/// How deep a thread's call-path tree nests. What opens below a node this
+/// deep is folded into one child of it per region and kind, which counts
+/// visits and reads no clock: the time stays in the node at the limit.
+/// Deep recursion through instrumented functions would otherwise make the
+/// profile nest beyond what JSON readers accept (serde_json, for one, stops
+/// at 128 levels, two per tree level), and its visits would go uncounted.
+/// The limit is on the tree, not the stack: task instances hang off the
+/// root, so a task-recursive code's stack grows far deeper than its tree.
 pub const MAX_TREE_DEPTH: usize = 48;
 
 /// How a frame opens: timed by whom, where its parallel region is, the
@@ -82,9 +86,6 @@ pub struct ThreadState {
     /// The node of the innermost open frame that has one (the root when
     /// none has): where a new frame's node is looked up.
     context: NodeIndex,
-    /// How many frames may have nodes: [`MAX_TREE_DEPTH`] less the path a
-    /// worker's region hangs under.
-    depth_limit: usize,
     /// The path this thread's last part of a parallel region began under.
     worker_path: WorkerPath,
     /// Total time this thread spent executing timed task instances.
@@ -94,8 +95,6 @@ pub struct ThreadState {
     /// End events whose begin was not on this thread's stack (untied tasks
     /// resumed elsewhere, events after `POMP2_Off`).
     pub unmatched_ends: u64,
-    /// Frames closed below [`MAX_TREE_DEPTH`], measured in their ancestor.
-    pub frames_beyond_depth_limit: u64,
     /// Inferred barriers whose release time could not be known.
     pub barriers_not_inferred: u64,
     pub events: u64,
@@ -109,13 +108,11 @@ impl ThreadState {
             tree: CallTree::new(),
             stack: Vec::with_capacity(32),
             context: ROOT,
-            depth_limit: MAX_TREE_DEPTH,
             worker_path: WorkerPath::ROOT,
             task_time_ns: 0,
             tasks: Tasks::new(index),
             breakdown: Breakdown::default(),
             unmatched_ends: 0,
-            frames_beyond_depth_limit: 0,
             barriers_not_inferred: 0,
             events: 0,
             trace: ThreadTrace::new(settings.trace, index),
@@ -127,7 +124,7 @@ impl ThreadState {
     #[inline(always)]
     fn times(&self, node: NodeIndex) -> bool {
         self.stack.last().is_none_or(|frame| frame.times_inside())
-            && self.tree.node(node).throttled.is_none()
+            && self.tree.node(node).is_timed()
     }
 
     /// Opens a leaf construct: one in which no other opens, except task
@@ -153,10 +150,6 @@ impl ThreadState {
             created_task,
             ..Opening::OWN
         };
-        if self.stack.len() >= self.depth_limit {
-            self.open_with(region, kind, opening, |_| NO_INSTANCE, clock);
-            return;
-        }
         let node = self.tree.child(self.context, region, kind);
         if self.times(node) {
             self.open(node, region, kind, true, opening, NO_INSTANCE, clock);
@@ -174,13 +167,10 @@ impl ThreadState {
                 return;
             }
         }
-        if self.stack.len() < self.depth_limit {
-            let node = self.tree.child(self.context, region, kind);
-            if !self.times(node) {
-                return;
-            }
+        let node = self.tree.child(self.context, region, kind);
+        if self.times(node) {
+            self.pop_to(region, kind, clock);
         }
-        self.pop_to(region, kind, clock);
     }
 
     /// Opens a frame. Task instances hang off the root: their time belongs
@@ -220,11 +210,7 @@ impl ThreadState {
             } else {
                 opening.parent
             };
-            if self.stack.len() >= self.depth_limit {
-                (NO_NODE, enclosing_timed)
-            } else {
-                (self.tree.child(parent, region, kind), enclosing_timed)
-            }
+            (self.tree.child(parent, region, kind), enclosing_timed)
         };
         let timed = match opening.timing {
             // A task instance is timed unless its node is throttled; then
@@ -235,11 +221,9 @@ impl ThreadState {
                 self.tree.node(node).throttled.is_none()
                     || self.stack.last().is_some_and(Frame::waits)
             }
-            Timing::Own => {
-                enclosing_timed && (node == NO_NODE || self.tree.node(node).throttled.is_none())
-            }
+            Timing::Own => enclosing_timed && self.tree.node(node).is_timed(),
             Timing::Team { timed } => {
-                if !timed && node != NO_NODE {
+                if !timed {
                     self.throttler.throttle_for_team(self.tree.node_mut(node));
                 }
                 timed
@@ -264,11 +248,10 @@ impl ThreadState {
     ) {
         let start = if timed { clock.now() } else { 0 };
         let outer_context = self.context;
-        if node != NO_NODE {
+        if !self.tree.node(node).folded {
             self.context = node;
         }
-        let timed_alone =
-            timed && kind.is_task() && node != NO_NODE && self.tree.node(node).throttled.is_some();
+        let timed_alone = timed && kind.is_task() && self.tree.node(node).throttled.is_some();
         self.stack.push(Frame {
             node,
             outer_context,
@@ -394,9 +377,7 @@ impl ThreadState {
         let elapsed = now.saturating_sub(frame.start);
         let in_tasks = self.task_time_ns - frame.task_time_at_start;
         let inclusive = elapsed.saturating_sub(in_tasks);
-        if frame.node == NO_NODE {
-            self.frames_beyond_depth_limit += 1;
-        } else if frame.timed_alone {
+        if frame.timed_alone {
             self.add_visit_timed_alone(frame.node, inclusive);
         } else if frame.follows_team() {
             // The master decides whether its team times the region.
@@ -455,11 +436,7 @@ impl ThreadState {
         if frame.kind.is_task() {
             self.tasks.switch_to(frame.task, frame.saved_task_region);
         }
-        if frame.node == NO_NODE {
-            self.frames_beyond_depth_limit += 1;
-        } else {
-            self.tree.node_mut(frame.node).visits += 1;
-        }
+        self.tree.node_mut(frame.node).visits += 1;
     }
 
     /// A visit of a throttled task instance timed alone, which lasted
@@ -545,9 +522,7 @@ impl ThreadState {
         let wait = now.saturating_sub(frame.start);
         frame.mark = now;
         let node = frame.node;
-        if node != NO_NODE {
-            self.tree.node_mut(node).wait_ns += wait;
-        }
+        self.tree.node_mut(node).wait_ns += wait;
         match kind {
             Kind::Critical => self.breakdown.critical_wait_ns += wait,
             _ => self.breakdown.ordered_wait_ns += wait,

@@ -578,3 +578,71 @@ fn the_untimed_fast_path_decides_as_the_general_path() {
     assert_eq!(task.visits, 12);
     assert!(task.throttled.is_some());
 }
+
+#[test]
+fn frames_below_the_depth_limit_fold_into_one_untimed_node_each() {
+    let mut state = ThreadState::new(0, Settings::default());
+    let depth = MAX_TREE_DEPTH as u64 + 12;
+    for level in 0..MAX_TREE_DEPTH as u64 {
+        state.push(1, Kind::UserRegion, level);
+    }
+    // Below the limit: recursion of the same region, and a leaf in it.
+    for _ in MAX_TREE_DEPTH as u64..depth {
+        state.push(1, Kind::UserRegion, Unreadable);
+        state.push_leaf(2, Kind::Atomic, Unreadable);
+        state.pop_leaf(2, Kind::Atomic, Unreadable);
+    }
+    for _ in MAX_TREE_DEPTH as u64..depth {
+        assert!(state.pop_to(1, Kind::UserRegion, Unreadable).is_some());
+    }
+    for level in (0..MAX_TREE_DEPTH as u64).rev() {
+        state.pop_to(1, Kind::UserRegion, 1000 - level);
+    }
+    assert!(state.stack.is_empty());
+    let deepest = (state.tree.nodes.iter())
+        .position(|n| n.depth as usize == MAX_TREE_DEPTH)
+        .unwrap() as NodeIndex;
+    assert_eq!(state.tree.node(deepest).inclusive_ns, 1000 - 47 - 47);
+    let folded = child_of(&state, deepest, Kind::UserRegion);
+    assert!(folded.folded);
+    assert_eq!((folded.visits, folded.inclusive_ns), (12, 0));
+    let leaf = child_of(&state, deepest, Kind::Atomic);
+    assert!(
+        leaf.folded,
+        "the leaf hangs beside, not below, the folded region"
+    );
+    assert_eq!((leaf.visits, leaf.inclusive_ns), (12, 0));
+    assert_eq!(state.tree.nodes.len(), MAX_TREE_DEPTH + 3);
+    assert_eq!(state.tree.node(deepest).exclusive_ns(), 1000 - 47 - 47);
+}
+
+#[test]
+fn task_recursion_deeper_than_the_limit_keeps_a_node_per_region() {
+    // fib with tasks: a function, the creation of a task, and the task
+    // run inside a taskwait, level after level. The stack grows by four
+    // frames a level; the tree does not, task instances hanging off the
+    // root.
+    let mut state = ThreadState::new(0, Settings::default());
+    let levels = MAX_TREE_DEPTH as u64;
+    let mut t = 0;
+    for _ in 0..levels {
+        state.push(1, Kind::UserRegion, t);
+        state.push_leaf(2, Kind::TaskCreate, t + 1);
+        state.pop_leaf(2, Kind::TaskCreate, t + 2);
+        state.push(3, Kind::Taskwait, t + 3);
+        state.push(2, Kind::Task, t + 4);
+        t += 10;
+    }
+    for _ in 0..levels {
+        state.pop_to(2, Kind::Task, t);
+        state.pop_to(3, Kind::Taskwait, t + 1);
+        state.pop_to(1, Kind::UserRegion, t + 2);
+        t += 10;
+    }
+    assert!(state.stack.len() as u64 == 0 && levels * 3 > MAX_TREE_DEPTH as u64);
+    assert!(state.tree.nodes.iter().all(|n| !n.folded));
+    let task = first_of_kind(&state, Kind::Task);
+    let in_task = child_of(&state, task, Kind::UserRegion);
+    assert_eq!(in_task.visits, levels - 1);
+    assert!(in_task.inclusive_ns > 0);
+}

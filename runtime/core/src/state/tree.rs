@@ -3,6 +3,7 @@
 //! its next sibling, and remembering the child found last.
 
 use super::fork_path::ForkPath;
+use super::MAX_TREE_DEPTH;
 use crate::regions::{RegionId, NO_REGION};
 use pomp2::profile::Kind;
 
@@ -19,6 +20,12 @@ pub struct Node {
     next_sibling: NodeIndex,
     /// The child found last; loops revisit the same child over and over.
     last_hit: NodeIndex,
+    /// Levels below the root.
+    pub depth: u16,
+    /// A child of a node at [`MAX_TREE_DEPTH`]: it counts every visit of
+    /// its region and kind opened anywhere below that node (recursion
+    /// folds into it), untimed, their time staying in the node above.
+    pub folded: bool,
     pub visits: u64,
     pub inclusive_ns: u64,
     pub children_ns: u64,
@@ -50,7 +57,13 @@ pub struct Throttled {
 }
 
 impl Node {
-    fn new(region: RegionId, kind: Kind, parent: NodeIndex, next_sibling: NodeIndex) -> Self {
+    fn new(
+        region: RegionId,
+        kind: Kind,
+        parent: NodeIndex,
+        next_sibling: NodeIndex,
+        depth: u16,
+    ) -> Self {
         Node {
             region,
             kind,
@@ -58,6 +71,8 @@ impl Node {
             first_child: NO_NODE,
             next_sibling,
             last_hit: NO_NODE,
+            depth,
+            folded: depth as usize > MAX_TREE_DEPTH,
             visits: 0,
             inclusive_ns: 0,
             children_ns: 0,
@@ -67,6 +82,13 @@ impl Node {
             join_ns: 0,
             fork_path: None,
         }
+    }
+
+    /// Whether a visit of the node reads the clock, as far as the node
+    /// decides.
+    #[inline(always)]
+    pub fn is_timed(&self) -> bool {
+        self.throttled.is_none() && !self.folded
     }
 
     pub fn exclusive_ns(&self) -> u64 {
@@ -96,7 +118,7 @@ impl CallTree {
     /// A tree holding only its root, the thread.
     pub fn new() -> Self {
         let mut nodes = Vec::with_capacity(64);
-        nodes.push(Node::new(NO_REGION, Kind::Thread, NO_NODE, NO_NODE));
+        nodes.push(Node::new(NO_REGION, Kind::Thread, NO_NODE, NO_NODE, 0));
         CallTree { nodes }
     }
 
@@ -155,9 +177,12 @@ impl CallTree {
             cursor = node.next_sibling;
         }
         let index = self.nodes.len() as NodeIndex;
-        let first_sibling = self.nodes[parent as usize].first_child;
+        let parent_node = &self.nodes[parent as usize];
+        // Folded nodes never become a context, so nothing opens below them.
+        debug_assert!(!parent_node.folded);
+        let (first_sibling, depth) = (parent_node.first_child, parent_node.depth + 1);
         self.nodes
-            .push(Node::new(region, kind, parent, first_sibling));
+            .push(Node::new(region, kind, parent, first_sibling, depth));
         let parent_node = &mut self.nodes[parent as usize];
         parent_node.first_child = index;
         parent_node.last_hit = index;

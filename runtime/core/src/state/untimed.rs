@@ -13,9 +13,6 @@ impl ThreadState {
     /// [`Self::push_leaf`] of an untimed leaf: counts its visit.
     #[inline(always)]
     pub fn count_untimed_leaf(&mut self, region: RegionId, kind: Kind) -> bool {
-        if self.stack.len() >= self.depth_limit {
-            return false;
-        }
         match self.tree.cached_child(self.context, region, kind) {
             Some(node) if !self.times(node) => {
                 self.tree.node_mut(node).visits += 1;
@@ -33,11 +30,9 @@ impl ThreadState {
                 return false;
             }
         }
-        self.stack.len() < self.depth_limit
-            && self
-                .tree
-                .cached_child(self.context, region, kind)
-                .is_some_and(|node| !self.times(node))
+        self.tree
+            .cached_child(self.context, region, kind)
+            .is_some_and(|node| !self.times(node))
     }
 
     /// [`Self::push`] of an untimed frame.
@@ -51,8 +46,6 @@ impl ThreadState {
                 .cached_child(ROOT, region, kind)
                 .filter(|&node| self.tree.node(node).throttled.is_some())
                 .filter(|_| self.stack.last().is_none_or(|frame| !frame.waits()))
-        } else if self.stack.len() >= self.depth_limit {
-            None
         } else {
             self.tree
                 .cached_child(self.context, region, kind)
