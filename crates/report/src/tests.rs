@@ -807,6 +807,16 @@ fn visits_folded_below_the_depth_limit_count_in_the_suggested_filter() {
     // A dozen deep calls in the same 53 ms are worth measuring.
     assert!(super::suggest::suggestions(&[recursion(12)]).is_empty());
     let report = report_of(&[recursion(12)], None);
+    let mut node = &report.tree[0];
+    let label = node.label.clone();
+    for _ in 0..47 {
+        assert_eq!(node.label, label);
+        node = &node.children[0];
+    }
+    assert_eq!(
+        node.children[0].label,
+        format!("{label} (deeper calls folded, untimed)")
+    );
     assert!(
         (report.notes.iter()).any(|n| n.contains("12 visit(s) nested deeper")),
         "{:?}",

@@ -44,6 +44,8 @@ pub struct TreeFigures {
     pub inclusive_ns: u64,
     pub exclusive_ns: u64,
     pub threads: u64,
+    /// Holds visits folded below the runtime's call-tree depth limit.
+    pub folded: bool,
     pub children: BTreeMap<RowKey, TreeFigures>,
 }
 
@@ -233,6 +235,7 @@ impl Walk<'_> {
         merged.inclusive_ns += node.inclusive_ns;
         merged.exclusive_ns += node.exclusive_ns;
         merged.threads += 1;
+        merged.folded |= node.folded;
         *self.open_rows.entry(key).or_default() += 1;
         for child in &node.children {
             self.visit(child, merged, false);

@@ -136,7 +136,14 @@ fn children(parents: &[Option<&TreeFigures>], catalog: &Catalog, total: u64) -> 
             TreeNode {
                 region,
                 kind,
-                label: catalog.label(region, kind),
+                label: {
+                    let label = catalog.label(region, kind);
+                    if per_run.iter().flatten().any(|n| n.folded) {
+                        format!("{label} (deeper calls folded, untimed)")
+                    } else {
+                        label
+                    }
+                },
                 visits: spread(|n| n.visits),
                 inclusive_ns: spread(|n| n.inclusive_ns),
                 exclusive_ns: spread(|n| n.exclusive_ns),
