@@ -710,7 +710,7 @@ function check(g) {
 frames.forEach(check);
 // Zoomed into the function around the loop, labels are made again.
 var solve = frames.filter(function (g) {
-  return (g.getAttribute('data-name') || '').indexOf('(solve)') >= 0;
+  return (g.getAttribute('data-name') || '').indexOf('function solve ') >= 0;
 })[0];
 solve.querySelector('rect').dispatchEvent(new MouseEvent('click', {bubbles: true}));
 frames.forEach(check);
@@ -1662,7 +1662,7 @@ fn each_parallel_region_shows_its_fork_and_join() {
     // The functions around the loop hold its fork and join too.
     let solve = regions
         .iter()
-        .find(|r| r["label"].as_str().unwrap().contains("(solve)"))
+        .find(|r| r["label"].as_str().unwrap().starts_with("function solve "))
         .expect("solve's row");
     assert!(
         solve["control_ns"]["mean"].as_u64().unwrap() > 0,

@@ -45,6 +45,9 @@ pub mod keys {
     pub const POMP_ID: &str = "pompId";
     /// The enclosing function or program unit, qualified (`ns::Class::f`).
     pub const POMP_UNIT: &str = "pompUnit";
+    /// What a region of code measures (`--regions`): `function`, `lambda`,
+    /// `program`, `loop` or `call`; its name is the `userRegionName`.
+    pub const POMP_KIND: &str = "pompKind";
     /// `inferred` on a parallel region whose closing barrier stays implicit;
     /// pomp's runtime then infers its waiting (see [`super::ImplicitBarrier`]).
     pub const POMP_IMPLICIT_BARRIER: &str = "pompImplicitBarrier";
@@ -215,6 +218,8 @@ pub struct Context {
     pub pomp_id: Option<String>,
     /// `pompUnit`.
     pub unit: Option<String>,
+    /// `pompKind`.
+    pub code_kind: Option<String>,
     /// `pompImplicitBarrier`.
     pub implicit_barrier: ImplicitBarrier,
 }
@@ -254,6 +259,16 @@ impl Context {
     /// given by its last path component; the enclosing unit appears when the
     /// instrumenter said which it is.
     pub fn label(&self) -> String {
+        if let Some(kind) = &self.code_kind {
+            return code_label(
+                kind,
+                self.name().unwrap_or_default(),
+                self.unit.as_deref(),
+                self.start
+                    .as_ref()
+                    .map(|s| (s.file.as_str(), s.first_line as usize)),
+            );
+        }
         label(
             self.construct(),
             self.name(),
@@ -283,11 +298,39 @@ pub fn label(
     if let Some(unit) = unit {
         let _ = write!(label, " in {unit}");
     }
+    push_place(&mut label, place);
+    label
+}
+
+/// How people name a region of code of `kind` (a `pompKind`) named `name`
+/// in `unit`, at `place`: `function hydro::advance (hydro.cpp:205)`,
+/// `call MPI_Allreduce in solve (app.c:88)`, `loop in solve (app.c:61)`.
+/// Loops and lambdas are named by where they are, their generated names
+/// (`solve::loop@61`) telling no more.
+pub fn code_label(
+    kind: &str,
+    name: &str,
+    unit: Option<&str>,
+    place: Option<(&str, usize)>,
+) -> String {
+    let mut label = kind.to_string();
+    let by_place = matches!(kind, "loop" | "lambda") && unit.is_some();
+    if !by_place {
+        let _ = write!(label, " {name}");
+    }
+    if let Some(unit) = unit.filter(|_| matches!(kind, "loop" | "lambda" | "call")) {
+        let _ = write!(label, " in {unit}");
+    }
+    push_place(&mut label, place);
+    label
+}
+
+/// ` (FILE:LINE)`, the file by its last path component.
+fn push_place(label: &mut String, place: Option<(&str, usize)>) {
     if let Some((file, line)) = place {
         let file = file.rsplit(['/', '\\']).next().unwrap_or_default();
         let _ = write!(label, " ({file}:{line})");
     }
-    label
 }
 
 /// Construct names as people write them: CTC region types run the words of
@@ -398,6 +441,7 @@ pub struct ContextView<'a> {
     pub attributes: &'a [(String, String)],
     pub pomp_id: Option<&'a str>,
     pub unit: Option<&'a str>,
+    pub code_kind: Option<&'a str>,
     pub implicit_barrier: ImplicitBarrier,
 }
 
@@ -426,6 +470,7 @@ impl Context {
             attributes: &self.attributes,
             pomp_id: self.pomp_id.as_deref(),
             unit: self.unit.as_deref(),
+            code_kind: self.code_kind.as_deref(),
             implicit_barrier: self.implicit_barrier,
         }
     }
@@ -494,6 +539,9 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
     }
     if let Some(unit) = context.unit {
         field(body, keys::POMP_UNIT, unit);
+    }
+    if let Some(kind) = context.code_kind {
+        field(body, keys::POMP_KIND, kind);
     }
     if context.implicit_barrier == ImplicitBarrier::Inferred {
         field(body, keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
@@ -572,6 +620,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             keys::POMP_TYPE => context.pomp_type = Some(value.to_string()),
             keys::POMP_ID => context.pomp_id = Some(value.to_string()),
             keys::POMP_UNIT => context.unit = Some(value.to_string()),
+            keys::POMP_KIND => context.code_kind = Some(value.to_string()),
             keys::POMP_IMPLICIT_BARRIER => match value {
                 ImplicitBarrier::INFERRED => context.implicit_barrier = ImplicitBarrier::Inferred,
                 // An unknown form is measured the only way that needs no
@@ -649,6 +698,58 @@ mod tests {
     }
 
     #[test]
+    fn regions_of_code_say_what_they_measure_after_the_terminator() {
+        let at = |line| range("/src/app.c", line, line);
+        let code = |kind: &str, name: &str, unit: Option<&str>, line| Context {
+            region_type: opari2::USER_REGION.into(),
+            pomp_type: Some(USER_REGION_TYPE.into()),
+            start: at(line),
+            end: at(line),
+            attributes: vec![(keys::USER_REGION_NAME.into(), name.into())],
+            pomp_id: Some("x.2".into()),
+            unit: unit.map(str::to_string),
+            code_kind: Some(kind.into()),
+            ..Context::default()
+        };
+        let call = code("call", "MPI_Send", Some("exchange"), 16);
+        let ctc = write(&call);
+        assert!(
+            ctc.ends_with("*userRegionName=MPI_Send**pompType=region*pompId=x.2*pompUnit=exchange*pompKind=call**"),
+            "{ctc}"
+        );
+        let parsed = parse(ctc.as_bytes());
+        assert!(!parsed.malformed);
+        assert_eq!(parsed.context, call);
+        assert_eq!(parsed.context.construct(), USER_REGION_TYPE);
+        assert_eq!(call.label(), "call MPI_Send in exchange (app.c:16)");
+        let labels = [
+            (
+                code("function", "ns::step", Some("ns::step"), 3),
+                "function ns::step (app.c:3)",
+            ),
+            (code("program", "main", None, 9), "program main (app.c:9)"),
+            (
+                code("loop", "solve::loop@61", Some("solve"), 61),
+                "loop in solve (app.c:61)",
+            ),
+            (
+                code("lambda", "f::lambda@4", Some("f"), 4),
+                "lambda in f (app.c:4)",
+            ),
+            (code("loop", "loop@2", None, 2), "loop loop@2 (app.c:2)"),
+        ];
+        for (context, label) in labels {
+            assert_eq!(context.label(), label);
+        }
+        // A hand-marked user region keeps its label.
+        let user = Context {
+            code_kind: None,
+            ..code("", "io", Some("main"), 5)
+        };
+        assert_eq!(user.label(), "region (io) in main (app.c:5)");
+    }
+
+    #[test]
     fn pomp_keys_keep_their_order() {
         let context = Context {
             region_type: "parallelfor".into(),
@@ -658,6 +759,7 @@ mod tests {
             attributes: vec![("hasNum_threads".into(), "1".into())],
             pomp_id: Some("x.1".into()),
             unit: Some("CalcKinematicsForElems".into()),
+            code_kind: None,
             implicit_barrier: ImplicitBarrier::Inferred,
         };
         let ctc = write(&context);
@@ -854,6 +956,7 @@ mod tests {
                     keys::POMP_TYPE,
                     keys::POMP_ID,
                     keys::POMP_UNIT,
+                    keys::POMP_KIND,
                     keys::POMP_IMPLICIT_BARRIER,
                 ]
                 .contains(&key.as_str())
@@ -870,9 +973,22 @@ mod tests {
             proptest::option::of(text()),
             any::<bool>(),
             proptest::option::of(proptest::string::string_regex("[a-z]{1,20}").unwrap()),
+            proptest::option::of(proptest::sample::select(vec![
+                "function", "lambda", "program", "loop", "call",
+            ])),
         )
             .prop_map(
-                |(region_type, start, end, attributes, pomp_id, unit, inferred, pomp_type)| {
+                |(
+                    region_type,
+                    start,
+                    end,
+                    attributes,
+                    pomp_id,
+                    unit,
+                    inferred,
+                    pomp_type,
+                    kind,
+                )| {
                     Context {
                         region_type,
                         pomp_type,
@@ -881,6 +997,7 @@ mod tests {
                         attributes,
                         pomp_id,
                         unit,
+                        code_kind: kind.map(str::to_string),
                         implicit_barrier: if inferred {
                             ImplicitBarrier::Inferred
                         } else {
@@ -910,6 +1027,7 @@ mod tests {
                 .collect(),
             pomp_id: context.pomp_id.as_deref().map(sanitize),
             unit: context.unit.as_deref().map(sanitize),
+            code_kind: context.code_kind.clone(),
             implicit_barrier: context.implicit_barrier,
         }
     }

@@ -114,14 +114,36 @@ pub enum CodeKind {
     Call,
 }
 
+impl CodeKind {
+    /// As the IDF and the CTC's `pompKind` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeKind::Function => "function",
+            CodeKind::Lambda => "lambda",
+            CodeKind::Program => "program",
+            CodeKind::Loop => "loop",
+            CodeKind::Call => "call",
+        }
+    }
+}
+
 impl Region {
     /// How people name the region, as reports do: `parallel for in
-    /// CalcForceForNodes (lulesh.cc:1171)`.
+    /// CalcForceForNodes (lulesh.cc:1171)`, `function hydro::advance
+    /// (hydro.cpp:205)`.
     pub fn label(&self) -> String {
         let name = ["criticalName", "userRegionName"]
             .iter()
             .find_map(|key| self.aux.get(*key))
             .map(String::as_str);
+        if let Some(kind) = self.kind {
+            return crate::ctc::code_label(
+                kind.name(),
+                name.unwrap_or_default(),
+                self.unit.as_deref(),
+                Some((&self.file, self.line_start)),
+            );
+        }
         crate::ctc::label(
             &self.region_type,
             name,

@@ -227,6 +227,20 @@ pub enum FunctionKind {
     Call,
 }
 
+impl FunctionKind {
+    /// The kind as the IDF and the CTC's `pompKind` name it.
+    pub fn code_kind(self) -> pomp2::idf::CodeKind {
+        use pomp2::idf::CodeKind;
+        match self {
+            FunctionKind::Function => CodeKind::Function,
+            FunctionKind::Lambda => CodeKind::Lambda,
+            FunctionKind::Program => CodeKind::Program,
+            FunctionKind::Loop => CodeKind::Loop,
+            FunctionKind::Call => CodeKind::Call,
+        }
+    }
+}
+
 /// A code region a front end hands over for measuring (a function
 /// definition, a lambda, an outermost loop or a call statement, as its
 /// [`FunctionKind`] says): where its code begins and where control falls

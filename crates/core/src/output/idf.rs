@@ -2,7 +2,7 @@
 //! the document type the contract crate defines ([`pomp2::idf`]).
 
 use crate::diagnostics::Diagnostic;
-use crate::model::{FunctionKind, Model};
+use crate::model::Model;
 use crate::rules::{self, NamedPlan};
 use crate::source::SourceFile;
 use pomp2::idf;
@@ -129,13 +129,6 @@ fn function_region(
     let function = &model.functions[region.function.expect("a function region")];
     let (line_start, column_start) = file.line_col(function.span.start);
     let (line_end, column_end) = file.line_col(function.span.end.max(1) - 1);
-    let kind = match function.kind {
-        FunctionKind::Function => idf::CodeKind::Function,
-        FunctionKind::Lambda => idf::CodeKind::Lambda,
-        FunctionKind::Program => idf::CodeKind::Program,
-        FunctionKind::Loop => idf::CodeKind::Loop,
-        FunctionKind::Call => idf::CodeKind::Call,
-    };
     idf::Region {
         id: plan.region_id(region.id),
         index: region.id,
@@ -156,6 +149,6 @@ fn function_region(
         clauses: Vec::new(),
         aux: region.aux.iter().cloned().collect(),
         implicit_barrier: None,
-        kind: Some(kind),
+        kind: Some(function.kind.code_kind()),
     }
 }

@@ -601,6 +601,7 @@ impl Planner<'_> {
             end_lines,
             aux,
             unit: site.unit.map(|u| self.model.units[u].name.clone()),
+            code_kind: None,
             implicit_barrier: None,
         };
         self.plan.regions.push(region);

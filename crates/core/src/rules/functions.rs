@@ -47,6 +47,7 @@ impl Planner<'_> {
                     .model
                     .unit_at(function.span.start)
                     .map(|u| self.model.units[u].name.clone()),
+                code_kind: Some(function.kind.code_kind()),
                 implicit_barrier: None,
             });
             self.plan.functions.push(FunctionRegion {
