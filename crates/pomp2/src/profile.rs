@@ -403,6 +403,13 @@ pub struct TaskRelation {
     pub count: u64,
 }
 
+/// How deep a thread's call-path tree nests below its root; what the
+/// program opened deeper is counted in folded nodes ([`Node::folded`]).
+/// Deep recursion through measured functions would otherwise make the
+/// profile nest beyond what JSON readers accept (serde_json, for one, stops
+/// at 128 levels, two per tree level).
+pub const MAX_TREE_DEPTH: usize = 48;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Thread {
     /// The thread's number in this profile (and the trace's `tid`).
@@ -460,7 +467,7 @@ pub struct Node {
     pub fork_ns: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub join_ns: u64,
-    /// Below a node at the tree's depth limit (48 levels): every visit of
+    /// Below a node at the tree's depth limit ([`MAX_TREE_DEPTH`]): every visit of
     /// this region and kind opened anywhere below that node, counted and
     /// not timed; their time is in the parent's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -194,9 +194,10 @@ fn notes(runs: &[Run], catalog: &Catalog) -> Vec<String> {
             .sum();
         if folded > 0 {
             notes.push(format!(
-                "{name}{folded} visit(s) nested deeper than the call tree's 48 levels were \
+                "{name}{folded} visit(s) nested deeper than the call tree's {} levels were \
                  folded into one node per region at the deepest level, counted and not timed; \
-                 their time is in the node above"
+                 their time is in the node above",
+                pomp2::profile::MAX_TREE_DEPTH
             ));
         }
         let unmatched: u64 = profile.threads.iter().map(|t| t.unmatched_ends).sum();

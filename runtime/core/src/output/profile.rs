@@ -97,7 +97,7 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
         events: state.events,
         unmatched_ends: state.unmatched_ends,
         frames_beyond_depth_limit: (state.tree.nodes.iter())
-            .filter(|node| node.folded)
+            .filter(|node| node.is_folded())
             .map(|node| node.visits)
             .sum(),
         barriers_not_inferred: state.barriers_not_inferred,
@@ -139,7 +139,7 @@ fn tree(state: &ThreadState) -> Node {
             }),
             fork_ns: node.fork_ns,
             join_ns: node.join_ns,
-            folded: node.folded,
+            folded: node.is_folded(),
             children: children[index as usize]
                 .iter()
                 .map(|&child| build(state, children, child))

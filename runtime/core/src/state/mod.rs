@@ -31,15 +31,12 @@ use crate::trace::ThreadTrace;
 use pomp2::profile::{Breakdown, Kind};
 use pomp2::trace::Span;
 
-/// How deep a thread's call-path tree nests. What opens below a node this
-/// deep is folded into one child of it per region and kind, which counts
-/// visits and reads no clock: the time stays in the node at the limit.
-/// Deep recursion through instrumented functions would otherwise make the
-/// profile nest beyond what JSON readers accept (serde_json, for one, stops
-/// at 128 levels, two per tree level), and its visits would go uncounted.
-/// The limit is on the tree, not the stack: task instances hang off the
-/// root, so a task-recursive code's stack grows far deeper than its tree.
-pub const MAX_TREE_DEPTH: usize = 48;
+/// What opens below a node this deep is folded into one child of it per
+/// region and kind, which counts visits and reads no clock: the time stays
+/// in the node at the limit. The limit is on the tree, not the stack: task
+/// instances hang off the root, so a task-recursive code's stack grows far
+/// deeper than its tree.
+pub use pomp2::profile::MAX_TREE_DEPTH;
 
 /// How a frame opens: timed by whom, where its parallel region is, the
 /// task a task creation creates, and the node it opens under.
@@ -248,7 +245,7 @@ impl ThreadState {
     ) {
         let start = if timed { clock.now() } else { 0 };
         let outer_context = self.context;
-        if !self.tree.node(node).folded {
+        if !self.tree.node(node).is_folded() {
             self.context = node;
         }
         let timed_alone = timed && kind.is_task() && self.tree.node(node).throttled.is_some();

@@ -3,7 +3,7 @@
 //! region when the runtime infers it from the team's arrivals
 //! ([`crate::team`]).
 
-use super::{ForkState, Frame, Opening, ThreadState, Timing, NO_NODE};
+use super::{ForkState, Frame, Opening, ThreadState, Timing};
 use crate::clock::Clock;
 use crate::regions::{RegionId, NO_REGION};
 use crate::team::{self, Membership, NO_INSTANCE};
@@ -49,9 +49,7 @@ impl ThreadState {
             Some(Some(fork_ns)) => {
                 self.breakdown.fork_ns += fork_ns;
                 if let Some(frame) = self.stack.last() {
-                    if frame.node != NO_NODE {
-                        self.tree.node_mut(frame.node).fork_ns += fork_ns;
-                    }
+                    self.tree.node_mut(frame.node).fork_ns += fork_ns;
                 }
             }
             Some(None) => {}
@@ -144,9 +142,7 @@ impl ThreadState {
                 }
                 let join_ns = now.saturating_sub(release.unwrap_or(arrival));
                 self.breakdown.join_ns += join_ns;
-                if node != NO_NODE {
-                    self.tree.node_mut(node).join_ns += join_ns;
-                }
+                self.tree.node_mut(node).join_ns += join_ns;
                 self.join(region, release, now)
             }
             _ => self.pop_to(region, Kind::Parallel, clock),
@@ -201,24 +197,21 @@ impl ThreadState {
         let release = release.max(frame.mark);
         let in_tasks = self.task_time_ns - frame.task_time_at_mark;
         let waiting = (release - frame.mark).saturating_sub(in_tasks);
-        if frame.node != NO_NODE {
-            let barrier = self
-                .tree
-                .child(frame.node, frame.region, Kind::ImplicitBarrier);
-            if self.tree.node(barrier).throttled.is_some() {
-                self.tree.node_mut(barrier).visits += 1;
-            } else {
-                self.add_timed_visit(barrier, waiting);
-                self.breakdown.implicit_barrier_ns += waiting;
-                self.trace_span(
-                    frame.mark,
-                    release - frame.mark,
-                    frame.region,
-                    Kind::ImplicitBarrier,
-                );
-            }
+        // A timed frame's node is never folded: its barrier has a node.
+        let barrier = self
+            .tree
+            .child(frame.node, frame.region, Kind::ImplicitBarrier);
+        if self.tree.node(barrier).throttled.is_some() {
+            self.tree.node_mut(barrier).visits += 1;
         } else {
+            self.add_timed_visit(barrier, waiting);
             self.breakdown.implicit_barrier_ns += waiting;
+            self.trace_span(
+                frame.mark,
+                release - frame.mark,
+                frame.region,
+                Kind::ImplicitBarrier,
+            );
         }
         self.close(frame, close_at.max(release));
     }

@@ -604,11 +604,11 @@ fn frames_below_the_depth_limit_fold_into_one_untimed_node_each() {
         .unwrap() as NodeIndex;
     assert_eq!(state.tree.node(deepest).inclusive_ns, 1000 - 47 - 47);
     let folded = child_of(&state, deepest, Kind::UserRegion);
-    assert!(folded.folded);
+    assert!(folded.is_folded());
     assert_eq!((folded.visits, folded.inclusive_ns), (12, 0));
     let leaf = child_of(&state, deepest, Kind::Atomic);
     assert!(
-        leaf.folded,
+        leaf.is_folded(),
         "the leaf hangs beside, not below, the folded region"
     );
     assert_eq!((leaf.visits, leaf.inclusive_ns), (12, 0));
@@ -640,7 +640,7 @@ fn task_recursion_deeper_than_the_limit_keeps_a_node_per_region() {
         t += 10;
     }
     assert!(state.stack.len() as u64 == 0 && levels * 3 > MAX_TREE_DEPTH as u64);
-    assert!(state.tree.nodes.iter().all(|n| !n.folded));
+    assert!(state.tree.nodes.iter().all(|n| !n.is_folded()));
     let task = first_of_kind(&state, Kind::Task);
     let in_task = child_of(&state, task, Kind::UserRegion);
     assert_eq!(in_task.visits, levels - 1);

@@ -22,10 +22,6 @@ pub struct Node {
     last_hit: NodeIndex,
     /// Levels below the root.
     pub depth: u16,
-    /// A child of a node at [`MAX_TREE_DEPTH`]: it counts every visit of
-    /// its region and kind opened anywhere below that node (recursion
-    /// folds into it), untimed, their time staying in the node above.
-    pub folded: bool,
     pub visits: u64,
     pub inclusive_ns: u64,
     pub children_ns: u64,
@@ -72,7 +68,6 @@ impl Node {
             next_sibling,
             last_hit: NO_NODE,
             depth,
-            folded: depth as usize > MAX_TREE_DEPTH,
             visits: 0,
             inclusive_ns: 0,
             children_ns: 0,
@@ -84,11 +79,19 @@ impl Node {
         }
     }
 
+    /// A child of a node at [`MAX_TREE_DEPTH`]: it counts every visit of
+    /// its region and kind opened anywhere below that node (recursion
+    /// folds into it), untimed, their time staying in the node above.
+    #[inline(always)]
+    pub fn is_folded(&self) -> bool {
+        self.depth as usize > MAX_TREE_DEPTH
+    }
+
     /// Whether a visit of the node reads the clock, as far as the node
     /// decides.
     #[inline(always)]
     pub fn is_timed(&self) -> bool {
-        self.throttled.is_none() && !self.folded
+        self.throttled.is_none() && !self.is_folded()
     }
 
     pub fn exclusive_ns(&self) -> u64 {
@@ -179,7 +182,7 @@ impl CallTree {
         let index = self.nodes.len() as NodeIndex;
         let parent_node = &self.nodes[parent as usize];
         // Folded nodes never become a context, so nothing opens below them.
-        debug_assert!(!parent_node.folded);
+        debug_assert!(!parent_node.is_folded());
         let (first_sibling, depth) = (parent_node.first_child, parent_node.depth + 1);
         self.nodes
             .push(Node::new(region, kind, parent, first_sibling, depth));
