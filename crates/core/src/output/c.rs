@@ -426,7 +426,6 @@ impl Renderer<'_> {
             .collect()
     }
 
-    /// A directive as a `#pragma` line of its own, numbered as the user's.
     /// The directive lines of `site` replaced by `lead` and `directive`
     /// written again, on a line of its own and followed by a line marker
     /// back to the source; the edit order and origin of that edit, for
@@ -444,7 +443,7 @@ impl Renderer<'_> {
         }
         text.push_str(lead);
         let directive_line = self.file.line_of(self.model.sites[site].span.start);
-        text.push_str(&self.pragma(directive, directive_line));
+        self.push_pragma(&mut text, directive, directive_line);
         text.push_str(&self.line_marker(self.file.line_of(lines.end)));
         let order = super::nesting_depth(self.model, site);
         let origin = Origin::Site { site, region: None };
@@ -452,12 +451,8 @@ impl Renderer<'_> {
         (order, origin)
     }
 
-    fn pragma(&self, directive: &crate::directive::Directive, line: usize) -> String {
-        let mut text = String::new();
-        self.push_pragma(&mut text, directive, line);
-        text
-    }
-
+    /// Appends a directive as a `#pragma` line of its own, numbered as the
+    /// user's.
     fn push_pragma(&self, text: &mut String, directive: &crate::directive::Directive, line: usize) {
         self.push_line_marker(text, line);
         text.push_str(match directive.sentinel {
