@@ -20,6 +20,7 @@
 //! parsing never fails: it keeps whatever fields it could read and says
 //! whether the string was malformed.
 
+use crate::idf::CodeKind;
 use std::fmt::Write as _;
 
 /// The keys of a CTC string that [`Context`] holds in fields of their own,
@@ -219,7 +220,7 @@ pub struct Context {
     /// `pompUnit`.
     pub unit: Option<String>,
     /// `pompKind`.
-    pub code_kind: Option<String>,
+    pub code_kind: Option<CodeKind>,
     /// `pompImplicitBarrier`.
     pub implicit_barrier: ImplicitBarrier,
 }
@@ -259,7 +260,7 @@ impl Context {
     /// given by its last path component; the enclosing unit appears when the
     /// instrumenter said which it is.
     pub fn label(&self) -> String {
-        if let Some(kind) = &self.code_kind {
+        if let Some(kind) = self.code_kind {
             return code_label(
                 kind,
                 self.name().unwrap_or_default(),
@@ -308,17 +309,18 @@ pub fn label(
 /// Loops and lambdas are named by where they are, their generated names
 /// (`solve::loop@61`) telling no more.
 pub fn code_label(
-    kind: &str,
+    kind: CodeKind,
     name: &str,
     unit: Option<&str>,
     place: Option<(&str, usize)>,
 ) -> String {
-    let mut label = kind.to_string();
-    let by_place = matches!(kind, "loop" | "lambda") && unit.is_some();
+    let mut label = kind.name().to_string();
+    let inside = matches!(kind, CodeKind::Loop | CodeKind::Lambda | CodeKind::Call);
+    let by_place = matches!(kind, CodeKind::Loop | CodeKind::Lambda) && unit.is_some();
     if !by_place {
         let _ = write!(label, " {name}");
     }
-    if let Some(unit) = unit.filter(|_| matches!(kind, "loop" | "lambda" | "call")) {
+    if let Some(unit) = unit.filter(|_| inside) {
         let _ = write!(label, " in {unit}");
     }
     push_place(&mut label, place);
@@ -441,7 +443,7 @@ pub struct ContextView<'a> {
     pub attributes: &'a [(String, String)],
     pub pomp_id: Option<&'a str>,
     pub unit: Option<&'a str>,
-    pub code_kind: Option<&'a str>,
+    pub code_kind: Option<CodeKind>,
     pub implicit_barrier: ImplicitBarrier,
 }
 
@@ -470,7 +472,7 @@ impl Context {
             attributes: &self.attributes,
             pomp_id: self.pomp_id.as_deref(),
             unit: self.unit.as_deref(),
-            code_kind: self.code_kind.as_deref(),
+            code_kind: self.code_kind,
             implicit_barrier: self.implicit_barrier,
         }
     }
@@ -541,7 +543,7 @@ pub fn push_view(context: &ContextView, body: &mut String, out: &mut String) {
         field(body, keys::POMP_UNIT, unit);
     }
     if let Some(kind) = context.code_kind {
-        field(body, keys::POMP_KIND, kind);
+        field(body, keys::POMP_KIND, kind.name());
     }
     if context.implicit_barrier == ImplicitBarrier::Inferred {
         field(body, keys::POMP_IMPLICIT_BARRIER, ImplicitBarrier::INFERRED);
@@ -620,7 +622,9 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             keys::POMP_TYPE => context.pomp_type = Some(value.to_string()),
             keys::POMP_ID => context.pomp_id = Some(value.to_string()),
             keys::POMP_UNIT => context.unit = Some(value.to_string()),
-            keys::POMP_KIND => context.code_kind = Some(value.to_string()),
+            // A kind this version does not know is named as a user
+            // region is.
+            keys::POMP_KIND => context.code_kind = CodeKind::from_name(value),
             keys::POMP_IMPLICIT_BARRIER => match value {
                 ImplicitBarrier::INFERRED => context.implicit_barrier = ImplicitBarrier::Inferred,
                 // An unknown form is measured the only way that needs no
@@ -700,7 +704,7 @@ mod tests {
     #[test]
     fn regions_of_code_say_what_they_measure_after_the_terminator() {
         let at = |line| range("/src/app.c", line, line);
-        let code = |kind: &str, name: &str, unit: Option<&str>, line| Context {
+        let code = |kind: CodeKind, name: &str, unit: Option<&str>, line| Context {
             region_type: opari2::USER_REGION.into(),
             pomp_type: Some(USER_REGION_TYPE.into()),
             start: at(line),
@@ -708,10 +712,10 @@ mod tests {
             attributes: vec![(keys::USER_REGION_NAME.into(), name.into())],
             pomp_id: Some("x.2".into()),
             unit: unit.map(str::to_string),
-            code_kind: Some(kind.into()),
+            code_kind: Some(kind),
             ..Context::default()
         };
-        let call = code("call", "MPI_Send", Some("exchange"), 16);
+        let call = code(CodeKind::Call, "MPI_Send", Some("exchange"), 16);
         let ctc = write(&call);
         assert!(
             ctc.ends_with("*userRegionName=MPI_Send**pompType=region*pompId=x.2*pompUnit=exchange*pompKind=call**"),
@@ -724,19 +728,25 @@ mod tests {
         assert_eq!(call.label(), "call MPI_Send in exchange (app.c:16)");
         let labels = [
             (
-                code("function", "ns::step", Some("ns::step"), 3),
+                code(CodeKind::Function, "ns::step", Some("ns::step"), 3),
                 "function ns::step (app.c:3)",
             ),
-            (code("program", "main", None, 9), "program main (app.c:9)"),
             (
-                code("loop", "solve::loop@61", Some("solve"), 61),
+                code(CodeKind::Program, "main", None, 9),
+                "program main (app.c:9)",
+            ),
+            (
+                code(CodeKind::Loop, "solve::loop@61", Some("solve"), 61),
                 "loop in solve (app.c:61)",
             ),
             (
-                code("lambda", "f::lambda@4", Some("f"), 4),
+                code(CodeKind::Lambda, "f::lambda@4", Some("f"), 4),
                 "lambda in f (app.c:4)",
             ),
-            (code("loop", "loop@2", None, 2), "loop loop@2 (app.c:2)"),
+            (
+                code(CodeKind::Loop, "loop@2", None, 2),
+                "loop loop@2 (app.c:2)",
+            ),
         ];
         for (context, label) in labels {
             assert_eq!(context.label(), label);
@@ -744,7 +754,7 @@ mod tests {
         // A hand-marked user region keeps its label.
         let user = Context {
             code_kind: None,
-            ..code("", "io", Some("main"), 5)
+            ..code(CodeKind::Function, "io", Some("main"), 5)
         };
         assert_eq!(user.label(), "region (io) in main (app.c:5)");
     }
@@ -973,9 +983,7 @@ mod tests {
             proptest::option::of(text()),
             any::<bool>(),
             proptest::option::of(proptest::string::string_regex("[a-z]{1,20}").unwrap()),
-            proptest::option::of(proptest::sample::select(vec![
-                "function", "lambda", "program", "loop", "call",
-            ])),
+            proptest::option::of(proptest::sample::select(CodeKind::ALL.to_vec())),
         )
             .prop_map(
                 |(
@@ -997,7 +1005,7 @@ mod tests {
                         attributes,
                         pomp_id,
                         unit,
-                        code_kind: kind.map(str::to_string),
+                        code_kind: kind,
                         implicit_barrier: if inferred {
                             ImplicitBarrier::Inferred
                         } else {
@@ -1027,7 +1035,7 @@ mod tests {
                 .collect(),
             pomp_id: context.pomp_id.as_deref().map(sanitize),
             unit: context.unit.as_deref().map(sanitize),
-            code_kind: context.code_kind.clone(),
+            code_kind: context.code_kind,
             implicit_barrier: context.implicit_barrier,
         }
     }

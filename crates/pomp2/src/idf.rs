@@ -106,15 +106,25 @@ pub enum CodeKind {
     Function,
     /// A C++ lambda's body.
     Lambda,
-    /// `main` or a Fortran main program: the whole run.
+    /// `main` or a Fortran main program: the whole run, which also
+    /// initialises and finalises the measurement.
     Program,
-    /// An outermost loop outside OpenMP constructs.
+    /// An outermost loop outside OpenMP constructs, from just before it
+    /// to just after it.
     Loop,
-    /// A call site of a chosen function.
+    /// A statement that calls a chosen function, named after the callee.
     Call,
 }
 
 impl CodeKind {
+    pub const ALL: [CodeKind; 5] = [
+        CodeKind::Function,
+        CodeKind::Lambda,
+        CodeKind::Program,
+        CodeKind::Loop,
+        CodeKind::Call,
+    ];
+
     /// As the IDF and the CTC's `pompKind` write it.
     pub fn name(self) -> &'static str {
         match self {
@@ -124,6 +134,11 @@ impl CodeKind {
             CodeKind::Loop => "loop",
             CodeKind::Call => "call",
         }
+    }
+
+    /// The kind [`CodeKind::name`] writes as `name`.
+    pub fn from_name(name: &str) -> Option<CodeKind> {
+        CodeKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
 
@@ -138,7 +153,7 @@ impl Region {
             .map(String::as_str);
         if let Some(kind) = self.kind {
             return crate::ctc::code_label(
-                kind.name(),
+                kind,
                 name.unwrap_or_default(),
                 self.unit.as_deref(),
                 Some((&self.file, self.line_start)),

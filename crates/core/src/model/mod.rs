@@ -209,41 +209,13 @@ impl serde::Serialize for CallPatterns {
     }
 }
 
-/// What a function region measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FunctionKind {
-    /// A function, method, procedure.
-    Function,
-    /// A C++ lambda's body.
-    Lambda,
-    /// `main` or a Fortran main program: the whole run, which also
-    /// initialises and finalises the measurement.
-    Program,
-    /// An outermost loop outside OpenMP constructs, from just before it
-    /// to just after it.
-    Loop,
-    /// A statement that calls a chosen function, named after the callee.
-    Call,
-}
-
-impl FunctionKind {
-    /// The kind as the IDF and the CTC's `pompKind` name it.
-    pub fn code_kind(self) -> pomp2::idf::CodeKind {
-        use pomp2::idf::CodeKind;
-        match self {
-            FunctionKind::Function => CodeKind::Function,
-            FunctionKind::Lambda => CodeKind::Lambda,
-            FunctionKind::Program => CodeKind::Program,
-            FunctionKind::Loop => CodeKind::Loop,
-            FunctionKind::Call => CodeKind::Call,
-        }
-    }
-}
+/// What a code region measures: the kind the IDF and the CTC's
+/// `pompKind` name.
+pub use pomp2::idf::CodeKind;
 
 /// A code region a front end hands over for measuring (a function
 /// definition, a lambda, an outermost loop or a call statement, as its
-/// [`FunctionKind`] says): where its code begins and where control falls
+/// [`CodeKind`] says): where its code begins and where control falls
 /// off its end. Its other ways out are the model's [`Exit`]s that leave
 /// `entry..exit` (`return`, Fortran alternate returns) and, in C and C++,
 /// exceptions.
@@ -252,7 +224,7 @@ pub struct Function {
     /// The qualified name (`ns::Class::method`, `Class::~Class`), a
     /// Fortran procedure's name as written.
     pub name: String,
-    pub kind: FunctionKind,
+    pub kind: CodeKind,
     /// The whole definition, head included.
     pub span: Span,
     /// Where the body's code begins: just after a C body's `{`, at the

@@ -3,7 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
-use crate::model::{DirectiveForm, FunctionKind, LockCall, Model};
+use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
     rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
     PompAction, Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR,
@@ -225,7 +225,7 @@ impl super::PlanWriter for Renderer<'_> {
         }
         // A loop or call statement becomes a compound statement opening
         // with the guard: one statement where there was one.
-        let statement = matches!(code.kind, FunctionKind::Loop | FunctionKind::Call);
+        let statement = matches!(code.kind, CodeKind::Loop | CodeKind::Call);
         let program = crate::rules::is_program(self.model, region);
         let control = &rules().control;
         let (init, finalize) = (&control["inst init"], &control["inst finalize"]);

@@ -149,6 +149,6 @@ fn function_region(
         clauses: Vec::new(),
         aux: region.aux.iter().cloned().collect(),
         implicit_barrier: None,
-        kind: Some(function.kind.code_kind()),
+        kind: region.code_kind,
     }
 }

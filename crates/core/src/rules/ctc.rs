@@ -98,10 +98,7 @@ pub fn push_ctc_string(
         attributes: &region.aux,
         pomp_id: pomp_id.as_deref(),
         unit: region.unit.as_deref().filter(|_| extended),
-        code_kind: region
-            .code_kind
-            .filter(|_| extended)
-            .map(pomp2::idf::CodeKind::name),
+        code_kind: region.code_kind.filter(|_| extended),
         implicit_barrier: region
             .implicit_barrier
             .filter(|_| extended)

@@ -5,7 +5,7 @@
 use super::user_regions::user_region_type;
 use super::*;
 use crate::language::Family;
-use crate::model::FunctionKind;
+use crate::model::CodeKind;
 use plan::FunctionRegion;
 
 impl Planner<'_> {
@@ -26,7 +26,7 @@ impl Planner<'_> {
             let last = function.span.end.max(function.span.start + 1) - 1;
             // A loop or call is its own head and end, each on its lines.
             let (entry, exit) = match function.kind {
-                FunctionKind::Loop | FunctionKind::Call => (function.span.start, last),
+                CodeKind::Loop | CodeKind::Call => (function.span.start, last),
                 _ => (function.entry, function.exit),
             };
             self.plan.regions.push(Region {
@@ -47,7 +47,7 @@ impl Planner<'_> {
                     .model
                     .unit_at(function.span.start)
                     .map(|u| self.model.units[u].name.clone()),
-                code_kind: Some(function.kind.code_kind()),
+                code_kind: Some(function.kind),
                 implicit_barrier: None,
             });
             self.plan.functions.push(FunctionRegion {
@@ -66,7 +66,7 @@ impl Planner<'_> {
         if filter.is_empty() {
             return false;
         }
-        let statement = matches!(function.kind, FunctionKind::Loop | FunctionKind::Call);
+        let statement = matches!(function.kind, CodeKind::Loop | CodeKind::Call);
         let mangled = (self.file.language == crate::language::Language::C && !statement)
             .then_some(function.name.as_str());
         let mut names = vec![function.name.clone()];
@@ -149,5 +149,5 @@ fn user_region_name_key() -> String {
 pub fn is_program(model: &Model, region: &Region) -> bool {
     region
         .function
-        .is_some_and(|f| model.functions[f].kind == FunctionKind::Program)
+        .is_some_and(|f| model.functions[f].kind == CodeKind::Program)
 }

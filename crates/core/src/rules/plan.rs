@@ -41,7 +41,7 @@ pub struct Region {
     /// The enclosing function or program unit.
     pub unit: Option<String>,
     /// For a region of code (`--regions`): what it measures.
-    pub code_kind: Option<pomp2::idf::CodeKind>,
+    pub code_kind: Option<crate::model::CodeKind>,
     /// How the waiting at the construct's closing barrier is measured, when
     /// it has one that is measured.
     pub implicit_barrier: Option<ImplicitBarrier>,

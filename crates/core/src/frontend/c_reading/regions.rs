@@ -8,7 +8,7 @@
 //! here, never its statements.
 
 use super::{qualified_name, CallForm, Kind, Syntax};
-use crate::model::{CodeRegions, Exit, Found, Function, FunctionKind};
+use crate::model::{CodeKind, CodeRegions, Exit, Found, Function};
 use crate::source::Span;
 
 /// Specifiers that make a function one the compiler may evaluate while
@@ -121,7 +121,7 @@ impl<S: Syntax> Regions<'_, S> {
             };
             if entered {
                 let outer = outer.clone();
-                (self.functions).retain(|f| !(f.kind == FunctionKind::Loop && f.span == outer));
+                (self.functions).retain(|f| !(f.kind == CodeKind::Loop && f.span == outer));
             }
         }
         if kind == Kind::Switch {
@@ -147,7 +147,7 @@ impl<S: Syntax> Regions<'_, S> {
             Kind::Lambda => {
                 let line = syntax.file().line_of(extent.start);
                 let outer = enclosing.as_deref().unwrap_or("<file>");
-                (format!("{outer}::lambda@{line}"), FunctionKind::Lambda)
+                (format!("{outer}::lambda@{line}"), CodeKind::Lambda)
             }
             _ => {
                 let name = qualified_name(syntax, node);
@@ -157,8 +157,8 @@ impl<S: Syntax> Regions<'_, S> {
                     measured: false,
                 });
                 match name.as_str() {
-                    "main" if enclosing.is_none() => (name, FunctionKind::Program),
-                    _ => (name, FunctionKind::Function),
+                    "main" if enclosing.is_none() => (name, CodeKind::Program),
+                    _ => (name, CodeKind::Function),
                 }
             }
         };
@@ -173,15 +173,15 @@ impl<S: Syntax> Regions<'_, S> {
         if !braced || compile_time_head(&text[extent.start..body_extent.start]) {
             return;
         }
-        if kind != FunctionKind::Lambda {
+        if kind != CodeKind::Lambda {
             self.around.last_mut().expect("pushed above").measured = true;
         }
-        if kind == FunctionKind::Program {
+        if kind == CodeKind::Program {
             // They end the regions in `main` of every kind.
             self.run_ends.extend(run_ends(syntax, body));
         }
         let wanted = match kind {
-            FunctionKind::Lambda => self.asked.lambdas,
+            CodeKind::Lambda => self.asked.lambdas,
             _ => self.asked.functions,
         };
         if !wanted {
@@ -224,7 +224,7 @@ impl<S: Syntax> Regions<'_, S> {
         let line = syntax.file().line_of(extent.start);
         self.functions.push(Function {
             name: format!("{function}::loop@{line}"),
-            kind: FunctionKind::Loop,
+            kind: CodeKind::Loop,
             span: extent.clone(),
             entry: extent.start,
             exit: extent.end,
@@ -266,7 +266,7 @@ impl<S: Syntax> Regions<'_, S> {
             self.measured_calls.push(call.callee);
             self.functions.push(Function {
                 name,
-                kind: FunctionKind::Call,
+                kind: CodeKind::Call,
                 span: extent.clone(),
                 entry: extent.start,
                 exit: extent.end,

@@ -6,7 +6,7 @@
 
 use super::units::named_child_of_kind;
 use super::Analysis;
-use crate::model::{Function, FunctionKind};
+use crate::model::{CodeKind, Function};
 use crate::source::Span;
 use tree_sitter::Node;
 
@@ -50,7 +50,7 @@ impl Analysis<'_> {
                 let statement = node.kind() != "call_expression";
                 // Calls are measured in OpenMP constructs too.
                 let region = (statement && self.measured_unit(node, &[]).is_some())
-                    .then(|| self.region_of(node, FunctionKind::Call, name))
+                    .then(|| self.region_of(node, CodeKind::Call, name))
                     .flatten();
                 match region {
                     Some(region) => regions.push(region),
@@ -77,7 +77,7 @@ impl Analysis<'_> {
         let line = self.file.line_of(self.original_span(node).start);
         let unit = self.measured_unit(node, constructs)?;
         let name = format!("{unit}::loop@{line}");
-        self.region_of(node, FunctionKind::Loop, name)
+        self.region_of(node, CodeKind::Loop, name)
     }
 
     /// The name of the unit whose execution part holds `node`, outside
@@ -98,7 +98,7 @@ impl Analysis<'_> {
     /// the start of the line after it, when it has those lines to itself:
     /// no label or other statement before it, nothing after it, and not
     /// the action of a logical `if`.
-    fn region_of(&self, node: Node, kind: FunctionKind, name: String) -> Option<Function> {
+    fn region_of(&self, node: Node, kind: CodeKind, name: String) -> Option<Function> {
         let logical_if = node.parent().is_some_and(|p| {
             p.kind() == "if_statement" && named_child_of_kind(p, "end_if_statement").is_none()
         });
@@ -112,7 +112,7 @@ impl Analysis<'_> {
         let blank = |text: &[u8]| text.iter().all(u8::is_ascii_whitespace);
         // A named loop (`outer: do`) keeps its name on its line; a label
         // could be jumped to past `Begin`.
-        let named = kind == FunctionKind::Loop
+        let named = kind == CodeKind::Loop
             && named_child_of_kind(node, "block_label_start_expression").is_some();
         if !(blank(before) || named && !before.iter().any(u8::is_ascii_digit)) {
             return None;

@@ -4,7 +4,7 @@ use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::language::fortran::fixed_form;
 use crate::language::Language;
-use crate::model::{Exit, Function, FunctionKind, LockCall, LogicalIf, Unit};
+use crate::model::{CodeKind, Exit, Function, LockCall, LogicalIf, Unit};
 use crate::source::Span;
 use std::collections::HashSet;
 use tree_sitter::Node;
@@ -160,8 +160,8 @@ impl Analysis<'_> {
             self.model.functions.push(Function {
                 name: scopes.join("::"),
                 kind: match node.kind() {
-                    "program" => FunctionKind::Program,
-                    _ => FunctionKind::Function,
+                    "program" => CodeKind::Program,
+                    _ => CodeKind::Function,
                 },
                 span: unit.span.clone(),
                 entry,

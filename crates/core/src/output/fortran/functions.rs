@@ -5,7 +5,7 @@
 
 use super::Renderer;
 use crate::edits::Origin;
-use crate::model::FunctionKind;
+use crate::model::CodeKind;
 use crate::rules::{rules, FunctionRegion};
 
 /// Orders among the edits at one offset: the unit's declarations come
@@ -35,7 +35,7 @@ impl Renderer<'_> {
         };
         let origin = Origin::Function { region };
         let (begin_order, end_order) = match code.kind {
-            FunctionKind::Loop | FunctionKind::Call => (STATEMENT_BEGIN_ORDER, STATEMENT_END_ORDER),
+            CodeKind::Loop | CodeKind::Call => (STATEMENT_BEGIN_ORDER, STATEMENT_END_ORDER),
             _ => (BEGIN_ORDER, END_ORDER),
         };
         let mut begin = String::new();
