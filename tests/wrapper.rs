@@ -258,10 +258,16 @@ fn check_with_pomp2_checker(
             .arg(&runtime)
             .args(["-o", "checked"]),
     );
+    run_checked(workspace, &dir.join("checked"), dir)
+}
+
+/// Runs a program linked with the checking library; its output and the
+/// library's summary.
+fn run_checked(workspace: &Workspace, program: &Path, dir: &Path) -> (String, String) {
     let summary = dir.join("check-summary.txt");
     let output = succeed(
         workspace
-            .command(dir.join("checked"), dir)
+            .command(program, dir)
             .env("POMP_CHECK_OUT", &summary),
     );
     (stdout(&output), std::fs::read_to_string(summary).unwrap())
@@ -1049,12 +1055,7 @@ fn original_interface_programs_link_the_library_named() {
             ]));
             dir.join("separate")
         };
-        let report = dir.join("report.txt");
-        let run = succeed(
-            workspace
-                .command(&program, &dir)
-                .env("POMP_CHECK_OUT", &report),
-        );
+        let (output, report) = run_checked(&workspace, &program, &dir);
         let compiler = if wrapper == "pomp-f90" {
             "gfortran"
         } else {
@@ -1068,8 +1069,7 @@ fn original_interface_programs_link_the_library_named() {
                 .args(["-o", "plain"]),
         );
         let expected = succeed(&mut workspace.command(dir.join("plain"), &dir));
-        assert_eq!(stdout(&run), stdout(&expected), "{}", source.display());
-        let report = std::fs::read_to_string(&report).unwrap();
+        assert_eq!(output, stdout(&expected), "{}", source.display());
         assert!(report.contains("pomp1_check: OK"), "{report}");
         assert!(!report.contains("regions seen: 0"), "{report}");
     }
@@ -1902,14 +1902,8 @@ fn a_library_named_with_dash_l_is_found_on_the_compilers_library_path() {
     };
     wrapped(&["-fopenmp", "-c", "sum.c"]);
     wrapped(&["-fopenmp", "sum.o", "-o", "sum"]);
-    let summary = dir.join("check-summary.txt");
-    let output = succeed(
-        workspace
-            .command(dir.join("sum"), &dir)
-            .env("POMP_CHECK_OUT", &summary),
-    );
-    assert_eq!(stdout(&output), "4950\n");
-    let summary = std::fs::read_to_string(summary).unwrap();
+    let (output, summary) = run_checked(&workspace, &dir.join("sum"), &dir);
+    assert_eq!(output, "4950\n");
     assert!(registered_regions(&summary) >= 1, "{summary}");
     workspace.assert_scratch_removed();
 }
