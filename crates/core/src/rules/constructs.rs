@@ -58,8 +58,13 @@ impl Planner<'_> {
         };
         if !shares_region {
             let opari2_type = self.opari2_type(&layers);
+            let opari2_structure = self.opari2_structure();
             let region = &mut self.plan.regions[region];
             region.implicit_barrier = implicit_barrier;
+            if opari2_structure {
+                let said = &rules().ctc.opari2;
+                (region.aux).retain(|(key, value)| said.writes(&opari2_type, key, value));
+            }
             region.opari2_type = opari2_type;
         }
         self.site_region[index] = Some(region);
@@ -122,17 +127,27 @@ impl Planner<'_> {
         let mut best = None;
         let mut fallback = None;
         for layer in layers.iter().filter(|l| l.is_instrumented()) {
-            let Some(rule) = rules().construct.get(&layer.rule) else {
-                continue;
+            // A combined construct kept whole is, in OPARI2's structure,
+            // the region of every leaf it holds, as OPARI2 writes it.
+            let kept_whole = (layer.directive.as_ref())
+                .filter(|d| self.opari2_structure() && split::kept_whole_by(d).is_some());
+            let leaves = match kept_whole {
+                Some(directive) => directive.spec().leaves.clone(),
+                None => vec![layer.rule.clone()],
             };
-            let word = rule.opari2_type(&layer.rule);
-            if rule.set == EventFamily::Opari2 {
-                joined.push_str(&word);
-                if pomp2::ctc::opari2::is_region_type(&joined) {
-                    best = Some(joined.clone());
+            for leaf in &leaves {
+                let Some(rule) = rules().construct.get(leaf) else {
+                    continue;
+                };
+                let word = rule.opari2_type(leaf);
+                if rule.set == EventFamily::Opari2 {
+                    joined.push_str(&word);
+                    if pomp2::ctc::opari2::is_region_type(&joined) {
+                        best = Some(joined.clone());
+                    }
+                } else if fallback.is_none() {
+                    fallback = Some(word.into_owned());
                 }
-            } else if fallback.is_none() {
-                fallback = Some(word.into_owned());
             }
         }
         let chosen = best.or(fallback).unwrap_or_else(|| "parallel".to_string());
@@ -579,8 +594,26 @@ impl Planner<'_> {
             .argument
             .clone()
             .filter(|_| site.directive.spec().argument_names.is_some());
-        let end_directive = site.end_site.map(|e| &self.model.sites[e].directive);
-        let aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        // OPARI2 does not read a Fortran end directive's clauses into the
+        // region's description.
+        let end_directive = (site.end_site)
+            .filter(|_| !self.opari2_structure())
+            .map(|e| &self.model.sites[e].directive);
+        let mut aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        if self.opari2_structure() && self.file.language.is_fortran() {
+            // OPARI2 writes the names of Fortran's critical sections and
+            // user regions in lower case, as Fortran reads names.
+            for (key, value) in &mut aux {
+                if [
+                    pomp2::ctc::keys::CRITICAL_NAME,
+                    pomp2::ctc::keys::USER_REGION_NAME,
+                ]
+                .contains(&key.as_str())
+                {
+                    value.make_ascii_lowercase();
+                }
+            }
+        }
         let user = site.directive.role() == Some(Role::UserRegionBegin);
         let region = Region {
             id,
