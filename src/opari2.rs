@@ -232,6 +232,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
         Some(output) => output.clone(),
         None => default_output(input, language)?,
     };
+    let declarations = DeclarationsFile::beside(&output, input)?;
     let mut options = Options {
         language: Some(language),
         ..Options::default()
@@ -239,6 +240,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     options.rules.events = EventSet::Opari2;
     options.output.line_markers = !args.nosrc;
     options.output.preprocessed = args.preprocessed;
+    options.output.declarations_file = Some(declarations.name.clone());
     for spec in &args.disable {
         disable(spec, &mut options)?;
     }
@@ -308,9 +310,42 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
             input.display()
         ));
     }
-    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to))
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let text = done.declarations.take().unwrap_or_default();
+    pomp_core::output::write_atomically(&declarations.path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", declarations.path.display()))?;
+    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to)).map_err(
+        |e| {
+            let _ = std::fs::remove_file(&declarations.path);
+            format!("cannot write {}: {e}", output.display())
+        },
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file OPARI2 keeps a file's declarations in (its regions' handles
+/// and CTC strings), which the output includes: `INFILE.opari.inc`, named
+/// after the input, beside the output. Builds that manage OPARI2's files
+/// (Score-P removes it after each compile) find it where OPARI2 puts it.
+struct DeclarationsFile {
+    /// As the output includes it.
+    name: String,
+    path: PathBuf,
+}
+
+impl DeclarationsFile {
+    fn beside(output: &Path, input: &Path) -> Result<DeclarationsFile, String> {
+        let input_name = input.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = format!("{}.opari.inc", input_name.unwrap_or_default());
+        // The include line quotes it: C with '"', Fortran with '\''.
+        if name.contains(['"', '\'', '\n']) {
+            return Err(format!(
+                "{}: a file name with quotes cannot be included; rename the file",
+                input.display()
+            ));
+        }
+        let path = output.with_file_name(&name);
+        Ok(DeclarationsFile { name, path })
+    }
 }
 
 /// The input's language: as an option says, else by its suffix; a form
