@@ -65,11 +65,15 @@ enum Command {
     /// Instrument a whole source tree into a mirror that builds as the original does.
     #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
-    /// Put pomp-cc, pomp-cxx, pomp-f90 and pomp itself (symlinks to this binary) in DIR.
+    /// Put pomp (a copy of this binary), pomp-cc, pomp-cxx and pomp-f90 (links to it) in DIR,
+    /// and pomp's runtime in DIR/../lib.
     InstallWrappers {
         dir: PathBuf,
-        /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, so
-        /// that Score-P, TAU and builds written for OPARI2 run pomp in its place.
+        /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, and
+        /// what an OPARI2 installation has around them: the POMP2 headers in DIR/../include
+        /// and the CTC reader's sources in DIR/../share/opari2/devel. Score-P, TAU and builds
+        /// written for OPARI2 then run pomp in its place; Score-P's configure --with-opari2=DIR
+        /// builds its OpenMP adapter on it.
         #[arg(long)]
         opari2: bool,
     },

@@ -14,13 +14,17 @@ const OPARI2_LIBRARY: &str = "/usr/lib/libpomp.a";
 /// pomp's shims, installed into `dir/bin`.
 fn install_shims(dir: &Path) -> PathBuf {
     let bin = dir.join("bin");
+    install_shims_into(&bin);
+    bin
+}
+
+fn install_shims_into(bin: &Path) {
     let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
         .args(["install-wrappers", "--opari2"])
-        .arg(&bin)
+        .arg(bin)
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
-    bin
 }
 
 fn stderr(output: &Output) -> String {
@@ -206,5 +210,185 @@ fn debug_information_names_the_user_s_file_for_every_function() {
     assert_eq!(
         places_of(&dir.path().join("y"), &["MAIN__", "show.0"]),
         ["MAIN__ y.f90:1", "show.0 y.f90:11"]
+    );
+}
+
+/// Every file under `root`, as paths relative to it.
+fn files_under(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        for entry in std::fs::read_dir(&directory).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.is_symlink() {
+                pending.push(path);
+            } else {
+                files.push(path.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn install_wrappers_opari2_lays_out_what_score_p_s_configure_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("opari2");
+    install_shims_into(&prefix.join("bin"));
+    // What Score-P 8.4's configure --with-opari2=PREFIX/bin asks.
+    let config = prefix.join("bin/opari2-config");
+    let answer = |args: &[&str]| {
+        let output = Command::new(&config).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        stdout(&output)
+    };
+    let interface = answer(&["--interface-version"]);
+    let current: u32 = interface.split(':').next().unwrap().parse().unwrap();
+    assert!(current >= 3, "{interface}");
+    assert!(answer(&["--version"]).starts_with('2'));
+    let include = prefix.join("include");
+    assert_eq!(answer(&["--cflags"]), format!("-I{}", include.display()));
+    assert_eq!(
+        answer(&["--cflags=gnu", "--fortran"]),
+        format!("-I{} -Wno-unused", include.display())
+    );
+    answer(&["--fix-form"]);
+    for header in ["opari2/pomp2_lib.h", "opari2/pomp2_user_lib.h"] {
+        assert!(include.join(header).is_file(), "{header}");
+    }
+    // Score-P's OpenMP adapter builds the CTC reader from there, and
+    // reads with it: warnings are errors in a library's build.
+    let devel = prefix.join("share/opari2/devel");
+    let reader = "#include <stdio.h>\n#include <string.h>\n#include <opari2/pomp2_lib.h>\n\
+        #include <opari2_region_info.h>\n#include <pomp2_region_info.h>\n\
+        #include <pomp2_user_region_info.h>\n\
+        int main(void)\n{\n    POMP2_Region_info info;\n\
+        ctcString2RegionInfo(\"95*regionType=critical*sscl=/a/x.c:3:4*escl=/a/x.c:9:9*\
+        criticalName=tally*pompId=1**pompUnit=f\", &info);\n\
+        OPARI2_Region_info *where = (OPARI2_Region_info *)&info;\n\
+        printf(\"%d %s %s %u %u %u %u\\n\", info.mRegionType == POMP2_Critical, info.mCriticalName,\n\
+               where->mStartFileName, where->mStartLine1, where->mStartLine2, where->mEndLine1,\n\
+               info.mEndLine2);\n    freePOMP2RegionInfoMembers(&info);\n\
+        POMP2_USER_Region_info user;\n\
+        ctcString2UserRegionInfo(\"1*regionType=userRegion*sscl=y.f90:1:1*escl=y.f90:5:5*\
+        userRegionName=solve**\", &user);\n\
+        printf(\"%d %s\\n\", user.mRegionType == POMP2_USER_Region, user.mUserRegionName);\n\
+        freePOMP2UserRegionInfoMembers(&user);\n    return 0;\n}\n";
+    std::fs::write(dir.path().join("reader.c"), reader).unwrap();
+    let bin = prefix.join("bin");
+    let output = run_script(
+        dir.path(),
+        &bin,
+        &format!(
+            "D={}\n\
+             gcc -std=c99 -Wall -Wextra -Werror `opari2-config --cflags` -I$D reader.c \
+             $D/opari2_ctc_parser.c $D/pomp2_region_info.c $D/pomp2_user_region_info.c -o reader\n\
+             ./reader",
+            devel.display()
+        ),
+    );
+    assert_eq!(stdout(&output), "1 tally /a/x.c 3 4 9 9\n1 solve\n");
+    // Copies all: nothing points out of the installation (a cargo clean
+    // of the build pomp came from leaves it whole).
+    for file in files_under(&prefix) {
+        let path = prefix.join(&file);
+        let target = std::fs::canonicalize(&path).unwrap();
+        assert!(
+            target.starts_with(&prefix.canonicalize().unwrap()),
+            "{}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn a_malformed_ctc_string_ends_the_program_with_a_message_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("opari2");
+    install_shims_into(&prefix.join("bin"));
+    let devel = prefix.join("share/opari2/devel");
+    let reader = "#include <pomp2_region_info.h>\nint main(void)\n{\n    POMP2_Region_info info;\n\
+        ctcString2RegionInfo(\"40*regionType=parallel*sscl=x.c:3**\", &info);\n    return 0;\n}\n";
+    std::fs::write(dir.path().join("reader.c"), reader).unwrap();
+    let built = Command::new("gcc")
+        .arg("-I")
+        .arg(&devel)
+        .arg("reader.c")
+        .args(["opari2_ctc_parser.c", "pomp2_region_info.c"].map(|f| devel.join(f)))
+        .args(["-o", "reader"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", stderr(&built));
+    let run = Command::new(dir.path().join("reader")).output().unwrap();
+    assert!(!run.status.success());
+    let message = stderr(&run);
+    assert!(
+        message.contains("\"40*regionType=parallel*sscl=x.c:3**\"")
+            && message.contains("file:first:last"),
+        "{message}"
+    );
+}
+
+#[test]
+fn pomp_s_headers_declare_what_opari2_s_declare_and_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefix = dir.path().join("opari2");
+    install_shims_into(&prefix.join("bin"));
+    // The names of the functions a header declares, outside its comments.
+    let declared = |text: &str| -> std::collections::BTreeSet<String> {
+        let mut code = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("/*") {
+            code.push_str(&rest[..at]);
+            rest = rest[at..].split_once("*/").map_or("", |(_, after)| after);
+        }
+        code.push_str(rest);
+        let mut names = std::collections::BTreeSet::new();
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find("POMP2_") {
+            let name: String = rest[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let after = rest[at + name.len()..].trim_start();
+            if after.starts_with('(') {
+                names.insert(name.clone());
+            }
+            rest = &rest[at + name.len()..];
+        }
+        names
+    };
+    // OPARI2's headers, their guards renamed so that both are read.
+    let theirs = dir.path().join("theirs");
+    std::fs::create_dir_all(&theirs).unwrap();
+    let mut included = String::new();
+    for header in ["pomp2_lib.h", "pomp2_user_lib.h"] {
+        let text = std::fs::read_to_string(Path::new("/usr/include/opari2").join(header))
+            .expect("OPARI2's headers: apt-get install libpomp2-dev (scripts/setup does)");
+        let ours = std::fs::read_to_string(prefix.join("include/opari2").join(header)).unwrap();
+        let missing: Vec<String> = declared(&text)
+            .difference(&declared(&ours))
+            .cloned()
+            .collect();
+        assert!(missing.is_empty(), "{header} lacks {missing:?}");
+        let guard = if header == "pomp2_lib.h" {
+            "POMP2_LIB_H"
+        } else {
+            "POMP2_USER_LIB_H"
+        };
+        std::fs::write(theirs.join(header), text.replace(guard, "THEIR_GUARD")).unwrap();
+        included.push_str(&format!(
+            "#include \"theirs/{header}\"\n#include <opari2/{header}>\n"
+        ));
+    }
+    std::fs::write(dir.path().join("both.c"), &included).unwrap();
+    std::fs::copy(dir.path().join("both.c"), dir.path().join("both.cpp")).unwrap();
+    run_script(
+        dir.path(),
+        &prefix.join("bin"),
+        "gcc -fopenmp -Wall -Werror `opari2-config --cflags` -c both.c\n\
+         g++ -fopenmp -Wall -Werror `opari2-config --cflags` -c both.cpp",
     );
 }

@@ -13,6 +13,7 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod install;
 mod library;
 pub mod options;
 pub mod plan;
@@ -21,7 +22,8 @@ mod runtime;
 mod scratch;
 pub mod sources;
 
-pub use compiler::{install_wrappers, Compiler};
+pub use compiler::Compiler;
+pub use install::{install_wrappers, OPARI2_DEVEL, OPARI2_INCLUDE};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 pub use runtime::link_arguments;
 
