@@ -145,7 +145,7 @@ impl<S: Syntax> Regions<'_, S> {
         let enclosing = self.around.last().map(|a| a.name.clone());
         let (name, kind) = match kind {
             Kind::Lambda => {
-                let line = syntax.file().line_of(extent.start);
+                let line = syntax.file().user_line(extent.start);
                 let outer = enclosing.as_deref().unwrap_or("<file>");
                 (format!("{outer}::lambda@{line}"), CodeKind::Lambda)
             }
@@ -221,7 +221,7 @@ impl<S: Syntax> Regions<'_, S> {
         if self.in_construct(&extent) || after_pragma(&syntax.file().bytes, extent.start) {
             return;
         }
-        let line = syntax.file().line_of(extent.start);
+        let line = syntax.file().user_line(extent.start);
         self.functions.push(Function {
             name: format!("{function}::loop@{line}"),
             kind: CodeKind::Loop,

@@ -74,7 +74,7 @@ impl Analysis<'_> {
     }
 
     fn loop_region(&self, node: Node, constructs: &[Span]) -> Option<Function> {
-        let line = self.file.line_of(self.original_span(node).start);
+        let line = self.file.user_line(self.original_span(node).start);
         let unit = self.measured_unit(node, constructs)?;
         let name = format!("{unit}::loop@{line}");
         self.region_of(node, CodeKind::Loop, name)

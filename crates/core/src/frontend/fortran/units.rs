@@ -352,8 +352,11 @@ impl Analysis<'_> {
             };
             if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
                 let name = self.parse_text_of(callee).to_ascii_lowercase();
-                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str()) {
-                    let span = self.original_span(callee);
+                let span = self.original_span(callee);
+                // A system header's calls are the library's own.
+                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str())
+                    && !self.file.in_system_header(span.start)
+                {
                     if span.len() == callee.byte_range().len() {
                         calls.push(LockCall { span, name });
                     } else {
