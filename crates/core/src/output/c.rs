@@ -3,6 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::language::c::lex::is_ident;
 use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
     rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
@@ -574,7 +575,7 @@ impl Renderer<'_> {
             }
             Interface::Pomp1 | Interface::Pomp1Paper => out.push_str(POMP1_DESCRIPTOR),
         }
-        if preprocessed {
+        if preprocessed && self.max_threads_undeclared() {
             out.push_str("int omp_get_max_threads(void);\n");
         }
         let mut events: Vec<&str> = self.events.iter().map(String::as_str).collect();
@@ -626,6 +627,31 @@ impl Renderer<'_> {
         }
         out.push_str(&self.line_marker(resume));
         out
+    }
+
+    /// Whether a preprocessed file calls `omp_get_max_threads` in pomp's
+    /// code before its headers declare it. A C++ `omp.h` may declare it
+    /// with an exception specification that must then be the only one
+    /// (gcc's says `noexcept`, clang's nothing), so it is declared here
+    /// only where no header (a system header) did before.
+    fn max_threads_undeclared(&self) -> bool {
+        let calls = |layer: &Layer| {
+            (layer.vars.iter()).any(|v| matches!(v, Var::NumThreads(None) | Var::MaxThreads))
+        };
+        let Some(first_call) = (self.plan.constructs.iter())
+            .filter(|c| c.layers.iter().any(calls))
+            .map(|c| self.model.sites[c.site].span.start)
+            .min()
+        else {
+            return false;
+        };
+        let bytes = &self.file.bytes[..first_call];
+        let name = b"omp_get_max_threads";
+        !memchr::memmem::find_iter(bytes, name).any(|at| {
+            let whole = (at == 0 || !is_ident(bytes[at - 1]))
+                && bytes.get(at + name.len()).is_none_or(|&b| !is_ident(b));
+            whole && self.file.in_system_header(at)
+        })
     }
 
     /// A region's static context descriptor of the original interface.

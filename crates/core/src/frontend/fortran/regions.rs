@@ -91,7 +91,8 @@ impl Analysis<'_> {
             return None;
         }
         let unit = &self.model.units[self.model.units.unit_at(span.start)?];
-        (unit.declarations_at? <= span.start).then(|| unit.name.clone())
+        let library = self.file.in_system_header(unit.span.start);
+        (unit.declarations_at? <= span.start && !library).then(|| unit.name.clone())
     }
 
     /// `node`, in a measured unit, measured from the start of its line to

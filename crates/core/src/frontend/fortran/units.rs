@@ -119,6 +119,10 @@ impl Analysis<'_> {
             let Some(entry) = unit.declarations_at else {
                 continue;
             };
+            // A system header's units are the library's.
+            if self.file.in_system_header(unit.span.start) {
+                continue;
+            }
             let mut cursor = node.walk();
             let children: Vec<Node> = node.named_children(&mut cursor).collect();
             let ending = (children.iter())
