@@ -171,6 +171,22 @@ OPARI2_CTC_parseCTCStringAndAssignRegionInfoValues( CTCData * obj,
 }
 
 void
+OPARI2_CTC_readRegionInfo( CTCData*            obj,
+                           const char          string[],
+                           OPARI2_Region_info* info,
+                           size_t              size,
+                           bool ( *checkToken )( int,
+                                                 char*,
+                                                 CTCData* ) )
+{
+    memset( info, 0, size );
+    OPARI2_CTC_initCTCData( obj, string );
+    obj->mRegionInfo = info;
+    OPARI2_CTC_parseCTCStringAndAssignRegionInfoValues( obj, checkToken );
+    OPARI2_CTC_checkConsistency( obj );
+}
+
+void
 OPARI2_CTC_assignUnsigned( CTCData*    obj,
                            unsigned*   anUnsigned,
                            const char* value )

@@ -57,6 +57,19 @@ OPARI2_CTC_parseCTCStringAndAssignRegionInfoValues( CTCData * obj,
                                                                            char*,
                                                                            CTCData* ) );
 
+/* Reads `string` into `info`, a region's information of `size` bytes
+   whose kind `checkToken` reads (see above), every field of which is set;
+   the string must place the region. Free `obj` with
+   OPARI2_CTC_freeCTCData once the kind's own checks are done. */
+void
+OPARI2_CTC_readRegionInfo( CTCData*            obj,
+                           const char          string[],
+                           OPARI2_Region_info* info,
+                           size_t              size,
+                           bool ( *checkToken )( int,
+                                                 char*,
+                                                 CTCData* ) );
+
 /* Values of the forms keys take: a number, a name (copied; the region
    information owns it), a clause's presence ("0" or "1"). */
 void

@@ -4,7 +4,6 @@
 #include "opari2_ctc_token.h"
 
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const OPARI2_CTCMapType region_types[] =
@@ -183,12 +182,9 @@ void
 ctcString2RegionInfo( const char         ctcString[],
                       POMP2_Region_info* regionInfo )
 {
-    memset( regionInfo, 0, sizeof( *regionInfo ) );
     CTCData reading;
-    OPARI2_CTC_initCTCData( &reading, ctcString );
-    reading.mRegionInfo = ( OPARI2_Region_info* )regionInfo;
-    OPARI2_CTC_parseCTCStringAndAssignRegionInfoValues( &reading, assign_openmp_token );
-    OPARI2_CTC_checkConsistency( &reading );
+    OPARI2_CTC_readRegionInfo( &reading, ctcString, ( OPARI2_Region_info* )regionInfo,
+                               sizeof( *regionInfo ), assign_openmp_token );
     if ( regionInfo->mRegionType == POMP2_No_type )
     {
         OPARI2_CTC_error( &reading, "no regionType", NULL );

@@ -3,7 +3,7 @@
 #include "opari2_ctc_parser.h"
 #include "opari2_ctc_token.h"
 
-#include <string.h>
+#include <stddef.h>
 
 static const OPARI2_CTCMapType user_region_types[] =
 {
@@ -48,12 +48,9 @@ void
 ctcString2UserRegionInfo( const char              ctcString[],
                           POMP2_USER_Region_info* regionInfo )
 {
-    memset( regionInfo, 0, sizeof( *regionInfo ) );
     CTCData reading;
-    OPARI2_CTC_initCTCData( &reading, ctcString );
-    reading.mRegionInfo = ( OPARI2_Region_info* )regionInfo;
-    OPARI2_CTC_parseCTCStringAndAssignRegionInfoValues( &reading, assign_user_token );
-    OPARI2_CTC_checkConsistency( &reading );
+    OPARI2_CTC_readRegionInfo( &reading, ctcString, ( OPARI2_Region_info* )regionInfo,
+                               sizeof( *regionInfo ), assign_user_token );
     if ( regionInfo->mRegionType == POMP2_USER_no_type )
     {
         OPARI2_CTC_error( &reading, "no regionType", NULL );
