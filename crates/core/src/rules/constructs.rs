@@ -127,27 +127,17 @@ impl Planner<'_> {
         let mut best = None;
         let mut fallback = None;
         for layer in layers.iter().filter(|l| l.is_instrumented()) {
-            // A combined construct kept whole is, in OPARI2's structure,
-            // the region of every leaf it holds, as OPARI2 writes it.
-            let kept_whole = (layer.directive.as_ref())
-                .filter(|d| self.opari2_structure() && split::kept_whole_by(d).is_some());
-            let leaves = match kept_whole {
-                Some(directive) => directive.spec().leaves.clone(),
-                None => vec![layer.rule.clone()],
+            let Some(rule) = rules().construct.get(&layer.rule) else {
+                continue;
             };
-            for leaf in &leaves {
-                let Some(rule) = rules().construct.get(leaf) else {
-                    continue;
-                };
-                let word = rule.opari2_type(leaf);
-                if rule.set == EventFamily::Opari2 {
-                    joined.push_str(&word);
-                    if pomp2::ctc::opari2::is_region_type(&joined) {
-                        best = Some(joined.clone());
-                    }
-                } else if fallback.is_none() {
-                    fallback = Some(word.into_owned());
+            let word = rule.opari2_type(&layer.rule);
+            if rule.set == EventFamily::Opari2 {
+                joined.push_str(&word);
+                if pomp2::ctc::opari2::is_region_type(&joined) {
+                    best = Some(joined.clone());
                 }
+            } else if fallback.is_none() {
+                fallback = Some(word.into_owned());
             }
         }
         let chosen = best.or(fallback).unwrap_or_else(|| "parallel".to_string());
@@ -159,7 +149,10 @@ impl Planner<'_> {
 
     /// A combined construct kept whole: its block is the loop, which
     /// nothing may precede, so only the outermost leaf's calls before and
-    /// after it remain, and no barrier of it is measured.
+    /// after it remain, and no barrier of it is measured. In OPARI2's
+    /// structure it stays as written: a library other than pomp's runtime
+    /// takes a forked team's own events for granted (Score-P stops the
+    /// program at the join without them).
     fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
         if !layer.is_instrumented() {
             return;
@@ -172,6 +165,25 @@ impl Planner<'_> {
             .directive
             .as_ref()
             .map_or(&site.directive.name, |d| &d.name);
+        if self.opari2_structure() {
+            layer.before = Cow::Borrowed(&[]);
+            layer.after = Cow::Borrowed(&[]);
+            self.plan.diagnostics.push(
+                Diagnostic::note(
+                    site.span.clone(),
+                    format!("`{name}` with `{clause}` is left as written"),
+                    "not measured",
+                )
+                .with_note(format!(
+                    "pomp measures the parts of `{name}` each on its own, as separate \
+                     directives; here it keeps the construct whole, where the team's own \
+                     events have no place, and a POMP2 library other than pomp's runtime \
+                     needs them for every team it sees forked"
+                ))
+                .with_note(format!("why: {}", rules().kept_whole.reason)),
+            );
+            return;
+        }
         let measured: Vec<&str> = layer
             .before
             .iter()
