@@ -105,7 +105,8 @@ impl Renderer<'_> {
         let text = self.declarations_of(fixed_form::STATEMENT_INDENT, &all);
         for unit_index in needs.keys() {
             let indent = self.indent(Some(*unit_index));
-            let include = self.statement(&indent, &format!("include '{name}'"));
+            // An INCLUDE line is not a statement: it cannot be continued.
+            let include = format!("{indent}include '{name}'\n");
             self.declare_in(*unit_index, &include);
         }
         Some(text)
