@@ -13,8 +13,6 @@
 #[allow(dead_code)]
 #[path = "support/progen/mod.rs"]
 mod progen;
-#[path = "support/toolchains.rs"]
-mod toolchains;
 
 use pomp_core::frontend::clang::{cross_check::cross_check, CompileFlags};
 use pomp_core::frontend::{Choice, Options as FrontEndOptions};
@@ -203,7 +201,7 @@ fn preprocessed_programs_read_alike_with_both_front_ends() {
         .map(|e| e.unwrap().path())
         .filter(|p| matches!(Language::from_path(p), Some(Language::C | Language::Cpp)));
     let programs: Vec<PathBuf> = corpus_files().into_iter().chain(regions_programs).collect();
-    let toolchains = toolchains::Toolchain::all();
+    let toolchains = progen::toolchains::Toolchain::all();
     let inputs: Vec<(PathBuf, PathBuf)> = (toolchains.iter())
         .flat_map(|toolchain| programs.iter().map(move |p| (toolchain, p)))
         .map(|(toolchain, program)| {

@@ -225,24 +225,8 @@ fn check_places(
     work: &Path,
 ) -> Result<(), String> {
     let idf = work.join("original.idf.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
-        .arg("instrument")
-        .arg(&file.path)
-        .arg("-o")
-        .arg(work.join("original.pomp"))
-        .arg("--idf")
-        .arg(&idf)
-        .args(file.regions.iter().map(|r| format!("--regions={r}")))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run pomp: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "pomp instrument failed on the original ({}):\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let options = Vec::from_iter(file.regions_option());
+    pomp_instrument(&file.path, &work.join("original.pomp"), &idf, &options)?;
     let original = places(&idf_document(&idf)?);
     let text = fs::read_to_string(&file.path).map_err(|e| e.to_string())?;
     let line = |n: u64| {
@@ -325,6 +309,35 @@ impl RunResult {
             None => format!("{}", self.status),
         }
     }
+}
+
+/// `pomp instrument` of `source` into `output` and `idf`, with `options`.
+fn pomp_instrument(
+    source: &Path,
+    output: &Path,
+    idf: &Path,
+    options: &[String],
+) -> Result<(), String> {
+    let ran = Command::new(env!("CARGO_BIN_EXE_pomp"))
+        .arg("instrument")
+        .arg(source)
+        .arg("-o")
+        .arg(output)
+        .arg("--idf")
+        .arg(idf)
+        .args(options)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run pomp: {e}"))?;
+    if !ran.status.success() {
+        return Err(format!(
+            "pomp instrument {} failed ({}):\n{}",
+            source.display(),
+            ran.status,
+            String::from_utf8_lossy(&ran.stderr)
+        ));
+    }
+    Ok(())
 }
 
 /// The line table of `object`, compiled from pomp's output of the
@@ -744,6 +757,13 @@ struct CorpusFile {
     preprocessed: bool,
 }
 
+impl CorpusFile {
+    /// The `--regions` option the file asks for, if any.
+    fn regions_option(&self) -> Option<String> {
+        self.regions.as_ref().map(|r| format!("--regions={r}"))
+    }
+}
+
 /// The settings a file's first line asks for, `None` for the usual one:
 /// no flags, then each variant.
 fn variants(path: &Path) -> Option<Vec<Vec<String>>> {
@@ -949,26 +969,9 @@ fn check_with_library(
     };
     let instrumented = beside_copies.join(instrumented_name(&source));
     let idf = work.join("idf.json");
-    let interface_name = interface.name();
-    let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
-        .arg("instrument")
-        .arg(&source)
-        .arg("-o")
-        .arg(&instrumented)
-        .arg("--idf")
-        .arg(&idf)
-        .args(["--interface", interface_name])
-        .args(file.regions.iter().map(|r| format!("--regions={r}")))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run pomp: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "pomp instrument failed ({}):\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let mut options = vec!["--interface".to_string(), interface.name().to_string()];
+    options.extend(file.regions_option());
+    pomp_instrument(&source, &instrumented, &idf, &options)?;
     let object = work.join("instrumented.o");
     let mut command = Command::new(compiler);
     command
