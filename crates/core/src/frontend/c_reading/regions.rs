@@ -2,7 +2,8 @@
 //! ends: function definitions and lambdas, where each body's code begins
 //! and ends, and the statements of `main` that end the run.
 //!
-//! Definitions in system headers (of a preprocessed file) are left alone.
+//! Definitions in a library's headers (of a preprocessed file) are left
+//! alone.
 //!
 //! A body is measured from just after its `{` to its `}`; every other way
 //! out (`return`, an exception) is left to the output, which closes the
@@ -164,9 +165,9 @@ impl<S: Syntax> Regions<'_, S> {
                 }
             }
         };
-        // A system header's functions (of a preprocessed file) are the
+        // A library header's functions (of a preprocessed file) are the
         // library's: neither they nor code in them are measured.
-        if syntax.file().in_system_header(extent.start) {
+        if syntax.file().in_library_header(extent.start) {
             return;
         }
         let Some(body) = syntax.body(node) else {

@@ -18,9 +18,9 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
         let i = skipped.partition_point(|s| s.start <= at);
         i > 0 && skipped[i - 1].contains(&at)
     };
-    // A system header's code (in a preprocessed file) is left as the
-    // compiler's library wrote it.
-    let ours = |at: usize| !in_skipped(at) && !file.in_system_header(at);
+    // A library header's code (in a preprocessed file) is left as the
+    // library wrote it.
+    let ours = |at: usize| !in_skipped(at) && !file.in_library_header(at);
     // `_Pragma` in a `#define` is found where the macro is used.
     let raw: Vec<RawDirective> = scan::scan(&file.bytes)
         .directives
@@ -53,7 +53,7 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
         .map(|d| crate::frontend::c::parse_raw(d, file.language))
         .collect();
     let mentions: Vec<Span> = (crate::frontend::c::lock_mentions(&file.bytes).into_iter())
-        .filter(|m| !file.in_system_header(m.start))
+        .filter(|m| !file.in_library_header(m.start))
         .collect();
     let mut model = c_reading::read(&syntax, &directives, &parses, &mentions, found);
     let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());

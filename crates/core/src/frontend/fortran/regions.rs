@@ -91,7 +91,7 @@ impl Analysis<'_> {
             return None;
         }
         let unit = &self.model.units[self.model.units.unit_at(span.start)?];
-        let library = self.file.in_system_header(unit.span.start);
+        let library = self.file.in_library_header(unit.span.start);
         (unit.declarations_at? <= span.start && !library).then(|| unit.name.clone())
     }
 
