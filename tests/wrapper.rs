@@ -1907,3 +1907,21 @@ fn a_library_named_with_dash_l_is_found_on_the_compilers_library_path() {
     assert!(registered_regions(&summary) >= 1, "{summary}");
     workspace.assert_scratch_removed();
 }
+
+#[test]
+fn the_runtime_leaves_the_programs_math_functions_alone() {
+    let workspace = Workspace::new();
+    let dir = workspace.project("math", "math");
+    let build = |compiler: &Path, program: &str| {
+        succeed(
+            workspace
+                .command(compiler, &dir)
+                .args(["-O2", "-fopenmp", "math.cpp", "-o", program]),
+        );
+        stdout(&succeed(&mut workspace.command(dir.join(program), &dir)))
+    };
+    let plain = build(Path::new("g++"), "plain");
+    let instrumented = build(&workspace.wrapper("pomp-cxx"), "instrumented");
+    assert_eq!(plain.lines().count(), 8, "{plain}");
+    assert_eq!(instrumented, plain);
+}

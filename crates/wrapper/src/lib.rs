@@ -19,11 +19,12 @@ pub mod plan;
 pub mod registration;
 mod runtime;
 mod scratch;
+pub mod seal;
 pub mod sources;
 
 pub use compiler::{install_wrappers, Compiler};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
-pub use runtime::link_arguments;
+pub use runtime::{link_arguments, runtime_archive};
 
 use anyhow::Result;
 use options::WrapperOptions;
