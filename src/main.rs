@@ -65,8 +65,10 @@ enum Command {
     /// Instrument a whole source tree into a mirror that builds as the original does.
     #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
-    /// Put pomp-cc, pomp-cxx, pomp-f90 and pomp itself (symlinks to this binary) in DIR.
+    /// Install pomp, pomp-cc, pomp-cxx, pomp-f90 and the runtime they link into DIR.
+    #[command(long_about = INSTALL_ABOUT)]
     InstallWrappers {
+        /// Where to install, e.g. ~/.local/bin (made if missing)
         dir: PathBuf,
         /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, so
         /// that Score-P, TAU and builds written for OPARI2 run pomp in its place.
@@ -212,6 +214,14 @@ struct ReportArgs {
     #[command(flatten)]
     color: ColorFlag,
 }
+
+const INSTALL_ABOUT: &str = "Installs into DIR the pomp binary (a hard link where the file \
+system allows, else a copy), pomp-cc, pomp-cxx and pomp-f90 as links to it, and the runtime \
+archive the wrappers link (libpomp_runtime.a, made so that it defines nothing but the POMP2 \
+interface). Nothing installed points into the build directory: `cargo clean` or a rebuild \
+leaves it working; run install-wrappers again to install a newer build. When DIR is not on \
+the PATH, it says so with the line to add to your shell's startup file.\n\n\
+Example: pomp install-wrappers ~/.local/bin && pomp-cc -fopenmp -O2 app.c -o app";
 
 const BATCH_ABOUT: &str = "Mirrors a source tree into OUT_DIR: every C, C++ and Fortran \
 source with OpenMP directives is instrumented, every other file is hard-linked (copied across \
@@ -385,9 +395,22 @@ fn batch(a: BatchArgs) -> ExitCode {
 
 fn install_wrappers(directory: &std::path::Path, opari2: bool) -> ExitCode {
     match pomp_wrapper::install_wrappers(directory, opari2) {
-        Ok(links) => {
-            for link in links {
-                println!("{}", link.display());
+        Ok(installed) => {
+            for file in &installed.files {
+                println!("{}", file.display());
+            }
+            if let Some(why) = &installed.runtime_missing {
+                eprintln!(
+                    "pomp: warning: the runtime was not installed ({why}); the wrappers link it \
+                     once `pomp install-wrappers` runs again after it is built"
+                );
+            }
+            if let Some((startup_file, line)) = pomp_wrapper::path_advice(directory) {
+                eprintln!(
+                    "pomp: {} is not on your PATH; to run pomp and its wrappers by name, add \
+                     this line to {startup_file} and open a new shell:\n    {line}",
+                    directory.display()
+                );
             }
             ExitCode::SUCCESS
         }

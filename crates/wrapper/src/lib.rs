@@ -13,6 +13,7 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod install;
 mod library;
 pub mod options;
 pub mod plan;
@@ -22,7 +23,8 @@ mod scratch;
 pub mod seal;
 pub mod sources;
 
-pub use compiler::{install_wrappers, Compiler};
+pub use compiler::Compiler;
+pub use install::{install_wrappers, path_advice, Installed};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 pub use runtime::{link_arguments, runtime_archive};
 

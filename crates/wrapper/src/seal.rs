@@ -31,14 +31,14 @@ pub fn interface_symbols() -> BTreeSet<String> {
 /// it, made again whenever Cargo's archive is newer. `linker` is a C
 /// compiler driver, which runs the partial link.
 pub fn sealed_archive(archive: &Path, linker: &[OsString]) -> Result<PathBuf> {
-    if is_sealed(archive)? {
-        return Ok(archive.to_path_buf());
-    }
     let directory = archive.parent().unwrap_or(Path::new(".")).join("sealed");
     let sealed = directory.join(archive.file_name().unwrap_or("libpomp_runtime.a".as_ref()));
     let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     if modified(&sealed).is_some_and(|made| Some(made) >= modified(archive)) {
         return Ok(sealed);
+    }
+    if is_sealed(archive)? {
+        return Ok(archive.to_path_buf());
     }
     std::fs::create_dir_all(&directory)
         .with_context(|| format!("creating {}", directory.display()))?;
