@@ -93,7 +93,7 @@ pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
         };
         let entry = by_pattern
             .entry(pattern)
-            .or_insert_with(|| (Measured::default(), region.label.clone()));
+            .or_insert_with(|| (Measured::default(), region.region_name().label()));
         entry.0.add(&m);
     }
     let mut suggested: Vec<Suggestion> = (by_pattern.into_iter())
@@ -230,6 +230,7 @@ mod tests {
             end_last_line: None,
             name: name.map(str::to_string),
             unit: None,
+            code_kind: None,
             label: String::new(),
             idf_id: None,
             implicit_barrier: Default::default(),

@@ -25,6 +25,7 @@ fn region(id: RegionId, region_type: &str, line: u32, idf_id: &str) -> Region {
         end_last_line: None,
         name: None,
         unit: Some("solve".into()),
+        code_kind: None,
         label: format!(
             "{} in solve (app.c:{line})",
             pomp2::ctc::construct_words(region_type)
