@@ -187,13 +187,13 @@ struct ReportArgs {
     /// Rows of the region table shown as text; 0 shows all.
     #[arg(long, value_name = "N", default_value_t = 25)]
     top: usize,
-    /// text for people; json for everything, for tools; csv for the region table.
-    #[arg(long, value_name = "FORMAT", default_value = "text")]
-    format: ReportFormat,
+    /// text for people (the default, unless files are written: then only they are, and a report only when asked for by --format); json for everything, for tools; csv for the region table.
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<ReportFormat>,
     /// Write a flame graph of the call paths (SVG, zoomable in a browser).
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
-    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines. The text report is then not printed (a JSON or CSV one still is, with --format).
+    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
     /// Write a speedscope document (speedscope.app): one profile per thread.
@@ -429,11 +429,11 @@ fn report(a: ReportArgs) -> ExitCode {
         idf: a.idf,
         tree: a.tree,
         top: a.top,
-        format: match a.format {
+        format: a.format.map(|format| match format {
             ReportFormat::Text => pomp_report::Format::Text,
             ReportFormat::Json => pomp_report::Format::Json,
             ReportFormat::Csv => pomp_report::Format::Csv,
-        },
+        }),
         flamegraph: a.flamegraph,
         html: a.html,
         speedscope: a.speedscope,

@@ -864,7 +864,8 @@ fn diffs_tell_faster_from_slower_and_builds_apart() {
             .arg(&three.profile)
             .arg(&edited.profile)
             .arg("--flamegraph")
-            .arg(&svg),
+            .arg(&svg)
+            .args(["--format", "text"]),
     );
     let text = text(&output.stdout);
     assert!(text.contains("come from different builds"), "{text}");
@@ -1289,12 +1290,18 @@ fn cube_archives_read_by_pycubexr_equal_the_profiles() {
     let runs = traced_runs();
     for run_ in &runs {
         let cube = run_.dir.join("run.cubex");
-        succeed(
+        let output = succeed(
             pomp()
                 .arg("report")
                 .arg(&run_.profile)
                 .arg("--cube")
                 .arg(&cube),
+        );
+        // An export prints only what it wrote.
+        assert_eq!(text(&output.stdout), "");
+        assert_eq!(
+            text(&output.stderr),
+            format!("pomp report: wrote {}\n", cube.display())
         );
         let profile = pomp2::profile::read(&run_.profile).unwrap();
         assert_cube_equals(&cube, &[profile]);
@@ -1431,6 +1438,30 @@ fn traces_convert_to_chrome_json_and_otf2_from_the_trace_itself() {
     );
     assert!(output.stdout.is_empty());
     assert!(text(&output.stderr).contains("wrote"));
+    // Named beside its profile (`pomp report pomp-*`), the trace is the
+    // one converted; a report is printed only when asked for by name.
+    let beside = run_.dir.join("otf2-beside");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run_.profile)
+            .arg(&trace_path)
+            .arg("--otf2")
+            .arg(&beside),
+    );
+    assert!(beside.join("traces.otf2").is_file());
+    assert_eq!(text(&output.stdout), "");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run_.profile)
+            .arg("--otf2")
+            .arg(run_.dir.join("otf2-with-report"))
+            .args(["--format", "text"]),
+    );
+    let report = text(&output.stdout);
+    assert!(report.contains("Overheads after SCALEA"), "{report}");
+    assert!(report.ends_with('\n'));
     let document = pomp2::chrome::read(&chrome).unwrap();
     let spans: Vec<&pomp2::chrome::Span> = document
         .events
