@@ -211,6 +211,9 @@ struct ReportArgs {
     /// Write a filter (Score-P's syntax, for --filter) leaving out the regions whose measurement costs most relative to their time, each with its visits, time per visit and estimated overhead; to FILE, or printed. No report is printed.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-", conflicts_with_all = ["diff", "tree"])]
     suggest_filter: Option<PathBuf>,
+    /// With --suggest-filter: propose OpenMP constructs too (tiny tasks, say), not only user code (functions, loops, calls other than MPI). Without them the report loses their imbalance and synchronisation.
+    #[arg(long, requires = "suggest_filter")]
+    suggest_openmp: bool,
     #[command(flatten)]
     color: ColorFlag,
 }
@@ -441,6 +444,11 @@ fn report(a: ReportArgs) -> ExitCode {
         chrome: a.chrome,
         otf2: a.otf2,
         suggest_filter: a.suggest_filter,
+        suggest: if a.suggest_openmp {
+            pomp_report::suggest::Proposed::WithOpenMp
+        } else {
+            pomp_report::suggest::Proposed::UserCode
+        },
     };
     report::run(&options, a.color.choice())
 }

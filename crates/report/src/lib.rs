@@ -62,6 +62,8 @@ pub struct Options {
     /// Write a filter leaving out the regions that cost most to measure
     /// here (`-`: on standard output) instead of the report.
     pub suggest_filter: Option<PathBuf>,
+    /// Which regions the filter may propose.
+    pub suggest: suggest::Proposed,
 }
 
 impl Options {
@@ -155,7 +157,8 @@ fn run_report(
         _ => Matching::ById,
     };
     if let Some(path) = &options.suggest_filter {
-        let filter = suggest::filter_file(&runs, &suggest::suggestions(&runs));
+        let suggested = suggest::suggestions(&runs, options.suggest);
+        let filter = suggest::filter_file(&runs, &suggested, options.suggest);
         if path.as_os_str() == "-" {
             out.write_all(filter.as_bytes()).map_err(stdout_error)?;
             return Ok(Vec::new());
