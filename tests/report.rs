@@ -88,6 +88,7 @@ impl Programs {
                 ("task_tree", &[]),
                 ("recursive_tasks", &["--pomp-keep-untied"]),
                 ("nested_locks", &[]),
+                ("known_classes", &[]),
             ] {
                 build(
                     dir.path(),
@@ -371,6 +372,75 @@ fn a_barrier_heavy_loop_is_dominated_by_synchronisation() {
         mean(&row(&report, "barrier")["visits"]) as u64,
         500 * THREADS
     );
+}
+
+#[test]
+fn overhead_classes_add_up_and_the_known_one_dominates() {
+    for (what, dominant, reading) in [
+        ("serial", "loss_of_parallelism", "serial code"),
+        ("imbalanced", "synchronisation", "barriers"),
+        ("critical", "synchronisation", "critical section"),
+        ("tasks", "work", "computation"),
+    ] {
+        let run = profile(
+            &Programs::get().path("known_classes"),
+            THREADS,
+            &[what, "20"],
+            &[],
+        );
+        let report = json_report(&[&run.profile], &[]);
+        let classes = report["overheads"]["classes"].as_array().unwrap();
+        let ns = |class: &Value| mean(&class["ns"]);
+        let sum: f64 = classes.iter().map(ns).sum();
+        let thread_time = mean(&report["thread_time_ns"]);
+        assert_eq!(sum, thread_time, "{what}: {classes:#?}");
+        let largest = classes
+            .iter()
+            .max_by(|a, b| ns(a).total_cmp(&ns(b)))
+            .unwrap();
+        assert_eq!(largest["class"], dominant, "{what}: {classes:#?}");
+        assert!(
+            largest["reading"].as_str().unwrap().contains(reading),
+            "{what}: {largest:#}"
+        );
+        let text = text(&succeed(pomp().arg("report").arg(&run.profile)).stdout);
+        let html = run.dir.join("report.html");
+        succeed(
+            pomp()
+                .arg("report")
+                .arg(&run.profile)
+                .arg("--html")
+                .arg(&html),
+        );
+        let page = scraper::Html::parse_document(&std::fs::read_to_string(&html).unwrap());
+        let cells = scraper::Selector::parse("#classes tbody td").unwrap();
+        let page_cells: Vec<String> = page.select(&cells).map(|c| c.text().collect()).collect();
+        for class in classes {
+            let reading = class["reading"].as_str().unwrap();
+            assert!(
+                page_cells.iter().any(|c| c == reading),
+                "{what}: {reading:?} not on the page"
+            );
+            let line = format!(
+                "  - {}: {}\n",
+                class_name(class["class"].as_str().unwrap()),
+                class["reading"].as_str().unwrap()
+            );
+            assert!(text.contains(&line), "{what}: {line:?} not in\n{text}");
+        }
+    }
+}
+
+/// A class as the text report names it.
+fn class_name(class: &str) -> &'static str {
+    match class {
+        "control" => "control of parallelism",
+        "synchronisation" => "synchronisation",
+        "loss_of_parallelism" => "loss of parallelism",
+        "data_movement" => "data movement",
+        "work" => "work and the rest",
+        other => panic!("no class {other}"),
+    }
 }
 
 #[test]
