@@ -404,14 +404,7 @@ fn overhead_classes_add_up_and_the_known_one_dominates() {
             "{what}: {largest:#}"
         );
         let text = text(&succeed(pomp().arg("report").arg(&run.profile)).stdout);
-        let html = run.dir.join("report.html");
-        succeed(
-            pomp()
-                .arg("report")
-                .arg(&run.profile)
-                .arg("--html")
-                .arg(&html),
-        );
+        let html = page_of(&run);
         let page = scraper::Html::parse_document(&std::fs::read_to_string(&html).unwrap());
         let cells = scraper::Selector::parse("#classes tbody td").unwrap();
         let page_cells: Vec<String> = page.select(&cells).map(|c| c.text().collect()).collect();
@@ -429,6 +422,19 @@ fn overhead_classes_add_up_and_the_known_one_dominates() {
             assert!(text.contains(&line), "{what}: {line:?} not in\n{text}");
         }
     }
+}
+
+/// The HTML page of a run's profile, written beside it.
+fn page_of(run: &Profiled) -> PathBuf {
+    let html = run.dir.join("report.html");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&run.profile)
+            .arg("--html")
+            .arg(&html),
+    );
+    html
 }
 
 /// A class as the text report names it.
@@ -751,14 +757,7 @@ fn flame_graph_labels_are_cut_only_where_they_do_not_fit() {
         &["300000", "3"],
         &[],
     );
-    let html = run.dir.join("report.html");
-    succeed(
-        pomp()
-            .arg("report")
-            .arg(&run.profile)
-            .arg("--html")
-            .arg(&html),
-    );
+    let html = page_of(&run);
     // Measured in the browser, in the page's font: each frame's full name
     // against the room its frame gives (less the label's offset).
     let probe = r#"<script>
