@@ -207,10 +207,11 @@ impl SourceFile {
         self.place(offset).line
     }
 
-    /// Whether the byte at `offset` comes from a system header: pomp
-    /// leaves such code as the compiler's library wrote it.
-    pub fn in_system_header(&self, offset: usize) -> bool {
-        self.line_map().in_system_header(self.line_of(offset))
+    /// Whether the byte at `offset` comes from a library's header (a
+    /// system header, or the OpenMP library's own): pomp leaves such code
+    /// as the library wrote it.
+    pub fn in_library_header(&self, offset: usize) -> bool {
+        self.line_map().in_library_header(self.line_of(offset))
     }
 
     /// The name by which pomp reports positions in `file`: the path as

@@ -1,18 +1,15 @@
-//! `pomp install-wrappers DIR`: pomp and its wrappers in a directory of
-//! programs, and with `--opari2` the tree an OPARI2 installation has
-//! around it, so that builds and Score-P's `configure --with-opari2=DIR`
-//! find what they look for. Everything is a copy (or a hard link, which
-//! outlives the original's removal just as well): an installation must
-//! not end with the build directory it came from.
+//! `pomp install-wrappers DIR`: pomp, its wrappers and the runtime they
+//! link, put where a user's shell finds them, independent of the build
+//! they came from (a `cargo clean` or a rebuild leaves them working); with
+//! `--opari2`, also the tree an OPARI2 installation has around its
+//! programs, so that builds and Score-P's `configure --with-opari2=DIR`
+//! find what they look for.
 
 use crate::compiler::Compiler;
-use crate::runtime::{find_runtime_archive, RUNTIME_ARCHIVE};
+use crate::runtime::{runtime_archive, RUNTIME_ARCHIVE};
 use anyhow::{Context, Result};
 use pomp2::c_interface;
 use std::path::{Path, PathBuf};
-
-/// The names pomp answers to besides its own: each a symbolic link to it.
-const OPARI2_PROGRAMS: [&str; 2] = ["opari2", "opari2-config"];
 
 /// Where an OPARI2 installation keeps what is not a program, relative to
 /// its directory of programs: the headers `opari2-config --cflags` names
@@ -20,35 +17,51 @@ const OPARI2_PROGRAMS: [&str; 2] = ["opari2", "opari2-config"];
 pub const OPARI2_INCLUDE: &str = "../include";
 pub const OPARI2_DEVEL: &str = "../share/opari2/devel";
 
-/// Installs into `directory` a copy of the running `pomp` and, as
-/// symbolic links to it, `pomp-cc`, `pomp-cxx` and `pomp-f90` (and with
-/// `opari2`, `opari2` and `opari2-config`); pomp's runtime archive goes to
-/// `directory/../lib`, where pomp finds it. With `opari2`, the POMP2
-/// headers go to `../include/opari2` and the CTC reader's sources to
-/// `../share/opari2/devel`. Older files of those names are replaced; pomp
-/// installed into its own directory stays as it is. Returns what was
-/// installed.
-pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Vec<PathBuf>> {
+/// What an installation put where, and what it could not.
+pub struct Installed {
+    /// The files made, the binary first.
+    pub files: Vec<PathBuf>,
+    /// Why the runtime archive is not among them (it is not built).
+    pub runtime_missing: Option<String>,
+}
+
+/// Install into `directory`: the running `pomp` binary as `pomp` (a hard
+/// link where the file system allows, else a copy: either survives the
+/// build directory's removal), `pomp-cc`, `pomp-cxx`, `pomp-f90` (and with
+/// `opari2`, `opari2` and `opari2-config`) as symbolic links to it there,
+/// and the sealed runtime archive the wrappers link, which they find
+/// beside the binary; with `opari2` the POMP2 headers in
+/// `../include/opari2` and the CTC reader's sources in
+/// `../share/opari2/devel`. Files of those names are replaced; a binary
+/// already in `directory` is kept.
+pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Installed> {
     let running = std::env::current_exe().context("locating the pomp binary")?;
     std::fs::create_dir_all(directory)
         .with_context(|| format!("creating {}", directory.display()))?;
-    let mut installed = Vec::new();
-    let pomp = directory.join("pomp");
-    install_copy(&running, &pomp)?;
-    installed.push(pomp.clone());
-    let links = [Compiler::C, Compiler::Cxx, Compiler::Fortran]
+    let binary = directory.join("pomp");
+    // An older installation's `pomp` may be a link to the running binary.
+    if binary.is_symlink() || !same_file(&running, &binary) {
+        place_copy(&running, &binary)?;
+    }
+    let mut files = vec![binary];
+    // OPARI2's tools, only when asked for: they stand in for OPARI2's own.
+    let tools: &[&str] = if opari2 {
+        &["opari2", "opari2-config"]
+    } else {
+        &[]
+    };
+    let names = [Compiler::C, Compiler::Cxx, Compiler::Fortran]
         .map(Compiler::wrapper_name)
         .into_iter()
-        .chain(OPARI2_PROGRAMS.into_iter().filter(|_| opari2));
-    for name in links {
+        .chain(tools.iter().copied());
+    for name in names {
         let link = directory.join(name);
-        install_link(&link)?;
-        installed.push(link);
-    }
-    if let Some(runtime) = find_runtime_archive() {
-        let lib = directory.join("../lib").join(RUNTIME_ARCHIVE);
-        install_copy(&runtime, &lib)?;
-        installed.push(lib);
+        if link.symlink_metadata().is_ok() {
+            std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
+        }
+        std::os::unix::fs::symlink("pomp", &link)
+            .with_context(|| format!("creating {}", link.display()))?;
+        files.push(link);
     }
     if opari2 {
         let headers = directory
@@ -58,63 +71,91 @@ pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Vec<PathBuf>> 
             (c_interface::LIB_HEADER, c_interface::lib_header()),
             (c_interface::USER_LIB_HEADER, c_interface::user_lib_header()),
         ] {
-            installed.push(install_text(&headers.join(name), &text)?);
+            files.push(place_text(&headers.join(name), &text)?);
         }
         let devel = directory.join(OPARI2_DEVEL);
         for (name, text) in c_interface::CTC_READER {
-            installed.push(install_text(&devel.join(name), text)?);
+            files.push(place_text(&devel.join(name), text)?);
         }
     }
-    Ok(installed)
+    let runtime_missing = match runtime_archive() {
+        Ok(archive) => {
+            let installed = directory.join(RUNTIME_ARCHIVE);
+            if !same_file(&archive, &installed) {
+                place_copy(&archive, &installed)?;
+            }
+            files.push(installed);
+            None
+        }
+        Err(error) => Some(format!("{error:#}")),
+    };
+    Ok(Installed {
+        files,
+        runtime_missing,
+    })
 }
 
-/// `to` as a copy of `from` (a hard link where they share a file system),
-/// unless it is `from` already.
-fn install_copy(from: &Path, to: &Path) -> Result<()> {
-    let same = std::fs::canonicalize(to)
+/// The line that puts `directory` on the `PATH` and the file it goes in,
+/// for the user's shell (`SHELL`); `None` when it is on the `PATH`.
+pub fn path_advice(directory: &Path) -> Option<(String, String)> {
+    let directory = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_owned());
+    let on_path = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path)
+            .any(|entry| std::fs::canonicalize(&entry).is_ok_and(|entry| entry == directory))
+    });
+    if on_path {
+        return None;
+    }
+    let shell = std::env::var("SHELL").unwrap_or_default();
+    let shell = Path::new(&shell).file_name().and_then(|n| n.to_str());
+    let shown = directory.display();
+    Some(match shell {
+        Some("zsh") => ("~/.zshrc".into(), format!("export PATH=\"{shown}:$PATH\"")),
+        Some("fish") => (
+            "~/.config/fish/config.fish".into(),
+            format!("fish_add_path {shown}"),
+        ),
+        Some("bash") => ("~/.bashrc".into(), format!("export PATH=\"{shown}:$PATH\"")),
+        _ => (
+            "~/.profile".into(),
+            format!("export PATH=\"{shown}:$PATH\""),
+        ),
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    std::fs::canonicalize(a)
         .ok()
-        .zip(std::fs::canonicalize(from).ok())
-        .is_some_and(|(at, source)| at == source)
-        && !to.is_symlink();
-    if same {
-        return Ok(());
-    }
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    remove_old(to)?;
-    if std::fs::hard_link(from, to).is_err() {
-        std::fs::copy(from, to)
-            .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
-    }
-    Ok(())
+        .zip(std::fs::canonicalize(b).ok())
+        .is_some_and(|(a, b)| a == b)
 }
 
-/// `link` as a symbolic link to `pomp` in its own directory, so that the
-/// directory can move as a whole.
-fn install_link(link: &Path) -> Result<()> {
-    remove_old(link)?;
-    std::os::unix::fs::symlink("pomp", link).with_context(|| format!("creating {}", link.display()))
-}
-
-fn install_text(path: &Path, text: &str) -> Result<PathBuf> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
+/// Write `text` at `path`, replacing what stands there (a link is
+/// replaced, not written through).
+fn place_text(path: &Path, text: &str) -> Result<PathBuf> {
+    let directory = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("creating {}", directory.display()))?;
+    if path.is_symlink() {
+        std::fs::remove_file(path).with_context(|| format!("replacing {}", path.display()))?;
     }
-    remove_old(path)?;
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     Ok(path.to_path_buf())
 }
 
-/// Removes what stands at `path`, whatever it is but a directory: writing
-/// through an old symbolic link would change the file it points to.
-fn remove_old(path: &Path) -> Result<()> {
-    match path.symlink_metadata() {
-        Ok(meta) if !meta.is_dir() => {
-            std::fs::remove_file(path).with_context(|| format!("replacing {}", path.display()))
-        }
-        _ => Ok(()),
+/// Put `from` at `to` as a file of its own: made beside `to` and renamed
+/// over it, so a program running from `to` keeps its old file.
+fn place_copy(from: &Path, to: &Path) -> Result<()> {
+    let directory = to.parent().unwrap_or(Path::new("."));
+    let temporary = tempfile::Builder::new()
+        .prefix(".pomp-install")
+        .tempdir_in(directory)
+        .with_context(|| format!("writing into {}", directory.display()))?;
+    let staged = temporary.path().join("file");
+    if std::fs::hard_link(from, &staged).is_err() {
+        std::fs::copy(from, &staged)
+            .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
     }
+    std::fs::rename(&staged, to).with_context(|| format!("writing {}", to.display()))?;
+    Ok(())
 }

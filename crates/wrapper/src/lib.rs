@@ -20,12 +20,13 @@ pub mod plan;
 pub mod registration;
 mod runtime;
 mod scratch;
+pub mod seal;
 pub mod sources;
 
 pub use compiler::Compiler;
-pub use install::{install_wrappers, OPARI2_DEVEL, OPARI2_INCLUDE};
+pub use install::{install_wrappers, path_advice, Installed, OPARI2_DEVEL, OPARI2_INCLUDE};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
-pub use runtime::link_arguments;
+pub use runtime::{link_arguments, runtime_archive};
 
 use anyhow::Result;
 use options::WrapperOptions;

@@ -136,6 +136,10 @@ impl Language {
     }
 }
 
+/// The OpenMP library's own headers, C's and Fortran's: its routines are
+/// declared there, never called for the program.
+pub const OPENMP_HEADERS: &[&str] = &["omp.h", "omp_lib.h"];
+
 /// Suffixes of files that are included rather than compiled.
 pub const HEADER_SUFFIXES: &[&str] = &[
     "h", "H", "hh", "HH", "hpp", "HPP", "hxx", "h++", "inl", "ipp", "tpp", "tcc", "txx", "inc",

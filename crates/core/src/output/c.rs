@@ -660,7 +660,7 @@ impl Renderer<'_> {
     /// code before its headers declare it. A C++ `omp.h` may declare it
     /// with an exception specification that must then be the only one
     /// (gcc's says `noexcept`, clang's nothing), so it is declared here
-    /// only where no header (a system header) did before.
+    /// only where no library's header did before.
     fn max_threads_undeclared(&self) -> bool {
         let calls = |layer: &Layer| {
             (layer.vars.iter()).any(|v| matches!(v, Var::NumThreads(None) | Var::MaxThreads))
@@ -677,7 +677,7 @@ impl Renderer<'_> {
         !memchr::memmem::find_iter(bytes, name).any(|at| {
             let whole = (at == 0 || !is_ident(bytes[at - 1]))
                 && bytes.get(at + name.len()).is_none_or(|&b| !is_ident(b));
-            whole && self.file.in_system_header(at)
+            whole && self.file.in_library_header(at)
         })
     }
 

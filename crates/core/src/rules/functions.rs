@@ -42,10 +42,7 @@ impl Planner<'_> {
                 start_lines: self.file.lines(&(function.span.start..entry + 1)),
                 end_lines: self.file.lines(&(exit..last + 1)),
                 aux: vec![(name_key.clone(), function.name.clone())],
-                unit: self
-                    .model
-                    .unit_at(function.span.start)
-                    .map(|u| self.model.units[u].name.clone()),
+                unit: function.unit.clone(),
                 code_kind: Some(function.kind),
                 implicit_barrier: None,
             });

@@ -6,7 +6,9 @@
 //! so does pomp for every position it reports.
 //!
 //! A marker with a file name resets the system-header flag (`3`) as gcc
-//! does; one without, and `#line`, keep it.
+//! does; one without, and `#line`, keep it. The lines of a system header
+//! and of the OpenMP library's own header (`omp.h`, `omp_lib.h`, however
+//! it was included, as OPARI2 recognises it) are the library's.
 
 use crate::language::{Family, Language};
 use crate::source::Span;
@@ -54,6 +56,8 @@ pub struct NamedFile {
     /// The name as pomp reports it: escapes undone, and a relative name
     /// read from the input's directory, as OPARI2 reads it.
     pub name: String,
+    /// It is the OpenMP library's header.
+    openmp_header: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -174,9 +178,11 @@ impl LineMap {
         }
     }
 
-    /// Whether the physical line `line` is a system header's.
-    pub fn in_system_header(&self, line: usize) -> bool {
-        self.governing(line).is_some_and(|m| m.system)
+    /// Whether the physical line `line` is the library's: a system
+    /// header's, or the OpenMP library's header's.
+    pub fn in_library_header(&self, line: usize) -> bool {
+        self.governing(line)
+            .is_some_and(|m| m.system || self.file(m.place.file).is_some_and(|f| f.openmp_header))
     }
 
     /// The file a marker names; `None` for [`FileId::INPUT`].
@@ -212,8 +218,10 @@ impl NamedFile {
             true => directory.join(&name).to_string_lossy().into_owned(),
             false => name,
         };
+        let base_name = name.rsplit('/').next().unwrap_or(&name);
         NamedFile {
             written: String::from_utf8_lossy(written).into_owned(),
+            openmp_header: crate::language::OPENMP_HEADERS.contains(&base_name),
             name,
         }
     }
@@ -415,7 +423,7 @@ mod tests {
         let at = |line| {
             let place = map.place(line);
             let name = map.file(place.file).map_or("(input)", |f| f.name.as_str());
-            (name.to_string(), place.line, map.in_system_header(line))
+            (name.to_string(), place.line, map.in_library_header(line))
         };
         assert_eq!(at(1), ("(input)".into(), 1, false));
         assert_eq!(at(3), ("build/app.c".into(), 1, false));
@@ -430,8 +438,14 @@ mod tests {
     fn line_keeps_a_system_header_system_and_a_named_marker_resets_it() {
         let text = "# 1 \"s.h\" 1 3\n#line 9 \"t.h\"\na;\n# 2 \"s.h\"\nb;\n";
         let map = map(text, Language::C);
-        assert!(map.in_system_header(3));
-        assert!(!map.in_system_header(5));
+        assert!(map.in_library_header(3));
+        assert!(!map.in_library_header(5));
+        // OPARI2's own test of preincluded definitions.
+        let text = "a;\n#line 1 \"/some/path/omp.h\"\nb;\n#line 5 \"romp.h\"\nc;\n";
+        let map = self::map(text, Language::C);
+        assert!(!map.in_library_header(1));
+        assert!(map.in_library_header(3));
+        assert!(!map.in_library_header(5));
     }
 
     #[test]

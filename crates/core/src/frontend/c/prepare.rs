@@ -2,8 +2,9 @@
 //! conditionals decided where they can be, lock routines located, and the
 //! text the grammar reads, with directives, line markers and code that is
 //! not compiled masked by spaces (offsets and lines stay those of the
-//! file). Directives and lock calls in system headers (of a preprocessed
-//! file) are left alone, as the compiler's library wrote them.
+//! file). Directives and lock calls in a library's headers (system
+//! headers and `omp.h`, in a preprocessed file) are left alone, as the
+//! library wrote them.
 
 use super::conditionals::{blank_bytes, Assignment, Conditionals};
 use super::expression::Known;
@@ -108,7 +109,7 @@ impl<'f> Prepared<'f> {
             cplusplus: file.language == Language::Cpp,
         };
         let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
-        let ours = |at: usize| !conditionals.is_dead(at) && !file.in_system_header(at);
+        let ours = |at: usize| !conditionals.is_dead(at) && !file.in_library_header(at);
         let directives: Vec<RawDirective> = found
             .directives
             .into_iter()

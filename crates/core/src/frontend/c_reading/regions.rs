@@ -2,7 +2,8 @@
 //! ends: function definitions and lambdas, where each body's code begins
 //! and ends, and the statements of `main` that end the run.
 //!
-//! Definitions in system headers (of a preprocessed file) are left alone.
+//! Definitions in a library's headers (of a preprocessed file) are left
+//! alone.
 //!
 //! A body is measured from just after its `{` to its `}`; every other way
 //! out (`return`, an exception) is left to the output, which closes the
@@ -164,9 +165,9 @@ impl<S: Syntax> Regions<'_, S> {
                 }
             }
         };
-        // A system header's functions (of a preprocessed file) are the
+        // A library header's functions (of a preprocessed file) are the
         // library's: neither they nor code in them are measured.
-        if syntax.file().in_system_header(extent.start) {
+        if syntax.file().in_library_header(extent.start) {
             return;
         }
         let Some(body) = syntax.body(node) else {
@@ -194,9 +195,14 @@ impl<S: Syntax> Regions<'_, S> {
         if !wanted {
             return;
         }
+        let unit = match kind {
+            CodeKind::Lambda => enclosing,
+            _ => Some(name.clone()),
+        };
         self.functions.push(Function {
             name,
             kind,
+            unit,
             span: extent,
             entry: body_extent.start + 1,
             exit: body_extent.end - 1,
@@ -232,6 +238,7 @@ impl<S: Syntax> Regions<'_, S> {
         self.functions.push(Function {
             name: format!("{function}::loop@{line}"),
             kind: CodeKind::Loop,
+            unit: Some(function.to_string()),
             span: extent.clone(),
             entry: extent.start,
             exit: extent.end,
@@ -267,13 +274,17 @@ impl<S: Syntax> Regions<'_, S> {
                 words(&text[extent.clone()])
                     .any(|w| ["static", "thread_local", "constexpr", "constinit"].contains(&w))
             };
-            if self.measured_function().is_none() || declared && (!own_scope() || runs_once()) {
+            let Some(unit) = self.measured_function().map(str::to_string) else {
+                return;
+            };
+            if declared && (!own_scope() || runs_once()) {
                 return;
             }
             self.measured_calls.push(call.callee);
             self.functions.push(Function {
                 name,
                 kind: CodeKind::Call,
+                unit: Some(unit),
                 span: extent.clone(),
                 entry: extent.start,
                 exit: extent.end,

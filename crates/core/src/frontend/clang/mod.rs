@@ -92,7 +92,7 @@ impl Clang {
 /// only counted. Other errors in a header (gcc's `omp.h` uses attributes
 /// clang does not know) matter only where they break the file's own code,
 /// and clang reports that in the file; in a preprocessed file, the lines
-/// of a system header are such a header's.
+/// of a library's header are such a header's.
 fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
     let check_flags = || {
         format!(
@@ -101,7 +101,7 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
             crate::flags::advise("frontend", Some("tree-sitter"))
         )
     };
-    let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_system_header(at));
+    let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_library_header(at));
     let errors = (diagnostics.into_iter()).filter(|d| d.error && (d.preprocessor || !in_header(d)));
     let (fatal, other): (Vec<ClangDiagnostic>, Vec<ClangDiagnostic>) =
         errors.partition(|d| d.preprocessor);

@@ -112,11 +112,17 @@ impl Scan {
         (openmp, pomp)
     }
 
-    /// The index of the first line after `line` that is neither blank
-    /// nor a line marker: where a directive's continuation is looked for.
+    /// The index of the first line after `line` that is no blank line,
+    /// comment line or line marker: where a directive's continuation is
+    /// looked for, as gfortran looks for it.
     fn next_continuable(&self, line: usize) -> usize {
         (line + 1..self.lines.len())
-            .find(|&i| !matches!(self.kinds[i], LineKind::Blank | LineKind::Marker))
+            .find(|&i| {
+                !matches!(
+                    self.kinds[i],
+                    LineKind::Blank | LineKind::Comment | LineKind::Marker
+                )
+            })
             .unwrap_or(self.lines.len())
     }
 
@@ -559,6 +565,20 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["parallel", "private(i)"]
         );
+    }
+
+    #[test]
+    fn continuations_go_on_past_blank_comment_and_marker_lines() {
+        let free = "!$omp parallel do &\n\n! why\n# 12 \"a.F90\"\n!$omp& private(i)\ndo i = 1, 2\n";
+        let text = |source: &str, fixed| texts(source, fixed)[0].1.clone();
+        assert_eq!(text(free, false), "parallel do private(i)");
+        let scan = scan(free.as_bytes(), false);
+        assert_eq!(scan.kinds[3], LineKind::Marker);
+        let fixed = "c$omp parallel do\n\nc why\n#line 12\nc$omp+ private(i)\n      do i = 1, 2\n";
+        assert_eq!(text(fixed, true), "parallel do private(i)");
+        // A directive not continued ends before the lines after it.
+        let ended = "c$omp barrier\n\n# 3 \"a.F\"\n      x = 1\n";
+        assert_eq!(texts(ended, true)[0].0, "c$omp barrier");
     }
 
     #[test]

@@ -116,10 +116,10 @@ impl<'a> Analysis<'a> {
         // Names of open user regions: Fortran names are case-insensitive,
         // so `inst end(NAME)` closes `inst begin(name)` and is spelt like it.
         let mut user_regions: Vec<String> = Vec::new();
-        // A system header's directives are the library's own: they are
+        // A library header's directives are the library's own: they are
         // left as written.
         let ours = self.scan.directives.iter();
-        for raw in ours.filter(|raw| !self.file.in_system_header(raw.span.start)) {
+        for raw in ours.filter(|raw| !self.file.in_library_header(raw.span.start)) {
             match parse_directive(&raw.text, raw.sentinel, self.file.language) {
                 Ok(parsed) => {
                     for clause in &parsed.unknown {

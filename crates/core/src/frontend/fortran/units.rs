@@ -119,8 +119,8 @@ impl Analysis<'_> {
             let Some(entry) = unit.declarations_at else {
                 continue;
             };
-            // A system header's units are the library's.
-            if self.file.in_system_header(unit.span.start) {
+            // A library header's units are the library's.
+            if self.file.in_library_header(unit.span.start) {
                 continue;
             }
             let mut cursor = node.walk();
@@ -161,8 +161,10 @@ impl Analysis<'_> {
                 .collect();
             scopes.reverse();
             scopes.push(unit.name.clone());
+            let name = scopes.join("::");
             self.model.functions.push(Function {
-                name: scopes.join("::"),
+                unit: Some(name.clone()),
+                name,
                 kind: match node.kind() {
                     "program" => CodeKind::Program,
                     _ => CodeKind::Function,
@@ -357,9 +359,9 @@ impl Analysis<'_> {
             if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
                 let name = self.parse_text_of(callee).to_ascii_lowercase();
                 let span = self.original_span(callee);
-                // A system header's calls are the library's own.
+                // A library header's calls are the library's own.
                 if crate::frontend::LOCK_ROUTINES.contains(&name.as_str())
-                    && !self.file.in_system_header(span.start)
+                    && !self.file.in_library_header(span.start)
                 {
                     if span.len() == callee.byte_range().len() {
                         calls.push(LockCall { span, name });
