@@ -18,7 +18,9 @@
 //! `opari2-shims/<path>`, `scorep/<path>` and `scorep-nopreprocess/<path>`
 //! (pomp's shims driven with the commands Score-P runs) and
 //! `opari1/<path>`; `opari2-ctc/<path>` compares pomp's CTC strings with
-//! those OPARI2 itself writes for the file. Each program is built and run
+//! those OPARI2 itself writes for the file, `opari2-ctc-preprocessed/<path>`
+//! for the compiler's `-E` output of it, as Score-P gives it to OPARI2 by
+//! default. Each program is built and run
 //! as written once, whichever of its trials comes first.
 //!
 //! Every program is also fed to pomp as the compiler's preprocessor left

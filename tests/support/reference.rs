@@ -53,6 +53,9 @@ pub enum Way {
     /// input, the differences those `tests/opari2_ctc_differences.toml`
     /// explains.
     Opari2CtcStrings,
+    /// The same for the input Score-P's `scorep` gives OPARI2 by default:
+    /// the compiler's `-E` output, read with `--preprocessed`.
+    Opari2CtcStringsPreprocessed,
     /// `--pomp-interface=pomp1` through the wrappers, `--pomp-runtime=`
     /// OPARI 1.1's library.
     Opari1,
@@ -66,13 +69,14 @@ pub enum Way {
 
 impl Way {
     /// The ways pomp is built.
-    pub const ALL: [Way; 7] = [
+    pub const ALL: [Way; 8] = [
         Way::Opari2Registration,
         Way::Opari2Wrappers,
         Way::Opari2Shims,
         Way::ScoreP,
         Way::ScorePNopreprocess,
         Way::Opari2CtcStrings,
+        Way::Opari2CtcStringsPreprocessed,
         Way::Opari1,
     ];
 
@@ -104,6 +108,7 @@ impl Way {
             Way::ScoreP => "scorep",
             Way::ScorePNopreprocess => "scorep-nopreprocess",
             Way::Opari2CtcStrings => "opari2-ctc",
+            Way::Opari2CtcStringsPreprocessed => "opari2-ctc-preprocessed",
             Way::Opari1 => "opari1",
             Way::Opari2Itself => "opari2-itself",
             Way::Opari1Itself => "opari1-itself",
@@ -191,7 +196,12 @@ pub fn check(
         Way::Opari2Shims => shims(file, Some(support), &source, &copies, &executable)?,
         Way::ScoreP => score_p(file, support, &source, &copies, &executable, true)?,
         Way::ScorePNopreprocess => score_p(file, support, &source, &copies, &executable, false)?,
-        Way::Opari2CtcStrings => return compare_ctc_strings(file, support, &source, &copies),
+        Way::Opari2CtcStrings => {
+            return compare_ctc_strings(file, support, &source, &copies, false)
+        }
+        Way::Opari2CtcStringsPreprocessed => {
+            return compare_ctc_strings(file, support, &source, &copies, true)
+        }
         Way::Opari1 => wrappers(file, way, support, &source, &copies, &executable)?,
         // What the original cannot build is no failure of the program's.
         Way::Opari2Itself => {
@@ -274,6 +284,7 @@ fn expects_events(file: &CorpusFile, way: Way, work: &Path) -> Result<bool, Stri
         | Way::ScoreP
         | Way::ScorePNopreprocess
         | Way::Opari2CtcStrings
+        | Way::Opari2CtcStringsPreprocessed
         | Way::Opari2Itself => ["--pomp", "opari2"],
     };
     let mode = mode.map(String::from);
@@ -422,42 +433,24 @@ fn score_p(
         (Language::Fortran, _) => ("--free-form ", "`opari2-config --cflags=gnu --fortran`"),
         _ => ("", "`opari2-config --cflags=gnu`"),
     };
-    let upper = suffix.to_uppercase();
-    let steps = match (preprocess, file.language) {
-        (true, Language::Fortran) => {
-            // A lower-case suffix would keep the compiler from
-            // preprocessing: the source goes into a file that has it in
-            // capitals.
-            let input = format!("{stem}.input.{upper}");
-            let prepared = format!("{stem}.input.prep.{suffix}");
-            let instrumented = format!("{stem}.input.prep.opari.{upper}");
+    let steps = match preprocess {
+        true => {
+            let prepared = score_p_preparation(file, &name);
             format!(
-                "printf '#line 1 \"%s\"\\n' \"$SOURCE\" > {input}\n\
-                 cat \"$SOURCE\" >> {input}\n\
-                 {compiler} {flags} {cflags} -I{directory} {input} -cpp -E -o {prepared}\n\
-                 opari2 {form}--omp-task-untied=keep --preprocessed --disable=pomp {prepared} {instrumented}\n\
-                 {compiler} {flags} {cflags} -I{directory} -c {instrumented} -o {stem}.o\n\
-                 rm {prepared}.opari.inc\n"
+                "{}opari2 {form}--omp-task-untied=keep --preprocessed --disable=pomp {} {}\n\
+                 {compiler} {flags} {cflags} {} -c {} -o {stem}.o\n\
+                 rm {}.opari.inc\n",
+                prepared.steps,
+                prepared.input,
+                prepared.output,
+                prepared.include,
+                prepared.output,
+                prepared.input,
             )
         }
-        (true, _) => {
-            let input = format!("{stem}_4711.input.{suffix}");
-            let prepared = format!("{stem}_4711.input.prep.{suffix}");
-            let instrumented = format!("{stem}_4711.input.prep.opari.{suffix}");
-            format!(
-                "printf '#include <stdint.h>\\n#include <opari2/pomp2_lib.h>\\n\
-                 #include <opari2/pomp2_user_lib.h>\\n___POMP2_INCLUDE___\\n#line 1 \"%s\"\\n' \
-                 \"$SOURCE\" > {input}\n\
-                 cat \"$SOURCE\" >> {input}\n\
-                 {compiler} {flags} {cflags} -iquote {directory} {input} -E -o {prepared}\n\
-                 opari2 --omp-task-untied=keep --preprocessed --disable=pomp {prepared} {instrumented}\n\
-                 {compiler} {flags} {cflags} -iquote {directory} -c {instrumented} -o {stem}.o\n\
-                 rm {prepared}.opari.inc\n"
-            )
-        }
-        (false, _) => {
+        false => {
             let instrumented = match file.language {
-                Language::Fortran => format!("{stem}.opari.{upper}"),
+                Language::Fortran => format!("{stem}.opari.{}", suffix.to_uppercase()),
                 _ => format!("{stem}.opari.{suffix}"),
             };
             format!(
@@ -483,6 +476,63 @@ fn score_p(
     let build = copies.with_file_name("score-p-build");
     fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
     build_step(with_shims_first(shell(&script), support)?, &build)
+}
+
+/// What Score-P's `scorep` gives OPARI2 by default, made in the working
+/// directory from the source `$SOURCE` (named `name`): `steps` write
+/// `input`, the compiler's `-E` output of the source (C and C++ after
+/// `#include <opari2/pomp2_lib.h>`, `#include <opari2/pomp2_user_lib.h>`
+/// and the `___POMP2_INCLUDE___` marker, Fortran through a file whose
+/// suffix is in capitals, which the compiler preprocesses), with
+/// `opari2-config --cflags` of whichever `opari2-config` is first on the
+/// PATH; `output` is the name Score-P gives OPARI2's output, and
+/// `include` the search path the source's own headers need.
+struct ScorePPreparation {
+    steps: String,
+    input: String,
+    output: String,
+    include: String,
+}
+
+fn score_p_preparation(file: &CorpusFile, name: &str) -> ScorePPreparation {
+    let (stem, suffix) = name.rsplit_once('.').expect("a suffix");
+    let compiler = gnu_compiler(file.language);
+    let flags = format!("{} {}", COMPILE_FLAGS.join(" "), file.defines.join(" "));
+    let upper = suffix.to_uppercase();
+    match file.language {
+        Language::Fortran => {
+            let source = format!("{stem}.input.{upper}");
+            let include = "-I\"$(dirname \"$SOURCE\")\"".to_string();
+            ScorePPreparation {
+                steps: format!(
+                    "printf '#line 1 \"%s\"\\n' \"$SOURCE\" > {source}\n\
+                     cat \"$SOURCE\" >> {source}\n\
+                     {compiler} {flags} `opari2-config --cflags=gnu --fortran` {include} \
+                     {source} -cpp -E -o {stem}.input.prep.{suffix}\n"
+                ),
+                input: format!("{stem}.input.prep.{suffix}"),
+                output: format!("{stem}.input.prep.opari.{upper}"),
+                include,
+            }
+        }
+        _ => {
+            let source = format!("{stem}_4711.input.{suffix}");
+            let include = "-iquote \"$(dirname \"$SOURCE\")\"".to_string();
+            ScorePPreparation {
+                steps: format!(
+                    "printf '#include <stdint.h>\\n#include <opari2/pomp2_lib.h>\\n\
+                     #include <opari2/pomp2_user_lib.h>\\n___POMP2_INCLUDE___\\n#line 1 \"%s\"\\n' \
+                     \"$SOURCE\" > {source}\n\
+                     cat \"$SOURCE\" >> {source}\n\
+                     {compiler} {flags} `opari2-config --cflags=gnu` {include} {source} -E \
+                     -o {stem}_4711.input.prep.{suffix}\n"
+                ),
+                input: format!("{stem}_4711.input.prep.{suffix}"),
+                output: format!("{stem}_4711.input.prep.opari.{suffix}"),
+                include,
+            }
+        }
+    }
 }
 
 /// `command` with pomp's shims first on the PATH.
@@ -521,17 +571,32 @@ struct CtcDifference {
     /// Why they differ.
     #[allow(dead_code)]
     why: String,
+    /// Set where only one input shows the difference: the source as
+    /// written (OPARI2 reading both alternatives of an `#if`, which the
+    /// preprocessor removes), or the compiler's `-E` output.
+    input: Option<DifferentInput>,
+    /// Set where only the variants built with this macro defined show it.
+    defined: Option<String>,
+}
+
+#[derive(serde::Deserialize, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum DifferentInput {
+    Source,
+    Preprocessed,
 }
 
 /// OPARI2 itself and pomp's `opari2` on the same input, as Score-P runs
-/// them without preprocessing: every CTC string one of them writes and
-/// the other does not must be one `tests/opari2_ctc_differences.toml`
-/// explains, and each explained difference must still be there.
+/// them without preprocessing or, with `preprocess`, by default: every CTC
+/// string one of them writes and the other does not must be one
+/// `tests/opari2_ctc_differences.toml` explains, and each explained
+/// difference must still be there.
 fn compare_ctc_strings(
     file: &CorpusFile,
     support: &Support,
     source: &Path,
     copies: &Path,
+    preprocess: bool,
 ) -> Result<Completion, String> {
     let name = source.file_name().expect("a file").to_string_lossy();
     let (stem, suffix) = name.rsplit_once('.').expect("a suffix");
@@ -544,12 +609,29 @@ fn compare_ctc_strings(
         Language::Fortran => suffix.to_uppercase(),
         _ => suffix.to_string(),
     };
+    // Each tool reads the input as Score-P would give it to that tool:
+    // preprocessed, after that tool's own headers.
+    let prepared = preprocess.then(|| score_p_preparation(file, &name));
+    let (steps, input, output, declarations) = match &prepared {
+        Some(prepared) => (
+            prepared.steps.as_str(),
+            format!("--preprocessed {}", prepared.input),
+            prepared.output.clone(),
+            format!("{}.opari.inc", prepared.input),
+        ),
+        None => (
+            "",
+            "\"$SOURCE\"".to_string(),
+            format!("{stem}.opari.{output_suffix}"),
+            format!("{name}.opari.inc"),
+        ),
+    };
     let mut strings = Vec::new();
     for (tool, pomp) in [("/usr/bin/opari2", false), ("opari2", true)] {
         let build = copies.with_file_name(if pomp { "pomp-ctc" } else { "opari2-ctc" });
         fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
         let script = format!(
-            "{tool} {form} --omp-task-untied=keep {} {stem}.opari.{output_suffix}",
+            "set -e\nSOURCE={}\n{steps}{tool} {form} --omp-task-untied=keep {input} {output}",
             source.display()
         );
         let command = match pomp {
@@ -562,7 +644,7 @@ fn compare_ctc_strings(
             }
             return Err(reason);
         }
-        let declarations = build.join(format!("{name}.opari.inc"));
+        let declarations = build.join(&declarations);
         let text = fs::read_to_string(&declarations)
             .map_err(|e| format!("{}: {e}", declarations.display()))?;
         let directory = format!("{}/", copies.display());
@@ -588,7 +670,19 @@ fn compare_ctc_strings(
     let explained: CtcDifferences =
         toml::from_str(&text).map_err(|e| format!("{CTC_DIFFERENCES}: {e}"))?;
     let (mut explained_opari2, mut explained_pomp) = (Vec::new(), Vec::new());
-    for difference in explained.difference.iter().filter(|d| d.file == relative) {
+    let applies = |d: &&CtcDifference| {
+        let input = match d.input {
+            None => true,
+            Some(DifferentInput::Source) => !preprocess,
+            Some(DifferentInput::Preprocessed) => preprocess,
+        };
+        let defined = d.defined.as_ref().is_none_or(|name| {
+            let define = format!("-D{name}");
+            (file.defines.iter()).any(|d| *d == define || d.starts_with(&format!("{define}=")))
+        });
+        d.file == relative && input && defined
+    };
+    for difference in explained.difference.iter().filter(applies) {
         explained_opari2.extend(difference.opari2.iter());
         explained_pomp.extend(difference.pomp.iter());
     }
@@ -603,8 +697,13 @@ fn compare_ctc_strings(
     };
     Err(format!(
         "pomp's CTC strings differ from OPARI2's otherwise than {CTC_DIFFERENCES} explains; \
-         they differ so:\n\n[[difference]]\nfile = {relative:?}\nopari2 = {}\npomp = {}\n\
+         they differ so{}:\n\n[[difference]]\nfile = {relative:?}\nopari2 = {}\npomp = {}\n\
          why = \"...\"\n",
+        if preprocess {
+            " on the preprocessed input"
+        } else {
+            ""
+        },
         list(&only_opari2),
         list(&only_pomp)
     ))
