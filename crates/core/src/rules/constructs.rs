@@ -150,9 +150,10 @@ impl Planner<'_> {
     /// A combined construct kept whole: its block is the loop, which
     /// nothing may precede, so only the outermost leaf's calls before and
     /// after it remain, and no barrier of it is measured. In OPARI2's
-    /// structure it stays as written: a library other than pomp's runtime
-    /// takes a forked team's own events for granted (Score-P stops the
-    /// program at the join without them).
+    /// structure of the POMP2 interface it stays as written: a POMP2
+    /// library other than pomp's runtime takes a forked team's own events
+    /// for granted (Score-P stops the program at the join without them);
+    /// OPARI 1.1's library takes the fork and the join alone.
     fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
         if !layer.is_instrumented() {
             return;
@@ -165,7 +166,7 @@ impl Planner<'_> {
             .directive
             .as_ref()
             .map_or(&site.directive.name, |d| &d.name);
-        if self.opari2_structure() {
+        if self.opari2_structure() && self.options.interface == Interface::Pomp2 {
             layer.before = Cow::Borrowed(&[]);
             layer.after = Cow::Borrowed(&[]);
             self.plan.diagnostics.push(

@@ -426,4 +426,8 @@ fn in_opari2_s_structure_a_construct_kept_whole_is_left_as_written() {
         .find(|d| d.severity == Severity::Note)
         .expect("a note on what is left alone");
     assert!(note.message.contains("left as written"), "{}", note.message);
+    // OPARI 1.1's library takes the fork and the join alone.
+    options.rules.interface = super::Interface::Pomp1;
+    let result = instrument(&file, &options);
+    assert_eq!(result.plan.regions.len(), 1);
 }
