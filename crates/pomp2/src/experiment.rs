@@ -156,8 +156,17 @@ pub struct LocalTime {
 /// becomes `_`). A run that finds the name taken adds `-2`, `-3`, ...
 /// ([`numbered`]).
 pub fn directory_name(start: LocalTime, job: &str) -> String {
-    let job: String = job
-        .chars()
+    let job = job_in_name(job);
+    format!(
+        "{NAME_PREFIX}{:04}{:02}{:02}_{:02}{:02}{:02}_{job}",
+        start.year, start.month, start.day, start.hour, start.minute, start.second
+    )
+}
+
+/// A job as a directory's name has it: letters, digits, `.` and `-`, any
+/// other character `_`.
+pub fn job_in_name(job: &str) -> String {
+    job.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
                 c
@@ -165,11 +174,7 @@ pub fn directory_name(start: LocalTime, job: &str) -> String {
                 '_'
             }
         })
-        .collect();
-    format!(
-        "{NAME_PREFIX}{:04}{:02}{:02}_{:02}{:02}{:02}_{job}",
-        start.year, start.month, start.day, start.hour, start.minute, start.second
-    )
+        .collect()
 }
 
 /// `name` for the `n`th run to want it (the first has it as it is).
