@@ -300,10 +300,18 @@ fn fork_child_writes_its_own_profile_only() {
     let parent = run.printed("parent");
     let child = run.printed("child");
     assert_eq!(run.printed("child_status"), 0);
-    let dir = run.dir.path();
-    let parent_profile = profile_json(&dir.join(format!("pomp-profile.{parent}.json")));
-    let child_profile = profile_json(&dir.join(format!("pomp-profile.{child}.json")));
-    assert_eq!(run.files("pomp-profile.").len(), 2);
+    // The child writes into its parent's experiment, under its pid.
+    let experiment = run.experiment();
+    let parent_profile = profile_json(&experiment.directory.join("profile.0.json"));
+    let child_profile = profile_json(&experiment.directory.join(format!("profile.0.{child}.json")));
+    assert_eq!(run.profiles().len(), 2);
+    assert_eq!(parent_profile["pid"], parent);
+    assert_eq!(
+        run.stderr().matches("pomp: experiment").count(),
+        1,
+        "{}",
+        run.stderr()
+    );
     let parent_region = region_id(&parent_profile, "region", 40);
     let child_region = region_id(&parent_profile, "region", 45);
     assert_eq!(visits(&parent_profile, Some(parent_region), "region"), 1);
@@ -317,7 +325,7 @@ fn fork_child_writes_its_own_profile_only() {
 #[test]
 fn misuse_does_no_harm_and_finalize_writes_once() {
     let exe = build("robust");
-    let run = run_ok(&exe, 2, &[], &[]);
+    let run = run_ok(&exe, 2, &[], &[("POMP_PROFILE", "written.json")]);
     assert_eq!(run.printed("init_regions_calls"), 1);
     assert_eq!(run.printed("old_task_cleared"), 1);
     assert_eq!(
@@ -327,7 +335,7 @@ fn misuse_does_no_harm_and_finalize_writes_once() {
     );
     assert_eq!(run.printed("lazy_assigned"), 1);
     assert!(
-        run.files("pomp-profile.").is_empty(),
+        run.files("written").is_empty(),
         "profile written again after finalize"
     );
     let profile = profile_json(&run.dir.path().join("finalized.json"));
@@ -346,7 +354,7 @@ fn trace_holds_one_span_per_timed_visit() {
     let exe = build("basic");
     let run = run_ok(&exe, 2, &["2"], &[("POMP_TRACE", "1")]);
     let profile = run.profile();
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     assert_eq!(traces.len(), 1, "{traces:?}");
     assert!(traces[0].to_string_lossy().ends_with(".ptrace"));
     let trace = read_trace(&traces[0]);
@@ -385,7 +393,7 @@ fn a_long_trace_is_written_as_its_buffers_fill() {
     // many times, and no leftover temporary file stays behind.
     let exe = build("basic");
     let run = run_ok(&exe, 2, &["4000"], &[("POMP_TRACE", "1")]);
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     assert_eq!(traces.len(), 1, "{traces:?}");
     let bytes = std::fs::metadata(&traces[0]).unwrap().len();
     let trace = read_trace(&traces[0]);
@@ -404,7 +412,7 @@ fn trace_limit_drops_events_and_says_so() {
         &["3"],
         &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "10")],
     );
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     let trace = read_trace(&traces[0]);
     let kept = trace.span_count();
     assert!(kept <= 10, "{kept} events kept");
@@ -451,9 +459,18 @@ fn profile_path_and_mpi_rank() {
     );
     let profile = profile_json(&run.dir.path().join("out.rank3.json"));
     assert_eq!(profile["rank"], "3");
+    // A rank other than 0, whose launcher names no job to find rank 0's
+    // experiment by, makes one of its own and prints no summary.
     let run = run_ok(&exe, 2, &["1"], &[("SLURM_PROCID", "5")]);
-    let files = run.files("pomp-profile.rank5.");
-    assert_eq!(files.len(), 1, "{:?}", run.files(""));
+    let files = run.profiles();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].ends_with("profile.5.json"), "{files:?}");
+    assert_eq!(profile_json(&files[0])["rank"], "5");
+    assert!(
+        !run.stderr().contains("pomp: experiment"),
+        "{}",
+        run.stderr()
+    );
 }
 
 #[test]
@@ -652,7 +669,7 @@ fn profile_to_a_pipe_is_written_in_place() {
         .unwrap()
         .file_type()
         .is_symlink());
-    assert!(run.files("pomp-profile.").is_empty());
+    assert!(run.experiments().is_empty());
 }
 
 /// Fortran instrumented by OPARI2: hidden string lengths of blank-padded
