@@ -742,3 +742,21 @@ fn without_the_mpi_library_ranks_agree_by_their_launcher() {
         assert!(profile.regions.iter().all(|r| r.region_type != "mpi"));
     }
 }
+
+/// With `POMP_CXX=mpicxx`, the clang front end reads a source with the
+/// MPI wrapper's own preprocessor flags: it finds `mpi.h`, and says
+/// nothing.
+#[test]
+fn the_clang_front_end_finds_mpi_h_through_the_mpi_wrapper() {
+    let place = place();
+    let directory = place.directory("clang-front-end");
+    let output = succeed(
+        place
+            .command(place.bin().join("pomp-cxx"), &directory)
+            .env("POMP_CXX", "mpicxx")
+            .args(["--pomp-frontend=clang", "-fopenmp", "-c"])
+            .arg(repository().join("corpus/mpi/halo.cpp"))
+            .args(["-o", "halo.o"]),
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
