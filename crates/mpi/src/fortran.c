@@ -129,17 +129,23 @@ static void f_testall(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
     f_result(ierr, result);
 }
 
-static void f_waitany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
-                      MPI_Fint *status, MPI_Fint *ierr)
+/* Waitany and Testany: `flag` is null for Waitany, which always completes
+ * one request or finds none active. */
+static void f_any(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
+                  MPI_Fint *status, MPI_Fint *ierr)
 {
     c_arrays c;
-    int result = MPI_ERR_NO_MEM, c_index = MPI_UNDEFINED;
+    int result = MPI_ERR_NO_MEM, c_index = MPI_UNDEFINED, c_flag = 1;
     if (c_arrays_from(&c, *count, requests)) {
-        result = pomp_mpilib_c_waitany(c.count, c.requests, &c_index, &c.statuses[0]);
+        result = flag ? pomp_mpilib_c_testany(c.count, c.requests, &c_index, &c_flag,
+                                              &c.statuses[0])
+                      : pomp_mpilib_c_waitany(c.count, c.requests, &c_index, &c.statuses[0]);
         if (result == MPI_SUCCESS) {
             c_arrays_to(&c, requests, 0, MPI_F_STATUSES_IGNORE);
             *index = f_index(c_index);
-            if (c_index != MPI_UNDEFINED)
+            if (flag)
+                *flag = c_flag ? F_TRUE : 0;
+            if (c_flag && c_index != MPI_UNDEFINED)
                 f_status_out(&c.statuses[0], status);
         }
     }
@@ -147,23 +153,16 @@ static void f_waitany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
     f_result(ierr, result);
 }
 
+static void f_waitany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
+                      MPI_Fint *status, MPI_Fint *ierr)
+{
+    f_any(count, requests, index, NULL, status, ierr);
+}
+
 static void f_testany(MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
                       MPI_Fint *status, MPI_Fint *ierr)
 {
-    c_arrays c;
-    int result = MPI_ERR_NO_MEM, c_index = MPI_UNDEFINED, c_flag = 0;
-    if (c_arrays_from(&c, *count, requests)) {
-        result = pomp_mpilib_c_testany(c.count, c.requests, &c_index, &c_flag, &c.statuses[0]);
-        if (result == MPI_SUCCESS) {
-            c_arrays_to(&c, requests, 0, MPI_F_STATUSES_IGNORE);
-            *index = f_index(c_index);
-            *flag = c_flag ? F_TRUE : 0;
-            if (c_flag && c_index != MPI_UNDEFINED)
-                f_status_out(&c.statuses[0], status);
-        }
-    }
-    c_arrays_drop(&c);
-    f_result(ierr, result);
+    f_any(count, requests, index, flag, status, ierr);
 }
 
 /* Waitsome and Testsome: `test` says which. */

@@ -117,10 +117,7 @@ fn binding_source(binding: Binding) -> String {
         if binding != Binding::C {
             fortran_profiling_prototype(&mut text, binding, wrapper, &params);
         }
-        match binding {
-            Binding::C => c_wrapper(&mut text, wrapper, &params),
-            _ => fortran_wrapper(&mut text, binding, wrapper, &params),
-        }
+        wrapper_source(&mut text, binding, wrapper, &params);
     }
     if binding != Binding::C {
         text.push_str("#endif\n");
@@ -379,94 +376,96 @@ fn observed_statuses(wrapper: &Wrapper) -> Vec<&'static str> {
     }
 }
 
-fn region_open(text: &mut String, wrapper: &Wrapper) {
+/// The wrapper of `wrapper` in `binding`: the MPI call inside its
+/// region, and what it observes once MPI returned successfully.
+fn wrapper_source(text: &mut String, binding: Binding, wrapper: &Wrapper, params: &[Param]) {
+    let c = binding == Binding::C;
+    if c {
+        let declared: Vec<String> = params.iter().map(c_declaration).collect();
+        let declared = if declared.is_empty() {
+            "void".to_string()
+        } else {
+            declared.join(", ")
+        };
+        let _ = writeln!(text, "\nint {}({declared})\n{{", wrapper.name);
+    } else {
+        let _ = writeln!(
+            text,
+            "\nvoid {}({})\n{{",
+            binding.symbol(wrapper.name),
+            fortran_params(params).join(", ")
+        );
+    }
     let _ = writeln!(
         text,
         "    static int64_t handle;\n    pomp_mpi_enter(&handle, \"{}\");",
         wrapper.name
     );
-}
-
-fn c_wrapper(text: &mut String, wrapper: &Wrapper, params: &[Param]) {
-    let declared: Vec<String> = params.iter().map(c_declaration).collect();
-    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    let _ = writeln!(
-        text,
-        "\nint {}({})\n{{",
-        wrapper.name,
-        if declared.is_empty() {
-            "void".to_string()
+    // A status the program ignores is one the observing code reads.
+    let statuses = observed_statuses(wrapper);
+    for status in &statuses {
+        let (own, ignored) = if c {
+            (format!("MPI_Status own_{status}"), "MPI_STATUS_IGNORE")
         } else {
-            declared.join(", ")
-        }
-    );
-    region_open(text, wrapper);
-    for status in observed_statuses(wrapper) {
+            (
+                format!("MPI_Fint own_{status}[F_STATUS_SIZE]"),
+                "MPI_F_STATUS_IGNORE",
+            )
+        };
+        let reference = if c { "&" } else { "" };
         let _ = writeln!(
             text,
-            "    MPI_Status own_{status};\n    if ({status} == MPI_STATUS_IGNORE)\n        {status} = &own_{status};"
+            "    {own};\n    if ({status} == {ignored})\n        {status} = {reference}own_{status};"
         );
     }
     if wrapper.recipe == Recipe::Finalize {
         text.push_str("    pomp_mpilib_finishing();\n");
     }
-    let callee = match wrapper.recipe {
-        Recipe::Completion => format!("pomp_mpilib_c_{}", wrapper.name[4..].to_lowercase()),
-        _ => format!("P{}", wrapper.name),
-    };
-    let _ = writeln!(text, "    int result = {callee}({});", names.join(", "));
-    let observed = observation(Binding::C, wrapper, params);
-    if !observed.is_empty() {
-        text.push_str("    if (result == MPI_SUCCESS) {\n");
-        for line in observed {
-            let _ = writeln!(text, "        {line}");
+    let completion = wrapper.name[4..].to_lowercase();
+    match (c, wrapper.recipe) {
+        (true, recipe) => {
+            let callee = match recipe {
+                Recipe::Completion => format!("pomp_mpilib_c_{completion}"),
+                _ => format!("P{}", wrapper.name),
+            };
+            let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+            let _ = writeln!(text, "    int result = {callee}({});", names.join(", "));
         }
-        text.push_str("    }\n");
+        (false, recipe) => {
+            let callee = match recipe {
+                Recipe::Completion => format!("f_{completion}"),
+                _ => binding.profiling_symbol(wrapper.name),
+            };
+            let names = fortran_argument_names(params).join(", ");
+            let _ = writeln!(text, "    {callee}({names});");
+        }
     }
-    text.push_str("    pomp_mpi_exit(&handle);\n    return result;\n}\n");
-}
-
-fn fortran_wrapper(text: &mut String, binding: Binding, wrapper: &Wrapper, params: &[Param]) {
-    let _ = writeln!(
-        text,
-        "\nvoid {}({})\n{{",
-        binding.symbol(wrapper.name),
-        fortran_params(params).join(", ")
-    );
-    region_open(text, wrapper);
-    for status in observed_statuses(wrapper) {
-        let _ = writeln!(
-            text,
-            "    MPI_Fint own_{status}[F_STATUS_SIZE];\n    if ({status} == MPI_F_STATUS_IGNORE)\n        {status} = own_{status};"
-        );
-    }
-    if wrapper.recipe == Recipe::Finalize {
-        text.push_str("    pomp_mpilib_finishing();\n");
-    }
-    let callee = match wrapper.recipe {
-        Recipe::Completion => format!("f_{}", wrapper.name[4..].to_lowercase()),
-        _ => binding.profiling_symbol(wrapper.name),
-    };
-    let _ = writeln!(
-        text,
-        "    {callee}({});",
-        fortran_argument_names(params).join(", ")
-    );
     let observed = observation(binding, wrapper, params);
     if !observed.is_empty() {
-        text.push_str("    if (f_ok(ierr)) {\n");
-        for status in observed_statuses(wrapper) {
-            let _ = writeln!(
-                text,
-                "        MPI_Status c_{status};\n        PMPI_Status_f2c({status}, &c_{status});"
-            );
+        let succeeded = if c {
+            "result == MPI_SUCCESS"
+        } else {
+            "f_ok(ierr)"
+        };
+        let _ = writeln!(text, "    if ({succeeded}) {{");
+        if !c {
+            for status in &statuses {
+                let _ = writeln!(
+                    text,
+                    "        MPI_Status c_{status};\n        PMPI_Status_f2c({status}, &c_{status});"
+                );
+            }
         }
         for line in observed {
             let _ = writeln!(text, "        {line}");
         }
         text.push_str("    }\n");
     }
-    text.push_str("    pomp_mpi_exit(&handle);\n}\n");
+    text.push_str("    pomp_mpi_exit(&handle);\n");
+    if c {
+        text.push_str("    return result;\n");
+    }
+    text.push_str("}\n");
 }
 
 /// The symbols the library defines for others to call: every wrapped
