@@ -709,3 +709,52 @@ fn fortran_program_instrumented_by_opari2() {
         check_times_are_consistent(&profile);
     }
 }
+
+/// `POMP_EXPERIMENT_DIRECTORY` names the experiment: a later run takes the
+/// name and moves the earlier experiment aside; a directory holding
+/// something else is left alone.
+#[test]
+fn a_named_experiment_directory_is_never_written_twice() {
+    let exe = build("basic");
+    let dir = tempfile::tempdir().unwrap();
+    let run_named = |name: &str| {
+        let output = std::process::Command::new(&exe)
+            .arg("1")
+            .current_dir(dir.path())
+            .env("OMP_NUM_THREADS", "2")
+            .env("POMP_EXPERIMENT_DIRECTORY", name)
+            .env_remove("POMP_PROFILE")
+            .env_remove("POMP_SUMMARY")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let open = |name: &str| pomp2::experiment::Experiment::open(dir.path().join(name)).unwrap();
+    run_named("exp");
+    let first = open("exp").manifest.run;
+    let said = run_named("exp");
+    assert!(
+        said.contains("pomp: experiment exp (one process)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("earlier experiment that was there is now exp-2"),
+        "{said}"
+    );
+    assert_eq!(open("exp-2").manifest.run, first);
+    assert_eq!(open("exp").processes().unwrap().len(), 1);
+
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/todo.txt"), "mine").unwrap();
+    let said = run_named("notes");
+    assert!(
+        said.contains("notes holds something other than a pomp experiment"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes/todo.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(open("notes-2").processes().unwrap().len(), 1);
+}
