@@ -3,7 +3,7 @@
  * every rank, each timed over `iterations` calls after a warm-up. Rank 0
  * prints nanoseconds per call of each: `pingpong_ns=... allreduce_ns=...`.
  *
- * usage: mpi_calls [iterations] [pingpong|allreduce|both] */
+ * usage: call_costs [iterations] [pingpong|allreduce|both] */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
