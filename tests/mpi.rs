@@ -224,6 +224,11 @@ impl Ran {
 /// two cores runs them without waiting actively. One run at a time: they
 /// would share the two cores.
 fn mpirun(program: &Path, directory: &Path, env: &[(&str, &str)]) -> Ran {
+    mpirun_with(program, &[], directory, env)
+}
+
+/// [`mpirun`] with the program's arguments.
+fn mpirun_with(program: &Path, args: &[&str], directory: &Path, env: &[(&str, &str)]) -> Ran {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let output = succeed(
@@ -233,6 +238,7 @@ fn mpirun(program: &Path, directory: &Path, env: &[(&str, &str)]) -> Ran {
             .arg(RANKS.to_string())
             .args(["--mca", "mpi_yield_when_idle", "1"])
             .arg(program)
+            .args(args)
             .env("OMP_NUM_THREADS", "2")
             .env("OMP_WAIT_POLICY", "passive")
             .envs(env.iter().copied()),
@@ -759,4 +765,24 @@ fn the_clang_front_end_finds_mpi_h_through_the_mpi_wrapper() {
             .args(["-o", "halo.o"]),
     );
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+/// A program without OpenMP directives that links MPI is measured too: its
+/// MPI calls, with the runtime and its (empty) region registration.
+#[test]
+fn a_program_without_openmp_has_its_mpi_measured() {
+    let program = build("call_costs.c", Build::PompRunsMpi, &[]);
+    let ran = mpirun_with(
+        &program,
+        &["100"],
+        &place().directory("without-openmp"),
+        &[],
+    );
+    assert!(ran.stdout.contains("pingpong_ns="), "{}", ran.stdout);
+    one_summary(&ran);
+    let profiles = profiles(&ran.experiment());
+    let calls = mpi_calls(&profiles[1]);
+    assert_eq!(calls["MPI_Send"], 110);
+    assert_eq!(calls["MPI_Allreduce"], 110);
+    assert!(profiles[1].regions.iter().all(|r| r.region_type == "mpi"));
 }

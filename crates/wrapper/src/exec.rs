@@ -114,7 +114,8 @@ impl Executor<'_> {
             }
         }
         let mpi = self.mpi_library(inputs, command)?;
-        if !scan.needs_pomp_library() && mpi.is_none() {
+        scan.measures_mpi = mpi.is_some();
+        if !scan.needs_pomp_library() {
             return Ok(None);
         }
         let chosen = inputs.runtime.as_deref();
@@ -133,10 +134,7 @@ impl Executor<'_> {
                     &Compiler::C.command()?,
                 )?;
         }
-        // The runtime a program measuring MPI alone is linked with still
-        // asks for its (empty) registration.
-        let registration = if scan.needs_registration() || scan.needs_pomp1_table() || mpi.is_some()
-        {
+        let registration = if scan.needs_registration() || scan.needs_pomp1_table() {
             Some(self.registration_object(&scan, inputs)?)
         } else {
             None
