@@ -410,9 +410,9 @@ const fn entry(
 ///   (source, tag, bytes; ignored for sends) or cancelled;
 ///   `pomp_mpi_request_tested`: tested, not complete;
 ///   `pomp_mpi_request_freed`: freed before completion.
-/// - `pomp_mpi_collective_begin` / `_end`: a collective operation on
+/// - `pomp_mpi_collective_end`: the call made a collective operation on
 ///   `comm`, `root` its root (-1 for none), with the bytes this rank sent
-///   to and received from the others.
+///   to and received from the others; it began when the call began.
 pub const ENTRY_POINTS: &[EntryPoint] = &[
     entry(
         "pomp_mpi_enter",
@@ -530,7 +530,6 @@ pub const ENTRY_POINTS: &[EntryPoint] = &[
         &[("uint64_t", "request")],
     ),
     entry("pomp_mpi_request_freed", "void", &[("uint64_t", "request")]),
-    entry("pomp_mpi_collective_begin", "void", &[]),
     entry(
         "pomp_mpi_collective_end",
         "void",
