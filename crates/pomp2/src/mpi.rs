@@ -156,6 +156,7 @@ pub fn region(id: crate::profile::RegionId, name: &str) -> crate::profile::Regio
         end_last_line: None,
         name: Some(name.to_string()),
         unit: None,
+        code_kind: None,
         label: name.to_string(),
         idf_id: None,
         implicit_barrier: crate::profile::ImplicitBarrier::Explicit,
@@ -575,6 +576,13 @@ mod tests {
             threads.unwrap().c_prototype(),
             "uint32_t pomp_mpi_threads(void);"
         );
+    }
+
+    #[test]
+    fn an_mpi_region_is_named_by_its_function_alone() {
+        let region = region(7, "MPI_Allreduce");
+        assert_eq!(region.region_name().label(), "MPI_Allreduce");
+        assert_eq!(region.region_name().what(), "MPI_Allreduce");
     }
 
     #[test]
