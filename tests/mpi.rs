@@ -793,6 +793,33 @@ fn without_the_mpi_library_ranks_agree_by_their_launcher() {
     }
 }
 
+/// The first link after a build seals the runtime archive; when that link
+/// runs through `POMP_CC=mpicc`, the partial link of the sealing is the
+/// compiler's behind the MPI wrapper, to which no MPI library is added.
+#[test]
+fn the_runtime_is_sealed_by_a_link_through_the_mpi_wrapper() {
+    let place = place();
+    let fresh = place.directory("fresh-runtime");
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_pomp"))
+        .parent()
+        .unwrap()
+        .join("libpomp_runtime.a");
+    std::fs::copy(&built, fresh.join("libpomp_runtime.a")).unwrap();
+    let directory = place.directory("sealed-by-mpicc");
+    succeed(
+        place
+            .command(place.bin().join("pomp-cc"), &directory)
+            .env("POMP_CC", "mpicc")
+            .env("POMP_RUNTIME_DIR", &fresh)
+            .args(["-fopenmp", "-O2"])
+            .arg(repository().join("corpus/mpi/ring.c"))
+            .args(["-o", "ring"]),
+    );
+    assert!(fresh.join("sealed/libpomp_runtime.a").is_file());
+    let ran = mpirun(&directory.join("ring"), &directory, &[]);
+    one_summary(&ran);
+}
+
 /// With `POMP_CXX=mpicxx`, the clang front end reads a source with the
 /// MPI wrapper's own preprocessor flags: it finds `mpi.h`, and says
 /// nothing.

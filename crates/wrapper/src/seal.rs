@@ -72,6 +72,7 @@ pub fn is_sealed(archive: &Path) -> Result<bool> {
 /// own. Written beside `sealed` and renamed, so programs linking at the
 /// same time see the old archive or the new one.
 pub fn seal(archive: &Path, sealed: &Path, linker: &[OsString]) -> Result<()> {
+    let linker = without_mpi(linker);
     let Some((program, linker_args)) = linker.split_first() else {
         bail!("no C compiler to link the runtime with");
     };
@@ -110,6 +111,22 @@ pub fn seal(archive: &Path, sealed: &Path, linker: &[OsString]) -> Result<()> {
     run(pack, "archiving the runtime")?;
     std::fs::rename(&made, sealed).with_context(|| format!("writing {}", sealed.display()))?;
     Ok(())
+}
+
+/// `linker`, its MPI compiler wrapper (`POMP_CC=mpicc`) replaced by the
+/// compiler behind it: the wrapper would add MPI's libraries to the
+/// partial link, which cannot find them with `-nostdlib`.
+fn without_mpi(linker: &[OsString]) -> Vec<OsString> {
+    let mut linker = linker.to_vec();
+    if let Some(last) = linker.last_mut() {
+        let wrapper = Path::new(last.as_os_str());
+        if wrapper.file_name().is_some_and(pomp_mpi::is_mpi_wrapper) {
+            if let Some(compiler) = pomp_mpi::compiler_behind(wrapper) {
+                *last = compiler;
+            }
+        }
+    }
+    linker
 }
 
 fn run(mut command: Command, what: &str) -> Result<()> {
