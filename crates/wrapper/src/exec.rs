@@ -54,6 +54,15 @@ impl Executor<'_> {
                         if let Some(object) = additions.registration {
                             run.args.insert(registration_at, object.into_os_string());
                         }
+                        // The libraries are no source of a language the
+                        // user's `-x` still names.
+                        if run
+                            .args
+                            .iter()
+                            .any(|a| a.as_encoded_bytes().starts_with(b"-x"))
+                        {
+                            run.args.extend(["-x".into(), "none".into()]);
+                        }
                         if let Some(mpi) = additions.mpi {
                             // Before MPI's own libraries: after them, MPI's
                             // functions would be taken from those.
