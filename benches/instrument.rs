@@ -84,7 +84,7 @@ fn instrument_with(file: &SourceFile, front_end: &TreeSitterC) -> usize {
     let options = Options::default();
     let model = front_end.analyse(file);
     let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
-    let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
+    let edits = pomp_core::output::emit(file, &model, &plan, &options.output).edits;
     edits.apply(&file.bytes).len()
 }
 
@@ -242,7 +242,7 @@ fn reanalysis(c: &mut Criterion) {
             let file = if flip { &after } else { &before };
             let model = pomp_core::model::complete(file, front_end.read_reusing(file, &mut reuse));
             let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
-            let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
+            let edits = pomp_core::output::emit(file, &model, &plan, &options.output).edits;
             black_box(edits.apply(&file.bytes).len())
         })
     });

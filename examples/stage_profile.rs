@@ -108,7 +108,7 @@ fn stage_emit(
     model: &pomp_core::model::Model,
     plan: &pomp_core::rules::NamedPlan,
 ) -> pomp_core::edits::EditSet {
-    pomp_core::output::emit(file, model, plan, &Options::default().output)
+    pomp_core::output::emit(file, model, plan, &Options::default().output).edits
 }
 #[inline(never)]
 fn stage_apply(file: &SourceFile, edits: &pomp_core::edits::EditSet) -> Vec<u8> {

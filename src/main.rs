@@ -70,8 +70,11 @@ enum Command {
     InstallWrappers {
         /// Where to install, e.g. ~/.local/bin (made if missing)
         dir: PathBuf,
-        /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, so
-        /// that Score-P, TAU and builds written for OPARI2 run pomp in its place.
+        /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, and
+        /// what an OPARI2 installation has around them: the POMP2 headers in DIR/../include
+        /// and the CTC reader's sources in DIR/../share/opari2/devel. Score-P, TAU and builds
+        /// written for OPARI2 then run pomp in its place; Score-P's configure --with-opari2=DIR
+        /// builds its OpenMP adapter on it.
         #[arg(long)]
         opari2: bool,
     },

@@ -232,6 +232,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
         Some(output) => output.clone(),
         None => default_output(input, language)?,
     };
+    let declarations = DeclarationsFile::beside(&output, input)?;
     let mut options = Options {
         language: Some(language),
         ..Options::default()
@@ -239,6 +240,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     options.rules.events = EventSet::Opari2;
     options.output.line_markers = !args.nosrc;
     options.output.preprocessed = args.preprocessed;
+    options.output.declarations_file = Some(declarations.name.clone());
     for spec in &args.disable {
         disable(spec, &mut options)?;
     }
@@ -308,9 +310,42 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
             input.display()
         ));
     }
-    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to))
-        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    let text = done.declarations.take().unwrap_or_default();
+    pomp_core::output::write_atomically(&declarations.path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", declarations.path.display()))?;
+    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to)).map_err(
+        |e| {
+            let _ = std::fs::remove_file(&declarations.path);
+            format!("cannot write {}: {e}", output.display())
+        },
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file OPARI2 keeps a file's declarations in (its regions' handles
+/// and CTC strings), which the output includes: `INFILE.opari.inc`, named
+/// after the input, beside the output. Builds that manage OPARI2's files
+/// (Score-P removes it after each compile) find it where OPARI2 puts it.
+struct DeclarationsFile {
+    /// As the output includes it.
+    name: String,
+    path: PathBuf,
+}
+
+impl DeclarationsFile {
+    fn beside(output: &Path, input: &Path) -> Result<DeclarationsFile, String> {
+        let input_name = input.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = format!("{}.opari.inc", input_name.unwrap_or_default());
+        // The include line quotes it: C with '"', Fortran with '\''.
+        if name.contains(['"', '\'', '\n']) {
+            return Err(format!(
+                "{}: a file name with quotes cannot be included; rename the file",
+                input.display()
+            ));
+        }
+        let path = output.with_file_name(&name);
+        Ok(DeclarationsFile { name, path })
+    }
 }
 
 /// The input's language: as an option says, else by its suffix; a form
@@ -451,7 +486,9 @@ struct ConfigArgs {
     /// Deprecated: print the command that filters the symbol list (grep -E).
     #[arg(long, help_heading = "Commands")]
     egrep: bool,
-    /// Print the flags instrumented files compile with: none, as pomp's output needs no header.
+    /// Print the flags instrumented files and a library compile with: the directory holding
+    /// the POMP2 headers (opari2/pomp2_lib.h, opari2/pomp2_user_lib.h), and for Fortran the
+    /// compiler's option that keeps unused inserted variables quiet.
     #[arg(
         long,
         num_args = 0..=1,
@@ -470,12 +507,20 @@ struct ConfigArgs {
     /// Print the revision of the package: pomp's version.
     #[arg(long, help_heading = "Commands")]
     revision: bool,
-    /// The target language is Fortran (the answers are the same).
+    /// The target language is Fortran (--cflags adds the compiler's option that keeps unused
+    /// variables quiet).
     #[arg(long)]
     fortran: bool,
-    /// Accepted for OPARI2's command line (it selects build paths there).
+    /// Accepted for OPARI2's command line: the paths are where this opari2-config is, in a
+    /// build as installed.
     #[arg(long)]
     build_check: bool,
+    /// Accepted, as opari2 takes --fix-form and --free-form: builds ask opari2-config whether
+    /// it does (Score-P's configure).
+    #[arg(long = "fix-form", overrides_with = "free_form")]
+    fix_form: bool,
+    #[arg(long, hide = true, overrides_with = "fix_form")]
+    free_form: bool,
     /// Accepted for OPARI2's command line: pomp's opari2-config has no settings to read.
     #[arg(long, require_equals = true, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -552,13 +597,67 @@ pub fn config(args: Vec<OsString>) -> ExitCode {
         }
         Some("awk_script") => "pomp2-parse-init-regions".into(),
         Some("egrep") => format!("{} -E", program_path("grep")),
-        Some("cflags") => String::new(),
+        Some("cflags") => cflags(args.cflags.flatten(), args.fortran),
         Some("version") => format!("{OPARI2_VERSION}\n"),
         Some("interface_version") => format!("{POMP2_INTERFACE_VERSION}\n"),
         Some(_) => format!("pomp-{}\n", env!("CARGO_PKG_VERSION")),
     };
     print!("{answer}");
     ExitCode::SUCCESS
+}
+
+/// What instrumented files and a library compile with: the include
+/// directory of the installation this program is in (`install-wrappers
+/// --opari2` puts pomp's POMP2 headers there) and, for Fortran, what
+/// OPARI2 adds for the compiler so that unused variables of the inserted
+/// code are not warned about.
+fn cflags(compiler: Option<CompilerFamily>, fortran: bool) -> String {
+    let include = installed_directory().join(pomp_wrapper::OPARI2_INCLUDE);
+    let include = normalized(&include);
+    let quiet = match (fortran, compiler) {
+        (true, Some(CompilerFamily::Gnu)) => " -Wno-unused",
+        (true, Some(CompilerFamily::Intel)) => " -warn nounused",
+        _ => "",
+    };
+    format!("-I{}{quiet}", include.display())
+}
+
+/// The directory this program was run from, as it was named (a link
+/// into an installation counts as being there), else where the program
+/// is.
+fn installed_directory() -> PathBuf {
+    let invoked = std::env::args_os().next().map(PathBuf::from);
+    let named = invoked.and_then(|path| {
+        if path.components().count() > 1 {
+            std::path::absolute(&path).ok()
+        } else {
+            let paths = std::env::var_os("PATH")?;
+            std::env::split_paths(&paths)
+                .map(|directory| directory.join(&path))
+                .find(|candidate| candidate.is_file())
+                .and_then(|found| std::path::absolute(found).ok())
+        }
+    });
+    named
+        .or_else(|| std::env::current_exe().ok())
+        .and_then(|program| program.parent().map(Path::to_path_buf))
+        .unwrap_or_default()
+}
+
+/// `path` with `.` and `dir/..` taken out, read as written (symbolic
+/// links are not followed).
+fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn nm_command() -> String {

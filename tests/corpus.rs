@@ -15,7 +15,12 @@
 //! instrumenters, OPARI2's and OPARI 1.1's, each way pomp can be used with
 //! them (`tests/support/reference.rs`), as trials named after the way:
 //! `opari2-registration/<path>`, `opari2-wrappers/<path>`,
-//! `opari2-shims/<path>` and `opari1/<path>`. Each program is built and run
+//! `opari2-shims/<path>`, `scorep/<path>` and `scorep-nopreprocess/<path>`
+//! (pomp's shims driven with the commands Score-P runs) and
+//! `opari1/<path>`; `opari2-ctc/<path>` compares pomp's CTC strings with
+//! those OPARI2 itself writes for the file, `opari2-ctc-preprocessed/<path>`
+//! for the compiler's `-E` output of it, as Score-P gives it to OPARI2 by
+//! default. Each program is built and run
 //! as written once, whichever of its trials comes first.
 //!
 //! Every program is also fed to pomp as the compiler's preprocessor left

@@ -29,7 +29,7 @@ fn instrument_with(
     let (model, extent) = front_end.read_telling_extent(file);
     let model = pomp_core::model::complete(file, model);
     let plan = pomp_core::rules::check(file, &model, &options.rules).named(file);
-    let edits = pomp_core::output::emit(file, &model, &plan, &options.output);
+    let edits = pomp_core::output::emit(file, &model, &plan, &options.output).edits;
     let mut diagnostics: Vec<String> = model
         .diagnostics
         .iter()

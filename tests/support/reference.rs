@@ -42,6 +42,20 @@ pub enum Way {
     /// pomp's `opari2` and `opari2-config`, driven as OPARI2's
     /// documentation describes a build, linked with OPARI2's library.
     Opari2Shims,
+    /// pomp's `opari2` and `opari2-config` driven with the commands
+    /// Score-P's `scorep` runs by default: the compiler's `-E` output of
+    /// the source (in C and C++ after OPARI2's headers and the marker of
+    /// where the declarations go) instrumented with `--preprocessed`.
+    ScoreP,
+    /// The same with `scorep --nopreprocess`: the source itself.
+    ScorePNopreprocess,
+    /// pomp's CTC strings beside those OPARI2 itself writes for the same
+    /// input, the differences those `tests/opari2_ctc_differences.toml`
+    /// explains.
+    Opari2CtcStrings,
+    /// The same for the input Score-P's `scorep` gives OPARI2 by default:
+    /// the compiler's `-E` output, read with `--preprocessed`.
+    Opari2CtcStringsPreprocessed,
     /// `--pomp-interface=pomp1` through the wrappers, `--pomp-runtime=`
     /// OPARI 1.1's library.
     Opari1,
@@ -55,10 +69,14 @@ pub enum Way {
 
 impl Way {
     /// The ways pomp is built.
-    pub const ALL: [Way; 4] = [
+    pub const ALL: [Way; 8] = [
         Way::Opari2Registration,
         Way::Opari2Wrappers,
         Way::Opari2Shims,
+        Way::ScoreP,
+        Way::ScorePNopreprocess,
+        Way::Opari2CtcStrings,
+        Way::Opari2CtcStringsPreprocessed,
         Way::Opari1,
     ];
 
@@ -87,6 +105,10 @@ impl Way {
             Way::Opari2Registration => "opari2-registration",
             Way::Opari2Wrappers => "opari2-wrappers",
             Way::Opari2Shims => "opari2-shims",
+            Way::ScoreP => "scorep",
+            Way::ScorePNopreprocess => "scorep-nopreprocess",
+            Way::Opari2CtcStrings => "opari2-ctc",
+            Way::Opari2CtcStringsPreprocessed => "opari2-ctc-preprocessed",
             Way::Opari1 => "opari1",
             Way::Opari2Itself => "opari2-itself",
             Way::Opari1Itself => "opari1-itself",
@@ -172,6 +194,14 @@ pub fn check(
         Way::Opari2Registration => opari2_registration(file, &source, work, &executable)?,
         Way::Opari2Wrappers => wrappers(file, way, support, &source, &copies, &executable)?,
         Way::Opari2Shims => shims(file, Some(support), &source, &copies, &executable)?,
+        Way::ScoreP => score_p(file, support, &source, &copies, &executable, true)?,
+        Way::ScorePNopreprocess => score_p(file, support, &source, &copies, &executable, false)?,
+        Way::Opari2CtcStrings => {
+            return compare_ctc_strings(file, support, &source, &copies, false)
+        }
+        Way::Opari2CtcStringsPreprocessed => {
+            return compare_ctc_strings(file, support, &source, &copies, true)
+        }
         Way::Opari1 => wrappers(file, way, support, &source, &copies, &executable)?,
         // What the original cannot build is no failure of the program's.
         Way::Opari2Itself => {
@@ -248,9 +278,14 @@ fn expects_events(file: &CorpusFile, way: Way, work: &Path) -> Result<bool, Stri
     let idf = work.join("expected.idf.json");
     let mode = match way {
         Way::Opari1 | Way::Opari1Itself => ["--interface", "pomp1"],
-        Way::Opari2Registration | Way::Opari2Wrappers | Way::Opari2Shims | Way::Opari2Itself => {
-            ["--pomp", "opari2"]
-        }
+        Way::Opari2Registration
+        | Way::Opari2Wrappers
+        | Way::Opari2Shims
+        | Way::ScoreP
+        | Way::ScorePNopreprocess
+        | Way::Opari2CtcStrings
+        | Way::Opari2CtcStringsPreprocessed
+        | Way::Opari2Itself => ["--pomp", "opari2"],
     };
     let mode = mode.map(String::from);
     pomp_instrument(&file.path, &work.join("expected.out"), &idf, &mode)?;
@@ -363,17 +398,396 @@ fn shims(
         file.language.link_libraries().join(" "),
         executable.display()
     );
-    let mut command = shell(&script);
-    if let Some(support) = support {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut searched = vec![support.wrappers.clone()];
-        searched.extend(std::env::split_paths(&path));
-        command.env(
-            "PATH",
-            std::env::join_paths(searched).map_err(|e| e.to_string())?,
-        );
-    }
+    let command = match support {
+        Some(support) => with_shims_first(shell(&script), support)?,
+        None => shell(&script),
+    };
     build_step(command, copies)
+}
+
+/// Score-P's `scorep gcc -fopenmp` (src/tools/instrumenter of Score-P
+/// 6.0 and 8.4) with pomp's shims in OPARI2's place: per source, with
+/// `preprocess` the compiler's `-E` output of the source (C and C++
+/// after `#include <opari2/pomp2_lib.h>`, `#include
+/// <opari2/pomp2_user_lib.h>` and the `___POMP2_INCLUDE___` marker), then
+/// `opari2 --omp-task-untied=keep [--preprocessed] --disable=pomp IN
+/// OUT` into the working directory (Fortran's output with its suffix in
+/// capitals), the compile, and `rm IN.opari.inc`; at the link,
+/// `opari2-config --nm` and `--region-initialization` into
+/// `X.opari2_init.c`, compiled with `opari2-config --cflags`.
+fn score_p(
+    file: &CorpusFile,
+    support: &Support,
+    source: &Path,
+    copies: &Path,
+    executable: &Path,
+    preprocess: bool,
+) -> Result<(), String> {
+    let name = source.file_name().expect("a file").to_string_lossy();
+    let (stem, suffix) = name.rsplit_once('.').expect("a suffix");
+    let compiler = gnu_compiler(file.language);
+    let flags = format!("{} {}", COMPILE_FLAGS.join(" "), file.defines.join(" "));
+    let directory = copies.display();
+    let (form, cflags) = match (file.language, suffix) {
+        (Language::Fortran, "f" | "F") => ("--fix-form ", "`opari2-config --cflags=gnu --fortran`"),
+        (Language::Fortran, _) => ("--free-form ", "`opari2-config --cflags=gnu --fortran`"),
+        _ => ("", "`opari2-config --cflags=gnu`"),
+    };
+    let steps = match preprocess {
+        true => {
+            let prepared = score_p_preparation(file, &name);
+            format!(
+                "{}opari2 {form}--omp-task-untied=keep --preprocessed --disable=pomp {} {}\n\
+                 {compiler} {flags} {cflags} {} -c {} -o {stem}.o\n\
+                 rm {}.opari.inc\n",
+                prepared.steps,
+                prepared.input,
+                prepared.output,
+                prepared.include,
+                prepared.output,
+                prepared.input,
+            )
+        }
+        false => {
+            let instrumented = match file.language {
+                Language::Fortran => format!("{stem}.opari.{}", suffix.to_uppercase()),
+                _ => format!("{stem}.opari.{suffix}"),
+            };
+            format!(
+                "opari2 {form}--omp-task-untied=keep --disable=pomp \"$SOURCE\" {instrumented}\n\
+                 {compiler} {flags} {cflags} -I{directory} -c {instrumented} -o {stem}.o\n\
+                 rm {name}.opari.inc\n"
+            )
+        }
+    };
+    let script = format!(
+        "set -e\n\
+         SOURCE={source}\n\
+         {steps}\
+         `opari2-config --nm` {stem}.o | `opari2-config --region-initialization` > instrumented.opari2_init.c\n\
+         gcc -c instrumented.opari2_init.c `opari2-config --cflags` -o instrumented.opari2_init.o\n\
+         {compiler} {flags} instrumented.opari2_init.o {stem}.o {OPARI2_LIBRARY} {libraries} -o {executable}\n",
+        source = source.display(),
+        libraries = file.language.link_libraries().join(" "),
+        executable = executable.display(),
+    );
+    // Score-P works in the directory the user compiles in; the source's
+    // directory is another.
+    let build = copies.with_file_name("score-p-build");
+    fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
+    build_step(with_shims_first(shell(&script), support)?, &build)
+}
+
+/// What Score-P's `scorep` gives OPARI2 by default, made in the working
+/// directory from the source `$SOURCE` (named `name`): `steps` write
+/// `input`, the compiler's `-E` output of the source (C and C++ after
+/// `#include <opari2/pomp2_lib.h>`, `#include <opari2/pomp2_user_lib.h>`
+/// and the `___POMP2_INCLUDE___` marker, Fortran through a file whose
+/// suffix is in capitals, which the compiler preprocesses), with
+/// `opari2-config --cflags` of whichever `opari2-config` is first on the
+/// PATH; `output` is the name Score-P gives OPARI2's output, and
+/// `include` the search path the source's own headers need.
+struct ScorePPreparation {
+    steps: String,
+    input: String,
+    output: String,
+    include: String,
+}
+
+fn score_p_preparation(file: &CorpusFile, name: &str) -> ScorePPreparation {
+    let (stem, suffix) = name.rsplit_once('.').expect("a suffix");
+    let compiler = gnu_compiler(file.language);
+    let flags = format!("{} {}", COMPILE_FLAGS.join(" "), file.defines.join(" "));
+    let upper = suffix.to_uppercase();
+    match file.language {
+        Language::Fortran => {
+            let source = format!("{stem}.input.{upper}");
+            let include = "-I\"$(dirname \"$SOURCE\")\"".to_string();
+            ScorePPreparation {
+                steps: format!(
+                    "printf '#line 1 \"%s\"\\n' \"$SOURCE\" > {source}\n\
+                     cat \"$SOURCE\" >> {source}\n\
+                     {compiler} {flags} `opari2-config --cflags=gnu --fortran` {include} \
+                     {source} -cpp -E -o {stem}.input.prep.{suffix}\n"
+                ),
+                input: format!("{stem}.input.prep.{suffix}"),
+                output: format!("{stem}.input.prep.opari.{upper}"),
+                include,
+            }
+        }
+        _ => {
+            let source = format!("{stem}_4711.input.{suffix}");
+            let include = "-iquote \"$(dirname \"$SOURCE\")\"".to_string();
+            ScorePPreparation {
+                steps: format!(
+                    "printf '#include <stdint.h>\\n#include <opari2/pomp2_lib.h>\\n\
+                     #include <opari2/pomp2_user_lib.h>\\n___POMP2_INCLUDE___\\n#line 1 \"%s\"\\n' \
+                     \"$SOURCE\" > {source}\n\
+                     cat \"$SOURCE\" >> {source}\n\
+                     {compiler} {flags} `opari2-config --cflags=gnu` {include} {source} -E \
+                     -o {stem}_4711.input.prep.{suffix}\n"
+                ),
+                input: format!("{stem}_4711.input.prep.{suffix}"),
+                output: format!("{stem}_4711.input.prep.opari.{suffix}"),
+                include,
+            }
+        }
+    }
+}
+
+/// `command` with pomp's shims first on the PATH.
+fn with_shims_first(mut command: Command, support: &Support) -> Result<Command, String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut searched = vec![support.wrappers.clone()];
+    searched.extend(std::env::split_paths(&path));
+    command.env(
+        "PATH",
+        std::env::join_paths(searched).map_err(|e| e.to_string())?,
+    );
+    Ok(command)
+}
+
+/// The differences from OPARI2's CTC strings that are explained: where
+/// OPARI2 is wrong, or pomp leaves a directive alone on purpose.
+const CTC_DIFFERENCES: &str = "tests/opari2_ctc_differences.toml";
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CtcDifferences {
+    #[serde(default)]
+    difference: Vec<CtcDifference>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CtcDifference {
+    /// The corpus program, its path under `corpus/`.
+    file: String,
+    /// The strings only OPARI2 writes, and only pomp.
+    #[serde(default)]
+    opari2: Vec<String>,
+    #[serde(default)]
+    pomp: Vec<String>,
+    /// Why they differ.
+    #[allow(dead_code)]
+    why: String,
+    /// Set where only one input shows the difference: the source as
+    /// written (OPARI2 reading both alternatives of an `#if`, which the
+    /// preprocessor removes), or the compiler's `-E` output.
+    input: Option<DifferentInput>,
+    /// Set where only the variants built with this macro defined show it.
+    defined: Option<String>,
+}
+
+#[derive(serde::Deserialize, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum DifferentInput {
+    Source,
+    Preprocessed,
+}
+
+/// OPARI2 itself and pomp's `opari2` on the same input, as Score-P runs
+/// them without preprocessing or, with `preprocess`, by default: every CTC
+/// string one of them writes and the other does not must be one
+/// `tests/opari2_ctc_differences.toml` explains, and each explained
+/// difference must still be there.
+fn compare_ctc_strings(
+    file: &CorpusFile,
+    support: &Support,
+    source: &Path,
+    copies: &Path,
+    preprocess: bool,
+) -> Result<Completion, String> {
+    let name = source.file_name().expect("a file").to_string_lossy();
+    let (stem, suffix) = name.rsplit_once('.').expect("a suffix");
+    let form = match (file.language, suffix) {
+        (Language::Fortran, "f" | "F") => "--fix-form",
+        (Language::Fortran, _) => "--free-form",
+        _ => "",
+    };
+    let output_suffix = match file.language {
+        Language::Fortran => suffix.to_uppercase(),
+        _ => suffix.to_string(),
+    };
+    // Each tool reads the input as Score-P would give it to that tool:
+    // preprocessed, after that tool's own headers.
+    let prepared = preprocess.then(|| score_p_preparation(file, &name));
+    let (steps, input, output, declarations) = match &prepared {
+        Some(prepared) => (
+            prepared.steps.as_str(),
+            format!("--preprocessed {}", prepared.input),
+            prepared.output.clone(),
+            format!("{}.opari.inc", prepared.input),
+        ),
+        None => (
+            "",
+            "\"$SOURCE\"".to_string(),
+            format!("{stem}.opari.{output_suffix}"),
+            format!("{name}.opari.inc"),
+        ),
+    };
+    let mut strings = Vec::new();
+    for (tool, pomp) in [("/usr/bin/opari2", false), ("opari2", true)] {
+        let build = copies.with_file_name(if pomp { "pomp-ctc" } else { "opari2-ctc" });
+        fs::create_dir_all(&build).map_err(|e| format!("{}: {e}", build.display()))?;
+        let script = format!(
+            "set -e\nSOURCE={}\n{steps}{tool} {form} --omp-task-untied=keep {input} {output}",
+            source.display()
+        );
+        let command = match pomp {
+            true => with_shims_first(shell(&script), support)?,
+            false => shell(&script),
+        };
+        if let Err(reason) = build_step(command, &build) {
+            if !pomp {
+                return Ok(cannot_build("OPARI2", &reason));
+            }
+            return Err(reason);
+        }
+        let declarations = build.join(&declarations);
+        let text = fs::read_to_string(&declarations)
+            .map_err(|e| format!("{}: {e}", declarations.display()))?;
+        let directory = format!("{}/", copies.display());
+        let found: std::collections::BTreeSet<String> = ctc_strings(&text)
+            .into_iter()
+            .map(|ctc| {
+                // Without the length field, which counts the directory.
+                let ctc = ctc.split_once('*').map_or(ctc.as_str(), |(_, rest)| rest);
+                ctc.replace(&directory, "")
+            })
+            .collect();
+        strings.push(found);
+    }
+    let (opari2, pomp) = (&strings[0], &strings[1]);
+    let only_opari2: Vec<&String> = opari2.difference(pomp).collect();
+    let only_pomp: Vec<&String> = pomp.difference(opari2).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let relative = (file.path.strip_prefix(root.join("corpus")))
+        .unwrap_or(&file.path)
+        .to_string_lossy()
+        .into_owned();
+    let text = fs::read_to_string(root.join(CTC_DIFFERENCES)).map_err(|e| e.to_string())?;
+    let explained: CtcDifferences =
+        toml::from_str(&text).map_err(|e| format!("{CTC_DIFFERENCES}: {e}"))?;
+    let (mut explained_opari2, mut explained_pomp) = (Vec::new(), Vec::new());
+    let applies = |d: &&CtcDifference| {
+        let input = match d.input {
+            None => true,
+            Some(DifferentInput::Source) => !preprocess,
+            Some(DifferentInput::Preprocessed) => preprocess,
+        };
+        let defined = d.defined.as_ref().is_none_or(|name| {
+            let define = format!("-D{name}");
+            (file.defines.iter()).any(|d| *d == define || d.starts_with(&format!("{define}=")))
+        });
+        d.file == relative && input && defined
+    };
+    for difference in explained.difference.iter().filter(applies) {
+        explained_opari2.extend(difference.opari2.iter());
+        explained_pomp.extend(difference.pomp.iter());
+    }
+    explained_opari2.sort();
+    explained_pomp.sort();
+    if only_opari2 == explained_opari2 && only_pomp == explained_pomp {
+        return Ok(Completion::Completed);
+    }
+    let list = |strings: &[&String]| {
+        let quoted: Vec<String> = strings.iter().map(|s| format!("  {s:?},")).collect();
+        format!("[\n{}\n]", quoted.join("\n"))
+    };
+    Err(format!(
+        "pomp's CTC strings differ from OPARI2's otherwise than {CTC_DIFFERENCES} explains; \
+         they differ so{}:\n\n[[difference]]\nfile = {relative:?}\nopari2 = {}\npomp = {}\n\
+         why = \"...\"\n",
+        if preprocess {
+            " on the preprocessed input"
+        } else {
+            ""
+        },
+        list(&only_opari2),
+        list(&only_pomp)
+    ))
+}
+
+/// The CTC strings a file of declarations (OPARI2's `INFILE.opari.inc`)
+/// defines: C's `#define NAME_ctc_N "..."`, Fortran's character
+/// parameters `NAME_ctc_N = "..." // "..."` continued over lines in free
+/// or fixed form.
+fn ctc_strings(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut strings = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        index += 1;
+        let defines = line.trim_start().starts_with("#define");
+        let names_a_ctc =
+            line.contains("_ctc_") && (defines || line.to_ascii_lowercase().contains("parameter"));
+        if !names_a_ctc {
+            continue;
+        }
+        let mut statement = line.to_string();
+        if !defines {
+            // Free form continues a line that ends with `&`, fixed form a
+            // line whose next has a mark in column 6.
+            let mut last = line;
+            while index < lines.len() {
+                let next = lines[index];
+                let free = last.trim_end().ends_with('&');
+                let fixed = next.len() > 6
+                    && next[..5].trim().is_empty()
+                    && !matches!(next.as_bytes()[5], b' ' | b'0');
+                if !(free || fixed) {
+                    break;
+                }
+                statement.push('\n');
+                statement.push_str(if fixed && !free { &next[6..] } else { next });
+                last = next;
+                index += 1;
+            }
+        }
+        let after_name = statement
+            .split_once(if defines { ' ' } else { '=' })
+            .map_or("", |(_, rest)| rest);
+        let after_name = match defines {
+            // `#define NAME "..."`: past the name.
+            true => after_name
+                .trim_start()
+                .split_once(' ')
+                .map_or("", |(_, v)| v),
+            false => after_name,
+        };
+        strings.push(quoted_pieces(after_name));
+    }
+    strings
+}
+
+/// The text of every quoted piece of `text` joined: C's `\"` and
+/// Fortran's doubled quote read as one quote.
+fn quoted_pieces(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let quote = c;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if quote == '"' && chars.peek() == Some(&'"') => {
+                    out.push('"');
+                    chars.next();
+                }
+                c if c == quote && chars.peek() == Some(&quote) => {
+                    out.push(quote);
+                    chars.next();
+                }
+                c if c == quote => break,
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 /// OPARI 1.1 as its manual lays out a build: `opari -table opari.tab.c`

@@ -32,6 +32,10 @@ pub struct Instrumentation {
     pub model: crate::model::Model,
     pub plan: crate::rules::NamedPlan,
     pub edits: crate::edits::EditSet,
+    /// The text of the file the output includes its declarations from,
+    /// when the options put them into one
+    /// ([`crate::output::Config::declarations_file`]).
+    pub declarations: Option<String>,
     /// Errors and warnings of every stage, in file order.
     pub diagnostics: Vec<Diagnostic>,
     pub options: Options,
@@ -115,12 +119,13 @@ impl Checked {
     /// the text they give.
     pub fn render(self, file: &SourceFile) -> Instrumentation {
         let plan = self.plan.named(file);
-        let edits = crate::output::emit(file, &self.model, &plan, &self.options.output);
+        let emitted = crate::output::emit(file, &self.model, &plan, &self.options.output);
         Instrumentation {
             front_end: self.front_end,
             model: self.model,
             plan,
-            edits,
+            edits: emitted.edits,
+            declarations: emitted.declarations,
             diagnostics: self.diagnostics,
             options: self.options,
         }

@@ -3,6 +3,7 @@
 //! use these definitions, so the instrumenter, the runtime, the tests and
 //! the reports cannot drift apart.
 
+pub mod c_interface;
 pub mod chrome;
 pub mod clock;
 pub mod ctc;

@@ -1,11 +1,21 @@
 //! `pomp install-wrappers DIR`: pomp, its wrappers and the runtime they
 //! link, put where a user's shell finds them, independent of the build
-//! they came from (a `cargo clean` or a rebuild leaves them working).
+//! they came from (a `cargo clean` or a rebuild leaves them working); with
+//! `--opari2`, also the tree an OPARI2 installation has around its
+//! programs, so that builds and Score-P's `configure --with-opari2=DIR`
+//! find what they look for.
 
 use crate::compiler::Compiler;
 use crate::runtime::{runtime_archive, RUNTIME_ARCHIVE};
 use anyhow::{Context, Result};
+use pomp2::c_interface;
 use std::path::{Path, PathBuf};
+
+/// Where an OPARI2 installation keeps what is not a program, relative to
+/// its directory of programs: the headers `opari2-config --cflags` names
+/// and the sources of the CTC reader Score-P's adapters compile.
+pub const OPARI2_INCLUDE: &str = "../include";
+pub const OPARI2_DEVEL: &str = "../share/opari2/devel";
 
 /// What an installation put where, and what it could not.
 pub struct Installed {
@@ -20,8 +30,10 @@ pub struct Installed {
 /// build directory's removal), `pomp-cc`, `pomp-cxx`, `pomp-f90` (and with
 /// `opari2`, `opari2` and `opari2-config`) as symbolic links to it there,
 /// and the sealed runtime archive the wrappers link, which they find
-/// beside the binary. Files of those names are replaced; a binary already
-/// in `directory` is kept.
+/// beside the binary; with `opari2` the POMP2 headers in
+/// `../include/opari2` and the CTC reader's sources in
+/// `../share/opari2/devel`. Files of those names are replaced; a binary
+/// already in `directory` is kept.
 pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Installed> {
     let running = std::env::current_exe().context("locating the pomp binary")?;
     std::fs::create_dir_all(directory)
@@ -50,6 +62,21 @@ pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Installed> {
         std::os::unix::fs::symlink("pomp", &link)
             .with_context(|| format!("creating {}", link.display()))?;
         files.push(link);
+    }
+    if opari2 {
+        let headers = directory
+            .join(OPARI2_INCLUDE)
+            .join(c_interface::HEADER_DIRECTORY);
+        for (name, text) in [
+            (c_interface::LIB_HEADER, c_interface::lib_header()),
+            (c_interface::USER_LIB_HEADER, c_interface::user_lib_header()),
+        ] {
+            files.push(place_text(&headers.join(name), &text)?);
+        }
+        let devel = directory.join(OPARI2_DEVEL);
+        for (name, text) in c_interface::CTC_READER {
+            files.push(place_text(&devel.join(name), text)?);
+        }
     }
     let runtime_missing = match runtime_archive() {
         Ok(archive) => {
@@ -101,6 +128,19 @@ fn same_file(a: &Path, b: &Path) -> bool {
         .ok()
         .zip(std::fs::canonicalize(b).ok())
         .is_some_and(|(a, b)| a == b)
+}
+
+/// Write `text` at `path`, replacing what stands there (a link is
+/// replaced, not written through).
+fn place_text(path: &Path, text: &str) -> Result<PathBuf> {
+    let directory = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(directory)
+        .with_context(|| format!("creating {}", directory.display()))?;
+    if path.is_symlink() {
+        std::fs::remove_file(path).with_context(|| format!("replacing {}", path.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path.to_path_buf())
 }
 
 /// Put `from` at `to` as a file of its own: made beside `to` and renamed

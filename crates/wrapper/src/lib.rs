@@ -24,7 +24,7 @@ pub mod seal;
 pub mod sources;
 
 pub use compiler::Compiler;
-pub use install::{install_wrappers, path_advice, Installed};
+pub use install::{install_wrappers, path_advice, Installed, OPARI2_DEVEL, OPARI2_INCLUDE};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
 pub use runtime::{link_arguments, runtime_archive};
 

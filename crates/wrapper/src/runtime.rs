@@ -67,7 +67,7 @@ fn chosen_library(library: &str) -> Vec<OsString> {
 
 /// `POMP_RUNTIME_DIR`, else beside the running binary (cargo's target
 /// directory), else `../lib` from it (an installed prefix).
-fn find_runtime_archive() -> Option<PathBuf> {
+pub(crate) fn find_runtime_archive() -> Option<PathBuf> {
     if let Some(directory) = std::env::var_os("POMP_RUNTIME_DIR").filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(directory).join(RUNTIME_ARCHIVE)).filter(|p| p.is_file());
     }

@@ -2,7 +2,7 @@
 //! compound statement, so unbraced `if`/`else`, loops and labels keep their
 //! structure; `#line` markers follow every insertion.
 
-use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::edits::{EditBuilder, Origin};
 use crate::language::c::lex::is_ident;
 use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
@@ -12,8 +12,14 @@ use crate::rules::{
 use crate::source::{c_string_literal, SourceFile};
 use rustc_hash::FxHashSet;
 
-/// The edits that turn `file` into its instrumented form.
-pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::Config) -> EditSet {
+/// The edits that turn `file` into its instrumented form, and the
+/// declarations' text when they go into a file of their own.
+pub fn emit(
+    file: &SourceFile,
+    model: &Model,
+    plan: &NamedPlan,
+    config: &super::Config,
+) -> super::Emitted {
     let mut r = Renderer {
         file,
         model,
@@ -30,7 +36,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         .then(|| super::preprocessed_marker(&file.bytes))
         .flatten();
     if plan.regions.is_empty() && r.edits.is_empty() && marker.is_none() {
-        return EditSet::default();
+        return super::Emitted::default();
     }
     let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
         3
@@ -42,15 +48,37 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         Some(line) => (line.clone(), file.line_of(line.start) + 1),
         None => (preamble_at..preamble_at, 1),
     };
-    let preamble = r.preamble(resume, at_marker);
-    let init = r.init_function();
+    let mut declarations = r.preamble(at_marker);
+    let mut init = r.init_function();
+    let resumed = r.line_marker(resume);
+    let (preamble, declarations) = match &config.declarations_file {
+        // The registration function goes with the handles, as OPARI2 has
+        // it, before the user's code: the first lines a compiler describes
+        // in debug information are then not the user's, which binutils
+        // (2.40) would name after the output instead (it reads DWARF 5's
+        // second file entry as the first).
+        Some(name) => {
+            declarations.push_str(&std::mem::take(&mut init));
+            (
+                format!("#include \"{name}\"\n{resumed}"),
+                Some(declarations),
+            )
+        }
+        None => {
+            declarations.push_str(&resumed);
+            (declarations, None)
+        }
+    };
     let mut edits = std::mem::take(&mut r.edits);
     edits.replace(replaced, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
         let tail = super::on_lines_of_its_own(file, init);
         edits.insert(file.bytes.len(), tail, i64::MAX, Origin::File);
     }
-    edits.build()
+    super::Emitted {
+        edits: edits.build(),
+        declarations,
+    }
 }
 
 impl super::PlanWriter for Renderer<'_> {
@@ -538,11 +566,11 @@ impl Renderer<'_> {
         }
     }
 
-    /// The declarations, followed by the line marker of `resume`, the
-    /// file's line after them; `at_marker` when they take the place of a
-    /// preprocessed file's [`super::PREPROCESSED_MARKER`], after its
-    /// headers.
-    fn preamble(&self, resume: usize, at_marker: bool) -> String {
+    /// What the code inserted into the file needs declared before it:
+    /// headers, prototypes, the regions' handles and CTC strings;
+    /// `at_marker` when they take the place of a preprocessed file's
+    /// [`super::PREPROCESSED_MARKER`], after its headers.
+    fn preamble(&self, at_marker: bool) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
         // names the file twice; room the text does not take is never
@@ -625,7 +653,6 @@ impl Renderer<'_> {
                 }
             }
         }
-        out.push_str(&self.line_marker(resume));
         out
     }
 

@@ -19,6 +19,22 @@ pub struct Config {
     /// its place, after the headers the file included.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub preprocessed: bool,
+    /// Write what the inserted code needs declared (handles, CTC strings,
+    /// prototypes) into a file of its own, which the output includes by
+    /// this name (OPARI2's `INFILE.opari.inc`): C includes it where the
+    /// declarations would stand, each Fortran program unit that uses them
+    /// in its specification part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarations_file: Option<String>,
+}
+
+/// What an emitter makes of a file.
+#[derive(Debug, Default)]
+pub struct Emitted {
+    pub edits: crate::edits::EditSet,
+    /// The text of the declarations' own file, when
+    /// [`Config::declarations_file`] puts them into one.
+    pub declarations: Option<String>,
 }
 
 impl Default for Config {
@@ -26,6 +42,7 @@ impl Default for Config {
         Config {
             line_markers: true,
             preprocessed: false,
+            declarations_file: None,
         }
     }
 }
@@ -54,7 +71,7 @@ pub fn emit(
     model: &crate::model::Model,
     plan: &crate::rules::NamedPlan,
     config: &Config,
-) -> crate::edits::EditSet {
+) -> Emitted {
     match file.language.family() {
         crate::language::Family::C => c::emit(file, model, plan, config),
         crate::language::Family::Fortran => fortran::emit(file, model, plan, config),

@@ -58,8 +58,13 @@ impl Planner<'_> {
         };
         if !shares_region {
             let opari2_type = self.opari2_type(&layers);
+            let opari2_structure = self.opari2_structure();
             let region = &mut self.plan.regions[region];
             region.implicit_barrier = implicit_barrier;
+            if opari2_structure {
+                let said = &rules().ctc.opari2;
+                (region.aux).retain(|(key, value)| said.writes(&opari2_type, key, value));
+            }
             region.opari2_type = opari2_type;
         }
         self.site_region[index] = Some(region);
@@ -144,7 +149,11 @@ impl Planner<'_> {
 
     /// A combined construct kept whole: its block is the loop, which
     /// nothing may precede, so only the outermost leaf's calls before and
-    /// after it remain, and no barrier of it is measured.
+    /// after it remain, and no barrier of it is measured. In OPARI2's
+    /// structure of the POMP2 interface it stays as written: a POMP2
+    /// library other than pomp's runtime takes a forked team's own events
+    /// for granted (Score-P stops the program at the join without them);
+    /// OPARI 1.1's library takes the fork and the join alone.
     fn measure_from_outside(&mut self, site: &Site, layer: &mut Layer, clause: &str) {
         if !layer.is_instrumented() {
             return;
@@ -157,6 +166,25 @@ impl Planner<'_> {
             .directive
             .as_ref()
             .map_or(&site.directive.name, |d| &d.name);
+        if self.opari2_structure() && self.options.interface == Interface::Pomp2 {
+            layer.before = Cow::Borrowed(&[]);
+            layer.after = Cow::Borrowed(&[]);
+            self.plan.diagnostics.push(
+                Diagnostic::note(
+                    site.span.clone(),
+                    format!("`{name}` with `{clause}` is left as written"),
+                    "not measured",
+                )
+                .with_note(format!(
+                    "pomp measures the parts of `{name}` each on its own, as separate \
+                     directives; here it keeps the construct whole, where the team's own \
+                     events have no place, and a POMP2 library other than pomp's runtime \
+                     needs them for every team it sees forked"
+                ))
+                .with_note(format!("why: {}", rules().kept_whole.reason)),
+            );
+            return;
+        }
         let measured: Vec<&str> = layer
             .before
             .iter()
@@ -570,8 +598,26 @@ impl Planner<'_> {
             .argument
             .clone()
             .filter(|_| site.directive.spec().argument_names.is_some());
-        let end_directive = site.end_site.map(|e| &self.model.sites[e].directive);
-        let aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        // OPARI2 does not read a Fortran end directive's clauses into the
+        // region's description.
+        let end_directive = (site.end_site)
+            .filter(|_| !self.opari2_structure())
+            .map(|e| &self.model.sites[e].directive);
+        let mut aux = ctc::aux(self.model, site_index, &site.directive, end_directive);
+        if self.opari2_structure() && self.file.language.is_fortran() {
+            // OPARI2 writes the names of Fortran's critical sections and
+            // user regions in lower case, as Fortran reads names.
+            for (key, value) in &mut aux {
+                if [
+                    pomp2::ctc::keys::CRITICAL_NAME,
+                    pomp2::ctc::keys::USER_REGION_NAME,
+                ]
+                .contains(&key.as_str())
+                {
+                    value.make_ascii_lowercase();
+                }
+            }
+        }
         let user = site.directive.role() == Some(Role::UserRegionBegin);
         let region = Region {
             id,

@@ -37,6 +37,7 @@ static const char *or_empty(const char *s) { return s ? s : ""; }
 
 int main(int argc, char **argv)
 {
+    (void)argc;
     FILE *in = fopen(argv[1], "r");
     static char line[1 << 16];
     while (in && fgets(line, sizeof line, in)) {
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
 }
 "#;
 
-/// The parser and the driver, built in `dir`.
+/// OPARI2's parser and the driver, built in `dir`.
 fn build_parser(dir: &Path) -> PathBuf {
     let sources = Path::new(PARSER_SOURCES);
     assert!(
@@ -80,9 +81,33 @@ fn build_parser(dir: &Path) -> PathBuf {
     );
     // The sources include the header of the build they come from.
     std::fs::write(dir.join("config.h"), "").unwrap();
+    build_driver(dir, sources, "parse_ctc", &[])
+}
+
+/// pomp's reader of CTC strings (what `install-wrappers --opari2` puts
+/// where Score-P's adapters compile OPARI2's) and the driver, built in
+/// `dir` as a library's build would compile them: warnings are errors.
+fn build_pomp_s_reader(dir: &Path) -> PathBuf {
+    let sources = dir.join("devel");
+    std::fs::create_dir_all(&sources).unwrap();
+    for (name, text) in pomp2::c_interface::CTC_READER {
+        std::fs::write(sources.join(name), text).unwrap();
+    }
+    build_driver(
+        dir,
+        &sources,
+        "read_ctc",
+        &["-std=c99", "-Wall", "-Wextra", "-Werror"],
+    )
+}
+
+/// The driver, built in `dir` with the parser whose sources are in
+/// `sources`.
+fn build_driver(dir: &Path, sources: &Path, name: &str, flags: &[&str]) -> PathBuf {
     std::fs::write(dir.join("driver.c"), DRIVER).unwrap();
-    let program = dir.join("parse_ctc");
+    let program = dir.join(name);
     let output = Command::new("gcc")
+        .args(flags)
         .arg("-I")
         .arg(dir)
         .arg("-I")
@@ -95,7 +120,8 @@ fn build_parser(dir: &Path) -> PathBuf {
         .expect("gcc runs");
     assert!(
         output.status.success(),
-        "OPARI2's parser does not build:\n{}",
+        "{} does not build:\n{}",
+        sources.display(),
         String::from_utf8_lossy(&output.stderr)
     );
     program
@@ -334,7 +360,17 @@ fn expected(region: &Region, path: &str) -> String {
 #[test]
 fn opari2_s_parser_reads_every_ctc_string_in_silence_and_as_meant() {
     let dir = tempfile::tempdir().unwrap();
-    let parser = build_parser(dir.path());
+    every_ctc_string_is_read_as_meant_by(&build_parser(dir.path()), "OPARI2's parser");
+}
+
+#[test]
+fn pomp_s_reader_of_ctc_strings_reads_every_one_as_opari2_s_parser_does() {
+    let dir = tempfile::tempdir().unwrap();
+    every_ctc_string_is_read_as_meant_by(&build_pomp_s_reader(dir.path()), "pomp's reader");
+}
+
+fn every_ctc_string_is_read_as_meant_by(parser: &Path, name: &str) {
+    let dir = tempfile::tempdir().unwrap();
     let mut strings = String::new();
     let mut expectations = Vec::new();
     let mut region_types = std::collections::BTreeSet::new();
@@ -376,13 +412,14 @@ fn opari2_s_parser_reads_every_ctc_string_in_silence_and_as_meant() {
     }
     let input = dir.path().join("strings");
     std::fs::write(&input, &strings).unwrap();
-    let run = Command::new(&parser).arg(&input).output().unwrap();
+    let run = Command::new(parser).arg(&input).output().unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
-        run.status.success(),
-        "OPARI2's parser ended the program ({}):\n{}",
+        run.status.success() && run.stderr.is_empty(),
+        "{name} ended the program ({}):\n{}{}",
         run.status,
-        stdout.lines().rev().take(8).collect::<Vec<_>>().join("\n")
+        stdout.lines().rev().take(8).collect::<Vec<_>>().join("\n"),
+        String::from_utf8_lossy(&run.stderr)
     );
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(

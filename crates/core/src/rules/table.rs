@@ -152,6 +152,25 @@ pub struct CtcKeys {
     pub schedule: String,
     /// The key naming the `default` clause's argument.
     pub default: String,
+    /// What OPARI2 itself writes, for regions in its structure.
+    pub opari2: Opari2Keys,
+}
+
+/// The keys OPARI2 writes into a region's CTC string, by its region type
+/// (a type not listed has none), and the arguments of `default` it names.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Opari2Keys {
+    pub keys: BTreeMap<String, Vec<String>>,
+    pub default_arguments: Vec<String>,
+}
+
+impl Opari2Keys {
+    /// Does OPARI2 write `key` with `value` for a region of `region_type`?
+    pub fn writes(&self, region_type: &str, key: &str, value: &str) -> bool {
+        let listed = (self.keys.get(region_type)).is_some_and(|keys| keys.iter().any(|k| k == key));
+        listed && (key != rules().ctc.default || self.default_arguments.iter().any(|a| a == value))
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -314,10 +333,19 @@ impl Rules {
     /// parser knows.
     fn check_signatures(&self) -> Result<(), String> {
         use pomp2::ctc::opari2;
-        for key in (self.ctc.clause_flags.values()).chain([&self.ctc.schedule, &self.ctc.default]) {
+        let opari2_keys = self.ctc.opari2.keys.values().flatten();
+        for key in (self.ctc.clause_flags.values())
+            .chain([&self.ctc.schedule, &self.ctc.default])
+            .chain(opari2_keys)
+        {
             if !opari2::knows_key(key) {
                 return Err(format!("OPARI2's CTC parser does not know the key `{key}`"));
             }
+        }
+        if let Some(unknown) = (self.ctc.opari2.keys.keys()).find(|t| !opari2::is_region_type(t)) {
+            return Err(format!(
+                "OPARI2's CTC parser does not know the region type `{unknown}`"
+            ));
         }
         for (name, rule) in &self.construct {
             let word = rule.opari2_type(name);

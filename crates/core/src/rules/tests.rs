@@ -337,3 +337,97 @@ fn a_cancelled_worksharing_loop_keeps_its_barrier_implicit() {
         note.message
     );
 }
+
+/// The CTC strings of `text` instrumented in OPARI2's structure, after
+/// their type, one per region.
+fn opari2_ctc_strings(language: Language, text: &str) -> Vec<String> {
+    let path = if language.is_fortran() {
+        "t.f90"
+    } else {
+        "t.c"
+    };
+    let file = SourceFile::new(path, text.as_bytes().to_vec(), language);
+    let mut options = Options::default();
+    options.rules.events = super::EventSet::Opari2;
+    options.rules.keep_untied = true;
+    let result = instrument(&file, &options);
+    assert!(!result.has_errors(), "{:?}", result.diagnostics);
+    (result.plan.regions.iter())
+        .map(|region| {
+            let ctc = result.plan.ctc(region);
+            let after_lines = ctc.split('*').skip(4).collect::<Vec<_>>().join("*");
+            format!("{}*{after_lines}", region.opari2_type)
+        })
+        .collect()
+}
+
+#[test]
+fn ctc_strings_in_opari2_s_structure_say_what_opari2_2_0_7_writes() {
+    // What OPARI2 2.0.7 writes for each of these directives: only some
+    // clauses are named, `default` only when none or private, an untied
+    // task is a task that says so, a parallel sections construct has no
+    // count of sections. The parallel for with an inscan reduction pomp
+    // keeps whole, and so leaves as written in OPARI2's structure.
+    let text = "void f(int n) {\n  int x = 0, y = 0, i;\n\
+#pragma omp parallel if(n) num_threads(2) reduction(+:x) shared(n) firstprivate(y) copyin(n) default(shared)\n  x++;\n\
+#pragma omp parallel default(private)\n  y++;\n\
+#pragma omp parallel\n  {\n\
+#pragma omp for lastprivate(y) firstprivate(x) schedule(dynamic, 2*n) collapse(1) nowait\n  for (i = 0; i < n; i++) y = i;\n\
+#pragma omp single copyprivate(y)\n  y = 1;\n\
+#pragma omp task untied shared(x) firstprivate(y) if(n) default(none)\n  x++;\n  }\n\
+#pragma omp parallel sections default(none) shared(x) lastprivate(y)\n  {\n\
+#pragma omp section\n  x++;\n  }\n\
+#pragma omp parallel for reduction(inscan, +: x)\n  for (i = 0; i < n; i++) {\n    x += i;\n\
+#pragma omp scan inclusive(x)\n    y = x;\n  }\n}\n";
+    assert_eq!(
+        opari2_ctc_strings(Language::C, text),
+        [
+            "parallel*hasIf=1*hasNum_threads=1*hasReduction=1*hasShared=1**",
+            "parallel*hasDefault=private**",
+            "parallel**",
+            "for*hasCollapse=1*hasNowait=1*hasSchedule=dynamic,2@n**",
+            "single*hasCopyPrivate=1**",
+            "task*hasDefault=none*hasIf=1*hasShared=1*hasUntied=1**",
+            "parallelsections*hasDefault=none*hasShared=1**",
+        ]
+    );
+}
+
+#[test]
+fn fortran_ctc_strings_in_opari2_s_structure_leave_end_directives_out_and_names_in_lower_case() {
+    let text = "subroutine s(n)\n  integer :: n, x\n\
+!$omp parallel\n\
+!$omp do\n  do x = 1, n\n  end do\n!$omp end do nowait\n\
+!$omp single\n  x = 1\n!$omp end single copyprivate(x)\n\
+!$omp critical (Tally)\n  x = 2\n!$omp end critical (Tally)\n\
+!$omp end parallel\nend subroutine\n";
+    assert_eq!(
+        opari2_ctc_strings(Language::FortranFree, text),
+        [
+            "parallel**",
+            "do**",
+            "single**",
+            "critical*criticalName=tally**",
+        ]
+    );
+}
+
+#[test]
+fn in_opari2_s_structure_a_construct_kept_whole_is_left_as_written() {
+    // A library other than pomp's runtime needs every forked team's own
+    // events: Score-P stops the program at the join without them.
+    let text = "void f(int *a, int *b) {\n  int x = 0;\n#pragma omp parallel for reduction(inscan, +: x)\n  for (int i = 0; i < 8; i++) {\n    x += a[i];\n#pragma omp scan inclusive(x)\n    b[i] = x;\n  }\n}\n";
+    let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+    let mut options = Options::default();
+    options.rules.events = super::EventSet::Opari2;
+    let result = instrument(&file, &options);
+    assert!(result.plan.regions.is_empty() && result.plan.constructs.is_empty());
+    let note = (result.diagnostics.iter())
+        .find(|d| d.severity == Severity::Note)
+        .expect("a note on what is left alone");
+    assert!(note.message.contains("left as written"), "{}", note.message);
+    // OPARI 1.1's library takes the fork and the join alone.
+    options.rules.interface = super::Interface::Pomp1;
+    let result = instrument(&file, &options);
+    assert_eq!(result.plan.regions.len(), 1);
+}

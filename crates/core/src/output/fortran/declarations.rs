@@ -5,6 +5,7 @@
 use super::lines::string_expression;
 use super::Renderer;
 use crate::edits::Origin;
+use crate::language::fortran::fixed_form;
 use crate::rules::{Interface, Region, MAX_THREADS_VAR};
 use std::collections::BTreeSet;
 
@@ -32,6 +33,21 @@ pub(super) struct UnitNeeds {
     /// It starts parallel regions that copy in the library's
     /// thread-private variable.
     pub(super) thread_private: bool,
+}
+
+impl UnitNeeds {
+    /// Adds what `other` needs.
+    fn add(&mut self, other: &UnitNeeds) {
+        self.regions.extend(&other.regions);
+        self.old_task |= other.old_task;
+        self.new_task |= other.new_task;
+        self.num_threads |= other.num_threads;
+        self.if_value |= other.if_value;
+        self.max_threads |= other.max_threads;
+        self.teams_max_threads |= other.teams_max_threads;
+        self.lock_tests.extend(other.lock_tests.iter().cloned());
+        self.thread_private |= other.thread_private;
+    }
 }
 
 impl Renderer<'_> {
@@ -66,74 +82,105 @@ impl Renderer<'_> {
         self.statement(indent, &text)
     }
 
-    pub(super) fn declarations(&mut self) {
+    /// Declares in each program unit what the code inserted into it
+    /// needs; or, where the declarations go into a file of their own,
+    /// what any unit needs, which each unit that needs something
+    /// includes. Returns that file's text.
+    pub(super) fn declarations(&mut self) -> Option<String> {
         let needs = std::mem::take(&mut self.needs);
-        for (unit_index, needs) in &needs {
-            let unit = &self.model.units[*unit_index];
-            let Some(at) = unit.declarations_at else {
-                continue;
-            };
-            let indent = self.indent(Some(*unit_index));
-            let mut out = String::new();
-            if !needs.regions.is_empty() {
-                let regions = needs.regions.iter().map(|&r| &self.plan.regions[r]);
-                out.push_str(&self.handle_declarations(&indent, regions));
-                let ctc_strings = self.plan.interface == Interface::Pomp2;
-                for &region in needs.regions.iter().filter(|_| ctc_strings) {
-                    out.push_str(&self.ctc_declaration(&indent, &self.plan.regions[region]));
-                }
+        let Some(name) = &self.config.declarations_file else {
+            for (unit_index, needs) in &needs {
+                let indent = self.indent(Some(*unit_index));
+                let text = self.declarations_of(&indent, needs);
+                self.declare_in(*unit_index, &text);
             }
-            let tasks: Vec<&str> = [
-                (needs.old_task, "pomp2_old_task"),
-                (needs.new_task, "pomp2_new_task"),
-            ]
-            .iter()
-            .filter(|(needed, _)| *needed)
-            .map(|(_, name)| *name)
-            .collect();
-            if !tasks.is_empty() {
-                out.push_str(
-                    &self.statement(&indent, &format!("integer(kind=8) :: {}", tasks.join(", "))),
-                );
-            }
-            if needs.num_threads {
-                out.push_str(&self.statement(&indent, "integer :: pomp2_num_threads"));
-            }
-            if needs.thread_private {
-                let name = crate::rules::FORTRAN_THREAD_PRIVATE;
-                out.push_str(&self.statement(&indent, &format!("integer(kind=8) :: {name}")));
-                out.push_str(&self.statement(&indent, &format!("common /{name}/ {name}")));
-                out.push_str(&self.directive_line(&format!("threadprivate(/{name}/)")));
-            }
-            if needs.teams_max_threads {
-                out.push_str(&self.statement(&indent, &format!("integer :: {MAX_THREADS_VAR}")));
-            }
-            if needs.if_value {
-                out.push_str(&self.statement(&indent, "logical :: pomp2_if"));
-            }
-            if needs.max_threads {
-                out.push_str(
-                    &self.statement(&indent, "integer, external :: pomp2_lib_get_max_threads"),
-                );
-            }
-            if !needs.lock_tests.is_empty() {
-                let names: Vec<&str> = needs.lock_tests.iter().map(String::as_str).collect();
-                out.push_str(&self.statement(
-                    &indent,
-                    &format!("logical, external :: {}", names.join(", ")),
-                ));
-            }
-            if out.is_empty() {
-                continue;
-            }
-            let mut text = String::new();
-            if at > 0 && self.file.bytes[at - 1] != b'\n' {
-                text.push('\n');
-            }
-            text.push_str(&out);
-            text.push_str(&self.line_marker(self.file.line_of(at)));
-            self.edits
-                .insert(at, text, i64::MIN + 1, Origin::Unit { unit: *unit_index });
+            return None;
+        };
+        let mut all = UnitNeeds::default();
+        for needs in needs.values() {
+            all.add(needs);
         }
+        // The included file is read in the including file's form: its
+        // statements begin where a fixed-form statement may.
+        let text = self.declarations_of(fixed_form::STATEMENT_INDENT, &all);
+        for unit_index in needs.keys() {
+            let indent = self.indent(Some(*unit_index));
+            // An INCLUDE line is not a statement: it cannot be continued.
+            let include = format!("{indent}include '{name}'\n");
+            self.declare_in(*unit_index, &include);
+        }
+        Some(text)
+    }
+
+    /// Puts `text` at the end of the unit's specification part.
+    fn declare_in(&mut self, unit_index: usize, text: &str) {
+        let unit = &self.model.units[unit_index];
+        let Some(at) = unit.declarations_at else {
+            return;
+        };
+        if text.is_empty() {
+            return;
+        }
+        let mut edit = String::new();
+        if at > 0 && self.file.bytes[at - 1] != b'\n' {
+            edit.push('\n');
+        }
+        edit.push_str(text);
+        edit.push_str(&self.line_marker(self.file.line_of(at)));
+        self.edits
+            .insert(at, edit, i64::MIN + 1, Origin::Unit { unit: unit_index });
+    }
+
+    /// The declarations of what `needs` lists, each statement indented by
+    /// `indent`.
+    fn declarations_of(&self, indent: &str, needs: &UnitNeeds) -> String {
+        let mut out = String::new();
+        if !needs.regions.is_empty() {
+            let regions = needs.regions.iter().map(|&r| &self.plan.regions[r]);
+            out.push_str(&self.handle_declarations(indent, regions));
+            let ctc_strings = self.plan.interface == Interface::Pomp2;
+            for &region in needs.regions.iter().filter(|_| ctc_strings) {
+                out.push_str(&self.ctc_declaration(indent, &self.plan.regions[region]));
+            }
+        }
+        let tasks: Vec<&str> = [
+            (needs.old_task, "pomp2_old_task"),
+            (needs.new_task, "pomp2_new_task"),
+        ]
+        .iter()
+        .filter(|(needed, _)| *needed)
+        .map(|(_, name)| *name)
+        .collect();
+        if !tasks.is_empty() {
+            out.push_str(
+                &self.statement(indent, &format!("integer(kind=8) :: {}", tasks.join(", "))),
+            );
+        }
+        if needs.num_threads {
+            out.push_str(&self.statement(indent, "integer :: pomp2_num_threads"));
+        }
+        if needs.thread_private {
+            let name = crate::rules::FORTRAN_THREAD_PRIVATE;
+            out.push_str(&self.statement(indent, &format!("integer(kind=8) :: {name}")));
+            out.push_str(&self.statement(indent, &format!("common /{name}/ {name}")));
+            out.push_str(&self.directive_line(&format!("threadprivate(/{name}/)")));
+        }
+        if needs.teams_max_threads {
+            out.push_str(&self.statement(indent, &format!("integer :: {MAX_THREADS_VAR}")));
+        }
+        if needs.if_value {
+            out.push_str(&self.statement(indent, "logical :: pomp2_if"));
+        }
+        if needs.max_threads {
+            out.push_str(&self.statement(indent, "integer, external :: pomp2_lib_get_max_threads"));
+        }
+        if !needs.lock_tests.is_empty() {
+            let names: Vec<&str> = needs.lock_tests.iter().map(String::as_str).collect();
+            out.push_str(&self.statement(
+                indent,
+                &format!("logical, external :: {}", names.join(", ")),
+            ));
+        }
+        out
     }
 }

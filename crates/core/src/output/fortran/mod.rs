@@ -29,7 +29,7 @@ mod functions;
 mod lines;
 mod registration;
 
-use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::edits::{EditBuilder, Origin};
 use crate::language::Language;
 use crate::model::{LockCall, Model};
 use crate::rules::{
@@ -41,8 +41,14 @@ use data_sharing::private_vars;
 use declarations::UnitNeeds;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The edits that turn `file` into its instrumented form.
-pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::Config) -> EditSet {
+/// The edits that turn `file` into its instrumented form, and the
+/// declarations' text when they go into a file of their own.
+pub fn emit(
+    file: &SourceFile,
+    model: &Model,
+    plan: &NamedPlan,
+    config: &super::Config,
+) -> super::Emitted {
     let mut r = Renderer {
         file,
         model,
@@ -66,9 +72,31 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         r.edits.replace(line.start..text_end, "", 0, Origin::File);
     }
     if plan.regions.is_empty() && r.edits.is_empty() {
-        return EditSet::default();
+        return super::Emitted::default();
     }
-    r.declarations();
+    let declarations = r.declarations();
+    if !plan.regions.is_empty() {
+        let routine = match plan.interface {
+            Interface::Pomp2 => r.registration(),
+            Interface::Pomp1 | Interface::Pomp1Paper => r.descriptor_initialiser(),
+        };
+        // Where OPARI2's files are made, the registration routine comes
+        // first, ahead of the line marker that starts the user's lines:
+        // the first lines a compiler describes in debug information are
+        // then not the user's, which binutils (2.40) would name after the
+        // output instead (it reads DWARF 5's second file entry as the
+        // first).
+        if config.declarations_file.is_some() && config.line_markers {
+            r.edits.insert(0, routine, i64::MIN, Origin::File);
+        } else {
+            r.edits.insert(
+                file.bytes.len(),
+                super::on_lines_of_its_own(file, routine),
+                i64::MAX,
+                Origin::File,
+            );
+        }
+    }
     if config.line_markers {
         let preamble = format!(
             "#ifndef _POMP\n#define _POMP 200110\n#endif\n{}",
@@ -76,19 +104,10 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         );
         r.edits.insert(0, preamble, i64::MIN, Origin::File);
     }
-    if !plan.regions.is_empty() {
-        let tail = match plan.interface {
-            Interface::Pomp2 => r.registration(),
-            Interface::Pomp1 | Interface::Pomp1Paper => r.descriptor_initialiser(),
-        };
-        r.edits.insert(
-            file.bytes.len(),
-            super::on_lines_of_its_own(file, tail),
-            i64::MAX,
-            Origin::File,
-        );
+    super::Emitted {
+        edits: std::mem::take(&mut r.edits).build(),
+        declarations,
     }
-    std::mem::take(&mut r.edits).build()
 }
 
 impl super::PlanWriter for Renderer<'_> {
