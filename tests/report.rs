@@ -943,8 +943,11 @@ fn missing_truncated_and_foreign_files_are_refused_clearly() {
     refused_with(
         &[profile, trace.as_os_str()],
         &trace,
-        "is a pomp trace (the runtime's binary trace), not a pomp profile: \
-         `pomp report TRACE --otf2 DIR` or `--chrome OUT.json` converts it",
+        &format!(
+            "is a trace and {} a profile: name the profiles (the traces beside them are read \
+             with them), or the traces alone",
+            run_.profile.display()
+        ),
     );
     refused_with(
         &[profile, "--idf".as_ref(), profile],

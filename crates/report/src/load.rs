@@ -29,13 +29,21 @@ pub enum Error {
         other: String,
         difference: String,
     },
+    #[error("{} and {} come from different runs ({why}): report on one run at a time, or compare two with --diff", first.display(), other.display())]
+    DifferentRuns {
+        first: PathBuf,
+        other: PathBuf,
+        why: String,
+    },
     /// A trace that cannot be read.
     #[error(transparent)]
     Trace(#[from] pomp2::trace::Error),
     #[error("{} is a trace: name what to make of it (--otf2 DIR, --chrome OUT.json), or report on the profile beside it", trace.display())]
     TraceWithoutConversion { trace: PathBuf },
-    #[error("--otf2 and --chrome convert one trace: name one profile, or its trace")]
+    #[error("--chrome converts one trace: name one profile, or its trace (--otf2 joins the traces of every rank)")]
     OneTrace,
+    #[error("{} is a trace and {} a profile: name the profiles (the traces beside them are read with them), or the traces alone", trace.display(), profile.display())]
+    ProfilesAndTraces { profile: PathBuf, trace: PathBuf },
     #[error("{} has no trace to convert: {why}", profile.display())]
     NoTrace { profile: PathBuf, why: String },
     #[error(transparent)]
@@ -61,6 +69,11 @@ pub struct Run {
 }
 
 impl Run {
+    /// The MPI rank the profile is of, when it has one.
+    pub fn rank(&self) -> Option<u32> {
+        self.profile.rank.as_deref()?.parse().ok()
+    }
+
     /// How the report names this profile: its rank when it has one, else
     /// its file.
     pub fn name(&self) -> String {
@@ -69,6 +82,89 @@ impl Run {
             None => self.path.display().to_string(),
         }
     }
+}
+
+/// What a report is made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inputs {
+    /// The profiles of one run, one per rank, in the order of their ranks.
+    Profiles(Vec<PathBuf>),
+    /// Traces only, to be converted.
+    Traces(Vec<PathBuf>),
+}
+
+/// What `paths` name: profiles or traces (told apart by their first
+/// bytes), each in the order of their ranks.
+pub fn inputs(paths: &[PathBuf]) -> Result<Inputs, Error> {
+    let (traces, profiles): (Vec<PathBuf>, Vec<PathBuf>) =
+        (paths.iter().cloned()).partition(|path| trace::is_trace_file(path));
+    match (traces.first(), profiles.first()) {
+        (Some(trace), Some(profile)) => Err(Error::ProfilesAndTraces {
+            profile: profile.clone(),
+            trace: trace.clone(),
+        }),
+        (Some(_), None) => Ok(Inputs::Traces(in_rank_order(&traces))),
+        _ => Ok(Inputs::Profiles(in_rank_order(&profiles))),
+    }
+}
+
+/// The profiles named, in the order of their ranks where their names carry
+/// them (`pomp-profile.rank<N>.<pid>.json`, as the runtime names them): a
+/// shell lists `rank10` before `rank2`.
+fn in_rank_order(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut ranked: Vec<(Option<u32>, &PathBuf)> = paths
+        .iter()
+        .map(|path| (rank_in_name(path), path))
+        .collect();
+    if ranked.iter().all(|(rank, _)| rank.is_some()) {
+        ranked.sort_by_key(|(rank, _)| *rank);
+    }
+    ranked.into_iter().map(|(_, path)| path.clone()).collect()
+}
+
+/// `N` of a file named `<anything>.rank<N>.<anything>`.
+fn rank_in_name(path: &Path) -> Option<u32> {
+    let name = path.file_name()?.to_str()?;
+    name.split('.')
+        .find_map(|part| part.strip_prefix("rank")?.parse().ok())
+}
+
+/// How many profiles are read at a time, in parallel, ahead of the one
+/// being taken: enough to keep every core reading, few enough that memory
+/// holds a handful of profiles whatever the run's ranks.
+fn batch() -> usize {
+    2 * rayon::current_num_threads().max(1)
+}
+
+/// Reads the profiles at `paths`, in order, and hands each to `take` as
+/// soon as it and those before it are read: the next few are read in
+/// parallel meanwhile, and none is kept once taken, so that a run of
+/// tens of thousands of ranks is read in the memory of a few. Stops at the
+/// first error, of reading or of `take`.
+pub fn stream(
+    paths: &[PathBuf],
+    mut take: impl FnMut(Run) -> Result<(), Error>,
+) -> Result<(), Error> {
+    use rayon::prelude::*;
+    let batch = batch();
+    std::thread::scope(|scope| {
+        let (sender, received) = std::sync::mpsc::sync_channel(batch);
+        scope.spawn(move || {
+            for chunk in paths.chunks(batch) {
+                let runs: Vec<Result<Run, Error>> = chunk.par_iter().map(|p| run(p)).collect();
+                for run in runs {
+                    // Taking stopped: so does reading.
+                    if sender.send(run).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        for run in received {
+            take(run?)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads a profile and, when it names one, its trace. A trace that cannot

@@ -232,6 +232,7 @@ fn exact(ns: u64) -> Spread {
         min: ns,
         mean: ns,
         max: ns,
+        ..Spread::default()
     }
 }
 
@@ -303,6 +304,41 @@ fn calls_of_mpi_routines_are_data_movement() {
 }
 
 #[test]
+fn mpi_routines_are_summed_over_their_call_sites_rank_by_rank() {
+    // Two places call MPI_Allreduce: the user region of 30 ms and one of
+    // 10 ms after it; rank 1 spends 20 ms more in the first.
+    let rank = |rank: &str, first_ms: u64| {
+        let mut team = team();
+        team.rank = Some(rank.into());
+        team.regions[2].name = Some("MPI_Allreduce".into());
+        let mut second = region(4, "region", 40, "f.4");
+        second.name = Some("MPI_Allreduce".into());
+        team.regions.push(second);
+        let master = &mut team.threads[0].tree.children;
+        master[0] = node(3, Kind::UserRegion, 1, first_ms, vec![]);
+        master.push(node(4, Kind::UserRegion, 2, 10, vec![]));
+        run(team)
+    };
+    let report = report_of(&[rank("0", 30), rank("1", 50)], None);
+    let [allreduce] = report.mpi_functions.as_slice() else {
+        panic!("{:#?}", report.mpi_functions)
+    };
+    assert_eq!(allreduce.name, "MPI_Allreduce");
+    assert_eq!(allreduce.call_sites, 2);
+    let time = allreduce.inclusive_ns;
+    assert_eq!((time.min, time.mean, time.max), (40 * MS, 50 * MS, 60 * MS));
+    assert_eq!((time.min_rank, time.max_rank), (Some(0), Some(1)));
+    assert_eq!(allreduce.visits.mean, 3);
+    // The first call site is what differs between the ranks: 10 ms of
+    // the slower one's 50 ms, 20 ms lost over both ranks.
+    let first = &report.rank_imbalance[0];
+    assert_eq!(first.label, report.regions[first.region.unwrap()].label);
+    assert_eq!(first.inclusive_ns.max_rank, Some(1));
+    assert!((first.imbalance - 0.2).abs() < 1e-12, "{first:#?}");
+    assert_eq!(first.lost_ns, 20 * MS);
+}
+
+#[test]
 fn overhead_classes_split_the_thread_time() {
     let report = report_of(&[run(team())], None);
     let class = |c| report.overheads.class(c).ns.mean;
@@ -342,7 +378,8 @@ fn imbalance_leaves_the_barrier_out() {
         Spread {
             min: 20 * MS,
             mean: 30 * MS,
-            max: 40 * MS
+            max: 40 * MS,
+            ..Spread::default()
         }
     );
     assert!((loop_.imbalance - 0.25).abs() < 1e-12);
@@ -376,7 +413,8 @@ fn a_region_nested_in_itself_counts_once() {
 
 #[test]
 fn ranks_give_a_spread() {
-    let first = team();
+    let mut first = team();
+    first.rank = Some("4".into());
     let mut second = team();
     second.pid = 8;
     second.rank = Some("1".into());
@@ -389,7 +427,9 @@ fn ranks_give_a_spread() {
         Spread {
             min: 100 * MS,
             mean: 110 * MS,
-            max: 120 * MS
+            max: 120 * MS,
+            min_rank: Some(4),
+            max_rank: Some(1),
         }
     );
     assert_eq!(
@@ -397,10 +437,18 @@ fn ranks_give_a_spread() {
         Spread {
             min: 30 * MS,
             mean: 40 * MS,
-            max: 50 * MS
+            max: 50 * MS,
+            min_rank: Some(4),
+            max_rank: Some(1),
         }
     );
-    assert_eq!(row(&report, "parallel").inclusive_ns, exact(115 * MS));
+    let parallel = row(&report, "parallel").inclusive_ns;
+    assert_eq!((parallel.min, parallel.max), (115 * MS, 115 * MS));
+    // Of equal values, the first rank's.
+    assert_eq!((parallel.min_rank, parallel.max_rank), (Some(4), Some(4)));
+    let per_rank = row(&report, "region").per_rank.as_ref().unwrap();
+    assert_eq!(per_rank.inclusive_ns, [30 * MS, 50 * MS]);
+    assert_eq!(per_rank.visits, [1, 1]);
 }
 
 #[test]
@@ -688,12 +736,16 @@ fn a_profile_without_events_still_reports() {
     let folded = super::render::flame::folded(&report.tree);
     let svg = super::render::flame::svg(&folded, "t", "s", true).unwrap();
     assert!(svg.contains("No region took any time"), "{svg}");
-    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    let mut timelines = super::render::spans::Timelines::default();
+    let mut speedscope = super::render::speedscope::Builder::default();
+    timelines.add(&runs[0], 0, &catalog);
+    speedscope.add(&runs[0], 0, &catalog);
+    let page = super::render::html::page(&report, &timelines, &svg);
     assert!(
         page.contains("POMP_TRACE=1"),
         "the page says how to get timelines"
     );
-    let document = super::render::speedscope::document(&runs, &catalog, "t");
+    let document = speedscope.finish("t");
     let json = serde_json::to_value(&document).unwrap();
     assert_eq!(json["profiles"].as_array().unwrap().len(), 0);
 }
@@ -706,8 +758,11 @@ fn errors_name_the_files_and_the_trouble() {
 
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.json");
-    std::fs::write(&a, serde_json::to_vec(&team()).unwrap()).unwrap();
+    let mut first = team();
+    first.rank = Some("0".into());
+    std::fs::write(&a, serde_json::to_vec(&first).unwrap()).unwrap();
     let mut edited = team();
+    edited.rank = Some("1".into());
     edited.regions[0].idf_id = Some("g.1".into());
     let b = dir.path().join("b.json");
     std::fs::write(&b, serde_json::to_vec(&edited).unwrap()).unwrap();
@@ -725,6 +780,24 @@ fn errors_name_the_files_and_the_trouble() {
         "--diff",
     ] {
         assert!(message.contains(part), "{part} not in: {message}");
+    }
+
+    // Two runs' rank 0, or two processes without a rank: two runs.
+    let again = dir.path().join("again.json");
+    std::fs::write(&again, serde_json::to_vec(&first).unwrap()).unwrap();
+    let lone = dir.path().join("lone.json");
+    std::fs::write(&lone, serde_json::to_vec(&team()).unwrap()).unwrap();
+    for (other, why) in [(&again, "both are rank 0"), (&lone, "without an MPI rank")] {
+        let options = super::Options {
+            profiles: vec![a.clone(), other.clone()],
+            ..super::Options::default()
+        };
+        let error = super::run(&options, &mut Vec::new()).unwrap_err();
+        let message = error.to_string();
+        assert!(matches!(error, Error::DifferentRuns { .. }), "{message}");
+        for part in ["a.json", other.to_str().unwrap(), why, "different runs"] {
+            assert!(message.contains(part), "{part} not in: {message}");
+        }
     }
 
     let options = super::Options {
@@ -768,7 +841,7 @@ fn the_page_is_well_formed_whatever_the_figures() {
     let report = analysis::report(&runs, Some(&base), &catalog);
     let folded = super::render::flame::folded(&report.tree);
     let svg = super::render::flame::svg(&folded, "t", "s", false).unwrap();
-    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    let page = super::render::html::page(&report, &Default::default(), &svg);
     assert!(page.contains("&lt;0.1%"), "no small share to check");
     let parsed = scraper::Html::parse_document(&page);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);

@@ -10,13 +10,14 @@
 //! metric is exclusive: a call path's own value, which Cube sums over
 //! subtrees for inclusive views.
 
-use crate::analysis::figures;
+use crate::analysis::figures::{self, RunFigures};
 use crate::join::Catalog;
 use crate::load::Run;
 use crate::render::html::escape;
 use pomp2::profile::{Kind, Node};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::{Read, Write};
 
 /// What a metric is, as the anchor describes it.
 struct MetricInfo {
@@ -183,79 +184,128 @@ struct CallNode {
     by_region: HashMap<usize, usize>,
 }
 
-/// A thread as Cube's system tree shows it.
+/// A thread as Cube's system tree shows it: its rank (an index into the
+/// archive's ranks) and its number there.
 struct Location {
     rank: usize,
     thread: u32,
 }
 
-/// The merged call tree, with every call path's values per location.
-struct Archive {
+/// One metric's values of one call path, location by location, from the
+/// first location that has one to the last: locations are added in order,
+/// and a call path most ranks visit has a value on most locations, so the
+/// values are kept without their locations.
+#[derive(Debug, Default, Clone)]
+struct Column {
+    first: u32,
+    values: Vec<f64>,
+}
+
+impl Column {
+    fn add(&mut self, location: u32, value: f64) {
+        if self.values.is_empty() {
+            self.first = location;
+        }
+        let at = (location - self.first) as usize;
+        if at >= self.values.len() {
+            self.values.resize(at + 1, 0.0);
+        }
+        self.values[at] += value;
+    }
+
+    fn get(&self, location: u32) -> f64 {
+        (location.checked_sub(self.first))
+            .and_then(|at| self.values.get(at as usize))
+            .copied()
+            .unwrap_or(0.0)
+    }
+}
+
+/// The archive of a run, built profile by profile: the merged call tree,
+/// and every call path's values per location.
+pub struct Builder {
     regions: Vec<CubeRegion>,
     region_index: HashMap<(Option<usize>, Kind), usize>,
     nodes: Vec<CallNode>,
     locations: Vec<Location>,
     ranks: Vec<String>,
-    /// Per metric, per (node, location).
-    values: Vec<HashMap<(usize, usize), f64>>,
+    /// Per metric, per call node.
+    values: Vec<Vec<Column>>,
 }
 
-/// Writes `runs` (one profile per rank) as a CUBE4 archive.
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            regions: vec![CubeRegion {
+                name: "pomp run".into(),
+                file: None,
+                begin: None,
+                end: None,
+                kind: None,
+            }],
+            region_index: HashMap::new(),
+            nodes: vec![CallNode {
+                region: 0,
+                children: Vec::new(),
+                by_region: HashMap::new(),
+            }],
+            locations: Vec::new(),
+            ranks: Vec::new(),
+            values: vec![Vec::new(); METRICS.len()],
+        }
+    }
+}
+
+/// Writes `runs` (one profile per rank, the catalog's first profiles) as
+/// a CUBE4 archive.
 pub fn archive(runs: &[Run], catalog: &Catalog) -> std::io::Result<Vec<u8>> {
-    let mut archive = Archive {
-        regions: vec![CubeRegion {
-            name: "pomp run".into(),
-            file: None,
-            begin: None,
-            end: None,
-            kind: None,
-        }],
-        region_index: HashMap::new(),
-        nodes: vec![CallNode {
-            region: 0,
-            children: Vec::new(),
-            by_region: HashMap::new(),
-        }],
-        locations: Vec::new(),
-        ranks: Vec::new(),
-        values: vec![HashMap::new(); METRICS.len()],
-    };
-    for (rank, run) in runs.iter().enumerate() {
-        archive.ranks.push(match &run.profile.rank {
+    let mut builder = Builder::default();
+    for (index, run) in runs.iter().enumerate() {
+        builder.add(run, index, &figures::collect(run, index, catalog), catalog);
+    }
+    let mut bytes = Vec::new();
+    builder.write(&mut bytes)?;
+    Ok(bytes)
+}
+
+impl Builder {
+    /// Adds `run`, the catalog's profile `index` with its `figures`: a
+    /// process of the system tree, its threads locations.
+    pub fn add(&mut self, run: &Run, index: usize, figures: &RunFigures, catalog: &Catalog) {
+        let rank = self.ranks.len();
+        self.ranks.push(match &run.profile.rank {
             Some(name) => format!("rank {name}"),
             None => format!("process {}", run.profile.pid),
         });
-        let figures = figures::collect(run, rank, catalog);
         for thread in &run.profile.threads {
-            let location = archive.locations.len();
-            archive.locations.push(Location {
+            let location = self.locations.len() as u32;
+            self.locations.push(Location {
                 rank,
                 thread: thread.thread,
             });
             for child in &thread.tree.children {
-                archive.add(0, child, location, rank, catalog);
+                self.add_node(0, child, location, index, catalog);
             }
             let breakdown = &thread.breakdown;
-            archive.set(
-                Metric::ForkJoin,
-                0,
-                location,
-                breakdown.fork_ns + breakdown.join_ns,
-            );
+            let fork_join = breakdown.fork_ns + breakdown.join_ns;
+            self.set(Metric::ForkJoin, 0, location, fork_join);
             let idle = figures.idle_ns(thread.thread);
-            archive.set(Metric::IdleSerial, 0, location, idle.during_serial_ns);
-            archive.set(Metric::IdleOutsideTeams, 0, location, idle.outside_teams_ns);
+            self.set(Metric::IdleSerial, 0, location, idle.during_serial_ns);
+            self.set(Metric::IdleOutsideTeams, 0, location, idle.outside_teams_ns);
         }
     }
-    archive.write()
-}
 
-impl Archive {
-    fn set(&mut self, metric: Metric, node: usize, location: usize, ns: u64) {
+    fn column(&mut self, metric: Metric, node: usize) -> &mut Column {
+        let columns = &mut self.values[metric.id()];
+        if columns.len() <= node {
+            columns.resize(node + 1, Column::default());
+        }
+        &mut columns[node]
+    }
+
+    fn set(&mut self, metric: Metric, node: usize, location: u32, ns: u64) {
         if ns > 0 {
-            *self.values[metric.id()]
-                .entry((node, location))
-                .or_default() += ns as f64 * 1e-9;
+            self.column(metric, node).add(location, ns as f64 * 1e-9);
         }
     }
 
@@ -278,8 +328,15 @@ impl Archive {
     }
 
     /// Adds a thread's `node` (and its subtree) below call node `parent`.
-    fn add(&mut self, parent: usize, node: &Node, location: usize, rank: usize, catalog: &Catalog) {
-        let region = self.region(catalog.find(rank, node.region), node.kind, catalog);
+    fn add_node(
+        &mut self,
+        parent: usize,
+        node: &Node,
+        location: u32,
+        run: usize,
+        catalog: &Catalog,
+    ) {
+        let region = self.region(catalog.find(run, node.region), node.kind, catalog);
         let at = match self.nodes[parent].by_region.get(&region) {
             Some(&at) => at,
             None => {
@@ -312,12 +369,10 @@ impl Archive {
         }
         self.set(Metric::Time, at, location, exclusive - part_ns);
         if node.visits > 0 {
-            *self.values[Metric::Visits.id()]
-                .entry((at, location))
-                .or_default() += node.visits as f64;
+            (self.column(Metric::Visits, at)).add(location, node.visits as f64);
         }
         for child in &node.children {
-            self.add(at, child, location, rank, catalog);
+            self.add_node(at, child, location, run, catalog);
         }
     }
 
@@ -333,47 +388,53 @@ impl Archive {
         order
     }
 
-    fn write(&self) -> std::io::Result<Vec<u8>> {
+    /// Writes the archive to `out`, one metric's data at a time.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let order = self.preorder();
         let mut id_of = vec![0; self.nodes.len()];
         for (id, &node) in order.iter().enumerate() {
             id_of[node] = id;
         }
-        let mut tar = tar::Builder::new(Vec::new());
+        let mut tar = tar::Builder::new(out);
         add_file(&mut tar, "anchor.xml", self.anchor(&id_of).as_bytes())?;
         for metric in METRICS {
-            let (index, data) = self.data(metric, &order);
-            add_file(&mut tar, &format!("{}.index", metric.id()), &index)?;
-            add_file(&mut tar, &format!("{}.data", metric.id()), &data)?;
-        }
-        tar.into_inner()
-    }
-
-    /// A metric's index (every call path, in depth-first order) and its
-    /// values, call path by call path, location by location.
-    fn data(&self, metric: Metric, order: &[usize]) -> (Vec<u8>, Vec<u8>) {
-        let mut index = b"CUBEX.INDEX".to_vec();
-        index.extend_from_slice(&1u32.to_le_bytes());
-        index.extend_from_slice(&0u16.to_le_bytes());
-        // A sparse index: the call paths listed.
-        index.push(1);
-        index.extend_from_slice(&(order.len() as u32).to_le_bytes());
-        for id in 0..order.len() as u32 {
-            index.extend_from_slice(&id.to_le_bytes());
-        }
-        let values = &self.values[metric.id()];
-        let mut data = b"CUBEX.DATA".to_vec();
-        for &node in order {
-            for location in 0..self.locations.len() {
-                let value = values.get(&(node, location)).copied().unwrap_or(0.0);
-                if metric.info().integer {
-                    data.extend_from_slice(&(value as u64).to_le_bytes());
-                } else {
-                    data.extend_from_slice(&value.to_le_bytes());
-                }
+            let columns = &self.values[metric.id()];
+            // A sparse index: the call paths with a value, in Cube's order;
+            // at least one, which may hold zeros only.
+            let mut listed: Vec<u32> = (order.iter().enumerate())
+                .filter(|(_, &node)| columns.get(node).is_some_and(|c| !c.values.is_empty()))
+                .map(|(id, _)| id as u32)
+                .collect();
+            if listed.is_empty() {
+                listed.push(0);
             }
+            let mut index = b"CUBEX.INDEX".to_vec();
+            index.extend_from_slice(&1u32.to_le_bytes());
+            index.extend_from_slice(&0u16.to_le_bytes());
+            index.push(1);
+            index.extend_from_slice(&(listed.len() as u32).to_le_bytes());
+            for id in &listed {
+                index.extend_from_slice(&id.to_le_bytes());
+            }
+            add_file(&mut tar, &format!("{}.index", metric.id()), &index)?;
+            let empty = Column::default();
+            let data = MetricData {
+                columns: listed
+                    .iter()
+                    .map(|&id| columns.get(order[id as usize]).unwrap_or(&empty))
+                    .collect(),
+                locations: self.locations.len() as u32,
+                integer: metric.info().integer,
+                at: 0,
+                buffer: DATA_HEADER.to_vec(),
+                read: 0,
+            };
+            let size = DATA_HEADER.len() as u64 + 8 * listed.len() as u64 * data.locations as u64;
+            let mut header = file_header(size);
+            tar.append_data(&mut header, format!("{}.data", metric.id()), data)?;
         }
-        (index, data)
+        tar.into_inner()?;
+        Ok(())
     }
 
     fn anchor(&self, id_of: &[usize]) -> String {
@@ -416,7 +477,7 @@ impl Archive {
                 escape(&region.name),
             );
         }
-        fn cnode(xml: &mut String, archive: &Archive, id_of: &[usize], node: usize, depth: usize) {
+        fn cnode(xml: &mut String, archive: &Builder, id_of: &[usize], node: usize, depth: usize) {
             let pad = "  ".repeat(depth);
             let _ = writeln!(
                 xml,
@@ -430,20 +491,20 @@ impl Archive {
         }
         cnode(&mut xml, self, id_of, 0, 1);
         xml.push_str("</program>\n<system>\n  <systemtreenode Id=\"0\"><name>machine</name><class>machine</class>\n");
+        // Locations were added rank by rank.
+        let mut locations = self.locations.iter().enumerate().peekable();
         for (rank, name) in self.ranks.iter().enumerate() {
             let _ = writeln!(
                 xml,
                 "    <locationgroup Id=\"{rank}\"><name>{}</name><rank>{rank}</rank><type>process</type>",
                 escape(name)
             );
-            for (id, location) in self.locations.iter().enumerate() {
-                if location.rank == rank {
-                    let _ = writeln!(
-                        xml,
-                        "      <location Id=\"{id}\"><name>thread {}</name><rank>{}</rank><type>thread</type></location>",
-                        location.thread, location.thread
-                    );
-                }
+            while let Some((id, location)) = locations.next_if(|(_, l)| l.rank == rank) {
+                let _ = writeln!(
+                    xml,
+                    "      <location Id=\"{id}\"><name>thread {}</name><rank>{}</rank><type>thread</type></location>",
+                    location.thread, location.thread
+                );
             }
             xml.push_str("    </locationgroup>\n");
         }
@@ -488,11 +549,58 @@ fn paradigm_and_role(kind: Option<Kind>) -> (&'static str, &'static str) {
     (paradigm, role)
 }
 
-fn add_file(tar: &mut tar::Builder<Vec<u8>>, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+const DATA_HEADER: &[u8] = b"CUBEX.DATA";
+
+/// A metric's data file as it is read into the archive: each listed call
+/// path's values, location by location, made a call path at a time.
+struct MetricData<'a> {
+    columns: Vec<&'a Column>,
+    locations: u32,
+    integer: bool,
+    /// The next call path to make, the bytes made and how many were read.
+    at: usize,
+    buffer: Vec<u8>,
+    read: usize,
+}
+
+impl Read for MetricData<'_> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        if self.read == self.buffer.len() {
+            let Some(column) = self.columns.get(self.at) else {
+                return Ok(0);
+            };
+            self.at += 1;
+            self.buffer.clear();
+            self.read = 0;
+            for location in 0..self.locations {
+                let value = column.get(location);
+                if self.integer {
+                    self.buffer.extend_from_slice(&(value as u64).to_le_bytes());
+                } else {
+                    self.buffer.extend_from_slice(&value.to_le_bytes());
+                }
+            }
+        }
+        let n = into.len().min(self.buffer.len() - self.read);
+        into[..n].copy_from_slice(&self.buffer[self.read..self.read + n]);
+        self.read += n;
+        Ok(n)
+    }
+}
+
+fn file_header(size: u64) -> tar::Header {
     let mut header = tar::Header::new_gnu();
-    header.set_size(bytes.len() as u64);
+    header.set_size(size);
     header.set_mode(0o644);
     header.set_mtime(0);
     header.set_cksum();
-    tar.append_data(&mut header, name, bytes)
+    header
+}
+
+fn add_file(
+    tar: &mut tar::Builder<&mut dyn Write>,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    tar.append_data(&mut file_header(bytes.len() as u64), name, bytes)
 }

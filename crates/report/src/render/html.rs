@@ -8,14 +8,12 @@
 //! script errors on `<body data-errors>`, and what it drew on
 //! `<body data-rendered>`, so that a browser run can check the page.
 
-use super::spans::{self, Frames, ThreadSpans};
+use super::spans::Timelines;
 use super::table::{count, duration, percent, signed_duration, threads};
 use crate::analysis::diff::{Change, Diff};
 use crate::analysis::overhead::Class;
 use crate::analysis::regions::TreeNode;
 use crate::analysis::{Report, Spread};
-use crate::join::Catalog;
-use crate::load::Run;
 use pomp2::profile::Kind;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -85,6 +83,9 @@ fn close(out: &mut String) {
     );
 }
 
+/// Profiles listed one by one; of more, the first and the last.
+const PROFILES_LISTED: usize = 16;
+
 /// A share as HTML text: small ones read `<0.1%`.
 fn share_text(share: f64) -> String {
     escape(&percent(share))
@@ -101,7 +102,15 @@ fn num(value: impl std::fmt::Display, text: &str) -> String {
 fn time_cell(spread: &Spread, several: bool) -> String {
     let mut text = duration(spread.mean);
     if several && spread.varies() {
-        text = format!("{text} ({}–{})", duration(spread.min), duration(spread.max));
+        let at = |ns: u64, rank: Option<u32>| match rank {
+            Some(rank) => format!("{} r{rank}", duration(ns)),
+            None => duration(ns),
+        };
+        text = format!(
+            "{text} ({} – {})",
+            at(spread.min, spread.min_rank),
+            at(spread.max, spread.max_rank)
+        );
     }
     num(spread.mean, &text)
 }
@@ -146,7 +155,7 @@ fn table_end(out: &mut String) {
     out.push_str("</tbody></table>\n");
 }
 
-pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -> String {
+pub fn page(report: &Report, timelines: &Timelines, flame_svg: &str) -> String {
     let mut out = String::new();
     let several = report.profiles.len() > 1;
     let title = match report.profiles.as_slice() {
@@ -171,7 +180,7 @@ pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -
     tree(&mut out, report);
     imbalance(&mut out, report);
     tasks(&mut out, report, several);
-    timelines(&mut out, runs, catalog);
+    timeline_section(&mut out, timelines);
     out.push_str("</main>\n");
     close(&mut out);
     out
@@ -195,8 +204,17 @@ fn summary(out: &mut String, report: &Report) {
     item("work", percent(report.overheads.class(Class::Work).share));
     out.push_str("</dl>\n");
     if report.profiles.len() > 1 {
-        out.push_str("<p class=\"explain\">Figures are means over the profiles; ranges in brackets where they differ.</p>\n<ul class=\"profiles\">");
-        for profile in &report.profiles {
+        out.push_str("<p class=\"explain\">Figures are means over the profiles; in brackets where they differ, the least and the greatest, each with its rank (r3: rank 3).</p>\n<ul class=\"profiles\">");
+        let profiles = &report.profiles;
+        let listed = if profiles.len() > PROFILES_LISTED {
+            vec![&profiles[0], &profiles[profiles.len() - 1]]
+        } else {
+            profiles.iter().collect()
+        };
+        for (at, profile) in listed.into_iter().enumerate() {
+            if at == 1 && profiles.len() > PROFILES_LISTED {
+                let _ = write!(out, "<li>… {} more …</li>", profiles.len() - 2);
+            }
             let _ = write!(
                 out,
                 "<li>{}{}: {}, {} wall</li>",
@@ -632,7 +650,7 @@ fn tasks(out: &mut String, report: &Report, several: bool) {
 
 /// What the script draws the timelines from.
 #[derive(Serialize)]
-struct Timelines {
+struct TimelineData {
     frames: Vec<String>,
     classes: Vec<&'static str>,
     start: u64,
@@ -650,18 +668,9 @@ struct TimelineThread {
     spans: Vec<u64>,
 }
 
-fn timelines(out: &mut String, runs: &[Run], catalog: &Catalog) {
+fn timeline_section(out: &mut String, timelines: &Timelines) {
     out.push_str("<section id=\"timelines\"><h2>Timelines</h2>\n");
-    let mut frames = Frames::default();
-    let mut threads: Vec<ThreadSpans> = Vec::new();
-    for (index, run) in runs.iter().enumerate() {
-        let prefix = match (&run.profile.rank, runs.len()) {
-            (Some(rank), _) => format!("rank {rank} "),
-            (None, 1) => String::new(),
-            (None, _) => format!("profile {} ", index + 1),
-        };
-        threads.extend(spans::threads(run, index, catalog, &mut frames, &prefix));
-    }
+    let (frames, threads) = (&timelines.frames, &timelines.threads);
     if threads.iter().all(|t| t.spans.is_empty()) {
         out.push_str("<p class=\"explain\">No trace was read: run the program with <code>POMP_TRACE=1</code> to see what each thread did when.</p></section>\n");
         return;
@@ -690,7 +699,7 @@ fn timelines(out: &mut String, runs: &[Run], catalog: &Catalog) {
         })
         .collect();
     let kept: usize = timeline_threads.iter().map(|t| t.spans.len() / 4).sum();
-    let timeline = Timelines {
+    let timeline = TimelineData {
         classes: frames.kinds.iter().map(|&k| class_of(k)).collect(),
         frames: frames.names.clone(),
         start: threads

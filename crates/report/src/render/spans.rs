@@ -54,6 +54,32 @@ pub struct ThreadSpans {
     pub spans: Vec<Span>,
 }
 
+/// The spans of every thread of a run's profiles, gathered profile by
+/// profile: what the page's timelines draw.
+#[derive(Debug, Default, Clone)]
+pub struct Timelines {
+    pub frames: Frames,
+    pub threads: Vec<ThreadSpans>,
+}
+
+impl Timelines {
+    /// Adds the threads of `run`, the catalog's profile `run_index`, named
+    /// by its rank when it has one.
+    pub fn add(&mut self, run: &Run, run_index: usize, catalog: &Catalog) {
+        let prefix = rank_prefix(run);
+        let threads = threads(run, run_index, catalog, &mut self.frames, &prefix);
+        self.threads.extend(threads);
+    }
+}
+
+/// `rank 3 ` before the threads of a profile of rank 3.
+pub fn rank_prefix(run: &Run) -> String {
+    match &run.profile.rank {
+        Some(rank) => format!("rank {rank} "),
+        None => String::new(),
+    }
+}
+
 /// The spans of every thread of `run` (the catalog's profile `run_index`),
 /// threads in order; empty without a trace.
 pub fn threads(

@@ -65,26 +65,31 @@ fn spread_cell(spread: &Spread, several: bool) -> Cell {
         return Cell::styled(text, dim());
     }
     if several && spread.varies() {
-        return Cell::plain(format!(
-            "{text} ({}–{})",
-            duration(spread.min),
-            duration(spread.max)
-        ));
+        return Cell::plain(format!("{text} ({})", range(spread, duration)));
     }
     Cell::plain(text)
 }
 
 fn count_cell(spread: &Spread, several: bool) -> Cell {
     if several && spread.varies() {
-        Cell::plain(format!(
-            "{} ({}–{})",
-            count(spread.mean),
-            count(spread.min),
-            count(spread.max)
-        ))
+        Cell::plain(format!("{} ({})", count(spread.mean), range(spread, count)))
     } else {
         Cell::plain(count(spread.mean))
     }
+}
+
+/// `0.90 s r3 – 1.50 s r7`: the least and the greatest value, each with
+/// the rank that had it.
+fn range(spread: &Spread, show: fn(u64) -> String) -> String {
+    let at = |value: u64, rank: Option<u32>| match rank {
+        Some(rank) => format!("{} r{rank}", show(value)),
+        None => show(value),
+    };
+    format!(
+        "{} – {}",
+        at(spread.min, spread.min_rank),
+        at(spread.max, spread.max_rank)
+    )
 }
 
 fn region_columns(region: Option<&RegionInfo>) -> (String, String) {
@@ -106,8 +111,10 @@ pub fn report(report: &Report, layout: Layout) -> String {
     } else {
         regions(&mut out, report, several, layout.top);
     }
+    mpi_functions(&mut out, report, several);
     overheads(&mut out, report, several);
     imbalance(&mut out, report);
+    rank_imbalance(&mut out, report, layout.top);
     tasks(&mut out, report, several);
     baseline(&mut out, report);
     if !report.notes.is_empty() {
@@ -144,27 +151,45 @@ fn header(out: &mut String, report: &Report) {
     } else {
         let _ = writeln!(
             out,
-            "{}{} profiles{}: {}, {} wall (mean; {}–{}), the figures below are means over the profiles (range in brackets where they differ)",
+            "{}{} profiles{}: {}, {} wall (mean; {}), the figures below are means over the profiles (in brackets where they differ: the least and the greatest, each with its rank, r3 for rank 3)",
             bold.render(),
             report.profiles.len(),
             bold.render_reset(),
             threads(report.threads.mean),
             duration(report.wall_ns.mean),
-            duration(report.wall_ns.min),
-            duration(report.wall_ns.max),
+            range(&report.wall_ns, duration),
         );
-        for profile in &report.profiles {
+        let listed = |profile: &super::super::analysis::ProfileInfo| {
             let rank = profile.rank.as_deref().unwrap_or("-");
-            let _ = writeln!(
-                out,
+            format!(
                 "  rank {rank:>4}  {}  {}, {} wall",
                 profile.path,
                 threads(profile.threads),
                 duration(profile.wall_ns)
+            )
+        };
+        let profiles = &report.profiles;
+        if profiles.len() <= PROFILES_LISTED {
+            for profile in profiles {
+                let _ = writeln!(out, "{}", listed(profile));
+            }
+        } else {
+            let _ = writeln!(out, "{}", listed(&profiles[0]));
+            let _ = writeln!(
+                out,
+                "  {}… {} more …{}",
+                dim().render(),
+                count(profiles.len() as u64 - 2),
+                dim().render_reset()
             );
+            let _ = writeln!(out, "{}", listed(&profiles[profiles.len() - 1]));
         }
     }
 }
+
+/// Profiles listed one by one in the header; of more, the first and the
+/// last.
+const PROFILES_LISTED: usize = 16;
 
 fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
     heading(
@@ -392,6 +417,84 @@ fn imbalance(out: &mut String, report: &Report) {
     out.push_str(
         "  imbalance = (max − mean) / max: the share of the construct's time that evenly shared work would save\n",
     );
+}
+
+fn rank_imbalance(out: &mut String, report: &Report, top: usize) {
+    if report.rank_imbalance.is_empty() {
+        return;
+    }
+    heading(
+        out,
+        "Imbalance over ranks (each rank's time in the region, summed over its threads)",
+    );
+    let mut table = Table::new(&[
+        ("min", Align::Right),
+        ("mean", Align::Right),
+        ("max", Align::Right),
+        ("imbalance", Align::Right),
+        ("lost", Align::Right),
+        ("region", Align::Left),
+    ]);
+    let shown = if top == 0 {
+        report.rank_imbalance.len()
+    } else {
+        top
+    };
+    let at = |ns: u64, rank: Option<u32>| match rank {
+        Some(rank) => format!("{} r{rank}", duration(ns)),
+        None => duration(ns),
+    };
+    for row in report.rank_imbalance.iter().take(shown) {
+        let time = &row.inclusive_ns;
+        table.row(vec![
+            at(time.min, time.min_rank).into(),
+            duration(time.mean).into(),
+            at(time.max, time.max_rank).into(),
+            cost_cell(row.imbalance),
+            duration(row.lost_ns).into(),
+            row.label.clone().into(),
+        ]);
+    }
+    table.render(out);
+    if report.rank_imbalance.len() > shown {
+        let _ = writeln!(
+            out,
+            "  {}{} more (--top 0 shows all){}",
+            dim().render(),
+            report.rank_imbalance.len() - shown,
+            dim().render_reset()
+        );
+    }
+    out.push_str(
+        "  imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest\n",
+    );
+}
+
+fn mpi_functions(out: &mut String, report: &Report, several: bool) {
+    if report.mpi_functions.is_empty() {
+        return;
+    }
+    heading(
+        out,
+        "MPI routines (each summed over the places that call it; thread time)",
+    );
+    let mut table = Table::new(&[
+        ("time", Align::Right),
+        ("share", Align::Right),
+        ("calls", Align::Right),
+        ("call sites", Align::Right),
+        ("routine", Align::Left),
+    ]);
+    for function in &report.mpi_functions {
+        table.row(vec![
+            spread_cell(&function.inclusive_ns, several),
+            share_cell(function.share),
+            count_cell(&function.visits, several),
+            count(function.call_sites as u64).into(),
+            function.name.clone().into(),
+        ]);
+    }
+    table.render(out);
 }
 
 fn tasks(out: &mut String, report: &Report, several: bool) {

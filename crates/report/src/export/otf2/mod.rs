@@ -30,7 +30,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 const ARCHIVE: &str = "traces";
 /// Bits of a task id below its thread's number (see the runtime).
 const TASK_COUNTER_BITS: u32 = 40;
-const TEAM: u32 = 0;
 
 /// What writing the archive can fail at.
 #[derive(Debug, thiserror::Error)]
@@ -58,32 +57,9 @@ pub struct Written {
 /// Writes `trace` as an OTF2 archive in directory `dir` (made, or
 /// replacing an archive written there before).
 pub fn write(trace: &Trace, dir: &Path) -> Result<Written, Error> {
-    let otf2 = library::get().map_err(Error::Library)?;
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Io { path, source }
-    };
-    if dir.exists() {
-        let has_archive = dir.join(format!("{ARCHIVE}.otf2")).is_file();
-        let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
-        if !has_archive && !empty {
-            return Err(Error::NotAnArchive(dir.to_path_buf()));
-        }
-    }
-    let mut temporary = dir.as_os_str().to_owned();
-    temporary.push(format!(".tmp{}", std::process::id()));
-    let temporary = PathBuf::from(temporary);
-    let _ = std::fs::remove_dir_all(&temporary);
-    let written = Writer::new(otf2, trace).write(&temporary);
-    if written.is_err() {
-        let _ = std::fs::remove_dir_all(&temporary);
-        return written;
-    }
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(io(dir))?;
-    }
-    std::fs::rename(&temporary, dir).map_err(io(dir))?;
-    written
+    let mut archive = Archive::create(dir)?;
+    archive.add(trace)?;
+    archive.finish()
 }
 
 /// The last time stamp written, which the library asks for when it
@@ -103,13 +79,47 @@ static FLUSH_CALLBACKS: library::FlushCallbacks = library::FlushCallbacks {
     post_flush,
 };
 
-struct Writer<'a> {
+/// A region as the archive defines it: the strings it is named by.
+struct RegionDefinition {
+    name: u32,
+    description: u32,
+    role: u8,
+    paradigm: u8,
+    file: u32,
+    begin: u32,
+    end: u32,
+}
+
+/// A thread of a process, and the events written for it.
+struct Location {
+    id: u64,
+    thread: u32,
+    events: u64,
+}
+
+/// A process whose trace was written: a location group.
+struct Process {
+    name: String,
+    locations: Vec<Location>,
+}
+
+/// An archive being written, process by process: each process's trace is
+/// written as it is added and not kept; the definitions every process
+/// shares (strings, regions, the system tree, groups and communicators)
+/// are written once all are.
+pub struct Archive {
     otf2: &'static Otf2,
-    trace: &'a Trace,
+    archive: *mut c_void,
+    dir: PathBuf,
+    temporary: PathBuf,
     strings: Vec<CString>,
     string_index: HashMap<String, u32>,
-    regions: Vec<(RegionId, Kind)>,
-    region_index: HashMap<(RegionId, Kind), u32>,
+    regions: Vec<RegionDefinition>,
+    /// By label: regions of different processes named alike are one.
+    region_index: HashMap<String, u32>,
+    processes: Vec<Process>,
+    last_time: u64,
+    finished: bool,
 }
 
 /// A span open on a location while its events are written.
@@ -119,16 +129,77 @@ struct Open {
     span: Span,
 }
 
-impl<'a> Writer<'a> {
-    fn new(otf2: &'static Otf2, trace: &'a Trace) -> Self {
-        Writer {
+impl Archive {
+    /// Starts an archive that will be directory `dir` (made, or replacing
+    /// an archive written there before) once finished; until then it is
+    /// written beside it.
+    pub fn create(dir: &Path) -> Result<Archive, Error> {
+        let otf2 = library::get().map_err(Error::Library)?;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        if dir.exists() {
+            let has_archive = dir.join(format!("{ARCHIVE}.otf2")).is_file();
+            let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
+            if !has_archive && !empty {
+                return Err(Error::NotAnArchive(dir.to_path_buf()));
+            }
+        }
+        let mut temporary = dir.as_os_str().to_owned();
+        temporary.push(format!(".tmp{}", std::process::id()));
+        let temporary = PathBuf::from(temporary);
+        let _ = std::fs::remove_dir_all(&temporary);
+        let path = CString::new(temporary.as_os_str().as_encoded_bytes())
+            .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?;
+        let name = CString::new(ARCHIVE).unwrap();
+        let archive = unsafe {
+            (otf2.archive_open)(
+                path.as_ptr(),
+                name.as_ptr(),
+                library::FILEMODE_WRITE,
+                library::CHUNK_SIZE_EVENTS,
+                library::CHUNK_SIZE_DEFINITIONS,
+                library::SUBSTRATE_POSIX,
+                library::COMPRESSION_NONE,
+            )
+        };
+        if archive.is_null() {
+            return Err(Error::Call {
+                call: "OTF2_Archive_Open",
+                name: format!("cannot open an archive in {}", temporary.display()),
+            });
+        }
+        let written = Archive {
             otf2,
-            trace,
+            archive,
+            dir: dir.to_path_buf(),
+            temporary,
             strings: Vec::new(),
             string_index: HashMap::new(),
             regions: Vec::new(),
             region_index: HashMap::new(),
+            processes: Vec::new(),
+            last_time: 0,
+            finished: false,
+        };
+        unsafe {
+            written.check(
+                "OTF2_Archive_SetFlushCallbacks",
+                (otf2.set_flush_callbacks)(archive, &FLUSH_CALLBACKS, std::ptr::null_mut()),
+            )?;
+            written.check(
+                "OTF2_Archive_SetSerialCollectiveCallbacks",
+                (otf2.set_serial_collective_callbacks)(archive),
+            )?;
+            let creator = CString::new(format!("pomp {}", env!("CARGO_PKG_VERSION"))).unwrap();
+            written.check(
+                "OTF2_Archive_SetCreator",
+                (otf2.set_creator)(archive, creator.as_ptr()),
+            )?;
+            written.check("OTF2_Archive_OpenEvtFiles", (otf2.open_evt_files)(archive))?;
         }
+        Ok(written)
     }
 
     fn check(&self, call: &'static str, code: library::ErrorCode) -> Result<(), Error> {
@@ -160,122 +231,82 @@ impl<'a> Writer<'a> {
         at
     }
 
-    fn region(&mut self, region: RegionId, kind: Kind) -> u32 {
-        if let Some(&at) = self.region_index.get(&(region, kind)) {
+    /// The archive's region for spans of `kind` in `region` of `trace`.
+    fn region(&mut self, trace: &Trace, region: RegionId, kind: Kind) -> u32 {
+        let region = trace.region(region);
+        let label = kind_label(kind, region);
+        if let Some(&at) = self.region_index.get(&label) {
             return at;
         }
+        let definition = RegionDefinition {
+            name: self.string(&label),
+            description: self.string(kind.name()),
+            role: role(kind),
+            paradigm: if kind == Kind::UserRegion {
+                library::PARADIGM_USER
+            } else {
+                library::PARADIGM_OPENMP
+            },
+            file: (region.and_then(|r| r.file.clone()))
+                .map_or(library::UNDEFINED_U32, |f| self.string(&f)),
+            begin: region.and_then(|r| r.first_line).unwrap_or(0),
+            end: region
+                .and_then(|r| r.end_last_line.or(r.last_line))
+                .unwrap_or(0),
+        };
         let at = self.regions.len() as u32;
-        self.regions.push((region, kind));
-        self.region_index.insert((region, kind), at);
+        self.regions.push(definition);
+        self.region_index.insert(label, at);
         at
     }
 
-    fn write(mut self, dir: &Path) -> Result<Written, Error> {
-        let otf2 = self.otf2;
-        let path = CString::new(dir.as_os_str().as_encoded_bytes())
-            .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?;
-        let name = CString::new(ARCHIVE).unwrap();
-        let archive = unsafe {
-            (otf2.archive_open)(
-                path.as_ptr(),
-                name.as_ptr(),
-                library::FILEMODE_WRITE,
-                library::CHUNK_SIZE_EVENTS,
-                library::CHUNK_SIZE_DEFINITIONS,
-                library::SUBSTRATE_POSIX,
-                library::COMPRESSION_NONE,
-            )
-        };
-        if archive.is_null() {
-            return Err(Error::Call {
-                call: "OTF2_Archive_Open",
-                name: format!("cannot open an archive in {}", dir.display()),
-            });
-        }
-        let result = self.write_archive(archive);
-        let closed = unsafe { (otf2.archive_close)(archive) };
-        let written = result?;
-        self.check("OTF2_Archive_Close", closed)?;
-        Ok(written)
-    }
-
-    fn write_archive(&mut self, archive: *mut c_void) -> Result<Written, Error> {
-        let otf2 = self.otf2;
-        unsafe {
-            self.check(
-                "OTF2_Archive_SetFlushCallbacks",
-                (otf2.set_flush_callbacks)(archive, &FLUSH_CALLBACKS, std::ptr::null_mut()),
-            )?;
-            self.check(
-                "OTF2_Archive_SetSerialCollectiveCallbacks",
-                (otf2.set_serial_collective_callbacks)(archive),
-            )?;
-            let creator = CString::new(format!("pomp {}", env!("CARGO_PKG_VERSION"))).unwrap();
-            self.check(
-                "OTF2_Archive_SetCreator",
-                (otf2.set_creator)(archive, creator.as_ptr()),
-            )?;
-            self.check("OTF2_Archive_OpenEvtFiles", (otf2.open_evt_files)(archive))?;
-        }
-        let threads: Vec<u32> = self.trace.threads.keys().copied().collect();
-        let team_size = threads.len() as u32;
-        let mut counts = Vec::with_capacity(threads.len());
-        let mut last_time = 0;
+    /// Writes the events of every thread of `trace`, one process: its
+    /// rank's when it has one.
+    pub fn add(&mut self, trace: &Trace) -> Result<(), Error> {
+        let process = self.processes.len();
+        let threads: Vec<u32> = trace.threads.keys().copied().collect();
+        let mut locations = Vec::with_capacity(threads.len());
         for &thread in &threads {
-            let writer = unsafe { (otf2.get_evt_writer)(archive, thread as u64) };
+            let id = (process as u64) << 32 | u64::from(thread);
+            let writer = unsafe { (self.otf2.get_evt_writer)(self.archive, id) };
             if writer.is_null() {
                 return Err(Error::Call {
                     call: "OTF2_Archive_GetEvtWriter",
                     name: format!("no writer for thread {thread}"),
                 });
             }
-            let (events, end) = self.write_location(writer, thread, team_size)?;
-            counts.push(events);
-            last_time = last_time.max(end);
+            let (events, end) =
+                self.write_location(writer, trace, thread, process as u32, threads.len() as u32)?;
+            self.last_time = self.last_time.max(end);
+            locations.push(Location { id, thread, events });
             unsafe {
                 self.check(
                     "OTF2_Archive_CloseEvtWriter",
-                    (otf2.close_evt_writer)(archive, writer),
+                    (self.otf2.close_evt_writer)(self.archive, writer),
                 )?;
             }
         }
-        unsafe {
-            self.check(
-                "OTF2_Archive_CloseEvtFiles",
-                (otf2.close_evt_files)(archive),
-            )?;
-            self.check("OTF2_Archive_OpenDefFiles", (otf2.open_def_files)(archive))?;
-            for &thread in &threads {
-                let writer = (otf2.get_def_writer)(archive, thread as u64);
-                self.check(
-                    "OTF2_Archive_CloseDefWriter",
-                    (otf2.close_def_writer)(archive, writer),
-                )?;
-            }
-            self.check(
-                "OTF2_Archive_CloseDefFiles",
-                (otf2.close_def_files)(archive),
-            )?;
-        }
-        self.write_definitions(archive, &threads, &counts, last_time)?;
-        Ok(Written {
-            events: counts.iter().sum(),
-            locations: threads.len(),
-        })
+        self.processes.push(Process {
+            name: match &trace.footer.rank {
+                Some(rank) => format!("rank {rank}"),
+                None => format!("process {}", trace.footer.pid),
+            },
+            locations,
+        });
+        Ok(())
     }
 
     /// One thread's events; their number and the last time stamp.
     fn write_location(
         &mut self,
         writer: *mut c_void,
+        trace: &Trace,
         thread: u32,
+        team: u32,
         team_size: u32,
     ) -> Result<(u64, u64), Error> {
-        let mut spans: Vec<(usize, Span)> = self.trace.threads[&thread]
-            .iter()
-            .copied()
-            .enumerate()
-            .collect();
+        let mut spans: Vec<(usize, Span)> =
+            trace.threads[&thread].iter().copied().enumerate().collect();
         // Enclosing spans first: earlier start, later end, and of spans
         // alike, the later written (spans are written as they close).
         spans.sort_by(|(ia, a), (ib, b)| {
@@ -287,6 +318,7 @@ impl<'a> Writer<'a> {
         let mut events = Events {
             otf2: self.otf2,
             writer,
+            team,
             count: 0,
             last: 0,
         };
@@ -300,7 +332,7 @@ impl<'a> Writer<'a> {
             if let Some(enclosing) = open.last() {
                 end = end.min(enclosing.end);
             }
-            let region = self.region(span.region, span.kind);
+            let region = self.region(trace, span.region, span.kind);
             events.enter(&span, region, team_size)?;
             open.push(Open { end, region, span });
         }
@@ -310,68 +342,91 @@ impl<'a> Writer<'a> {
         Ok((events.count, events.last))
     }
 
-    fn write_definitions(
-        &mut self,
-        archive: *mut c_void,
-        threads: &[u32],
-        counts: &[u64],
-        last_time: u64,
-    ) -> Result<(), Error> {
+    /// Writes the definitions, closes the archive and puts it in place.
+    pub fn finish(mut self) -> Result<Written, Error> {
+        let defined = self.close();
+        let closed = unsafe { (self.otf2.archive_close)(self.archive) };
+        self.finished = true;
+        let placed = defined
+            .and_then(|()| self.check("OTF2_Archive_Close", closed))
+            .and_then(|()| self.put_in_place());
+        if let Err(error) = placed {
+            let _ = std::fs::remove_dir_all(&self.temporary);
+            return Err(error);
+        }
+        let locations = self.processes.iter().map(|p| p.locations.len()).sum();
+        let events = (self.processes.iter())
+            .flat_map(|p| p.locations.iter().map(|l| l.events))
+            .sum();
+        Ok(Written { events, locations })
+    }
+
+    /// The archive written beside its place moved there, over the archive
+    /// there before.
+    fn put_in_place(&self) -> Result<(), Error> {
+        let io = |source| Error::Io {
+            path: self.dir.clone(),
+            source,
+        };
+        if self.dir.exists() {
+            std::fs::remove_dir_all(&self.dir).map_err(io)?;
+        }
+        std::fs::rename(&self.temporary, &self.dir).map_err(io)
+    }
+
+    fn close(&mut self) -> Result<(), Error> {
+        let (otf2, archive) = (self.otf2, self.archive);
+        unsafe {
+            self.check(
+                "OTF2_Archive_CloseEvtFiles",
+                (otf2.close_evt_files)(archive),
+            )?;
+            self.check("OTF2_Archive_OpenDefFiles", (otf2.open_def_files)(archive))?;
+            for location in self.processes.iter().flat_map(|p| &p.locations) {
+                let writer = (otf2.get_def_writer)(archive, location.id);
+                self.check(
+                    "OTF2_Archive_CloseDefWriter",
+                    (otf2.close_def_writer)(archive, writer),
+                )?;
+            }
+            self.check(
+                "OTF2_Archive_CloseDefFiles",
+                (otf2.close_def_files)(archive),
+            )?;
+        }
+        self.write_definitions()
+    }
+
+    fn write_definitions(&mut self) -> Result<(), Error> {
         let otf2 = self.otf2;
         let undefined = library::UNDEFINED_U32;
         // Every string first, then what names them.
         let openmp = self.string("OpenMP");
         let machine = self.string("machine");
-        let process = self.string(&format!("process {}", self.trace.footer.pid));
         let team_locations = self.string("OpenMP threads");
-        let team_name = self.string("OpenMP thread team");
-        let thread_names: Vec<u32> = threads
-            .iter()
-            .map(|t| self.string(&format!("thread {t}")))
-            .collect();
-        struct RegionDefinition {
-            name: u32,
-            description: u32,
-            role: u8,
-            paradigm: u8,
-            file: u32,
-            begin: u32,
-            end: u32,
-        }
-        let regions: Vec<RegionDefinition> = self
-            .regions
-            .clone()
-            .into_iter()
-            .map(|(id, kind)| {
-                let region = self.trace.region(id).cloned();
-                let name = self.string(&kind_label(kind, region.as_ref()));
-                let description = self.string(kind.name());
-                let file = region
-                    .as_ref()
-                    .and_then(|r| r.file.clone())
-                    .map_or(undefined, |f| self.string(&f));
-                RegionDefinition {
-                    name,
-                    description,
-                    role: role(kind),
-                    paradigm: if kind == Kind::UserRegion {
-                        library::PARADIGM_USER
-                    } else {
-                        library::PARADIGM_OPENMP
-                    },
-                    file,
-                    begin: region.as_ref().and_then(|r| r.first_line).unwrap_or(0),
-                    end: region
-                        .as_ref()
-                        .and_then(|r| r.end_last_line.or(r.last_line))
-                        .unwrap_or(0),
-                }
+        let processes: Vec<(u32, u32, Vec<u32>)> = (0..self.processes.len())
+            .map(|at| {
+                let name = self.processes[at].name.clone();
+                let threads: Vec<u32> = self.processes[at]
+                    .locations
+                    .iter()
+                    .map(|l| l.thread)
+                    .collect();
+                (
+                    self.string(&name),
+                    self.string(&format!("OpenMP thread team of {name}")),
+                    threads
+                        .iter()
+                        .map(|t| self.string(&format!("thread {t}")))
+                        .collect(),
+                )
             })
             .collect();
-        let members: Vec<u64> = threads.iter().map(|&t| t as u64).collect();
-        let ranks: Vec<u64> = (0..threads.len() as u64).collect();
+        let members: Vec<u64> = (self.processes.iter())
+            .flat_map(|p| p.locations.iter().map(|l| l.id))
+            .collect();
         unsafe {
-            let global = (otf2.get_global_def_writer)(archive);
+            let global = (otf2.get_global_def_writer)(self.archive);
             if global.is_null() {
                 return Err(Error::Call {
                     call: "OTF2_Archive_GetGlobalDefWriter",
@@ -380,7 +435,13 @@ impl<'a> Writer<'a> {
             }
             self.check(
                 "OTF2_GlobalDefWriter_WriteClockProperties",
-                (otf2.write_clock_properties)(global, 1_000_000_000, 0, last_time + 1, u64::MAX),
+                (otf2.write_clock_properties)(
+                    global,
+                    1_000_000_000,
+                    0,
+                    self.last_time + 1,
+                    u64::MAX,
+                ),
             )?;
             for (at, string) in self.strings.iter().enumerate() {
                 self.check(
@@ -401,31 +462,35 @@ impl<'a> Writer<'a> {
                 "OTF2_GlobalDefWriter_WriteSystemTreeNode",
                 (otf2.write_system_tree_node)(global, 0, machine, machine, undefined),
             )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteLocationGroup",
-                (otf2.write_location_group)(
-                    global,
-                    0,
-                    process,
-                    library::LOCATION_GROUP_TYPE_PROCESS,
-                    0,
-                    undefined,
-                ),
-            )?;
-            for ((&thread, &name), &count) in threads.iter().zip(&thread_names).zip(counts) {
+            for (group, (process, (name, _, thread_names))) in
+                self.processes.iter().zip(&processes).enumerate()
+            {
                 self.check(
-                    "OTF2_GlobalDefWriter_WriteLocation",
-                    (otf2.write_location)(
+                    "OTF2_GlobalDefWriter_WriteLocationGroup",
+                    (otf2.write_location_group)(
                         global,
-                        thread as u64,
-                        name,
-                        library::LOCATION_TYPE_CPU_THREAD,
-                        count,
+                        group as u32,
+                        *name,
+                        library::LOCATION_GROUP_TYPE_PROCESS,
                         0,
+                        undefined,
                     ),
                 )?;
+                for (location, &thread_name) in process.locations.iter().zip(thread_names) {
+                    self.check(
+                        "OTF2_GlobalDefWriter_WriteLocation",
+                        (otf2.write_location)(
+                            global,
+                            location.id,
+                            thread_name,
+                            library::LOCATION_TYPE_CPU_THREAD,
+                            location.events,
+                            group as u32,
+                        ),
+                    )?;
+                }
             }
-            for (at, region) in regions.iter().enumerate() {
+            for (at, region) in self.regions.iter().enumerate() {
                 self.check(
                     "OTF2_GlobalDefWriter_WriteRegion",
                     (otf2.write_region)(
@@ -443,6 +508,8 @@ impl<'a> Writer<'a> {
                     ),
                 )?;
             }
+            // Every thread of the archive, and each process's team as
+            // their places in that list.
             self.check(
                 "OTF2_GlobalDefWriter_WriteGroup",
                 (otf2.write_group)(
@@ -456,25 +523,50 @@ impl<'a> Writer<'a> {
                     members.as_ptr(),
                 ),
             )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteGroup",
-                (otf2.write_group)(
-                    global,
-                    1,
-                    team_name,
-                    library::GROUP_TYPE_COMM_GROUP,
-                    library::PARADIGM_OPENMP,
-                    0,
-                    ranks.len() as u32,
-                    ranks.as_ptr(),
-                ),
-            )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteComm",
-                (otf2.write_comm)(global, TEAM, team_name, 1, undefined, 0),
-            )?;
+            let mut first = 0u64;
+            for (team, (process, (_, team_name, _))) in
+                self.processes.iter().zip(&processes).enumerate()
+            {
+                let places: Vec<u64> = (first..first + process.locations.len() as u64).collect();
+                first += process.locations.len() as u64;
+                self.check(
+                    "OTF2_GlobalDefWriter_WriteGroup",
+                    (otf2.write_group)(
+                        global,
+                        1 + team as u32,
+                        *team_name,
+                        library::GROUP_TYPE_COMM_GROUP,
+                        library::PARADIGM_OPENMP,
+                        0,
+                        places.len() as u32,
+                        places.as_ptr(),
+                    ),
+                )?;
+                self.check(
+                    "OTF2_GlobalDefWriter_WriteComm",
+                    (otf2.write_comm)(
+                        global,
+                        team as u32,
+                        *team_name,
+                        1 + team as u32,
+                        undefined,
+                        0,
+                    ),
+                )?;
+            }
         }
         Ok(())
+    }
+}
+
+impl Drop for Archive {
+    /// An archive not finished (an error on the way) is closed and its
+    /// files removed: nothing half written is left.
+    fn drop(&mut self) {
+        if !self.finished {
+            unsafe { (self.otf2.archive_close)(self.archive) };
+            let _ = std::fs::remove_dir_all(&self.temporary);
+        }
     }
 }
 
@@ -482,6 +574,8 @@ impl<'a> Writer<'a> {
 struct Events {
     otf2: &'static Otf2,
     writer: *mut c_void,
+    /// The communicator of the process's thread team.
+    team: u32,
     count: u64,
     last: u64,
 }
@@ -509,8 +603,9 @@ impl Events {
         let (otf2, writer, time, null) = (self.otf2, self.writer, span.start, std::ptr::null_mut());
         if span.kind.is_task() {
             let (creator, number) = task_name(span.task);
-            let code =
-                unsafe { (otf2.thread_task_switch)(writer, null, time, TEAM, creator, number) };
+            let code = unsafe {
+                (otf2.thread_task_switch)(writer, null, time, self.team, creator, number)
+            };
             self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
         }
         let code = unsafe { (otf2.enter)(writer, null, time, region) };
@@ -524,8 +619,9 @@ impl Events {
             }
             Kind::TaskCreate | Kind::UntiedTaskCreate if span.task != 0 => {
                 let (creator, number) = task_name(span.task);
-                let code =
-                    unsafe { (otf2.thread_task_create)(writer, null, time, TEAM, creator, number) };
+                let code = unsafe {
+                    (otf2.thread_task_create)(writer, null, time, self.team, creator, number)
+                };
                 self.done("OTF2_EvtWriter_ThreadTaskCreate", time, code)
             }
             _ => Ok(()),
@@ -543,13 +639,15 @@ impl Events {
         self.done("OTF2_EvtWriter_Leave", time, code)?;
         if span.kind.is_task() {
             let (creator, number) = task_name(span.task);
-            let code =
-                unsafe { (otf2.thread_task_complete)(writer, null, time, TEAM, creator, number) };
+            let code = unsafe {
+                (otf2.thread_task_complete)(writer, null, time, self.team, creator, number)
+            };
             self.done("OTF2_EvtWriter_ThreadTaskComplete", time, code)?;
             if let Some(resumed) = enclosing {
                 let (creator, number) = task_name(resumed.span.task);
-                let code =
-                    unsafe { (otf2.thread_task_switch)(writer, null, time, TEAM, creator, number) };
+                let code = unsafe {
+                    (otf2.thread_task_switch)(writer, null, time, self.team, creator, number)
+                };
                 self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
             }
         }
