@@ -4,10 +4,13 @@
 //! the reports cannot drift apart.
 
 pub mod chrome;
+pub mod clock;
 pub mod ctc;
 pub mod document;
 pub mod events;
+pub mod experiment;
 pub mod idf;
+pub mod mpi;
 pub mod profile;
 pub mod region;
 pub mod registration;

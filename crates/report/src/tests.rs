@@ -50,6 +50,8 @@ fn node(region: RegionId, kind: Kind, visits: u64, inclusive_ms: u64, children: 
         fork_ns: 0,
         join_ns: 0,
         folded: false,
+        bytes_sent: 0,
+        bytes_received: 0,
         children,
     }
 }
@@ -69,6 +71,7 @@ fn thread(number: u32, children: Vec<Node>, breakdown: Breakdown) -> Thread {
             work_ns: measured - breakdown.waiting_ns(),
         },
         breakdown,
+        mpi: None,
         tree: Node {
             region: None,
             kind: Kind::Thread,
@@ -80,6 +83,8 @@ fn thread(number: u32, children: Vec<Node>, breakdown: Breakdown) -> Thread {
             fork_ns: 0,
             join_ns: 0,
             folded: false,
+            bytes_sent: 0,
+            bytes_received: 0,
             children,
         },
     }
@@ -95,6 +100,9 @@ fn profile(regions: Vec<Region>, wall_ms: u64, threads: Vec<Thread>) -> Profile 
         version: VERSION,
         pid: 7,
         rank: None,
+        experiment: None,
+        ranks: None,
+        host: None,
         opari2_version: Some("pomp".into()),
         declared_regions: regions.len() as u64,
         unregistered_regions: vec![],
@@ -118,6 +126,8 @@ fn profile(regions: Vec<Region>, wall_ms: u64, threads: Vec<Thread>) -> Profile 
         },
         threads,
         trace: None,
+        mpi: None,
+        clock: None,
     }
 }
 

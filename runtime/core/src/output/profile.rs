@@ -71,6 +71,9 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
         version: VERSION,
         pid: run.pid,
         rank: crate::config().rank.clone(),
+        experiment: None,
+        ranks: None,
+        host: None,
         opari2_version: crate::opari2_version(),
         declared_regions: crate::declared_region_count() as u64,
         unregistered_regions: crate::regions::unregistered(),
@@ -85,6 +88,8 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
         tasks: tasks(run.states),
         threads: run.states.iter().map(|(d, s)| thread(d, s)).collect(),
         trace: run.trace,
+        mpi: None,
+        clock: None,
     }
 }
 
@@ -107,6 +112,7 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
             work_ns: measured_ns.saturating_sub(waiting_ns),
         },
         breakdown: state.breakdown,
+        mpi: None,
         tree: tree(state),
     }
 }
@@ -140,6 +146,8 @@ fn tree(state: &ThreadState) -> Node {
             fork_ns: node.fork_ns,
             join_ns: node.join_ns,
             folded: node.is_folded(),
+            bytes_sent: 0,
+            bytes_received: 0,
             children: children[index as usize]
                 .iter()
                 .map(|&child| build(state, children, child))

@@ -148,6 +148,13 @@ pub fn finish(states: &mut [(&ThreadData, &mut ThreadState)], run: Run) -> Trace
         buffer_bytes: crate::trace::BUFFER_BYTES as u64,
         threads: states.iter().map(|(data, _)| data.index).collect(),
         regions: run.regions.to_vec(),
+        experiment: None,
+        ranks: None,
+        host: None,
+        clock: None,
+        mpi_records: 0,
+        dropped_mpi_records: 0,
+        communicators: Vec::new(),
     };
     let destination = unsafe { DESTINATION.load(Ordering::Acquire).as_ref() };
     let Some(destination) = destination else {
