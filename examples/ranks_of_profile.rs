@@ -63,14 +63,22 @@ fn rank_of(profile: &Profile, rank: u32) -> Profile {
         }
     }
     for task in &mut copy.tasks.per_region {
-        for ns in [&mut task.inclusive_ns, &mut task.exclusive_ns, &mut task.mean_ns] {
+        for ns in [
+            &mut task.inclusive_ns,
+            &mut task.exclusive_ns,
+            &mut task.mean_ns,
+        ] {
             scale(ns);
         }
     }
     for thread in &mut copy.threads {
         scale_breakdown(&mut thread.breakdown, &scale);
         let totals = &mut thread.totals;
-        for ns in [&mut totals.measured_ns, &mut totals.waiting_ns, &mut totals.work_ns] {
+        for ns in [
+            &mut totals.measured_ns,
+            &mut totals.waiting_ns,
+            &mut totals.work_ns,
+        ] {
             scale(ns);
         }
         scale_node(&mut thread.tree, &scale);

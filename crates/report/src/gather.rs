@@ -6,6 +6,7 @@
 
 use crate::analysis::{self, figures, Report};
 use crate::export;
+use crate::inputs::Inputs;
 use crate::join::{build_difference, build_of, Catalog, Matching, OneRun};
 use crate::load::{Descriptors, Error, Run};
 use crate::render::{spans::Timelines, speedscope};
@@ -49,10 +50,13 @@ impl<'a> Gathering<'a> {
     /// missing OTF2 library is said before any profile is read.
     pub fn new(
         options: &Options,
+        inputs: &Inputs,
         descriptors: &'a Descriptors,
         baseline: Option<&'a Run>,
     ) -> Result<Self, Error> {
-        let otf2 = options.otf2.as_deref().map(export::otf2::Archive::create);
+        let experiment = inputs.experiment.as_ref();
+        let otf2 =
+            (options.otf2.as_deref()).map(|dir| export::otf2::Archive::create(dir, experiment));
         Ok(Gathering {
             descriptors,
             baseline,
@@ -60,7 +64,7 @@ impl<'a> Gathering<'a> {
             build: BTreeSet::new(),
             first: PathBuf::new(),
             one_run: OneRun::default(),
-            report: analysis::Builder::default(),
+            report: analysis::Builder::of_run(analysis::RunInfo::of(inputs)),
             cube: options.cube.as_ref().map(|_| Default::default()),
             timelines: options.html.as_ref().map(|_| Default::default()),
             speedscope: options.speedscope.as_ref().map(|_| Default::default()),

@@ -60,15 +60,17 @@ impl RegionInfo {
         })
     }
 
-    /// The MPI routine this region is a call of (`MPI_Send`): a user
-    /// region named after one, any case, as `--regions=mpi` makes of
-    /// each call.
+    /// The MPI routine this region is a call of (`MPI_Send`): the region
+    /// the POMP MPI library measures it as, or a user region named after
+    /// one, any case, as `--regions=mpi` makes of each call.
     pub fn mpi_function(&self) -> Option<&str> {
         let name = self.name.as_deref()?;
-        let is_call = self.profile_region.region_type == "region"
-            && name.len() > 4
-            && name.is_char_boundary(4)
-            && name[..4].eq_ignore_ascii_case("mpi_");
+        let region_type = self.profile_region.region_type.as_str();
+        let is_call = region_type == pomp2::mpi::REGION_TYPE
+            || (region_type == "region"
+                && name.len() > 4
+                && name.is_char_boundary(4)
+                && name[..4].eq_ignore_ascii_case("mpi_"));
         is_call.then_some(name)
     }
 

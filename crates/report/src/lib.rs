@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod export;
 mod gather;
+pub mod inputs;
 pub mod join;
 pub mod load;
 pub mod render;
@@ -21,9 +22,10 @@ mod tests;
 
 use analysis::diff::Diff;
 use gather::{Gathered, Gathering};
+use inputs::{Files, Inputs};
 use join::{build_difference, build_of, Catalog, Matching};
 pub use load::Error;
-use load::{Descriptors, Inputs, Run};
+use load::{Descriptors, Run};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -85,24 +87,24 @@ impl Options {
 /// Makes the report `options` ask for: text, JSON or CSV on `out`, the
 /// pictures to their files. Returns the files written.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
-    let inputs = match &options.diff {
-        Some(_) => Inputs::Profiles(Vec::new()),
-        None => load::inputs(&options.profiles)?,
-    };
-    if let Inputs::Traces(traces) = &inputs {
-        return run_traces(options, traces);
+    if let Some((a, b)) = &options.diff {
+        let descriptors = Descriptors::read(&options.idf)?;
+        return run_diff(options, a, b, &descriptors, out);
     }
-    let descriptors = Descriptors::read(&options.idf)?;
-    match (&options.diff, inputs) {
-        (Some((a, b)), _) => run_diff(options, a, b, &descriptors, out),
-        (None, Inputs::Profiles(profiles)) => run_report(options, &profiles, &descriptors, out),
-        (None, Inputs::Traces(_)) => unreachable!("converted above"),
+    let inputs = inputs::resolve(&options.profiles)?;
+    match &inputs.files {
+        Files::Traces(traces) => run_traces(options, traces, &inputs),
+        Files::Profiles(profiles) => {
+            let descriptors = Descriptors::read(&options.idf)?;
+            run_report(options, profiles, &inputs, &descriptors, out)
+        }
     }
 }
 
 fn run_report(
     options: &Options,
     profiles: &[PathBuf],
+    inputs: &Inputs,
     descriptors: &Descriptors,
     out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
@@ -110,7 +112,7 @@ fn run_report(
     if let Some(path) = &options.suggest_filter {
         return suggest_filter(profiles, path, out);
     }
-    let mut gathering = Gathering::new(options, descriptors, baseline.as_ref())?;
+    let mut gathering = Gathering::new(options, inputs, descriptors, baseline.as_ref())?;
     load::stream(profiles, |run| gathering.add(run))?;
     let mut gathered = gathering.finish()?;
     // Pictures and exports first: output cut short (`| head`) must not
@@ -204,7 +206,11 @@ fn report_pictures(options: &Options, gathered: &mut Gathered) -> Result<Vec<Pat
 
 /// `pomp report TRACE...`: the traces converted as the options ask, the
 /// traces of every rank of a run into one OTF2 archive.
-fn run_traces(options: &Options, traces: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+fn run_traces(
+    options: &Options,
+    traces: &[PathBuf],
+    inputs: &Inputs,
+) -> Result<Vec<PathBuf>, Error> {
     let Some(first) = traces.first() else {
         return Err(Error::NoProfiles);
     };
@@ -218,7 +224,7 @@ fn run_traces(options: &Options, traces: &[PathBuf]) -> Result<Vec<PathBuf>, Err
     }
     let mut written = Vec::new();
     if let Some(dir) = &options.otf2 {
-        let mut archive = export::otf2::Archive::create(dir)?;
+        let mut archive = export::otf2::Archive::create(dir, inputs.experiment.as_ref())?;
         for path in traces {
             archive.add(&pomp2::trace::read(path)?)?;
         }

@@ -11,8 +11,12 @@ use std::path::{Path, PathBuf};
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no profile to report on: name the pomp-profile.<pid>.json files a run wrote")]
+    #[error("no profile to report on: name the experiment directory a run wrote (pomp-<date>_<time>_<job>), or its profiles")]
     NoProfiles,
+    /// A directory that is not an experiment, or whose manifest cannot
+    /// be read.
+    #[error(transparent)]
+    Experiment(#[from] pomp2::experiment::Error),
     /// A profile or IDF descriptor that cannot be read.
     #[error(transparent)]
     Document(#[from] pomp2::document::Error),
@@ -82,51 +86,6 @@ impl Run {
             None => self.path.display().to_string(),
         }
     }
-}
-
-/// What a report is made from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Inputs {
-    /// The profiles of one run, one per rank, in the order of their ranks.
-    Profiles(Vec<PathBuf>),
-    /// Traces only, to be converted.
-    Traces(Vec<PathBuf>),
-}
-
-/// What `paths` name: profiles or traces (told apart by their first
-/// bytes), each in the order of their ranks.
-pub fn inputs(paths: &[PathBuf]) -> Result<Inputs, Error> {
-    let (traces, profiles): (Vec<PathBuf>, Vec<PathBuf>) =
-        (paths.iter().cloned()).partition(|path| trace::is_trace_file(path));
-    match (traces.first(), profiles.first()) {
-        (Some(trace), Some(profile)) => Err(Error::ProfilesAndTraces {
-            profile: profile.clone(),
-            trace: trace.clone(),
-        }),
-        (Some(_), None) => Ok(Inputs::Traces(in_rank_order(&traces))),
-        _ => Ok(Inputs::Profiles(in_rank_order(&profiles))),
-    }
-}
-
-/// The profiles named, in the order of their ranks where their names carry
-/// them (`pomp-profile.rank<N>.<pid>.json`, as the runtime names them): a
-/// shell lists `rank10` before `rank2`.
-fn in_rank_order(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut ranked: Vec<(Option<u32>, &PathBuf)> = paths
-        .iter()
-        .map(|path| (rank_in_name(path), path))
-        .collect();
-    if ranked.iter().all(|(rank, _)| rank.is_some()) {
-        ranked.sort_by_key(|(rank, _)| *rank);
-    }
-    ranked.into_iter().map(|(_, path)| path.clone()).collect()
-}
-
-/// `N` of a file named `<anything>.rank<N>.<anything>`.
-fn rank_in_name(path: &Path) -> Option<u32> {
-    let name = path.file_name()?.to_str()?;
-    name.split('.')
-        .find_map(|part| part.strip_prefix("rank")?.parse().ok())
 }
 
 /// How many profiles are read at a time, in parallel, ahead of the one

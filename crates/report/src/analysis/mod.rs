@@ -10,6 +10,7 @@
 pub mod diff;
 pub mod figures;
 pub mod imbalance;
+pub mod mpi;
 pub mod notes;
 pub mod overhead;
 pub mod ranks;
@@ -32,6 +33,32 @@ pub fn ratio(part: u64, whole: u64) -> f64 {
     }
 }
 
+/// The run the profiles are of, as its experiment says.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    pub directory: String,
+    pub manifest: pomp2::experiment::Manifest,
+    /// Ranks the manifest counts that left no profile.
+    pub missing_ranks: Vec<u32>,
+    /// Processes that ranks forked: runs of their own, left out.
+    pub forked: Vec<String>,
+}
+
+impl RunInfo {
+    /// Of the experiment `inputs` are of, if they are.
+    pub fn of(inputs: &crate::inputs::Inputs) -> Option<RunInfo> {
+        let experiment = inputs.experiment.as_ref()?;
+        Some(RunInfo {
+            directory: experiment.directory.display().to_string(),
+            manifest: experiment.manifest.clone(),
+            missing_ranks: inputs.missing_ranks.clone(),
+            forked: (inputs.forked.iter())
+                .map(|path| path.display().to_string())
+                .collect(),
+        })
+    }
+}
+
 /// A profile the report was made from.
 #[derive(Debug, Clone, Serialize)]
 pub struct ProfileInfo {
@@ -46,7 +73,11 @@ pub struct ProfileInfo {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The run's experiment, when the profiles are an experiment's.
+    pub run: Option<RunInfo>,
     pub profiles: Vec<ProfileInfo>,
+    /// The hosts the profiles ran on, and how many ranks each.
+    pub hosts: Vec<HostInfo>,
     /// How regions of different profiles were recognised as the same.
     pub matching: Matching,
     pub wall_ns: Spread,
@@ -62,9 +93,10 @@ pub struct Report {
     pub imbalance: Vec<imbalance::Imbalance>,
     /// Of several profiles: the regions whose time differs between ranks.
     pub rank_imbalance: Vec<ranks::RankImbalance>,
-    /// MPI routines called in measured regions, each summed over its call
-    /// sites.
-    pub mpi_functions: Vec<ranks::MpiFunction>,
+    /// MPI as the POMP MPI library measured it, when it did.
+    pub mpi: Option<mpi::MpiSummary>,
+    /// MPI routines measured, each summed over its call sites.
+    pub mpi_functions: Vec<mpi::MpiFunction>,
     pub tasks: tasks::Tasks,
     pub baseline: Option<overhead::Baseline>,
     /// What the reader should know about the data: throttling, threads
@@ -72,10 +104,18 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
+#[derive(Debug, Clone, Serialize)]
+pub struct HostInfo {
+    pub name: String,
+    pub ranks: u32,
+}
+
 /// The report of a run, built profile by profile: each profile's figures
 /// are added as it is read and the profile is not kept.
 #[derive(Debug, Default)]
 pub struct Builder {
+    run: Option<RunInfo>,
+    hosts: Vec<HostInfo>,
     ranks: Ranks,
     profiles: Vec<ProfileInfo>,
     wall: Tally,
@@ -87,10 +127,19 @@ pub struct Builder {
     region_overheads: overhead::Regions,
     worksharing: imbalance::Worksharing,
     tasks: tasks::TaskTallies,
+    mpi: mpi::MpiTallies,
     notes: notes::Notes,
 }
 
 impl Builder {
+    /// The builder of a report on `run`'s profiles.
+    pub fn of_run(run: Option<RunInfo>) -> Builder {
+        Builder {
+            run,
+            ..Builder::default()
+        }
+    }
+
     /// Adds `run`, the catalog's profile `index`, whose figures are
     /// `figures`.
     pub fn add(&mut self, run: &Run, index: usize, figures: &RunFigures, catalog: &Catalog) {
@@ -107,6 +156,15 @@ impl Builder {
                 .and(run.profile.trace.as_ref())
                 .map(|t| t.path.clone()),
         });
+        if let Some(host) = &run.profile.host {
+            match self.hosts.iter_mut().rev().find(|h| &h.name == host) {
+                Some(known) => known.ranks += 1,
+                None => self.hosts.push(HostInfo {
+                    name: host.clone(),
+                    ranks: 1,
+                }),
+            }
+        }
         self.wall.add(at, figures.wall_ns);
         self.threads.add(at, figures.threads);
         self.thread_time.add(at, figures.thread_time_ns());
@@ -116,6 +174,7 @@ impl Builder {
         self.region_overheads.add(at, figures);
         self.worksharing.add(at, figures);
         self.tasks.add(at, run, index, catalog);
+        self.mpi.add(at, run);
         self.notes.add(at, rank, run);
     }
 
@@ -125,9 +184,10 @@ impl Builder {
         let ranks = &self.ranks;
         let thread_time_ns = self.thread_time.total();
         let mut rows = self.rows.finish(ranks, catalog, thread_time_ns);
+        let tree = self.tree.finish(ranks, catalog, thread_time_ns);
         let overheads = self.classes.finish(ranks, thread_time_ns);
         let tasks = self.tasks.finish(ranks, catalog);
-        let mut notes = self.notes.finish(ranks, catalog);
+        let mut notes = self.notes.finish(ranks, catalog, self.run.as_ref());
         if tasks.histogram.is_empty() && tasks.constructs.iter().any(|c| c.executed.max > 0) {
             notes.push(
                 "task durations are known per construct only: run with POMP_TRACE=1 for a \
@@ -150,8 +210,11 @@ impl Builder {
             regions::add_speedups(&mut rows, &baseline.region_times);
         }
         Report {
+            run: self.run,
+            hosts: self.hosts,
             rank_imbalance: ranks::imbalance(&rows, ranks),
-            mpi_functions: ranks::mpi_functions(&rows, &catalog.regions, ranks, thread_time_ns),
+            mpi_functions: mpi::functions(&rows, &catalog.regions, &tree, ranks, thread_time_ns),
+            mpi: self.mpi.finish(ranks, thread_time_ns),
             profiles: self.profiles,
             matching: catalog.matching,
             wall_ns,
@@ -159,7 +222,7 @@ impl Builder {
             thread_time_ns: self.thread_time.over_profiles(ranks),
             regions: catalog.regions.clone(),
             rows,
-            tree: self.tree.finish(ranks, catalog, thread_time_ns),
+            tree,
             overheads,
             region_overheads: self.region_overheads.finish(ranks, catalog),
             imbalance: self.worksharing.finish(ranks, catalog),

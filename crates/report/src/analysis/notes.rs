@@ -3,6 +3,7 @@
 //! that have it and how much of it they had.
 
 use super::spread::{Ranks, Tally};
+use super::RunInfo;
 use crate::join::Catalog;
 use crate::load::Run;
 use pomp2::profile::Throttling;
@@ -136,7 +137,7 @@ impl Notes {
         }
     }
 
-    pub fn finish(self, ranks: &Ranks, catalog: &Catalog) -> Vec<String> {
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog, run: Option<&RunInfo>) -> Vec<String> {
         let several = ranks.several();
         let throttling = self.throttling.unwrap_or(Throttling {
             enabled: true,
@@ -196,6 +197,9 @@ impl Notes {
              could be read"
                 .to_string()
         }));
+        if let Some(run) = run {
+            notes.extend(run_notes(run));
+        }
         if catalog.descriptors_missing > 0 {
             notes.push(format!(
                 "{} region(s) have no IDF descriptor among those given",
@@ -204,6 +208,38 @@ impl Notes {
         }
         notes
     }
+}
+
+/// What the experiment says is missing from it.
+fn run_notes(run: &RunInfo) -> Vec<String> {
+    let mut notes = Vec::new();
+    let manifest = &run.manifest;
+    if !manifest.finished {
+        notes.push(format!(
+            "the run {} did not finish as far as rank 0 knows (its manifest was not written again at its end): it is still going, or rank 0 ended without finalising",
+            manifest.run
+        ));
+    }
+    if !run.missing_ranks.is_empty() {
+        let mut missing = RankSet::default();
+        for &rank in &run.missing_ranks {
+            missing.insert(rank);
+        }
+        notes.push(format!(
+            "{} of the run's {} ranks left no profile ({}); the figures are of the others",
+            run.missing_ranks.len(),
+            manifest.ranks,
+            missing.words()
+        ));
+    }
+    if let Some(first) = run.forked.first() {
+        notes.push(format!(
+            "{} process(es) that ranks forked are left out, each a run of its own: report on one by naming its profile ({first}{})",
+            run.forked.len(),
+            if run.forked.len() > 1 { ", ..." } else { "" }
+        ));
+    }
+    notes
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! went to controlling parallelism (fork, join, task creation), to
 //! synchronisation (barriers, taskwait, waiting for critical, ordered and
 //! locks), to loss of parallelism (threads idle while only some work), to
-//! data movement (calls of MPI routines measured as regions), and the
-//! rest, which is work. With a baseline run (one thread), the total
+//! data movement (MPI calls, as the POMP MPI library measured them by
+//! class, or else the call regions around them), and the rest, which is
+//! work. With a baseline run (one thread), the total
 //! overhead `T_p − T_1/p` is split into these classes and the remainder
 //! the profile cannot explain.
 
@@ -113,12 +114,24 @@ impl RunClasses {
                 "idle outside a running team",
                 idle_in_regions,
             ),
+        ];
+        // Measured through PMPI, MPI's time is known by class; else it is
+        // the time of the call regions around MPI calls.
+        let pmpi = figures.mpi.unwrap_or_default();
+        let call_regions = match figures.mpi {
+            Some(_) => 0,
+            None => mpi_calls_ns(figures, catalog),
+        };
+        parts.extend([
             (
                 Class::DataMovement,
-                "MPI calls",
-                mpi_calls_ns(figures, catalog),
+                "MPI point-to-point",
+                pmpi.point_to_point_ns,
             ),
-        ];
+            (Class::DataMovement, "MPI collective", pmpi.collective_ns),
+            (Class::DataMovement, "other MPI", pmpi.other_ns),
+            (Class::DataMovement, "MPI calls", call_regions),
+        ]);
         let overhead: u64 = parts.iter().map(|p| p.2).sum();
         parts.push((
             Class::Work,

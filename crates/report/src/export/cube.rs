@@ -46,9 +46,15 @@ enum Metric {
     LossOfParallelism,
     IdleSerial,
     IdleOutsideTeams,
+    Mpi,
+    MpiPointToPoint,
+    MpiCollective,
+    MpiOther,
+    BytesSent,
+    BytesReceived,
 }
 
-const METRICS: [Metric; 14] = [
+const METRICS: [Metric; 20] = [
     Metric::Time,
     Metric::Synchronisation,
     Metric::ImplicitBarrier,
@@ -63,13 +69,21 @@ const METRICS: [Metric; 14] = [
     Metric::LossOfParallelism,
     Metric::IdleSerial,
     Metric::IdleOutsideTeams,
+    Metric::Mpi,
+    Metric::MpiPointToPoint,
+    Metric::MpiCollective,
+    Metric::MpiOther,
+    Metric::BytesSent,
+    Metric::BytesReceived,
 ];
 
-const ROOTS: [Metric; 4] = [
+const ROOTS: [Metric; 6] = [
     Metric::Time,
     Metric::Visits,
     Metric::ForkJoin,
     Metric::LossOfParallelism,
+    Metric::BytesSent,
+    Metric::BytesReceived,
 ];
 
 impl Metric {
@@ -86,12 +100,20 @@ impl Metric {
             description,
             children,
         };
+        let bytes = |unique, display, description| MetricInfo {
+            unique,
+            display,
+            unit: "bytes",
+            integer: true,
+            description,
+            children: &[],
+        };
         match self {
             Metric::Time => seconds(
                 "time",
                 "Time",
-                "Time measured in each call path, less the waiting and task creation its children metrics hold",
-                &[Metric::Synchronisation, Metric::TaskCreation],
+                "Time measured in each call path, less the waiting, task creation and MPI its children metrics hold",
+                &[Metric::Synchronisation, Metric::TaskCreation, Metric::Mpi],
             ),
             Metric::Synchronisation => seconds(
                 "synchronisation",
@@ -165,6 +187,44 @@ impl Metric {
                 "Idle while a team ran without the thread",
                 &[],
             ),
+            Metric::Mpi => seconds(
+                "mpi",
+                "MPI",
+                "Time in MPI calls, as the POMP MPI library measured them",
+                &[
+                    Metric::MpiPointToPoint,
+                    Metric::MpiCollective,
+                    Metric::MpiOther,
+                ],
+            ),
+            Metric::MpiPointToPoint => seconds(
+                "mpi_point_to_point",
+                "Point-to-point",
+                "Sends, receives, and the waits, tests and probes of their requests",
+                &[],
+            ),
+            Metric::MpiCollective => seconds(
+                "mpi_collective",
+                "Collective",
+                "Barriers, broadcasts, reductions, gathers, scatters, all-to-alls and scans",
+                &[],
+            ),
+            Metric::MpiOther => seconds(
+                "mpi_other",
+                "Other MPI",
+                "Initialisation, finalisation, communicators and groups",
+                &[],
+            ),
+            Metric::BytesSent => bytes(
+                "bytes_sent",
+                "Bytes sent",
+                "Bytes MPI calls sent to other ranks, in messages and collectives",
+            ),
+            Metric::BytesReceived => bytes(
+                "bytes_received",
+                "Bytes received",
+                "Bytes MPI calls received from other ranks, in messages and collectives",
+            ),
         }
     }
 }
@@ -184,11 +244,18 @@ struct CallNode {
     by_region: HashMap<usize, usize>,
 }
 
-/// A thread as Cube's system tree shows it: its rank (an index into the
-/// archive's ranks) and its number there.
+/// A thread as Cube's system tree shows it: its number in its process.
 struct Location {
-    rank: usize,
     thread: u32,
+}
+
+/// A process (an MPI rank) as Cube's system tree shows it: its locations
+/// are `locations` of the archive's, added together.
+struct Process {
+    name: String,
+    rank: u32,
+    host: Option<String>,
+    locations: std::ops::Range<u32>,
 }
 
 /// One metric's values of one call path, location by location, from the
@@ -228,7 +295,7 @@ pub struct Builder {
     region_index: HashMap<(Option<usize>, Kind), usize>,
     nodes: Vec<CallNode>,
     locations: Vec<Location>,
-    ranks: Vec<String>,
+    processes: Vec<Process>,
     /// Per metric, per call node.
     values: Vec<Vec<Column>>,
 }
@@ -250,7 +317,7 @@ impl Default for Builder {
                 by_region: HashMap::new(),
             }],
             locations: Vec::new(),
-            ranks: Vec::new(),
+            processes: Vec::new(),
             values: vec![Vec::new(); METRICS.len()],
         }
     }
@@ -272,15 +339,10 @@ impl Builder {
     /// Adds `run`, the catalog's profile `index` with its `figures`: a
     /// process of the system tree, its threads locations.
     pub fn add(&mut self, run: &Run, index: usize, figures: &RunFigures, catalog: &Catalog) {
-        let rank = self.ranks.len();
-        self.ranks.push(match &run.profile.rank {
-            Some(name) => format!("rank {name}"),
-            None => format!("process {}", run.profile.pid),
-        });
+        let first = self.locations.len() as u32;
         for thread in &run.profile.threads {
             let location = self.locations.len() as u32;
             self.locations.push(Location {
-                rank,
                 thread: thread.thread,
             });
             for child in &thread.tree.children {
@@ -293,6 +355,44 @@ impl Builder {
             self.set(Metric::IdleSerial, 0, location, idle.during_serial_ns);
             self.set(Metric::IdleOutsideTeams, 0, location, idle.outside_teams_ns);
         }
+        let profile = &run.profile;
+        self.processes.push(Process {
+            name: match &profile.rank {
+                Some(name) => format!("rank {name}"),
+                None => format!("process {}", profile.pid),
+            },
+            rank: run.rank().unwrap_or(self.processes.len() as u32),
+            host: profile.host.clone(),
+            locations: first..self.locations.len() as u32,
+        });
+    }
+
+    /// The hosts, each with its processes (indices into `processes`), in
+    /// the order of their first process; processes whose host is not
+    /// known come first, on no host.
+    fn hosts(&self) -> Vec<(Option<&str>, Vec<usize>)> {
+        let mut hosts: Vec<(Option<&str>, Vec<usize>)> = vec![(None, Vec::new())];
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for (at, process) in self.processes.iter().enumerate() {
+            let slot = match process.host.as_deref() {
+                None => 0,
+                Some(host) => *index.entry(host).or_insert_with(|| {
+                    hosts.push((Some(host), Vec::new()));
+                    hosts.len() - 1
+                }),
+            };
+            hosts[slot].1.push(at);
+        }
+        hosts
+    }
+
+    /// The locations in the system tree's order, which numbers them: the
+    /// data of every metric follows it.
+    fn location_order(&self, hosts: &[(Option<&str>, Vec<usize>)]) -> Vec<u32> {
+        (hosts.iter())
+            .flat_map(|(_, processes)| processes)
+            .flat_map(|&process| self.processes[process].locations.clone())
+            .collect()
     }
 
     fn column(&mut self, metric: Metric, node: usize) -> &mut Column {
@@ -362,14 +462,21 @@ impl Builder {
             Kind::Ordered => (Some(Metric::Ordered), node.wait_ns.min(exclusive)),
             Kind::SetLock | Kind::SetNestLock => (Some(Metric::Lock), node.wait_ns.min(exclusive)),
             Kind::TaskCreate | Kind::UntiedTaskCreate => (Some(Metric::TaskCreation), exclusive),
+            Kind::Mpi => (Some(mpi_class(node, run, catalog)), exclusive),
             _ => (None, 0),
         };
         if let Some(part) = part {
             self.set(part, at, location, part_ns);
         }
         self.set(Metric::Time, at, location, exclusive - part_ns);
-        if node.visits > 0 {
-            (self.column(Metric::Visits, at)).add(location, node.visits as f64);
+        for (metric, count) in [
+            (Metric::Visits, node.visits),
+            (Metric::BytesSent, node.bytes_sent),
+            (Metric::BytesReceived, node.bytes_received),
+        ] {
+            if count > 0 {
+                self.column(metric, at).add(location, count as f64);
+            }
         }
         for child in &node.children {
             self.add_node(at, child, location, run, catalog);
@@ -395,8 +502,14 @@ impl Builder {
         for (id, &node) in order.iter().enumerate() {
             id_of[node] = id;
         }
+        let hosts = self.hosts();
+        let locations = self.location_order(&hosts);
         let mut tar = tar::Builder::new(out);
-        add_file(&mut tar, "anchor.xml", self.anchor(&id_of).as_bytes())?;
+        add_file(
+            &mut tar,
+            "anchor.xml",
+            self.anchor(&id_of, &hosts).as_bytes(),
+        )?;
         for metric in METRICS {
             let columns = &self.values[metric.id()];
             // A sparse index: the call paths with a value, in Cube's order;
@@ -423,13 +536,13 @@ impl Builder {
                     .iter()
                     .map(|&id| columns.get(order[id as usize]).unwrap_or(&empty))
                     .collect(),
-                locations: self.locations.len() as u32,
+                locations: &locations,
                 integer: metric.info().integer,
                 at: 0,
                 buffer: DATA_HEADER.to_vec(),
                 read: 0,
             };
-            let size = DATA_HEADER.len() as u64 + 8 * listed.len() as u64 * data.locations as u64;
+            let size = DATA_HEADER.len() as u64 + 8 * listed.len() as u64 * locations.len() as u64;
             let mut header = file_header(size);
             tar.append_data(&mut header, format!("{}.data", metric.id()), data)?;
         }
@@ -437,7 +550,7 @@ impl Builder {
         Ok(())
     }
 
-    fn anchor(&self, id_of: &[usize]) -> String {
+    fn anchor(&self, id_of: &[usize], hosts: &[(Option<&str>, Vec<usize>)]) -> String {
         let mut xml =
             String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.0\">\n");
         xml.push_str("<attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n");
@@ -466,7 +579,7 @@ impl Builder {
         }
         xml.push_str("</metrics>\n<program>\n");
         for (id, region) in self.regions.iter().enumerate() {
-            let (paradigm, role) = paradigm_and_role(region.kind);
+            let (paradigm, role) = paradigm_and_role(region);
             let _ = writeln!(
                 xml,
                 "  <region id=\"{id}\" mod=\"{}\" begin=\"{}\" end=\"{}\"><name>{}</name><mangled_name>{}</mangled_name><paradigm>{paradigm}</paradigm><role>{role}</role><url></url><descr></descr></region>",
@@ -491,33 +604,74 @@ impl Builder {
         }
         cnode(&mut xml, self, id_of, 0, 1);
         xml.push_str("</program>\n<system>\n  <systemtreenode Id=\"0\"><name>machine</name><class>machine</class>\n");
-        // Locations were added rank by rank.
-        let mut locations = self.locations.iter().enumerate().peekable();
-        for (rank, name) in self.ranks.iter().enumerate() {
-            let _ = writeln!(
-                xml,
-                "    <locationgroup Id=\"{rank}\"><name>{}</name><rank>{rank}</rank><type>process</type>",
-                escape(name)
-            );
-            while let Some((id, location)) = locations.next_if(|(_, l)| l.rank == rank) {
+        // Groups, locations and hosts numbered in the tree's order.
+        let (mut group, mut location) = (0, 0);
+        for (node, (host, processes)) in hosts.iter().enumerate() {
+            if let Some(host) = host {
                 let _ = writeln!(
                     xml,
-                    "      <location Id=\"{id}\"><name>thread {}</name><rank>{}</rank><type>thread</type></location>",
-                    location.thread, location.thread
+                    "  <systemtreenode Id=\"{node}\"><name>{}</name><class>node</class>",
+                    escape(host)
                 );
             }
-            xml.push_str("    </locationgroup>\n");
+            for &process in processes {
+                let process = &self.processes[process];
+                let _ = writeln!(
+                    xml,
+                    "    <locationgroup Id=\"{group}\"><name>{}</name><rank>{}</rank><type>process</type>",
+                    escape(&process.name),
+                    process.rank
+                );
+                group += 1;
+                for at in process.locations.clone() {
+                    let thread = self.locations[at as usize].thread;
+                    let _ = writeln!(
+                        xml,
+                        "      <location Id=\"{location}\"><name>thread {thread}</name><rank>{thread}</rank><type>thread</type></location>",
+                    );
+                    location += 1;
+                }
+                xml.push_str("    </locationgroup>\n");
+            }
+            if host.is_some() {
+                xml.push_str("  </systemtreenode>\n");
+            }
         }
         xml.push_str("  </systemtreenode>\n</system>\n</cube>\n");
         xml
     }
 }
 
+/// The metric of an MPI call's time: its function's class.
+fn mpi_class(node: &Node, run: usize, catalog: &Catalog) -> Metric {
+    let region = catalog.find(run, node.region).map(|r| &catalog.regions[r]);
+    let function = region
+        .and_then(|r| r.name.as_deref())
+        .and_then(pomp2::mpi::function);
+    match function.map(|f| f.class) {
+        Some(pomp2::mpi::Class::PointToPoint) => Metric::MpiPointToPoint,
+        Some(pomp2::mpi::Class::Collective) => Metric::MpiCollective,
+        _ => Metric::MpiOther,
+    }
+}
+
 /// Cube's paradigm and role of a call path's region.
-fn paradigm_and_role(kind: Option<Kind>) -> (&'static str, &'static str) {
-    let Some(kind) = kind else {
+fn paradigm_and_role(region: &CubeRegion) -> (&'static str, &'static str) {
+    use crate::export::mpi_flow::{self, Flow};
+    let Some(kind) = region.kind else {
         return ("measurement", "artificial");
     };
+    if kind == Kind::Mpi {
+        let role = match mpi_flow::of(&region.name) {
+            Flow::PointToPoint => "point2point",
+            Flow::Barrier => "barrier",
+            Flow::OneToAll => "collective one2all",
+            Flow::AllToOne => "collective all2one",
+            Flow::AllToAll => "collective all2all",
+            Flow::None => "function",
+        };
+        return ("mpi", role);
+    }
     let role = match kind {
         Kind::Thread => "artificial",
         Kind::Parallel => "parallel",
@@ -555,7 +709,8 @@ const DATA_HEADER: &[u8] = b"CUBEX.DATA";
 /// path's values, location by location, made a call path at a time.
 struct MetricData<'a> {
     columns: Vec<&'a Column>,
-    locations: u32,
+    /// The locations in the order their values go.
+    locations: &'a [u32],
     integer: bool,
     /// The next call path to make, the bytes made and how many were read.
     at: usize,
@@ -572,7 +727,7 @@ impl Read for MetricData<'_> {
             self.at += 1;
             self.buffer.clear();
             self.read = 0;
-            for location in 0..self.locations {
+            for &location in self.locations {
                 let value = column.get(location);
                 if self.integer {
                     self.buffer.extend_from_slice(&(value as u64).to_le_bytes());

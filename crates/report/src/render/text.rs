@@ -2,11 +2,12 @@
 //! caller's stream drops them where colour is not wanted (not a terminal,
 //! `NO_COLOR`, `--color never`).
 
-use super::table::{count, duration, percent, signed_duration, threads, Align, Cell, Table};
+use super::table::{bytes, count, duration, percent, signed_duration, threads, Align, Cell, Table};
 use crate::analysis::diff::{Change, Diff};
 use crate::analysis::overhead::Class;
 use crate::analysis::regions::TreeNode;
 use crate::analysis::{Report, Spread};
+use crate::join::plural;
 use crate::join::{Matching, RegionInfo};
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
@@ -71,10 +72,16 @@ fn spread_cell(spread: &Spread, several: bool) -> Cell {
 }
 
 fn count_cell(spread: &Spread, several: bool) -> Cell {
+    amount_cell(spread, several, count)
+}
+
+/// An amount shown by `show`, with the spread over profiles when there are
+/// several.
+fn amount_cell(spread: &Spread, several: bool, show: fn(u64) -> String) -> Cell {
     if several && spread.varies() {
-        Cell::plain(format!("{} ({})", count(spread.mean), range(spread, count)))
+        Cell::plain(format!("{} ({})", show(spread.mean), range(spread, show)))
     } else {
-        Cell::plain(count(spread.mean))
+        Cell::plain(show(spread.mean))
     }
 }
 
@@ -111,6 +118,7 @@ pub fn report(report: &Report, layout: Layout) -> String {
     } else {
         regions(&mut out, report, several, layout.top);
     }
+    mpi_summary(&mut out, report, several);
     mpi_functions(&mut out, report, several);
     overheads(&mut out, report, several);
     imbalance(&mut out, report);
@@ -126,8 +134,45 @@ pub fn report(report: &Report, layout: Layout) -> String {
     out
 }
 
+/// The run as its experiment describes it: name, command, start, ranks and
+/// hosts, MPI.
+fn run_header(out: &mut String, report: &Report) {
+    let Some(run) = &report.run else { return };
+    let manifest = &run.manifest;
+    let bold = Style::new().bold();
+    let hosts = match report.hosts.len() {
+        0 => String::new(),
+        1 => " on 1 host".to_string(),
+        n => format!(" on {n} hosts"),
+    };
+    let _ = writeln!(
+        out,
+        "{}run {}{} ({}): {} rank{}{hosts}, started {}",
+        bold.render(),
+        manifest.run,
+        bold.render_reset(),
+        run.directory,
+        manifest.ranks,
+        plural(manifest.ranks as usize),
+        manifest.start,
+    );
+    let _ = writeln!(out, "  {}", manifest.command.join(" "));
+    if let Some(mpi) = &manifest.mpi {
+        let _ = writeln!(
+            out,
+            "  {}, {} provided{}",
+            mpi.library,
+            mpi.thread_level_provided.mpi_name(),
+            mpi.thread_level_requested
+                .map(|level| format!(" ({} requested)", level.mpi_name()))
+                .unwrap_or_default()
+        );
+    }
+}
+
 fn header(out: &mut String, report: &Report) {
     let bold = Style::new().bold();
+    run_header(out, report);
     if let [profile] = report.profiles.as_slice() {
         let rank = profile
             .rank
@@ -468,6 +513,52 @@ fn rank_imbalance(out: &mut String, report: &Report, top: usize) {
     out.push_str(
         "  imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest\n",
     );
+}
+
+fn mpi_summary(out: &mut String, report: &Report, several: bool) {
+    let Some(mpi) = &report.mpi else { return };
+    heading(
+        out,
+        &format!(
+            "MPI (measured on {} rank{}; thread time in its calls, and what they moved)",
+            mpi.ranks,
+            plural(mpi.ranks as usize)
+        ),
+    );
+    let mut table = Table::new(&[
+        ("", Align::Left),
+        ("per rank", Align::Right),
+        ("share", Align::Right),
+    ]);
+    for (name, spread, share) in [
+        ("time in MPI", &mpi.time_ns, Some(mpi.share)),
+        ("  point-to-point", &mpi.point_to_point_ns, None),
+        ("  collective", &mpi.collective_ns, None),
+        ("  other", &mpi.other_ns, None),
+    ] {
+        table.row(vec![
+            name.into(),
+            spread_cell(spread, several),
+            share.map_or_else(|| Cell::plain(""), share_cell),
+        ]);
+    }
+    for (name, spread, in_bytes) in [
+        ("messages sent", &mpi.messages_sent, false),
+        ("  bytes", &mpi.bytes_sent, true),
+        ("messages received", &mpi.messages_received, false),
+        ("  bytes", &mpi.bytes_received, true),
+        ("collectives", &mpi.collectives, false),
+        ("  bytes sent", &mpi.collective_bytes_sent, true),
+        ("  bytes received", &mpi.collective_bytes_received, true),
+    ] {
+        let cell = if in_bytes {
+            amount_cell(spread, several, bytes)
+        } else {
+            count_cell(spread, several)
+        };
+        table.row(vec![name.into(), cell, "".into()]);
+    }
+    table.render(out);
 }
 
 fn mpi_functions(out: &mut String, report: &Report, several: bool) {

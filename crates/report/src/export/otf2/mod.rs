@@ -1,35 +1,47 @@
-//! The runtime's trace as an OTF2 archive, the format of Score-P traces
+//! The runtime's traces as one OTF2 archive, the format of Score-P traces
 //! that Vampir, `otf2-print`, the OTF2 Python bindings and Scalasca read,
 //! written through the OTF2 library the distributions ship ([`library`],
 //! loaded when first needed).
 //!
-//! Each thread is a location of one process. Each span becomes an enter
-//! and a leave of its region (a region per construct and kind, with its
-//! source file and lines), with OpenMP's events around them as OTF2 has
-//! them: a parallel region's forking thread forks and joins the team; a
-//! task's creation creates it, a task instance switches to the task, and
+//! Each process (an MPI rank, `rank N`) is a location group under its
+//! host in the system tree, each of its threads a location. Each span
+//! becomes an enter and a leave of its region (a region per construct and
+//! kind, with its source file and lines; an MPI function's region per
+//! function), with OpenMP's events around them as OTF2 has them: a
+//! parallel region's forking thread forks and joins the team; a task's
+//! creation creates it, a task instance switches to the task, and
 //! completes it, and the thread switches back to the task it suspended.
 //! Tasks are named as OTF2 names them: the thread that created them and
-//! their number there, which pomp's task ids are made of. Spans nest on
+//! their number there, which pomp's task ids are made of. MPI's messages
+//! and collectives are OTF2's MPI events, inside the calls that made them,
+//! on communicators defined as MPI made them ([`comms`]). Spans nest on
 //! their thread; an end that the clocks of two cores put past its
 //! enclosing span's end is moved back to it, so that every location's
 //! events are balanced and in time order.
+//!
+//! Times are nanoseconds on the run's common time line, rank 0's clock
+//! with each process's offset to it applied ([`pomp2::clock`]); the clock
+//! properties give the run's start in real time where the experiment's
+//! manifest says it.
 
+mod comms;
+mod events;
 pub mod library;
 
+use comms::{Comms, Members};
+use events::{Events, LAST_TIME};
 use library::Otf2;
+use pomp2::experiment::Experiment;
 use pomp2::profile::{kind_label, Kind, RegionId};
 use pomp2::trace::{Span, Trace};
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 /// The archive's name inside its directory: `traces.otf2`, `traces.def`
 /// and `traces/`, as Score-P names them.
 const ARCHIVE: &str = "traces";
-/// Bits of a task id below its thread's number (see the runtime).
-const TASK_COUNTER_BITS: u32 = 40;
 
 /// What writing the archive can fail at.
 #[derive(Debug, thiserror::Error)]
@@ -57,14 +69,10 @@ pub struct Written {
 /// Writes `trace` as an OTF2 archive in directory `dir` (made, or
 /// replacing an archive written there before).
 pub fn write(trace: &Trace, dir: &Path) -> Result<Written, Error> {
-    let mut archive = Archive::create(dir)?;
+    let mut archive = Archive::create(dir, None)?;
     archive.add(trace)?;
     archive.finish()
 }
-
-/// The last time stamp written, which the library asks for when it
-/// flushes a buffer.
-static LAST_TIME: AtomicU64 = AtomicU64::new(0);
 
 extern "C" fn pre_flush(_: *mut c_void, _: u8, _: u64, _: *mut c_void, _: bool) -> u8 {
     library::FLUSH
@@ -100,7 +108,20 @@ struct Location {
 /// A process whose trace was written: a location group.
 struct Process {
     name: String,
+    rank: Option<u32>,
+    host: Option<String>,
+    /// The communicator of its OpenMP thread team.
+    team: u32,
     locations: Vec<Location>,
+}
+
+/// The archive's time stamps: the first and the last written, and where
+/// rank 0's clock began, which the manifest's start gives in real time.
+#[derive(Debug, Default)]
+struct Timeline {
+    first: Option<u64>,
+    last: u64,
+    rank0_origin: Option<u64>,
 }
 
 /// An archive being written, process by process: each process's trace is
@@ -112,28 +133,24 @@ pub struct Archive {
     archive: *mut c_void,
     dir: PathBuf,
     temporary: PathBuf,
+    /// When rank 0's measurement began, in nanoseconds since 1970.
+    start_unix_ns: Option<u64>,
     strings: Vec<CString>,
     string_index: HashMap<String, u32>,
     regions: Vec<RegionDefinition>,
     /// By label: regions of different processes named alike are one.
     region_index: HashMap<String, u32>,
     processes: Vec<Process>,
-    last_time: u64,
+    comms: Comms,
+    time: Timeline,
     finished: bool,
-}
-
-/// A span open on a location while its events are written.
-struct Open {
-    end: u64,
-    region: u32,
-    span: Span,
 }
 
 impl Archive {
     /// Starts an archive that will be directory `dir` (made, or replacing
     /// an archive written there before) once finished; until then it is
-    /// written beside it.
-    pub fn create(dir: &Path) -> Result<Archive, Error> {
+    /// written beside it. The traces are of `experiment`, when known.
+    pub fn create(dir: &Path, experiment: Option<&Experiment>) -> Result<Archive, Error> {
         let otf2 = library::get().map_err(Error::Library)?;
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -175,12 +192,14 @@ impl Archive {
             archive,
             dir: dir.to_path_buf(),
             temporary,
+            start_unix_ns: experiment.map(|e| e.manifest.start_unix_ns),
             strings: Vec::new(),
             string_index: HashMap::new(),
             regions: Vec::new(),
             region_index: HashMap::new(),
             processes: Vec::new(),
-            last_time: 0,
+            comms: Comms::default(),
+            time: Timeline::default(),
             finished: false,
         };
         unsafe {
@@ -220,51 +239,33 @@ impl Archive {
     }
 
     fn string(&mut self, text: &str) -> u32 {
-        if let Some(&at) = self.string_index.get(text) {
-            return at;
-        }
-        let at = self.strings.len() as u32;
-        // Labels and paths hold no NUL; one that did would be cut there.
-        let bytes: Vec<u8> = text.bytes().take_while(|&b| b != 0).collect();
-        self.strings.push(CString::new(bytes).expect("no NUL left"));
-        self.string_index.insert(text.to_string(), at);
-        at
-    }
-
-    /// The archive's region for spans of `kind` in `region` of `trace`.
-    fn region(&mut self, trace: &Trace, region: RegionId, kind: Kind) -> u32 {
-        let region = trace.region(region);
-        let label = kind_label(kind, region);
-        if let Some(&at) = self.region_index.get(&label) {
-            return at;
-        }
-        let definition = RegionDefinition {
-            name: self.string(&label),
-            description: self.string(kind.name()),
-            role: role(kind),
-            paradigm: if kind == Kind::UserRegion {
-                library::PARADIGM_USER
-            } else {
-                library::PARADIGM_OPENMP
-            },
-            file: (region.and_then(|r| r.file.clone()))
-                .map_or(library::UNDEFINED_U32, |f| self.string(&f)),
-            begin: region.and_then(|r| r.first_line).unwrap_or(0),
-            end: region
-                .and_then(|r| r.end_last_line.or(r.last_line))
-                .unwrap_or(0),
-        };
-        let at = self.regions.len() as u32;
-        self.regions.push(definition);
-        self.region_index.insert(label, at);
-        at
+        string(&mut self.strings, &mut self.string_index, text)
     }
 
     /// Writes the events of every thread of `trace`, one process: its
     /// rank's when it has one.
     pub fn add(&mut self, trace: &Trace) -> Result<(), Error> {
+        let footer = &trace.footer;
         let process = self.processes.len();
-        let threads: Vec<u32> = trace.threads.keys().copied().collect();
+        let rank: Option<u32> = footer.rank.as_deref().and_then(|r| r.parse().ok());
+        let clock = footer.clock.clone();
+        let common = move |local: u64| match &clock {
+            Some(clock) => clock.common_ns(local).max(0) as u64,
+            None => local,
+        };
+        if rank == Some(0) || (rank.is_none() && process == 0) {
+            self.time.rank0_origin = Some(common(0));
+        }
+        self.comms.define(&footer.communicators);
+        let team = self.comms.team();
+        let threads: Vec<u32> = trace
+            .threads
+            .keys()
+            .chain(trace.mpi.keys())
+            .copied()
+            .collect::<std::collections::BTreeSet<u32>>()
+            .into_iter()
+            .collect();
         let mut locations = Vec::with_capacity(threads.len());
         for &thread in &threads {
             let id = (process as u64) << 32 | u64::from(thread);
@@ -275,10 +276,48 @@ impl Archive {
                     name: format!("no writer for thread {thread}"),
                 });
             }
-            let (events, end) =
-                self.write_location(writer, trace, thread, process as u32, threads.len() as u32)?;
-            self.last_time = self.last_time.max(end);
-            locations.push(Location { id, thread, events });
+            let spans = trace.threads.get(&thread).map_or(&[][..], Vec::as_slice);
+            let records = trace.mpi.get(&thread).map_or(&[][..], Vec::as_slice);
+            let (strings, string_index) = (&mut self.strings, &mut self.string_index);
+            let (regions, region_index) = (&mut self.regions, &mut self.region_index);
+            let mut region = |span: &Span| {
+                let label = kind_label(span.kind, trace.region(span.region));
+                if let Some(&at) = region_index.get(&label) {
+                    return at;
+                }
+                let definition =
+                    define_region(strings, string_index, trace, span.region, span.kind, &label);
+                regions.push(definition);
+                region_index.insert(label, regions.len() as u32 - 1);
+                regions.len() as u32 - 1
+            };
+            let mut events = Events {
+                otf2: self.otf2,
+                writer,
+                team,
+                comms: &mut self.comms,
+                common: &common,
+                count: 0,
+                first: None,
+                last: 0,
+            };
+            events::write_thread(
+                &mut events,
+                spans,
+                records,
+                &mut region,
+                threads.len() as u32,
+            )?;
+            let (count, first, last) = (events.count, events.first, events.last);
+            if let Some(first) = first {
+                self.time.first = Some(self.time.first.map_or(first, |f| f.min(first)));
+            }
+            self.time.last = self.time.last.max(last);
+            locations.push(Location {
+                id,
+                thread,
+                events: count,
+            });
             unsafe {
                 self.check(
                     "OTF2_Archive_CloseEvtWriter",
@@ -287,59 +326,16 @@ impl Archive {
             }
         }
         self.processes.push(Process {
-            name: match &trace.footer.rank {
+            name: match &footer.rank {
                 Some(rank) => format!("rank {rank}"),
-                None => format!("process {}", trace.footer.pid),
+                None => format!("process {}", footer.pid),
             },
+            rank,
+            host: footer.host.clone(),
+            team,
             locations,
         });
         Ok(())
-    }
-
-    /// One thread's events; their number and the last time stamp.
-    fn write_location(
-        &mut self,
-        writer: *mut c_void,
-        trace: &Trace,
-        thread: u32,
-        team: u32,
-        team_size: u32,
-    ) -> Result<(u64, u64), Error> {
-        let mut spans: Vec<(usize, Span)> =
-            trace.threads[&thread].iter().copied().enumerate().collect();
-        // Enclosing spans first: earlier start, later end, and of spans
-        // alike, the later written (spans are written as they close).
-        spans.sort_by(|(ia, a), (ib, b)| {
-            a.start
-                .cmp(&b.start)
-                .then((b.start + b.duration).cmp(&(a.start + a.duration)))
-                .then(ib.cmp(ia))
-        });
-        let mut events = Events {
-            otf2: self.otf2,
-            writer,
-            team,
-            count: 0,
-            last: 0,
-        };
-        let mut open: Vec<Open> = Vec::new();
-        for (_, span) in spans {
-            while open.last().is_some_and(|o| o.end <= span.start) {
-                let closed = open.pop().unwrap();
-                events.leave(&closed, open.last())?;
-            }
-            let mut end = span.start + span.duration;
-            if let Some(enclosing) = open.last() {
-                end = end.min(enclosing.end);
-            }
-            let region = self.region(trace, span.region, span.kind);
-            events.enter(&span, region, team_size)?;
-            open.push(Open { end, region, span });
-        }
-        while let Some(closed) = open.pop() {
-            events.leave(&closed, open.last())?;
-        }
-        Ok((events.count, events.last))
     }
 
     /// Writes the definitions, closes the archive and puts it in place.
@@ -394,22 +390,46 @@ impl Archive {
                 (otf2.close_def_files)(archive),
             )?;
         }
-        self.write_definitions()
+        let global = unsafe { (otf2.get_global_def_writer)(archive) };
+        if global.is_null() {
+            return Err(Error::Call {
+                call: "OTF2_Archive_GetGlobalDefWriter",
+                name: "no writer".into(),
+            });
+        }
+        self.write_definitions(global)
     }
 
-    fn write_definitions(&mut self) -> Result<(), Error> {
+    /// Every definition, in the order OTF2 wants them: the clock, strings,
+    /// paradigms, the system tree, location groups and locations, regions,
+    /// groups and communicators.
+    fn write_definitions(&mut self, global: *mut c_void) -> Result<(), Error> {
         let otf2 = self.otf2;
         let undefined = library::UNDEFINED_U32;
+        let mpi_comms = self.comms.mpi_definitions();
         // Every string first, then what names them.
         let openmp = self.string("OpenMP");
+        let mpi = self.string("MPI");
         let machine = self.string("machine");
+        let node = self.string("node");
         let team_locations = self.string("OpenMP threads");
-        let processes: Vec<(u32, u32, Vec<u32>)> = (0..self.processes.len())
+        let mpi_locations = self.string("MPI ranks");
+        let mut hosts: Vec<(String, u32)> = Vec::new();
+        let named: Vec<String> = self
+            .processes
+            .iter()
+            .filter_map(|p| p.host.clone())
+            .collect();
+        for host in named {
+            if !hosts.iter().any(|(known, _)| *known == host) {
+                let name = self.string(&host);
+                hosts.push((host, name));
+            }
+        }
+        let names: Vec<(u32, u32, Vec<u32>)> = (0..self.processes.len())
             .map(|at| {
                 let name = self.processes[at].name.clone();
-                let threads: Vec<u32> = self.processes[at]
-                    .locations
-                    .iter()
+                let threads: Vec<u32> = (self.processes[at].locations.iter())
                     .map(|l| l.thread)
                     .collect();
                 (
@@ -422,34 +442,34 @@ impl Archive {
                 )
             })
             .collect();
-        let members: Vec<u64> = (self.processes.iter())
-            .flat_map(|p| p.locations.iter().map(|l| l.id))
-            .collect();
-        unsafe {
-            let global = (otf2.get_global_def_writer)(self.archive);
-            if global.is_null() {
-                return Err(Error::Call {
-                    call: "OTF2_Archive_GetGlobalDefWriter",
-                    name: "no writer".into(),
-                });
+        let comm_names: Vec<u32> = mpi_comms.iter().map(|c| self.string(&c.name)).collect();
+        let time = &self.time;
+        let first = time.first.unwrap_or(0);
+        let realtime = match (self.start_unix_ns, time.rank0_origin) {
+            (Some(start), Some(origin)) => {
+                start.saturating_add_signed(first as i64 - origin as i64)
             }
-            self.check(
+            _ => library::UNDEFINED_TIMESTAMP,
+        };
+        let write = |call: &'static str, code| self.check(call, code);
+        unsafe {
+            write(
                 "OTF2_GlobalDefWriter_WriteClockProperties",
                 (otf2.write_clock_properties)(
                     global,
                     1_000_000_000,
-                    0,
-                    self.last_time + 1,
-                    u64::MAX,
+                    first,
+                    time.last.saturating_sub(first) + 1,
+                    realtime,
                 ),
             )?;
             for (at, string) in self.strings.iter().enumerate() {
-                self.check(
+                write(
                     "OTF2_GlobalDefWriter_WriteString",
                     (otf2.write_string)(global, at as u32, string.as_ptr()),
                 )?;
             }
-            self.check(
+            write(
                 "OTF2_GlobalDefWriter_WriteParadigm",
                 (otf2.write_paradigm)(
                     global,
@@ -458,26 +478,46 @@ impl Archive {
                     library::PARADIGM_CLASS_THREAD_FORK_JOIN,
                 ),
             )?;
-            self.check(
+            if !mpi_comms.is_empty() {
+                write(
+                    "OTF2_GlobalDefWriter_WriteParadigm",
+                    (otf2.write_paradigm)(
+                        global,
+                        library::PARADIGM_MPI,
+                        mpi,
+                        library::PARADIGM_CLASS_PROCESS,
+                    ),
+                )?;
+            }
+            write(
                 "OTF2_GlobalDefWriter_WriteSystemTreeNode",
                 (otf2.write_system_tree_node)(global, 0, machine, machine, undefined),
             )?;
+            for (at, (_, name)) in hosts.iter().enumerate() {
+                write(
+                    "OTF2_GlobalDefWriter_WriteSystemTreeNode",
+                    (otf2.write_system_tree_node)(global, 1 + at as u32, *name, node, 0),
+                )?;
+            }
             for (group, (process, (name, _, thread_names))) in
-                self.processes.iter().zip(&processes).enumerate()
+                self.processes.iter().zip(&names).enumerate()
             {
-                self.check(
+                let parent = (process.host.as_ref())
+                    .and_then(|host| hosts.iter().position(|(known, _)| known == host))
+                    .map_or(0, |at| 1 + at as u32);
+                write(
                     "OTF2_GlobalDefWriter_WriteLocationGroup",
                     (otf2.write_location_group)(
                         global,
                         group as u32,
                         *name,
                         library::LOCATION_GROUP_TYPE_PROCESS,
-                        0,
+                        parent,
                         undefined,
                     ),
                 )?;
                 for (location, &thread_name) in process.locations.iter().zip(thread_names) {
-                    self.check(
+                    write(
                         "OTF2_GlobalDefWriter_WriteLocation",
                         (otf2.write_location)(
                             global,
@@ -491,7 +531,7 @@ impl Archive {
                 }
             }
             for (at, region) in self.regions.iter().enumerate() {
-                self.check(
+                write(
                     "OTF2_GlobalDefWriter_WriteRegion",
                     (otf2.write_region)(
                         global,
@@ -508,54 +548,118 @@ impl Archive {
                     ),
                 )?;
             }
+            let mut groups = Groups {
+                otf2,
+                global,
+                next: 0,
+                check: &write,
+            };
             // Every thread of the archive, and each process's team as
             // their places in that list.
-            self.check(
-                "OTF2_GlobalDefWriter_WriteGroup",
-                (otf2.write_group)(
-                    global,
-                    0,
-                    team_locations,
-                    library::GROUP_TYPE_COMM_LOCATIONS,
-                    library::PARADIGM_OPENMP,
-                    0,
-                    members.len() as u32,
-                    members.as_ptr(),
-                ),
+            let members: Vec<u64> = (self.processes.iter())
+                .flat_map(|p| p.locations.iter().map(|l| l.id))
+                .collect();
+            groups.write(
+                team_locations,
+                library::GROUP_TYPE_COMM_LOCATIONS,
+                library::PARADIGM_OPENMP,
+                &members,
             )?;
-            let mut first = 0u64;
-            for (team, (process, (_, team_name, _))) in
-                self.processes.iter().zip(&processes).enumerate()
-            {
-                let places: Vec<u64> = (first..first + process.locations.len() as u64).collect();
-                first += process.locations.len() as u64;
-                self.check(
-                    "OTF2_GlobalDefWriter_WriteGroup",
-                    (otf2.write_group)(
-                        global,
-                        1 + team as u32,
-                        *team_name,
-                        library::GROUP_TYPE_COMM_GROUP,
-                        library::PARADIGM_OPENMP,
-                        0,
-                        places.len() as u32,
-                        places.as_ptr(),
-                    ),
+            let mut first_place = 0u64;
+            for (process, (_, team_name, _)) in self.processes.iter().zip(&names) {
+                let count = process.locations.len() as u64;
+                let places: Vec<u64> = (first_place..first_place + count).collect();
+                first_place += count;
+                let group = groups.write(
+                    *team_name,
+                    library::GROUP_TYPE_COMM_GROUP,
+                    library::PARADIGM_OPENMP,
+                    &places,
                 )?;
-                self.check(
+                write(
+                    "OTF2_GlobalDefWriter_WriteComm",
+                    (otf2.write_comm)(global, process.team, *team_name, group, undefined, 0),
+                )?;
+            }
+            if mpi_comms.is_empty() {
+                return Ok(());
+            }
+            // MPI's ranks, each as its first thread, in rank order: the
+            // communicators' members are places in this list.
+            let mut ranks: Vec<(u32, u64)> = (self.processes.iter())
+                .filter_map(|p| Some((p.rank?, p.locations.first()?.id)))
+                .collect();
+            ranks.sort();
+            let place_of = |rank: u32| {
+                ranks
+                    .binary_search_by_key(&rank, |(r, _)| *r)
+                    .map_or(u64::from(rank), |at| at as u64)
+            };
+            let rank_locations: Vec<u64> = ranks.iter().map(|(_, id)| *id).collect();
+            groups.write(
+                mpi_locations,
+                library::GROUP_TYPE_COMM_LOCATIONS,
+                library::PARADIGM_MPI,
+                &rank_locations,
+            )?;
+            for (comm, &name) in mpi_comms.iter().zip(&comm_names) {
+                let (kind, members): (u8, Vec<u64>) = match &comm.members {
+                    Members::World => (
+                        library::GROUP_TYPE_COMM_GROUP,
+                        (0..ranks.len() as u64).collect(),
+                    ),
+                    Members::Alone => (library::GROUP_TYPE_COMM_SELF, Vec::new()),
+                    Members::Ranks(world) => (
+                        library::GROUP_TYPE_COMM_GROUP,
+                        world.iter().map(|&r| place_of(r)).collect(),
+                    ),
+                    Members::Unknown => (library::GROUP_TYPE_COMM_GROUP, Vec::new()),
+                };
+                let group = groups.write(name, kind, library::PARADIGM_MPI, &members)?;
+                write(
                     "OTF2_GlobalDefWriter_WriteComm",
                     (otf2.write_comm)(
                         global,
-                        team as u32,
-                        *team_name,
-                        1 + team as u32,
-                        undefined,
+                        comm.reference,
+                        name,
+                        group,
+                        comm.parent.unwrap_or(undefined),
                         0,
                     ),
                 )?;
             }
         }
         Ok(())
+    }
+}
+
+/// Group definitions, numbered as they are written.
+struct Groups<'a> {
+    otf2: &'static Otf2,
+    global: *mut c_void,
+    next: u32,
+    check: &'a dyn Fn(&'static str, library::ErrorCode) -> Result<(), Error>,
+}
+
+impl Groups<'_> {
+    /// Writes a group; returns its number.
+    fn write(&mut self, name: u32, kind: u8, paradigm: u8, members: &[u64]) -> Result<u32, Error> {
+        let group = self.next;
+        self.next += 1;
+        let code = unsafe {
+            (self.otf2.write_group)(
+                self.global,
+                group,
+                name,
+                kind,
+                paradigm,
+                0,
+                members.len() as u32,
+                members.as_ptr(),
+            )
+        };
+        (self.check)("OTF2_GlobalDefWriter_WriteGroup", code)?;
+        Ok(group)
     }
 }
 
@@ -570,96 +674,64 @@ impl Drop for Archive {
     }
 }
 
-/// One location's event writer, counting what it writes.
-struct Events {
-    otf2: &'static Otf2,
-    writer: *mut c_void,
-    /// The communicator of the process's thread team.
-    team: u32,
-    count: u64,
-    last: u64,
+/// The number of string `text`, defined when first asked for.
+fn string(strings: &mut Vec<CString>, index: &mut HashMap<String, u32>, text: &str) -> u32 {
+    if let Some(&at) = index.get(text) {
+        return at;
+    }
+    let at = strings.len() as u32;
+    // Labels and paths hold no NUL; one that did would be cut there.
+    let bytes: Vec<u8> = text.bytes().take_while(|&b| b != 0).collect();
+    strings.push(CString::new(bytes).expect("no NUL left"));
+    index.insert(text.to_string(), at);
+    at
 }
 
-impl Events {
-    fn done(
-        &mut self,
-        call: &'static str,
-        time: u64,
-        code: library::ErrorCode,
-    ) -> Result<(), Error> {
-        if code != library::SUCCESS {
-            return Err(Error::Call {
-                call,
-                name: format!("error {code}"),
-            });
-        }
-        self.count += 1;
-        self.last = time;
-        LAST_TIME.store(time, Ordering::Relaxed);
-        Ok(())
-    }
-
-    fn enter(&mut self, span: &Span, region: u32, team_size: u32) -> Result<(), Error> {
-        let (otf2, writer, time, null) = (self.otf2, self.writer, span.start, std::ptr::null_mut());
-        if span.kind.is_task() {
-            let (creator, number) = task_name(span.task);
-            let code = unsafe {
-                (otf2.thread_task_switch)(writer, null, time, self.team, creator, number)
-            };
-            self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
-        }
-        let code = unsafe { (otf2.enter)(writer, null, time, region) };
-        self.done("OTF2_EvtWriter_Enter", time, code)?;
-        match span.kind {
-            Kind::Parallel if span.forked => {
-                let code = unsafe {
-                    (otf2.thread_fork)(writer, null, time, library::PARADIGM_OPENMP, team_size)
-                };
-                self.done("OTF2_EvtWriter_ThreadFork", time, code)
-            }
-            Kind::TaskCreate | Kind::UntiedTaskCreate if span.task != 0 => {
-                let (creator, number) = task_name(span.task);
-                let code = unsafe {
-                    (otf2.thread_task_create)(writer, null, time, self.team, creator, number)
-                };
-                self.done("OTF2_EvtWriter_ThreadTaskCreate", time, code)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn leave(&mut self, closed: &Open, enclosing: Option<&Open>) -> Result<(), Error> {
-        let (otf2, writer, time, null) = (self.otf2, self.writer, closed.end, std::ptr::null_mut());
-        let span = &closed.span;
-        if span.kind == Kind::Parallel && span.forked {
-            let code = unsafe { (otf2.thread_join)(writer, null, time, library::PARADIGM_OPENMP) };
-            self.done("OTF2_EvtWriter_ThreadJoin", time, code)?;
-        }
-        let code = unsafe { (otf2.leave)(writer, null, time, closed.region) };
-        self.done("OTF2_EvtWriter_Leave", time, code)?;
-        if span.kind.is_task() {
-            let (creator, number) = task_name(span.task);
-            let code = unsafe {
-                (otf2.thread_task_complete)(writer, null, time, self.team, creator, number)
-            };
-            self.done("OTF2_EvtWriter_ThreadTaskComplete", time, code)?;
-            if let Some(resumed) = enclosing {
-                let (creator, number) = task_name(resumed.span.task);
-                let code = unsafe {
-                    (otf2.thread_task_switch)(writer, null, time, self.team, creator, number)
-                };
-                self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
-            }
-        }
-        Ok(())
+/// The definition of the region of spans of `kind` in `trace`'s region
+/// `id`, named `label`.
+fn define_region(
+    strings: &mut Vec<CString>,
+    index: &mut HashMap<String, u32>,
+    trace: &Trace,
+    id: RegionId,
+    kind: Kind,
+    label: &str,
+) -> RegionDefinition {
+    let region = trace.region(id);
+    let (role, paradigm) = match kind {
+        Kind::Mpi => (
+            mpi_role(region.and_then(|r| r.name.as_deref())),
+            library::PARADIGM_MPI,
+        ),
+        Kind::UserRegion => (role(kind), library::PARADIGM_USER),
+        _ => (role(kind), library::PARADIGM_OPENMP),
+    };
+    RegionDefinition {
+        name: string(strings, index, label),
+        description: string(strings, index, kind.name()),
+        role,
+        paradigm,
+        file: (region.and_then(|r| r.file.as_deref()))
+            .map_or(library::UNDEFINED_U32, |f| string(strings, index, f)),
+        begin: region.and_then(|r| r.first_line).unwrap_or(0),
+        end: region
+            .and_then(|r| r.end_last_line.or(r.last_line))
+            .unwrap_or(0),
     }
 }
 
-/// A task as OTF2 names it: the thread that made it and its number there.
-fn task_name(task: i64) -> (u32, u32) {
-    let creator = ((task >> TASK_COUNTER_BITS) as u32).saturating_sub(1);
-    let number = (task & ((1 << TASK_COUNTER_BITS) - 1)) as u32;
-    (creator, number)
+/// OTF2's role of the region of MPI function `name`: how its data flows.
+fn mpi_role(name: Option<&str>) -> u8 {
+    use crate::export::mpi_flow::{self, Flow};
+    use library::role::*;
+    match name.map_or(Flow::None, mpi_flow::of) {
+        Flow::PointToPoint => POINT2POINT,
+        Flow::Barrier => BARRIER,
+        Flow::OneToAll => COLL_ONE2ALL,
+        Flow::AllToOne => COLL_ALL2ONE,
+        Flow::AllToAll => COLL_ALL2ALL,
+        Flow::None => FUNCTION,
+    }
 }
 
 /// OTF2's role of a region of `kind`.
