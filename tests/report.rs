@@ -1767,3 +1767,232 @@ fn a_diff_of_runs_with_no_region_in_common_says_so() {
     assert_eq!(diff["speedup"], Value::Null, "{diff:#}");
     assert_eq!(diff["common_rows"], 0);
 }
+
+// MPI and OpenMP across ranks, run with Open MPI's mpirun. On a machine
+// of few cores every rank's threads must yield while they wait, or a run
+// of seconds takes minutes.
+
+const RANKS: usize = 4;
+
+/// corpus/report/mpi_ring.c, built once through `pomp cc` with Open MPI's
+/// compiler wrapper as the compiler and its MPI calls as regions.
+fn mpi_ring() -> &'static Path {
+    static PROGRAM: OnceLock<(TempDir, PathBuf)> = OnceLock::new();
+    let (_, program) = PROGRAM.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("pomp-report-mpi")
+            .tempdir()
+            .unwrap();
+        succeed(
+            pomp()
+                .current_dir(dir.path())
+                .env("POMP_RUNTIME_DIR", runtime_dir())
+                .env_remove("POMP_RUNTIME")
+                .env("POMP_CC", "mpicc")
+                .args(["cc", "--pomp-regions=mpi", "-fopenmp", "-O2", "-I"])
+                .arg(repository().join("corpus/report"))
+                .arg(repository().join("corpus/report/mpi_ring.c"))
+                .args(["-o", "mpi_ring"]),
+        );
+        let program = dir.path().join("mpi_ring");
+        (dir, program)
+    });
+    program
+}
+
+/// One run of the ring on `RANKS` ranks of 2 threads in `dir`, every
+/// visit timed and traced; the profiles it wrote, in rank order.
+fn run_ring(dir: &Path, args: &[&str]) -> Vec<PathBuf> {
+    let before: Vec<PathBuf> = profiles_in(dir);
+    let output = succeed(
+        Command::new("mpirun")
+            .current_dir(dir)
+            .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+            .arg(RANKS.to_string())
+            .args(["--mca", "mpi_yield_when_idle", "1"])
+            .args(["-x", "OMP_NUM_THREADS=2", "-x", "OMP_WAIT_POLICY=passive"])
+            .args(["-x", "OMP_PROC_BIND=false", "-x", "POMP_SUMMARY=0"])
+            .args(["-x", "POMP_TRACE=1", "-x", "POMP_THROTTLE=0"])
+            .arg(mpi_ring())
+            .args(args),
+    );
+    assert!(
+        text(&output.stdout).contains(&format!("{RANKS} ranks passed")),
+        "{}",
+        text(&output.stdout)
+    );
+    let mut written: Vec<PathBuf> = profiles_in(dir)
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    let rank = |path: &PathBuf| -> u32 {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        name.split('.')
+            .find_map(|part| part.strip_prefix("rank")?.parse().ok())
+            .unwrap_or_else(|| panic!("{name} names no rank"))
+    };
+    written.sort_by_key(rank);
+    assert_eq!(written.len(), RANKS, "{written:?}");
+    written
+}
+
+fn profiles_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("pomp-profile.") && name.ends_with(".json")
+        })
+        .collect()
+}
+
+fn ranks_of(spread: &Value) -> (u64, u64) {
+    (
+        spread["min_rank"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{spread}")),
+        spread["max_rank"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{spread}")),
+    )
+}
+
+#[test]
+fn an_mpi_run_is_reported_rank_by_rank() {
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-ring")
+        .tempdir()
+        .unwrap();
+    let rounds = 3u64;
+    let profiles = run_ring(dir.path(), &["5", &rounds.to_string(), "1000"]);
+    let args: Vec<&Path> = profiles.iter().map(PathBuf::as_path).collect();
+    let report = json_report(&args, &[]);
+
+    let ranks: Vec<&str> = (report["profiles"].as_array().unwrap().iter())
+        .map(|p| p["rank"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranks, ["0", "1", "2", "3"]);
+    // Rank r sleeps r + 1 units in the loop: rank 0 least, rank 3 most.
+    let loop_row = row(&report, "for of parallel for");
+    assert_eq!(ranks_of(&loop_row["inclusive_ns"]), (0, 3));
+    let per_rank: Vec<u64> =
+        serde_json::from_value(loop_row["per_rank"]["inclusive_ns"].clone()).unwrap();
+    assert_eq!(per_rank.len(), RANKS);
+    assert!(per_rank.windows(2).all(|w| w[0] < w[1]), "{per_rank:?}");
+    let imbalance = report["rank_imbalance"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == loop_row["label"])
+        .unwrap_or_else(|| panic!("{:#}", report["rank_imbalance"]));
+    assert_eq!(ranks_of(&imbalance["inclusive_ns"]), (0, 3));
+    // Imbalance (max − mean) / max of 4, 3, 2 and 1 units: 0.375.
+    let share = imbalance["imbalance"].as_f64().unwrap();
+    assert!((share - 0.375).abs() < 0.1, "{imbalance:#}");
+
+    // MPI_Wait is called in two places, each once a round.
+    let function = |name: &str| {
+        (report["mpi_functions"].as_array().unwrap().iter())
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {:#}", report["mpi_functions"]))
+            .clone()
+    };
+    let wait = function("MPI_Wait");
+    assert_eq!(wait["call_sites"], 2);
+    assert_eq!(wait["visits"]["mean"], 2 * rounds);
+    assert_eq!(function("MPI_Sendrecv")["visits"]["mean"], rounds);
+    assert_eq!(function("MPI_Allreduce")["visits"]["max"], 1);
+
+    let printed = text(&succeed(pomp().arg("report").args(&profiles)).stdout);
+    for part in [
+        "4 profiles",
+        " r0 ",
+        " r3",
+        "Imbalance over ranks",
+        "MPI routines",
+        "MPI_Wait",
+    ] {
+        assert!(printed.contains(part), "{part:?} not in:\n{printed}");
+    }
+
+    // Cube: the ranks as processes, their threads as locations.
+    let cube = dir.path().join("ring.cubex");
+    succeed(
+        pomp()
+            .arg("report")
+            .args(&profiles)
+            .arg("--cube")
+            .arg(&cube),
+    );
+    let read = profiles.iter().map(|p| pomp2::profile::read(p).unwrap());
+    assert_cube_equals(&cube, &read.collect::<Vec<_>>());
+    let anchor = text(
+        &Command::new("tar")
+            .arg("-xOf")
+            .arg(&cube)
+            .arg("anchor.xml")
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    for rank in 0..RANKS {
+        assert!(
+            anchor.contains(&format!("<name>rank {rank}</name>")),
+            "{anchor}"
+        );
+    }
+
+    // OTF2: one archive of every rank, a location group each.
+    let archive = dir.path().join("otf2");
+    succeed(
+        pomp()
+            .arg("report")
+            .args(&profiles)
+            .arg("--otf2")
+            .arg(&archive),
+    );
+    let read = read_with_python("read_otf2.py", &archive.join("traces.otf2"));
+    assert_eq!(read["problems"], serde_json::json!([]), "{read:#}");
+    let groups: Vec<&str> = (read["location_groups"].as_array().unwrap().iter())
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups, ["rank 0", "rank 1", "rank 2", "rank 3"]);
+    for (rank, path) in profiles.iter().enumerate() {
+        let profile = pomp2::profile::read(path).unwrap();
+        let threads: Vec<String> = profile
+            .threads
+            .iter()
+            .map(|t| format!("thread {}", t.thread))
+            .collect();
+        for (thread, visits) in threads.iter().zip(traced_visits(&profile)) {
+            let enters: std::collections::BTreeMap<String, u64> = serde_json::from_value(
+                read["group_enters"][format!("rank {rank}")][thread].clone(),
+            )
+            .unwrap_or_default();
+            assert_eq!(enters, visits, "rank {rank} {thread}");
+        }
+    }
+    succeed(Command::new("otf2-print").arg(archive.join("traces.otf2")));
+}
+
+#[test]
+fn two_runs_in_one_directory_are_refused_naming_both() {
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-rings")
+        .tempdir()
+        .unwrap();
+    let first = run_ring(dir.path(), &["1", "1", "10"]);
+    let second = run_ring(dir.path(), &["1", "1", "10"]);
+    let output = run(pomp().arg("report").args(&first).args(&second));
+    assert_eq!(output.status.code(), Some(2));
+    let error = text(&output.stderr);
+    for part in [
+        "different runs",
+        "both are rank 0",
+        &first[0].display().to_string(),
+        &second[0].display().to_string(),
+    ] {
+        assert!(error.contains(part), "{part:?} not in: {error}");
+    }
+}
