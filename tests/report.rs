@@ -1996,3 +1996,290 @@ fn two_runs_in_one_directory_are_refused_naming_both() {
         assert!(error.contains(part), "{part:?} not in: {error}");
     }
 }
+
+// Traces of MPI ranks as the runtime writes them (spans, MPI records and
+// footers, written here with the contract's own writer), joined into one
+// OTF2 archive and read back by the OTF2 library's readers.
+
+/// A trace file of one thread's `spans` and `records`, times in
+/// nanoseconds (one tick each).
+fn write_trace(
+    path: &Path,
+    footer: &pomp2::trace::Footer,
+    spans: &[pomp2::trace::Span],
+    records: &[pomp2::trace::MpiEvent],
+) {
+    use pomp2::trace::{footer_chunk, header, ChunkWriter, MpiChunkWriter};
+    let mut bytes = header().to_vec();
+    let mut writer = ChunkWriter::new(1 << 16);
+    for span in spans {
+        writer.push(span);
+    }
+    bytes.extend_from_slice(writer.chunk(0));
+    let mut writer = MpiChunkWriter::new(1 << 16);
+    for record in records {
+        writer.push(record);
+    }
+    bytes.extend_from_slice(writer.chunk(0));
+    bytes.extend_from_slice(&footer_chunk(footer));
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn traces_of_mpi_ranks_join_into_one_otf2_archive_on_one_time_line() {
+    use pomp2::clock::{ClockOffset, ClockSync, SyncMethod};
+    use pomp2::mpi::{CollectiveOp, CommId, Communicator};
+    use pomp2::profile::Kind;
+    use pomp2::trace::{Collective, Footer, Message, MpiEvent, MpiRecord, Span};
+
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-mpi-traces")
+        .tempdir()
+        .unwrap();
+    let run = "pomp-20250314_093015_77";
+    let experiment = dir.path().join(run);
+    std::fs::create_dir(&experiment).unwrap();
+    let start_unix_ns = 1_741_941_015_000_000_000u64;
+    let manifest = pomp2::experiment::Manifest {
+        format: pomp2::experiment::FORMAT.into(),
+        version: pomp2::experiment::VERSION,
+        run: run.into(),
+        command: vec!["./ring".into()],
+        working_directory: "/tmp".into(),
+        start: "2025-03-14T09:30:15+01:00".into(),
+        start_unix_ns,
+        ranks: 2,
+        agreement: pomp2::experiment::Agreement::Mpi,
+        launcher: None,
+        mpi: None,
+        threads_per_rank: Some(vec![1, 1]),
+        hosts: None,
+        finished: true,
+    };
+    std::fs::write(
+        experiment.join(pomp2::experiment::MANIFEST),
+        serde_json::to_vec(&manifest).unwrap(),
+    )
+    .unwrap();
+
+    // Rank 0 made a communicator of both ranks, rank 1 first in it.
+    let pair = CommId::made(0, 0);
+    let regions: Vec<pomp2::profile::Region> = [
+        "MPI_Send",
+        "MPI_Recv",
+        "MPI_Irecv",
+        "MPI_Isend",
+        "MPI_Wait",
+        "MPI_Allreduce",
+        "MPI_Comm_split",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(at, name)| pomp2::mpi::region(at as u32 + 1, name))
+    .collect();
+    let region = |name: &str| regions.iter().find(|r| r.label == name).unwrap().id;
+    let span = |name: &str, start: u64, end: u64| Span {
+        start,
+        duration: end - start,
+        region: region(name),
+        kind: Kind::Mpi,
+        task: 0,
+        forked: false,
+    };
+    let message = |communicator, peer, tag, bytes| Message {
+        communicator,
+        peer,
+        tag,
+        bytes,
+    };
+    let at = |time, record| MpiEvent { time, record };
+    let offset = |at_ns, offset_ns, method| ClockOffset {
+        at_ns,
+        offset_ns,
+        precision_ns: 5,
+        method,
+        measured: None,
+    };
+    let footer = |rank: u32, host: &str, clock: ClockSync, communicators| Footer {
+        format: pomp2::trace::FORMAT.into(),
+        producer: "test".into(),
+        pid: 100 + rank,
+        rank: Some(rank.to_string()),
+        origin_ticks: 0,
+        ns_per_tick: 1.0,
+        wall_ns: 10_000,
+        events: 0,
+        dropped_events: 0,
+        trace_limit: 1_000_000,
+        buffer_bytes: 1 << 16,
+        threads: vec![0],
+        regions: regions.clone(),
+        experiment: Some(run.into()),
+        ranks: Some(2),
+        host: Some(host.into()),
+        clock: Some(clock),
+        mpi_records: 0,
+        dropped_mpi_records: 0,
+        communicators,
+    };
+    // Rank 0's clock is the time line; rank 1's reads 2 µs behind it and
+    // began 1 µs before rank 0's: read without the offset, its receive of
+    // rank 0's first message would end before that message was sent.
+    let rank0_clock = ClockSync {
+        origin_monotonic_ns: 10_000,
+        offsets: vec![offset(0, 0, SyncMethod::Reference)],
+    };
+    let rank1_clock = ClockSync {
+        origin_monotonic_ns: 9_000,
+        offsets: vec![
+            offset(0, 2_000, SyncMethod::PingPong),
+            offset(5_000, 2_000, SyncMethod::PingPong),
+        ],
+    };
+    // On the common time line, rank 0's times are 10 000 + t and rank 1's
+    // 11 000 + t.
+    write_trace(
+        &experiment.join("trace.0.ptrace"),
+        &footer(
+            0,
+            "alpha",
+            rank0_clock,
+            vec![Communicator {
+                id: pair,
+                parent: CommId::WORLD,
+                members: vec![1, 0],
+            }],
+        ),
+        &[
+            span("MPI_Comm_split", 10, 50),
+            span("MPI_Send", 100, 200),
+            span("MPI_Irecv", 300, 310),
+            span("MPI_Recv", 320, 1_500),
+            span("MPI_Wait", 1_600, 1_700),
+            span("MPI_Allreduce", 2_000, 2_300),
+        ],
+        &[
+            at(100, MpiRecord::Send(message(CommId::WORLD, 1, 7, 800))),
+            at(300, MpiRecord::IrecvRequest { request: 1 }),
+            at(1_500, MpiRecord::Recv(message(pair, 0, 9, 24))),
+            at(
+                1_700,
+                MpiRecord::Irecv {
+                    message: message(CommId::WORLD, 1, 8, 16),
+                    request: 1,
+                },
+            ),
+            at(2_000, MpiRecord::CollectiveBegin),
+            at(
+                2_300,
+                MpiRecord::CollectiveEnd(Collective {
+                    operation: CollectiveOp::Allreduce,
+                    communicator: CommId::WORLD,
+                    root: None,
+                    sent: 8,
+                    received: 8,
+                }),
+            ),
+        ],
+    );
+    write_trace(
+        &experiment.join("trace.1.ptrace"),
+        &footer(1, "beta", rank1_clock, Vec::new()),
+        &[
+            span("MPI_Comm_split", 20, 40),
+            span("MPI_Recv", 50, 150),
+            span("MPI_Isend", 200, 210),
+            span("MPI_Wait", 220, 260),
+            span("MPI_Send", 300, 310),
+            span("MPI_Allreduce", 900, 1_300),
+        ],
+        &[
+            at(150, MpiRecord::Recv(message(CommId::WORLD, 0, 7, 800))),
+            at(
+                200,
+                MpiRecord::Isend {
+                    message: message(CommId::WORLD, 0, 8, 16),
+                    request: 1,
+                },
+            ),
+            at(260, MpiRecord::IsendComplete { request: 1 }),
+            // To rank 1 of the pair: world rank 0.
+            at(300, MpiRecord::Send(message(pair, 1, 9, 24))),
+            at(900, MpiRecord::CollectiveBegin),
+            at(
+                1_300,
+                MpiRecord::CollectiveEnd(Collective {
+                    operation: CollectiveOp::Allreduce,
+                    communicator: CommId::WORLD,
+                    root: None,
+                    sent: 8,
+                    received: 8,
+                }),
+            ),
+        ],
+    );
+
+    let archive = dir.path().join("otf2");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&experiment)
+            .arg("--otf2")
+            .arg(&archive),
+    );
+    let anchor = archive.join("traces.otf2");
+    let read = read_with_python("read_otf2.py", &anchor);
+    assert_eq!(read["problems"], serde_json::json!([]), "{read:#}");
+    // Every send has its receive, of the same size, received after it
+    // was sent.
+    assert_eq!(read["unmatched_sends"], serde_json::json!([]), "{read:#}");
+    assert_eq!(
+        read["unmatched_receives"],
+        serde_json::json!([]),
+        "{read:#}"
+    );
+    let messages = read["messages"].as_array().unwrap();
+    let summary: Vec<(String, String, String, u64)> = messages
+        .iter()
+        .map(|m| {
+            assert_eq!(m["sent_bytes"], m["received_bytes"], "{m}");
+            assert!(m["received_at"].as_u64() >= m["sent_at"].as_u64(), "{m}");
+            (
+                m["from"].as_str().unwrap().into(),
+                m["to"].as_str().unwrap().into(),
+                m["communicator"].as_str().unwrap().into(),
+                m["tag"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let pair_name = "MPI communicator 0 of rank 0".to_string();
+    let expected = [
+        ("rank 0", "rank 1", "MPI_COMM_WORLD".to_string(), 7),
+        ("rank 1", "rank 0", "MPI_COMM_WORLD".to_string(), 8),
+        ("rank 1", "rank 0", pair_name, 9),
+    ];
+    for (from, to, communicator, tag) in expected {
+        assert!(
+            summary.contains(&(from.into(), to.into(), communicator.clone(), tag)),
+            "{from} → {to} on {communicator} tag {tag}: {summary:?}"
+        );
+    }
+    assert_eq!(messages.len(), 3);
+    assert_eq!(read["events"]["MpiCollectiveEnd"], 2, "{}", read["events"]);
+    // Each rank under its host, the hosts under the machine.
+    let groups = read["location_groups"].as_array().unwrap();
+    for (group, host) in groups.iter().zip(["alpha", "beta"]) {
+        assert_eq!(group["above"][0]["name"], host, "{group}");
+        assert_eq!(group["above"][0]["class"], "node", "{group}");
+        assert_eq!(group["above"][1]["name"], "machine", "{group}");
+    }
+    assert_eq!(groups[0]["name"], "rank 0");
+    // The first event is rank 0's at 10 010 ns of its clock, where rank 0
+    // began at 10 000 ns: 10 ns after the manifest's start.
+    let clock = &read["clock"];
+    assert_eq!(clock["resolution"], 1_000_000_000u64);
+    assert_eq!(clock["global_offset"], 10_010);
+    assert_eq!(clock["realtime"], start_unix_ns + 10, "{clock}");
+    assert!(clock["trace_length"].as_u64().unwrap() > 2_000, "{clock}");
+    succeed(Command::new("otf2-print").arg(&anchor));
+}

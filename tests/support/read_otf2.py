@@ -37,11 +37,11 @@ def main(path):
         for location, event in trace.events:
             if isinstance(event, (otf2.events.MpiSend, otf2.events.MpiIsend)):
                 to = event.communicator.location(event.receiver).group.name
-                key = (location.group.name, to, event.communicator.name, event.msgTag)
-                sends[key].append((event.time, event.msgLength))
+                key = (location.group.name, to, event.communicator.name, event.msg_tag)
+                sends[key].append((event.time, event.msg_length))
             elif isinstance(event, (otf2.events.MpiRecv, otf2.events.MpiIrecv)):
                 source = event.communicator.location(event.sender).group.name
-                key = (source, location.group.name, event.communicator.name, event.msgTag)
+                key = (source, location.group.name, event.communicator.name, event.msg_tag)
                 if sends[key]:
                     sent_at, sent_bytes = sends[key].popleft()
                     messages.append(
@@ -51,7 +51,7 @@ def main(path):
                             "communicator": key[2],
                             "tag": key[3],
                             "sent_bytes": sent_bytes,
-                            "received_bytes": event.msgLength,
+                            "received_bytes": event.msg_length,
                             "sent_at": sent_at,
                             "received_at": event.time,
                         }
