@@ -1916,6 +1916,22 @@ fn an_mpi_run_is_reported_rank_by_rank() {
         assert!(printed.contains(part), "{part:?} not in:\n{printed}");
     }
 
+    // The page: its tables of ranks and MPI, and every rank's timelines.
+    let html = dir.path().join("ring.html");
+    succeed(
+        pomp()
+            .arg("report")
+            .args(&profiles)
+            .arg("--html")
+            .arg(&html),
+    );
+    let (body, log) = render_in_chromium(&html);
+    assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    for part in ["id=\"ranks\"", "id=\"mpi\"", "MPI_Wait", "rank 3 thread 1"] {
+        assert!(page.contains(part), "{part} not in the page");
+    }
+
     // Cube: the ranks as processes, their threads as locations.
     let cube = dir.path().join("ring.cubex");
     succeed(

@@ -3,11 +3,14 @@
 //! runs compare — as text, JSON or CSV, and in pictures: flame graphs, a
 //! speedscope document and one self-contained HTML page.
 //!
-//! [`load`] reads profiles, traces and IDF descriptors through the `pomp2`
-//! contract's types; [`join`] recognises regions across profiles and
-//! builds; [`analysis`] computes the figures; [`render`] shows them;
-//! [`export`] writes them in the formats of other tools (CUBE4, OTF2,
-//! Chrome trace JSON).
+//! [`inputs`] resolves what the command line names (an experiment's
+//! directory, profiles, traces); [`load`] reads profiles, traces and IDF
+//! descriptors through the `pomp2` contract's types, a run's ranks as a
+//! stream; [`join`] recognises regions across profiles and builds, and
+//! profiles of different runs; `gather` takes each rank's figures in one
+//! pass and drops the rank; [`analysis`] computes the figures; [`render`]
+//! shows them; [`export`] writes them in the formats of other tools
+//! (CUBE4, OTF2, Chrome trace JSON).
 
 pub mod analysis;
 pub mod export;
@@ -40,7 +43,8 @@ pub enum Format {
 /// What to report on and what to write.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Profiles of one run: one, or one per MPI rank.
+    /// One run: a profile, an experiment's directory, or the profiles of
+    /// its ranks (or traces alone, to be converted).
     pub profiles: Vec<PathBuf>,
     /// Compare these two runs instead.
     pub diff: Option<(PathBuf, PathBuf)>,

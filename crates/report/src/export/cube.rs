@@ -6,9 +6,11 @@
 //!
 //! The call tree is the threads' call-path trees merged, region by region
 //! and kind by kind, below one root for the run; ranks (one profile each)
-//! are the system tree's processes, their threads its locations. Every
-//! metric is exclusive: a call path's own value, which Cube sums over
-//! subtrees for inclusive views.
+//! are the system tree's processes, under their hosts, their threads its
+//! locations, numbered in the tree's order. Every metric is exclusive: a
+//! call path's own value, which Cube sums over subtrees for inclusive
+//! views. MPI calls measured by the POMP MPI library count their time as
+//! point-to-point, collective or other MPI, and their bytes.
 
 use crate::analysis::figures::{self, RunFigures};
 use crate::join::Catalog;

@@ -165,8 +165,14 @@ pub fn page(report: &Report, timelines: &Timelines, flame_svg: &str) -> String {
     open(&mut out, &title);
     summary(&mut out, report);
     out.push_str("<nav><a href=\"#overheads\">Overheads</a> <a href=\"#where\">Regions</a> <a href=\"#flamegraph\">Flame graph</a> <a href=\"#paths\">Call paths</a>");
+    if report.mpi.is_some() || !report.mpi_functions.is_empty() {
+        out.push_str(" <a href=\"#mpi\">MPI</a>");
+    }
     if !report.imbalance.is_empty() {
         out.push_str(" <a href=\"#imbalance\">Imbalance</a>");
+    }
+    if !report.rank_imbalance.is_empty() {
+        out.push_str(" <a href=\"#ranks\">Ranks</a>");
     }
     if !report.tasks.constructs.is_empty() {
         out.push_str(" <a href=\"#tasks\">Tasks</a>");
@@ -178,7 +184,9 @@ pub fn page(report: &Report, timelines: &Timelines, flame_svg: &str) -> String {
     regions(&mut out, report, several);
     flame(&mut out, flame_svg, "Flame graph", "Each frame is a region (or a part of one) on a call path, as wide as its time summed over threads; frames above it ran inside it. Hover for details, click to zoom in.");
     tree(&mut out, report);
+    mpi(&mut out, report, several);
     imbalance(&mut out, report);
+    rank_imbalance(&mut out, report);
     tasks(&mut out, report, several);
     timeline_section(&mut out, timelines);
     out.push_str("</main>\n");
@@ -196,6 +204,14 @@ fn summary(out: &mut String, report: &Report) {
             escape(&value)
         );
     };
+    if let Some(run) = &report.run {
+        item("run", run.manifest.run.clone());
+        item("started", run.manifest.start.clone());
+        item("ranks", run.manifest.ranks.to_string());
+    }
+    if !report.hosts.is_empty() {
+        item("hosts", report.hosts.len().to_string());
+    }
     item("profiles", report.profiles.len().to_string());
     item("threads", report.threads.mean.to_string());
     item("wall time", duration(report.wall_ns.mean));
@@ -560,6 +576,119 @@ fn imbalance(out: &mut String, report: &Report) {
         );
     }
     table_end(out);
+    out.push_str("</section>\n");
+}
+
+/// A duration with the rank that had it, when one is named.
+fn at_rank(ns: u64, rank: Option<u32>) -> String {
+    match rank {
+        Some(rank) => format!("{} r{rank}", duration(ns)),
+        None => duration(ns),
+    }
+}
+
+fn rank_imbalance(out: &mut String, report: &Report) {
+    if report.rank_imbalance.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"ranks\"><h2>Imbalance over ranks</h2><p class=\"explain\">Each rank's time in the region, summed over its threads, with the ranks of the least and the greatest. Imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest.</p>\n");
+    table_head(
+        out,
+        "rank-imbalance",
+        &[
+            ("min", true),
+            ("mean", true),
+            ("max", true),
+            ("imbalance", true),
+            ("lost", true),
+            ("region", false),
+        ],
+    );
+    for row in &report.rank_imbalance {
+        let time = &row.inclusive_ns;
+        let _ = writeln!(
+            out,
+            "<tr>{}{}{}{}{}{}</tr>",
+            num(time.min, &at_rank(time.min, time.min_rank)),
+            num(time.mean, &duration(time.mean)),
+            num(time.max, &at_rank(time.max, time.max_rank)),
+            cost_cell(row.imbalance),
+            num(row.lost_ns, &duration(row.lost_ns)),
+            text_cell(&row.label)
+        );
+    }
+    table_end(out);
+    out.push_str("</section>\n");
+}
+
+fn mpi(out: &mut String, report: &Report, several: bool) {
+    if report.mpi.is_none() && report.mpi_functions.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"mpi\"><h2>MPI</h2>\n");
+    if let Some(mpi) = &report.mpi {
+        let _ = writeln!(
+            out,
+            "<p class=\"explain\">{}, {} provided; measured on {} rank(s). Thread time in MPI calls, and what they moved, per rank.</p>",
+            escape(&mpi.library),
+            mpi.thread_level_provided.mpi_name(),
+            mpi.ranks
+        );
+        table_head(out, "mpi-summary", &[("", false), ("per rank", true)]);
+        for (name, spread) in [
+            ("time in MPI", &mpi.time_ns),
+            ("point-to-point", &mpi.point_to_point_ns),
+            ("collective", &mpi.collective_ns),
+            ("other", &mpi.other_ns),
+        ] {
+            let _ = writeln!(
+                out,
+                "<tr>{}{}</tr>",
+                text_cell(name),
+                time_cell(spread, several)
+            );
+        }
+        for (name, spread) in [
+            ("messages sent", &mpi.messages_sent),
+            ("bytes sent", &mpi.bytes_sent),
+            ("messages received", &mpi.messages_received),
+            ("bytes received", &mpi.bytes_received),
+            ("collectives", &mpi.collectives),
+            ("collective bytes sent", &mpi.collective_bytes_sent),
+            ("collective bytes received", &mpi.collective_bytes_received),
+        ] {
+            let _ = writeln!(out, "<tr>{}{}</tr>", text_cell(name), count_cell(spread));
+        }
+        table_end(out);
+    }
+    if !report.mpi_functions.is_empty() {
+        out.push_str(
+            "<p class=\"explain\">Each MPI routine, summed over the places that call it.</p>\n",
+        );
+        table_head(
+            out,
+            "mpi-routines",
+            &[
+                ("time", true),
+                ("share", true),
+                ("calls", true),
+                ("call sites", true),
+                ("routine", false),
+            ],
+        );
+        for function in &report.mpi_functions {
+            let _ = writeln!(
+                out,
+                "<tr>{}{}{}{}{}</tr>",
+                time_cell(&function.inclusive_ns, several),
+                share_cell(function.share),
+                count_cell(&function.visits),
+                num(function.call_sites, &function.call_sites.to_string()),
+                text_cell(&function.name)
+            );
+        }
+        table_end(out);
+    }
     out.push_str("</section>\n");
 }
 

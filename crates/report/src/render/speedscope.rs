@@ -73,6 +73,7 @@ struct FrameEvent {
 pub struct Builder {
     frames: Frames,
     profiles: Vec<Profile>,
+    time: spans::CommonTime,
 }
 
 impl Builder {
@@ -82,7 +83,7 @@ impl Builder {
         let prefix = spans::rank_prefix(run);
         let frames = &mut self.frames;
         if run.trace.is_some() {
-            for thread in spans::threads(run, index, catalog, frames, &prefix) {
+            for thread in spans::threads(run, index, catalog, frames, &prefix, &mut self.time) {
                 self.profiles.push(evented(thread));
             }
         } else {
