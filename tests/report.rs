@@ -1847,6 +1847,11 @@ fn profiles_in(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `pomp report PROFILES OPTION OUT`, which must succeed.
+fn report_writing(profiles: &[PathBuf], option: &str, out: &Path) {
+    succeed(pomp().arg("report").args(profiles).arg(option).arg(out));
+}
+
 fn ranks_of(spread: &Value) -> (u64, u64) {
     (
         spread["min_rank"]
@@ -1918,13 +1923,7 @@ fn an_mpi_run_is_reported_rank_by_rank() {
 
     // The page: its tables of ranks and MPI, and every rank's timelines.
     let html = dir.path().join("ring.html");
-    succeed(
-        pomp()
-            .arg("report")
-            .args(&profiles)
-            .arg("--html")
-            .arg(&html),
-    );
+    report_writing(&profiles, "--html", &html);
     let (body, log) = render_in_chromium(&html);
     assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
     let page = std::fs::read_to_string(&html).unwrap();
@@ -1934,13 +1933,7 @@ fn an_mpi_run_is_reported_rank_by_rank() {
 
     // Cube: the ranks as processes, their threads as locations.
     let cube = dir.path().join("ring.cubex");
-    succeed(
-        pomp()
-            .arg("report")
-            .args(&profiles)
-            .arg("--cube")
-            .arg(&cube),
-    );
+    report_writing(&profiles, "--cube", &cube);
     let read = profiles.iter().map(|p| pomp2::profile::read(p).unwrap());
     assert_cube_equals(&cube, &read.collect::<Vec<_>>());
     let anchor = text(
@@ -1961,13 +1954,7 @@ fn an_mpi_run_is_reported_rank_by_rank() {
 
     // OTF2: one archive of every rank, a location group each.
     let archive = dir.path().join("otf2");
-    succeed(
-        pomp()
-            .arg("report")
-            .args(&profiles)
-            .arg("--otf2")
-            .arg(&archive),
-    );
+    report_writing(&profiles, "--otf2", &archive);
     let read = read_with_python("read_otf2.py", &archive.join("traces.otf2"));
     assert_eq!(read["problems"], serde_json::json!([]), "{read:#}");
     let groups: Vec<&str> = (read["location_groups"].as_array().unwrap().iter())

@@ -277,12 +277,17 @@ fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
         return;
     }
     table.render(out);
-    if report.rows.len() > shown {
+    rows_left_out(out, report.rows.len(), shown);
+}
+
+/// Says how many rows of `total` a table did not show.
+fn rows_left_out(out: &mut String, total: usize, shown: usize) {
+    if total > shown {
         let _ = writeln!(
             out,
             "  {}{} more (--top 0 shows all){}",
             dim().render(),
-            report.rows.len() - shown,
+            total - shown,
             dim().render_reset()
         );
     }
@@ -501,15 +506,7 @@ fn rank_imbalance(out: &mut String, report: &Report, top: usize) {
         ]);
     }
     table.render(out);
-    if report.rank_imbalance.len() > shown {
-        let _ = writeln!(
-            out,
-            "  {}{} more (--top 0 shows all){}",
-            dim().render(),
-            report.rank_imbalance.len() - shown,
-            dim().render_reset()
-        );
-    }
+    rows_left_out(out, report.rank_imbalance.len(), shown);
     out.push_str(
         "  imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest\n",
     );
@@ -802,14 +799,6 @@ pub fn diff(diff: &Diff, top: usize) -> String {
     } else {
         table.render(&mut out);
     }
-    if diff.rows.len() > shown {
-        let _ = writeln!(
-            out,
-            "  {}{} more (--top 0 shows all){}",
-            dim().render(),
-            diff.rows.len() - shown,
-            dim().render_reset()
-        );
-    }
+    rows_left_out(&mut out, diff.rows.len(), shown);
     out
 }
