@@ -283,11 +283,12 @@ fn source_keys(regions: &[profile::Region]) -> Vec<String> {
 }
 
 /// Tells the profiles of one run from those of others, profile by
-/// profile: a run has one profile per rank, and a process without a rank
-/// is a run of its own.
+/// profile: the profiles of a run name its experiment, a run has one
+/// profile per rank, and a process without a rank is a run of its own.
 #[derive(Debug, Default)]
 pub struct OneRun {
     first: Option<PathBuf>,
+    experiment: Option<String>,
     ranks: HashMap<u32, PathBuf>,
 }
 
@@ -295,8 +296,16 @@ impl OneRun {
     /// Why `run` is not of the run of the profiles checked before it, if
     /// it is not: the other profile, and why.
     pub fn check(&mut self, run: &Run) -> Result<(), (PathBuf, String)> {
+        let experiment = run.profile.experiment.as_ref();
+        if let (Some(first), Some(theirs), Some(ours)) = (&self.first, &self.experiment, experiment)
+        {
+            if theirs != ours {
+                return Err((first.clone(), format!("runs {theirs} and {ours}")));
+            }
+        }
         let Some(first) = &self.first else {
             self.first = Some(run.path.clone());
+            self.experiment = experiment.cloned();
             if let Some(rank) = run.rank() {
                 self.ranks.insert(rank, run.path.clone());
             }

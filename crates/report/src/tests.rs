@@ -349,6 +349,81 @@ fn mpi_routines_are_summed_over_their_call_sites_rank_by_rank() {
 }
 
 #[test]
+fn mpi_measured_through_pmpi_is_counted_by_class_rank_by_rank() {
+    use pomp2::profile::{Mpi, MpiTotals};
+    // Thread 0's user region calls MPI_Wait from two call regions; rank 1
+    // waits twice as long and sends twice the bytes.
+    let rank = |rank: &str, wait_ms: u64| {
+        let mut team = team();
+        team.rank = Some(rank.into());
+        team.host = Some("node1".into());
+        for (id, line) in [(4, 41), (5, 42)] {
+            let mut call = region(id, "region", line, &format!("f.{id}"));
+            call.name = Some("MPI_Wait".into());
+            team.regions.push(call);
+        }
+        team.regions.push(pomp2::mpi::region(6, "MPI_Wait"));
+        let mut wait = node(6, Kind::Mpi, 1, wait_ms, vec![]);
+        wait.bytes_received = 100;
+        let calls = [4, 5].map(|id| node(id, Kind::UserRegion, 1, wait_ms, vec![wait.clone()]));
+        team.threads[0].tree.children[0] = node(3, Kind::UserRegion, 1, 30, calls.to_vec());
+        let totals = MpiTotals {
+            point_to_point_ns: 2 * wait_ms * MS,
+            messages_received: 2,
+            bytes_received: 200,
+            bytes_sent: 100 * wait_ms,
+            ..MpiTotals::default()
+        };
+        team.threads[0].mpi = Some(totals);
+        team.mpi = Some(Mpi {
+            library: "Open MPI v4.1.4".into(),
+            thread_level_requested: None,
+            thread_level_provided: pomp2::mpi::ThreadLevel::Funneled,
+            totals,
+        });
+        run(team)
+    };
+    let report = report_of(&[rank("0", 5), rank("1", 10)], None);
+    let mpi = report.mpi.as_ref().expect("MPI measured");
+    assert_eq!(mpi.ranks, 2);
+    let time = mpi.point_to_point_ns;
+    assert_eq!((time.min, time.mean, time.max), (10 * MS, 15 * MS, 20 * MS));
+    assert_eq!((time.min_rank, time.max_rank), (Some(0), Some(1)));
+    assert_eq!(mpi.bytes_sent.max, 1_000);
+    let per_rank = mpi.per_rank.as_ref().unwrap();
+    assert_eq!(per_rank.time_ns, [10 * MS, 20 * MS]);
+    assert_eq!(per_rank.bytes_received, [200, 200]);
+    assert_eq!(report.hosts.len(), 1);
+    assert_eq!(report.hosts[0].ranks, 2);
+    // The library's measurement counts, not the call regions around it:
+    // two calls per rank, from two call paths.
+    let [wait] = report.mpi_functions.as_slice() else {
+        panic!("{:#?}", report.mpi_functions)
+    };
+    assert_eq!((wait.name.as_str(), wait.call_sites), ("MPI_Wait", 2));
+    assert_eq!(wait.visits.mean, 2);
+    assert_eq!(wait.inclusive_ns.max, 20 * MS);
+    // Data movement is MPI's point-to-point time.
+    let movement = report
+        .overheads
+        .class(analysis::overhead::Class::DataMovement);
+    assert_eq!(movement.ns.mean, 15 * MS);
+    let part = |name| {
+        movement
+            .parts
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap()
+            .ns
+            .mean
+    };
+    assert_eq!(
+        (part("MPI point-to-point"), part("MPI calls")),
+        (15 * MS, 0)
+    );
+}
+
+#[test]
 fn overhead_classes_split_the_thread_time() {
     let report = report_of(&[run(team())], None);
     let class = |c| report.overheads.class(c).ns.mean;
@@ -809,6 +884,24 @@ fn errors_name_the_files_and_the_trouble() {
             assert!(message.contains(part), "{part} not in: {message}");
         }
     }
+
+    // Ranks of two experiments: two runs, named.
+    let of_run = |name: &str, rank: &str| {
+        let mut profile = team();
+        profile.experiment = Some(name.into());
+        profile.rank = Some(rank.into());
+        let path = dir.path().join(format!("{name}.{rank}.json"));
+        std::fs::write(&path, serde_json::to_vec(&profile).unwrap()).unwrap();
+        path
+    };
+    let options = super::Options {
+        profiles: vec![of_run("pomp-a", "0"), of_run("pomp-b", "1")],
+        ..super::Options::default()
+    };
+    let message = super::run(&options, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("runs pomp-a and pomp-b"), "{message}");
 
     let options = super::Options {
         profiles: vec![a.clone()],
