@@ -53,3 +53,22 @@ fn nothing_else_is_exported_under_the_interface_s_prefixes() {
         .collect();
     assert!(stray.is_empty(), "exported but not in the table: {stray:?}");
 }
+
+/// The functions the POMP MPI library calls are exported under the names
+/// the contract declares, and no other under their prefix.
+#[test]
+fn the_mpi_entry_points_are_exported_and_no_others_under_their_prefix() {
+    let exported = exported_functions();
+    let expected: BTreeSet<String> = pomp2::mpi::ENTRY_POINTS
+        .iter()
+        .map(|entry| entry.name.to_string())
+        .collect();
+    let missing: Vec<&String> = expected.difference(&exported).collect();
+    assert!(missing.is_empty(), "not exported: {missing:?}");
+    let stray: Vec<&String> = exported
+        .iter()
+        .filter(|name| name.starts_with(pomp2::mpi::ENTRY_PREFIX))
+        .filter(|name| !expected.contains(*name))
+        .collect();
+    assert!(stray.is_empty(), "exported but not declared: {stray:?}");
+}

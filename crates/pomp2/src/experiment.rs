@@ -156,8 +156,17 @@ pub struct LocalTime {
 /// becomes `_`). A run that finds the name taken adds `-2`, `-3`, ...
 /// ([`numbered`]).
 pub fn directory_name(start: LocalTime, job: &str) -> String {
-    let job: String = job
-        .chars()
+    let job = job_in_name(job);
+    format!(
+        "{NAME_PREFIX}{:04}{:02}{:02}_{:02}{:02}{:02}_{job}",
+        start.year, start.month, start.day, start.hour, start.minute, start.second
+    )
+}
+
+/// A job as a directory's name has it: letters, digits, `.` and `-`, any
+/// other character `_`.
+pub fn job_in_name(job: &str) -> String {
+    job.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
                 c
@@ -165,11 +174,7 @@ pub fn directory_name(start: LocalTime, job: &str) -> String {
                 '_'
             }
         })
-        .collect();
-    format!(
-        "{NAME_PREFIX}{:04}{:02}{:02}_{:02}{:02}{:02}_{job}",
-        start.year, start.month, start.day, start.hour, start.minute, start.second
-    )
+        .collect()
 }
 
 /// `name` for the `n`th run to want it (the first has it as it is).
@@ -254,18 +259,24 @@ pub struct Experiment {
     pub manifest: Manifest,
 }
 
-/// Why a directory could not be read as an experiment.
+/// Why a directory could not be read as an experiment: it has no
+/// manifest, or the directory or its manifest could not be read (as
+/// [`crate::document::Error`] says for any file pomp reads).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("cannot read {}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
     #[error("{} is not a pomp experiment: it has no {MANIFEST}", path.display())]
     NoManifest { path: PathBuf },
     #[error(transparent)]
-    Manifest(#[from] crate::document::Error),
+    Read(#[from] crate::document::Error),
+}
+
+fn unreadable(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| {
+        Error::Read(crate::document::Error::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
 }
 
 /// Whether `path` is an experiment's directory (it holds a manifest).
@@ -277,10 +288,7 @@ impl Experiment {
     /// Reads the manifest of the experiment in `directory`.
     pub fn open(directory: impl AsRef<Path>) -> Result<Experiment, Error> {
         let directory = directory.as_ref();
-        let metadata = std::fs::metadata(directory).map_err(|source| Error::Unreadable {
-            path: directory.to_path_buf(),
-            source,
-        })?;
+        let metadata = std::fs::metadata(directory).map_err(unreadable(directory))?;
         let manifest = directory.join(MANIFEST);
         if !metadata.is_dir() || !manifest.exists() {
             return Err(Error::NoManifest {
@@ -297,13 +305,10 @@ impl Experiment {
     /// the pid of forked processes (a rank's own process first). The
     /// directory is listed once; no file is read.
     pub fn processes(&self) -> Result<Vec<Process>, Error> {
-        let unreadable = |source| Error::Unreadable {
-            path: self.directory.clone(),
-            source,
-        };
+        let unreadable = unreadable(&self.directory);
         let mut found: std::collections::BTreeMap<(u32, Option<u32>), Process> = Default::default();
-        for entry in std::fs::read_dir(&self.directory).map_err(unreadable)? {
-            let entry = entry.map_err(unreadable)?;
+        for entry in std::fs::read_dir(&self.directory).map_err(&unreadable)? {
+            let entry = entry.map_err(&unreadable)?;
             let name = entry.file_name();
             let Some(file) = name.to_str().and_then(ProcessFile::parse) else {
                 continue;
@@ -534,7 +539,13 @@ mod tests {
         assert!(error.to_string().contains("of version 9"), "{error}");
         assert!(is_experiment(&dir));
         let missing = Experiment::open(dir.join("gone")).unwrap_err();
-        assert!(matches!(missing, Error::Unreadable { .. }), "{missing}");
+        assert!(
+            matches!(
+                missing,
+                Error::Read(crate::document::Error::Unreadable { .. })
+            ),
+            "{missing}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
