@@ -255,8 +255,12 @@ fn stdout_error(source: std::io::Error) -> Error {
 }
 
 fn json(value: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), Error> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| stdout_error(e.into()))?;
-    writeln!(out).map_err(stdout_error)
+    // A terminal's stream is written line by line, and the report of many
+    // ranks has millions of lines: through a buffer, a write per block.
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| stdout_error(e.into()))?;
+    writeln!(out).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
 }
 
 fn run_diff(
