@@ -1973,6 +1973,21 @@ fn an_mpi_run_is_reported_rank_by_rank() {
         assert!(printed.contains(part), "{part:?} not in:\n{printed}");
     }
 
+    let filter = text(
+        &succeed(
+            pomp()
+                .arg("report")
+                .arg(&experiment)
+                .arg("--suggest-filter"),
+        )
+        .stdout,
+    );
+    assert!(
+        filter.contains("and the 3 other profiles of its run")
+            && filter.contains("SCOREP_REGION_NAMES_END"),
+        "{filter}"
+    );
+
     // The page: its tables of ranks and MPI, and every rank's timelines.
     let html = dir.path().join("ring.html");
     report_writing(&[&experiment], "--html", &html);
