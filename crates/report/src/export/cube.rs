@@ -12,7 +12,7 @@
 //! views. MPI calls measured by the POMP MPI library count their time as
 //! point-to-point, collective or other MPI, and their bytes.
 
-use crate::analysis::figures::{self, RunFigures};
+use crate::analysis::figures::RunFigures;
 use crate::join::Catalog;
 use crate::load::Run;
 use crate::render::html::escape;
@@ -323,18 +323,6 @@ impl Default for Builder {
             values: vec![Vec::new(); METRICS.len()],
         }
     }
-}
-
-/// Writes `runs` (one profile per rank, the catalog's first profiles) as
-/// a CUBE4 archive.
-pub fn archive(runs: &[Run], catalog: &Catalog) -> std::io::Result<Vec<u8>> {
-    let mut builder = Builder::default();
-    for (index, run) in runs.iter().enumerate() {
-        builder.add(run, index, &figures::collect(run, index, catalog), catalog);
-    }
-    let mut bytes = Vec::new();
-    builder.write(&mut bytes)?;
-    Ok(bytes)
 }
 
 impl Builder {

@@ -66,14 +66,6 @@ pub struct Written {
     pub locations: usize,
 }
 
-/// Writes `trace` as an OTF2 archive in directory `dir` (made, or
-/// replacing an archive written there before).
-pub fn write(trace: &Trace, dir: &Path) -> Result<Written, Error> {
-    let mut archive = Archive::create(dir, None)?;
-    archive.add(trace)?;
-    archive.finish()
-}
-
 extern "C" fn pre_flush(_: *mut c_void, _: u8, _: u64, _: *mut c_void, _: bool) -> u8 {
     library::FLUSH
 }
