@@ -9,10 +9,10 @@
 //! `RANKS`: the profile with its rank and a process id of its own, and
 //! every time scaled by a factor of the rank's between 0.8 and 1.2 (visits
 //! kept), so that the ranks differ as a run's do and each figure's least
-//! and greatest belong to different ranks. A profile holding nothing that
-//! version 3 of the document added (MPI, the clock, an experiment) is
-//! written as version 2, which it then equally is, so that builds of
-//! pomp reading only version 2 can be measured on the same files.
+//! and greatest belong to different ranks. A profile without MPI is
+//! written as version 2 of the document (without what version 3 added:
+//! its experiment, ranks, host and clock), so that builds of pomp that
+//! read version 2 only are measured on the same files.
 
 use pomp2::profile::{Breakdown, Node, Profile};
 use rayon::prelude::*;
@@ -52,9 +52,9 @@ fn rank_of(profile: &Profile, rank: u32) -> Profile {
     copy.rank = Some(rank.to_string());
     copy.pid = 100_000 + rank;
     copy.trace = None;
-    let version_3_only = copy.mpi.is_some() || copy.clock.is_some() || copy.experiment.is_some();
-    if !version_3_only {
+    if copy.mpi.is_none() {
         copy.version = 2;
+        (copy.experiment, copy.ranks, copy.host, copy.clock) = (None, None, None, None);
     }
     scale(&mut copy.wall_ns);
     scale_breakdown(&mut copy.breakdown, &scale);
