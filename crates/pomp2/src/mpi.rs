@@ -161,6 +161,7 @@ pub fn region(id: crate::profile::RegionId, name: &str) -> crate::profile::Regio
         implicit_barrier: crate::profile::ImplicitBarrier::Explicit,
         attributes: Default::default(),
         malformed_ctc: false,
+        code_kind: None,
     }
 }
 

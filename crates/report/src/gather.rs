@@ -55,8 +55,10 @@ impl<'a> Gathering<'a> {
         baseline: Option<&'a Run>,
     ) -> Result<Self, Error> {
         let experiment = inputs.experiment.as_ref();
-        let otf2 =
-            (options.otf2.as_deref()).map(|dir| export::otf2::Archive::create(dir, experiment));
+        // Traces named are converted instead of the profiles'.
+        let converts = inputs.traces.is_empty();
+        let otf2 = (options.otf2.as_deref().filter(|_| converts))
+            .map(|dir| export::otf2::Archive::create(dir, experiment));
         Ok(Gathering {
             descriptors,
             baseline,
@@ -68,7 +70,7 @@ impl<'a> Gathering<'a> {
             cube: options.cube.as_ref().map(|_| Default::default()),
             timelines: options.html.as_ref().map(|_| Default::default()),
             speedscope: options.speedscope.as_ref().map(|_| Default::default()),
-            chrome: options.chrome.is_some(),
+            chrome: options.chrome.is_some() && converts,
             only: None,
             otf2: otf2.transpose()?,
         })

@@ -7,10 +7,13 @@ use pomp2::experiment::{Experiment, ProcessFile};
 use pomp2::trace;
 use std::path::{Path, PathBuf};
 
-/// What a report is made from.
+/// What a report is made from: the profiles of one run, one per rank, in
+/// the order of their ranks, and traces named to be converted, in the
+/// same order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
-    pub files: Files,
+    pub profiles: Vec<PathBuf>,
+    pub traces: Vec<PathBuf>,
     /// The experiment the files are of, when they are all in one.
     pub experiment: Option<Experiment>,
     /// Of an experiment: the ranks its manifest counts that left no file
@@ -20,18 +23,11 @@ pub struct Inputs {
     pub forked: Vec<PathBuf>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Files {
-    /// The profiles of one run, one per rank, in the order of their ranks.
-    Profiles(Vec<PathBuf>),
-    /// Traces only, to be converted.
-    Traces(Vec<PathBuf>),
-}
-
 /// What `paths` name: experiment directories stand for their processes'
 /// profiles (or, where they hold none, their traces); files are profiles
-/// or traces as their first bytes say.
-pub fn resolve(paths: &[PathBuf]) -> Result<Inputs, Error> {
+/// or traces as their first bytes say. Traces are named beside profiles
+/// only to be converted (`converting`).
+pub fn resolve(paths: &[PathBuf], converting: bool) -> Result<Inputs, Error> {
     let mut profiles = Vec::new();
     let mut traces = Vec::new();
     let mut experiments = Vec::new();
@@ -70,23 +66,21 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Inputs, Error> {
             profiles.push(path.clone());
         }
     }
-    let files = match (traces.first(), profiles.first()) {
-        (Some(trace), Some(profile)) => {
-            return Err(Error::ProfilesAndTraces {
-                profile: profile.clone(),
-                trace: trace.clone(),
-            })
-        }
-        (Some(_), None) => Files::Traces(in_rank_order(&traces)),
-        _ => Files::Profiles(in_rank_order(&profiles)),
-    };
+    if let (Some(trace), Some(profile), false) = (traces.first(), profiles.first(), converting) {
+        return Err(Error::ProfilesAndTraces {
+            profile: profile.clone(),
+            trace: trace.clone(),
+        });
+    }
+    let (profiles, traces) = (in_rank_order(&profiles), in_rank_order(&traces));
     let experiment = match experiments.as_slice() {
-        [] => experiment_of(&files),
+        [] => experiment_of(profiles.iter().chain(&traces)),
         [only] if paths.len() == 1 => Some(only.clone()),
         _ => None,
     };
     Ok(Inputs {
-        files,
+        profiles,
+        traces,
         experiment,
         missing_ranks,
         forked,
@@ -94,10 +88,9 @@ pub fn resolve(paths: &[PathBuf]) -> Result<Inputs, Error> {
 }
 
 /// The experiment whose directory holds every one of `files`, if any.
-fn experiment_of(files: &Files) -> Option<Experiment> {
-    let (Files::Profiles(paths) | Files::Traces(paths)) = files;
-    let directory = paths.first()?.parent()?;
-    let all_there = paths.iter().all(|path| path.parent() == Some(directory));
+fn experiment_of<'a>(mut files: impl Iterator<Item = &'a PathBuf> + Clone) -> Option<Experiment> {
+    let directory = files.clone().next()?.parent()?;
+    let all_there = files.all(|path| path.parent() == Some(directory));
     (all_there && pomp2::experiment::is_experiment(directory))
         .then(|| Experiment::open(directory).ok())
         .flatten()

@@ -25,7 +25,7 @@ mod tests;
 
 use analysis::diff::Diff;
 use gather::{Gathered, Gathering};
-use inputs::{Files, Inputs};
+use inputs::Inputs;
 use join::{build_difference, build_of, Catalog, Matching};
 pub use load::Error;
 use load::{Descriptors, Run};
@@ -56,7 +56,8 @@ pub struct Options {
     pub tree: bool,
     /// Rows of the region table in text; 0 for all.
     pub top: usize,
-    pub format: Format,
+    /// The report on `out`: by default text, unless files are written.
+    pub format: Option<Format>,
     pub flamegraph: Option<PathBuf>,
     pub html: Option<PathBuf>,
     pub speedscope: Option<PathBuf>,
@@ -69,6 +70,8 @@ pub struct Options {
     /// Write a filter leaving out the regions that cost most to measure
     /// here (`-`: on standard output) instead of the report.
     pub suggest_filter: Option<PathBuf>,
+    /// Which regions the filter may propose.
+    pub suggest: suggest::Proposed,
 }
 
 impl Options {
@@ -77,13 +80,23 @@ impl Options {
         self.chrome.is_some() || self.otf2.is_some()
     }
 
-    /// The format of what goes on `out`, if anything does: the page holds
-    /// the whole text report, so with `--html` the text is not repeated
-    /// (JSON and CSV still are, being asked for by name).
+    /// Whether files are to be written: pictures, pages or exports.
+    fn writes_files(&self) -> bool {
+        self.flamegraph.is_some()
+            || self.html.is_some()
+            || self.speedscope.is_some()
+            || self.cube.is_some()
+            || self.converts_trace()
+    }
+
+    /// The format of what goes on `out`, if anything does: a run that
+    /// writes files prints only what it wrote, unless a report is asked
+    /// for by name.
     fn printed(&self) -> Option<Format> {
         match self.format {
-            Format::Text if self.html.is_some() => None,
-            format => Some(format),
+            None if self.writes_files() => None,
+            None => Some(Format::Text),
+            asked => asked,
         }
     }
 }
@@ -95,29 +108,35 @@ pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error
         let descriptors = Descriptors::read(&options.idf)?;
         return run_diff(options, a, b, &descriptors, out);
     }
-    let inputs = inputs::resolve(&options.profiles)?;
-    match &inputs.files {
-        Files::Traces(traces) => run_traces(options, traces, &inputs),
-        Files::Profiles(profiles) => {
-            let descriptors = Descriptors::read(&options.idf)?;
-            run_report(options, profiles, &inputs, &descriptors, out)
-        }
+    let inputs = inputs::resolve(&options.profiles, options.converts_trace())?;
+    // Traces named are the ones converted: the profiles named beside them
+    // are reported, theirs left alone.
+    let mut written = match inputs.traces.as_slice() {
+        [] => Vec::new(),
+        traces => run_traces(options, traces, &inputs)?,
+    };
+    if inputs.profiles.is_empty() && !inputs.traces.is_empty() {
+        return Ok(written);
     }
+    let descriptors = Descriptors::read(&options.idf)?;
+    written.extend(run_report(options, &inputs, &descriptors, out)?);
+    Ok(written)
 }
 
+/// The report on the profiles of `inputs`, whose traces are converted as
+/// asked unless traces were named to be.
 fn run_report(
     options: &Options,
-    profiles: &[PathBuf],
     inputs: &Inputs,
     descriptors: &Descriptors,
     out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
     let baseline = options.baseline.as_deref().map(load::run).transpose()?;
     if let Some(path) = &options.suggest_filter {
-        return suggest_filter(profiles, path, out);
+        return suggest_filter(&inputs.profiles, options.suggest, path, out);
     }
     let mut gathering = Gathering::new(options, inputs, descriptors, baseline.as_ref())?;
-    load::stream(profiles, |run| gathering.add(run))?;
+    load::stream(&inputs.profiles, |run| gathering.add(run))?;
     let mut gathered = gathering.finish()?;
     // Pictures and exports first: output cut short (`| head`) must not
     // cost them.
@@ -153,13 +172,15 @@ fn run_report(
     Ok(written)
 }
 
-/// `--suggest-filter`: the filter, on standard output or to `path`.
+/// `--suggest-filter`: the filter of the regions `proposed` admits, on
+/// standard output or to `path`.
 fn suggest_filter(
     profiles: &[PathBuf],
+    proposed: suggest::Proposed,
     path: &Path,
     out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
-    let mut suggesting = suggest::Suggesting::default();
+    let mut suggesting = suggest::Suggesting::new(proposed);
     load::stream(profiles, |run| {
         suggesting.add(&run);
         Ok(())

@@ -2,6 +2,11 @@
 //! `pomp instrument --filter` reads) leaving out the regions whose
 //! measurement costs most relative to their time — many visits, little
 //! time per visit, the throttled ones first — as `scorep-score -g` does.
+//! Only user code is proposed (functions, loops, calls, user regions): the
+//! analyses need the OpenMP constructs (imbalance, synchronisation) and
+//! the MPI calls (data movement). Constructs are proposed only when asked
+//! for ([`Proposed::WithOpenMp`]): where tiny tasks cost most, their
+//! constructs are what is worth leaving out.
 
 use crate::load::Run;
 use pomp2::profile::{Node, Profile, Region, RegionId};
@@ -68,9 +73,31 @@ pub struct Suggestion {
     pub throttled: bool,
 }
 
-/// The regions of `runs` worth leaving out, most costly first.
-pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
-    let mut suggesting = Suggesting::default();
+/// Which regions may be proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Proposed {
+    /// Functions, loops, calls and user regions, MPI calls not included.
+    #[default]
+    UserCode,
+    /// OpenMP constructs too.
+    WithOpenMp,
+}
+
+impl Proposed {
+    fn admits(self, region: &Region) -> bool {
+        let mpi = (region.name.as_deref()).is_some_and(|name| {
+            name.get(..4)
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case("mpi_"))
+        });
+        let user_code = region.region_type == pomp2::ctc::USER_REGION_TYPE;
+        !mpi && (user_code || self == Proposed::WithOpenMp)
+    }
+}
+
+/// The regions of `runs` worth leaving out, most costly first, of those
+/// `proposed` admits.
+pub fn suggestions(runs: &[Run], proposed: Proposed) -> Vec<Suggestion> {
+    let mut suggesting = Suggesting::new(proposed);
     for run in runs {
         suggesting.add(run);
     }
@@ -78,8 +105,9 @@ pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
 }
 
 /// Every region's visits, gathered profile by profile.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Suggesting {
+    proposed: Proposed,
     /// One region of one build, measured in several profiles (MPI ranks),
     /// is one entry: by its pattern, with its label.
     by_pattern: BTreeMap<String, (Measured, String)>,
@@ -89,6 +117,17 @@ pub struct Suggesting {
 }
 
 impl Suggesting {
+    /// Gathers the regions `proposed` admits.
+    pub fn new(proposed: Proposed) -> Suggesting {
+        Suggesting {
+            proposed,
+            by_pattern: BTreeMap::new(),
+            wall_ns: 0,
+            first: None,
+            profiles: 0,
+        }
+    }
+
     pub fn add(&mut self, run: &Run) {
         let profile = &run.profile;
         self.wall_ns = self.wall_ns.max(profile.wall_ns);
@@ -103,13 +142,14 @@ impl Suggesting {
             let Some(region) = profile.regions.iter().find(|r| r.id == id) else {
                 continue;
             };
+            if !self.proposed.admits(region) {
+                continue;
+            }
             let Some(pattern) = pattern(region) else {
                 continue;
             };
-            let entry = self
-                .by_pattern
-                .entry(pattern)
-                .or_insert_with(|| (Measured::default(), region.label.clone()));
+            let entry = (self.by_pattern.entry(pattern))
+                .or_insert_with(|| (Measured::default(), region.region_name().label()));
             entry.0.add(&m);
         }
     }
@@ -146,7 +186,7 @@ impl Suggesting {
             (Some(first), n) => format!("{first} and the {} other profiles of its run", n - 1),
             (None, _) => "no profile".to_string(),
         };
-        filter_file(&sources, &self.suggestions())
+        filter_file(&sources, &self.suggestions(), self.proposed)
     }
 }
 
@@ -198,8 +238,9 @@ fn pattern(region: &Region) -> Option<String> {
     )
 }
 
-/// The filter file of `suggested`, made from `sources`.
-fn filter_file(sources: &str, suggested: &[Suggestion]) -> String {
+/// The filter file of `suggested`, made from `sources` with the regions
+/// `proposed` admits.
+fn filter_file(sources: &str, suggested: &[Suggestion], proposed: Proposed) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -208,7 +249,18 @@ fn filter_file(sources: &str, suggested: &[Suggestion]) -> String {
          # throttled ones first. Overhead is estimated at {VISIT_COST_NS:.0} ns per visit\n\
          # (measured on a throttled worst case). Rebuild with --filter=THIS_FILE\n\
          # (--pomp-filter=THIS_FILE for the compiler wrappers) to leave them\n\
-         # uninstrumented.",
+         # uninstrumented. {}",
+        match proposed {
+            Proposed::UserCode => {
+                "Only user code is proposed: OpenMP constructs\n\
+                 # (--suggest-openmp proposes them too) and MPI calls stay, as the\n\
+                 # analyses need them."
+            }
+            Proposed::WithOpenMp => {
+                "OpenMP constructs are proposed too (--suggest-openmp),\n\
+                 # MPI calls never."
+            }
+        }
     );
     out.push_str("SCOREP_REGION_NAMES_BEGIN\n");
     if suggested.is_empty() {
@@ -255,6 +307,7 @@ mod tests {
             end_last_line: None,
             name: name.map(str::to_string),
             unit: None,
+            code_kind: None,
             label: String::new(),
             idf_id: None,
             implicit_barrier: Default::default(),

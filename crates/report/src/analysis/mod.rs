@@ -14,6 +14,7 @@ pub mod mpi;
 pub mod notes;
 pub mod overhead;
 pub mod ranks;
+mod readings;
 pub mod regions;
 pub mod spread;
 pub mod tasks;
@@ -185,7 +186,7 @@ impl Builder {
         let thread_time_ns = self.thread_time.total();
         let mut rows = self.rows.finish(ranks, catalog, thread_time_ns);
         let tree = self.tree.finish(ranks, catalog, thread_time_ns);
-        let overheads = self.classes.finish(ranks, thread_time_ns);
+        let overheads = self.classes.finish(ranks, thread_time_ns, catalog);
         let tasks = self.tasks.finish(ranks, catalog);
         let mut notes = self.notes.finish(ranks, catalog, self.run.as_ref());
         if tasks.histogram.is_empty() && tasks.constructs.iter().any(|c| c.executed.max > 0) {

@@ -60,6 +60,8 @@ pub struct ClassFigures {
     /// Of the run's thread time.
     pub share: f64,
     pub parts: Vec<Part>,
+    /// What the class counts in this run and what usually reduces it.
+    pub reading: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -156,6 +158,9 @@ pub struct Classes {
     /// Each part's thread time, in the order [`RunClasses::of`] lists them.
     parts: Vec<(Class, &'static str, Tally)>,
     classes: [Tally; Class::ALL.len()],
+    /// Per region, the control and the synchronisation that arose in it
+    /// and not in regions nested in it, summed over profiles.
+    own: HashMap<usize, [u64; 2]>,
 }
 
 impl Classes {
@@ -173,26 +178,51 @@ impl Classes {
         for (tally, class) in self.classes.iter_mut().zip(Class::ALL) {
             tally.add(at, run.class_ns(class));
         }
+        for (&region, figures) in &figures.regions {
+            let own = self.own.entry(region).or_default();
+            own[0] += figures.own_control_ns;
+            own[1] += figures.own_sync_ns;
+        }
     }
 
     /// The classes; shares are of `thread_time_ns`, the run's thread time
     /// summed over profiles.
-    pub fn finish(self, ranks: &Ranks, thread_time_ns: u64) -> Overheads {
+    pub fn finish(self, ranks: &Ranks, thread_time_ns: u64, catalog: &Catalog) -> Overheads {
         let classes = (Class::ALL.iter().zip(&self.classes))
-            .map(|(&class, tally)| ClassFigures {
-                class,
-                ns: tally.over_profiles(ranks),
-                share: ratio(tally.total(), thread_time_ns),
-                parts: (self.parts.iter())
+            .map(|(&class, tally)| {
+                let parts: Vec<Part> = (self.parts.iter())
                     .filter(|part| part.0 == class)
                     .map(|(_, name, tally)| Part {
                         name,
                         ns: tally.over_profiles(ranks),
                     })
-                    .collect(),
+                    .collect();
+                let most_in = self.where_most(class, catalog);
+                ClassFigures {
+                    class,
+                    ns: tally.over_profiles(ranks),
+                    share: ratio(tally.total(), thread_time_ns),
+                    reading: super::readings::reading(class, &parts, most_in.as_deref()),
+                    parts,
+                }
             })
             .collect();
         Overheads { classes }
+    }
+
+    /// The region in which most of `class` arose (not counting what arose
+    /// in regions nested in it), for the classes regions have.
+    fn where_most(&self, class: Class, catalog: &Catalog) -> Option<String> {
+        let kind = match class {
+            Class::Control => 0,
+            Class::Synchronisation => 1,
+            _ => return None,
+        };
+        let (region, _) = (self.own.iter())
+            .map(|(&region, own)| (region, own[kind]))
+            .filter(|&(_, ns)| ns > 0)
+            .max_by_key(|&(region, ns)| (ns, std::cmp::Reverse(region)))?;
+        Some(catalog.regions[region].label.clone())
     }
 }
 
