@@ -1175,6 +1175,15 @@ fn the_help_explains_the_figures() {
 // Exports, read by readers nobody here wrote: pycubexr for CUBE4, the OTF2
 // library's otf2-print and its Python bindings for OTF2.
 
+/// What otf2-print prints of the archive `anchor`, which it must read
+/// without a warning (it warns of definitions out of order, for one).
+fn otf2_print(anchor: &Path) -> Output {
+    let printed = succeed(Command::new("otf2-print").arg(anchor));
+    let warnings = text(&printed.stderr);
+    assert!(warnings.trim().is_empty(), "otf2-print warns:\n{warnings}");
+    printed
+}
+
 /// The Python with pycubexr and the OTF2 bindings that `scripts/setup`
 /// makes.
 fn python() -> Command {
@@ -1460,7 +1469,7 @@ fn otf2_archives_read_by_otf2_print_and_python_equal_the_runtime_s_counts() {
             assert_eq!(count("ThreadTaskCreate"), profile.tasks.created);
         }
         // otf2-print reads it too, and counts the same enters.
-        let printed = succeed(Command::new("otf2-print").arg(&anchor));
+        let printed = otf2_print(&anchor);
         let mut enters: std::collections::BTreeMap<(String, String), u64> = Default::default();
         for line in text(&printed.stdout).lines() {
             let mut words = line.split_whitespace();
@@ -2200,7 +2209,7 @@ fn an_mpi_run_is_reported_rank_by_rank() {
             assert_eq!(enters, visits, "rank {rank} {thread}");
         }
     }
-    succeed(Command::new("otf2-print").arg(archive.join("traces.otf2")));
+    otf2_print(&archive.join("traces.otf2"));
 }
 
 #[test]
@@ -2516,5 +2525,5 @@ fn traces_of_mpi_ranks_join_into_one_otf2_archive_on_one_time_line() {
     assert_eq!(clock["global_offset"], 10_010);
     assert_eq!(clock["realtime"], start_unix_ns + 10, "{clock}");
     assert!(clock["trace_length"].as_u64().unwrap() > 2_000, "{clock}");
-    succeed(Command::new("otf2-print").arg(&anchor));
+    otf2_print(&anchor);
 }

@@ -546,8 +546,7 @@ impl Archive {
                 next: 0,
                 check: &write,
             };
-            // Every thread of the archive, and each process's team as
-            // their places in that list.
+            // Every thread of the archive.
             let members: Vec<u64> = (self.processes.iter())
                 .flat_map(|p| p.locations.iter().map(|l| l.id))
                 .collect();
@@ -557,72 +556,91 @@ impl Archive {
                 library::PARADIGM_OPENMP,
                 &members,
             )?;
+            // Each process's team as their places in that list.
             let mut first_place = 0u64;
-            for (process, (_, team_name, _)) in self.processes.iter().zip(&names) {
-                let count = process.locations.len() as u64;
-                let places: Vec<u64> = (first_place..first_place + count).collect();
-                first_place += count;
-                let group = groups.write(
-                    *team_name,
-                    library::GROUP_TYPE_COMM_GROUP,
-                    library::PARADIGM_OPENMP,
-                    &places,
-                )?;
-                write(
-                    "OTF2_GlobalDefWriter_WriteComm",
-                    (otf2.write_comm)(global, process.team, *team_name, group, undefined, 0),
-                )?;
-            }
-            if mpi_comms.is_empty() {
-                return Ok(());
-            }
+            let teams: Vec<(u32, Vec<u64>)> = (self.processes.iter())
+                .map(|process| {
+                    let count = process.locations.len() as u64;
+                    first_place += count;
+                    (process.team, (first_place - count..first_place).collect())
+                })
+                .collect();
             // MPI's ranks, each as its first thread, in rank order: the
             // communicators' members are places in this list.
             let mut ranks: Vec<(u32, u64)> = (self.processes.iter())
                 .filter_map(|p| Some((p.rank?, p.locations.first()?.id)))
                 .collect();
             ranks.sort();
+            if !mpi_comms.is_empty() {
+                let rank_locations: Vec<u64> = ranks.iter().map(|(_, id)| *id).collect();
+                groups.write(
+                    mpi_locations,
+                    library::GROUP_TYPE_COMM_LOCATIONS,
+                    library::PARADIGM_MPI,
+                    &rank_locations,
+                )?;
+            }
             let place_of = |rank: u32| {
                 ranks
                     .binary_search_by_key(&rank, |(r, _)| *r)
                     .map_or(u64::from(rank), |at| at as u64)
             };
-            let rank_locations: Vec<u64> = ranks.iter().map(|(_, id)| *id).collect();
-            groups.write(
-                mpi_locations,
-                library::GROUP_TYPE_COMM_LOCATIONS,
-                library::PARADIGM_MPI,
-                &rank_locations,
-            )?;
-            for (comm, &name) in mpi_comms.iter().zip(&comm_names) {
-                let (kind, members): (u8, Vec<u64>) = match &comm.members {
-                    Members::World => (
-                        library::GROUP_TYPE_COMM_GROUP,
-                        (0..ranks.len() as u64).collect(),
-                    ),
-                    Members::Alone => (library::GROUP_TYPE_COMM_SELF, Vec::new()),
-                    Members::Ranks(world) => (
-                        library::GROUP_TYPE_COMM_GROUP,
-                        world.iter().map(|&r| place_of(r)).collect(),
-                    ),
-                    Members::Unknown => (library::GROUP_TYPE_COMM_GROUP, Vec::new()),
+            // Communicators in the order of their references, which teams
+            // and MPI's communicators took turns to be given: readers
+            // take a definition out of that order for a damaged one.
+            let mut comms: Vec<(u32, CommDefinition)> = (teams.iter().zip(&names))
+                .map(|((team, places), (_, team_name, _))| {
+                    (*team, CommDefinition::Team(*team_name, places))
+                })
+                .chain(
+                    (mpi_comms.iter().zip(&comm_names))
+                        .map(|(comm, &name)| (comm.reference, CommDefinition::Mpi(name, comm))),
+                )
+                .collect();
+            comms.sort_by_key(|(reference, _)| *reference);
+            for (reference, comm) in comms {
+                let (name, group, parent) = match comm {
+                    CommDefinition::Team(name, places) => {
+                        let group = groups.write(
+                            name,
+                            library::GROUP_TYPE_COMM_GROUP,
+                            library::PARADIGM_OPENMP,
+                            places,
+                        )?;
+                        (name, group, undefined)
+                    }
+                    CommDefinition::Mpi(name, comm) => {
+                        let (kind, members): (u8, Vec<u64>) = match &comm.members {
+                            Members::World => (
+                                library::GROUP_TYPE_COMM_GROUP,
+                                (0..ranks.len() as u64).collect(),
+                            ),
+                            Members::Alone => (library::GROUP_TYPE_COMM_SELF, Vec::new()),
+                            Members::Ranks(world) => (
+                                library::GROUP_TYPE_COMM_GROUP,
+                                world.iter().map(|&r| place_of(r)).collect(),
+                            ),
+                            Members::Unknown => (library::GROUP_TYPE_COMM_GROUP, Vec::new()),
+                        };
+                        let group = groups.write(name, kind, library::PARADIGM_MPI, &members)?;
+                        (name, group, comm.parent.unwrap_or(undefined))
+                    }
                 };
-                let group = groups.write(name, kind, library::PARADIGM_MPI, &members)?;
                 write(
                     "OTF2_GlobalDefWriter_WriteComm",
-                    (otf2.write_comm)(
-                        global,
-                        comm.reference,
-                        name,
-                        group,
-                        comm.parent.unwrap_or(undefined),
-                        0,
-                    ),
+                    (otf2.write_comm)(global, reference, name, group, parent, 0),
                 )?;
             }
         }
         Ok(())
     }
+}
+
+/// A communicator's definition: an OpenMP team (its name and its places
+/// in the list of every thread) or an MPI communicator (its name).
+enum CommDefinition<'a> {
+    Team(u32, &'a [u64]),
+    Mpi(u32, &'a comms::MpiComm),
 }
 
 /// Group definitions, numbered as they are written.
