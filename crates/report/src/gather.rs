@@ -58,7 +58,7 @@ impl<'a> Gathering<'a> {
         // Traces named are converted instead of the profiles'.
         let converts = inputs.traces.is_empty();
         let otf2 = (options.otf2.as_deref().filter(|_| converts))
-            .map(|dir| export::otf2::Archive::create(dir, experiment));
+            .map(|dir| export::otf2::Archive::create(dir, experiment, inputs.profiles.len()));
         Ok(Gathering {
             descriptors,
             baseline,

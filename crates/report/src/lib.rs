@@ -249,7 +249,8 @@ fn run_traces(
     }
     let mut written = Vec::new();
     if let Some(dir) = &options.otf2 {
-        let mut archive = export::otf2::Archive::create(dir, inputs.experiment.as_ref())?;
+        let mut archive =
+            export::otf2::Archive::create(dir, inputs.experiment.as_ref(), traces.len())?;
         for path in traces {
             archive.add(&pomp2::trace::read(path)?)?;
         }

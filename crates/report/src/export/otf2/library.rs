@@ -24,7 +24,20 @@ pub const SUBSTRATE_POSIX: u8 = 1;
 pub const COMPRESSION_NONE: u8 = 1;
 pub const FLUSH: u8 = 1;
 pub const CHUNK_SIZE_EVENTS: u64 = 1024 * 1024;
-pub const CHUNK_SIZE_DEFINITIONS: u64 = 4 * 1024 * 1024;
+/// OTF2's bounds for a chunk's size.
+const CHUNK_SIZE_MIN: u64 = 256 * 1024;
+const CHUNK_SIZE_MAX: u64 = 16 * 1024 * 1024;
+
+/// The size of the definition chunks of an archive of at most `locations`
+/// locations. The groups of every thread and of every rank are a record
+/// each, which must fit in one chunk (a member takes at most 9 bytes);
+/// yet every location's own definitions take a chunk of that size in
+/// memory while they are written, so it is no larger than that needs.
+pub fn definitions_chunk_size(locations: u64) -> u64 {
+    (locations.saturating_mul(10) + 64 * 1024)
+        .next_power_of_two()
+        .clamp(CHUNK_SIZE_MIN, CHUNK_SIZE_MAX)
+}
 pub const UNDEFINED_TIMESTAMP: u64 = u64::MAX;
 pub const PARADIGM_USER: u8 = 1;
 pub const PARADIGM_OPENMP: u8 = 3;
@@ -193,4 +206,19 @@ fn load() -> Result<Otf2, String> {
         NAMES.join(" or "),
         errors.join("; ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_definition_chunk_holds_a_group_of_every_location() {
+        for locations in [1, 3, 1024 * 3, 16_384 * 3, 100_000] {
+            let size = definitions_chunk_size(locations);
+            assert!(size >= 9 * locations, "{locations}: {size}");
+            assert!((CHUNK_SIZE_MIN..=CHUNK_SIZE_MAX).contains(&size));
+        }
+        assert_eq!(definitions_chunk_size(3), CHUNK_SIZE_MIN);
+    }
 }

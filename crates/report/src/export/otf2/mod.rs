@@ -141,9 +141,20 @@ pub struct Archive {
 impl Archive {
     /// Starts an archive that will be directory `dir` (made, or replacing
     /// an archive written there before) once finished; until then it is
-    /// written beside it. The traces are of `experiment`, when known.
-    pub fn create(dir: &Path, experiment: Option<&Experiment>) -> Result<Archive, Error> {
+    /// written beside it. The traces are of `experiment`, when known, and
+    /// of `processes` processes.
+    pub fn create(
+        dir: &Path,
+        experiment: Option<&Experiment>,
+        processes: usize,
+    ) -> Result<Archive, Error> {
         let otf2 = library::get().map_err(Error::Library)?;
+        // A bound on the threads of a process: the most a rank of the
+        // experiment had, else more than programs run.
+        let threads = (experiment.and_then(|e| e.manifest.threads_per_rank.as_ref()))
+            .and_then(|threads| threads.iter().max().copied())
+            .unwrap_or(256);
+        let locations = processes as u64 * u64::from(threads.max(1));
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| Error::Io { path, source }
@@ -168,7 +179,7 @@ impl Archive {
                 name.as_ptr(),
                 library::FILEMODE_WRITE,
                 library::CHUNK_SIZE_EVENTS,
-                library::CHUNK_SIZE_DEFINITIONS,
+                library::definitions_chunk_size(locations),
                 library::SUBSTRATE_POSIX,
                 library::COMPRESSION_NONE,
             )
