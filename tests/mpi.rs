@@ -7,7 +7,7 @@
 //! communicator, never before it was sent once the clocks' offsets are
 //! applied.
 
-use pomp2::clock::SyncMethod;
+use pomp2::clock::{ClockSync, SyncMethod};
 use pomp2::experiment::{Agreement, Experiment};
 use pomp2::mpi::{CommId, ThreadLevel};
 use pomp2::profile::{Kind, Node, Profile};
@@ -224,6 +224,11 @@ impl Ran {
 /// two cores runs them without waiting actively. One run at a time: they
 /// would share the two cores.
 fn mpirun(program: &Path, directory: &Path, env: &[(&str, &str)]) -> Ran {
+    mpirun_with(program, &[], directory, env)
+}
+
+/// [`mpirun`] with the program's arguments.
+fn mpirun_with(program: &Path, args: &[&str], directory: &Path, env: &[(&str, &str)]) -> Ran {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let output = succeed(
@@ -233,6 +238,7 @@ fn mpirun(program: &Path, directory: &Path, env: &[(&str, &str)]) -> Ran {
             .arg(RANKS.to_string())
             .args(["--mca", "mpi_yield_when_idle", "1"])
             .arg(program)
+            .args(args)
             .env("OMP_NUM_THREADS", "2")
             .env("OMP_WAIT_POLICY", "passive")
             .envs(env.iter().copied()),
@@ -358,7 +364,8 @@ fn check_experiment(experiment: &Experiment) {
         );
         assert_eq!(trace.footer.dropped_mpi_records, 0);
     }
-    check_messages(&traces);
+    check_messages(&traces, Clocks::AsRecorded);
+    check_messages(&traces, Clocks::AsMeasured);
     check_collectives(&traces);
 }
 
@@ -433,10 +440,53 @@ struct Side {
 
 type Channel = (CommId, u32, u32, u32);
 
+/// Which offsets put the ranks' times on one clock.
+#[derive(Debug, Clone, Copy)]
+enum Clocks {
+    /// The trace's own: on one host every rank reads rank 0's clock.
+    AsRecorded,
+    /// The ping-pong's answers, as if each rank were on a host of its own.
+    AsMeasured,
+}
+
+impl Clocks {
+    fn of(self, trace: &Trace) -> ClockSync {
+        let mut clock = trace.footer.clock.clone().expect("clock offsets");
+        if let Clocks::AsMeasured = self {
+            for offset in &mut clock.offsets {
+                if let Some(measured) = offset.measured {
+                    offset.offset_ns = measured.offset_ns;
+                    offset.precision_ns = measured.precision_ns;
+                }
+            }
+        }
+        clock
+    }
+
+    /// How much earlier than its send a receive may seem to end: nothing
+    /// on the same clock, the two ranks' precisions with measured offsets.
+    fn slack(self, clocks: &[ClockSync]) -> i64 {
+        match self {
+            Clocks::AsRecorded => 0,
+            Clocks::AsMeasured => {
+                let widest = clocks
+                    .iter()
+                    .flat_map(|c| &c.offsets)
+                    .map(|o| o.precision_ns as i64)
+                    .max()
+                    .unwrap_or(0);
+                2 * widest
+            }
+        }
+    }
+}
+
 /// Every message sent is received once, with the same bytes, tag and
 /// communicator, and with the clocks' offsets applied its receive ends
-/// after its send began.
-fn check_messages(traces: &[Trace]) {
+/// after its send began (within the offsets' precision).
+fn check_messages(traces: &[Trace], clocks: Clocks) {
+    let synced: Vec<ClockSync> = traces.iter().map(|t| clocks.of(t)).collect();
+    let slack = clocks.slack(&synced);
     let mut members: BTreeMap<CommId, Vec<u32>> = BTreeMap::new();
     for trace in traces {
         for communicator in &trace.footer.communicators {
@@ -456,7 +506,7 @@ fn check_messages(traces: &[Trace]) {
     let mut receives: BTreeMap<Channel, Vec<Side>> = BTreeMap::new();
     for (rank, trace) in traces.iter().enumerate() {
         let rank = rank as u32;
-        let clock = trace.footer.clock.as_ref().unwrap();
+        let clock = &synced[rank as usize];
         for event in trace.mpi.values().flatten() {
             let time = clock.common_ns(event.time);
             let (message, sending) = match &event.record {
@@ -497,8 +547,8 @@ fn check_messages(traces: &[Trace]) {
         for (send, receive) in sent.iter().zip(received.iter()) {
             assert_eq!(send.bytes, receive.bytes, "{channel:?}");
             assert!(
-                receive.time >= send.time,
-                "{channel:?}: received {} ns before it was sent",
+                receive.time + slack >= send.time,
+                "{channel:?}, clocks {clocks:?}: received {} ns before it was sent",
                 send.time - receive.time
             );
         }
@@ -743,6 +793,33 @@ fn without_the_mpi_library_ranks_agree_by_their_launcher() {
     }
 }
 
+/// The first link after a build seals the runtime archive; when that link
+/// runs through `POMP_CC=mpicc`, the partial link of the sealing is the
+/// compiler's behind the MPI wrapper, to which no MPI library is added.
+#[test]
+fn the_runtime_is_sealed_by_a_link_through_the_mpi_wrapper() {
+    let place = place();
+    let fresh = place.directory("fresh-runtime");
+    let built = PathBuf::from(env!("CARGO_BIN_EXE_pomp"))
+        .parent()
+        .unwrap()
+        .join("libpomp_runtime.a");
+    std::fs::copy(&built, fresh.join("libpomp_runtime.a")).unwrap();
+    let directory = place.directory("sealed-by-mpicc");
+    succeed(
+        place
+            .command(place.bin().join("pomp-cc"), &directory)
+            .env("POMP_CC", "mpicc")
+            .env("POMP_RUNTIME_DIR", &fresh)
+            .args(["-fopenmp", "-O2"])
+            .arg(repository().join("corpus/mpi/ring.c"))
+            .args(["-o", "ring"]),
+    );
+    assert!(fresh.join("sealed/libpomp_runtime.a").is_file());
+    let ran = mpirun(&directory.join("ring"), &directory, &[]);
+    one_summary(&ran);
+}
+
 /// With `POMP_CXX=mpicxx`, the clang front end reads a source with the
 /// MPI wrapper's own preprocessor flags: it finds `mpi.h`, and says
 /// nothing.
@@ -759,4 +836,24 @@ fn the_clang_front_end_finds_mpi_h_through_the_mpi_wrapper() {
             .args(["-o", "halo.o"]),
     );
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+/// A program without OpenMP directives that links MPI is measured too: its
+/// MPI calls, with the runtime and its (empty) region registration.
+#[test]
+fn a_program_without_openmp_has_its_mpi_measured() {
+    let program = build("call_costs.c", Build::PompRunsMpi, &[]);
+    let ran = mpirun_with(
+        &program,
+        &["100"],
+        &place().directory("without-openmp"),
+        &[],
+    );
+    assert!(ran.stdout.contains("pingpong_ns="), "{}", ran.stdout);
+    one_summary(&ran);
+    let profiles = profiles(&ran.experiment());
+    let calls = mpi_calls(&profiles[1]);
+    assert_eq!(calls["MPI_Send"], 110);
+    assert_eq!(calls["MPI_Allreduce"], 110);
+    assert!(profiles[1].regions.iter().all(|r| r.region_type == "mpi"));
 }

@@ -104,6 +104,20 @@ fn beside_mpi_wrapper(compiler: &[OsString]) -> Option<PathBuf> {
     c.is_file().then_some(c)
 }
 
+/// The compiler an MPI compiler wrapper `wrapper` runs (Open MPI's
+/// `--showme:command`, else the first word of MPICH's `-show`), for a step
+/// that must not get MPI's libraries, which the wrapper adds to every
+/// link, even a partial one; `None` where it says none.
+pub fn compiler_behind(wrapper: &Path) -> Option<OsString> {
+    let said = |option: &str| {
+        let output = command(wrapper).arg(option).output().ok()?;
+        let said = String::from_utf8_lossy(&output.stdout);
+        let first = said.split_whitespace().next()?.to_string();
+        output.status.success().then_some(OsString::from(first))
+    };
+    said("--showme:command").or_else(|| said("-show"))
+}
+
 /// Whether a program name is an MPI compiler wrapper (`mpicc`, `mpicxx`,
 /// `mpif90`, `mpifort`, `mpiicc`, ...).
 pub fn is_mpi_wrapper(name: &OsStr) -> bool {

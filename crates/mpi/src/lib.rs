@@ -17,4 +17,4 @@ pub mod functions;
 pub mod source;
 
 pub use build::{library, ARCHIVE};
-pub use compiler::{first_mpi_argument, links_mpi, MpiCompiler};
+pub use compiler::{compiler_behind, first_mpi_argument, is_mpi_wrapper, links_mpi, MpiCompiler};

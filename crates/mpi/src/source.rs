@@ -353,10 +353,11 @@ fn observation(binding: Binding, wrapper: &Wrapper, params: &[Param]) -> Vec<Str
         } => {
             let mut all = vec![v(comm)];
             all.extend(arguments.iter().map(|a| v(a)));
-            vec![
-                "pomp_mpi_collective_begin();".to_string(),
-                format!("pomp_mpilib_{}_done({});", op_stem(op), all.join(", ")),
-            ]
+            vec![format!(
+                "pomp_mpilib_{}_done({});",
+                op_stem(op),
+                all.join(", ")
+            )]
         }
         Recipe::CommMade { parent, made } => {
             vec![format!(

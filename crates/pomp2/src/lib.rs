@@ -17,3 +17,12 @@ pub mod registration;
 pub mod trace;
 
 pub use region::{EventSet, Interface, RegionId};
+
+/// Every function pomp's runtime defines globally: the POMP2 interface
+/// with both linkages ([`events::library_symbols`]) and the entry points
+/// through which the POMP MPI library reports ([`mpi::ENTRY_POINTS`]).
+/// Nothing else of the runtime may be global, or it could take the place
+/// of one of the program's own functions.
+pub fn runtime_symbols() -> impl Iterator<Item = String> {
+    events::library_symbols().chain(mpi::ENTRY_POINTS.iter().map(|entry| entry.name.to_string()))
+}

@@ -156,12 +156,12 @@ pub fn region(id: crate::profile::RegionId, name: &str) -> crate::profile::Regio
         end_last_line: None,
         name: Some(name.to_string()),
         unit: None,
+        code_kind: None,
         label: name.to_string(),
         idf_id: None,
         implicit_barrier: crate::profile::ImplicitBarrier::Explicit,
         attributes: Default::default(),
         malformed_ctc: false,
-        code_kind: None,
     }
 }
 
@@ -411,9 +411,9 @@ const fn entry(
 ///   (source, tag, bytes; ignored for sends) or cancelled;
 ///   `pomp_mpi_request_tested`: tested, not complete;
 ///   `pomp_mpi_request_freed`: freed before completion.
-/// - `pomp_mpi_collective_begin` / `_end`: a collective operation on
+/// - `pomp_mpi_collective_end`: the call made a collective operation on
 ///   `comm`, `root` its root (-1 for none), with the bytes this rank sent
-///   to and received from the others.
+///   to and received from the others; it began when the call began.
 pub const ENTRY_POINTS: &[EntryPoint] = &[
     entry(
         "pomp_mpi_enter",
@@ -531,7 +531,6 @@ pub const ENTRY_POINTS: &[EntryPoint] = &[
         &[("uint64_t", "request")],
     ),
     entry("pomp_mpi_request_freed", "void", &[("uint64_t", "request")]),
-    entry("pomp_mpi_collective_begin", "void", &[]),
     entry(
         "pomp_mpi_collective_end",
         "void",
@@ -577,6 +576,13 @@ mod tests {
             threads.unwrap().c_prototype(),
             "uint32_t pomp_mpi_threads(void);"
         );
+    }
+
+    #[test]
+    fn an_mpi_region_is_named_by_its_function_alone() {
+        let region = region(7, "MPI_Allreduce");
+        assert_eq!(region.region_name().label(), "MPI_Allreduce");
+        assert_eq!(region.region_name().what(), "MPI_Allreduce");
     }
 
     #[test]

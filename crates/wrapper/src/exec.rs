@@ -54,6 +54,15 @@ impl Executor<'_> {
                         if let Some(object) = additions.registration {
                             run.args.insert(registration_at, object.into_os_string());
                         }
+                        // The libraries are no source of a language the
+                        // user's `-x` still names.
+                        if run
+                            .args
+                            .iter()
+                            .any(|a| a.as_encoded_bytes().starts_with(b"-x"))
+                        {
+                            run.args.extend(["-x".into(), "none".into()]);
+                        }
                         if let Some(mpi) = additions.mpi {
                             // Before MPI's own libraries: after them, MPI's
                             // functions would be taken from those.
@@ -114,7 +123,8 @@ impl Executor<'_> {
             }
         }
         let mpi = self.mpi_library(inputs, command)?;
-        if !scan.needs_pomp_library() && mpi.is_none() {
+        scan.measures_mpi = mpi.is_some();
+        if !scan.needs_pomp_library() {
             return Ok(None);
         }
         let chosen = inputs.runtime.as_deref();
@@ -133,10 +143,7 @@ impl Executor<'_> {
                     &Compiler::C.command()?,
                 )?;
         }
-        // The runtime a program measuring MPI alone is linked with still
-        // asks for its (empty) registration.
-        let registration = if scan.needs_registration() || scan.needs_pomp1_table() || mpi.is_some()
-        {
+        let registration = if scan.needs_registration() || scan.needs_pomp1_table() {
             Some(self.registration_object(&scan, inputs)?)
         } else {
             None

@@ -187,11 +187,6 @@ pub extern "C" fn pomp_mpi_request_freed(request: u64) {
 }
 
 #[no_mangle]
-pub extern "C" fn pomp_mpi_collective_begin() {
-    super::collective_begin()
-}
-
-#[no_mangle]
 pub extern "C" fn pomp_mpi_collective_end(
     operation: u32,
     comm: u64,

@@ -53,13 +53,17 @@ unsafe fn slot<'a>(handle: *mut i64) -> Option<&'a AtomicI64> {
 }
 
 /// The region and class a handle names, assigned from the function's
-/// name the first time. An unknown name is a region of class other.
-unsafe fn resolve(handle: *mut i64, name: Option<&[u8]>) -> Option<(RegionId, Class)> {
+/// name (a C string, null where the caller has none) the first time. An
+/// unknown name is a region of class other.
+unsafe fn resolve(handle: *mut i64, name: *const libc::c_char) -> Option<(RegionId, Class)> {
     let slot = slot(handle)?;
     if let Some(known) = from_handle_value(slot.load(Ordering::Acquire)) {
         return Some(known);
     }
-    let name = std::str::from_utf8(name?).ok()?;
+    if name.is_null() {
+        return None;
+    }
+    let name = std::str::from_utf8(crate::regions::c_string_bytes(name)).ok()?;
     if !crate::ensure_running() {
         return None;
     }
@@ -73,14 +77,13 @@ pub(crate) unsafe fn enter(handle: *mut i64, function: *const libc::c_char) {
     if !crate::recording() {
         return;
     }
-    let name = crate::regions::c_string_bytes(function);
-    if let Some((region, _)) = resolve(handle, Some(name)) {
+    if let Some((region, _)) = resolve(handle, function) {
         crate::record(|state| state.enter_mpi(region, Now));
     }
 }
 
 pub(crate) unsafe fn exit(handle: *mut i64) {
-    if let Some((region, class)) = resolve(handle, None) {
+    if let Some((region, class)) = resolve(handle, std::ptr::null()) {
         crate::record(|state| state.exit_mpi(region, class, Now));
     }
 }
@@ -187,10 +190,6 @@ pub(crate) fn request_freed(handle: u64) {
     requests::finish(handle);
 }
 
-pub(crate) fn collective_begin() {
-    on_thread(|state| state.record_mpi(MpiRecord::CollectiveBegin, At::CallStart, Now));
-}
-
 pub(crate) fn collective_end(operation: u32, comm: u64, root: i32, sent: u64, received: u64) {
     let Some(operation) = u8::try_from(operation)
         .ok()
@@ -211,6 +210,7 @@ pub(crate) fn collective_end(operation: u32, comm: u64, root: i32, sent: u64, re
             totals.collective_bytes_sent += sent;
             totals.collective_bytes_received += received;
         });
+        state.record_mpi(MpiRecord::CollectiveBegin, At::CallStart, Now);
         state.record_mpi(MpiRecord::CollectiveEnd(collective), At::Now, Now);
     });
 }

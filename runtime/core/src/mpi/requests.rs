@@ -5,7 +5,7 @@
 //! 1 in the order they started.
 
 use pomp2::mpi::CommId;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -30,7 +30,7 @@ fn in_flight<T>(work: impl FnOnce(&mut HashMap<u64, Pending>) -> T) -> T {
     let mut table = IN_FLIGHT
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    work(table.get_or_insert_with(HashMap::new))
+    work(table.get_or_insert_with(HashMap::default))
 }
 
 /// A request with handle `handle` started; its number.

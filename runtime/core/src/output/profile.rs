@@ -147,7 +147,7 @@ fn tree(state: &ThreadState) -> Node {
         } else {
             (node.inclusive_ns, node.exclusive_ns())
         };
-        let (bytes_sent, bytes_received) = state.mpi.bytes.get(&index).copied().unwrap_or_default();
+        let (bytes_sent, bytes_received) = state.mpi.bytes_of(index);
         Node {
             region: region_ref(node.region),
             kind: node.kind,

@@ -13,15 +13,15 @@ use crate::regions::RegionId;
 use pomp2::mpi::Class;
 use pomp2::profile::{Kind, MpiTotals};
 use pomp2::trace::{MpiEvent, MpiRecord};
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub struct ThreadMpi {
     /// Times in clock ticks until rescaled; `None` until the thread's first
     /// MPI call.
     pub totals: Option<MpiTotals>,
-    /// Bytes sent and received, by call-path node.
-    pub bytes: HashMap<NodeIndex, (u64, u64)>,
+    /// Bytes sent and received, by call-path node (indices are dense:
+    /// the vector grows to the largest node that moved any).
+    bytes: Vec<(u64, u64)>,
     /// When the thread's current (or last) MPI call began: the time of
     /// what begins in it (see `pomp2::trace::MpiRecord`).
     call_start: u64,
@@ -30,6 +30,11 @@ pub struct ThreadMpi {
 impl ThreadMpi {
     fn totals(&mut self) -> &mut MpiTotals {
         self.totals.get_or_insert_with(MpiTotals::default)
+    }
+
+    /// The bytes node `node` sent and received.
+    pub fn bytes_of(&self, node: NodeIndex) -> (u64, u64) {
+        self.bytes.get(node as usize).copied().unwrap_or_default()
     }
 }
 
@@ -71,10 +76,13 @@ impl ThreadState {
     pub fn count_mpi(&mut self, sent: u64, received: u64, update: impl FnOnce(&mut MpiTotals)) {
         update(self.mpi.totals());
         if sent != 0 || received != 0 {
-            let node = self.context;
-            let bytes = self.mpi.bytes.entry(node).or_default();
-            bytes.0 += sent;
-            bytes.1 += received;
+            let node = self.context as usize;
+            let bytes = &mut self.mpi.bytes;
+            if bytes.len() <= node {
+                bytes.resize(node + 1, (0, 0));
+            }
+            bytes[node].0 += sent;
+            bytes[node].1 += received;
         }
     }
 
