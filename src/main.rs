@@ -132,7 +132,8 @@ struct PreviewArgs {
 }
 
 const REPORT_ABOUT: &str = "Reads the profiles an instrumented program writes at exit \
-(pomp-profile.<pid>.json) and answers where the time went and why.\n\n\
+(pomp-profile.<pid>.json; of an MPI program, every rank's in the run's experiment directory, \
+pomp-<date>_<time>_<job>) and answers where the time went and why.\n\n\
 Times add up over threads: a region three threads spend 1 s in has 3 s inclusive time, and \
 shares are of the run's thread time (wall time × threads). The report shows:\n\
   - regions by inclusive time: construct, enclosing function, file:line, visits, inclusive \
@@ -146,7 +147,12 @@ waiting taken out, min, mean, max, and imbalance = (max − mean) / max, the sha
 construct's time evenly shared work would save;\n\
   - tasks per construct, who created them, and with a trace (POMP_TRACE=1) a histogram of \
 task durations.\n\n\
-Several profiles (one per MPI rank) are one run: figures are means with their range. \
+An experiment directory (or several profiles, one per MPI rank) is one run, read rank by rank \
+so that tens of thousands of ranks fit in memory: figures are means over the ranks, in brackets \
+the least and the greatest with the rank that had each (r3: rank 3); the report adds each \
+region's imbalance over ranks, MPI's time by class and bytes (measured by the POMP MPI \
+library), and each MPI routine summed over its call sites; --format json has every rank's \
+values. Files of different runs are refused, naming both. \
 --baseline compares with a reference run, usually on one thread: speed-up, and the total \
 overhead T_p − T_1/p split into the classes above and what they leave unexplained. \
 --diff compares two runs region by region; profiles from different builds are recognised \
@@ -154,26 +160,29 @@ by their region ids, said to differ, and matched by construct, function and file
 The trace the runtime writes beside a profile (POMP_TRACE=1, a compact binary file, \
 pomp-trace.<pid>.ptrace) is read when it is there: the HTML page draws its timelines. \
 --chrome turns it into Chrome trace JSON for Perfetto or chrome://tracing, --otf2 into an OTF2 \
-archive for Vampir and the OTF2 tools (through the OTF2 library, loaded when asked for); both \
-take the profile or the trace itself. --cube writes the profiles as a CUBE4 archive for Cube.";
+archive for Vampir and the OTF2 tools (through the OTF2 library, loaded when asked for): of a run \
+of several ranks, one archive of every rank, each under its host, with MPI's messages and \
+collectives, on rank 0's clock. Both take the profiles or the traces themselves. --cube writes \
+the profiles as a CUBE4 archive for Cube: ranks under their hosts, threads as locations.";
 
 const REPORT_EXAMPLES: &str = "Examples:\n  \
 pomp report pomp-profile.4242.json\n  \
 pomp report pomp-profile.4242.json --tree --top 0\n  \
 pomp report run.json --html report.html --flamegraph flame.svg --speedscope run.speedscope.json\n  \
 pomp report p4.json --baseline p1.json          # speed-up and overheads against one thread\n  \
-pomp report pomp-profile.rank*.json             # MPI ranks: min, mean, max\n  \
+pomp report pomp-20250314_093015_4242           # an MPI run's experiment: every rank\n  \
 pomp report --diff before.json after.json --flamegraph diff.svg\n  \
 pomp report run.json --idf build/ --format csv > regions.csv\n  \
-pomp report pomp-profile.rank*.json --cube run.cubex   # Cube: call paths by rank and thread\n  \
-pomp report pomp-trace.4242.ptrace --otf2 trace-otf2   # then: otf2-print trace-otf2/traces.otf2\n  \
+pomp report pomp-20250314_093015_4242 --cube run.cubex  # Cube: call paths by rank and thread\n  \
+pomp report pomp-20250314_093015_4242 --otf2 trace-otf2 # then: otf2-print trace-otf2/traces.otf2\n  \
+pomp report pomp-trace.4242.ptrace --otf2 trace-otf2   # a trace alone\n  \
 pomp report pomp-profile.4242.json --chrome trace.json  # Perfetto\n  \
 pomp report pomp-profile.4242.json --suggest-filter=app.filter  # then: pomp-cc --pomp-filter=app.filter";
 
 #[derive(clap::Args)]
 struct ReportArgs {
-    /// Profiles of one run: one, or one per MPI rank.
-    #[arg(value_name = "PROFILE", required_unless_present = "diff")]
+    /// One run: a profile, an MPI run's experiment directory, or its ranks' profiles (or traces, to convert).
+    #[arg(value_name = "PROFILE_OR_DIR", required_unless_present = "diff")]
     profiles: Vec<PathBuf>,
     /// Compare run A with run B region by region (with --flamegraph: a differential flame graph).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["profiles", "baseline", "tree", "speedscope"])]
@@ -202,13 +211,13 @@ struct ReportArgs {
     /// Write a speedscope document (speedscope.app): one profile per thread.
     #[arg(long, value_name = "OUT.json")]
     speedscope: Option<PathBuf>,
-    /// Write the profiles as a CUBE4 archive (Cube, pycubexr): time and its waiting and control parts, visits, fork/join and idle time, per call path and thread, ranks as processes.
+    /// Write the profiles as a CUBE4 archive (Cube, pycubexr): time and its waiting, control and MPI parts, visits, bytes, fork/join and idle time, per call path and thread, ranks as processes under their hosts.
     #[arg(long, value_name = "OUT.cubex")]
     cube: Option<PathBuf>,
     /// Write the run's trace (POMP_TRACE=1) as Chrome trace JSON (Perfetto, chrome://tracing). PROFILE may be the trace itself.
     #[arg(long, value_name = "OUT.json")]
     chrome: Option<PathBuf>,
-    /// Write the run's trace (POMP_TRACE=1) as an OTF2 archive in DIR (Vampir, otf2-print); needs the OTF2 library (Debian: libopen-trace-format2-10). PROFILE may be the trace itself.
+    /// Write the run's traces (POMP_TRACE=1), every rank's, as one OTF2 archive in DIR (Vampir, otf2-print): ranks under their hosts, MPI's messages and collectives, one time line; needs the OTF2 library (Debian: libopen-trace-format2-10). The traces themselves may be named instead of the profiles.
     #[arg(long, value_name = "DIR")]
     otf2: Option<PathBuf>,
     /// Write a filter (Score-P's syntax, for --filter) leaving out the regions whose measurement costs most relative to their time, each with its visits, time per visit and estimated overhead; to FILE, or printed. No report is printed.

@@ -1013,8 +1013,11 @@ fn missing_truncated_and_foreign_files_are_refused_clearly() {
     refused_with(
         &[profile, trace.as_os_str()],
         &trace,
-        "is a pomp trace (the runtime's binary trace), not a pomp profile: \
-         `pomp report TRACE --otf2 DIR` or `--chrome OUT.json` converts it",
+        &format!(
+            "is a trace and {} a profile: name the profiles (the traces beside them are read \
+             with them), or the traces alone",
+            run_.profile.display()
+        ),
     );
     refused_with(
         &[profile, "--idf".as_ref(), profile],
@@ -1171,6 +1174,15 @@ fn the_help_explains_the_figures() {
 
 // Exports, read by readers nobody here wrote: pycubexr for CUBE4, the OTF2
 // library's otf2-print and its Python bindings for OTF2.
+
+/// What otf2-print prints of the archive `anchor`, which it must read
+/// without a warning (it warns of definitions out of order, for one).
+fn otf2_print(anchor: &Path) -> Output {
+    let printed = succeed(Command::new("otf2-print").arg(anchor));
+    let warnings = text(&printed.stderr);
+    assert!(warnings.trim().is_empty(), "otf2-print warns:\n{warnings}");
+    printed
+}
 
 /// The Python with pycubexr and the OTF2 bindings that `scripts/setup`
 /// makes.
@@ -1457,7 +1469,7 @@ fn otf2_archives_read_by_otf2_print_and_python_equal_the_runtime_s_counts() {
             assert_eq!(count("ThreadTaskCreate"), profile.tasks.created);
         }
         // otf2-print reads it too, and counts the same enters.
-        let printed = succeed(Command::new("otf2-print").arg(&anchor));
+        let printed = otf2_print(&anchor);
         let mut enters: std::collections::BTreeMap<(String, String), u64> = Default::default();
         for line in text(&printed.stdout).lines() {
             let mut words = line.split_whitespace();
@@ -1863,4 +1875,655 @@ fn a_diff_of_runs_with_no_region_in_common_says_so() {
     let diff: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(diff["speedup"], Value::Null, "{diff:#}");
     assert_eq!(diff["common_rows"], 0);
+}
+
+// MPI and OpenMP across ranks, run with Open MPI's mpirun. On a machine
+// of few cores every rank's threads must yield while they wait, or a run
+// of seconds takes minutes; and one run at a time.
+
+const RANKS: usize = 4;
+
+/// corpus/report/mpi_ring.c, built once through `pomp cc` with Open MPI's
+/// compiler wrapper as the compiler, which links the POMP MPI library, and
+/// its MPI calls as regions too, so that their call sites are told apart.
+fn mpi_ring() -> &'static Path {
+    static PROGRAM: OnceLock<(TempDir, PathBuf)> = OnceLock::new();
+    let (_, program) = PROGRAM.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("pomp-report-mpi")
+            .tempdir()
+            .unwrap();
+        succeed(
+            pomp()
+                .current_dir(dir.path())
+                .env("POMP_RUNTIME_DIR", runtime_dir())
+                .env("POMP_CACHE_DIR", dir.path().join("cache"))
+                .env_remove("POMP_RUNTIME")
+                .env_remove("POMP_MPI")
+                .env("POMP_CC", "mpicc")
+                .args(["cc", "--pomp-regions=mpi", "-fopenmp", "-O2", "-I"])
+                .arg(repository().join("corpus/report"))
+                .arg(repository().join("corpus/report/mpi_ring.c"))
+                .args(["-o", "mpi_ring"]),
+        );
+        let program = dir.path().join("mpi_ring");
+        (dir, program)
+    });
+    program
+}
+
+/// One run of the ring on `RANKS` ranks of 2 threads in `dir`, every
+/// visit timed and traced; the experiment it wrote.
+fn run_ring(dir: &Path, args: &[&str]) -> PathBuf {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let before = experiments_in(dir);
+    let output = succeed(
+        Command::new("mpirun")
+            .current_dir(dir)
+            .args(["--allow-run-as-root", "--oversubscribe", "-np"])
+            .arg(RANKS.to_string())
+            .args(["--mca", "mpi_yield_when_idle", "1"])
+            .arg(mpi_ring())
+            .args(args)
+            .env("OMP_NUM_THREADS", "2")
+            .env("OMP_WAIT_POLICY", "passive")
+            .env("OMP_PROC_BIND", "false")
+            .env("POMP_SUMMARY", "0")
+            .env("POMP_TRACE", "1")
+            .env("POMP_THROTTLE", "0")
+            .env_remove("POMP_PROFILE")
+            .env_remove("POMP_EXPERIMENT_DIRECTORY"),
+    );
+    assert!(
+        text(&output.stdout).contains(&format!("{RANKS} ranks passed")),
+        "{}",
+        text(&output.stdout)
+    );
+    let new: Vec<PathBuf> = (experiments_in(dir).into_iter())
+        .filter(|e| !before.contains(e))
+        .collect();
+    let [experiment] = new.as_slice() else {
+        panic!("the run made {new:?}: {}", text(&output.stderr))
+    };
+    experiment.clone()
+}
+
+fn experiments_in(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| pomp2::experiment::is_experiment(p))
+        .collect()
+}
+
+/// An experiment's profiles, in rank order.
+fn profiles_of(experiment: &Path) -> Vec<PathBuf> {
+    let processes = pomp2::experiment::Experiment::open(experiment)
+        .unwrap()
+        .processes()
+        .unwrap();
+    assert_eq!(processes.len(), RANKS, "{processes:?}");
+    processes
+        .into_iter()
+        .map(|p| p.profile.expect("a profile"))
+        .collect()
+}
+
+/// `pomp report ARGS OPTION OUT`, which must succeed.
+fn report_writing(args: &[&Path], option: &str, out: &Path) {
+    succeed(pomp().arg("report").args(args).arg(option).arg(out));
+}
+
+fn ranks_of(spread: &Value) -> (u64, u64) {
+    (
+        spread["min_rank"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{spread}")),
+        spread["max_rank"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{spread}")),
+    )
+}
+
+/// The bytes an MPI call's nodes sent and received, over a thread's tree.
+fn node_bytes(node: &pomp2::profile::Node) -> (u64, u64) {
+    node.children.iter().map(node_bytes).fold(
+        (node.bytes_sent, node.bytes_received),
+        |(sent, received), (s, r)| (sent + s, received + r),
+    )
+}
+
+#[test]
+fn an_mpi_run_is_reported_rank_by_rank() {
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-ring")
+        .tempdir()
+        .unwrap();
+    let (rounds, ints) = (3u64, 1000u64);
+    let experiment = run_ring(dir.path(), &["10", &rounds.to_string(), &ints.to_string()]);
+    let profiles = profiles_of(&experiment);
+    let read: Vec<pomp2::profile::Profile> = (profiles.iter())
+        .map(|p| pomp2::profile::read(p).unwrap())
+        .collect();
+    let report = json_report(&[&experiment], &[]);
+
+    let manifest = &report["run"]["manifest"];
+    assert_eq!(manifest["ranks"], RANKS as u64);
+    assert_eq!(
+        report["hosts"].as_array().unwrap().len(),
+        1,
+        "{}",
+        report["hosts"]
+    );
+    let ranks: Vec<&str> = (report["profiles"].as_array().unwrap().iter())
+        .map(|p| p["rank"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranks, ["0", "1", "2", "3"]);
+    // Rank r sleeps r + 1 units in the loop: rank 0 least, rank 3 most.
+    let loop_row = row(&report, "for of parallel for");
+    assert_eq!(ranks_of(&loop_row["inclusive_ns"]), (0, 3));
+    let per_rank: Vec<u64> =
+        serde_json::from_value(loop_row["per_rank"]["inclusive_ns"].clone()).unwrap();
+    assert_eq!(per_rank.len(), RANKS);
+    assert!(per_rank.windows(2).all(|w| w[0] < w[1]), "{per_rank:?}");
+    let imbalance = (report["rank_imbalance"].as_array().unwrap().iter())
+        .find(|r| r["label"] == loop_row["label"])
+        .unwrap_or_else(|| panic!("{:#}", report["rank_imbalance"]));
+    assert_eq!(ranks_of(&imbalance["inclusive_ns"]), (0, 3));
+    // Imbalance (max − mean) / max of 4, 3, 2 and 1 units: 0.375, less
+    // where ranks sharing few cores wait for them alike.
+    let share = imbalance["imbalance"].as_f64().unwrap();
+    assert!((0.15..0.5).contains(&share), "{imbalance:#}");
+
+    // MPI as the library measured it: each rank sends two messages of
+    // `ints` integers a round, and receives as many.
+    let mpi = &report["mpi"];
+    assert_eq!(mpi["ranks"], RANKS as u64, "{mpi:#}");
+    assert_eq!(mpi["messages_sent"]["mean"], 2 * rounds, "{mpi:#}");
+    assert_eq!(
+        mpi["bytes_received"]["min"],
+        2 * rounds * ints * 4,
+        "{mpi:#}"
+    );
+    assert!(
+        mpi["point_to_point_ns"]["mean"].as_u64() > Some(0),
+        "{mpi:#}"
+    );
+    assert_eq!(mpi["collectives"]["max"], 2, "{mpi:#}");
+    assert_eq!(mpi["per_rank"]["time_ns"].as_array().unwrap().len(), RANKS);
+    // MPI_Wait is called in two places, each once a round: counted once,
+    // from the library, its two call paths its call sites.
+    let function = |name: &str| {
+        (report["mpi_functions"].as_array().unwrap().iter())
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {:#}", report["mpi_functions"]))
+            .clone()
+    };
+    let wait = function("MPI_Wait");
+    assert_eq!(wait["call_sites"], 2);
+    assert_eq!(wait["visits"]["mean"], 2 * rounds);
+    assert_eq!(function("MPI_Sendrecv")["visits"]["mean"], rounds);
+    assert_eq!(function("MPI_Allreduce")["visits"]["max"], 1);
+    let movement = class(&report, "data_movement");
+    assert!(movement["ns"]["mean"].as_u64() > Some(0), "{movement:#}");
+
+    let printed = text(&succeed(pomp().arg("report").arg(&experiment)).stdout);
+    for part in [
+        "run pomp-",
+        "4 profiles",
+        " r0 ",
+        " r3",
+        "Imbalance over ranks",
+        "MPI (measured on 4 ranks",
+        "MPI routines",
+        "MPI_Wait",
+    ] {
+        assert!(printed.contains(part), "{part:?} not in:\n{printed}");
+    }
+
+    let filter = text(
+        &succeed(
+            pomp()
+                .arg("report")
+                .arg(&experiment)
+                .arg("--suggest-filter"),
+        )
+        .stdout,
+    );
+    assert!(
+        filter.contains("and the 3 other profiles of its run")
+            && filter.contains("SCOREP_REGION_NAMES_END"),
+        "{filter}"
+    );
+
+    // The page: its tables of ranks and MPI, and every rank's timelines.
+    let html = dir.path().join("ring.html");
+    report_writing(&[&experiment], "--html", &html);
+    let (body, log) = render_in_chromium(&html);
+    assert_eq!(body.attr("data-errors"), Some("0"), "{log}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    for part in ["id=\"ranks\"", "id=\"mpi\"", "MPI_Wait", "rank 3 thread 1"] {
+        assert!(page.contains(part), "{part} not in the page");
+    }
+
+    // Cube: the ranks as processes on their host, their threads as
+    // locations, and MPI's time and bytes where the profiles have them.
+    let cube = dir.path().join("ring.cubex");
+    report_writing(&[&experiment], "--cube", &cube);
+    assert_cube_equals(&cube, &read);
+    let in_cube = read_with_python("read_cube.py", &cube);
+    let totals = |metric: &str| -> Vec<f64> {
+        serde_json::from_value(in_cube["totals"][metric].clone())
+            .unwrap_or_else(|_| panic!("no {metric} in {:#}", in_cube["totals"]))
+    };
+    let (p2p, sent, received) = (
+        totals("mpi_point_to_point"),
+        totals("bytes_sent"),
+        totals("bytes_received"),
+    );
+    let mut location = 0;
+    for profile in &read {
+        let mpi = profile.mpi.as_ref().expect("MPI measured").totals;
+        let threads = location..location + profile.threads.len();
+        let cube_ns: f64 = p2p[threads.clone()].iter().sum::<f64>() * 1e9;
+        let ns = mpi.point_to_point_ns as f64;
+        assert!(
+            (cube_ns - ns).abs() < 1e3,
+            "{cube_ns} ns in Cube, {ns} ns measured"
+        );
+        for (thread, at) in profile.threads.iter().zip(threads) {
+            let (bytes_sent, bytes_received) = node_bytes(&thread.tree);
+            assert_eq!(
+                (sent[at], received[at]),
+                (bytes_sent as f64, bytes_received as f64)
+            );
+        }
+        location += profile.threads.len();
+    }
+    let anchor = text(
+        &Command::new("tar")
+            .arg("-xOf")
+            .arg(&cube)
+            .arg("anchor.xml")
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(anchor.contains("<class>node</class>"), "{anchor}");
+    for rank in 0..RANKS {
+        assert!(
+            anchor.contains(&format!("<name>rank {rank}</name>")),
+            "{anchor}"
+        );
+    }
+
+    // OTF2: one archive of every rank, a location group each under the
+    // host, every message received after it was sent, the clock's start
+    // in real time.
+    let archive = dir.path().join("otf2");
+    report_writing(&[&experiment], "--otf2", &archive);
+    let otf2 = read_with_python("read_otf2.py", &archive.join("traces.otf2"));
+    assert_eq!(otf2["problems"], serde_json::json!([]), "{otf2:#}");
+    let groups = otf2["location_groups"].as_array().unwrap();
+    let names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["rank 0", "rank 1", "rank 2", "rank 3"]);
+    for group in groups {
+        assert_eq!(group["above"][0]["class"], "node", "{group}");
+    }
+    assert_eq!(otf2["unmatched_sends"], serde_json::json!([]), "{otf2:#}");
+    assert_eq!(
+        otf2["unmatched_receives"],
+        serde_json::json!([]),
+        "{otf2:#}"
+    );
+    let messages = otf2["messages"].as_array().unwrap();
+    assert_eq!(messages.len() as u64, RANKS as u64 * 2 * rounds);
+    for message in messages {
+        assert_eq!(message["sent_bytes"], ints * 4, "{message}");
+        assert_eq!(
+            message["sent_bytes"], message["received_bytes"],
+            "{message}"
+        );
+        assert!(
+            message["received_at"].as_u64() >= message["sent_at"].as_u64(),
+            "{message}"
+        );
+    }
+    let start: u64 = serde_json::from_value(manifest["start_unix_ns"].clone()).unwrap();
+    let realtime = otf2["clock"]["realtime"].as_u64().unwrap();
+    assert!(
+        realtime.abs_diff(start) < 60_000_000_000,
+        "{} against {start}",
+        otf2["clock"]
+    );
+    for (rank, profile) in read.iter().enumerate() {
+        let threads: Vec<String> = (profile.threads.iter())
+            .map(|t| format!("thread {}", t.thread))
+            .collect();
+        for (thread, visits) in threads.iter().zip(traced_visits(profile)) {
+            let enters: std::collections::BTreeMap<String, u64> = serde_json::from_value(
+                otf2["group_enters"][format!("rank {rank}")][thread].clone(),
+            )
+            .unwrap_or_default();
+            assert_eq!(enters, visits, "rank {rank} {thread}");
+        }
+    }
+    otf2_print(&archive.join("traces.otf2"));
+}
+
+#[test]
+fn two_runs_in_one_directory_are_refused_naming_both() {
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-rings")
+        .tempdir()
+        .unwrap();
+    let first = run_ring(dir.path(), &["1", "1", "10"]);
+    let second = run_ring(dir.path(), &["1", "1", "10"]);
+    assert_ne!(first, second, "two runs, two experiments");
+    let name = |experiment: &Path| {
+        experiment
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let runs = format!("runs {} and {}", name(&first), name(&second));
+    let mut profiles = profiles_of(&first);
+    profiles.extend(profiles_of(&second));
+    for args in [vec![first.clone(), second.clone()], profiles] {
+        let output = run(pomp().arg("report").args(&args));
+        assert_eq!(output.status.code(), Some(2));
+        let error = text(&output.stderr);
+        for part in ["different runs", &runs] {
+            assert!(error.contains(part), "{part:?} not in: {error}");
+        }
+    }
+}
+
+// Traces of MPI ranks as the runtime writes them (spans, MPI records and
+// footers, written here with the contract's own writer), joined into one
+// OTF2 archive and read back by the OTF2 library's readers.
+
+/// A trace file of one thread's `spans` and `records`, times in
+/// nanoseconds (one tick each).
+fn write_trace(
+    path: &Path,
+    footer: &pomp2::trace::Footer,
+    spans: &[pomp2::trace::Span],
+    records: &[pomp2::trace::MpiEvent],
+) {
+    use pomp2::trace::{footer_chunk, header, ChunkWriter, MpiChunkWriter};
+    let mut bytes = header().to_vec();
+    let mut writer = ChunkWriter::new(1 << 16);
+    for span in spans {
+        writer.push(span);
+    }
+    bytes.extend_from_slice(writer.chunk(0));
+    let mut writer = MpiChunkWriter::new(1 << 16);
+    for record in records {
+        writer.push(record);
+    }
+    bytes.extend_from_slice(writer.chunk(0));
+    bytes.extend_from_slice(&footer_chunk(footer));
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn traces_of_mpi_ranks_join_into_one_otf2_archive_on_one_time_line() {
+    use pomp2::clock::{ClockOffset, ClockSync, SyncMethod};
+    use pomp2::mpi::{CollectiveOp, CommId, Communicator};
+    use pomp2::profile::Kind;
+    use pomp2::trace::{Collective, Footer, Message, MpiEvent, MpiRecord, Span};
+
+    let dir = tempfile::Builder::new()
+        .prefix("pomp-report-mpi-traces")
+        .tempdir()
+        .unwrap();
+    let run = "pomp-20250314_093015_77";
+    let experiment = dir.path().join(run);
+    std::fs::create_dir(&experiment).unwrap();
+    let start_unix_ns = 1_741_941_015_000_000_000u64;
+    let manifest = pomp2::experiment::Manifest {
+        format: pomp2::experiment::FORMAT.into(),
+        version: pomp2::experiment::VERSION,
+        run: run.into(),
+        command: vec!["./ring".into()],
+        working_directory: "/tmp".into(),
+        start: "2025-03-14T09:30:15+01:00".into(),
+        start_unix_ns,
+        ranks: 2,
+        agreement: pomp2::experiment::Agreement::Mpi,
+        launcher: None,
+        mpi: None,
+        threads_per_rank: Some(vec![1, 1]),
+        hosts: None,
+        finished: true,
+    };
+    std::fs::write(
+        experiment.join(pomp2::experiment::MANIFEST),
+        serde_json::to_vec(&manifest).unwrap(),
+    )
+    .unwrap();
+
+    // Rank 0 made a communicator of both ranks, rank 1 first in it.
+    let pair = CommId::made(0, 0);
+    let regions: Vec<pomp2::profile::Region> = [
+        "MPI_Send",
+        "MPI_Recv",
+        "MPI_Irecv",
+        "MPI_Isend",
+        "MPI_Wait",
+        "MPI_Allreduce",
+        "MPI_Comm_split",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(at, name)| pomp2::mpi::region(at as u32 + 1, name))
+    .collect();
+    let region = |name: &str| regions.iter().find(|r| r.label == name).unwrap().id;
+    let span = |name: &str, start: u64, end: u64| Span {
+        start,
+        duration: end - start,
+        region: region(name),
+        kind: Kind::Mpi,
+        task: 0,
+        forked: false,
+    };
+    let message = |communicator, peer, tag, bytes| Message {
+        communicator,
+        peer,
+        tag,
+        bytes,
+    };
+    let at = |time, record| MpiEvent { time, record };
+    let offset = |at_ns, offset_ns, method| ClockOffset {
+        at_ns,
+        offset_ns,
+        precision_ns: 5,
+        method,
+        measured: None,
+    };
+    let footer = |rank: u32, host: &str, clock: ClockSync, communicators| Footer {
+        format: pomp2::trace::FORMAT.into(),
+        producer: "test".into(),
+        pid: 100 + rank,
+        rank: Some(rank.to_string()),
+        origin_ticks: 0,
+        ns_per_tick: 1.0,
+        wall_ns: 10_000,
+        events: 0,
+        dropped_events: 0,
+        trace_limit: 1_000_000,
+        buffer_bytes: 1 << 16,
+        threads: vec![0],
+        regions: regions.clone(),
+        experiment: Some(run.into()),
+        ranks: Some(2),
+        host: Some(host.into()),
+        clock: Some(clock),
+        mpi_records: 0,
+        dropped_mpi_records: 0,
+        communicators,
+    };
+    // Rank 0's clock is the time line; rank 1's reads 2 µs behind it and
+    // began 1 µs before rank 0's: read without the offset, its receive of
+    // rank 0's first message would end before that message was sent.
+    let rank0_clock = ClockSync {
+        origin_monotonic_ns: 10_000,
+        offsets: vec![offset(0, 0, SyncMethod::Reference)],
+    };
+    let rank1_clock = ClockSync {
+        origin_monotonic_ns: 9_000,
+        offsets: vec![
+            offset(0, 2_000, SyncMethod::PingPong),
+            offset(5_000, 2_000, SyncMethod::PingPong),
+        ],
+    };
+    // On the common time line, rank 0's times are 10 000 + t and rank 1's
+    // 11 000 + t.
+    write_trace(
+        &experiment.join("trace.0.ptrace"),
+        &footer(
+            0,
+            "alpha",
+            rank0_clock,
+            vec![Communicator {
+                id: pair,
+                parent: CommId::WORLD,
+                members: vec![1, 0],
+            }],
+        ),
+        &[
+            span("MPI_Comm_split", 10, 50),
+            span("MPI_Send", 100, 200),
+            span("MPI_Irecv", 300, 310),
+            span("MPI_Recv", 320, 1_500),
+            span("MPI_Wait", 1_600, 1_700),
+            span("MPI_Allreduce", 2_000, 2_300),
+        ],
+        &[
+            at(100, MpiRecord::Send(message(CommId::WORLD, 1, 7, 800))),
+            at(300, MpiRecord::IrecvRequest { request: 1 }),
+            at(1_500, MpiRecord::Recv(message(pair, 0, 9, 24))),
+            at(
+                1_700,
+                MpiRecord::Irecv {
+                    message: message(CommId::WORLD, 1, 8, 16),
+                    request: 1,
+                },
+            ),
+            at(2_000, MpiRecord::CollectiveBegin),
+            at(
+                2_300,
+                MpiRecord::CollectiveEnd(Collective {
+                    operation: CollectiveOp::Allreduce,
+                    communicator: CommId::WORLD,
+                    root: None,
+                    sent: 8,
+                    received: 8,
+                }),
+            ),
+        ],
+    );
+    write_trace(
+        &experiment.join("trace.1.ptrace"),
+        &footer(1, "beta", rank1_clock, Vec::new()),
+        &[
+            span("MPI_Comm_split", 20, 40),
+            span("MPI_Recv", 50, 150),
+            span("MPI_Isend", 200, 210),
+            span("MPI_Wait", 220, 260),
+            span("MPI_Send", 300, 310),
+            span("MPI_Allreduce", 900, 1_300),
+        ],
+        &[
+            at(150, MpiRecord::Recv(message(CommId::WORLD, 0, 7, 800))),
+            at(
+                200,
+                MpiRecord::Isend {
+                    message: message(CommId::WORLD, 0, 8, 16),
+                    request: 1,
+                },
+            ),
+            at(260, MpiRecord::IsendComplete { request: 1 }),
+            // To rank 1 of the pair: world rank 0.
+            at(300, MpiRecord::Send(message(pair, 1, 9, 24))),
+            at(900, MpiRecord::CollectiveBegin),
+            at(
+                1_300,
+                MpiRecord::CollectiveEnd(Collective {
+                    operation: CollectiveOp::Allreduce,
+                    communicator: CommId::WORLD,
+                    root: None,
+                    sent: 8,
+                    received: 8,
+                }),
+            ),
+        ],
+    );
+
+    let archive = dir.path().join("otf2");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&experiment)
+            .arg("--otf2")
+            .arg(&archive),
+    );
+    let anchor = archive.join("traces.otf2");
+    let read = read_with_python("read_otf2.py", &anchor);
+    assert_eq!(read["problems"], serde_json::json!([]), "{read:#}");
+    // Every send has its receive, of the same size, received after it
+    // was sent.
+    assert_eq!(read["unmatched_sends"], serde_json::json!([]), "{read:#}");
+    assert_eq!(
+        read["unmatched_receives"],
+        serde_json::json!([]),
+        "{read:#}"
+    );
+    let messages = read["messages"].as_array().unwrap();
+    let summary: Vec<(String, String, String, u64)> = messages
+        .iter()
+        .map(|m| {
+            assert_eq!(m["sent_bytes"], m["received_bytes"], "{m}");
+            assert!(m["received_at"].as_u64() >= m["sent_at"].as_u64(), "{m}");
+            (
+                m["from"].as_str().unwrap().into(),
+                m["to"].as_str().unwrap().into(),
+                m["communicator"].as_str().unwrap().into(),
+                m["tag"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let pair_name = "MPI communicator 0 of rank 0".to_string();
+    let expected = [
+        ("rank 0", "rank 1", "MPI_COMM_WORLD".to_string(), 7),
+        ("rank 1", "rank 0", "MPI_COMM_WORLD".to_string(), 8),
+        ("rank 1", "rank 0", pair_name, 9),
+    ];
+    for (from, to, communicator, tag) in expected {
+        assert!(
+            summary.contains(&(from.into(), to.into(), communicator.clone(), tag)),
+            "{from} → {to} on {communicator} tag {tag}: {summary:?}"
+        );
+    }
+    assert_eq!(messages.len(), 3);
+    assert_eq!(read["events"]["MpiCollectiveEnd"], 2, "{}", read["events"]);
+    // Each rank under its host, the hosts under the machine.
+    let groups = read["location_groups"].as_array().unwrap();
+    for (group, host) in groups.iter().zip(["alpha", "beta"]) {
+        assert_eq!(group["above"][0]["name"], host, "{group}");
+        assert_eq!(group["above"][0]["class"], "node", "{group}");
+        assert_eq!(group["above"][1]["name"], "machine", "{group}");
+    }
+    assert_eq!(groups[0]["name"], "rank 0");
+    // The first event is rank 0's at 10 010 ns of its clock, where rank 0
+    // began at 10 000 ns: 10 ns after the manifest's start.
+    let clock = &read["clock"];
+    assert_eq!(clock["resolution"], 1_000_000_000u64);
+    assert_eq!(clock["global_offset"], 10_010);
+    assert_eq!(clock["realtime"], start_unix_ns + 10, "{clock}");
+    assert!(clock["trace_length"].as_u64().unwrap() > 2_000, "{clock}");
+    otf2_print(&anchor);
 }

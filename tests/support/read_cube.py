@@ -1,7 +1,8 @@
 """Reads a CUBE4 archive with pycubexr and prints what the tests compare,
-as JSON: the locations, and for every call path (the region names from
-the root) each location's visits and its time, inclusive and exclusive,
-the time metric's children (waiting, task creation) added in."""
+as JSON: the locations, for every call path (the region names from the
+root) each location's visits and its time, inclusive and exclusive, the
+time metric's children (waiting, task creation, MPI) added in, and each
+metric's own values summed over the call paths, location by location."""
 import json
 import sys
 
@@ -50,12 +51,21 @@ def main(path):
 
         for root in cube.get_root_cnodes():
             visit(root, [])
+        totals = {}
+        for metric in every_metric(cube.get_metrics()):
+            values = cube.get_metric_values(metric)
+            summed = [0.0] * len(locations)
+            for cnode in cube.all_cnodes():
+                for at, value in enumerate(values.cnode_values(cnode)):
+                    summed[at] += float(value)
+            totals[metric.name] = summed
         print(
             json.dumps(
                 {
                     "locations": [location.name for location in locations],
                     "metrics": [m.name for m in every_metric(cube.get_metrics())],
                     "cnodes": paths,
+                    "totals": totals,
                 }
             )
         )

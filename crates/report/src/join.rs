@@ -13,6 +13,7 @@ use pomp2::ctc::construct_words;
 use pomp2::profile::{self, ImplicitBarrier, Kind};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
 
 /// How regions of different profiles are recognised as the same.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -59,6 +60,20 @@ impl RegionInfo {
         })
     }
 
+    /// The MPI routine this region is a call of (`MPI_Send`): the region
+    /// the POMP MPI library measures it as, or a user region named after
+    /// one, any case, as `--regions=mpi` makes of each call.
+    pub fn mpi_function(&self) -> Option<&str> {
+        let name = self.name.as_deref()?;
+        let region_type = self.profile_region.region_type.as_str();
+        let is_call = region_type == pomp2::mpi::REGION_TYPE
+            || (region_type == "region"
+                && name.len() > 4
+                && name.is_char_boundary(4)
+                && name[..4].eq_ignore_ascii_case("mpi_"));
+        is_call.then_some(name)
+    }
+
     /// What a call-tree node of `kind` in this region is: the construct
     /// itself (`critical (io)`, `function solve`) or a part of it
     /// (`implicit barrier of parallel for`).
@@ -83,9 +98,14 @@ pub fn kind_words(kind: Kind) -> String {
 pub struct Catalog {
     pub regions: Vec<RegionInfo>,
     pub matching: Matching,
-    /// Per profile (in the order given to [`Catalog::new`]): runtime region
-    /// id → index into `regions`.
-    index: Vec<HashMap<profile::RegionId, usize>>,
+    by_key: HashMap<String, usize>,
+    /// Per profile (in the order added): which of `maps` is its own.
+    index: Vec<u32>,
+    /// Runtime region id → index into `regions`, one map per set of
+    /// profiles that number their regions alike: the ranks of one build
+    /// all do, so thousands of ranks share a map or a few.
+    maps: Vec<HashMap<profile::RegionId, usize>>,
+    map_of: HashMap<Vec<(profile::RegionId, usize)>, u32>,
     /// Descriptors named regions of these profiles, and profile regions
     /// named no descriptor; reported when descriptors were given.
     pub descriptors_joined: usize,
@@ -96,43 +116,68 @@ impl Catalog {
     /// Joins the regions of `runs`, matched as `matching` says; the first
     /// run that has a region gives its label.
     pub fn new(runs: &[&Run], matching: Matching, descriptors: &Descriptors) -> Catalog {
-        let mut regions: Vec<RegionInfo> = Vec::new();
-        let mut by_key: HashMap<String, usize> = HashMap::new();
-        let mut index = Vec::with_capacity(runs.len());
-        let (mut joined, mut missing) = (0, 0);
+        let mut catalog = Catalog::empty(matching);
         for run in runs {
-            let keys = match matching {
-                Matching::ById => id_keys(&run.profile.regions),
-                Matching::BySource => source_keys(&run.profile.regions),
-            };
-            let mut map = HashMap::new();
-            for (region, key) in run.profile.regions.iter().zip(keys) {
-                let at = *by_key.entry(key.clone()).or_insert_with(|| {
+            catalog.add(run, descriptors);
+        }
+        catalog
+    }
+
+    /// A catalog of no profile yet, to which profiles are added.
+    pub fn empty(matching: Matching) -> Catalog {
+        Catalog {
+            regions: Vec::new(),
+            matching,
+            by_key: HashMap::new(),
+            index: Vec::new(),
+            maps: Vec::new(),
+            map_of: HashMap::new(),
+            descriptors_joined: 0,
+            descriptors_missing: 0,
+        }
+    }
+
+    /// Joins the regions of `run` to those of the profiles before it;
+    /// returns the profile's index in the catalog.
+    pub fn add(&mut self, run: &Run, descriptors: &Descriptors) -> usize {
+        let keys = match self.matching {
+            Matching::ById => id_keys(&run.profile.regions),
+            Matching::BySource => source_keys(&run.profile.regions),
+        };
+        let mut map: Vec<(profile::RegionId, usize)> = Vec::with_capacity(keys.len());
+        for (region, key) in run.profile.regions.iter().zip(keys) {
+            let at = match self.by_key.get(&key) {
+                Some(&at) => at,
+                None => {
                     let descriptor = region.idf_id.as_deref().and_then(|id| descriptors.get(id));
                     match descriptor {
-                        Some(_) => joined += 1,
-                        None if descriptors.files > 0 => missing += 1,
+                        Some(_) => self.descriptors_joined += 1,
+                        None if descriptors.files > 0 => self.descriptors_missing += 1,
                         None => {}
                     }
-                    regions.push(info(region, key, descriptor));
-                    regions.len() - 1
-                });
-                map.insert(region.id, at);
+                    self.regions.push(info(region, key.clone(), descriptor));
+                    self.by_key.insert(key, self.regions.len() - 1);
+                    self.regions.len() - 1
+                }
+            };
+            map.push((region.id, at));
+        }
+        let shared = match self.map_of.get(&map) {
+            Some(&shared) => shared,
+            None => {
+                let new = self.maps.len() as u32;
+                self.maps.push(map.iter().copied().collect());
+                self.map_of.insert(map, new);
+                new
             }
-            index.push(map);
-        }
-        Catalog {
-            regions,
-            matching,
-            index,
-            descriptors_joined: joined,
-            descriptors_missing: missing,
-        }
+        };
+        self.index.push(shared);
+        self.index.len() - 1
     }
 
     /// The catalog index of runtime region `id` in the `run`th profile.
     pub fn find(&self, run: usize, id: Option<profile::RegionId>) -> Option<usize> {
-        self.index[run].get(&id?).copied()
+        self.maps[self.index[run] as usize].get(&id?).copied()
     }
 
     /// What a node of `kind` in catalog region `region` is called, `kind`
@@ -225,6 +270,52 @@ fn source_keys(regions: &[profile::Region]) -> Vec<String> {
         keys[i] = format!("{base}#{n}");
     }
     keys
+}
+
+/// Tells the profiles of one run from those of others, profile by
+/// profile: the profiles of a run name its experiment, a run has one
+/// profile per rank, and a process without a rank is a run of its own.
+#[derive(Debug, Default)]
+pub struct OneRun {
+    first: Option<PathBuf>,
+    experiment: Option<String>,
+    ranks: HashMap<u32, PathBuf>,
+}
+
+impl OneRun {
+    /// Why `run` is not of the run of the profiles checked before it, if
+    /// it is not: the other profile, and why.
+    pub fn check(&mut self, run: &Run) -> Result<(), (PathBuf, String)> {
+        let experiment = run.profile.experiment.as_ref();
+        if let (Some(first), Some(theirs), Some(ours)) = (&self.first, &self.experiment, experiment)
+        {
+            if theirs != ours {
+                return Err((first.clone(), format!("runs {theirs} and {ours}")));
+            }
+        }
+        let Some(first) = &self.first else {
+            self.first = Some(run.path.clone());
+            self.experiment = experiment.cloned();
+            if let Some(rank) = run.rank() {
+                self.ranks.insert(rank, run.path.clone());
+            }
+            return Ok(());
+        };
+        match run.rank() {
+            None => Err((
+                first.clone(),
+                "a profile without an MPI rank is a run of its own".into(),
+            )),
+            Some(_) if self.ranks.is_empty() => Err((
+                first.clone(),
+                "a profile without an MPI rank is a run of its own".into(),
+            )),
+            Some(rank) => match self.ranks.insert(rank, run.path.clone()) {
+                Some(other) => Err((other, format!("both are rank {rank}"))),
+                None => Ok(()),
+            },
+        }
+    }
 }
 
 /// Which build a profile comes from: its regions' IDF ids (their source

@@ -3,14 +3,19 @@
 //! runs compare — as text, JSON or CSV, and in pictures: flame graphs, a
 //! speedscope document and one self-contained HTML page.
 //!
-//! [`load`] reads profiles, traces and IDF descriptors through the `pomp2`
-//! contract's types; [`join`] recognises regions across profiles and
-//! builds; [`analysis`] computes the figures; [`render`] shows them;
-//! [`export`] writes them in the formats of other tools (CUBE4, OTF2,
-//! Chrome trace JSON).
+//! [`inputs`] resolves what the command line names (an experiment's
+//! directory, profiles, traces); [`load`] reads profiles, traces and IDF
+//! descriptors through the `pomp2` contract's types, a run's ranks as a
+//! stream; [`join`] recognises regions across profiles and builds, and
+//! profiles of different runs; `gather` takes each rank's figures in one
+//! pass and drops the rank; [`analysis`] computes the figures; [`render`]
+//! shows them; [`export`] writes them in the formats of other tools
+//! (CUBE4, OTF2, Chrome trace JSON).
 
 pub mod analysis;
 pub mod export;
+mod gather;
+pub mod inputs;
 pub mod join;
 pub mod load;
 pub mod render;
@@ -19,6 +24,8 @@ pub mod suggest;
 mod tests;
 
 use analysis::diff::Diff;
+use gather::{Gathered, Gathering};
+use inputs::Inputs;
 use join::{build_difference, build_of, Catalog, Matching};
 pub use load::Error;
 use load::{Descriptors, Run};
@@ -36,7 +43,8 @@ pub enum Format {
 /// What to report on and what to write.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Profiles of one run: one, or one per MPI rank.
+    /// One run: a profile, an experiment's directory, or the profiles of
+    /// its ranks (or traces alone, to be converted).
     pub profiles: Vec<PathBuf>,
     /// Compare these two runs instead.
     pub diff: Option<(PathBuf, PathBuf)>,
@@ -96,101 +104,56 @@ impl Options {
 /// Makes the report `options` ask for: text, JSON or CSV on `out`, the
 /// pictures to their files. Returns the files written.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
-    // A trace named among the profiles is the one to convert; named
-    // without a conversion, it is refused as what it is.
-    let (traces, profiles): (Vec<PathBuf>, Vec<PathBuf>) = match options.profiles.as_slice() {
-        [only] if pomp2::trace::is_trace_file(only) => (vec![only.clone()], Vec::new()),
-        all if options.converts_trace() => {
-            (all.iter().cloned()).partition(|path| pomp2::trace::is_trace_file(path))
-        }
-        all => (Vec::new(), all.to_vec()),
-    };
-    let mut written = match traces.as_slice() {
+    if let Some((a, b)) = &options.diff {
+        let descriptors = Descriptors::read(&options.idf)?;
+        return run_diff(options, a, b, &descriptors, out);
+    }
+    let inputs = inputs::resolve(&options.profiles, options.converts_trace())?;
+    // Traces named are the ones converted: the profiles named beside them
+    // are reported, theirs left alone.
+    let mut written = match inputs.traces.as_slice() {
         [] => Vec::new(),
-        [trace] => run_trace(options, trace)?,
-        [..] => return Err(Error::OneTrace),
+        traces => run_traces(options, traces, &inputs)?,
     };
-    if !traces.is_empty() && profiles.is_empty() {
+    if inputs.profiles.is_empty() && !inputs.traces.is_empty() {
         return Ok(written);
     }
-    let options = &Options {
-        profiles,
-        ..options.clone()
-    };
     let descriptors = Descriptors::read(&options.idf)?;
-    written.extend(match &options.diff {
-        Some((a, b)) => run_diff(options, a, b, &descriptors, out)?,
-        None => run_report(options, traces.is_empty(), &descriptors, out)?,
-    });
+    written.extend(run_report(options, &inputs, &descriptors, out)?);
     Ok(written)
 }
 
-/// The report on `options.profiles`; `converts_trace`: the trace of the
-/// run converted as asked (not when the trace was given itself).
+/// The report on the profiles of `inputs`, whose traces are converted as
+/// asked unless traces were named to be.
 fn run_report(
     options: &Options,
-    converts_trace: bool,
+    inputs: &Inputs,
     descriptors: &Descriptors,
     out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
-    let runs: Vec<Run> = options
-        .profiles
-        .iter()
-        .map(|path| load::run(path))
-        .collect::<Result<_, _>>()?;
     let baseline = options.baseline.as_deref().map(load::run).transpose()?;
-    let Some((first, others)) = runs.split_first() else {
-        return Err(Error::NoProfiles);
-    };
-    let build = build_of(first);
-    for run in others {
-        if let Some(difference) = build_difference(&build, &build_of(run)) {
-            return Err(Error::DifferentBuilds {
-                first: first.path.display().to_string(),
-                other: run.path.display().to_string(),
-                difference,
-            });
-        }
-    }
-    let matching = match &baseline {
-        Some(base) if build_difference(&build, &build_of(base)).is_some() => Matching::BySource,
-        _ => Matching::ById,
-    };
     if let Some(path) = &options.suggest_filter {
-        let suggested = suggest::suggestions(&runs, options.suggest);
-        let filter = suggest::filter_file(&runs, &suggested, options.suggest);
-        if path.as_os_str() == "-" {
-            out.write_all(filter.as_bytes()).map_err(stdout_error)?;
-            return Ok(Vec::new());
-        }
-        write_file(path, filter.as_bytes())?;
-        return Ok(vec![path.clone()]);
+        return suggest_filter(&inputs.profiles, options.suggest, path, out);
     }
-    let mut all: Vec<&Run> = runs.iter().collect();
-    all.extend(&baseline);
-    let catalog = Catalog::new(&all, matching, descriptors);
-    let report = analysis::report(&runs, baseline.as_ref(), &catalog);
+    let mut gathering = Gathering::new(options, inputs, descriptors, baseline.as_ref())?;
+    load::stream(&inputs.profiles, |run| gathering.add(run))?;
+    let mut gathered = gathering.finish()?;
     // Pictures and exports first: output cut short (`| head`) must not
     // cost them.
-    let mut written = report_pictures(options, &report, &runs, &catalog)?;
-    if let Some(path) = &options.cube {
-        let archive = export::cube::archive(&runs, &catalog).map_err(|e| write_error(path, e))?;
-        write_file(path, &archive)?;
+    let mut written = report_pictures(options, &mut gathered)?;
+    let report = &gathered.report;
+    if let (Some(path), Some(cube)) = (&options.cube, &gathered.cube) {
+        pomp_core::output::write_atomically_with(path, |out| cube.write(out))
+            .map_err(|e| write_error(path, e))?;
         written.push(path.clone());
     }
-    if converts_trace && options.converts_trace() {
-        let [run] = runs.as_slice() else {
-            return Err(Error::OneTrace);
-        };
-        let Some(trace) = &run.trace else {
-            return Err(Error::NoTrace {
-                profile: run.path.clone(),
-                why: run.trace_problem.clone().unwrap_or_else(|| {
-                    "the run wrote none: run the program with POMP_TRACE=1".to_string()
-                }),
-            });
-        };
-        written.extend(convert_trace(options, trace)?);
+    if let Some(archive) = gathered.otf2.take() {
+        archive.finish()?;
+        written.extend(options.otf2.clone());
+    }
+    if let (Some(path), Some(trace)) = (&options.chrome, &gathered.only) {
+        write_chrome(path, trace)?;
+        written.push(path.clone());
     }
     match options.printed() {
         None => {}
@@ -199,26 +162,44 @@ fn run_report(
                 tree: options.tree,
                 top: options.top,
             };
-            out.write_all(render::text::report(&report, layout).as_bytes())
+            out.write_all(render::text::report(report, layout).as_bytes())
                 .map_err(stdout_error)?;
         }
-        Some(Format::Json) => json(&report, out)?,
-        Some(Format::Csv) => render::csv::report(&report, options.tree, &mut *out)
+        Some(Format::Json) => json(report, out)?,
+        Some(Format::Csv) => render::csv::report(report, options.tree, &mut *out)
             .map_err(|e| stdout_error(e.into()))?,
     }
     Ok(written)
 }
 
-fn report_pictures(
-    options: &Options,
-    report: &analysis::Report,
-    runs: &[Run],
-    catalog: &Catalog,
+/// `--suggest-filter`: the filter of the regions `proposed` admits, on
+/// standard output or to `path`.
+fn suggest_filter(
+    profiles: &[PathBuf],
+    proposed: suggest::Proposed,
+    path: &Path,
+    out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
+    let mut suggesting = suggest::Suggesting::new(proposed);
+    load::stream(profiles, |run| {
+        suggesting.add(&run);
+        Ok(())
+    })?;
+    let filter = suggesting.filter_file();
+    if path.as_os_str() == "-" {
+        out.write_all(filter.as_bytes()).map_err(stdout_error)?;
+        return Ok(Vec::new());
+    }
+    write_file(path, filter.as_bytes())?;
+    Ok(vec![path.to_path_buf()])
+}
+
+fn report_pictures(options: &Options, gathered: &mut Gathered) -> Result<Vec<PathBuf>, Error> {
+    let report = &gathered.report;
     let mut written = Vec::new();
-    let title = match runs {
-        [run] => format!("pomp: {}", file_name(&run.path)),
-        runs => format!("pomp: {} profiles", runs.len()),
+    let title = match report.profiles.as_slice() {
+        [profile] => format!("pomp: {}", file_name(Path::new(&profile.path))),
+        profiles => format!("pomp: {} profiles", profiles.len()),
     };
     let subtitle = format!(
         "time summed over {} by call path; {} wall",
@@ -235,12 +216,12 @@ fn report_pictures(
     if let Some(path) = &options.html {
         let svg =
             render::flame::svg(&folded, &title, &subtitle, false).map_err(Error::FlameGraph)?;
-        let page = render::html::page(report, runs, catalog, &svg);
+        let page = render::html::page(report, &gathered.timelines, &svg);
         write_file(path, page.as_bytes())?;
         written.push(path.clone());
     }
-    if let Some(path) = &options.speedscope {
-        let document = render::speedscope::document(runs, catalog, &title);
+    if let (Some(path), Some(speedscope)) = (&options.speedscope, gathered.speedscope.take()) {
+        let document = speedscope.finish(&title);
         let json = serde_json::to_vec(&document).map_err(|e| write_error(path, e.into()))?;
         write_file(path, &json)?;
         written.push(path.clone());
@@ -248,29 +229,44 @@ fn report_pictures(
     Ok(written)
 }
 
-/// `pomp report TRACE`: the trace converted as the options ask.
-fn run_trace(options: &Options, path: &Path) -> Result<Vec<PathBuf>, Error> {
+/// `pomp report TRACE...`: the traces converted as the options ask, the
+/// traces of every rank of a run into one OTF2 archive.
+fn run_traces(
+    options: &Options,
+    traces: &[PathBuf],
+    inputs: &Inputs,
+) -> Result<Vec<PathBuf>, Error> {
+    let Some(first) = traces.first() else {
+        return Err(Error::NoProfiles);
+    };
     if !options.converts_trace() {
         return Err(Error::TraceWithoutConversion {
-            trace: path.to_path_buf(),
+            trace: first.clone(),
         });
     }
-    let trace = pomp2::trace::read(path)?;
-    convert_trace(options, &trace)
-}
-
-fn convert_trace(options: &Options, trace: &pomp2::trace::Trace) -> Result<Vec<PathBuf>, Error> {
-    let mut written = Vec::new();
-    if let Some(path) = &options.chrome {
-        pomp_core::output::write_atomically_with(path, |out| export::chrome::write(trace, out))
-            .map_err(|e| write_error(path, e))?;
-        written.push(path.clone());
+    if options.chrome.is_some() && traces.len() > 1 {
+        return Err(Error::OneTrace);
     }
+    let mut written = Vec::new();
     if let Some(dir) = &options.otf2 {
-        export::otf2::write(trace, dir)?;
+        let mut archive =
+            export::otf2::Archive::create(dir, inputs.experiment.as_ref(), traces.len())?;
+        for path in traces {
+            archive.add(&pomp2::trace::read(path)?)?;
+        }
+        archive.finish()?;
         written.push(dir.clone());
     }
+    if let Some(path) = &options.chrome {
+        write_chrome(path, &pomp2::trace::read(first)?)?;
+        written.push(path.clone());
+    }
     Ok(written)
+}
+
+fn write_chrome(path: &Path, trace: &pomp2::trace::Trace) -> Result<(), Error> {
+    pomp_core::output::write_atomically_with(path, |out| export::chrome::write(trace, out))
+        .map_err(|e| write_error(path, e))
 }
 
 fn stdout_error(source: std::io::Error) -> Error {
@@ -281,8 +277,12 @@ fn stdout_error(source: std::io::Error) -> Error {
 }
 
 fn json(value: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), Error> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| stdout_error(e.into()))?;
-    writeln!(out).map_err(stdout_error)
+    // A terminal's stream is written line by line, and the report of many
+    // ranks has millions of lines: through a buffer, a write per block.
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| stdout_error(e.into()))?;
+    writeln!(out).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)
 }
 
 fn run_diff(

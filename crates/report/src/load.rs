@@ -11,8 +11,12 @@ use std::path::{Path, PathBuf};
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no profile to report on: name the pomp-profile.<pid>.json files a run wrote")]
+    #[error("no profile to report on: name the experiment directory a run wrote (pomp-<date>_<time>_<job>), or its profiles")]
     NoProfiles,
+    /// A directory that is not an experiment, or whose manifest cannot
+    /// be read.
+    #[error(transparent)]
+    Experiment(#[from] pomp2::experiment::Error),
     /// A profile or IDF descriptor that cannot be read.
     #[error(transparent)]
     Document(#[from] pomp2::document::Error),
@@ -29,13 +33,21 @@ pub enum Error {
         other: String,
         difference: String,
     },
+    #[error("{} and {} come from different runs ({why}): report on one run at a time, or compare two with --diff", first.display(), other.display())]
+    DifferentRuns {
+        first: PathBuf,
+        other: PathBuf,
+        why: String,
+    },
     /// A trace that cannot be read.
     #[error(transparent)]
     Trace(#[from] pomp2::trace::Error),
     #[error("{} is a trace: name what to make of it (--otf2 DIR, --chrome OUT.json), or report on the profile beside it", trace.display())]
     TraceWithoutConversion { trace: PathBuf },
-    #[error("--otf2 and --chrome convert one trace: name one profile, or its trace")]
+    #[error("--chrome converts one trace: name one profile, or its trace (--otf2 joins the traces of every rank)")]
     OneTrace,
+    #[error("{} is a trace and {} a profile: name the profiles (the traces beside them are read with them), or the traces alone", trace.display(), profile.display())]
+    ProfilesAndTraces { profile: PathBuf, trace: PathBuf },
     #[error("{} has no trace to convert: {why}", profile.display())]
     NoTrace { profile: PathBuf, why: String },
     #[error(transparent)]
@@ -61,6 +73,11 @@ pub struct Run {
 }
 
 impl Run {
+    /// The MPI rank the profile is of, when it has one.
+    pub fn rank(&self) -> Option<u32> {
+        self.profile.rank.as_deref()?.parse().ok()
+    }
+
     /// How the report names this profile: its rank when it has one, else
     /// its file.
     pub fn name(&self) -> String {
@@ -69,6 +86,44 @@ impl Run {
             None => self.path.display().to_string(),
         }
     }
+}
+
+/// How many profiles are read at a time, in parallel, ahead of the one
+/// being taken: enough to keep every core reading, few enough that memory
+/// holds a handful of profiles whatever the run's ranks.
+fn batch() -> usize {
+    2 * rayon::current_num_threads().max(1)
+}
+
+/// Reads the profiles at `paths`, in order, and hands each to `take` as
+/// soon as it and those before it are read: the next few are read in
+/// parallel meanwhile, and none is kept once taken, so that a run of
+/// tens of thousands of ranks is read in the memory of a few. Stops at the
+/// first error, of reading or of `take`.
+pub fn stream(
+    paths: &[PathBuf],
+    mut take: impl FnMut(Run) -> Result<(), Error>,
+) -> Result<(), Error> {
+    use rayon::prelude::*;
+    let batch = batch();
+    std::thread::scope(|scope| {
+        let (sender, received) = std::sync::mpsc::sync_channel(batch);
+        scope.spawn(move || {
+            for chunk in paths.chunks(batch) {
+                let runs: Vec<Result<Run, Error>> = chunk.par_iter().map(|p| run(p)).collect();
+                for run in runs {
+                    // Taking stopped: so does reading.
+                    if sender.send(run).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        for run in received {
+            take(run?)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads a profile and, when it names one, its trace. A trace that cannot

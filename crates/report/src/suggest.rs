@@ -97,69 +97,107 @@ impl Proposed {
 /// The regions of `runs` worth leaving out, most costly first, of those
 /// `proposed` admits.
 pub fn suggestions(runs: &[Run], proposed: Proposed) -> Vec<Suggestion> {
-    let mut measured: BTreeMap<(usize, RegionId), Measured> = BTreeMap::new();
-    let mut regions: BTreeMap<(usize, RegionId), &Region> = BTreeMap::new();
-    let mut wall_ns = 0u64;
-    for (index, run) in runs.iter().enumerate() {
-        let profile = &run.profile;
-        wall_ns = wall_ns.max(profile.wall_ns);
-        for region in &profile.regions {
-            regions.insert((index, region.id), region);
-        }
-        for thread in &profile.threads {
-            collect(profile, index, &thread.tree, &mut measured);
-        }
+    let mut suggesting = Suggesting::new(proposed);
+    for run in runs {
+        suggesting.add(run);
     }
-    // One region of one build, measured in several profiles (MPI ranks),
-    // is one entry.
-    let mut by_pattern: BTreeMap<String, (Measured, String)> = BTreeMap::new();
-    for (key, m) in measured {
-        let region = regions[&key];
-        if !proposed.admits(region) {
-            continue;
-        }
-        let Some(pattern) = pattern(region) else {
-            continue;
-        };
-        let entry = by_pattern
-            .entry(pattern)
-            .or_insert_with(|| (Measured::default(), region.region_name().label()));
-        entry.0.add(&m);
-    }
-    let mut suggested: Vec<Suggestion> = (by_pattern.into_iter())
-        .map(|(pattern, (m, label))| Suggestion {
-            pattern,
-            label,
-            visits: m.visits,
-            ns_per_visit: m.ns_per_visit(),
-            overhead_ns: m.visits as f64 * VISIT_COST_NS,
-            throttled: m.throttled,
-        })
-        .filter(|s| {
-            s.throttled
-                || (VISIT_COST_NS >= LEAST_OVERHEAD_SHARE * s.ns_per_visit
-                    && s.overhead_ns >= LEAST_SHARE_OF_RUN * wall_ns as f64)
-        })
-        .collect();
-    suggested.sort_by(|a, b| {
-        (b.throttled.cmp(&a.throttled)).then(b.overhead_ns.total_cmp(&a.overhead_ns))
-    });
-    suggested
+    suggesting.suggestions()
 }
 
-fn collect(
-    profile: &Profile,
-    run: usize,
-    node: &Node,
-    measured: &mut BTreeMap<(usize, RegionId), Measured>,
-) {
+/// Every region's visits, gathered profile by profile.
+#[derive(Debug)]
+pub struct Suggesting {
+    proposed: Proposed,
+    /// One region of one build, measured in several profiles (MPI ranks),
+    /// is one entry: by its pattern, with its label.
+    by_pattern: BTreeMap<String, (Measured, String)>,
+    wall_ns: u64,
+    first: Option<String>,
+    profiles: usize,
+}
+
+impl Suggesting {
+    /// Gathers the regions `proposed` admits.
+    pub fn new(proposed: Proposed) -> Suggesting {
+        Suggesting {
+            proposed,
+            by_pattern: BTreeMap::new(),
+            wall_ns: 0,
+            first: None,
+            profiles: 0,
+        }
+    }
+
+    pub fn add(&mut self, run: &Run) {
+        let profile = &run.profile;
+        self.wall_ns = self.wall_ns.max(profile.wall_ns);
+        self.first
+            .get_or_insert_with(|| run.path.display().to_string());
+        self.profiles += 1;
+        let mut measured: BTreeMap<RegionId, Measured> = BTreeMap::new();
+        for thread in &profile.threads {
+            collect(profile, &thread.tree, &mut measured);
+        }
+        for (id, m) in measured {
+            let Some(region) = profile.regions.iter().find(|r| r.id == id) else {
+                continue;
+            };
+            if !self.proposed.admits(region) {
+                continue;
+            }
+            let Some(pattern) = pattern(region) else {
+                continue;
+            };
+            let entry = (self.by_pattern.entry(pattern))
+                .or_insert_with(|| (Measured::default(), region.region_name().label()));
+            entry.0.add(&m);
+        }
+    }
+
+    /// The regions worth leaving out, most costly first.
+    pub fn suggestions(&self) -> Vec<Suggestion> {
+        let wall_ns = self.wall_ns;
+        let mut suggested: Vec<Suggestion> = (self.by_pattern.iter())
+            .map(|(pattern, (m, label))| Suggestion {
+                pattern: pattern.clone(),
+                label: label.clone(),
+                visits: m.visits,
+                ns_per_visit: m.ns_per_visit(),
+                overhead_ns: m.visits as f64 * VISIT_COST_NS,
+                throttled: m.throttled,
+            })
+            .filter(|s| {
+                s.throttled
+                    || (VISIT_COST_NS >= LEAST_OVERHEAD_SHARE * s.ns_per_visit
+                        && s.overhead_ns >= LEAST_SHARE_OF_RUN * wall_ns as f64)
+            })
+            .collect();
+        suggested.sort_by(|a, b| {
+            (b.throttled.cmp(&a.throttled)).then(b.overhead_ns.total_cmp(&a.overhead_ns))
+        });
+        suggested
+    }
+
+    /// The filter file: a header saying what it is and how it was chosen,
+    /// then each entry with its figures.
+    pub fn filter_file(&self) -> String {
+        let sources = match (&self.first, self.profiles) {
+            (Some(first), 1) => first.clone(),
+            (Some(first), n) => format!("{first} and the {} other profiles of its run", n - 1),
+            (None, _) => "no profile".to_string(),
+        };
+        filter_file(&sources, &self.suggestions(), self.proposed)
+    }
+}
+
+fn collect(profile: &Profile, node: &Node, measured: &mut BTreeMap<RegionId, Measured>) {
     for child in &node.children {
         if let Some(region) = child.region {
             let names_it = (profile.regions.iter())
                 .find(|r| r.id == region)
                 .is_some_and(|r| child.kind.names_region(&r.region_type));
             if names_it {
-                let m = measured.entry((run, region)).or_default();
+                let m = measured.entry(region).or_default();
                 m.visits += child.visits;
                 match child.throttled {
                     _ if child.folded => {
@@ -178,7 +216,7 @@ fn collect(
                 }
             }
         }
-        collect(profile, run, child, measured);
+        collect(profile, child, measured);
     }
 }
 
@@ -200,20 +238,18 @@ fn pattern(region: &Region) -> Option<String> {
     )
 }
 
-/// The filter file: a header saying what it is and how it was chosen,
-/// then each entry with its figures.
-pub fn filter_file(runs: &[Run], suggested: &[Suggestion], proposed: Proposed) -> String {
+/// The filter file of `suggested`, made from `sources` with the regions
+/// `proposed` admits.
+fn filter_file(sources: &str, suggested: &[Suggestion], proposed: Proposed) -> String {
     let mut out = String::new();
-    let sources: Vec<String> = runs.iter().map(|r| r.path.display().to_string()).collect();
     let _ = writeln!(
         out,
-        "# Written by `pomp report --suggest-filter` from {}.\n\
+        "# Written by `pomp report --suggest-filter` from {sources}.\n\
          # The regions whose measurement costs most relative to their time, the\n\
          # throttled ones first. Overhead is estimated at {VISIT_COST_NS:.0} ns per visit\n\
          # (measured on a throttled worst case). Rebuild with --filter=THIS_FILE\n\
          # (--pomp-filter=THIS_FILE for the compiler wrappers) to leave them\n\
          # uninstrumented. {}",
-        sources.join(", "),
         match proposed {
             Proposed::UserCode => {
                 "Only user code is proposed: OpenMP constructs\n\

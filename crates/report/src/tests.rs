@@ -244,6 +244,7 @@ fn exact(ns: u64) -> Spread {
         min: ns,
         mean: ns,
         max: ns,
+        ..Spread::default()
     }
 }
 
@@ -315,6 +316,116 @@ fn calls_of_mpi_routines_are_data_movement() {
 }
 
 #[test]
+fn mpi_routines_are_summed_over_their_call_sites_rank_by_rank() {
+    // Two places call MPI_Allreduce: the user region of 30 ms and one of
+    // 10 ms after it; rank 1 spends 20 ms more in the first.
+    let rank = |rank: &str, first_ms: u64| {
+        let mut team = team();
+        team.rank = Some(rank.into());
+        team.regions[2].name = Some("MPI_Allreduce".into());
+        let mut second = region(4, "region", 40, "f.4");
+        second.name = Some("MPI_Allreduce".into());
+        team.regions.push(second);
+        let master = &mut team.threads[0].tree.children;
+        master[0] = node(3, Kind::UserRegion, 1, first_ms, vec![]);
+        master.push(node(4, Kind::UserRegion, 2, 10, vec![]));
+        run(team)
+    };
+    let report = report_of(&[rank("0", 30), rank("1", 50)], None);
+    let [allreduce] = report.mpi_functions.as_slice() else {
+        panic!("{:#?}", report.mpi_functions)
+    };
+    assert_eq!(allreduce.name, "MPI_Allreduce");
+    assert_eq!(allreduce.call_sites, 2);
+    let time = allreduce.inclusive_ns;
+    assert_eq!((time.min, time.mean, time.max), (40 * MS, 50 * MS, 60 * MS));
+    assert_eq!((time.min_rank, time.max_rank), (Some(0), Some(1)));
+    assert_eq!(allreduce.visits.mean, 3);
+    // The first call site is what differs between the ranks: 10 ms of
+    // the slower one's 50 ms, 20 ms lost over both ranks.
+    let first = &report.rank_imbalance[0];
+    assert_eq!(first.label, report.regions[first.region.unwrap()].label);
+    assert_eq!(first.inclusive_ns.max_rank, Some(1));
+    assert!((first.imbalance - 0.2).abs() < 1e-12, "{first:#?}");
+    assert_eq!(first.lost_ns, 20 * MS);
+}
+
+#[test]
+fn mpi_measured_through_pmpi_is_counted_by_class_rank_by_rank() {
+    use pomp2::profile::{Mpi, MpiTotals};
+    // Thread 0's user region calls MPI_Wait from two call regions; rank 1
+    // waits twice as long and sends twice the bytes.
+    let rank = |rank: &str, wait_ms: u64| {
+        let mut team = team();
+        team.rank = Some(rank.into());
+        team.host = Some("node1".into());
+        for (id, line) in [(4, 41), (5, 42)] {
+            let mut call = region(id, "region", line, &format!("f.{id}"));
+            call.name = Some("MPI_Wait".into());
+            team.regions.push(call);
+        }
+        team.regions.push(pomp2::mpi::region(6, "MPI_Wait"));
+        let mut wait = node(6, Kind::Mpi, 1, wait_ms, vec![]);
+        wait.bytes_received = 100;
+        let calls = [4, 5].map(|id| node(id, Kind::UserRegion, 1, wait_ms, vec![wait.clone()]));
+        team.threads[0].tree.children[0] = node(3, Kind::UserRegion, 1, 30, calls.to_vec());
+        let totals = MpiTotals {
+            point_to_point_ns: 2 * wait_ms * MS,
+            messages_received: 2,
+            bytes_received: 200,
+            bytes_sent: 100 * wait_ms,
+            ..MpiTotals::default()
+        };
+        team.threads[0].mpi = Some(totals);
+        team.mpi = Some(Mpi {
+            library: "Open MPI v4.1.4".into(),
+            thread_level_requested: None,
+            thread_level_provided: pomp2::mpi::ThreadLevel::Funneled,
+            totals,
+        });
+        run(team)
+    };
+    let report = report_of(&[rank("0", 5), rank("1", 10)], None);
+    let mpi = report.mpi.as_ref().expect("MPI measured");
+    assert_eq!(mpi.ranks, 2);
+    let time = mpi.point_to_point_ns;
+    assert_eq!((time.min, time.mean, time.max), (10 * MS, 15 * MS, 20 * MS));
+    assert_eq!((time.min_rank, time.max_rank), (Some(0), Some(1)));
+    assert_eq!(mpi.bytes_sent.max, 1_000);
+    let per_rank = mpi.per_rank.as_ref().unwrap();
+    assert_eq!(per_rank.time_ns, [10 * MS, 20 * MS]);
+    assert_eq!(per_rank.bytes_received, [200, 200]);
+    assert_eq!(report.hosts.len(), 1);
+    assert_eq!(report.hosts[0].ranks, 2);
+    // The library's measurement counts, not the call regions around it:
+    // two calls per rank, from two call paths.
+    let [wait] = report.mpi_functions.as_slice() else {
+        panic!("{:#?}", report.mpi_functions)
+    };
+    assert_eq!((wait.name.as_str(), wait.call_sites), ("MPI_Wait", 2));
+    assert_eq!(wait.visits.mean, 2);
+    assert_eq!(wait.inclusive_ns.max, 20 * MS);
+    // Data movement is MPI's point-to-point time.
+    let movement = report
+        .overheads
+        .class(analysis::overhead::Class::DataMovement);
+    assert_eq!(movement.ns.mean, 15 * MS);
+    let part = |name| {
+        movement
+            .parts
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap()
+            .ns
+            .mean
+    };
+    assert_eq!(
+        (part("MPI point-to-point"), part("MPI calls")),
+        (15 * MS, 0)
+    );
+}
+
+#[test]
 fn overhead_classes_split_the_thread_time() {
     let report = report_of(&[run(team())], None);
     let class = |c| report.overheads.class(c).ns.mean;
@@ -354,7 +465,8 @@ fn imbalance_leaves_the_barrier_out() {
         Spread {
             min: 20 * MS,
             mean: 30 * MS,
-            max: 40 * MS
+            max: 40 * MS,
+            ..Spread::default()
         }
     );
     assert!((loop_.imbalance - 0.25).abs() < 1e-12);
@@ -388,7 +500,8 @@ fn a_region_nested_in_itself_counts_once() {
 
 #[test]
 fn ranks_give_a_spread() {
-    let first = team();
+    let mut first = team();
+    first.rank = Some("4".into());
     let mut second = team();
     second.pid = 8;
     second.rank = Some("1".into());
@@ -401,7 +514,9 @@ fn ranks_give_a_spread() {
         Spread {
             min: 100 * MS,
             mean: 110 * MS,
-            max: 120 * MS
+            max: 120 * MS,
+            min_rank: Some(4),
+            max_rank: Some(1),
         }
     );
     assert_eq!(
@@ -409,10 +524,18 @@ fn ranks_give_a_spread() {
         Spread {
             min: 30 * MS,
             mean: 40 * MS,
-            max: 50 * MS
+            max: 50 * MS,
+            min_rank: Some(4),
+            max_rank: Some(1),
         }
     );
-    assert_eq!(row(&report, "parallel").inclusive_ns, exact(115 * MS));
+    let parallel = row(&report, "parallel").inclusive_ns;
+    assert_eq!((parallel.min, parallel.max), (115 * MS, 115 * MS));
+    // Of equal values, the first rank's.
+    assert_eq!((parallel.min_rank, parallel.max_rank), (Some(4), Some(4)));
+    let per_rank = row(&report, "region").per_rank.as_ref().unwrap();
+    assert_eq!(per_rank.inclusive_ns, [30 * MS, 50 * MS]);
+    assert_eq!(per_rank.visits, [1, 1]);
 }
 
 #[test]
@@ -700,12 +823,16 @@ fn a_profile_without_events_still_reports() {
     let folded = super::render::flame::folded(&report.tree);
     let svg = super::render::flame::svg(&folded, "t", "s", true).unwrap();
     assert!(svg.contains("No region took any time"), "{svg}");
-    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    let mut timelines = super::render::spans::Timelines::default();
+    let mut speedscope = super::render::speedscope::Builder::default();
+    timelines.add(&runs[0], 0, &catalog);
+    speedscope.add(&runs[0], 0, &catalog);
+    let page = super::render::html::page(&report, &timelines, &svg);
     assert!(
         page.contains("POMP_TRACE=1"),
         "the page says how to get timelines"
     );
-    let document = super::render::speedscope::document(&runs, &catalog, "t");
+    let document = speedscope.finish("t");
     let json = serde_json::to_value(&document).unwrap();
     assert_eq!(json["profiles"].as_array().unwrap().len(), 0);
 }
@@ -718,8 +845,11 @@ fn errors_name_the_files_and_the_trouble() {
 
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a.json");
-    std::fs::write(&a, serde_json::to_vec(&team()).unwrap()).unwrap();
+    let mut first = team();
+    first.rank = Some("0".into());
+    std::fs::write(&a, serde_json::to_vec(&first).unwrap()).unwrap();
     let mut edited = team();
+    edited.rank = Some("1".into());
     edited.regions[0].idf_id = Some("g.1".into());
     let b = dir.path().join("b.json");
     std::fs::write(&b, serde_json::to_vec(&edited).unwrap()).unwrap();
@@ -738,6 +868,42 @@ fn errors_name_the_files_and_the_trouble() {
     ] {
         assert!(message.contains(part), "{part} not in: {message}");
     }
+
+    // Two runs' rank 0, or two processes without a rank: two runs.
+    let again = dir.path().join("again.json");
+    std::fs::write(&again, serde_json::to_vec(&first).unwrap()).unwrap();
+    let lone = dir.path().join("lone.json");
+    std::fs::write(&lone, serde_json::to_vec(&team()).unwrap()).unwrap();
+    for (other, why) in [(&again, "both are rank 0"), (&lone, "without an MPI rank")] {
+        let options = super::Options {
+            profiles: vec![a.clone(), other.clone()],
+            ..super::Options::default()
+        };
+        let error = super::run(&options, &mut Vec::new()).unwrap_err();
+        let message = error.to_string();
+        assert!(matches!(error, Error::DifferentRuns { .. }), "{message}");
+        for part in ["a.json", other.to_str().unwrap(), why, "different runs"] {
+            assert!(message.contains(part), "{part} not in: {message}");
+        }
+    }
+
+    // Ranks of two experiments: two runs, named.
+    let of_run = |name: &str, rank: &str| {
+        let mut profile = team();
+        profile.experiment = Some(name.into());
+        profile.rank = Some(rank.into());
+        let path = dir.path().join(format!("{name}.{rank}.json"));
+        std::fs::write(&path, serde_json::to_vec(&profile).unwrap()).unwrap();
+        path
+    };
+    let options = super::Options {
+        profiles: vec![of_run("pomp-a", "0"), of_run("pomp-b", "1")],
+        ..super::Options::default()
+    };
+    let message = super::run(&options, &mut Vec::new())
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("runs pomp-a and pomp-b"), "{message}");
 
     let options = super::Options {
         profiles: vec![a.clone()],
@@ -780,7 +946,7 @@ fn the_page_is_well_formed_whatever_the_figures() {
     let report = analysis::report(&runs, Some(&base), &catalog);
     let folded = super::render::flame::folded(&report.tree);
     let svg = super::render::flame::svg(&folded, "t", "s", false).unwrap();
-    let page = super::render::html::page(&report, &runs, &catalog, &svg);
+    let page = super::render::html::page(&report, &Default::default(), &svg);
     assert!(page.contains("&lt;0.1%"), "no small share to check");
     let parsed = scraper::Html::parse_document(&page);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
@@ -871,8 +1037,9 @@ fn the_filter_proposes_user_code_and_openmp_constructs_only_when_asked() {
     };
     assert_eq!(patterns(Proposed::UserCode), ["kernel"]);
     assert_eq!(patterns(Proposed::WithOpenMp), ["kernel", "src/app.c:12"]);
-    let suggested = super::suggest::suggestions(&runs, Proposed::UserCode);
-    let file = super::suggest::filter_file(&runs, &suggested, Proposed::UserCode);
+    let mut suggesting = super::suggest::Suggesting::new(Proposed::UserCode);
+    suggesting.add(&runs[0]);
+    let file = suggesting.filter_file();
     assert!(
         file.contains("  # function kernel (app.c:3): 1000000 visits"),
         "{file}"

@@ -149,8 +149,8 @@ pub fn diff(
         speedup: (common_rows > 0).then(|| ratio(a.profile.wall_ns, b.profile.wall_ns)),
         regions: catalog.regions.clone(),
         rows,
-        a_tree: regions::tree(std::slice::from_ref(&fa), catalog),
-        b_tree: regions::tree(std::slice::from_ref(&fb), catalog),
+        a_tree: regions::tree_of(&fa, catalog),
+        b_tree: regions::tree_of(&fb, catalog),
     }
 }
 

@@ -87,6 +87,8 @@ pub struct RunFigures {
     /// The thread that ran the program's serial parts: the first that
     /// recorded an event.
     pub initial_thread: Option<u32>,
+    /// Time in MPI calls by class, where the POMP MPI library measured it.
+    pub mpi: Option<pomp2::profile::MpiTotals>,
 }
 
 impl RunFigures {
@@ -136,6 +138,7 @@ pub fn collect(run: &Run, run_index: usize, catalog: &Catalog) -> RunFigures {
         breakdown: profile.breakdown,
         thread_ids: profile.threads.iter().map(|t| t.thread).collect(),
         initial_thread: profile.threads.iter().map(|t| t.thread).min(),
+        mpi: profile.mpi.as_ref().map(|mpi| mpi.totals),
         ..RunFigures::default()
     };
     for thread in &profile.threads {

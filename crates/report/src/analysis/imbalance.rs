@@ -7,11 +7,11 @@
 //! all work equally long has 0 %.
 
 use super::figures::{RowKey, RunFigures};
-use super::Spread;
+use super::spread::{Ranks, Spread, Tally};
 use crate::join::Catalog;
 use pomp2::profile::Kind;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Imbalance {
@@ -29,35 +29,45 @@ pub struct Imbalance {
     pub lost_ns: u64,
 }
 
-pub fn worksharing(figures: &[RunFigures], catalog: &Catalog) -> Vec<Imbalance> {
-    let keys: BTreeSet<RowKey> = figures
-        .iter()
-        .flat_map(|f| f.work.keys().copied())
-        .collect();
-    let mut rows: Vec<Imbalance> = keys
-        .into_iter()
-        .map(|key| {
-            let per_thread: Vec<u64> = figures
-                .iter()
-                .filter_map(|f| f.work.get(&key))
-                .flat_map(|threads| threads.values().copied())
-                .collect();
-            let work = Spread::of(per_thread.iter().copied());
-            let lost = per_thread.iter().map(|w| work.max - w).sum();
-            Imbalance {
-                region: key.0,
-                kind: key.1,
-                label: catalog.label(key.0, key.1),
-                schedule: key.0.and_then(|r| catalog.regions[r].schedule.clone()),
-                threads: per_thread.len() as u64,
-                work_ns: work,
-                imbalance: imbalance(&work),
-                lost_ns: lost,
+/// Each worksharing construct's work per thread, gathered profile by
+/// profile.
+#[derive(Debug, Default)]
+pub struct Worksharing {
+    rows: BTreeMap<RowKey, Tally>,
+}
+
+impl Worksharing {
+    /// Adds the threads of the profile at `at`.
+    pub fn add(&mut self, at: u32, figures: &RunFigures) {
+        for (key, threads) in &figures.work {
+            let tally = self.rows.entry(*key).or_default();
+            for &work in threads.values() {
+                tally.add(at, work);
             }
-        })
-        .collect();
-    rows.sort_by(|a, b| b.lost_ns.cmp(&a.lost_ns).then(a.label.cmp(&b.label)));
-    rows
+        }
+    }
+
+    /// The constructs, most time lost first; the extremes are named by the
+    /// ranks of the threads that had them.
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog) -> Vec<Imbalance> {
+        let mut rows: Vec<Imbalance> = (self.rows.into_iter())
+            .map(|(key, tally)| {
+                let work = tally.over_values(Some(ranks));
+                Imbalance {
+                    region: key.0,
+                    kind: key.1,
+                    label: catalog.label(key.0, key.1),
+                    schedule: key.0.and_then(|r| catalog.regions[r].schedule.clone()),
+                    threads: tally.count(),
+                    work_ns: work,
+                    imbalance: imbalance(&work),
+                    lost_ns: (tally.count() * work.max).saturating_sub(tally.total()),
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| b.lost_ns.cmp(&a.lost_ns).then(a.label.cmp(&b.label)));
+        rows
+    }
 }
 
 /// `(max − mean) / max`, 0 when nothing was measured.

@@ -10,49 +10,20 @@
 pub mod diff;
 pub mod figures;
 pub mod imbalance;
+pub mod mpi;
+pub mod notes;
 pub mod overhead;
+pub mod ranks;
 mod readings;
 pub mod regions;
+pub mod spread;
 pub mod tasks;
 
 use super::join::{Catalog, Matching, RegionInfo};
 use super::load::Run;
 use figures::RunFigures;
 use serde::Serialize;
-
-/// A figure over several profiles: its least, mean and greatest value. Of
-/// one profile, all three are its value.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Spread {
-    pub min: u64,
-    pub mean: u64,
-    pub max: u64,
-}
-
-impl Spread {
-    pub fn of(values: impl IntoIterator<Item = u64>) -> Spread {
-        let (mut min, mut max, mut sum, mut count) = (u64::MAX, 0, 0u128, 0u64);
-        for value in values {
-            min = min.min(value);
-            max = max.max(value);
-            sum += value as u128;
-            count += 1;
-        }
-        if count == 0 {
-            return Spread::default();
-        }
-        Spread {
-            min,
-            mean: (sum / count as u128) as u64,
-            max,
-        }
-    }
-
-    /// Whether the profiles differ in this figure.
-    pub fn varies(&self) -> bool {
-        self.min != self.max
-    }
-}
+pub use spread::{Ranks, Spread, Tally};
 
 /// `part / whole`, 0 for an empty whole.
 pub fn ratio(part: u64, whole: u64) -> f64 {
@@ -60,6 +31,32 @@ pub fn ratio(part: u64, whole: u64) -> f64 {
         0.0
     } else {
         part as f64 / whole as f64
+    }
+}
+
+/// The run the profiles are of, as its experiment says.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    pub directory: String,
+    pub manifest: pomp2::experiment::Manifest,
+    /// Ranks the manifest counts that left no profile.
+    pub missing_ranks: Vec<u32>,
+    /// Processes that ranks forked: runs of their own, left out.
+    pub forked: Vec<String>,
+}
+
+impl RunInfo {
+    /// Of the experiment `inputs` are of, if they are.
+    pub fn of(inputs: &crate::inputs::Inputs) -> Option<RunInfo> {
+        let experiment = inputs.experiment.as_ref()?;
+        Some(RunInfo {
+            directory: experiment.directory.display().to_string(),
+            manifest: experiment.manifest.clone(),
+            missing_ranks: inputs.missing_ranks.clone(),
+            forked: (inputs.forked.iter())
+                .map(|path| path.display().to_string())
+                .collect(),
+        })
     }
 }
 
@@ -77,7 +74,11 @@ pub struct ProfileInfo {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The run's experiment, when the profiles are an experiment's.
+    pub run: Option<RunInfo>,
     pub profiles: Vec<ProfileInfo>,
+    /// The hosts the profiles ran on, and how many ranks each.
+    pub hosts: Vec<HostInfo>,
     /// How regions of different profiles were recognised as the same.
     pub matching: Matching,
     pub wall_ns: Spread,
@@ -91,6 +92,12 @@ pub struct Report {
     pub overheads: overhead::Overheads,
     pub region_overheads: Vec<overhead::RegionOverhead>,
     pub imbalance: Vec<imbalance::Imbalance>,
+    /// Of several profiles: the regions whose time differs between ranks.
+    pub rank_imbalance: Vec<ranks::RankImbalance>,
+    /// MPI as the POMP MPI library measured it, when it did.
+    pub mpi: Option<mpi::MpiSummary>,
+    /// MPI routines measured, each summed over its call sites.
+    pub mpi_functions: Vec<mpi::MpiFunction>,
     pub tasks: tasks::Tasks,
     pub baseline: Option<overhead::Baseline>,
     /// What the reader should know about the data: throttling, threads
@@ -98,147 +105,143 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
-/// The report of `runs` (one per rank of one run of one build), compared
-/// with `baseline` when given. The catalog joins the runs' regions, the
-/// baseline's last.
-pub fn report(runs: &[Run], baseline: Option<&Run>, catalog: &Catalog) -> Report {
-    let figures: Vec<RunFigures> = runs
-        .iter()
-        .enumerate()
-        .map(|(i, run)| figures::collect(run, i, catalog))
-        .collect();
-    let mut notes = notes(runs, catalog);
-    let rows = regions::rows(&figures, catalog);
-    let tree = regions::tree(&figures, catalog);
-    let overheads = overhead::program(&figures, catalog);
-    let region_overheads = overhead::regions(&figures, catalog);
-    let imbalance = imbalance::worksharing(&figures, catalog);
-    let tasks = tasks::tasks(runs, catalog);
-    if tasks.histogram.is_empty() && tasks.constructs.iter().any(|c| c.executed.max > 0) {
-        notes.push(
-            "task durations are known per construct only: run with POMP_TRACE=1 for a \
-             histogram of each task's duration"
-                .to_string(),
-        );
+#[derive(Debug, Clone, Serialize)]
+pub struct HostInfo {
+    pub name: String,
+    pub ranks: u32,
+}
+
+/// The report of a run, built profile by profile: each profile's figures
+/// are added as it is read and the profile is not kept.
+#[derive(Debug, Default)]
+pub struct Builder {
+    run: Option<RunInfo>,
+    hosts: Vec<HostInfo>,
+    ranks: Ranks,
+    profiles: Vec<ProfileInfo>,
+    wall: Tally,
+    threads: Tally,
+    thread_time: Tally,
+    rows: regions::Rows,
+    tree: regions::Tree,
+    classes: overhead::Classes,
+    region_overheads: overhead::Regions,
+    worksharing: imbalance::Worksharing,
+    tasks: tasks::TaskTallies,
+    mpi: mpi::MpiTallies,
+    notes: notes::Notes,
+}
+
+impl Builder {
+    /// The builder of a report on `run`'s profiles.
+    pub fn of_run(run: Option<RunInfo>) -> Builder {
+        Builder {
+            run,
+            ..Builder::default()
+        }
     }
-    let baseline = baseline.map(|base| {
-        let base_figures = figures::collect(base, runs.len(), catalog);
-        overhead::baseline(base, &base_figures, &figures, &overheads, catalog)
-    });
-    let mut rows = rows;
-    if let Some(baseline) = &baseline {
-        regions::add_speedups(&mut rows, &baseline.region_times);
+
+    /// Adds `run`, the catalog's profile `index`, whose figures are
+    /// `figures`.
+    pub fn add(&mut self, run: &Run, index: usize, figures: &RunFigures, catalog: &Catalog) {
+        let at = self.ranks.len();
+        let rank = run.rank().unwrap_or(at);
+        self.ranks.push(rank);
+        self.profiles.push(ProfileInfo {
+            path: run.path.display().to_string(),
+            pid: run.profile.pid,
+            rank: run.profile.rank.clone(),
+            threads: run.profile.threads.len() as u64,
+            wall_ns: run.profile.wall_ns,
+            trace: (run.trace.as_ref())
+                .and(run.profile.trace.as_ref())
+                .map(|t| t.path.clone()),
+        });
+        if let Some(host) = &run.profile.host {
+            match self.hosts.iter_mut().rev().find(|h| &h.name == host) {
+                Some(known) => known.ranks += 1,
+                None => self.hosts.push(HostInfo {
+                    name: host.clone(),
+                    ranks: 1,
+                }),
+            }
+        }
+        self.wall.add(at, figures.wall_ns);
+        self.threads.add(at, figures.threads);
+        self.thread_time.add(at, figures.thread_time_ns());
+        self.rows.add(at, figures);
+        self.tree.add(at, &figures.tree);
+        self.classes.add(at, figures, catalog);
+        self.region_overheads.add(at, figures);
+        self.worksharing.add(at, figures);
+        self.tasks.add(at, run, index, catalog);
+        self.mpi.add(at, run);
+        self.notes.add(at, rank, run);
     }
-    Report {
-        profiles: runs
-            .iter()
-            .map(|run| ProfileInfo {
-                path: run.path.display().to_string(),
-                pid: run.profile.pid,
-                rank: run.profile.rank.clone(),
-                threads: run.profile.threads.len() as u64,
-                wall_ns: run.profile.wall_ns,
-                trace: run
-                    .trace
-                    .as_ref()
-                    .and(run.profile.trace.as_ref())
-                    .map(|t| t.path.clone()),
-            })
-            .collect(),
-        matching: catalog.matching,
-        wall_ns: Spread::of(figures.iter().map(|f| f.wall_ns)),
-        threads: Spread::of(figures.iter().map(|f| f.threads)),
-        thread_time_ns: Spread::of(figures.iter().map(RunFigures::thread_time_ns)),
-        regions: catalog.regions.clone(),
-        rows,
-        tree,
-        overheads,
-        region_overheads,
-        imbalance,
-        tasks,
-        baseline,
-        notes,
+
+    /// The report, compared with `baseline` (a run and its figures) when
+    /// given.
+    pub fn finish(self, catalog: &Catalog, baseline: Option<(&Run, &RunFigures)>) -> Report {
+        let ranks = &self.ranks;
+        let thread_time_ns = self.thread_time.total();
+        let mut rows = self.rows.finish(ranks, catalog, thread_time_ns);
+        let tree = self.tree.finish(ranks, catalog, thread_time_ns);
+        let overheads = self.classes.finish(ranks, thread_time_ns, catalog);
+        let tasks = self.tasks.finish(ranks, catalog);
+        let mut notes = self.notes.finish(ranks, catalog, self.run.as_ref());
+        if tasks.histogram.is_empty() && tasks.constructs.iter().any(|c| c.executed.max > 0) {
+            notes.push(
+                "task durations are known per construct only: run with POMP_TRACE=1 for a \
+                 histogram of each task's duration"
+                    .to_string(),
+            );
+        }
+        let wall_ns = self.wall.over_profiles(ranks);
+        let threads = self.threads.over_profiles(ranks);
+        let baseline = baseline.map(|(base, base_figures)| {
+            overhead::baseline(
+                base,
+                base_figures,
+                (wall_ns.mean, threads.mean),
+                &overheads,
+                catalog,
+            )
+        });
+        if let Some(baseline) = &baseline {
+            regions::add_speedups(&mut rows, &baseline.region_times);
+        }
+        Report {
+            run: self.run,
+            hosts: self.hosts,
+            rank_imbalance: ranks::imbalance(&rows, ranks),
+            mpi_functions: mpi::functions(&rows, &catalog.regions, &tree, ranks, thread_time_ns),
+            mpi: self.mpi.finish(ranks, thread_time_ns),
+            profiles: self.profiles,
+            matching: catalog.matching,
+            wall_ns,
+            threads,
+            thread_time_ns: self.thread_time.over_profiles(ranks),
+            regions: catalog.regions.clone(),
+            rows,
+            tree,
+            overheads,
+            region_overheads: self.region_overheads.finish(ranks, catalog),
+            imbalance: self.worksharing.finish(ranks, catalog),
+            tasks,
+            baseline,
+            notes,
+        }
     }
 }
 
-/// What limits the data: said once per report, in the reader's terms.
-fn notes(runs: &[Run], catalog: &Catalog) -> Vec<String> {
-    let mut notes = Vec::new();
-    for run in runs {
-        let profile = &run.profile;
-        let name = if runs.len() > 1 {
-            format!("{}: ", run.name())
-        } else {
-            String::new()
-        };
-        if !profile.incomplete_threads.is_empty() {
-            notes.push(format!(
-                "{name}{} thread(s) were still recording when the program ended and are left out",
-                profile.incomplete_threads.len()
-            ));
-        }
-        let throttled = profile
-            .region_summary
-            .iter()
-            .filter(|s| s.throttled_threads > 0)
-            .count();
-        if throttled > 0 {
-            notes.push(format!(
-                "{name}{throttled} region part(s) called often and briefly stopped being timed \
-                 (throttling: {} calls under {} ns each); their times are what was measured \
-                 until then, the rest counts in the enclosing region",
-                profile.throttling.numcalls, profile.throttling.percall_ns
-            ));
-        }
-        let folded: u64 = (profile.threads.iter())
-            .map(|t| t.frames_beyond_depth_limit)
-            .sum();
-        if folded > 0 {
-            notes.push(format!(
-                "{name}{folded} visit(s) nested deeper than the call tree's {} levels were \
-                 folded into one node per region at the deepest level, counted and not timed; \
-                 their time is in the node above",
-                pomp2::profile::MAX_TREE_DEPTH
-            ));
-        }
-        let unmatched: u64 = profile.threads.iter().map(|t| t.unmatched_ends).sum();
-        if unmatched > 0 {
-            notes.push(format!(
-                "{name}{unmatched} end event(s) had no matching begin on their thread"
-            ));
-        }
-        let not_inferred: u64 = profile
-            .threads
-            .iter()
-            .map(|t| t.barriers_not_inferred)
-            .sum();
-        if not_inferred > 0 {
-            notes.push(format!(
-                "{name}the waiting at {not_inferred} implicit barrier(s) could not be inferred"
-            ));
-        }
-        if let Some(trace) = &profile.trace {
-            if trace.dropped_events > 0 && run.trace.is_some() {
-                notes.push(format!(
-                    "{name}the trace is incomplete: {} event(s) were dropped at POMP_TRACE_LIMIT",
-                    trace.dropped_events
-                ));
-            }
-        }
-        if let Some(problem) = &run.trace_problem {
-            notes.push(format!("{name}{problem}"));
-        }
-        if profile.regions.iter().any(|r| r.malformed_ctc) {
-            notes.push(format!(
-                "{name}some regions had a damaged source context (CTC string); they are named by what could be read"
-            ));
-        }
+/// The report of `runs` (one per rank of one run of one build, the
+/// catalog's first profiles), compared with `baseline` (the catalog's
+/// profile after them) when given.
+pub fn report(runs: &[Run], baseline: Option<&Run>, catalog: &Catalog) -> Report {
+    let mut builder = Builder::default();
+    for (index, run) in runs.iter().enumerate() {
+        builder.add(run, index, &figures::collect(run, index, catalog), catalog);
     }
-    if catalog.descriptors_missing > 0 {
-        notes.push(format!(
-            "{} region(s) have no IDF descriptor among those given",
-            catalog.descriptors_missing
-        ));
-    }
-    notes
+    let baseline = baseline.map(|base| (base, figures::collect(base, runs.len(), catalog)));
+    builder.finish(catalog, baseline.as_ref().map(|(base, f)| (*base, f)))
 }

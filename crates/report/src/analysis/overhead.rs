@@ -2,17 +2,19 @@
 //! went to controlling parallelism (fork, join, task creation), to
 //! synchronisation (barriers, taskwait, waiting for critical, ordered and
 //! locks), to loss of parallelism (threads idle while only some work), to
-//! data movement (calls of MPI routines measured as regions), and the
-//! rest, which is work. With a baseline run (one thread), the total
+//! data movement (MPI calls, as the POMP MPI library measured them by
+//! class, or else the call regions around them), and the rest, which is
+//! work. With a baseline run (one thread), the total
 //! overhead `T_p − T_1/p` is split into these classes and the remainder
 //! the profile cannot explain.
 
 use super::figures::{RowKey, RunFigures};
-use super::{ratio, Spread};
+use super::ratio;
+use super::spread::{Ranks, Spread, Tally};
 use crate::join::{Catalog, Matching};
 use crate::load::Run;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,12 +116,24 @@ impl RunClasses {
                 "idle outside a running team",
                 idle_in_regions,
             ),
+        ];
+        // Measured through PMPI, MPI's time is known by class; else it is
+        // the time of the call regions around MPI calls.
+        let pmpi = figures.mpi.unwrap_or_default();
+        let call_regions = match figures.mpi {
+            Some(_) => 0,
+            None => mpi_calls_ns(figures, catalog),
+        };
+        parts.extend([
             (
                 Class::DataMovement,
-                "MPI calls",
-                mpi_calls_ns(figures, catalog),
+                "MPI point-to-point",
+                pmpi.point_to_point_ns,
             ),
-        ];
+            (Class::DataMovement, "MPI collective", pmpi.collective_ns),
+            (Class::DataMovement, "other MPI", pmpi.other_ns),
+            (Class::DataMovement, "MPI calls", call_regions),
+        ]);
         let overhead: u64 = parts.iter().map(|p| p.2).sum();
         parts.push((
             Class::Work,
@@ -138,76 +152,85 @@ impl RunClasses {
     }
 }
 
-pub fn program(figures: &[RunFigures], catalog: &Catalog) -> Overheads {
-    let runs: Vec<RunClasses> = figures.iter().map(|f| RunClasses::of(f, catalog)).collect();
-    let total: u64 = figures.iter().map(RunFigures::thread_time_ns).sum();
-    let classes = Class::ALL
-        .iter()
-        .map(|&class| {
-            let names: Vec<&'static str> = runs[0]
-                .parts
-                .iter()
-                .filter(|p| p.0 == class)
-                .map(|p| p.1)
-                .collect();
-            let parts: Vec<Part> = names
-                .iter()
-                .map(|&name| Part {
-                    name,
-                    ns: Spread::of(
-                        runs.iter()
-                            .map(|r| r.parts.iter().find(|p| p.1 == name).map_or(0, |p| p.2)),
-                    ),
-                })
-                .collect();
-            let sum: u64 = runs.iter().map(|r| r.class_ns(class)).sum();
-            let most_in = where_most(figures, catalog, class);
-            let reading = super::readings::reading(class, &parts, most_in.as_deref());
-            ClassFigures {
-                class,
-                ns: Spread::of(runs.iter().map(|r| r.class_ns(class))),
-                share: ratio(sum, total),
-                parts,
-                reading,
-            }
-        })
-        .collect();
-    Overheads { classes }
+/// The classes of a run, gathered profile by profile.
+#[derive(Debug, Default)]
+pub struct Classes {
+    /// Each part's thread time, in the order [`RunClasses::of`] lists them.
+    parts: Vec<(Class, &'static str, Tally)>,
+    classes: [Tally; Class::ALL.len()],
+    /// Per region, the control and the synchronisation that arose in it
+    /// and not in regions nested in it, summed over profiles.
+    own: HashMap<usize, [u64; 2]>,
 }
 
-/// The region in which most of `class` arose (not counting what arose in
-/// regions nested in it), for the classes regions have.
-fn where_most(figures: &[RunFigures], catalog: &Catalog, class: Class) -> Option<String> {
-    let own = |region: &super::figures::RegionFigures| match class {
-        Class::Control => region.own_control_ns,
-        Class::Synchronisation => region.own_sync_ns,
-        _ => 0,
-    };
-    let mut by_region: HashMap<usize, u64> = HashMap::new();
-    for run in figures {
-        for (&region, figures) in &run.regions {
-            *by_region.entry(region).or_default() += own(figures);
+impl Classes {
+    /// Adds the profile at `at`.
+    pub fn add(&mut self, at: u32, figures: &RunFigures, catalog: &Catalog) {
+        let run = RunClasses::of(figures, catalog);
+        if self.parts.is_empty() {
+            self.parts = (run.parts.iter())
+                .map(|&(class, name, _)| (class, name, Tally::default()))
+                .collect();
+        }
+        for ((_, _, tally), &(_, _, ns)) in self.parts.iter_mut().zip(&run.parts) {
+            tally.add(at, ns);
+        }
+        for (tally, class) in self.classes.iter_mut().zip(Class::ALL) {
+            tally.add(at, run.class_ns(class));
+        }
+        for (&region, figures) in &figures.regions {
+            let own = self.own.entry(region).or_default();
+            own[0] += figures.own_control_ns;
+            own[1] += figures.own_sync_ns;
         }
     }
-    let (region, _) = (by_region.into_iter())
-        .filter(|&(_, ns)| ns > 0)
-        .max_by_key(|&(region, ns)| (ns, std::cmp::Reverse(region)))?;
-    Some(catalog.regions[region].label.clone())
+
+    /// The classes; shares are of `thread_time_ns`, the run's thread time
+    /// summed over profiles.
+    pub fn finish(self, ranks: &Ranks, thread_time_ns: u64, catalog: &Catalog) -> Overheads {
+        let classes = (Class::ALL.iter().zip(&self.classes))
+            .map(|(&class, tally)| {
+                let parts: Vec<Part> = (self.parts.iter())
+                    .filter(|part| part.0 == class)
+                    .map(|(_, name, tally)| Part {
+                        name,
+                        ns: tally.over_profiles(ranks),
+                    })
+                    .collect();
+                let most_in = self.where_most(class, catalog);
+                ClassFigures {
+                    class,
+                    ns: tally.over_profiles(ranks),
+                    share: ratio(tally.total(), thread_time_ns),
+                    reading: super::readings::reading(class, &parts, most_in.as_deref()),
+                    parts,
+                }
+            })
+            .collect();
+        Overheads { classes }
+    }
+
+    /// The region in which most of `class` arose (not counting what arose
+    /// in regions nested in it), for the classes regions have.
+    fn where_most(&self, class: Class, catalog: &Catalog) -> Option<String> {
+        let kind = match class {
+            Class::Control => 0,
+            Class::Synchronisation => 1,
+            _ => return None,
+        };
+        let (region, _) = (self.own.iter())
+            .map(|(&region, own)| (region, own[kind]))
+            .filter(|&(_, ns)| ns > 0)
+            .max_by_key(|&(region, ns)| (ns, std::cmp::Reverse(region)))?;
+        Some(catalog.regions[region].label.clone())
+    }
 }
 
 /// Thread time in calls of MPI routines: the user regions named after one
 /// (`MPI_Send`, any case), which `--regions=mpi` makes of each call.
 fn mpi_calls_ns(figures: &RunFigures, catalog: &Catalog) -> u64 {
-    let mpi_call = |region: &usize| {
-        let info = &catalog.regions[*region];
-        let name = info.name.as_deref().unwrap_or_default();
-        info.profile_region.region_type == "region"
-            && name.len() > 4
-            && name.is_char_boundary(4)
-            && name[..4].eq_ignore_ascii_case("mpi_")
-    };
     (figures.regions.iter())
-        .filter(|(region, _)| mpi_call(region))
+        .filter(|(&region, _)| catalog.regions[region].mpi_function().is_some())
         .map(|(_, r)| r.inclusive_ns)
         .sum()
 }
@@ -230,48 +253,61 @@ pub struct RegionOverhead {
     pub sync_share: f64,
 }
 
-pub fn regions(figures: &[RunFigures], catalog: &Catalog) -> Vec<RegionOverhead> {
-    let keys: BTreeSet<usize> = figures
-        .iter()
-        .flat_map(|f| f.regions.keys().copied())
-        .collect();
-    let mut regions: Vec<RegionOverhead> = keys
-        .into_iter()
-        .filter_map(|region| {
-            let per_run: Vec<_> = figures
-                .iter()
-                .map(|f| (f, f.regions.get(&region)))
-                .collect();
-            let shown = per_run
-                .iter()
-                .flat_map(|(_, r)| r)
-                .any(|r| r.forks || r.control_ns + r.sync_ns > 0);
-            if !shown {
-                return None;
-            }
-            let spread = |value: &dyn Fn(&RunFigures, &super::figures::RegionFigures) -> u64| {
-                Spread::of(per_run.iter().map(|(f, r)| r.map_or(0, |r| value(f, r))))
-            };
-            let sync: u64 = per_run.iter().flat_map(|(_, r)| r).map(|r| r.sync_ns).sum();
-            let inclusive: u64 = per_run
-                .iter()
-                .flat_map(|(_, r)| r)
-                .map(|r| r.inclusive_ns)
-                .sum();
-            Some(RegionOverhead {
+/// One region's overheads as far as the profiles read so far have them.
+#[derive(Debug, Default)]
+struct RegionTally {
+    inclusive: Tally,
+    control: Tally,
+    sync: Tally,
+    idle: Tally,
+    work: Tally,
+    /// It forks a team, or has control or synchronisation time somewhere.
+    shown: bool,
+}
+
+/// Every region's overheads, gathered profile by profile.
+#[derive(Debug, Default)]
+pub struct Regions {
+    regions: BTreeMap<usize, RegionTally>,
+}
+
+impl Regions {
+    /// Adds the profile at `at`.
+    pub fn add(&mut self, at: u32, figures: &RunFigures) {
+        for (&region, r) in &figures.regions {
+            let tally = self.regions.entry(region).or_default();
+            tally.shown |= r.forks || r.control_ns + r.sync_ns > 0;
+            tally.inclusive.add(at, r.inclusive_ns);
+            tally.control.add(at, r.control_ns);
+            tally.sync.add(at, r.sync_ns);
+            tally
+                .idle
+                .add(at, if r.forks { idle_in(figures, r) } else { 0 });
+            tally
+                .work
+                .add(at, r.inclusive_ns.saturating_sub(r.control_ns + r.sync_ns));
+        }
+    }
+
+    /// The regions that fork a team or have overheads, largest mean
+    /// inclusive time first.
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog) -> Vec<RegionOverhead> {
+        let mut regions: Vec<RegionOverhead> = (self.regions.into_iter())
+            .filter(|(_, tally)| tally.shown)
+            .map(|(region, tally)| RegionOverhead {
                 region,
                 label: catalog.regions[region].label.clone(),
-                inclusive_ns: spread(&|_, r| r.inclusive_ns),
-                control_ns: spread(&|_, r| r.control_ns),
-                sync_ns: spread(&|_, r| r.sync_ns),
-                idle_ns: spread(&|f, r| if r.forks { idle_in(f, r) } else { 0 }),
-                work_ns: spread(&|_, r| r.inclusive_ns.saturating_sub(r.control_ns + r.sync_ns)),
-                sync_share: ratio(sync, inclusive),
+                inclusive_ns: tally.inclusive.over_profiles(ranks),
+                control_ns: tally.control.over_profiles(ranks),
+                sync_ns: tally.sync.over_profiles(ranks),
+                idle_ns: tally.idle.over_profiles(ranks),
+                work_ns: tally.work.over_profiles(ranks),
+                sync_share: ratio(tally.sync.total(), tally.inclusive.total()),
             })
-        })
-        .collect();
-    regions.sort_by_key(|r| std::cmp::Reverse(r.inclusive_ns.mean));
-    regions
+            .collect();
+        regions.sort_by_key(|r| std::cmp::Reverse(r.inclusive_ns.mean));
+        regions
+    }
 }
 
 /// Thread time the run's threads were not in a region that forks a team
@@ -328,15 +364,16 @@ pub struct Baseline {
     pub region_times: HashMap<RowKey, u64>,
 }
 
+/// The baseline `base` against a run whose profiles had a mean wall time
+/// of `wall` on a mean of `threads`.
 pub fn baseline(
     base: &Run,
     base_figures: &RunFigures,
-    figures: &[RunFigures],
+    (wall, threads): (u64, u64),
     overheads: &Overheads,
     catalog: &Catalog,
 ) -> Baseline {
-    let wall = Spread::of(figures.iter().map(|f| f.wall_ns)).mean;
-    let threads = Spread::of(figures.iter().map(|f| f.threads)).mean.max(1);
+    let threads = threads.max(1);
     let reference = base_figures.wall_ns;
     let ideal = reference as u128 * base_figures.threads as u128 / threads as u128;
     let ideal = ideal as u64;

@@ -54,7 +54,9 @@ pub fn reading(class: Class, parts: &[Part], most_in: Option<&str>) -> String {
                 .into()
         }
         (Class::DataMovement, None) => {
-            "no MPI call was measured (--regions=mpi measures them)".into()
+            "no MPI call was measured (the POMP MPI library, which the wrappers link into \
+             programs that link MPI, measures them, and --regions=mpi their call sites)"
+                .into()
         }
         (Class::DataMovement, Some(_)) => "time in MPI calls: fewer, larger messages, and \
              communication overlapped with computation, reduce it"

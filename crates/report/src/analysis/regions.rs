@@ -1,12 +1,14 @@
 //! Where the time went: one row per region and kind, largest inclusive time
-//! first, and the call-path tree merged over threads.
+//! first, and the call-path tree merged over threads, both gathered
+//! profile by profile.
 
-use super::figures::{RowKey, RunFigures, TreeFigures};
-use super::{ratio, Spread};
+use super::figures::{RowFigures, RowKey, RunFigures, TreeFigures};
+use super::ratio;
+use super::spread::{Ranks, Spread, Tally};
 use crate::join::Catalog;
 use pomp2::profile::Kind;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
@@ -31,6 +33,10 @@ pub struct Row {
     pub throttled: bool,
     /// Longest thread time in the baseline over that here.
     pub speedup: Option<f64>,
+    /// With several profiles, each one's figures, in the order of the
+    /// report's profiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_rank: Option<PerRank>,
 }
 
 impl Row {
@@ -39,50 +45,99 @@ impl Row {
     }
 }
 
-pub fn rows(figures: &[RunFigures], catalog: &Catalog) -> Vec<Row> {
-    let keys: BTreeSet<RowKey> = figures
-        .iter()
-        .flat_map(|f| f.rows.keys().copied())
-        .collect();
-    let total: u64 = figures.iter().map(RunFigures::thread_time_ns).sum();
-    let mut rows: Vec<Row> = keys
-        .into_iter()
-        .map(|key| {
-            let per_run: Vec<_> = figures.iter().map(|f| f.rows.get(&key)).collect();
-            let spread = |value: &dyn Fn(&super::figures::RowFigures) -> u64| {
-                Spread::of(per_run.iter().map(|r| r.map_or(0, value)))
-            };
-            let inclusive_total: u64 = per_run.iter().flatten().map(|r| r.inclusive_ns).sum();
-            Row {
-                region: key.0,
-                kind: key.1,
-                label: catalog.label(key.0, key.1),
-                what: catalog.what(key.0, key.1),
-                visits: spread(&|r| r.visits),
-                inclusive_ns: spread(&|r| r.inclusive_ns),
-                exclusive_ns: spread(&|r| r.exclusive_ns),
-                share: ratio(inclusive_total, total),
-                longest_thread_ns: spread(&|r| {
-                    r.per_thread_ns.values().copied().max().unwrap_or(0)
-                }),
-                threads: per_run
-                    .iter()
-                    .flatten()
-                    .map(|r| r.per_thread_ns.len() as u64)
-                    .max()
-                    .unwrap_or(0),
-                throttled: per_run.iter().flatten().any(|r| r.throttled),
+/// A row's figures in each profile.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PerRank {
+    pub inclusive_ns: Vec<u64>,
+    pub visits: Vec<u64>,
+}
+
+impl PerRank {
+    fn set(&mut self, at: u32, row: &RowFigures) {
+        let at = at as usize;
+        for (values, value) in [
+            (&mut self.inclusive_ns, row.inclusive_ns),
+            (&mut self.visits, row.visits),
+        ] {
+            values.resize(at, 0);
+            values.push(value);
+        }
+    }
+
+    fn pad(mut self, profiles: usize) -> PerRank {
+        for values in [&mut self.inclusive_ns, &mut self.visits] {
+            values.resize(profiles, 0);
+        }
+        self
+    }
+}
+
+/// One row as far as the profiles read so far have it.
+#[derive(Debug, Default)]
+struct RowTally {
+    visits: Tally,
+    inclusive: Tally,
+    exclusive: Tally,
+    longest_thread: Tally,
+    threads: u64,
+    throttled: bool,
+    per_rank: PerRank,
+}
+
+/// The region table, gathered profile by profile.
+#[derive(Debug, Default)]
+pub struct Rows {
+    rows: HashMap<RowKey, RowTally>,
+}
+
+impl Rows {
+    /// Adds the rows of the profile at `at`.
+    pub fn add(&mut self, at: u32, figures: &RunFigures) {
+        for (key, row) in &figures.rows {
+            let tally = self.rows.entry(*key).or_default();
+            tally.visits.add(at, row.visits);
+            tally.inclusive.add(at, row.inclusive_ns);
+            tally.exclusive.add(at, row.exclusive_ns);
+            tally
+                .longest_thread
+                .add(at, row.per_thread_ns.values().copied().max().unwrap_or(0));
+            tally.threads = tally.threads.max(row.per_thread_ns.len() as u64);
+            tally.throttled |= row.throttled;
+            tally.per_rank.set(at, row);
+        }
+    }
+
+    /// The rows, largest mean inclusive time first; shares are of
+    /// `thread_time_ns`, the run's thread time summed over profiles.
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog, thread_time_ns: u64) -> Vec<Row> {
+        let mut rows: Vec<Row> = self
+            .rows
+            .into_iter()
+            .map(|((region, kind), tally)| Row {
+                region,
+                kind,
+                label: catalog.label(region, kind),
+                what: catalog.what(region, kind),
+                visits: tally.visits.over_profiles(ranks),
+                inclusive_ns: tally.inclusive.over_profiles(ranks),
+                exclusive_ns: tally.exclusive.over_profiles(ranks),
+                share: ratio(tally.inclusive.total(), thread_time_ns),
+                longest_thread_ns: tally.longest_thread.over_profiles(ranks),
+                threads: tally.threads,
+                throttled: tally.throttled,
                 speedup: None,
-            }
-        })
-        .collect();
-    rows.sort_by(|a, b| {
-        b.inclusive_ns
-            .mean
-            .cmp(&a.inclusive_ns.mean)
-            .then_with(|| a.label.cmp(&b.label))
-    });
-    rows
+                per_rank: ranks
+                    .several()
+                    .then(|| tally.per_rank.pad(ranks.len() as usize)),
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            (b.inclusive_ns.mean.cmp(&a.inclusive_ns.mean))
+                .then_with(|| a.label.cmp(&b.label))
+                .then_with(|| a.key().cmp(&b.key()))
+        });
+        rows
+    }
 }
 
 /// With a baseline: how much faster each region's longest thread got.
@@ -111,53 +166,70 @@ pub struct TreeNode {
     pub children: Vec<TreeNode>,
 }
 
-pub fn tree(figures: &[RunFigures], catalog: &Catalog) -> Vec<TreeNode> {
-    let total: u64 = figures.iter().map(RunFigures::thread_time_ns).sum();
-    let roots: Vec<Option<&TreeFigures>> = figures.iter().map(|f| Some(&f.tree)).collect();
-    children(&roots, catalog, total)
+/// The call-path tree merged over threads, gathered profile by profile.
+#[derive(Debug, Default)]
+pub struct Tree {
+    visits: Tally,
+    inclusive: Tally,
+    exclusive: Tally,
+    threads: u64,
+    /// Holds visits folded below the runtime's call-tree depth limit.
+    folded: bool,
+    children: BTreeMap<RowKey, Tree>,
 }
 
-fn children(parents: &[Option<&TreeFigures>], catalog: &Catalog, total: u64) -> Vec<TreeNode> {
-    let mut merged: BTreeMap<RowKey, Vec<Option<&TreeFigures>>> = BTreeMap::new();
-    for (run, parent) in parents.iter().enumerate() {
-        for (key, child) in parent.iter().flat_map(|p| p.children.iter()) {
-            merged
-                .entry(*key)
-                .or_insert_with(|| vec![None; parents.len()])[run] = Some(child);
+impl Tree {
+    /// Adds the merged tree of the profile at `at`.
+    pub fn add(&mut self, at: u32, figures: &TreeFigures) {
+        for (key, child) in &figures.children {
+            let node = self.children.entry(*key).or_default();
+            node.visits.add(at, child.visits);
+            node.inclusive.add(at, child.inclusive_ns);
+            node.exclusive.add(at, child.exclusive_ns);
+            node.threads = node.threads.max(child.threads);
+            node.folded |= child.folded;
+            node.add(at, child);
         }
     }
-    let mut nodes: Vec<TreeNode> = merged
-        .into_iter()
-        .map(|((region, kind), per_run)| {
-            let spread = |value: fn(&TreeFigures) -> u64| {
-                Spread::of(per_run.iter().map(|n| n.map_or(0, value)))
-            };
-            let inclusive_total: u64 = per_run.iter().flatten().map(|n| n.inclusive_ns).sum();
-            TreeNode {
-                region,
-                kind,
-                label: {
-                    let label = catalog.label(region, kind);
-                    if per_run.iter().flatten().any(|n| n.folded) {
+
+    /// The tree's top nodes, each level largest mean inclusive time first.
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog, thread_time_ns: u64) -> Vec<TreeNode> {
+        let mut nodes: Vec<TreeNode> = self
+            .children
+            .into_iter()
+            .map(|((region, kind), node)| {
+                let label = catalog.label(region, kind);
+                TreeNode {
+                    region,
+                    kind,
+                    label: if node.folded {
                         format!("{label} (deeper calls folded, untimed)")
                     } else {
                         label
+                    },
+                    visits: node.visits.over_profiles(ranks),
+                    inclusive_ns: node.inclusive.over_profiles(ranks),
+                    exclusive_ns: node.exclusive.over_profiles(ranks),
+                    share: ratio(node.inclusive.total(), thread_time_ns),
+                    threads: node.threads,
+                    children: Tree {
+                        children: node.children,
+                        ..Tree::default()
                     }
-                },
-                visits: spread(|n| n.visits),
-                inclusive_ns: spread(|n| n.inclusive_ns),
-                exclusive_ns: spread(|n| n.exclusive_ns),
-                share: ratio(inclusive_total, total),
-                threads: per_run
-                    .iter()
-                    .flatten()
-                    .map(|n| n.threads)
-                    .max()
-                    .unwrap_or(0),
-                children: children(&per_run, catalog, total),
-            }
-        })
-        .collect();
-    nodes.sort_by_key(|n| std::cmp::Reverse(n.inclusive_ns.mean));
-    nodes
+                    .finish(ranks, catalog, thread_time_ns),
+                }
+            })
+            .collect();
+        nodes.sort_by_key(|n| std::cmp::Reverse(n.inclusive_ns.mean));
+        nodes
+    }
+}
+
+/// The call-path tree of one profile alone.
+pub fn tree_of(figures: &RunFigures, catalog: &Catalog) -> Vec<TreeNode> {
+    let mut ranks = Ranks::default();
+    ranks.push(0);
+    let mut tree = Tree::default();
+    tree.add(0, &figures.tree);
+    tree.finish(&ranks, catalog, figures.thread_time_ns())
 }

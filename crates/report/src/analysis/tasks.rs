@@ -2,11 +2,11 @@
 //! histogram of each task's duration when a trace was written), and which
 //! task constructs created which.
 
-use super::Spread;
+use super::spread::{Ranks, Spread, Tally};
 use crate::join::Catalog;
 use crate::load::Run;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Tasks {
@@ -73,94 +73,115 @@ fn bounds() -> Vec<u64> {
     bounds
 }
 
-pub fn tasks(runs: &[Run], catalog: &Catalog) -> Tasks {
-    let mut per_construct: BTreeMap<usize, Vec<Option<&pomp2::profile::TaskRegion>>> =
-        BTreeMap::new();
-    let mut relations: BTreeMap<(Option<usize>, usize), Vec<u64>> = BTreeMap::new();
-    let mut throttled: BTreeSet<usize> = BTreeSet::new();
-    for (i, run) in runs.iter().enumerate() {
+/// One task construct as far as the profiles read so far have it.
+#[derive(Debug, Default)]
+struct ConstructTally {
+    created: Tally,
+    executed: Tally,
+    inclusive: Tally,
+    throttled: bool,
+}
+
+/// Tasks, gathered profile by profile.
+#[derive(Debug, Default)]
+pub struct TaskTallies {
+    created: Tally,
+    executed: Tally,
+    constructs: BTreeMap<usize, ConstructTally>,
+    relations: BTreeMap<(Option<usize>, usize), Tally>,
+    /// Per construct, tasks per bucket of [`bounds`].
+    durations: BTreeMap<Option<usize>, Vec<u64>>,
+}
+
+impl TaskTallies {
+    /// Adds `run`, the catalog's profile `index`, at place `at`.
+    pub fn add(&mut self, at: u32, run: &Run, index: usize, catalog: &Catalog) {
         let tasks = &run.profile.tasks;
+        self.created.add(at, tasks.created);
+        self.executed.add(at, tasks.executed);
         for construct in &tasks.per_region {
-            if let Some(region) = catalog.find(i, Some(construct.region)) {
-                per_construct
-                    .entry(region)
-                    .or_insert_with(|| vec![None; runs.len()])[i] = Some(construct);
+            if let Some(region) = catalog.find(index, Some(construct.region)) {
+                let tally = self.constructs.entry(region).or_default();
+                tally.created.add(at, construct.created);
+                tally.executed.add(at, construct.executed);
+                tally.inclusive.add(at, construct.inclusive_ns);
             }
         }
+        let mut relations: BTreeMap<(Option<usize>, usize), u64> = BTreeMap::new();
         for relation in &tasks.relations {
-            let Some(child) = catalog.find(i, Some(relation.child_region)) else {
+            let Some(child) = catalog.find(index, Some(relation.child_region)) else {
                 continue;
             };
-            let parent = catalog.find(i, relation.parent_region);
-            relations
-                .entry((parent, child))
-                .or_insert_with(|| vec![0; runs.len()])[i] += relation.count;
+            let parent = catalog.find(index, relation.parent_region);
+            *relations.entry((parent, child)).or_default() += relation.count;
+        }
+        for (key, count) in relations {
+            self.relations.entry(key).or_default().add(at, count);
         }
         for summary in &run.profile.region_summary {
             if summary.kind.is_task() && summary.throttled_threads > 0 {
-                throttled.extend(catalog.find(i, summary.region));
+                if let Some(region) = catalog.find(index, summary.region) {
+                    self.constructs.entry(region).or_default().throttled = true;
+                }
             }
         }
+        self.add_durations(run, index, catalog);
     }
-    let mut constructs: Vec<TaskConstruct> = per_construct
-        .into_iter()
-        .map(|(region, per_run)| {
-            let spread = |value: fn(&pomp2::profile::TaskRegion) -> u64| {
-                Spread::of(per_run.iter().map(|t| t.map_or(0, value)))
-            };
-            let executed: u64 = per_run.iter().flatten().map(|t| t.executed).sum();
-            let inclusive: u64 = per_run.iter().flatten().map(|t| t.inclusive_ns).sum();
-            TaskConstruct {
-                region,
-                label: catalog.regions[region].label.clone(),
-                created: spread(|t| t.created),
-                executed: spread(|t| t.executed),
-                inclusive_ns: spread(|t| t.inclusive_ns),
-                mean_ns: inclusive / executed.max(1),
-                throttled: throttled.contains(&region),
-            }
-        })
-        .collect();
-    constructs.sort_by_key(|c| std::cmp::Reverse(c.inclusive_ns.mean));
-    Tasks {
-        created: Spread::of(runs.iter().map(|r| r.profile.tasks.created)),
-        executed: Spread::of(runs.iter().map(|r| r.profile.tasks.executed)),
-        constructs,
-        relations: relations
-            .into_iter()
-            .map(|((parent, child), counts)| TaskRelation {
-                parent,
-                parent_label: parent.map_or("implicit task".to_string(), |p| {
-                    catalog.regions[p].label.clone()
-                }),
-                child,
-                child_label: catalog.regions[child].label.clone(),
-                count: Spread::of(counts),
-            })
-            .collect(),
-        histogram: histograms(runs, catalog),
-    }
-}
 
-/// Each task's duration, from the traces of the profiles that have one.
-fn histograms(runs: &[Run], catalog: &Catalog) -> Vec<Histogram> {
-    let bounds = bounds();
-    let mut counts: BTreeMap<Option<usize>, Vec<u64>> = BTreeMap::new();
-    for (i, run) in runs.iter().enumerate() {
-        let Some(trace) = &run.trace else { continue };
+    /// Each task's duration, from the trace when the profile has one.
+    fn add_durations(&mut self, run: &Run, index: usize, catalog: &Catalog) {
+        let Some(trace) = &run.trace else { return };
+        let bounds = bounds();
         for span in trace.threads.values().flatten() {
             if !span.kind.is_task() {
                 continue;
             }
-            let region = catalog.find(i, (span.region != 0).then_some(span.region));
-            let ns = span.duration;
-            let bucket = bounds.partition_point(|&bound| bound <= ns);
-            counts
+            let region = catalog.find(index, (span.region != 0).then_some(span.region));
+            let bucket = bounds.partition_point(|&bound| bound <= span.duration);
+            self.durations
                 .entry(region)
                 .or_insert_with(|| vec![0; bounds.len() + 1])[bucket] += 1;
         }
     }
-    counts
+
+    pub fn finish(self, ranks: &Ranks, catalog: &Catalog) -> Tasks {
+        let mut constructs: Vec<TaskConstruct> = (self.constructs.into_iter())
+            .filter(|(_, tally)| tally.created.count() + tally.executed.count() > 0)
+            .map(|(region, tally)| TaskConstruct {
+                region,
+                label: catalog.regions[region].label.clone(),
+                created: tally.created.over_profiles(ranks),
+                executed: tally.executed.over_profiles(ranks),
+                inclusive_ns: tally.inclusive.over_profiles(ranks),
+                mean_ns: tally.inclusive.total() / tally.executed.total().max(1),
+                throttled: tally.throttled,
+            })
+            .collect();
+        constructs.sort_by_key(|c| std::cmp::Reverse(c.inclusive_ns.mean));
+        let label = |region: usize| catalog.regions[region].label.clone();
+        Tasks {
+            created: self.created.over_profiles(ranks),
+            executed: self.executed.over_profiles(ranks),
+            constructs,
+            relations: (self.relations.into_iter())
+                .map(|((parent, child), count)| TaskRelation {
+                    parent,
+                    parent_label: parent.map_or("implicit task".to_string(), label),
+                    child,
+                    child_label: label(child),
+                    count: count.over_profiles(ranks),
+                })
+                .collect(),
+            histogram: histograms(self.durations, catalog),
+        }
+    }
+}
+
+/// The durations of each construct's tasks as buckets, from the first to
+/// the last holding a task.
+fn histograms(durations: BTreeMap<Option<usize>, Vec<u64>>, catalog: &Catalog) -> Vec<Histogram> {
+    let bounds = bounds();
+    durations
         .into_iter()
         .map(|(region, counts)| {
             let first = counts.iter().position(|&c| c > 0).unwrap_or(0);

@@ -6,17 +6,20 @@
 //!
 //! The call tree is the threads' call-path trees merged, region by region
 //! and kind by kind, below one root for the run; ranks (one profile each)
-//! are the system tree's processes, their threads its locations. Every
-//! metric is exclusive: a call path's own value, which Cube sums over
-//! subtrees for inclusive views.
+//! are the system tree's processes, under their hosts, their threads its
+//! locations, numbered in the tree's order. Every metric is exclusive: a
+//! call path's own value, which Cube sums over subtrees for inclusive
+//! views. MPI calls measured by the POMP MPI library count their time as
+//! point-to-point, collective or other MPI, and their bytes.
 
-use crate::analysis::figures;
+use crate::analysis::figures::RunFigures;
 use crate::join::Catalog;
 use crate::load::Run;
 use crate::render::html::escape;
 use pomp2::profile::{Kind, Node};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::{Read, Write};
 
 /// What a metric is, as the anchor describes it.
 struct MetricInfo {
@@ -45,9 +48,15 @@ enum Metric {
     LossOfParallelism,
     IdleSerial,
     IdleOutsideTeams,
+    Mpi,
+    MpiPointToPoint,
+    MpiCollective,
+    MpiOther,
+    BytesSent,
+    BytesReceived,
 }
 
-const METRICS: [Metric; 14] = [
+const METRICS: [Metric; 20] = [
     Metric::Time,
     Metric::Synchronisation,
     Metric::ImplicitBarrier,
@@ -62,13 +71,21 @@ const METRICS: [Metric; 14] = [
     Metric::LossOfParallelism,
     Metric::IdleSerial,
     Metric::IdleOutsideTeams,
+    Metric::Mpi,
+    Metric::MpiPointToPoint,
+    Metric::MpiCollective,
+    Metric::MpiOther,
+    Metric::BytesSent,
+    Metric::BytesReceived,
 ];
 
-const ROOTS: [Metric; 4] = [
+const ROOTS: [Metric; 6] = [
     Metric::Time,
     Metric::Visits,
     Metric::ForkJoin,
     Metric::LossOfParallelism,
+    Metric::BytesSent,
+    Metric::BytesReceived,
 ];
 
 impl Metric {
@@ -85,12 +102,20 @@ impl Metric {
             description,
             children,
         };
+        let bytes = |unique, display, description| MetricInfo {
+            unique,
+            display,
+            unit: "bytes",
+            integer: true,
+            description,
+            children: &[],
+        };
         match self {
             Metric::Time => seconds(
                 "time",
                 "Time",
-                "Time measured in each call path, less the waiting and task creation its children metrics hold",
-                &[Metric::Synchronisation, Metric::TaskCreation],
+                "Time measured in each call path, less the waiting, task creation and MPI its children metrics hold",
+                &[Metric::Synchronisation, Metric::TaskCreation, Metric::Mpi],
             ),
             Metric::Synchronisation => seconds(
                 "synchronisation",
@@ -164,6 +189,44 @@ impl Metric {
                 "Idle while a team ran without the thread",
                 &[],
             ),
+            Metric::Mpi => seconds(
+                "mpi",
+                "MPI",
+                "Time in MPI calls, as the POMP MPI library measured them",
+                &[
+                    Metric::MpiPointToPoint,
+                    Metric::MpiCollective,
+                    Metric::MpiOther,
+                ],
+            ),
+            Metric::MpiPointToPoint => seconds(
+                "mpi_point_to_point",
+                "Point-to-point",
+                "Sends, receives, and the waits, tests and probes of their requests",
+                &[],
+            ),
+            Metric::MpiCollective => seconds(
+                "mpi_collective",
+                "Collective",
+                "Barriers, broadcasts, reductions, gathers, scatters, all-to-alls and scans",
+                &[],
+            ),
+            Metric::MpiOther => seconds(
+                "mpi_other",
+                "Other MPI",
+                "Initialisation, finalisation, communicators and groups",
+                &[],
+            ),
+            Metric::BytesSent => bytes(
+                "bytes_sent",
+                "Bytes sent",
+                "Bytes MPI calls sent to other ranks, in messages and collectives",
+            ),
+            Metric::BytesReceived => bytes(
+                "bytes_received",
+                "Bytes received",
+                "Bytes MPI calls received from other ranks, in messages and collectives",
+            ),
         }
     }
 }
@@ -183,79 +246,156 @@ struct CallNode {
     by_region: HashMap<usize, usize>,
 }
 
-/// A thread as Cube's system tree shows it.
+/// A thread as Cube's system tree shows it: its number in its process.
 struct Location {
-    rank: usize,
     thread: u32,
 }
 
-/// The merged call tree, with every call path's values per location.
-struct Archive {
+/// A process (an MPI rank) as Cube's system tree shows it: its locations
+/// are `locations` of the archive's, added together.
+struct Process {
+    name: String,
+    rank: u32,
+    host: Option<String>,
+    locations: std::ops::Range<u32>,
+}
+
+/// One metric's values of one call path, location by location, from the
+/// first location that has one to the last: locations are added in order,
+/// and a call path most ranks visit has a value on most locations, so the
+/// values are kept without their locations.
+#[derive(Debug, Default, Clone)]
+struct Column {
+    first: u32,
+    values: Vec<f64>,
+}
+
+impl Column {
+    fn add(&mut self, location: u32, value: f64) {
+        if self.values.is_empty() {
+            self.first = location;
+        }
+        let at = (location - self.first) as usize;
+        if at >= self.values.len() {
+            self.values.resize(at + 1, 0.0);
+        }
+        self.values[at] += value;
+    }
+
+    fn get(&self, location: u32) -> f64 {
+        (location.checked_sub(self.first))
+            .and_then(|at| self.values.get(at as usize))
+            .copied()
+            .unwrap_or(0.0)
+    }
+}
+
+/// The archive of a run, built profile by profile: the merged call tree,
+/// and every call path's values per location.
+pub struct Builder {
     regions: Vec<CubeRegion>,
     region_index: HashMap<(Option<usize>, Kind), usize>,
     nodes: Vec<CallNode>,
     locations: Vec<Location>,
-    ranks: Vec<String>,
-    /// Per metric, per (node, location).
-    values: Vec<HashMap<(usize, usize), f64>>,
+    processes: Vec<Process>,
+    /// Per metric, per call node.
+    values: Vec<Vec<Column>>,
 }
 
-/// Writes `runs` (one profile per rank) as a CUBE4 archive.
-pub fn archive(runs: &[Run], catalog: &Catalog) -> std::io::Result<Vec<u8>> {
-    let mut archive = Archive {
-        regions: vec![CubeRegion {
-            name: "pomp run".into(),
-            file: None,
-            begin: None,
-            end: None,
-            kind: None,
-        }],
-        region_index: HashMap::new(),
-        nodes: vec![CallNode {
-            region: 0,
-            children: Vec::new(),
-            by_region: HashMap::new(),
-        }],
-        locations: Vec::new(),
-        ranks: Vec::new(),
-        values: vec![HashMap::new(); METRICS.len()],
-    };
-    for (rank, run) in runs.iter().enumerate() {
-        archive.ranks.push(match &run.profile.rank {
-            Some(name) => format!("rank {name}"),
-            None => format!("process {}", run.profile.pid),
-        });
-        let figures = figures::collect(run, rank, catalog);
+impl Default for Builder {
+    fn default() -> Self {
+        Builder {
+            regions: vec![CubeRegion {
+                name: "pomp run".into(),
+                file: None,
+                begin: None,
+                end: None,
+                kind: None,
+            }],
+            region_index: HashMap::new(),
+            nodes: vec![CallNode {
+                region: 0,
+                children: Vec::new(),
+                by_region: HashMap::new(),
+            }],
+            locations: Vec::new(),
+            processes: Vec::new(),
+            values: vec![Vec::new(); METRICS.len()],
+        }
+    }
+}
+
+impl Builder {
+    /// Adds `run`, the catalog's profile `index` with its `figures`: a
+    /// process of the system tree, its threads locations.
+    pub fn add(&mut self, run: &Run, index: usize, figures: &RunFigures, catalog: &Catalog) {
+        let first = self.locations.len() as u32;
         for thread in &run.profile.threads {
-            let location = archive.locations.len();
-            archive.locations.push(Location {
-                rank,
+            let location = self.locations.len() as u32;
+            self.locations.push(Location {
                 thread: thread.thread,
             });
             for child in &thread.tree.children {
-                archive.add(0, child, location, rank, catalog);
+                self.add_node(0, child, location, index, catalog);
             }
             let breakdown = &thread.breakdown;
-            archive.set(
-                Metric::ForkJoin,
-                0,
-                location,
-                breakdown.fork_ns + breakdown.join_ns,
-            );
+            let fork_join = breakdown.fork_ns + breakdown.join_ns;
+            self.set(Metric::ForkJoin, 0, location, fork_join);
             let idle = figures.idle_ns(thread.thread);
-            archive.set(Metric::IdleSerial, 0, location, idle.during_serial_ns);
-            archive.set(Metric::IdleOutsideTeams, 0, location, idle.outside_teams_ns);
+            self.set(Metric::IdleSerial, 0, location, idle.during_serial_ns);
+            self.set(Metric::IdleOutsideTeams, 0, location, idle.outside_teams_ns);
         }
+        let profile = &run.profile;
+        self.processes.push(Process {
+            name: match &profile.rank {
+                Some(name) => format!("rank {name}"),
+                None => format!("process {}", profile.pid),
+            },
+            rank: run.rank().unwrap_or(self.processes.len() as u32),
+            host: profile.host.clone(),
+            locations: first..self.locations.len() as u32,
+        });
     }
-    archive.write()
-}
 
-impl Archive {
-    fn set(&mut self, metric: Metric, node: usize, location: usize, ns: u64) {
+    /// The hosts, each with its processes (indices into `processes`), in
+    /// the order of their first process; processes whose host is not
+    /// known come first, on no host.
+    fn hosts(&self) -> Vec<(Option<&str>, Vec<usize>)> {
+        let mut hosts: Vec<(Option<&str>, Vec<usize>)> = vec![(None, Vec::new())];
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        for (at, process) in self.processes.iter().enumerate() {
+            let slot = match process.host.as_deref() {
+                None => 0,
+                Some(host) => *index.entry(host).or_insert_with(|| {
+                    hosts.push((Some(host), Vec::new()));
+                    hosts.len() - 1
+                }),
+            };
+            hosts[slot].1.push(at);
+        }
+        hosts
+    }
+
+    /// The locations in the system tree's order, which numbers them: the
+    /// data of every metric follows it.
+    fn location_order(&self, hosts: &[(Option<&str>, Vec<usize>)]) -> Vec<u32> {
+        (hosts.iter())
+            .flat_map(|(_, processes)| processes)
+            .flat_map(|&process| self.processes[process].locations.clone())
+            .collect()
+    }
+
+    fn column(&mut self, metric: Metric, node: usize) -> &mut Column {
+        let columns = &mut self.values[metric.id()];
+        if columns.len() <= node {
+            columns.resize(node + 1, Column::default());
+        }
+        &mut columns[node]
+    }
+
+    fn set(&mut self, metric: Metric, node: usize, location: u32, ns: u64) {
         if ns > 0 {
-            *self.values[metric.id()]
-                .entry((node, location))
-                .or_default() += ns as f64 * 1e-9;
+            self.column(metric, node).add(location, ns as f64 * 1e-9);
         }
     }
 
@@ -278,8 +418,15 @@ impl Archive {
     }
 
     /// Adds a thread's `node` (and its subtree) below call node `parent`.
-    fn add(&mut self, parent: usize, node: &Node, location: usize, rank: usize, catalog: &Catalog) {
-        let region = self.region(catalog.find(rank, node.region), node.kind, catalog);
+    fn add_node(
+        &mut self,
+        parent: usize,
+        node: &Node,
+        location: u32,
+        run: usize,
+        catalog: &Catalog,
+    ) {
+        let region = self.region(catalog.find(run, node.region), node.kind, catalog);
         let at = match self.nodes[parent].by_region.get(&region) {
             Some(&at) => at,
             None => {
@@ -305,19 +452,24 @@ impl Archive {
             Kind::Ordered => (Some(Metric::Ordered), node.wait_ns.min(exclusive)),
             Kind::SetLock | Kind::SetNestLock => (Some(Metric::Lock), node.wait_ns.min(exclusive)),
             Kind::TaskCreate | Kind::UntiedTaskCreate => (Some(Metric::TaskCreation), exclusive),
+            Kind::Mpi => (Some(mpi_class(node, run, catalog)), exclusive),
             _ => (None, 0),
         };
         if let Some(part) = part {
             self.set(part, at, location, part_ns);
         }
         self.set(Metric::Time, at, location, exclusive - part_ns);
-        if node.visits > 0 {
-            *self.values[Metric::Visits.id()]
-                .entry((at, location))
-                .or_default() += node.visits as f64;
+        for (metric, count) in [
+            (Metric::Visits, node.visits),
+            (Metric::BytesSent, node.bytes_sent),
+            (Metric::BytesReceived, node.bytes_received),
+        ] {
+            if count > 0 {
+                self.column(metric, at).add(location, count as f64);
+            }
         }
         for child in &node.children {
-            self.add(at, child, location, rank, catalog);
+            self.add_node(at, child, location, run, catalog);
         }
     }
 
@@ -333,50 +485,62 @@ impl Archive {
         order
     }
 
-    fn write(&self) -> std::io::Result<Vec<u8>> {
+    /// Writes the archive to `out`, one metric's data at a time.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let order = self.preorder();
         let mut id_of = vec![0; self.nodes.len()];
         for (id, &node) in order.iter().enumerate() {
             id_of[node] = id;
         }
-        let mut tar = tar::Builder::new(Vec::new());
-        add_file(&mut tar, "anchor.xml", self.anchor(&id_of).as_bytes())?;
+        let hosts = self.hosts();
+        let locations = self.location_order(&hosts);
+        let mut tar = tar::Builder::new(out);
+        add_file(
+            &mut tar,
+            "anchor.xml",
+            self.anchor(&id_of, &hosts).as_bytes(),
+        )?;
         for metric in METRICS {
-            let (index, data) = self.data(metric, &order);
-            add_file(&mut tar, &format!("{}.index", metric.id()), &index)?;
-            add_file(&mut tar, &format!("{}.data", metric.id()), &data)?;
-        }
-        tar.into_inner()
-    }
-
-    /// A metric's index (every call path, in depth-first order) and its
-    /// values, call path by call path, location by location.
-    fn data(&self, metric: Metric, order: &[usize]) -> (Vec<u8>, Vec<u8>) {
-        let mut index = b"CUBEX.INDEX".to_vec();
-        index.extend_from_slice(&1u32.to_le_bytes());
-        index.extend_from_slice(&0u16.to_le_bytes());
-        // A sparse index: the call paths listed.
-        index.push(1);
-        index.extend_from_slice(&(order.len() as u32).to_le_bytes());
-        for id in 0..order.len() as u32 {
-            index.extend_from_slice(&id.to_le_bytes());
-        }
-        let values = &self.values[metric.id()];
-        let mut data = b"CUBEX.DATA".to_vec();
-        for &node in order {
-            for location in 0..self.locations.len() {
-                let value = values.get(&(node, location)).copied().unwrap_or(0.0);
-                if metric.info().integer {
-                    data.extend_from_slice(&(value as u64).to_le_bytes());
-                } else {
-                    data.extend_from_slice(&value.to_le_bytes());
-                }
+            let columns = &self.values[metric.id()];
+            // A sparse index: the call paths with a value, in Cube's order;
+            // at least one, which may hold zeros only.
+            let mut listed: Vec<u32> = (order.iter().enumerate())
+                .filter(|(_, &node)| columns.get(node).is_some_and(|c| !c.values.is_empty()))
+                .map(|(id, _)| id as u32)
+                .collect();
+            if listed.is_empty() {
+                listed.push(0);
             }
+            let mut index = b"CUBEX.INDEX".to_vec();
+            index.extend_from_slice(&1u32.to_le_bytes());
+            index.extend_from_slice(&0u16.to_le_bytes());
+            index.push(1);
+            index.extend_from_slice(&(listed.len() as u32).to_le_bytes());
+            for id in &listed {
+                index.extend_from_slice(&id.to_le_bytes());
+            }
+            add_file(&mut tar, &format!("{}.index", metric.id()), &index)?;
+            let empty = Column::default();
+            let data = MetricData {
+                columns: listed
+                    .iter()
+                    .map(|&id| columns.get(order[id as usize]).unwrap_or(&empty))
+                    .collect(),
+                locations: &locations,
+                integer: metric.info().integer,
+                at: 0,
+                buffer: DATA_HEADER.to_vec(),
+                read: 0,
+            };
+            let size = DATA_HEADER.len() as u64 + 8 * listed.len() as u64 * locations.len() as u64;
+            let mut header = file_header(size);
+            tar.append_data(&mut header, format!("{}.data", metric.id()), data)?;
         }
-        (index, data)
+        tar.into_inner()?;
+        Ok(())
     }
 
-    fn anchor(&self, id_of: &[usize]) -> String {
+    fn anchor(&self, id_of: &[usize], hosts: &[(Option<&str>, Vec<usize>)]) -> String {
         let mut xml =
             String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<cube version=\"4.0\">\n");
         xml.push_str("<attr key=\"CUBE_CT_AGGR\" value=\"SUM\"/>\n");
@@ -405,7 +569,7 @@ impl Archive {
         }
         xml.push_str("</metrics>\n<program>\n");
         for (id, region) in self.regions.iter().enumerate() {
-            let (paradigm, role) = paradigm_and_role(region.kind);
+            let (paradigm, role) = paradigm_and_role(region);
             let _ = writeln!(
                 xml,
                 "  <region id=\"{id}\" mod=\"{}\" begin=\"{}\" end=\"{}\"><name>{}</name><mangled_name>{}</mangled_name><paradigm>{paradigm}</paradigm><role>{role}</role><url></url><descr></descr></region>",
@@ -416,7 +580,7 @@ impl Archive {
                 escape(&region.name),
             );
         }
-        fn cnode(xml: &mut String, archive: &Archive, id_of: &[usize], node: usize, depth: usize) {
+        fn cnode(xml: &mut String, archive: &Builder, id_of: &[usize], node: usize, depth: usize) {
             let pad = "  ".repeat(depth);
             let _ = writeln!(
                 xml,
@@ -430,33 +594,74 @@ impl Archive {
         }
         cnode(&mut xml, self, id_of, 0, 1);
         xml.push_str("</program>\n<system>\n  <systemtreenode Id=\"0\"><name>machine</name><class>machine</class>\n");
-        for (rank, name) in self.ranks.iter().enumerate() {
-            let _ = writeln!(
-                xml,
-                "    <locationgroup Id=\"{rank}\"><name>{}</name><rank>{rank}</rank><type>process</type>",
-                escape(name)
-            );
-            for (id, location) in self.locations.iter().enumerate() {
-                if location.rank == rank {
+        // Groups, locations and hosts numbered in the tree's order.
+        let (mut group, mut location) = (0, 0);
+        for (node, (host, processes)) in hosts.iter().enumerate() {
+            if let Some(host) = host {
+                let _ = writeln!(
+                    xml,
+                    "  <systemtreenode Id=\"{node}\"><name>{}</name><class>node</class>",
+                    escape(host)
+                );
+            }
+            for &process in processes {
+                let process = &self.processes[process];
+                let _ = writeln!(
+                    xml,
+                    "    <locationgroup Id=\"{group}\"><name>{}</name><rank>{}</rank><type>process</type>",
+                    escape(&process.name),
+                    process.rank
+                );
+                group += 1;
+                for at in process.locations.clone() {
+                    let thread = self.locations[at as usize].thread;
                     let _ = writeln!(
                         xml,
-                        "      <location Id=\"{id}\"><name>thread {}</name><rank>{}</rank><type>thread</type></location>",
-                        location.thread, location.thread
+                        "      <location Id=\"{location}\"><name>thread {thread}</name><rank>{thread}</rank><type>thread</type></location>",
                     );
+                    location += 1;
                 }
+                xml.push_str("    </locationgroup>\n");
             }
-            xml.push_str("    </locationgroup>\n");
+            if host.is_some() {
+                xml.push_str("  </systemtreenode>\n");
+            }
         }
         xml.push_str("  </systemtreenode>\n</system>\n</cube>\n");
         xml
     }
 }
 
+/// The metric of an MPI call's time: its function's class.
+fn mpi_class(node: &Node, run: usize, catalog: &Catalog) -> Metric {
+    let region = catalog.find(run, node.region).map(|r| &catalog.regions[r]);
+    let function = region
+        .and_then(|r| r.name.as_deref())
+        .and_then(pomp2::mpi::function);
+    match function.map(|f| f.class) {
+        Some(pomp2::mpi::Class::PointToPoint) => Metric::MpiPointToPoint,
+        Some(pomp2::mpi::Class::Collective) => Metric::MpiCollective,
+        _ => Metric::MpiOther,
+    }
+}
+
 /// Cube's paradigm and role of a call path's region.
-fn paradigm_and_role(kind: Option<Kind>) -> (&'static str, &'static str) {
-    let Some(kind) = kind else {
+fn paradigm_and_role(region: &CubeRegion) -> (&'static str, &'static str) {
+    use crate::export::mpi_flow::{self, Flow};
+    let Some(kind) = region.kind else {
         return ("measurement", "artificial");
     };
+    if kind == Kind::Mpi {
+        let role = match mpi_flow::of(&region.name) {
+            Flow::PointToPoint => "point2point",
+            Flow::Barrier => "barrier",
+            Flow::OneToAll => "collective one2all",
+            Flow::AllToOne => "collective all2one",
+            Flow::AllToAll => "collective all2all",
+            Flow::None => "function",
+        };
+        return ("mpi", role);
+    }
     let role = match kind {
         Kind::Thread => "artificial",
         Kind::Parallel => "parallel",
@@ -488,11 +693,59 @@ fn paradigm_and_role(kind: Option<Kind>) -> (&'static str, &'static str) {
     (paradigm, role)
 }
 
-fn add_file(tar: &mut tar::Builder<Vec<u8>>, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+const DATA_HEADER: &[u8] = b"CUBEX.DATA";
+
+/// A metric's data file as it is read into the archive: each listed call
+/// path's values, location by location, made a call path at a time.
+struct MetricData<'a> {
+    columns: Vec<&'a Column>,
+    /// The locations in the order their values go.
+    locations: &'a [u32],
+    integer: bool,
+    /// The next call path to make, the bytes made and how many were read.
+    at: usize,
+    buffer: Vec<u8>,
+    read: usize,
+}
+
+impl Read for MetricData<'_> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        if self.read == self.buffer.len() {
+            let Some(column) = self.columns.get(self.at) else {
+                return Ok(0);
+            };
+            self.at += 1;
+            self.buffer.clear();
+            self.read = 0;
+            for &location in self.locations {
+                let value = column.get(location);
+                if self.integer {
+                    self.buffer.extend_from_slice(&(value as u64).to_le_bytes());
+                } else {
+                    self.buffer.extend_from_slice(&value.to_le_bytes());
+                }
+            }
+        }
+        let n = into.len().min(self.buffer.len() - self.read);
+        into[..n].copy_from_slice(&self.buffer[self.read..self.read + n]);
+        self.read += n;
+        Ok(n)
+    }
+}
+
+fn file_header(size: u64) -> tar::Header {
     let mut header = tar::Header::new_gnu();
-    header.set_size(bytes.len() as u64);
+    header.set_size(size);
     header.set_mode(0o644);
     header.set_mtime(0);
     header.set_cksum();
-    tar.append_data(&mut header, name, bytes)
+    header
+}
+
+fn add_file(
+    tar: &mut tar::Builder<&mut dyn Write>,
+    name: &str,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    tar.append_data(&mut file_header(bytes.len() as u64), name, bytes)
 }

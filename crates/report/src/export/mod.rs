@@ -5,4 +5,5 @@
 
 pub mod chrome;
 pub mod cube;
+pub mod mpi_flow;
 pub mod otf2;

@@ -8,14 +8,12 @@
 //! script errors on `<body data-errors>`, and what it drew on
 //! `<body data-rendered>`, so that a browser run can check the page.
 
-use super::spans::{self, Frames, ThreadSpans};
+use super::spans::Timelines;
 use super::table::{count, duration, percent, signed_duration, threads};
 use crate::analysis::diff::{Change, Diff};
 use crate::analysis::overhead::Class;
 use crate::analysis::regions::TreeNode;
 use crate::analysis::{Report, Spread};
-use crate::join::Catalog;
-use crate::load::Run;
 use pomp2::profile::Kind;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -85,6 +83,9 @@ fn close(out: &mut String) {
     );
 }
 
+/// Profiles listed one by one; of more, the first and the last.
+const PROFILES_LISTED: usize = 16;
+
 /// A share as HTML text: small ones read `<0.1%`.
 fn share_text(share: f64) -> String {
     escape(&percent(share))
@@ -101,7 +102,15 @@ fn num(value: impl std::fmt::Display, text: &str) -> String {
 fn time_cell(spread: &Spread, several: bool) -> String {
     let mut text = duration(spread.mean);
     if several && spread.varies() {
-        text = format!("{text} ({}–{})", duration(spread.min), duration(spread.max));
+        let at = |ns: u64, rank: Option<u32>| match rank {
+            Some(rank) => format!("{} r{rank}", duration(ns)),
+            None => duration(ns),
+        };
+        text = format!(
+            "{text} ({} – {})",
+            at(spread.min, spread.min_rank),
+            at(spread.max, spread.max_rank)
+        );
     }
     num(spread.mean, &text)
 }
@@ -146,7 +155,7 @@ fn table_end(out: &mut String) {
     out.push_str("</tbody></table>\n");
 }
 
-pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -> String {
+pub fn page(report: &Report, timelines: &Timelines, flame_svg: &str) -> String {
     let mut out = String::new();
     let several = report.profiles.len() > 1;
     let title = match report.profiles.as_slice() {
@@ -156,8 +165,14 @@ pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -
     open(&mut out, &title);
     summary(&mut out, report);
     out.push_str("<nav><a href=\"#overheads\">Overheads</a> <a href=\"#where\">Regions</a> <a href=\"#flamegraph\">Flame graph</a> <a href=\"#paths\">Call paths</a>");
+    if report.mpi.is_some() || !report.mpi_functions.is_empty() {
+        out.push_str(" <a href=\"#mpi\">MPI</a>");
+    }
     if !report.imbalance.is_empty() {
         out.push_str(" <a href=\"#imbalance\">Imbalance</a>");
+    }
+    if !report.rank_imbalance.is_empty() {
+        out.push_str(" <a href=\"#ranks\">Ranks</a>");
     }
     if !report.tasks.constructs.is_empty() {
         out.push_str(" <a href=\"#tasks\">Tasks</a>");
@@ -169,9 +184,11 @@ pub fn page(report: &Report, runs: &[Run], catalog: &Catalog, flame_svg: &str) -
     regions(&mut out, report, several);
     flame(&mut out, flame_svg, "Flame graph", "Each frame is a region (or a part of one) on a call path, as wide as its time summed over threads; frames above it ran inside it. Hover for details, click to zoom in.");
     tree(&mut out, report);
+    mpi(&mut out, report, several);
     imbalance(&mut out, report);
+    rank_imbalance(&mut out, report);
     tasks(&mut out, report, several);
-    timelines(&mut out, runs, catalog);
+    timeline_section(&mut out, timelines);
     out.push_str("</main>\n");
     close(&mut out);
     out
@@ -187,6 +204,14 @@ fn summary(out: &mut String, report: &Report) {
             escape(&value)
         );
     };
+    if let Some(run) = &report.run {
+        item("run", run.manifest.run.clone());
+        item("started", run.manifest.start.clone());
+        item("ranks", run.manifest.ranks.to_string());
+    }
+    if !report.hosts.is_empty() {
+        item("hosts", report.hosts.len().to_string());
+    }
     item("profiles", report.profiles.len().to_string());
     item("threads", report.threads.mean.to_string());
     item("wall time", duration(report.wall_ns.mean));
@@ -195,8 +220,17 @@ fn summary(out: &mut String, report: &Report) {
     item("work", percent(report.overheads.class(Class::Work).share));
     out.push_str("</dl>\n");
     if report.profiles.len() > 1 {
-        out.push_str("<p class=\"explain\">Figures are means over the profiles; ranges in brackets where they differ.</p>\n<ul class=\"profiles\">");
-        for profile in &report.profiles {
+        out.push_str("<p class=\"explain\">Figures are means over the profiles; in brackets where they differ, the least and the greatest, each with its rank (r3: rank 3).</p>\n<ul class=\"profiles\">");
+        let profiles = &report.profiles;
+        let listed = if profiles.len() > PROFILES_LISTED {
+            vec![&profiles[0], &profiles[profiles.len() - 1]]
+        } else {
+            profiles.iter().collect()
+        };
+        for (at, profile) in listed.into_iter().enumerate() {
+            if at == 1 && profiles.len() > PROFILES_LISTED {
+                let _ = write!(out, "<li>… {} more …</li>", profiles.len() - 2);
+            }
             let _ = write!(
                 out,
                 "<li>{}{}: {}, {} wall</li>",
@@ -547,6 +581,119 @@ fn imbalance(out: &mut String, report: &Report) {
     out.push_str("</section>\n");
 }
 
+/// A duration with the rank that had it, when one is named.
+fn at_rank(ns: u64, rank: Option<u32>) -> String {
+    match rank {
+        Some(rank) => format!("{} r{rank}", duration(ns)),
+        None => duration(ns),
+    }
+}
+
+fn rank_imbalance(out: &mut String, report: &Report) {
+    if report.rank_imbalance.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"ranks\"><h2>Imbalance over ranks</h2><p class=\"explain\">Each rank's time in the region, summed over its threads, with the ranks of the least and the greatest. Imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest.</p>\n");
+    table_head(
+        out,
+        "rank-imbalance",
+        &[
+            ("min", true),
+            ("mean", true),
+            ("max", true),
+            ("imbalance", true),
+            ("lost", true),
+            ("region", false),
+        ],
+    );
+    for row in &report.rank_imbalance {
+        let time = &row.inclusive_ns;
+        let _ = writeln!(
+            out,
+            "<tr>{}{}{}{}{}{}</tr>",
+            num(time.min, &at_rank(time.min, time.min_rank)),
+            num(time.mean, &duration(time.mean)),
+            num(time.max, &at_rank(time.max, time.max_rank)),
+            cost_cell(row.imbalance),
+            num(row.lost_ns, &duration(row.lost_ns)),
+            text_cell(&row.label)
+        );
+    }
+    table_end(out);
+    out.push_str("</section>\n");
+}
+
+fn mpi(out: &mut String, report: &Report, several: bool) {
+    if report.mpi.is_none() && report.mpi_functions.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"mpi\"><h2>MPI</h2>\n");
+    if let Some(mpi) = &report.mpi {
+        let _ = writeln!(
+            out,
+            "<p class=\"explain\">{}, {} provided; measured on {} rank(s). Thread time in MPI calls, and what they moved, per rank.</p>",
+            escape(&mpi.library),
+            mpi.thread_level_provided.mpi_name(),
+            mpi.ranks
+        );
+        table_head(out, "mpi-summary", &[("", false), ("per rank", true)]);
+        for (name, spread) in [
+            ("time in MPI", &mpi.time_ns),
+            ("point-to-point", &mpi.point_to_point_ns),
+            ("collective", &mpi.collective_ns),
+            ("other", &mpi.other_ns),
+        ] {
+            let _ = writeln!(
+                out,
+                "<tr>{}{}</tr>",
+                text_cell(name),
+                time_cell(spread, several)
+            );
+        }
+        for (name, spread) in [
+            ("messages sent", &mpi.messages_sent),
+            ("bytes sent", &mpi.bytes_sent),
+            ("messages received", &mpi.messages_received),
+            ("bytes received", &mpi.bytes_received),
+            ("collectives", &mpi.collectives),
+            ("collective bytes sent", &mpi.collective_bytes_sent),
+            ("collective bytes received", &mpi.collective_bytes_received),
+        ] {
+            let _ = writeln!(out, "<tr>{}{}</tr>", text_cell(name), count_cell(spread));
+        }
+        table_end(out);
+    }
+    if !report.mpi_functions.is_empty() {
+        out.push_str(
+            "<p class=\"explain\">Each MPI routine, summed over the places that call it.</p>\n",
+        );
+        table_head(
+            out,
+            "mpi-routines",
+            &[
+                ("time", true),
+                ("share", true),
+                ("calls", true),
+                ("call sites", true),
+                ("routine", false),
+            ],
+        );
+        for function in &report.mpi_functions {
+            let _ = writeln!(
+                out,
+                "<tr>{}{}{}{}{}</tr>",
+                time_cell(&function.inclusive_ns, several),
+                share_cell(function.share),
+                count_cell(&function.visits),
+                num(function.call_sites, &function.call_sites.to_string()),
+                text_cell(&function.name)
+            );
+        }
+        table_end(out);
+    }
+    out.push_str("</section>\n");
+}
+
 fn tasks(out: &mut String, report: &Report, several: bool) {
     let tasks = &report.tasks;
     if tasks.constructs.is_empty() {
@@ -634,7 +781,7 @@ fn tasks(out: &mut String, report: &Report, several: bool) {
 
 /// What the script draws the timelines from.
 #[derive(Serialize)]
-struct Timelines {
+struct TimelineData {
     frames: Vec<String>,
     classes: Vec<&'static str>,
     start: u64,
@@ -652,18 +799,9 @@ struct TimelineThread {
     spans: Vec<u64>,
 }
 
-fn timelines(out: &mut String, runs: &[Run], catalog: &Catalog) {
+fn timeline_section(out: &mut String, timelines: &Timelines) {
     out.push_str("<section id=\"timelines\"><h2>Timelines</h2>\n");
-    let mut frames = Frames::default();
-    let mut threads: Vec<ThreadSpans> = Vec::new();
-    for (index, run) in runs.iter().enumerate() {
-        let prefix = match (&run.profile.rank, runs.len()) {
-            (Some(rank), _) => format!("rank {rank} "),
-            (None, 1) => String::new(),
-            (None, _) => format!("profile {} ", index + 1),
-        };
-        threads.extend(spans::threads(run, index, catalog, &mut frames, &prefix));
-    }
+    let (frames, threads) = (&timelines.frames, &timelines.threads);
     if threads.iter().all(|t| t.spans.is_empty()) {
         out.push_str("<p class=\"explain\">No trace was read: run the program with <code>POMP_TRACE=1</code> to see what each thread did when.</p></section>\n");
         return;
@@ -692,7 +830,7 @@ fn timelines(out: &mut String, runs: &[Run], catalog: &Catalog) {
         })
         .collect();
     let kept: usize = timeline_threads.iter().map(|t| t.spans.len() / 4).sum();
-    let timeline = Timelines {
+    let timeline = TimelineData {
         classes: frames.kinds.iter().map(|&k| class_of(k)).collect(),
         frames: frames.names.clone(),
         start: threads

@@ -54,6 +54,57 @@ pub struct ThreadSpans {
     pub spans: Vec<Span>,
 }
 
+/// One time line for the processes of a run: each process's times with
+/// its offsets to rank 0's clock applied ([`pomp2::clock`]), counted from
+/// where the first process read began. Times of processes without clock
+/// offsets stay their own, each from its start.
+#[derive(Debug, Default, Clone)]
+pub struct CommonTime {
+    origin: Option<i64>,
+}
+
+impl CommonTime {
+    /// What a time of the process whose clock is `clock` is on the line.
+    pub fn of(&mut self, clock: Option<&pomp2::clock::ClockSync>) -> impl Fn(u64) -> u64 {
+        let clock = clock.cloned();
+        let origin = clock
+            .as_ref()
+            .map(|clock| *self.origin.get_or_insert(clock.common_ns(0)));
+        move |local: u64| match (&clock, origin) {
+            (Some(clock), Some(origin)) => (clock.common_ns(local) - origin).max(0) as u64,
+            _ => local,
+        }
+    }
+}
+
+/// The spans of every thread of a run's profiles, gathered profile by
+/// profile: what the page's timelines draw.
+#[derive(Debug, Default, Clone)]
+pub struct Timelines {
+    pub frames: Frames,
+    pub threads: Vec<ThreadSpans>,
+    time: CommonTime,
+}
+
+impl Timelines {
+    /// Adds the threads of `run`, the catalog's profile `run_index`, named
+    /// by its rank when it has one.
+    pub fn add(&mut self, run: &Run, run_index: usize, catalog: &Catalog) {
+        let prefix = rank_prefix(run);
+        let frames = &mut self.frames;
+        let threads = threads(run, run_index, catalog, frames, &prefix, &mut self.time);
+        self.threads.extend(threads);
+    }
+}
+
+/// `rank 3 ` before the threads of a profile of rank 3.
+pub fn rank_prefix(run: &Run) -> String {
+    match &run.profile.rank {
+        Some(rank) => format!("rank {rank} "),
+        None => String::new(),
+    }
+}
+
 /// The spans of every thread of `run` (the catalog's profile `run_index`),
 /// threads in order; empty without a trace.
 pub fn threads(
@@ -62,18 +113,20 @@ pub fn threads(
     catalog: &Catalog,
     frames: &mut Frames,
     prefix: &str,
+    time: &mut CommonTime,
 ) -> Vec<ThreadSpans> {
     let Some(trace) = &run.trace else {
         return Vec::new();
     };
+    let place = time.of(trace.footer.clock.as_ref());
     let mut by_thread: BTreeMap<u32, Vec<Span>> = BTreeMap::new();
     for (&thread, spans) in &trace.threads {
         let drawn = by_thread.entry(thread).or_default();
         for span in spans {
             let region = catalog.find(run_index, (span.region != 0).then_some(span.region));
             drawn.push(Span {
-                start_ns: span.start,
-                end_ns: span.start + span.duration,
+                start_ns: place(span.start),
+                end_ns: place(span.start + span.duration),
                 depth: 0,
                 frame: frames.frame(catalog, region, span.kind),
             });

@@ -68,47 +68,52 @@ struct FrameEvent {
     frame: u32,
 }
 
-/// The document of `runs` (the catalog's profiles `0..runs.len()`).
-pub fn document(runs: &[Run], catalog: &Catalog, name: &str) -> Document {
-    let mut frames = Frames::default();
-    let mut profiles = Vec::new();
-    for (index, run) in runs.iter().enumerate() {
-        let prefix = match (&run.profile.rank, runs.len()) {
-            (Some(rank), _) => format!("rank {rank} "),
-            (None, 1) => String::new(),
-            (None, _) => format!("{} ", run.path.display()),
-        };
+/// The document's profiles and frames, gathered profile by profile.
+#[derive(Default)]
+pub struct Builder {
+    frames: Frames,
+    profiles: Vec<Profile>,
+    time: spans::CommonTime,
+}
+
+impl Builder {
+    /// Adds `run`, the catalog's profile `index`: a profile per thread,
+    /// named by the run's rank when it has one.
+    pub fn add(&mut self, run: &Run, index: usize, catalog: &Catalog) {
+        let prefix = spans::rank_prefix(run);
+        let frames = &mut self.frames;
         if run.trace.is_some() {
-            for thread in spans::threads(run, index, catalog, &mut frames, &prefix) {
-                profiles.push(evented(thread));
+            for thread in spans::threads(run, index, catalog, frames, &prefix, &mut self.time) {
+                self.profiles.push(evented(thread));
             }
         } else {
             for thread in &run.profile.threads {
-                profiles.push(sampled(
-                    format!("{prefix}thread {}", thread.thread),
-                    &thread.tree,
-                    index,
-                    catalog,
-                    &mut frames,
-                ));
+                let name = format!("{prefix}thread {}", thread.thread);
+                let profile = sampled(name, &thread.tree, index, catalog, frames);
+                self.profiles.push(profile);
             }
         }
     }
-    Document {
-        schema: SCHEMA,
-        name: name.to_string(),
-        exporter: format!("pomp report {}", env!("CARGO_PKG_VERSION")),
-        active_profile_index: 0,
-        shared: Shared {
-            frames: (0..frames.names.len())
-                .map(|i| Frame {
-                    name: frames.names[i].clone(),
-                    file: frames.files[i].clone(),
-                    line: frames.lines[i],
-                })
-                .collect(),
-        },
-        profiles,
+
+    /// The document, named `name`.
+    pub fn finish(self, name: &str) -> Document {
+        let frames = self.frames;
+        Document {
+            schema: SCHEMA,
+            name: name.to_string(),
+            exporter: format!("pomp report {}", env!("CARGO_PKG_VERSION")),
+            active_profile_index: 0,
+            shared: Shared {
+                frames: (0..frames.names.len())
+                    .map(|i| Frame {
+                        name: frames.names[i].clone(),
+                        file: frames.files[i].clone(),
+                        line: frames.lines[i],
+                    })
+                    .collect(),
+            },
+            profiles: self.profiles,
+        }
     }
 }
 

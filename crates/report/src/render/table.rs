@@ -127,6 +127,29 @@ pub fn duration(ns: u64) -> String {
     format!("{value:.decimals$} {unit}")
 }
 
+/// Bytes with three significant digits in the largest fitting unit:
+/// `512 B`, `1.50 kB`, `12.3 MB` (powers of 1000).
+pub fn bytes(n: u64) -> String {
+    let units = ["kB", "MB", "GB", "TB"];
+    if n < 1000 {
+        return format!("{n} B");
+    }
+    let mut value = n as f64 / 1000.0;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {}", units[unit])
+}
+
 /// A signed duration: `+1.20 ms`, `−3.00 s`.
 pub fn signed_duration(ns: i64) -> String {
     let sign = if ns < 0 { "−" } else { "+" };
@@ -177,6 +200,9 @@ mod tests {
         assert_eq!(duration(200_400_000), "200 ms");
         assert_eq!(duration(3_000_000_000), "3.00 s");
         assert_eq!(signed_duration(-1_500_000), "−1.50 ms");
+        assert_eq!(bytes(999), "999 B");
+        assert_eq!(bytes(1_500), "1.50 kB");
+        assert_eq!(bytes(12_345_678), "12.3 MB");
     }
 
     #[test]

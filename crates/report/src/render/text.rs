@@ -2,11 +2,12 @@
 //! caller's stream drops them where colour is not wanted (not a terminal,
 //! `NO_COLOR`, `--color never`).
 
-use super::table::{count, duration, percent, signed_duration, threads, Align, Cell, Table};
+use super::table::{bytes, count, duration, percent, signed_duration, threads, Align, Cell, Table};
 use crate::analysis::diff::{Change, Diff};
 use crate::analysis::overhead::Class;
 use crate::analysis::regions::TreeNode;
 use crate::analysis::{Report, Spread};
+use crate::join::plural;
 use crate::join::{Matching, RegionInfo};
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
@@ -65,26 +66,37 @@ fn spread_cell(spread: &Spread, several: bool) -> Cell {
         return Cell::styled(text, dim());
     }
     if several && spread.varies() {
-        return Cell::plain(format!(
-            "{text} ({}–{})",
-            duration(spread.min),
-            duration(spread.max)
-        ));
+        return Cell::plain(format!("{text} ({})", range(spread, duration)));
     }
     Cell::plain(text)
 }
 
 fn count_cell(spread: &Spread, several: bool) -> Cell {
+    amount_cell(spread, several, count)
+}
+
+/// An amount shown by `show`, with the spread over profiles when there are
+/// several.
+fn amount_cell(spread: &Spread, several: bool, show: fn(u64) -> String) -> Cell {
     if several && spread.varies() {
-        Cell::plain(format!(
-            "{} ({}–{})",
-            count(spread.mean),
-            count(spread.min),
-            count(spread.max)
-        ))
+        Cell::plain(format!("{} ({})", show(spread.mean), range(spread, show)))
     } else {
-        Cell::plain(count(spread.mean))
+        Cell::plain(show(spread.mean))
     }
+}
+
+/// `0.90 s r3 – 1.50 s r7`: the least and the greatest value, each with
+/// the rank that had it.
+fn range(spread: &Spread, show: fn(u64) -> String) -> String {
+    let at = |value: u64, rank: Option<u32>| match rank {
+        Some(rank) => format!("{} r{rank}", show(value)),
+        None => show(value),
+    };
+    format!(
+        "{} – {}",
+        at(spread.min, spread.min_rank),
+        at(spread.max, spread.max_rank)
+    )
 }
 
 fn region_columns(region: Option<&RegionInfo>) -> (String, String) {
@@ -106,8 +118,11 @@ pub fn report(report: &Report, layout: Layout) -> String {
     } else {
         regions(&mut out, report, several, layout.top);
     }
+    mpi_summary(&mut out, report, several);
+    mpi_functions(&mut out, report, several);
     overheads(&mut out, report, several);
     imbalance(&mut out, report);
+    rank_imbalance(&mut out, report, layout.top);
     tasks(&mut out, report, several);
     baseline(&mut out, report);
     if !report.notes.is_empty() {
@@ -119,8 +134,45 @@ pub fn report(report: &Report, layout: Layout) -> String {
     out
 }
 
+/// The run as its experiment describes it: name, command, start, ranks and
+/// hosts, MPI.
+fn run_header(out: &mut String, report: &Report) {
+    let Some(run) = &report.run else { return };
+    let manifest = &run.manifest;
+    let bold = Style::new().bold();
+    let hosts = match report.hosts.len() {
+        0 => String::new(),
+        1 => " on 1 host".to_string(),
+        n => format!(" on {n} hosts"),
+    };
+    let _ = writeln!(
+        out,
+        "{}run {}{} ({}): {} rank{}{hosts}, started {}",
+        bold.render(),
+        manifest.run,
+        bold.render_reset(),
+        run.directory,
+        manifest.ranks,
+        plural(manifest.ranks as usize),
+        manifest.start,
+    );
+    let _ = writeln!(out, "  {}", manifest.command.join(" "));
+    if let Some(mpi) = &manifest.mpi {
+        let _ = writeln!(
+            out,
+            "  {}, {} provided{}",
+            mpi.library,
+            mpi.thread_level_provided.mpi_name(),
+            mpi.thread_level_requested
+                .map(|level| format!(" ({} requested)", level.mpi_name()))
+                .unwrap_or_default()
+        );
+    }
+}
+
 fn header(out: &mut String, report: &Report) {
     let bold = Style::new().bold();
+    run_header(out, report);
     if let [profile] = report.profiles.as_slice() {
         let rank = profile
             .rank
@@ -144,27 +196,45 @@ fn header(out: &mut String, report: &Report) {
     } else {
         let _ = writeln!(
             out,
-            "{}{} profiles{}: {}, {} wall (mean; {}–{}), the figures below are means over the profiles (range in brackets where they differ)",
+            "{}{} profiles{}: {}, {} wall (mean; {}), the figures below are means over the profiles (in brackets where they differ: the least and the greatest, each with its rank, r3 for rank 3)",
             bold.render(),
             report.profiles.len(),
             bold.render_reset(),
             threads(report.threads.mean),
             duration(report.wall_ns.mean),
-            duration(report.wall_ns.min),
-            duration(report.wall_ns.max),
+            range(&report.wall_ns, duration),
         );
-        for profile in &report.profiles {
+        let listed = |profile: &super::super::analysis::ProfileInfo| {
             let rank = profile.rank.as_deref().unwrap_or("-");
-            let _ = writeln!(
-                out,
+            format!(
                 "  rank {rank:>4}  {}  {}, {} wall",
                 profile.path,
                 threads(profile.threads),
                 duration(profile.wall_ns)
+            )
+        };
+        let profiles = &report.profiles;
+        if profiles.len() <= PROFILES_LISTED {
+            for profile in profiles {
+                let _ = writeln!(out, "{}", listed(profile));
+            }
+        } else {
+            let _ = writeln!(out, "{}", listed(&profiles[0]));
+            let _ = writeln!(
+                out,
+                "  {}… {} more …{}",
+                dim().render(),
+                count(profiles.len() as u64 - 2),
+                dim().render_reset()
             );
+            let _ = writeln!(out, "{}", listed(&profiles[profiles.len() - 1]));
         }
     }
 }
+
+/// Profiles listed one by one in the header; of more, the first and the
+/// last.
+const PROFILES_LISTED: usize = 16;
 
 fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
     heading(
@@ -207,12 +277,17 @@ fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
         return;
     }
     table.render(out);
-    if report.rows.len() > shown {
+    rows_left_out(out, report.rows.len(), shown);
+}
+
+/// Says how many rows of `total` a table did not show.
+fn rows_left_out(out: &mut String, total: usize, shown: usize) {
+    if total > shown {
         let _ = writeln!(
             out,
             "  {}{} more (--top 0 shows all){}",
             dim().render(),
-            report.rows.len() - shown,
+            total - shown,
             dim().render_reset()
         );
     }
@@ -396,6 +471,122 @@ fn imbalance(out: &mut String, report: &Report) {
     out.push_str(
         "  imbalance = (max − mean) / max: the share of the construct's time that evenly shared work would save\n",
     );
+}
+
+fn rank_imbalance(out: &mut String, report: &Report, top: usize) {
+    if report.rank_imbalance.is_empty() {
+        return;
+    }
+    heading(
+        out,
+        "Imbalance over ranks (each rank's time in the region, summed over its threads)",
+    );
+    let mut table = Table::new(&[
+        ("min", Align::Right),
+        ("mean", Align::Right),
+        ("max", Align::Right),
+        ("imbalance", Align::Right),
+        ("lost", Align::Right),
+        ("region", Align::Left),
+    ]);
+    let shown = if top == 0 {
+        report.rank_imbalance.len()
+    } else {
+        top
+    };
+    let at = |ns: u64, rank: Option<u32>| match rank {
+        Some(rank) => format!("{} r{rank}", duration(ns)),
+        None => duration(ns),
+    };
+    for row in report.rank_imbalance.iter().take(shown) {
+        let time = &row.inclusive_ns;
+        table.row(vec![
+            at(time.min, time.min_rank).into(),
+            duration(time.mean).into(),
+            at(time.max, time.max_rank).into(),
+            cost_cell(row.imbalance),
+            duration(row.lost_ns).into(),
+            row.label.clone().into(),
+        ]);
+    }
+    table.render(out);
+    rows_left_out(out, report.rank_imbalance.len(), shown);
+    out.push_str(
+        "  imbalance = (max − mean) / max over ranks; lost = (max − mean) × ranks, the time the others would wait for the slowest\n",
+    );
+}
+
+fn mpi_summary(out: &mut String, report: &Report, several: bool) {
+    let Some(mpi) = &report.mpi else { return };
+    heading(
+        out,
+        &format!(
+            "MPI (measured on {} rank{}; thread time in its calls, and what they moved)",
+            mpi.ranks,
+            plural(mpi.ranks as usize)
+        ),
+    );
+    let mut table = Table::new(&[
+        ("", Align::Left),
+        ("per rank", Align::Right),
+        ("share", Align::Right),
+    ]);
+    for (name, spread, share) in [
+        ("time in MPI", &mpi.time_ns, Some(mpi.share)),
+        ("  point-to-point", &mpi.point_to_point_ns, None),
+        ("  collective", &mpi.collective_ns, None),
+        ("  other", &mpi.other_ns, None),
+    ] {
+        table.row(vec![
+            name.into(),
+            spread_cell(spread, several),
+            share.map_or_else(|| Cell::plain(""), share_cell),
+        ]);
+    }
+    for (name, spread, in_bytes) in [
+        ("messages sent", &mpi.messages_sent, false),
+        ("  bytes", &mpi.bytes_sent, true),
+        ("messages received", &mpi.messages_received, false),
+        ("  bytes", &mpi.bytes_received, true),
+        ("collectives", &mpi.collectives, false),
+        ("  bytes sent", &mpi.collective_bytes_sent, true),
+        ("  bytes received", &mpi.collective_bytes_received, true),
+    ] {
+        let cell = if in_bytes {
+            amount_cell(spread, several, bytes)
+        } else {
+            count_cell(spread, several)
+        };
+        table.row(vec![name.into(), cell, "".into()]);
+    }
+    table.render(out);
+}
+
+fn mpi_functions(out: &mut String, report: &Report, several: bool) {
+    if report.mpi_functions.is_empty() {
+        return;
+    }
+    heading(
+        out,
+        "MPI routines (each summed over the places that call it; thread time)",
+    );
+    let mut table = Table::new(&[
+        ("time", Align::Right),
+        ("share", Align::Right),
+        ("calls", Align::Right),
+        ("call sites", Align::Right),
+        ("routine", Align::Left),
+    ]);
+    for function in &report.mpi_functions {
+        table.row(vec![
+            spread_cell(&function.inclusive_ns, several),
+            share_cell(function.share),
+            count_cell(&function.visits, several),
+            count(function.call_sites as u64).into(),
+            function.name.clone().into(),
+        ]);
+    }
+    table.render(out);
 }
 
 fn tasks(out: &mut String, report: &Report, several: bool) {
@@ -612,14 +803,6 @@ pub fn diff(diff: &Diff, top: usize) -> String {
     } else {
         table.render(&mut out);
     }
-    if diff.rows.len() > shown {
-        let _ = writeln!(
-            out,
-            "  {}{} more (--top 0 shows all){}",
-            dim().render(),
-            diff.rows.len() - shown,
-            dim().render_reset()
-        );
-    }
+    rows_left_out(&mut out, diff.rows.len(), shown);
     out
 }

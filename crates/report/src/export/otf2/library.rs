@@ -24,18 +24,56 @@ pub const SUBSTRATE_POSIX: u8 = 1;
 pub const COMPRESSION_NONE: u8 = 1;
 pub const FLUSH: u8 = 1;
 pub const CHUNK_SIZE_EVENTS: u64 = 1024 * 1024;
-pub const CHUNK_SIZE_DEFINITIONS: u64 = 4 * 1024 * 1024;
+/// OTF2's bounds for a chunk's size.
+const CHUNK_SIZE_MIN: u64 = 256 * 1024;
+const CHUNK_SIZE_MAX: u64 = 16 * 1024 * 1024;
+
+/// The size of the definition chunks of an archive of at most `locations`
+/// locations. The groups of every thread and of every rank are a record
+/// each, which must fit in one chunk (a member takes at most 9 bytes);
+/// yet every location's own definitions take a chunk of that size in
+/// memory while they are written, so it is no larger than that needs.
+pub fn definitions_chunk_size(locations: u64) -> u64 {
+    (locations.saturating_mul(10) + 64 * 1024)
+        .next_power_of_two()
+        .clamp(CHUNK_SIZE_MIN, CHUNK_SIZE_MAX)
+}
+pub const UNDEFINED_TIMESTAMP: u64 = u64::MAX;
 pub const PARADIGM_USER: u8 = 1;
 pub const PARADIGM_OPENMP: u8 = 3;
+pub const PARADIGM_MPI: u8 = 4;
 pub const PARADIGM_MEASUREMENT_SYSTEM: u8 = 6;
+pub const PARADIGM_CLASS_PROCESS: u8 = 0;
 pub const PARADIGM_CLASS_THREAD_FORK_JOIN: u8 = 1;
 pub const LOCATION_GROUP_TYPE_PROCESS: u8 = 1;
 pub const LOCATION_TYPE_CPU_THREAD: u8 = 1;
 pub const GROUP_TYPE_COMM_LOCATIONS: u8 = 4;
 pub const GROUP_TYPE_COMM_GROUP: u8 = 5;
+pub const GROUP_TYPE_COMM_SELF: u8 = 6;
+
+/// `OTF2_CollectiveOp`s.
+pub mod collective {
+    pub const BARRIER: u8 = 0;
+    pub const BCAST: u8 = 1;
+    pub const GATHER: u8 = 2;
+    pub const GATHERV: u8 = 3;
+    pub const SCATTER: u8 = 4;
+    pub const SCATTERV: u8 = 5;
+    pub const ALLGATHER: u8 = 6;
+    pub const ALLGATHERV: u8 = 7;
+    pub const ALLTOALL: u8 = 8;
+    pub const ALLTOALLV: u8 = 9;
+    pub const ALLREDUCE: u8 = 11;
+    pub const REDUCE: u8 = 12;
+    pub const REDUCE_SCATTER: u8 = 13;
+    pub const SCAN: u8 = 14;
+    pub const EXSCAN: u8 = 15;
+    pub const REDUCE_SCATTER_BLOCK: u8 = 16;
+}
 
 /// `OTF2_RegionRole`s.
 pub mod role {
+    pub const FUNCTION: u8 = 1;
     pub const WRAPPER: u8 = 2;
     pub const LOOP: u8 = 3;
     pub const CODE: u8 = 4;
@@ -55,6 +93,10 @@ pub mod role {
     pub const TASK: u8 = 20;
     pub const TASK_CREATE: u8 = 21;
     pub const TASK_WAIT: u8 = 22;
+    pub const COLL_ONE2ALL: u8 = 23;
+    pub const COLL_ALL2ONE: u8 = 24;
+    pub const COLL_ALL2ALL: u8 = 25;
+    pub const POINT2POINT: u8 = 28;
     pub const ARTIFICIAL: u8 = 31;
     pub const TASK_UNTIED: u8 = 34;
 }
@@ -118,6 +160,16 @@ functions! {
     thread_task_create = "OTF2_EvtWriter_ThreadTaskCreate": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32) -> ErrorCode;
     thread_task_switch = "OTF2_EvtWriter_ThreadTaskSwitch": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32) -> ErrorCode;
     thread_task_complete = "OTF2_EvtWriter_ThreadTaskComplete": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32) -> ErrorCode;
+    mpi_send = "OTF2_EvtWriter_MpiSend": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32, u64) -> ErrorCode;
+    mpi_isend = "OTF2_EvtWriter_MpiIsend": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32, u64, u64) -> ErrorCode;
+    mpi_isend_complete = "OTF2_EvtWriter_MpiIsendComplete": fn(*mut EvtWriter, *mut c_void, u64, u64) -> ErrorCode;
+    mpi_irecv_request = "OTF2_EvtWriter_MpiIrecvRequest": fn(*mut EvtWriter, *mut c_void, u64, u64) -> ErrorCode;
+    mpi_recv = "OTF2_EvtWriter_MpiRecv": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32, u64) -> ErrorCode;
+    mpi_irecv = "OTF2_EvtWriter_MpiIrecv": fn(*mut EvtWriter, *mut c_void, u64, u32, u32, u32, u64, u64) -> ErrorCode;
+    mpi_request_test = "OTF2_EvtWriter_MpiRequestTest": fn(*mut EvtWriter, *mut c_void, u64, u64) -> ErrorCode;
+    mpi_request_cancelled = "OTF2_EvtWriter_MpiRequestCancelled": fn(*mut EvtWriter, *mut c_void, u64, u64) -> ErrorCode;
+    mpi_collective_begin = "OTF2_EvtWriter_MpiCollectiveBegin": fn(*mut EvtWriter, *mut c_void, u64) -> ErrorCode;
+    mpi_collective_end = "OTF2_EvtWriter_MpiCollectiveEnd": fn(*mut EvtWriter, *mut c_void, u64, u8, u32, u32, u64, u64) -> ErrorCode;
     error_name = "OTF2_Error_GetName": fn(ErrorCode) -> *const c_char;
 }
 
@@ -154,4 +206,19 @@ fn load() -> Result<Otf2, String> {
         NAMES.join(" or "),
         errors.join("; ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_definition_chunk_holds_a_group_of_every_location() {
+        for locations in [1, 3, 1024 * 3, 16_384 * 3, 100_000] {
+            let size = definitions_chunk_size(locations);
+            assert!(size >= 9 * locations, "{locations}: {size}");
+            assert!((CHUNK_SIZE_MIN..=CHUNK_SIZE_MAX).contains(&size));
+        }
+        assert_eq!(definitions_chunk_size(3), CHUNK_SIZE_MIN);
+    }
 }

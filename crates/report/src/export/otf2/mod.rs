@@ -1,36 +1,47 @@
-//! The runtime's trace as an OTF2 archive, the format of Score-P traces
+//! The runtime's traces as one OTF2 archive, the format of Score-P traces
 //! that Vampir, `otf2-print`, the OTF2 Python bindings and Scalasca read,
 //! written through the OTF2 library the distributions ship ([`library`],
 //! loaded when first needed).
 //!
-//! Each thread is a location of one process. Each span becomes an enter
-//! and a leave of its region (a region per construct and kind, with its
-//! source file and lines), with OpenMP's events around them as OTF2 has
-//! them: a parallel region's forking thread forks and joins the team; a
-//! task's creation creates it, a task instance switches to the task, and
+//! Each process (an MPI rank, `rank N`) is a location group under its
+//! host in the system tree, each of its threads a location. Each span
+//! becomes an enter and a leave of its region (a region per construct and
+//! kind, with its source file and lines; an MPI function's region per
+//! function), with OpenMP's events around them as OTF2 has them: a
+//! parallel region's forking thread forks and joins the team; a task's
+//! creation creates it, a task instance switches to the task, and
 //! completes it, and the thread switches back to the task it suspended.
 //! Tasks are named as OTF2 names them: the thread that created them and
-//! their number there, which pomp's task ids are made of. Spans nest on
+//! their number there, which pomp's task ids are made of. MPI's messages
+//! and collectives are OTF2's MPI events, inside the calls that made them,
+//! on communicators defined as MPI made them ([`comms`]). Spans nest on
 //! their thread; an end that the clocks of two cores put past its
 //! enclosing span's end is moved back to it, so that every location's
 //! events are balanced and in time order.
+//!
+//! Times are nanoseconds on the run's common time line, rank 0's clock
+//! with each process's offset to it applied ([`pomp2::clock`]); the clock
+//! properties give the run's start in real time where the experiment's
+//! manifest says it.
 
+mod comms;
+mod events;
 pub mod library;
 
+use comms::{Comms, Members};
+use events::{Events, LAST_TIME};
 use library::Otf2;
+use pomp2::experiment::Experiment;
 use pomp2::profile::{kind_label, Kind, RegionId};
 use pomp2::trace::{Span, Trace};
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 /// The archive's name inside its directory: `traces.otf2`, `traces.def`
 /// and `traces/`, as Score-P names them.
 const ARCHIVE: &str = "traces";
-/// Bits of a task id below its thread's number (see the runtime).
-const TASK_COUNTER_BITS: u32 = 40;
-const TEAM: u32 = 0;
 
 /// What writing the archive can fail at.
 #[derive(Debug, thiserror::Error)]
@@ -55,41 +66,6 @@ pub struct Written {
     pub locations: usize,
 }
 
-/// Writes `trace` as an OTF2 archive in directory `dir` (made, or
-/// replacing an archive written there before).
-pub fn write(trace: &Trace, dir: &Path) -> Result<Written, Error> {
-    let otf2 = library::get().map_err(Error::Library)?;
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::Io { path, source }
-    };
-    if dir.exists() {
-        let has_archive = dir.join(format!("{ARCHIVE}.otf2")).is_file();
-        let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
-        if !has_archive && !empty {
-            return Err(Error::NotAnArchive(dir.to_path_buf()));
-        }
-    }
-    let mut temporary = dir.as_os_str().to_owned();
-    temporary.push(format!(".tmp{}", std::process::id()));
-    let temporary = PathBuf::from(temporary);
-    let _ = std::fs::remove_dir_all(&temporary);
-    let written = Writer::new(otf2, trace).write(&temporary);
-    if written.is_err() {
-        let _ = std::fs::remove_dir_all(&temporary);
-        return written;
-    }
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(io(dir))?;
-    }
-    std::fs::rename(&temporary, dir).map_err(io(dir))?;
-    written
-}
-
-/// The last time stamp written, which the library asks for when it
-/// flushes a buffer.
-static LAST_TIME: AtomicU64 = AtomicU64::new(0);
-
 extern "C" fn pre_flush(_: *mut c_void, _: u8, _: u64, _: *mut c_void, _: bool) -> u8 {
     library::FLUSH
 }
@@ -103,32 +79,149 @@ static FLUSH_CALLBACKS: library::FlushCallbacks = library::FlushCallbacks {
     post_flush,
 };
 
-struct Writer<'a> {
+/// A region as the archive defines it: the strings it is named by.
+struct RegionDefinition {
+    name: u32,
+    description: u32,
+    role: u8,
+    paradigm: u8,
+    file: u32,
+    begin: u32,
+    end: u32,
+}
+
+/// A thread of a process, and the events written for it.
+struct Location {
+    id: u64,
+    thread: u32,
+    events: u64,
+}
+
+/// A process whose trace was written: a location group.
+struct Process {
+    name: String,
+    rank: Option<u32>,
+    host: Option<String>,
+    /// The communicator of its OpenMP thread team.
+    team: u32,
+    locations: Vec<Location>,
+}
+
+/// The archive's time stamps: the first and the last written, and where
+/// rank 0's clock began, which the manifest's start gives in real time.
+#[derive(Debug, Default)]
+struct Timeline {
+    first: Option<u64>,
+    last: u64,
+    rank0_origin: Option<u64>,
+}
+
+/// An archive being written, process by process: each process's trace is
+/// written as it is added and not kept; the definitions every process
+/// shares (strings, regions, the system tree, groups and communicators)
+/// are written once all are.
+pub struct Archive {
     otf2: &'static Otf2,
-    trace: &'a Trace,
+    archive: *mut c_void,
+    dir: PathBuf,
+    temporary: PathBuf,
+    /// When rank 0's measurement began, in nanoseconds since 1970.
+    start_unix_ns: Option<u64>,
     strings: Vec<CString>,
     string_index: HashMap<String, u32>,
-    regions: Vec<(RegionId, Kind)>,
-    region_index: HashMap<(RegionId, Kind), u32>,
+    regions: Vec<RegionDefinition>,
+    /// By label: regions of different processes named alike are one.
+    region_index: HashMap<String, u32>,
+    processes: Vec<Process>,
+    comms: Comms,
+    time: Timeline,
+    finished: bool,
 }
 
-/// A span open on a location while its events are written.
-struct Open {
-    end: u64,
-    region: u32,
-    span: Span,
-}
-
-impl<'a> Writer<'a> {
-    fn new(otf2: &'static Otf2, trace: &'a Trace) -> Self {
-        Writer {
+impl Archive {
+    /// Starts an archive that will be directory `dir` (made, or replacing
+    /// an archive written there before) once finished; until then it is
+    /// written beside it. The traces are of `experiment`, when known, and
+    /// of `processes` processes.
+    pub fn create(
+        dir: &Path,
+        experiment: Option<&Experiment>,
+        processes: usize,
+    ) -> Result<Archive, Error> {
+        let otf2 = library::get().map_err(Error::Library)?;
+        // A bound on the threads of a process: the most a rank of the
+        // experiment had, else more than programs run.
+        let threads = (experiment.and_then(|e| e.manifest.threads_per_rank.as_ref()))
+            .and_then(|threads| threads.iter().max().copied())
+            .unwrap_or(256);
+        let locations = processes as u64 * u64::from(threads.max(1));
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        if dir.exists() {
+            let has_archive = dir.join(format!("{ARCHIVE}.otf2")).is_file();
+            let empty = std::fs::read_dir(dir).map_err(io(dir))?.next().is_none();
+            if !has_archive && !empty {
+                return Err(Error::NotAnArchive(dir.to_path_buf()));
+            }
+        }
+        let mut temporary = dir.as_os_str().to_owned();
+        temporary.push(format!(".tmp{}", std::process::id()));
+        let temporary = PathBuf::from(temporary);
+        let _ = std::fs::remove_dir_all(&temporary);
+        let path = CString::new(temporary.as_os_str().as_encoded_bytes())
+            .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?;
+        let name = CString::new(ARCHIVE).unwrap();
+        let archive = unsafe {
+            (otf2.archive_open)(
+                path.as_ptr(),
+                name.as_ptr(),
+                library::FILEMODE_WRITE,
+                library::CHUNK_SIZE_EVENTS,
+                library::definitions_chunk_size(locations),
+                library::SUBSTRATE_POSIX,
+                library::COMPRESSION_NONE,
+            )
+        };
+        if archive.is_null() {
+            return Err(Error::Call {
+                call: "OTF2_Archive_Open",
+                name: format!("cannot open an archive in {}", temporary.display()),
+            });
+        }
+        let written = Archive {
             otf2,
-            trace,
+            archive,
+            dir: dir.to_path_buf(),
+            temporary,
+            start_unix_ns: experiment.map(|e| e.manifest.start_unix_ns),
             strings: Vec::new(),
             string_index: HashMap::new(),
             regions: Vec::new(),
             region_index: HashMap::new(),
+            processes: Vec::new(),
+            comms: Comms::default(),
+            time: Timeline::default(),
+            finished: false,
+        };
+        unsafe {
+            written.check(
+                "OTF2_Archive_SetFlushCallbacks",
+                (otf2.set_flush_callbacks)(archive, &FLUSH_CALLBACKS, std::ptr::null_mut()),
+            )?;
+            written.check(
+                "OTF2_Archive_SetSerialCollectiveCallbacks",
+                (otf2.set_serial_collective_callbacks)(archive),
+            )?;
+            let creator = CString::new(format!("pomp {}", env!("CARGO_PKG_VERSION"))).unwrap();
+            written.check(
+                "OTF2_Archive_SetCreator",
+                (otf2.set_creator)(archive, creator.as_ptr()),
+            )?;
+            written.check("OTF2_Archive_OpenEvtFiles", (otf2.open_evt_files)(archive))?;
         }
+        Ok(written)
     }
 
     fn check(&self, call: &'static str, code: library::ErrorCode) -> Result<(), Error> {
@@ -149,104 +242,147 @@ impl<'a> Writer<'a> {
     }
 
     fn string(&mut self, text: &str) -> u32 {
-        if let Some(&at) = self.string_index.get(text) {
-            return at;
-        }
-        let at = self.strings.len() as u32;
-        // Labels and paths hold no NUL; one that did would be cut there.
-        let bytes: Vec<u8> = text.bytes().take_while(|&b| b != 0).collect();
-        self.strings.push(CString::new(bytes).expect("no NUL left"));
-        self.string_index.insert(text.to_string(), at);
-        at
+        string(&mut self.strings, &mut self.string_index, text)
     }
 
-    fn region(&mut self, region: RegionId, kind: Kind) -> u32 {
-        if let Some(&at) = self.region_index.get(&(region, kind)) {
-            return at;
-        }
-        let at = self.regions.len() as u32;
-        self.regions.push((region, kind));
-        self.region_index.insert((region, kind), at);
-        at
-    }
-
-    fn write(mut self, dir: &Path) -> Result<Written, Error> {
-        let otf2 = self.otf2;
-        let path = CString::new(dir.as_os_str().as_encoded_bytes())
-            .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?;
-        let name = CString::new(ARCHIVE).unwrap();
-        let archive = unsafe {
-            (otf2.archive_open)(
-                path.as_ptr(),
-                name.as_ptr(),
-                library::FILEMODE_WRITE,
-                library::CHUNK_SIZE_EVENTS,
-                library::CHUNK_SIZE_DEFINITIONS,
-                library::SUBSTRATE_POSIX,
-                library::COMPRESSION_NONE,
-            )
+    /// Writes the events of every thread of `trace`, one process: its
+    /// rank's when it has one.
+    pub fn add(&mut self, trace: &Trace) -> Result<(), Error> {
+        let footer = &trace.footer;
+        let process = self.processes.len();
+        let rank: Option<u32> = footer.rank.as_deref().and_then(|r| r.parse().ok());
+        let clock = footer.clock.clone();
+        let common = move |local: u64| match &clock {
+            Some(clock) => clock.common_ns(local).max(0) as u64,
+            None => local,
         };
-        if archive.is_null() {
-            return Err(Error::Call {
-                call: "OTF2_Archive_Open",
-                name: format!("cannot open an archive in {}", dir.display()),
-            });
+        if rank == Some(0) || (rank.is_none() && process == 0) {
+            self.time.rank0_origin = Some(common(0));
         }
-        let result = self.write_archive(archive);
-        let closed = unsafe { (otf2.archive_close)(archive) };
-        let written = result?;
-        self.check("OTF2_Archive_Close", closed)?;
-        Ok(written)
-    }
-
-    fn write_archive(&mut self, archive: *mut c_void) -> Result<Written, Error> {
-        let otf2 = self.otf2;
-        unsafe {
-            self.check(
-                "OTF2_Archive_SetFlushCallbacks",
-                (otf2.set_flush_callbacks)(archive, &FLUSH_CALLBACKS, std::ptr::null_mut()),
-            )?;
-            self.check(
-                "OTF2_Archive_SetSerialCollectiveCallbacks",
-                (otf2.set_serial_collective_callbacks)(archive),
-            )?;
-            let creator = CString::new(format!("pomp {}", env!("CARGO_PKG_VERSION"))).unwrap();
-            self.check(
-                "OTF2_Archive_SetCreator",
-                (otf2.set_creator)(archive, creator.as_ptr()),
-            )?;
-            self.check("OTF2_Archive_OpenEvtFiles", (otf2.open_evt_files)(archive))?;
-        }
-        let threads: Vec<u32> = self.trace.threads.keys().copied().collect();
-        let team_size = threads.len() as u32;
-        let mut counts = Vec::with_capacity(threads.len());
-        let mut last_time = 0;
+        self.comms.define(&footer.communicators);
+        let team = self.comms.team();
+        let threads: Vec<u32> = trace
+            .threads
+            .keys()
+            .chain(trace.mpi.keys())
+            .copied()
+            .collect::<std::collections::BTreeSet<u32>>()
+            .into_iter()
+            .collect();
+        let mut locations = Vec::with_capacity(threads.len());
         for &thread in &threads {
-            let writer = unsafe { (otf2.get_evt_writer)(archive, thread as u64) };
+            let id = (process as u64) << 32 | u64::from(thread);
+            let writer = unsafe { (self.otf2.get_evt_writer)(self.archive, id) };
             if writer.is_null() {
                 return Err(Error::Call {
                     call: "OTF2_Archive_GetEvtWriter",
                     name: format!("no writer for thread {thread}"),
                 });
             }
-            let (events, end) = self.write_location(writer, thread, team_size)?;
-            counts.push(events);
-            last_time = last_time.max(end);
+            let spans = trace.threads.get(&thread).map_or(&[][..], Vec::as_slice);
+            let records = trace.mpi.get(&thread).map_or(&[][..], Vec::as_slice);
+            let (strings, string_index) = (&mut self.strings, &mut self.string_index);
+            let (regions, region_index) = (&mut self.regions, &mut self.region_index);
+            let mut region = |span: &Span| {
+                let label = kind_label(span.kind, trace.region(span.region));
+                if let Some(&at) = region_index.get(&label) {
+                    return at;
+                }
+                let definition =
+                    define_region(strings, string_index, trace, span.region, span.kind, &label);
+                regions.push(definition);
+                region_index.insert(label, regions.len() as u32 - 1);
+                regions.len() as u32 - 1
+            };
+            let mut events = Events {
+                otf2: self.otf2,
+                writer,
+                team,
+                comms: &mut self.comms,
+                common: &common,
+                count: 0,
+                first: None,
+                last: 0,
+            };
+            events::write_thread(
+                &mut events,
+                spans,
+                records,
+                &mut region,
+                threads.len() as u32,
+            )?;
+            let (count, first, last) = (events.count, events.first, events.last);
+            if let Some(first) = first {
+                self.time.first = Some(self.time.first.map_or(first, |f| f.min(first)));
+            }
+            self.time.last = self.time.last.max(last);
+            locations.push(Location {
+                id,
+                thread,
+                events: count,
+            });
             unsafe {
                 self.check(
                     "OTF2_Archive_CloseEvtWriter",
-                    (otf2.close_evt_writer)(archive, writer),
+                    (self.otf2.close_evt_writer)(self.archive, writer),
                 )?;
             }
         }
+        self.processes.push(Process {
+            name: match &footer.rank {
+                Some(rank) => format!("rank {rank}"),
+                None => format!("process {}", footer.pid),
+            },
+            rank,
+            host: footer.host.clone(),
+            team,
+            locations,
+        });
+        Ok(())
+    }
+
+    /// Writes the definitions, closes the archive and puts it in place.
+    pub fn finish(mut self) -> Result<Written, Error> {
+        let defined = self.close();
+        let closed = unsafe { (self.otf2.archive_close)(self.archive) };
+        self.finished = true;
+        let placed = defined
+            .and_then(|()| self.check("OTF2_Archive_Close", closed))
+            .and_then(|()| self.put_in_place());
+        if let Err(error) = placed {
+            let _ = std::fs::remove_dir_all(&self.temporary);
+            return Err(error);
+        }
+        let locations = self.processes.iter().map(|p| p.locations.len()).sum();
+        let events = (self.processes.iter())
+            .flat_map(|p| p.locations.iter().map(|l| l.events))
+            .sum();
+        Ok(Written { events, locations })
+    }
+
+    /// The archive written beside its place moved there, over the archive
+    /// there before.
+    fn put_in_place(&self) -> Result<(), Error> {
+        let io = |source| Error::Io {
+            path: self.dir.clone(),
+            source,
+        };
+        if self.dir.exists() {
+            std::fs::remove_dir_all(&self.dir).map_err(io)?;
+        }
+        std::fs::rename(&self.temporary, &self.dir).map_err(io)
+    }
+
+    fn close(&mut self) -> Result<(), Error> {
+        let (otf2, archive) = (self.otf2, self.archive);
         unsafe {
             self.check(
                 "OTF2_Archive_CloseEvtFiles",
                 (otf2.close_evt_files)(archive),
             )?;
             self.check("OTF2_Archive_OpenDefFiles", (otf2.open_def_files)(archive))?;
-            for &thread in &threads {
-                let writer = (otf2.get_def_writer)(archive, thread as u64);
+            for location in self.processes.iter().flat_map(|p| &p.locations) {
+                let writer = (otf2.get_def_writer)(archive, location.id);
                 self.check(
                     "OTF2_Archive_CloseDefWriter",
                     (otf2.close_def_writer)(archive, writer),
@@ -257,138 +393,86 @@ impl<'a> Writer<'a> {
                 (otf2.close_def_files)(archive),
             )?;
         }
-        self.write_definitions(archive, &threads, &counts, last_time)?;
-        Ok(Written {
-            events: counts.iter().sum(),
-            locations: threads.len(),
-        })
+        let global = unsafe { (otf2.get_global_def_writer)(archive) };
+        if global.is_null() {
+            return Err(Error::Call {
+                call: "OTF2_Archive_GetGlobalDefWriter",
+                name: "no writer".into(),
+            });
+        }
+        self.write_definitions(global)
     }
 
-    /// One thread's events; their number and the last time stamp.
-    fn write_location(
-        &mut self,
-        writer: *mut c_void,
-        thread: u32,
-        team_size: u32,
-    ) -> Result<(u64, u64), Error> {
-        let mut spans: Vec<(usize, Span)> = self.trace.threads[&thread]
-            .iter()
-            .copied()
-            .enumerate()
-            .collect();
-        // Enclosing spans first: earlier start, later end, and of spans
-        // alike, the later written (spans are written as they close).
-        spans.sort_by(|(ia, a), (ib, b)| {
-            a.start
-                .cmp(&b.start)
-                .then((b.start + b.duration).cmp(&(a.start + a.duration)))
-                .then(ib.cmp(ia))
-        });
-        let mut events = Events {
-            otf2: self.otf2,
-            writer,
-            count: 0,
-            last: 0,
-        };
-        let mut open: Vec<Open> = Vec::new();
-        for (_, span) in spans {
-            while open.last().is_some_and(|o| o.end <= span.start) {
-                let closed = open.pop().unwrap();
-                events.leave(&closed, open.last())?;
-            }
-            let mut end = span.start + span.duration;
-            if let Some(enclosing) = open.last() {
-                end = end.min(enclosing.end);
-            }
-            let region = self.region(span.region, span.kind);
-            events.enter(&span, region, team_size)?;
-            open.push(Open { end, region, span });
-        }
-        while let Some(closed) = open.pop() {
-            events.leave(&closed, open.last())?;
-        }
-        Ok((events.count, events.last))
-    }
-
-    fn write_definitions(
-        &mut self,
-        archive: *mut c_void,
-        threads: &[u32],
-        counts: &[u64],
-        last_time: u64,
-    ) -> Result<(), Error> {
+    /// Every definition, in the order OTF2 wants them: the clock, strings,
+    /// paradigms, the system tree, location groups and locations, regions,
+    /// groups and communicators.
+    fn write_definitions(&mut self, global: *mut c_void) -> Result<(), Error> {
         let otf2 = self.otf2;
         let undefined = library::UNDEFINED_U32;
+        let mpi_comms = self.comms.mpi_definitions();
         // Every string first, then what names them.
         let openmp = self.string("OpenMP");
+        let mpi = self.string("MPI");
         let machine = self.string("machine");
-        let process = self.string(&format!("process {}", self.trace.footer.pid));
+        let node = self.string("node");
         let team_locations = self.string("OpenMP threads");
-        let team_name = self.string("OpenMP thread team");
-        let thread_names: Vec<u32> = threads
+        let mpi_locations = self.string("MPI ranks");
+        let mut hosts: Vec<(String, u32)> = Vec::new();
+        let named: Vec<String> = self
+            .processes
             .iter()
-            .map(|t| self.string(&format!("thread {t}")))
+            .filter_map(|p| p.host.clone())
             .collect();
-        struct RegionDefinition {
-            name: u32,
-            description: u32,
-            role: u8,
-            paradigm: u8,
-            file: u32,
-            begin: u32,
-            end: u32,
+        for host in named {
+            if !hosts.iter().any(|(known, _)| *known == host) {
+                let name = self.string(&host);
+                hosts.push((host, name));
+            }
         }
-        let regions: Vec<RegionDefinition> = self
-            .regions
-            .clone()
-            .into_iter()
-            .map(|(id, kind)| {
-                let region = self.trace.region(id).cloned();
-                let name = self.string(&kind_label(kind, region.as_ref()));
-                let description = self.string(kind.name());
-                let file = region
-                    .as_ref()
-                    .and_then(|r| r.file.clone())
-                    .map_or(undefined, |f| self.string(&f));
-                RegionDefinition {
-                    name,
-                    description,
-                    role: role(kind),
-                    paradigm: if kind == Kind::UserRegion {
-                        library::PARADIGM_USER
-                    } else {
-                        library::PARADIGM_OPENMP
-                    },
-                    file,
-                    begin: region.as_ref().and_then(|r| r.first_line).unwrap_or(0),
-                    end: region
-                        .as_ref()
-                        .and_then(|r| r.end_last_line.or(r.last_line))
-                        .unwrap_or(0),
-                }
+        let names: Vec<(u32, u32, Vec<u32>)> = (0..self.processes.len())
+            .map(|at| {
+                let name = self.processes[at].name.clone();
+                let threads: Vec<u32> = (self.processes[at].locations.iter())
+                    .map(|l| l.thread)
+                    .collect();
+                (
+                    self.string(&name),
+                    self.string(&format!("OpenMP thread team of {name}")),
+                    threads
+                        .iter()
+                        .map(|t| self.string(&format!("thread {t}")))
+                        .collect(),
+                )
             })
             .collect();
-        let members: Vec<u64> = threads.iter().map(|&t| t as u64).collect();
-        let ranks: Vec<u64> = (0..threads.len() as u64).collect();
-        unsafe {
-            let global = (otf2.get_global_def_writer)(archive);
-            if global.is_null() {
-                return Err(Error::Call {
-                    call: "OTF2_Archive_GetGlobalDefWriter",
-                    name: "no writer".into(),
-                });
+        let comm_names: Vec<u32> = mpi_comms.iter().map(|c| self.string(&c.name)).collect();
+        let time = &self.time;
+        let first = time.first.unwrap_or(0);
+        let realtime = match (self.start_unix_ns, time.rank0_origin) {
+            (Some(start), Some(origin)) => {
+                start.saturating_add_signed(first as i64 - origin as i64)
             }
-            self.check(
+            _ => library::UNDEFINED_TIMESTAMP,
+        };
+        let write = |call: &'static str, code| self.check(call, code);
+        unsafe {
+            write(
                 "OTF2_GlobalDefWriter_WriteClockProperties",
-                (otf2.write_clock_properties)(global, 1_000_000_000, 0, last_time + 1, u64::MAX),
+                (otf2.write_clock_properties)(
+                    global,
+                    1_000_000_000,
+                    first,
+                    time.last.saturating_sub(first) + 1,
+                    realtime,
+                ),
             )?;
             for (at, string) in self.strings.iter().enumerate() {
-                self.check(
+                write(
                     "OTF2_GlobalDefWriter_WriteString",
                     (otf2.write_string)(global, at as u32, string.as_ptr()),
                 )?;
             }
-            self.check(
+            write(
                 "OTF2_GlobalDefWriter_WriteParadigm",
                 (otf2.write_paradigm)(
                     global,
@@ -397,36 +481,60 @@ impl<'a> Writer<'a> {
                     library::PARADIGM_CLASS_THREAD_FORK_JOIN,
                 ),
             )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteSystemTreeNode",
-                (otf2.write_system_tree_node)(global, 0, machine, machine, undefined),
-            )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteLocationGroup",
-                (otf2.write_location_group)(
-                    global,
-                    0,
-                    process,
-                    library::LOCATION_GROUP_TYPE_PROCESS,
-                    0,
-                    undefined,
-                ),
-            )?;
-            for ((&thread, &name), &count) in threads.iter().zip(&thread_names).zip(counts) {
-                self.check(
-                    "OTF2_GlobalDefWriter_WriteLocation",
-                    (otf2.write_location)(
+            if !mpi_comms.is_empty() {
+                write(
+                    "OTF2_GlobalDefWriter_WriteParadigm",
+                    (otf2.write_paradigm)(
                         global,
-                        thread as u64,
-                        name,
-                        library::LOCATION_TYPE_CPU_THREAD,
-                        count,
-                        0,
+                        library::PARADIGM_MPI,
+                        mpi,
+                        library::PARADIGM_CLASS_PROCESS,
                     ),
                 )?;
             }
-            for (at, region) in regions.iter().enumerate() {
-                self.check(
+            write(
+                "OTF2_GlobalDefWriter_WriteSystemTreeNode",
+                (otf2.write_system_tree_node)(global, 0, machine, machine, undefined),
+            )?;
+            for (at, (_, name)) in hosts.iter().enumerate() {
+                write(
+                    "OTF2_GlobalDefWriter_WriteSystemTreeNode",
+                    (otf2.write_system_tree_node)(global, 1 + at as u32, *name, node, 0),
+                )?;
+            }
+            for (group, (process, (name, _, thread_names))) in
+                self.processes.iter().zip(&names).enumerate()
+            {
+                let parent = (process.host.as_ref())
+                    .and_then(|host| hosts.iter().position(|(known, _)| known == host))
+                    .map_or(0, |at| 1 + at as u32);
+                write(
+                    "OTF2_GlobalDefWriter_WriteLocationGroup",
+                    (otf2.write_location_group)(
+                        global,
+                        group as u32,
+                        *name,
+                        library::LOCATION_GROUP_TYPE_PROCESS,
+                        parent,
+                        undefined,
+                    ),
+                )?;
+                for (location, &thread_name) in process.locations.iter().zip(thread_names) {
+                    write(
+                        "OTF2_GlobalDefWriter_WriteLocation",
+                        (otf2.write_location)(
+                            global,
+                            location.id,
+                            thread_name,
+                            library::LOCATION_TYPE_CPU_THREAD,
+                            location.events,
+                            group as u32,
+                        ),
+                    )?;
+                }
+            }
+            for (at, region) in self.regions.iter().enumerate() {
+                write(
                     "OTF2_GlobalDefWriter_WriteRegion",
                     (otf2.write_region)(
                         global,
@@ -443,125 +551,208 @@ impl<'a> Writer<'a> {
                     ),
                 )?;
             }
-            self.check(
-                "OTF2_GlobalDefWriter_WriteGroup",
-                (otf2.write_group)(
-                    global,
-                    0,
-                    team_locations,
+            let mut groups = Groups {
+                otf2,
+                global,
+                next: 0,
+                check: &write,
+            };
+            // Every thread of the archive.
+            let members: Vec<u64> = (self.processes.iter())
+                .flat_map(|p| p.locations.iter().map(|l| l.id))
+                .collect();
+            groups.write(
+                team_locations,
+                library::GROUP_TYPE_COMM_LOCATIONS,
+                library::PARADIGM_OPENMP,
+                &members,
+            )?;
+            // Each process's team as their places in that list.
+            let mut first_place = 0u64;
+            let teams: Vec<(u32, Vec<u64>)> = (self.processes.iter())
+                .map(|process| {
+                    let count = process.locations.len() as u64;
+                    first_place += count;
+                    (process.team, (first_place - count..first_place).collect())
+                })
+                .collect();
+            // MPI's ranks, each as its first thread, in rank order: the
+            // communicators' members are places in this list.
+            let mut ranks: Vec<(u32, u64)> = (self.processes.iter())
+                .filter_map(|p| Some((p.rank?, p.locations.first()?.id)))
+                .collect();
+            ranks.sort();
+            if !mpi_comms.is_empty() {
+                let rank_locations: Vec<u64> = ranks.iter().map(|(_, id)| *id).collect();
+                groups.write(
+                    mpi_locations,
                     library::GROUP_TYPE_COMM_LOCATIONS,
-                    library::PARADIGM_OPENMP,
-                    0,
-                    members.len() as u32,
-                    members.as_ptr(),
-                ),
-            )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteGroup",
-                (otf2.write_group)(
-                    global,
-                    1,
-                    team_name,
-                    library::GROUP_TYPE_COMM_GROUP,
-                    library::PARADIGM_OPENMP,
-                    0,
-                    ranks.len() as u32,
-                    ranks.as_ptr(),
-                ),
-            )?;
-            self.check(
-                "OTF2_GlobalDefWriter_WriteComm",
-                (otf2.write_comm)(global, TEAM, team_name, 1, undefined, 0),
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// One location's event writer, counting what it writes.
-struct Events {
-    otf2: &'static Otf2,
-    writer: *mut c_void,
-    count: u64,
-    last: u64,
-}
-
-impl Events {
-    fn done(
-        &mut self,
-        call: &'static str,
-        time: u64,
-        code: library::ErrorCode,
-    ) -> Result<(), Error> {
-        if code != library::SUCCESS {
-            return Err(Error::Call {
-                call,
-                name: format!("error {code}"),
-            });
-        }
-        self.count += 1;
-        self.last = time;
-        LAST_TIME.store(time, Ordering::Relaxed);
-        Ok(())
-    }
-
-    fn enter(&mut self, span: &Span, region: u32, team_size: u32) -> Result<(), Error> {
-        let (otf2, writer, time, null) = (self.otf2, self.writer, span.start, std::ptr::null_mut());
-        if span.kind.is_task() {
-            let (creator, number) = task_name(span.task);
-            let code =
-                unsafe { (otf2.thread_task_switch)(writer, null, time, TEAM, creator, number) };
-            self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
-        }
-        let code = unsafe { (otf2.enter)(writer, null, time, region) };
-        self.done("OTF2_EvtWriter_Enter", time, code)?;
-        match span.kind {
-            Kind::Parallel if span.forked => {
-                let code = unsafe {
-                    (otf2.thread_fork)(writer, null, time, library::PARADIGM_OPENMP, team_size)
+                    library::PARADIGM_MPI,
+                    &rank_locations,
+                )?;
+            }
+            let place_of = |rank: u32| {
+                ranks
+                    .binary_search_by_key(&rank, |(r, _)| *r)
+                    .map_or(u64::from(rank), |at| at as u64)
+            };
+            // Communicators in the order of their references, which teams
+            // and MPI's communicators took turns to be given: readers
+            // take a definition out of that order for a damaged one.
+            let mut comms: Vec<(u32, CommDefinition)> = (teams.iter().zip(&names))
+                .map(|((team, places), (_, team_name, _))| {
+                    (*team, CommDefinition::Team(*team_name, places))
+                })
+                .chain(
+                    (mpi_comms.iter().zip(&comm_names))
+                        .map(|(comm, &name)| (comm.reference, CommDefinition::Mpi(name, comm))),
+                )
+                .collect();
+            comms.sort_by_key(|(reference, _)| *reference);
+            for (reference, comm) in comms {
+                let (name, group, parent) = match comm {
+                    CommDefinition::Team(name, places) => {
+                        let group = groups.write(
+                            name,
+                            library::GROUP_TYPE_COMM_GROUP,
+                            library::PARADIGM_OPENMP,
+                            places,
+                        )?;
+                        (name, group, undefined)
+                    }
+                    CommDefinition::Mpi(name, comm) => {
+                        let (kind, members): (u8, Vec<u64>) = match &comm.members {
+                            Members::World => (
+                                library::GROUP_TYPE_COMM_GROUP,
+                                (0..ranks.len() as u64).collect(),
+                            ),
+                            Members::Alone => (library::GROUP_TYPE_COMM_SELF, Vec::new()),
+                            Members::Ranks(world) => (
+                                library::GROUP_TYPE_COMM_GROUP,
+                                world.iter().map(|&r| place_of(r)).collect(),
+                            ),
+                            Members::Unknown => (library::GROUP_TYPE_COMM_GROUP, Vec::new()),
+                        };
+                        let group = groups.write(name, kind, library::PARADIGM_MPI, &members)?;
+                        (name, group, comm.parent.unwrap_or(undefined))
+                    }
                 };
-                self.done("OTF2_EvtWriter_ThreadFork", time, code)
-            }
-            Kind::TaskCreate | Kind::UntiedTaskCreate if span.task != 0 => {
-                let (creator, number) = task_name(span.task);
-                let code =
-                    unsafe { (otf2.thread_task_create)(writer, null, time, TEAM, creator, number) };
-                self.done("OTF2_EvtWriter_ThreadTaskCreate", time, code)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn leave(&mut self, closed: &Open, enclosing: Option<&Open>) -> Result<(), Error> {
-        let (otf2, writer, time, null) = (self.otf2, self.writer, closed.end, std::ptr::null_mut());
-        let span = &closed.span;
-        if span.kind == Kind::Parallel && span.forked {
-            let code = unsafe { (otf2.thread_join)(writer, null, time, library::PARADIGM_OPENMP) };
-            self.done("OTF2_EvtWriter_ThreadJoin", time, code)?;
-        }
-        let code = unsafe { (otf2.leave)(writer, null, time, closed.region) };
-        self.done("OTF2_EvtWriter_Leave", time, code)?;
-        if span.kind.is_task() {
-            let (creator, number) = task_name(span.task);
-            let code =
-                unsafe { (otf2.thread_task_complete)(writer, null, time, TEAM, creator, number) };
-            self.done("OTF2_EvtWriter_ThreadTaskComplete", time, code)?;
-            if let Some(resumed) = enclosing {
-                let (creator, number) = task_name(resumed.span.task);
-                let code =
-                    unsafe { (otf2.thread_task_switch)(writer, null, time, TEAM, creator, number) };
-                self.done("OTF2_EvtWriter_ThreadTaskSwitch", time, code)?;
+                write(
+                    "OTF2_GlobalDefWriter_WriteComm",
+                    (otf2.write_comm)(global, reference, name, group, parent, 0),
+                )?;
             }
         }
         Ok(())
     }
 }
 
-/// A task as OTF2 names it: the thread that made it and its number there.
-fn task_name(task: i64) -> (u32, u32) {
-    let creator = ((task >> TASK_COUNTER_BITS) as u32).saturating_sub(1);
-    let number = (task & ((1 << TASK_COUNTER_BITS) - 1)) as u32;
-    (creator, number)
+/// A communicator's definition: an OpenMP team (its name and its places
+/// in the list of every thread) or an MPI communicator (its name).
+enum CommDefinition<'a> {
+    Team(u32, &'a [u64]),
+    Mpi(u32, &'a comms::MpiComm),
+}
+
+/// Group definitions, numbered as they are written.
+struct Groups<'a> {
+    otf2: &'static Otf2,
+    global: *mut c_void,
+    next: u32,
+    check: &'a dyn Fn(&'static str, library::ErrorCode) -> Result<(), Error>,
+}
+
+impl Groups<'_> {
+    /// Writes a group; returns its number.
+    fn write(&mut self, name: u32, kind: u8, paradigm: u8, members: &[u64]) -> Result<u32, Error> {
+        let group = self.next;
+        self.next += 1;
+        let code = unsafe {
+            (self.otf2.write_group)(
+                self.global,
+                group,
+                name,
+                kind,
+                paradigm,
+                0,
+                members.len() as u32,
+                members.as_ptr(),
+            )
+        };
+        (self.check)("OTF2_GlobalDefWriter_WriteGroup", code)?;
+        Ok(group)
+    }
+}
+
+impl Drop for Archive {
+    /// An archive not finished (an error on the way) is closed and its
+    /// files removed: nothing half written is left.
+    fn drop(&mut self) {
+        if !self.finished {
+            unsafe { (self.otf2.archive_close)(self.archive) };
+            let _ = std::fs::remove_dir_all(&self.temporary);
+        }
+    }
+}
+
+/// The number of string `text`, defined when first asked for.
+fn string(strings: &mut Vec<CString>, index: &mut HashMap<String, u32>, text: &str) -> u32 {
+    if let Some(&at) = index.get(text) {
+        return at;
+    }
+    let at = strings.len() as u32;
+    // Labels and paths hold no NUL; one that did would be cut there.
+    let bytes: Vec<u8> = text.bytes().take_while(|&b| b != 0).collect();
+    strings.push(CString::new(bytes).expect("no NUL left"));
+    index.insert(text.to_string(), at);
+    at
+}
+
+/// The definition of the region of spans of `kind` in `trace`'s region
+/// `id`, named `label`.
+fn define_region(
+    strings: &mut Vec<CString>,
+    index: &mut HashMap<String, u32>,
+    trace: &Trace,
+    id: RegionId,
+    kind: Kind,
+    label: &str,
+) -> RegionDefinition {
+    let region = trace.region(id);
+    let (role, paradigm) = match kind {
+        Kind::Mpi => (
+            mpi_role(region.and_then(|r| r.name.as_deref())),
+            library::PARADIGM_MPI,
+        ),
+        Kind::UserRegion => (role(kind), library::PARADIGM_USER),
+        _ => (role(kind), library::PARADIGM_OPENMP),
+    };
+    RegionDefinition {
+        name: string(strings, index, label),
+        description: string(strings, index, kind.name()),
+        role,
+        paradigm,
+        file: (region.and_then(|r| r.file.as_deref()))
+            .map_or(library::UNDEFINED_U32, |f| string(strings, index, f)),
+        begin: region.and_then(|r| r.first_line).unwrap_or(0),
+        end: region
+            .and_then(|r| r.end_last_line.or(r.last_line))
+            .unwrap_or(0),
+    }
+}
+
+/// OTF2's role of the region of MPI function `name`: how its data flows.
+fn mpi_role(name: Option<&str>) -> u8 {
+    use crate::export::mpi_flow::{self, Flow};
+    use library::role::*;
+    match name.map_or(Flow::None, mpi_flow::of) {
+        Flow::PointToPoint => POINT2POINT,
+        Flow::Barrier => BARRIER,
+        Flow::OneToAll => COLL_ONE2ALL,
+        Flow::AllToOne => COLL_ALL2ONE,
+        Flow::AllToAll => COLL_ALL2ALL,
+        Flow::None => FUNCTION,
+    }
 }
 
 /// OTF2's role of a region of `kind`.
