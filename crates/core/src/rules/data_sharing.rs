@@ -73,6 +73,9 @@ impl Planner<'_> {
             return;
         }
         let table = directive_table();
+        // Loops split inside one construct may share their variable (two
+        // `parallel do` over `i` in a task): the construct lists it once.
+        let mut by_enclosing: Vec<(usize, Vec<String>)> = Vec::new();
         for (site, variables) in std::mem::take(&mut self.listed_iteration_variables) {
             let mut parent = self.model.sites[site].parent;
             let enclosing = loop {
@@ -84,10 +87,23 @@ impl Planner<'_> {
                 parent = self.model.sites[index].parent;
             };
             let Some(enclosing) = enclosing else { continue };
-            let unlisted: Vec<String> = variables
-                .into_iter()
-                .filter(|v| !lists_variable(&self.model.sites[enclosing].directive, v))
-                .collect();
+            let at = match by_enclosing.iter().position(|(e, _)| *e == enclosing) {
+                Some(at) => at,
+                None => {
+                    by_enclosing.push((enclosing, Vec::new()));
+                    by_enclosing.len() - 1
+                }
+            };
+            let unlisted = &mut by_enclosing[at].1;
+            for variable in variables {
+                let listed = lists_variable(&self.model.sites[enclosing].directive, &variable)
+                    || unlisted.iter().any(|v| v.eq_ignore_ascii_case(&variable));
+                if !listed {
+                    unlisted.push(variable);
+                }
+            }
+        }
+        for (enclosing, unlisted) in by_enclosing {
             if unlisted.is_empty() {
                 continue;
             }
