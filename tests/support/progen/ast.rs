@@ -340,6 +340,23 @@ pub struct Program {
     pub helpers: Vec<Helper>,
     /// The status `main` ends with.
     pub exit_code: u8,
+    pub measurement: Measurement,
+}
+
+/// What is measured besides the OpenMP constructs, and how: the program's
+/// file states it in its header (`super::measurement`), so that a kept
+/// program is checked as it was generated.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Measurement {
+    /// The code regions pomp makes (`--regions=...`).
+    pub regions: Option<String>,
+    /// The rules of the filter's region-name block (`--filter`), each as a
+    /// filter file writes it: `EXCLUDE kernel1 *loop@*`.
+    pub filter: Vec<String>,
+    /// The visits after which pomp's runtime stops timing a call path
+    /// (`POMP_THROTTLE_NUMCALLS`, any time per visit counting as cheap);
+    /// none: every visit is timed.
+    pub throttle_after: Option<u32>,
 }
 
 impl Stmt {
