@@ -151,7 +151,8 @@ impl Planner<'_> {
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
     /// privatise the file-scope handles the inserted calls use: list them
-    /// as shared on every such construct, instrumented or not.
+    /// as shared on every such construct, instrumented or not. Calls
+    /// measured as regions stand inside constructs too.
     pub(super) fn shared_handles_for_default_clauses(&mut self) {
         let mut handle_sites: Vec<(Span, String)> = self
             .plan
@@ -175,6 +176,12 @@ impl Planner<'_> {
                         _ => None,
                     }),
             )
+            .chain(self.plan.functions.iter().map(|f| {
+                (
+                    self.model.functions[f.function].span.clone(),
+                    self.plan.regions[f.region].handle.clone(),
+                )
+            }))
             .collect();
         if handle_sites.is_empty() {
             return;
