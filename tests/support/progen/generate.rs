@@ -37,13 +37,16 @@ pub enum Feature {
     Flush,
     Scope,
     LoopConstruct,
-    /// `parallel loop`.
-    CombinedLoopConstruct,
+    /// A loop construct whose iterations a team or a league shares: bound
+    /// to a parallel or teams region, `parallel loop` too.
+    SharedLoopConstruct,
     Simd,
     Teams,
     /// `distribute parallel for` and `teams distribute parallel for`: a
     /// parallel region nested in `teams`.
     ParallelInTeams,
+    /// A parallel region nested in a parallel region in `teams`.
+    NestedParallelInTeams,
     Workshare,
     AtomicInWorkshare,
     Combined,
@@ -111,10 +114,11 @@ impl Feature {
         Feature::Flush,
         Feature::Scope,
         Feature::LoopConstruct,
-        Feature::CombinedLoopConstruct,
+        Feature::SharedLoopConstruct,
         Feature::Simd,
         Feature::Teams,
         Feature::ParallelInTeams,
+        Feature::NestedParallelInTeams,
         Feature::Workshare,
         Feature::AtomicInWorkshare,
         Feature::Combined,
@@ -184,6 +188,9 @@ struct Ctx {
     no_worksharing: bool,
     /// Directly in `teams`: only distribute, loop and parallel may follow.
     teams: bool,
+    /// Inside `teams`, and inside a parallel region there.
+    in_league: bool,
+    in_league_team: bool,
     /// `simd` and `loop` bodies: no constructs and no calls.
     restricted: bool,
     /// Inside any OpenMP construct (of this routine).
@@ -294,6 +301,8 @@ impl Generator<'_> {
                 task: false,
                 no_worksharing: false,
                 teams: false,
+                in_league: false,
+                in_league_team: false,
                 restricted: false,
                 in_construct: false,
                 binds_to_team: false,
@@ -528,7 +537,7 @@ impl Generator<'_> {
         if ctx.teams {
             if self.has(Feature::Teams) {
                 choices.push((6, Kind::Distribute));
-                if self.has(Feature::LoopConstruct) {
+                if self.has(Feature::LoopConstruct) && self.has(Feature::SharedLoopConstruct) {
                     choices.push((2, Kind::LoopConstruct));
                 }
                 // Strictly inside teams: no runtime routine may be called
@@ -594,6 +603,7 @@ impl Generator<'_> {
                 && !ctx.replicated
                 && !ctx.exclusive
                 && (!ctx.concurrent || self.has(Feature::NestedParallel))
+                && (!ctx.in_league_team || self.has(Feature::NestedParallelInTeams))
             {
                 choices.push((5, Kind::Parallel));
             }
@@ -627,7 +637,10 @@ impl Generator<'_> {
             if self.has(Feature::Scope) && ws_ok {
                 choices.push((1, Kind::Scope));
             }
-            if self.has(Feature::LoopConstruct) && ws_ok {
+            if self.has(Feature::LoopConstruct)
+                && ws_ok
+                && (!ctx.replicated || self.has(Feature::SharedLoopConstruct))
+            {
                 choices.push((1, Kind::LoopConstruct));
             }
             if self.has(Feature::Simd) && once {
@@ -1058,8 +1071,7 @@ impl Generator<'_> {
                 let mut leaves = vec![Leaf::Parallel];
                 if self.has(Feature::Combined) && self.chance(45) {
                     let mut inner = vec![Leaf::For, Leaf::For, Leaf::Sections];
-                    if self.has(Feature::LoopConstruct) && self.has(Feature::CombinedLoopConstruct)
-                    {
+                    if self.has(Feature::LoopConstruct) && self.has(Feature::SharedLoopConstruct) {
                         inner.push(Leaf::Loop);
                     }
                     if self.has(Feature::Masked) {
@@ -1183,6 +1195,11 @@ impl Generator<'_> {
         if combined {
             clauses.retain(|c| *c != Clause::Nowait);
         }
+        // A reduction of an enclosing leaf applies to the taskloop too,
+        // which may then not be `nogroup`.
+        if clauses.iter().any(|c| matches!(c, Clause::Reduction(..))) {
+            clauses.retain(|c| *c != Clause::Nogroup);
+        }
         if combined && leaves.contains(&Leaf::Simd) && !self.has(Feature::DefaultNoneCombinedSimd) {
             clauses.retain(|c| *c != Clause::DefaultNone);
         }
@@ -1296,6 +1313,7 @@ impl Generator<'_> {
         inner.binds_to_team = matches!(leaf, Leaf::Parallel | Leaf::Teams);
         match leaf {
             Leaf::Parallel => {
+                inner.in_league_team = ctx.in_league;
                 inner.nested = ctx.concurrent || ctx.task;
                 inner.concurrent = true;
                 inner.replicated = true;
@@ -1670,6 +1688,7 @@ impl Generator<'_> {
             }
             Leaf::Teams => {
                 inner.teams = true;
+                inner.in_league = true;
                 inner.shared_data = true;
                 inner.concurrent = true;
                 inner.replicated = true;
