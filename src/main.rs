@@ -65,8 +65,10 @@ enum Command {
     /// Instrument a whole source tree into a mirror that builds as the original does.
     #[command(long_about = BATCH_ABOUT, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
-    /// Put pomp-cc, pomp-cxx, pomp-f90 and pomp itself (symlinks to this binary) in DIR.
+    /// Install pomp, pomp-cc, pomp-cxx, pomp-f90 and the runtime they link into DIR.
+    #[command(long_about = INSTALL_ABOUT)]
     InstallWrappers {
+        /// Where to install, e.g. ~/.local/bin (made if missing)
         dir: PathBuf,
         /// Also install `opari2` and `opari2-config`, which take OPARI2's command lines, so
         /// that Score-P, TAU and builds written for OPARI2 run pomp in its place.
@@ -185,13 +187,13 @@ struct ReportArgs {
     /// Rows of the region table shown as text; 0 shows all.
     #[arg(long, value_name = "N", default_value_t = 25)]
     top: usize,
-    /// text for people; json for everything, for tools; csv for the region table.
-    #[arg(long, value_name = "FORMAT", default_value = "text")]
-    format: ReportFormat,
+    /// text for people (the default, unless files are written: then only they are, and a report only when asked for by --format); json for everything, for tools; csv for the region table.
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<ReportFormat>,
     /// Write a flame graph of the call paths (SVG, zoomable in a browser).
     #[arg(long, value_name = "OUT.svg")]
     flamegraph: Option<PathBuf>,
-    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines. The text report is then not printed (a JSON or CSV one still is, with --format).
+    /// Write one self-contained HTML page: tables, overhead chart, flame graph, timelines.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
     /// Write a speedscope document (speedscope.app): one profile per thread.
@@ -209,9 +211,20 @@ struct ReportArgs {
     /// Write a filter (Score-P's syntax, for --filter) leaving out the regions whose measurement costs most relative to their time, each with its visits, time per visit and estimated overhead; to FILE, or printed. No report is printed.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "-", conflicts_with_all = ["diff", "tree"])]
     suggest_filter: Option<PathBuf>,
+    /// With --suggest-filter: propose OpenMP constructs too (tiny tasks, say), not only user code (functions, loops, calls other than MPI). Without them the report loses their imbalance and synchronisation.
+    #[arg(long, requires = "suggest_filter")]
+    suggest_openmp: bool,
     #[command(flatten)]
     color: ColorFlag,
 }
+
+const INSTALL_ABOUT: &str = "Installs into DIR the pomp binary (a hard link where the file \
+system allows, else a copy), pomp-cc, pomp-cxx and pomp-f90 as links to it, and the runtime \
+archive the wrappers link (libpomp_runtime.a, made so that it defines nothing but the POMP2 \
+interface). Nothing installed points into the build directory: `cargo clean` or a rebuild \
+leaves it working; run install-wrappers again to install a newer build. When DIR is not on \
+the PATH, it says so with the line to add to your shell's startup file.\n\n\
+Example: pomp install-wrappers ~/.local/bin && pomp-cc -fopenmp -O2 app.c -o app";
 
 const BATCH_ABOUT: &str = "Mirrors a source tree into OUT_DIR: every C, C++ and Fortran \
 source with OpenMP directives is instrumented, every other file is hard-linked (copied across \
@@ -385,9 +398,22 @@ fn batch(a: BatchArgs) -> ExitCode {
 
 fn install_wrappers(directory: &std::path::Path, opari2: bool) -> ExitCode {
     match pomp_wrapper::install_wrappers(directory, opari2) {
-        Ok(links) => {
-            for link in links {
-                println!("{}", link.display());
+        Ok(installed) => {
+            for file in &installed.files {
+                println!("{}", file.display());
+            }
+            if let Some(why) = &installed.runtime_missing {
+                eprintln!(
+                    "pomp: warning: the runtime was not installed ({why}); the wrappers link it \
+                     once `pomp install-wrappers` runs again after it is built"
+                );
+            }
+            if let Some((startup_file, line)) = pomp_wrapper::path_advice(directory) {
+                eprintln!(
+                    "pomp: {} is not on your PATH; to run pomp and its wrappers by name, add \
+                     this line to {startup_file} and open a new shell:\n    {line}",
+                    directory.display()
+                );
             }
             ExitCode::SUCCESS
         }
@@ -406,11 +432,11 @@ fn report(a: ReportArgs) -> ExitCode {
         idf: a.idf,
         tree: a.tree,
         top: a.top,
-        format: match a.format {
+        format: a.format.map(|format| match format {
             ReportFormat::Text => pomp_report::Format::Text,
             ReportFormat::Json => pomp_report::Format::Json,
             ReportFormat::Csv => pomp_report::Format::Csv,
-        },
+        }),
         flamegraph: a.flamegraph,
         html: a.html,
         speedscope: a.speedscope,
@@ -418,6 +444,11 @@ fn report(a: ReportArgs) -> ExitCode {
         chrome: a.chrome,
         otf2: a.otf2,
         suggest_filter: a.suggest_filter,
+        suggest: if a.suggest_openmp {
+            pomp_report::suggest::Proposed::WithOpenMp
+        } else {
+            pomp_report::suggest::Proposed::UserCode
+        },
     };
     report::run(&options, a.color.choice())
 }

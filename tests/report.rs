@@ -73,6 +73,7 @@ impl Programs {
                 ("task_tree", &[]),
                 ("recursive_tasks", &["--pomp-keep-untied"]),
                 ("nested_locks", &[]),
+                ("known_classes", &[]),
             ] {
                 build(
                     dir.path(),
@@ -356,6 +357,81 @@ fn a_barrier_heavy_loop_is_dominated_by_synchronisation() {
         mean(&row(&report, "barrier")["visits"]) as u64,
         500 * THREADS
     );
+}
+
+#[test]
+fn overhead_classes_add_up_and_the_known_one_dominates() {
+    for (what, dominant, reading) in [
+        ("serial", "loss_of_parallelism", "serial code"),
+        ("imbalanced", "synchronisation", "barriers"),
+        ("critical", "synchronisation", "critical section"),
+        ("tasks", "work", "computation"),
+    ] {
+        let run = profile(
+            &Programs::get().path("known_classes"),
+            THREADS,
+            &[what, "20"],
+            &[],
+        );
+        let report = json_report(&[&run.profile], &[]);
+        let classes = report["overheads"]["classes"].as_array().unwrap();
+        let ns = |class: &Value| mean(&class["ns"]);
+        let sum: f64 = classes.iter().map(ns).sum();
+        let thread_time = mean(&report["thread_time_ns"]);
+        assert_eq!(sum, thread_time, "{what}: {classes:#?}");
+        let largest = classes
+            .iter()
+            .max_by(|a, b| ns(a).total_cmp(&ns(b)))
+            .unwrap();
+        assert_eq!(largest["class"], dominant, "{what}: {classes:#?}");
+        assert!(
+            largest["reading"].as_str().unwrap().contains(reading),
+            "{what}: {largest:#}"
+        );
+        let text = text(&succeed(pomp().arg("report").arg(&run.profile)).stdout);
+        let html = page_of(&run);
+        let page = scraper::Html::parse_document(&std::fs::read_to_string(&html).unwrap());
+        let cells = scraper::Selector::parse("#classes tbody td").unwrap();
+        let page_cells: Vec<String> = page.select(&cells).map(|c| c.text().collect()).collect();
+        for class in classes {
+            let reading = class["reading"].as_str().unwrap();
+            assert!(
+                page_cells.iter().any(|c| c == reading),
+                "{what}: {reading:?} not on the page"
+            );
+            let line = format!(
+                "  - {}: {}\n",
+                class_name(class["class"].as_str().unwrap()),
+                class["reading"].as_str().unwrap()
+            );
+            assert!(text.contains(&line), "{what}: {line:?} not in\n{text}");
+        }
+    }
+}
+
+/// The HTML page of a run's profile, written beside it.
+fn page_of(run: &Profiled) -> PathBuf {
+    let html = run.dir.join("report.html");
+    succeed(
+        pomp()
+            .arg("report")
+            .arg(&run.profile)
+            .arg("--html")
+            .arg(&html),
+    );
+    html
+}
+
+/// A class as the text report names it.
+fn class_name(class: &str) -> &'static str {
+    match class {
+        "control" => "control of parallelism",
+        "synchronisation" => "synchronisation",
+        "loss_of_parallelism" => "loss of parallelism",
+        "data_movement" => "data movement",
+        "work" => "work and the rest",
+        other => panic!("no class {other}"),
+    }
 }
 
 #[test]
@@ -666,14 +742,7 @@ fn flame_graph_labels_are_cut_only_where_they_do_not_fit() {
         &["300000", "3"],
         &[],
     );
-    let html = run.dir.join("report.html");
-    succeed(
-        pomp()
-            .arg("report")
-            .arg(&run.profile)
-            .arg("--html")
-            .arg(&html),
-    );
+    let html = page_of(&run);
     // Measured in the browser, in the page's font: each frame's full name
     // against the room its frame gives (less the label's offset).
     let probe = r#"<script>
@@ -849,7 +918,8 @@ fn diffs_tell_faster_from_slower_and_builds_apart() {
             .arg(&three.profile)
             .arg(&edited.profile)
             .arg("--flamegraph")
-            .arg(&svg),
+            .arg(&svg)
+            .args(["--format", "text"]),
     );
     let text = text(&output.stdout);
     assert!(text.contains("come from different builds"), "{text}");
@@ -1274,12 +1344,18 @@ fn cube_archives_read_by_pycubexr_equal_the_profiles() {
     let runs = traced_runs();
     for run_ in &runs {
         let cube = run_.dir.join("run.cubex");
-        succeed(
+        let output = succeed(
             pomp()
                 .arg("report")
                 .arg(&run_.profile)
                 .arg("--cube")
                 .arg(&cube),
+        );
+        // An export prints only what it wrote.
+        assert_eq!(text(&output.stdout), "");
+        assert_eq!(
+            text(&output.stderr),
+            format!("pomp report: wrote {}\n", cube.display())
         );
         let profile = pomp2::profile::read(&run_.profile).unwrap();
         assert_cube_equals(&cube, &[profile]);
@@ -1416,6 +1492,30 @@ fn traces_convert_to_chrome_json_and_otf2_from_the_trace_itself() {
     );
     assert!(output.stdout.is_empty());
     assert!(text(&output.stderr).contains("wrote"));
+    // Named beside its profile (`pomp report pomp-*`), the trace is the
+    // one converted; a report is printed only when asked for by name.
+    let beside = run_.dir.join("otf2-beside");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run_.profile)
+            .arg(&trace_path)
+            .arg("--otf2")
+            .arg(&beside),
+    );
+    assert!(beside.join("traces.otf2").is_file());
+    assert_eq!(text(&output.stdout), "");
+    let output = succeed(
+        pomp()
+            .arg("report")
+            .arg(&run_.profile)
+            .arg("--otf2")
+            .arg(run_.dir.join("otf2-with-report"))
+            .args(["--format", "text"]),
+    );
+    let report = text(&output.stdout);
+    assert!(report.contains("Overheads after SCALEA"), "{report}");
+    assert!(report.ends_with('\n'));
     let document = pomp2::chrome::read(&chrome).unwrap();
     let spans: Vec<&pomp2::chrome::Span> = document
         .events

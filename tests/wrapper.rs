@@ -41,8 +41,18 @@ impl Workspace {
                 .arg("install-wrappers")
                 .arg(&bin),
         );
-        // The wrappers and pomp itself, for `pomp report` and the rest.
-        assert_eq!(stdout(&installed).lines().count(), 4);
+        // pomp itself, for `pomp report` and the rest, and the wrappers.
+        let names: Vec<String> = stdout(&installed)
+            .lines()
+            .map(|line| {
+                Path::new(line)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into()
+            })
+            .collect();
+        assert_eq!(names[..4], ["pomp", "pomp-cc", "pomp-cxx", "pomp-f90"]);
         std::fs::create_dir(root.path().join("tmp")).unwrap();
         Workspace { root }
     }
@@ -1880,4 +1890,73 @@ fn a_library_named_with_dash_l_is_found_on_the_compilers_library_path() {
     assert_eq!(output, "4950\n");
     assert!(registered_regions(&summary) >= 1, "{summary}");
     workspace.assert_scratch_removed();
+}
+
+#[test]
+fn the_runtime_leaves_the_programs_math_functions_alone() {
+    let workspace = Workspace::new();
+    let dir = workspace.project("math", "math");
+    let build = |compiler: &Path, program: &str| {
+        succeed(
+            workspace
+                .command(compiler, &dir)
+                .args(["-O2", "-fopenmp", "math.cpp", "-o", program]),
+        );
+        stdout(&succeed(&mut workspace.command(dir.join(program), &dir)))
+    };
+    let plain = build(Path::new("g++"), "plain");
+    let instrumented = build(&workspace.wrapper("pomp-cxx"), "instrumented");
+    assert_eq!(plain.lines().count(), 8, "{plain}");
+    assert_eq!(instrumented, plain);
+}
+
+#[test]
+fn installed_wrappers_outlive_the_build_they_came_from() {
+    let workspace = Workspace::new();
+    runtime_dir();
+    // A build directory of its own, removed after the installation as
+    // `cargo clean` removes target/.
+    let build = workspace.path().join("build");
+    std::fs::create_dir(&build).unwrap();
+    for file in ["pomp", "libpomp_runtime.a"] {
+        std::fs::hard_link(runtime_dir().join(file), build.join(file)).unwrap();
+    }
+    let installed_dir = workspace.path().join("installed");
+    let install = |path: &str| {
+        succeed(
+            Command::new(build.join("pomp"))
+                .arg("install-wrappers")
+                .arg(&installed_dir)
+                .env("PATH", path)
+                .env("SHELL", "/bin/zsh")
+                .env_remove("POMP_RUNTIME_DIR"),
+        )
+    };
+    let off_path = install("/usr/bin:/bin");
+    let advice = format!(
+        "add this line to ~/.zshrc and open a new shell:\n    export PATH=\"{}:$PATH\"",
+        std::fs::canonicalize(&installed_dir).unwrap().display()
+    );
+    assert!(stderr(&off_path).contains(&advice), "{}", stderr(&off_path));
+    assert_eq!(
+        stdout(&off_path).lines().last(),
+        Some(
+            &*installed_dir
+                .join("libpomp_runtime.a")
+                .display()
+                .to_string()
+        )
+    );
+    let on_path = install(&format!("/usr/bin:{}", installed_dir.display()));
+    assert_eq!(stderr(&on_path), "");
+    std::fs::remove_dir_all(&build).unwrap();
+
+    let dir = workspace.project("math", "math");
+    succeed(
+        workspace
+            .command(installed_dir.join("pomp-cxx"), &dir)
+            .env_remove("POMP_RUNTIME_DIR")
+            .args(["-O2", "-fopenmp", "math.cpp", "-o", "math"]),
+    );
+    run_with_profile(&workspace, &dir.join("math"), &dir);
 }

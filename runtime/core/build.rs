@@ -44,8 +44,8 @@ enum Linkage {
 /// The symbol of `event` under `linkage`.
 fn symbol(event: &Event, linkage: Linkage) -> String {
     match linkage {
-        Linkage::C => format!("POMP2_{}", event.name),
-        Linkage::Fortran => format!("pomp2_{}_", event.name.to_lowercase()),
+        Linkage::C => event.c_symbol(),
+        Linkage::Fortran => event.fortran_symbol(),
     }
 }
 

@@ -278,7 +278,14 @@ pub fn construct_names(
     let path = file.to_string_lossy();
     let short = path.rsplit(['/', '\\']).next().unwrap_or(&path);
     let mut names = vec![
-        pomp2::ctc::label(region_type, name, unit, Some((&path, line))),
+        pomp2::ctc::RegionName {
+            region_type,
+            code_kind: None,
+            name,
+            unit,
+            place: Some((&path, line)),
+        }
+        .label(),
         format!("{path}:{line}"),
         format!("{short}:{line}"),
     ];

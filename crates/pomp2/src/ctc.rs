@@ -256,82 +256,108 @@ impl Context {
     }
 
     /// How people name the region: `parallel for in CalcKinematicsForElems
-    /// (lulesh.cc:782)`, `critical (io) in main (basic.c:50)`. The file is
-    /// given by its last path component; the enclosing unit appears when the
-    /// instrumenter said which it is.
+    /// (lulesh.cc:782)`, `critical (io) in main (basic.c:50)`,
+    /// `function hydro::advance (hydro.cpp:205)` (see [`RegionName`]).
     pub fn label(&self) -> String {
-        if let Some(kind) = self.code_kind {
-            return code_label(
-                kind,
-                self.name().unwrap_or_default(),
-                self.unit.as_deref(),
-                self.start
-                    .as_ref()
-                    .map(|s| (s.file.as_str(), s.first_line as usize)),
-            );
+        self.region_name().label()
+    }
+
+    /// The region's name in parts.
+    pub fn region_name(&self) -> RegionName<'_> {
+        RegionName {
+            region_type: self.construct(),
+            code_kind: self.code_kind,
+            name: self.name(),
+            unit: self.unit.as_deref(),
+            place: (self.start.as_ref()).map(|s| (s.file.as_str(), s.first_line as usize)),
         }
-        label(
-            self.construct(),
-            self.name(),
-            self.unit.as_deref(),
-            self.start
-                .as_ref()
-                .map(|s| (s.file.as_str(), s.first_line as usize)),
-        )
     }
 }
 
-/// How people name a region of `region_type` (a CTC region type), named
-/// `name` by the user, in `unit`, whose directive is at `place` (file and
-/// line): `parallel for in CalcKinematicsForElems (lulesh.cc:782)`,
-/// `critical (io) in main (basic.c:50)`. The file is given by its last
-/// path component.
-pub fn label(
-    region_type: &str,
-    name: Option<&str>,
-    unit: Option<&str>,
-    place: Option<(&str, usize)>,
-) -> String {
-    let mut label = construct_words(region_type);
-    if let Some(name) = name {
-        let _ = write!(label, " ({name})");
-    }
-    if let Some(unit) = unit {
-        let _ = write!(label, " in {unit}");
-    }
-    push_place(&mut label, place);
-    label
+/// How every output names a region — the report's tables, tree, page,
+/// CSV and JSON, flame graphs, CUBE, OTF2 and Chrome traces, the
+/// runtime's summary, the profile's own `label` and the filter's
+/// comments — in the parts tables show in columns: what it is
+/// ([`RegionName::what`]), the function it is in
+/// ([`RegionName::function`]) and where it begins. Joined, the label:
+/// `parallel for in CalcKinematicsForElems (lulesh.cc:782)`, `critical
+/// (io) in main (basic.c:50)`, `function hydro::advance (hydro.cpp:205)`,
+/// `program main (app.c:30)`, `call MPI_Send in exchange (app.c:16)`,
+/// `loop in solve (app.c:61)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegionName<'a> {
+    /// The construct as a CTC region type (`parallelfor`); `region` for
+    /// user regions and regions of code.
+    pub region_type: &'a str,
+    /// What a region of code measures (`pompKind`).
+    pub code_kind: Option<CodeKind>,
+    /// A critical section's or user region's name; the function, callee
+    /// or generated name (`solve::loop@61`) of a region of code.
+    pub name: Option<&'a str>,
+    /// The enclosing function or program unit (`pompUnit`).
+    pub unit: Option<&'a str>,
+    /// The file and first line.
+    pub place: Option<(&'a str, usize)>,
 }
 
-/// How people name a region of code of `kind` (a `pompKind`) named `name`
-/// in `unit`, at `place`: `function hydro::advance (hydro.cpp:205)`,
-/// `call MPI_Allreduce in solve (app.c:88)`, `loop in solve (app.c:61)`.
-/// Loops and lambdas are named by where they are, their generated names
-/// (`solve::loop@61`) telling no more.
-pub fn code_label(
-    kind: CodeKind,
-    name: &str,
-    unit: Option<&str>,
-    place: Option<(&str, usize)>,
-) -> String {
-    let mut label = kind.name().to_string();
-    let inside = matches!(kind, CodeKind::Loop | CodeKind::Lambda | CodeKind::Call);
-    let by_place = matches!(kind, CodeKind::Loop | CodeKind::Lambda) && unit.is_some();
-    if !by_place {
-        let _ = write!(label, " {name}");
+impl RegionName<'_> {
+    /// What the region is, without where: `parallel for`, `critical (io)`,
+    /// `function hydro::advance`, `call MPI_Send`, `loop`. Loops and
+    /// lambdas are named by where they are, their generated names telling
+    /// no more, unless the function they are in is not known.
+    pub fn what(&self) -> String {
+        let name = self.name.filter(|name| !name.is_empty());
+        let Some(kind) = self.code_kind else {
+            let mut what = construct_words(self.region_type);
+            if let Some(name) = name {
+                let _ = write!(what, " ({name})");
+            }
+            return what;
+        };
+        let by_place =
+            matches!(kind, CodeKind::Loop | CodeKind::Lambda) && self.function().is_some();
+        match name {
+            Some(name) if !by_place => format!("{} {name}", kind.name()),
+            _ => kind.name().to_string(),
+        }
     }
-    if let Some(unit) = unit.filter(|_| inside) {
-        let _ = write!(label, " in {unit}");
-    }
-    push_place(&mut label, place);
-    label
-}
 
-/// ` (FILE:LINE)`, the file by its last path component.
-fn push_place(label: &mut String, place: Option<(&str, usize)>) {
-    if let Some((file, line)) = place {
+    /// The function the region is in: a function's or program's own
+    /// name, else the enclosing unit.
+    pub fn function(&self) -> Option<&str> {
+        match self.code_kind {
+            Some(CodeKind::Function | CodeKind::Program) => self.unit.or(self.name),
+            _ => self.unit,
+        }
+    }
+
+    /// `file:line`, the file by its last path component.
+    pub fn location(&self) -> Option<String> {
+        let (file, line) = self.place?;
         let file = file.rsplit(['/', '\\']).next().unwrap_or_default();
-        let _ = write!(label, " ({file}:{line})");
+        Some(format!("{file}:{line}"))
+    }
+
+    /// The whole name: what, in which function, where.
+    pub fn label(&self) -> String {
+        self.label_of(self.what())
+    }
+
+    /// The name of one part of the region (`implicit barrier`, `task
+    /// create`): `implicit barrier of parallel for in solve (a.c:3)`.
+    pub fn part_label(&self, part: &str) -> String {
+        self.label_of(format!("{part} of {}", self.what()))
+    }
+
+    fn label_of(&self, mut label: String) -> String {
+        let itself = matches!(self.code_kind, Some(CodeKind::Function | CodeKind::Program));
+        if let Some(function) = self.function().filter(|_| !itself) {
+            let _ = write!(label, " in {function}");
+        }
+        if let Some(location) = self.location() {
+            let _ = write!(label, " ({location})");
+        }
+        label
     }
 }
 

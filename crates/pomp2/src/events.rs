@@ -69,6 +69,25 @@ impl Event {
         };
         format!("{returns} {function}({params});")
     }
+
+    /// The function's symbol as C code calls it: `POMP2_Parallel_fork`.
+    pub fn c_symbol(&self) -> String {
+        format!("POMP2_{}", self.name)
+    }
+
+    /// The function's symbol as gfortran calls it: lowercase, with a
+    /// trailing underscore (`pomp2_parallel_fork_`).
+    pub fn fortran_symbol(&self) -> String {
+        format!("pomp2_{}_", self.name.to_ascii_lowercase())
+    }
+}
+
+/// Every symbol a library implementing the whole table defines: each
+/// event with C and with gfortran linkage.
+pub fn library_symbols() -> impl Iterator<Item = String> {
+    EVENTS
+        .iter()
+        .flat_map(|event| [event.c_symbol(), event.fortran_symbol()])
 }
 
 use Param::*;

@@ -151,20 +151,14 @@ impl Region {
             .iter()
             .find_map(|key| self.aux.get(*key))
             .map(String::as_str);
-        if let Some(kind) = self.kind {
-            return crate::ctc::code_label(
-                kind,
-                name.unwrap_or_default(),
-                self.unit.as_deref(),
-                Some((&self.file, self.line_start)),
-            );
-        }
-        crate::ctc::label(
-            &self.region_type,
+        crate::ctc::RegionName {
+            region_type: &self.region_type,
+            code_kind: self.kind,
             name,
-            self.unit.as_deref(),
-            Some((&self.file, self.line_start)),
-        )
+            unit: self.unit.as_deref(),
+            place: Some((&self.file, self.line_start)),
+        }
+        .label()
     }
 }
 

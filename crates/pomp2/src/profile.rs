@@ -85,8 +85,12 @@ pub struct Region {
     pub name: Option<String>,
     /// The enclosing function or program unit (`pompUnit`).
     pub unit: Option<String>,
+    /// What a region of code measures (`pompKind`): a function, the
+    /// program, a loop, a call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_kind: Option<crate::idf::CodeKind>,
     /// How people name the region: `parallel for in CalcKinematicsForElems
-    /// (lulesh.cc:782)`.
+    /// (lulesh.cc:782)` ([`Region::region_name`]'s label).
     pub label: String,
     /// pomp's `pompId`, the region's id in the IDF descriptor.
     pub idf_id: Option<String>,
@@ -283,6 +287,19 @@ impl Kind {
     }
 }
 
+impl Region {
+    /// The region's name in parts, as every output shows it.
+    pub fn region_name(&self) -> crate::ctc::RegionName<'_> {
+        crate::ctc::RegionName {
+            region_type: &self.region_type,
+            code_kind: self.code_kind,
+            name: self.name.as_deref(),
+            unit: self.unit.as_deref(),
+            place: (self.file.as_deref()).zip(self.first_line.map(|line| line as usize)),
+        }
+    }
+}
+
 /// A node's label: the region's own where the kind is what the region is
 /// named after, else the kind within it (`implicit barrier of parallel for
 /// in main (a.c:12)`). Events without a region are named by their kind.
@@ -290,8 +307,20 @@ pub fn kind_label(kind: Kind, region: Option<&Region>) -> String {
     let kind_words = kind.name().replace('_', " ");
     match region {
         None => kind_words,
-        Some(region) if kind.names_region(&region.region_type) => region.label.clone(),
-        Some(region) => format!("{kind_words} of {}", region.label),
+        Some(region) if kind.names_region(&region.region_type) => region.region_name().label(),
+        Some(region) => region.region_name().part_label(&kind_words),
+    }
+}
+
+/// What a node is, without where (a table's first column, beside the
+/// function and the place): `parallel for`, `implicit barrier of
+/// parallel for`, `function solve`.
+pub fn kind_what(kind: Kind, region: Option<&Region>) -> String {
+    let kind_words = kind.name().replace('_', " ");
+    match region {
+        None => kind_words,
+        Some(region) if kind.names_region(&region.region_type) => region.region_name().what(),
+        Some(region) => format!("{kind_words} of {}", region.region_name().what()),
     }
 }
 
@@ -582,6 +611,7 @@ mod tests {
             end_last_line: Some(20),
             name: None,
             unit: Some("main".into()),
+            code_kind: None,
             label: label.into(),
             idf_id: Some("a1b2.1".into()),
             implicit_barrier: ImplicitBarrier::Inferred,
@@ -776,19 +806,40 @@ mod tests {
             kind_label(Kind::For, Some(&parallel_for)),
             "for of parallel for in main (a.c:12)"
         );
-        let task = region(2, "task", "task in main (a.c:14)");
-        assert_eq!(kind_label(Kind::Task, Some(&task)), "task in main (a.c:14)");
+        let task = region(2, "task", "task in main (a.c:12)");
+        assert_eq!(kind_label(Kind::Task, Some(&task)), "task in main (a.c:12)");
         assert_eq!(
             kind_label(Kind::TaskCreate, Some(&task)),
-            "task create of task in main (a.c:14)"
+            "task create of task in main (a.c:12)"
         );
-        let sections = region(3, "sections", "sections in main (a.c:30)");
+        let sections = region(3, "sections", "sections in main (a.c:12)");
         assert_eq!(
             kind_label(Kind::Section, Some(&sections)),
-            "section of sections in main (a.c:30)"
+            "section of sections in main (a.c:12)"
         );
-        let user = region(4, "region", "region (solver) in main (a.c:40)");
+        let mut user = region(4, "region", "region (solver) in main (a.c:12)");
+        user.name = Some("solver".into());
         assert_eq!(kind_label(Kind::UserRegion, Some(&user)), user.label);
+        assert_eq!(kind_what(Kind::UserRegion, Some(&user)), "region (solver)");
+        // Regions of code: a function is in itself, a call in its caller.
+        let mut function = region(5, "region", "");
+        function.name = Some("hydro::advance".into());
+        function.unit = None;
+        function.code_kind = Some(crate::idf::CodeKind::Function);
+        assert_eq!(
+            kind_label(Kind::UserRegion, Some(&function)),
+            "function hydro::advance (a.c:12)"
+        );
+        assert_eq!(function.region_name().function(), Some("hydro::advance"));
+        let mut call = region(6, "region", "");
+        call.name = Some("MPI_Send".into());
+        call.unit = Some("exchange".into());
+        call.code_kind = Some(crate::idf::CodeKind::Call);
+        assert_eq!(
+            kind_label(Kind::UserRegion, Some(&call)),
+            "call MPI_Send in exchange (a.c:12)"
+        );
+        assert_eq!(kind_what(Kind::UserRegion, Some(&call)), "call MPI_Send");
         assert_eq!(kind_label(Kind::SetLock, None), "set lock");
     }
 

@@ -33,7 +33,7 @@ pub struct RegionInfo {
     pub construct: String,
     /// A critical section's or user region's name.
     pub name: Option<String>,
-    /// The enclosing function or program unit.
+    /// The function the region is in (a function's own name).
     pub unit: Option<String>,
     pub file: Option<String>,
     pub line: Option<u32>,
@@ -60,18 +60,10 @@ impl RegionInfo {
     }
 
     /// What a call-tree node of `kind` in this region is: the construct
-    /// itself (`critical (io)`) or a part of it (`implicit barrier of
-    /// parallel for`).
+    /// itself (`critical (io)`, `function solve`) or a part of it
+    /// (`implicit barrier of parallel for`).
     pub fn what(&self, kind: Kind) -> String {
-        let mut construct = self.construct.clone();
-        if let Some(name) = &self.name {
-            construct = format!("{construct} ({name})");
-        }
-        if kind.names_region(&self.profile_region.region_type) {
-            construct
-        } else {
-            format!("{} of {construct}", kind_words(kind))
-        }
+        profile::kind_what(kind, Some(&self.profile_region))
     }
 
     /// The full label of a node of `kind` in this region.
@@ -180,9 +172,7 @@ fn info(
         key,
         construct: construct_words(&region.region_type),
         name: region.name.clone(),
-        unit: region
-            .unit
-            .clone()
+        unit: (region.region_name().function().map(str::to_string))
             .or_else(|| descriptor.and_then(|d| d.unit.clone())),
         file: region
             .file
@@ -191,7 +181,7 @@ fn info(
         line: region
             .first_line
             .or_else(|| descriptor.map(|d| d.line_start as u32)),
-        label: region.label.clone(),
+        label: region.region_name().label(),
         directive: descriptor.map(|d| d.directive.clone()),
         schedule,
         implicit_barrier: region.implicit_barrier,

@@ -48,7 +48,8 @@ pub struct Options {
     pub tree: bool,
     /// Rows of the region table in text; 0 for all.
     pub top: usize,
-    pub format: Format,
+    /// The report on `out`: by default text, unless files are written.
+    pub format: Option<Format>,
     pub flamegraph: Option<PathBuf>,
     pub html: Option<PathBuf>,
     pub speedscope: Option<PathBuf>,
@@ -61,6 +62,8 @@ pub struct Options {
     /// Write a filter leaving out the regions that cost most to measure
     /// here (`-`: on standard output) instead of the report.
     pub suggest_filter: Option<PathBuf>,
+    /// Which regions the filter may propose.
+    pub suggest: suggest::Proposed,
 }
 
 impl Options {
@@ -69,13 +72,23 @@ impl Options {
         self.chrome.is_some() || self.otf2.is_some()
     }
 
-    /// The format of what goes on `out`, if anything does: the page holds
-    /// the whole text report, so with `--html` the text is not repeated
-    /// (JSON and CSV still are, being asked for by name).
+    /// Whether files are to be written: pictures, pages or exports.
+    fn writes_files(&self) -> bool {
+        self.flamegraph.is_some()
+            || self.html.is_some()
+            || self.speedscope.is_some()
+            || self.cube.is_some()
+            || self.converts_trace()
+    }
+
+    /// The format of what goes on `out`, if anything does: a run that
+    /// writes files prints only what it wrote, unless a report is asked
+    /// for by name.
     fn printed(&self) -> Option<Format> {
         match self.format {
-            Format::Text if self.html.is_some() => None,
-            format => Some(format),
+            None if self.writes_files() => None,
+            None => Some(Format::Text),
+            asked => asked,
         }
     }
 }
@@ -83,20 +96,40 @@ impl Options {
 /// Makes the report `options` ask for: text, JSON or CSV on `out`, the
 /// pictures to their files. Returns the files written.
 pub fn run(options: &Options, out: &mut dyn Write) -> Result<Vec<PathBuf>, Error> {
-    if let [only] = options.profiles.as_slice() {
-        if pomp2::trace::is_trace_file(only) {
-            return run_trace(options, only);
+    // A trace named among the profiles is the one to convert; named
+    // without a conversion, it is refused as what it is.
+    let (traces, profiles): (Vec<PathBuf>, Vec<PathBuf>) = match options.profiles.as_slice() {
+        [only] if pomp2::trace::is_trace_file(only) => (vec![only.clone()], Vec::new()),
+        all if options.converts_trace() => {
+            (all.iter().cloned()).partition(|path| pomp2::trace::is_trace_file(path))
         }
+        all => (Vec::new(), all.to_vec()),
+    };
+    let mut written = match traces.as_slice() {
+        [] => Vec::new(),
+        [trace] => run_trace(options, trace)?,
+        [..] => return Err(Error::OneTrace),
+    };
+    if !traces.is_empty() && profiles.is_empty() {
+        return Ok(written);
     }
+    let options = &Options {
+        profiles,
+        ..options.clone()
+    };
     let descriptors = Descriptors::read(&options.idf)?;
-    match &options.diff {
-        Some((a, b)) => run_diff(options, a, b, &descriptors, out),
-        None => run_report(options, &descriptors, out),
-    }
+    written.extend(match &options.diff {
+        Some((a, b)) => run_diff(options, a, b, &descriptors, out)?,
+        None => run_report(options, traces.is_empty(), &descriptors, out)?,
+    });
+    Ok(written)
 }
 
+/// The report on `options.profiles`; `converts_trace`: the trace of the
+/// run converted as asked (not when the trace was given itself).
 fn run_report(
     options: &Options,
+    converts_trace: bool,
     descriptors: &Descriptors,
     out: &mut dyn Write,
 ) -> Result<Vec<PathBuf>, Error> {
@@ -124,7 +157,8 @@ fn run_report(
         _ => Matching::ById,
     };
     if let Some(path) = &options.suggest_filter {
-        let filter = suggest::filter_file(&runs, &suggest::suggestions(&runs));
+        let suggested = suggest::suggestions(&runs, options.suggest);
+        let filter = suggest::filter_file(&runs, &suggested, options.suggest);
         if path.as_os_str() == "-" {
             out.write_all(filter.as_bytes()).map_err(stdout_error)?;
             return Ok(Vec::new());
@@ -144,7 +178,7 @@ fn run_report(
         write_file(path, &archive)?;
         written.push(path.clone());
     }
-    if options.converts_trace() {
+    if converts_trace && options.converts_trace() {
         let [run] = runs.as_slice() else {
             return Err(Error::OneTrace);
         };

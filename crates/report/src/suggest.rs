@@ -2,6 +2,11 @@
 //! `pomp instrument --filter` reads) leaving out the regions whose
 //! measurement costs most relative to their time — many visits, little
 //! time per visit, the throttled ones first — as `scorep-score -g` does.
+//! Only user code is proposed (functions, loops, calls, user regions): the
+//! analyses need the OpenMP constructs (imbalance, synchronisation) and
+//! the MPI calls (data movement). Constructs are proposed only when asked
+//! for ([`Proposed::WithOpenMp`]): where tiny tasks cost most, their
+//! constructs are what is worth leaving out.
 
 use crate::load::Run;
 use pomp2::profile::{Node, Profile, Region, RegionId};
@@ -68,8 +73,30 @@ pub struct Suggestion {
     pub throttled: bool,
 }
 
-/// The regions of `runs` worth leaving out, most costly first.
-pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
+/// Which regions may be proposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Proposed {
+    /// Functions, loops, calls and user regions, MPI calls not included.
+    #[default]
+    UserCode,
+    /// OpenMP constructs too.
+    WithOpenMp,
+}
+
+impl Proposed {
+    fn admits(self, region: &Region) -> bool {
+        let mpi = (region.name.as_deref()).is_some_and(|name| {
+            name.get(..4)
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case("mpi_"))
+        });
+        let user_code = region.region_type == pomp2::ctc::USER_REGION_TYPE;
+        !mpi && (user_code || self == Proposed::WithOpenMp)
+    }
+}
+
+/// The regions of `runs` worth leaving out, most costly first, of those
+/// `proposed` admits.
+pub fn suggestions(runs: &[Run], proposed: Proposed) -> Vec<Suggestion> {
     let mut measured: BTreeMap<(usize, RegionId), Measured> = BTreeMap::new();
     let mut regions: BTreeMap<(usize, RegionId), &Region> = BTreeMap::new();
     let mut wall_ns = 0u64;
@@ -88,12 +115,15 @@ pub fn suggestions(runs: &[Run]) -> Vec<Suggestion> {
     let mut by_pattern: BTreeMap<String, (Measured, String)> = BTreeMap::new();
     for (key, m) in measured {
         let region = regions[&key];
+        if !proposed.admits(region) {
+            continue;
+        }
         let Some(pattern) = pattern(region) else {
             continue;
         };
         let entry = by_pattern
             .entry(pattern)
-            .or_insert_with(|| (Measured::default(), region.label.clone()));
+            .or_insert_with(|| (Measured::default(), region.region_name().label()));
         entry.0.add(&m);
     }
     let mut suggested: Vec<Suggestion> = (by_pattern.into_iter())
@@ -172,7 +202,7 @@ fn pattern(region: &Region) -> Option<String> {
 
 /// The filter file: a header saying what it is and how it was chosen,
 /// then each entry with its figures.
-pub fn filter_file(runs: &[Run], suggested: &[Suggestion]) -> String {
+pub fn filter_file(runs: &[Run], suggested: &[Suggestion], proposed: Proposed) -> String {
     let mut out = String::new();
     let sources: Vec<String> = runs.iter().map(|r| r.path.display().to_string()).collect();
     let _ = writeln!(
@@ -182,8 +212,19 @@ pub fn filter_file(runs: &[Run], suggested: &[Suggestion]) -> String {
          # throttled ones first. Overhead is estimated at {VISIT_COST_NS:.0} ns per visit\n\
          # (measured on a throttled worst case). Rebuild with --filter=THIS_FILE\n\
          # (--pomp-filter=THIS_FILE for the compiler wrappers) to leave them\n\
-         # uninstrumented.",
-        sources.join(", ")
+         # uninstrumented. {}",
+        sources.join(", "),
+        match proposed {
+            Proposed::UserCode => {
+                "Only user code is proposed: OpenMP constructs\n\
+                 # (--suggest-openmp proposes them too) and MPI calls stay, as the\n\
+                 # analyses need them."
+            }
+            Proposed::WithOpenMp => {
+                "OpenMP constructs are proposed too (--suggest-openmp),\n\
+                 # MPI calls never."
+            }
+        }
     );
     out.push_str("SCOREP_REGION_NAMES_BEGIN\n");
     if suggested.is_empty() {
@@ -230,6 +271,7 @@ mod tests {
             end_last_line: None,
             name: name.map(str::to_string),
             unit: None,
+            code_kind: None,
             label: String::new(),
             idf_id: None,
             implicit_barrier: Default::default(),

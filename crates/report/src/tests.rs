@@ -5,6 +5,7 @@
 use super::analysis::{self, Report, Spread};
 use super::join::{build_difference, build_of, Catalog, Matching};
 use super::load::{Descriptors, Run};
+use super::suggest::Proposed;
 use pomp2::profile::{
     Breakdown, ImplicitBarrier, Kind, Node, Profile, Region, RegionId, TaskRegion, TaskRelation,
     Tasks, Thread, ThreadTotals, Throttling, FORMAT, VERSION,
@@ -25,6 +26,7 @@ fn region(id: RegionId, region_type: &str, line: u32, idf_id: &str) -> Region {
         end_last_line: None,
         name: None,
         unit: Some("solve".into()),
+        code_kind: None,
         label: format!(
             "{} in solve (app.c:{line})",
             pomp2::ctc::construct_words(region_type)
@@ -796,7 +798,7 @@ fn recursion(deep_visits: u64) -> Run {
 fn visits_folded_below_the_depth_limit_count_in_the_suggested_filter() {
     // Ten million calls in 53 ms: a few ns each, measured at 150.
     let runs = [recursion(10_000_000)];
-    let suggested = super::suggest::suggestions(&runs);
+    let suggested = super::suggest::suggestions(&runs, Proposed::UserCode);
     assert_eq!(suggested.len(), 1, "{suggested:#?}");
     assert_eq!(suggested[0].pattern, "descend");
     assert_eq!(suggested[0].visits, 10_000_048);
@@ -805,7 +807,7 @@ fn visits_folded_below_the_depth_limit_count_in_the_suggested_filter() {
     let per_visit = (3_672 + 53) as f64 * MS as f64 / 10_000_048.0;
     assert!((suggested[0].ns_per_visit - per_visit).abs() < 1e-6);
     // A dozen deep calls in the same 53 ms are worth measuring.
-    assert!(super::suggest::suggestions(&[recursion(12)]).is_empty());
+    assert!(super::suggest::suggestions(&[recursion(12)], Proposed::UserCode).is_empty());
     let report = report_of(&[recursion(12)], None);
     let mut node = &report.tree[0];
     let label = node.label.clone();
@@ -822,4 +824,48 @@ fn visits_folded_below_the_depth_limit_count_in_the_suggested_filter() {
         "{:?}",
         report.notes
     );
+}
+
+#[test]
+fn the_filter_proposes_user_code_and_openmp_constructs_only_when_asked() {
+    // A function, a call of MPI_Test and a critical section, each visited
+    // a million times at 50 ns a visit: all cost more to measure than
+    // they take.
+    let mut function = region(1, "region", 3, "f.1");
+    function.name = Some("kernel".into());
+    function.code_kind = Some(pomp2::idf::CodeKind::Function);
+    let mut test = region(2, "region", 9, "f.2");
+    test.name = Some("MPI_Test".into());
+    test.code_kind = Some(pomp2::idf::CodeKind::Call);
+    let critical = region(3, "critical", 12, "f.3");
+    let busy = |id| {
+        let mut node = node(id, Kind::UserRegion, 1_000_000, 50, vec![]);
+        if id == 3 {
+            node.kind = Kind::Critical;
+        }
+        node
+    };
+    let tree = vec![busy(1), busy(2), busy(3)];
+    let runs = [run(profile(
+        vec![function, test, critical],
+        200,
+        vec![thread(0, tree, Breakdown::default())],
+    ))];
+    let patterns = |proposed| -> Vec<String> {
+        let mut patterns: Vec<String> = super::suggest::suggestions(&runs, proposed)
+            .into_iter()
+            .map(|s| s.pattern)
+            .collect();
+        patterns.sort();
+        patterns
+    };
+    assert_eq!(patterns(Proposed::UserCode), ["kernel"]);
+    assert_eq!(patterns(Proposed::WithOpenMp), ["kernel", "src/app.c:12"]);
+    let suggested = super::suggest::suggestions(&runs, Proposed::UserCode);
+    let file = super::suggest::filter_file(&runs, &suggested, Proposed::UserCode);
+    assert!(
+        file.contains("  # function kernel (app.c:3): 1000000 visits"),
+        "{file}"
+    );
+    assert!(file.ends_with("SCOREP_REGION_NAMES_END\n"), "{file}");
 }

@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compiler {
@@ -92,46 +92,4 @@ pub fn is_clang(command: &[OsString]) -> bool {
             .file_name()
             .is_some_and(|n| n.to_string_lossy().contains("clang"))
     })
-}
-
-/// Create `pomp-cc`, `pomp-cxx`, `pomp-f90` and `pomp` itself (for `pomp
-/// report` and the other subcommands once the directory is on the `PATH`),
-/// and with `opari2` also `opari2` and `opari2-config`, in `directory` as
-/// symbolic links to the running `pomp` binary, replacing older links of
-/// those names. The binary is not linked to itself where it already lives
-/// in `directory`.
-pub fn install_wrappers(directory: &Path, opari2: bool) -> Result<Vec<PathBuf>> {
-    let pomp = std::env::current_exe().context("locating the pomp binary")?;
-    std::fs::create_dir_all(directory)
-        .with_context(|| format!("creating {}", directory.display()))?;
-    let names = [Compiler::C, Compiler::Cxx, Compiler::Fortran]
-        .map(Compiler::wrapper_name)
-        .into_iter()
-        .chain(["pomp"]);
-    let mut installed = Vec::new();
-    // OPARI2's tools, only when asked for: they stand in for OPARI2's own.
-    let tools: &[&str] = if opari2 {
-        &["opari2", "opari2-config"]
-    } else {
-        &[]
-    };
-    for name in names.chain(tools.iter().copied()) {
-        let link = directory.join(name);
-        let is_the_binary = std::fs::canonicalize(&link)
-            .ok()
-            .zip(std::fs::canonicalize(&pomp).ok())
-            .is_some_and(|(at, binary)| at == binary)
-            && !link.is_symlink();
-        if is_the_binary {
-            installed.push(link);
-            continue;
-        }
-        if link.symlink_metadata().is_ok() {
-            std::fs::remove_file(&link).with_context(|| format!("replacing {}", link.display()))?;
-        }
-        std::os::unix::fs::symlink(&pomp, &link)
-            .with_context(|| format!("creating {}", link.display()))?;
-        installed.push(link);
-    }
-    Ok(installed)
 }

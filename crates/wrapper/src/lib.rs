@@ -13,17 +13,20 @@ mod compiler;
 mod depfiles;
 mod exec;
 mod help;
+mod install;
 mod library;
 pub mod options;
 pub mod plan;
 pub mod registration;
 mod runtime;
 mod scratch;
+pub mod seal;
 pub mod sources;
 
-pub use compiler::{install_wrappers, Compiler};
+pub use compiler::Compiler;
+pub use install::{install_wrappers, path_advice, Installed};
 pub use registration::{registration_source, render_registration, InitFunction, LinkScan};
-pub use runtime::link_arguments;
+pub use runtime::{link_arguments, runtime_archive};
 
 use anyhow::Result;
 use options::WrapperOptions;

@@ -4,7 +4,7 @@
 
 use super::registration::{symbols, visit_objects};
 use anyhow::{bail, Result};
-use object::ObjectSymbol;
+use object::{Object, ObjectSymbol};
 use pomp_core::rules::{Interface, Library};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 /// A function only pomp's runtime defines: a library that has it is pomp's
 /// runtime, whatever its file is called, and gets every event and pomp's
-/// structure.
+/// structure. The sealed archive (see [`crate::seal`]) and the shared
+/// library keep it local, so it is looked for among local symbols too.
 const POMP_RUNTIME_MARKER: &str = "pomp_runtime_init_user_regions";
 
 /// OPARI2's reference library (libpomp.a of libpomp2-dev) keeps its own
@@ -38,24 +39,16 @@ pub fn chosen_library(
     let Some(path) = library_file(chosen, library_dirs, compiler)? else {
         // `-Wl,...`: the linker alone knows what it names; it is taken to
         // define every event, in OPARI2's structure.
-        let every: Vec<String> = pomp2::events::EVENTS
-            .iter()
-            .map(|e| format!("POMP2_{}", e.name))
-            .chain(
-                pomp2::events::EVENTS
-                    .iter()
-                    .map(|e| format!("pomp2_{}_", e.name.to_ascii_lowercase())),
-            )
-            .collect();
+        let every: Vec<String> = pomp2::events::library_symbols().collect();
         let every = every.iter().map(String::as_str);
         return Ok(Some(Arc::new(Library::from_symbols(
             chosen, interface, every,
         ))));
     };
-    let defined = defined_symbols(&path)?;
-    if defined.contains(POMP_RUNTIME_MARKER) {
+    if defines_at_all(&path, POMP_RUNTIME_MARKER)? {
         return Ok(None);
     }
+    let defined = defined_symbols(&path)?;
     let name = path
         .file_name()
         .map_or_else(|| chosen.to_owned(), |n| n.to_string_lossy().into_owned());
@@ -77,6 +70,20 @@ pub fn counts_user_regions_with_constructs(
         Some(path) => defined_symbols(&path)?.contains(REFERENCE_LIBRARY_TABLE),
         None => false,
     })
+}
+
+/// Whether `path` defines `name`, globally or locally (a shared library
+/// in its symbol table, which stripping removes).
+fn defines_at_all(path: &Path, name: &str) -> Result<bool> {
+    let mut found = false;
+    visit_objects(path, &mut |file| {
+        found |= file
+            .symbols()
+            .chain(file.dynamic_symbols())
+            .any(|symbol| symbol.is_definition() && symbol.name() == Ok(name));
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 fn defined_symbols(path: &Path) -> Result<BTreeSet<String>> {

@@ -1,17 +1,33 @@
 //! Which POMP2 library a program is linked with.
 
+use crate::compiler::Compiler;
+use crate::seal::sealed_archive;
 use anyhow::{bail, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-const RUNTIME_ARCHIVE: &str = "libpomp_runtime.a";
+pub const RUNTIME_ARCHIVE: &str = "libpomp_runtime.a";
 
 /// Linker arguments for the POMP2 library: the one the user chose
 /// (`--pomp-runtime`, `POMP_RUNTIME`), or pomp's own runtime archive.
 pub fn link_arguments(chosen: Option<&str>) -> Result<Vec<OsString>> {
     if let Some(library) = chosen {
+        if Path::new(library)
+            .file_name()
+            .is_some_and(|n| n == RUNTIME_ARCHIVE)
+        {
+            let sealed = sealed_archive(Path::new(library), &Compiler::C.command()?)?;
+            return Ok(with_runtime_dependencies(sealed.into_os_string()));
+        }
         return Ok(chosen_library(library));
     }
+    Ok(with_runtime_dependencies(
+        runtime_archive()?.into_os_string(),
+    ))
+}
+
+/// pomp's runtime archive as programs link it (sealed: see [`crate::seal`]).
+pub fn runtime_archive() -> Result<PathBuf> {
     let Some(archive) = find_runtime_archive() else {
         bail!(
             "cannot find {RUNTIME_ARCHIVE}: build it with `cargo build -p pomp-runtime` (it lands \
@@ -19,7 +35,7 @@ pub fn link_arguments(chosen: Option<&str>) -> Result<Vec<OsString>> {
              POMP2 library with --pomp-runtime=LIB"
         );
     };
-    Ok(with_runtime_dependencies(archive.into_os_string()))
+    sealed_archive(&archive, &Compiler::C.command()?)
 }
 
 /// pomp's runtime archive and what it needs: it is a Rust static library,
@@ -33,9 +49,6 @@ fn chosen_library(library: &str) -> Vec<OsString> {
         return vec![library.into()];
     }
     let path = Path::new(library);
-    if path.file_name().is_some_and(|n| n == RUNTIME_ARCHIVE) {
-        return with_runtime_dependencies(library.into());
-    }
     let shared = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -76,10 +89,6 @@ mod tests {
     fn chosen_libraries() {
         assert_eq!(chosen_library("-lscorep_adapter"), ["-lscorep_adapter"]);
         assert_eq!(chosen_library("/opt/p/libcheck.a"), ["/opt/p/libcheck.a"]);
-        assert_eq!(
-            chosen_library("/opt/pomp/libpomp_runtime.a"),
-            ["/opt/pomp/libpomp_runtime.a", "-lpthread", "-ldl", "-lm"]
-        );
         assert_eq!(
             chosen_library("/opt/p/libcheck.so"),
             ["/opt/p/libcheck.so", "-Wl,-rpath,/opt/p"]

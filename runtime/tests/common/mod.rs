@@ -19,9 +19,21 @@ pub fn target_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The static library, rebuilt first: `cargo test` itself only builds the
+/// The static library as programs link it (sealed: only the POMP2
+/// interface global), rebuilt first: `cargo test` itself only builds the
 /// rlib, and a stale archive would test old code.
 pub fn staticlib() -> PathBuf {
+    static SEALED: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SEALED
+        .get_or_init(|| {
+            pomp_wrapper::seal::sealed_archive(&cargo_staticlib(), &["gcc".into()])
+                .unwrap_or_else(|e| panic!("sealing the runtime: {e:#}"))
+        })
+        .clone()
+}
+
+/// The static library as Cargo writes it, rebuilt first.
+pub fn cargo_staticlib() -> PathBuf {
     static FRESH: std::sync::Once = std::sync::Once::new();
     FRESH.call_once(|| {
         let profile_dir = target_dir();

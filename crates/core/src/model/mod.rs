@@ -225,6 +225,9 @@ pub struct Function {
     /// Fortran procedure's name as written.
     pub name: String,
     pub kind: CodeKind,
+    /// The function the region is in, as reports name it: a function's
+    /// or program's own name, the one around a loop, call or lambda.
+    pub unit: Option<String>,
     /// The whole definition, head included.
     pub span: Span,
     /// Where the body's code begins: just after a C body's `{`, at the

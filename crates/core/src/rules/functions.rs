@@ -43,10 +43,7 @@ impl Planner<'_> {
                 start_lines: (line(function.span.start), line(entry)),
                 end_lines: (line(exit), line(last)),
                 aux: vec![(name_key.clone(), function.name.clone())],
-                unit: self
-                    .model
-                    .unit_at(function.span.start)
-                    .map(|u| self.model.units[u].name.clone()),
+                unit: function.unit.clone(),
                 code_kind: Some(function.kind),
                 implicit_barrier: None,
             });

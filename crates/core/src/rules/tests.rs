@@ -187,7 +187,7 @@ fn opari2_library() -> std::sync::Arc<super::Library> {
             });
             !extended
         })
-        .map(|e| format!("POMP2_{}", e.name))
+        .map(|e| e.c_symbol())
         .collect();
     std::sync::Arc::new(super::Library::from_symbols(
         "libpomp.a",

@@ -59,6 +59,10 @@ pub struct RegionFigures {
     /// Barrier, implicit barrier and taskwait time; waiting to enter
     /// critical and ordered sections and to acquire locks.
     pub sync_ns: u64,
+    /// The parts of those that arose in the region itself, not in a
+    /// region nested in it: where the overhead is.
+    pub own_control_ns: u64,
+    pub own_sync_ns: u64,
     pub per_thread_ns: BTreeMap<u32, u64>,
     /// The region forks a team.
     pub forks: bool,
@@ -216,6 +220,11 @@ impl Walk<'_> {
                 let figures = self.figures.regions.entry(*region).or_default();
                 figures.control_ns += control;
                 figures.sync_ns += sync;
+            }
+            if let Some(innermost) = self.open_regions.last() {
+                let figures = self.figures.regions.entry(*innermost).or_default();
+                figures.own_control_ns += control;
+                figures.own_sync_ns += sync;
             }
         }
 

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod figures;
 pub mod imbalance;
 pub mod overhead;
+mod readings;
 pub mod regions;
 pub mod tasks;
 

@@ -58,6 +58,8 @@ pub struct ClassFigures {
     /// Of the run's thread time.
     pub share: f64,
     pub parts: Vec<Part>,
+    /// What the class counts in this run and what usually reduces it.
+    pub reading: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -148,7 +150,7 @@ pub fn program(figures: &[RunFigures], catalog: &Catalog) -> Overheads {
                 .filter(|p| p.0 == class)
                 .map(|p| p.1)
                 .collect();
-            let parts = names
+            let parts: Vec<Part> = names
                 .iter()
                 .map(|&name| Part {
                     name,
@@ -159,15 +161,38 @@ pub fn program(figures: &[RunFigures], catalog: &Catalog) -> Overheads {
                 })
                 .collect();
             let sum: u64 = runs.iter().map(|r| r.class_ns(class)).sum();
+            let most_in = where_most(figures, catalog, class);
+            let reading = super::readings::reading(class, &parts, most_in.as_deref());
             ClassFigures {
                 class,
                 ns: Spread::of(runs.iter().map(|r| r.class_ns(class))),
                 share: ratio(sum, total),
                 parts,
+                reading,
             }
         })
         .collect();
     Overheads { classes }
+}
+
+/// The region in which most of `class` arose (not counting what arose in
+/// regions nested in it), for the classes regions have.
+fn where_most(figures: &[RunFigures], catalog: &Catalog, class: Class) -> Option<String> {
+    let own = |region: &super::figures::RegionFigures| match class {
+        Class::Control => region.own_control_ns,
+        Class::Synchronisation => region.own_sync_ns,
+        _ => 0,
+    };
+    let mut by_region: HashMap<usize, u64> = HashMap::new();
+    for run in figures {
+        for (&region, figures) in &run.regions {
+            *by_region.entry(region).or_default() += own(figures);
+        }
+    }
+    let (region, _) = (by_region.into_iter())
+        .filter(|&(_, ns)| ns > 0)
+        .max_by_key(|&(region, ns)| (ns, std::cmp::Reverse(region)))?;
+    Some(catalog.regions[region].label.clone())
 }
 
 /// Thread time in calls of MPI routines: the user regions named after one

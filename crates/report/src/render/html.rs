@@ -269,6 +269,7 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
             ("time", true),
             ("share", true),
             ("of which", false),
+            ("what it counts here, and what reduces it", false),
         ],
     );
     for class in &report.overheads.classes {
@@ -280,7 +281,7 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
             .collect();
         let _ = writeln!(
             out,
-            "<tr>{}{}{}{}</tr>",
+            "<tr>{}{}{}{}{}</tr>",
             text_cell(class.class.name()),
             time_cell(&class.ns, several),
             if class.class == Class::Work {
@@ -288,7 +289,8 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
             } else {
                 cost_cell(class.share)
             },
-            text_cell(&parts.join(", "))
+            text_cell(&parts.join(", ")),
+            text_cell(&class.reading)
         );
     }
     table_end(out);

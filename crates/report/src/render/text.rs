@@ -296,6 +296,10 @@ fn overheads(out: &mut String, report: &Report, several: bool) {
     }
     table.render(out);
     let _ = writeln!(out, "  {}", bar(report));
+    out.push_str("\n  what each class counts here, and what reduces it:\n");
+    for class in &report.overheads.classes {
+        let _ = writeln!(out, "  - {}: {}", class.class.name(), class.reading);
+    }
 
     let regions: Vec<_> = report
         .region_overheads

@@ -46,6 +46,7 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
                 end_last_line: context.end.as_ref().map(|s| s.last_line),
                 name: context.name().map(str::to_string),
                 unit: context.unit.clone(),
+                code_kind: context.code_kind,
                 label: label_context.label(),
                 idf_id: context.pomp_id.clone(),
                 implicit_barrier: context.implicit_barrier.into(),

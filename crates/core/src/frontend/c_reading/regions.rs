@@ -187,9 +187,14 @@ impl<S: Syntax> Regions<'_, S> {
         if !wanted {
             return;
         }
+        let unit = match kind {
+            CodeKind::Lambda => enclosing,
+            _ => Some(name.clone()),
+        };
         self.functions.push(Function {
             name,
             kind,
+            unit,
             span: extent,
             entry: body_extent.start + 1,
             exit: body_extent.end - 1,
@@ -225,6 +230,7 @@ impl<S: Syntax> Regions<'_, S> {
         self.functions.push(Function {
             name: format!("{function}::loop@{line}"),
             kind: CodeKind::Loop,
+            unit: Some(function.to_string()),
             span: extent.clone(),
             entry: extent.start,
             exit: extent.end,
@@ -260,13 +266,17 @@ impl<S: Syntax> Regions<'_, S> {
                 words(&text[extent.clone()])
                     .any(|w| ["static", "thread_local", "constexpr", "constinit"].contains(&w))
             };
-            if self.measured_function().is_none() || declared && (!own_scope() || runs_once()) {
+            let Some(unit) = self.measured_function().map(str::to_string) else {
+                return;
+            };
+            if declared && (!own_scope() || runs_once()) {
                 return;
             }
             self.measured_calls.push(call.callee);
             self.functions.push(Function {
                 name,
                 kind: CodeKind::Call,
+                unit: Some(unit),
                 span: extent.clone(),
                 entry: extent.start,
                 exit: extent.end,

@@ -49,9 +49,10 @@ impl Analysis<'_> {
             if let Some(name) = name {
                 let statement = node.kind() != "call_expression";
                 // Calls are measured in OpenMP constructs too.
-                let region = (statement && self.measured_unit(node, &[]).is_some())
-                    .then(|| self.region_of(node, CodeKind::Call, name))
-                    .flatten();
+                let region = statement
+                    .then(|| self.measured_unit(node, &[]))
+                    .flatten()
+                    .and_then(|unit| self.region_of(node, CodeKind::Call, name, unit));
                 match region {
                     Some(region) => regions.push(region),
                     None => other_calls.get_or_insert((self.original_span(node), 0)).1 += 1,
@@ -77,7 +78,7 @@ impl Analysis<'_> {
         let line = self.file.line_of(self.original_span(node).start);
         let unit = self.measured_unit(node, constructs)?;
         let name = format!("{unit}::loop@{line}");
-        self.region_of(node, CodeKind::Loop, name)
+        self.region_of(node, CodeKind::Loop, name, unit)
     }
 
     /// The name of the unit whose execution part holds `node`, outside
@@ -98,7 +99,13 @@ impl Analysis<'_> {
     /// the start of the line after it, when it has those lines to itself:
     /// no label or other statement before it, nothing after it, and not
     /// the action of a logical `if`.
-    fn region_of(&self, node: Node, kind: CodeKind, name: String) -> Option<Function> {
+    fn region_of(
+        &self,
+        node: Node,
+        kind: CodeKind,
+        name: String,
+        unit: String,
+    ) -> Option<Function> {
         let logical_if = node.parent().is_some_and(|p| {
             p.kind() == "if_statement" && named_child_of_kind(p, "end_if_statement").is_none()
         });
@@ -130,6 +137,7 @@ impl Analysis<'_> {
         Some(Function {
             name,
             kind,
+            unit: Some(unit),
             span,
             entry,
             exit: line_end + 1,

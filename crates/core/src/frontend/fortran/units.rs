@@ -157,8 +157,10 @@ impl Analysis<'_> {
                 .collect();
             scopes.reverse();
             scopes.push(unit.name.clone());
+            let name = scopes.join("::");
             self.model.functions.push(Function {
-                name: scopes.join("::"),
+                unit: Some(name.clone()),
+                name,
                 kind: match node.kind() {
                     "program" => CodeKind::Program,
                     _ => CodeKind::Function,
