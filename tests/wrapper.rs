@@ -1913,13 +1913,13 @@ fn the_runtime_leaves_the_programs_math_functions_alone() {
 #[test]
 fn installed_wrappers_outlive_the_build_they_came_from() {
     let workspace = Workspace::new();
-    runtime_dir();
+    runtime_library::directory();
     // A build directory of its own, removed after the installation as
     // `cargo clean` removes target/.
     let build = workspace.path().join("build");
     std::fs::create_dir(&build).unwrap();
     for file in ["pomp", "libpomp_runtime.a"] {
-        std::fs::hard_link(runtime_dir().join(file), build.join(file)).unwrap();
+        std::fs::hard_link(runtime_library::directory().join(file), build.join(file)).unwrap();
     }
     let installed_dir = workspace.path().join("installed");
     let install = |path: &str| {
