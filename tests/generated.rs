@@ -374,6 +374,14 @@ fn fuzz(root: &Path, toolchains: &[Toolchain], cases: u64) {
                 None
             }
             Ok(Outcome::Fail(failure)) => {
+                // Said at once, so that a long run stopped early still
+                // tells what failed.
+                eprintln!(
+                    "fuzz: FAIL [{} {}] seed {seed}: {}",
+                    lang.name(),
+                    toolchain.compilers().name,
+                    failure.class()
+                );
                 failures.lock().unwrap().push(FuzzFailure {
                     lang,
                     toolchain,
@@ -387,6 +395,12 @@ fn fuzz(root: &Path, toolchains: &[Toolchain], cases: u64) {
             Err(e) => Some(format!("harness: {e}")),
         };
         if let Some(why) = why {
+            eprintln!(
+                "fuzz: INVALID [{} {}] seed {seed}: {}",
+                lang.name(),
+                toolchain.compilers().name,
+                why.lines().next().unwrap_or_default()
+            );
             invalid.lock().unwrap().push(Invalid {
                 lang,
                 toolchain,
