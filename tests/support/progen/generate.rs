@@ -1194,6 +1194,14 @@ impl Generator<'_> {
         });
         if combined {
             clauses.retain(|c| *c != Clause::Nowait);
+            // A directive takes one `default` clause: the outermost
+            // leaf's, `teams`' before `parallel`'s.
+            let mut defaults = 0;
+            clauses.retain(|c| {
+                let is_default = matches!(c, Clause::DefaultNone | Clause::DefaultShared);
+                defaults += usize::from(is_default);
+                !is_default || defaults == 1
+            });
         }
         // A reduction of an enclosing leaf applies to the taskloop too,
         // which may then not be `nogroup`.
