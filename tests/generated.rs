@@ -230,11 +230,60 @@ fn trial_name(compilers: &Compilers, name: String) -> String {
 
 fn bounded(root: &Path, toolchains: Vec<(Compilers, Arc<Result<Toolchain, String>>)>) {
     let arguments = Arguments::from_args();
-    let mut trials = Vec::new();
+    let mut trials = vec![Trial::test(
+        "generator/one-clause-of-a-kind",
+        one_clause_of_a_kind,
+    )];
     for (compilers, toolchain) in &toolchains {
         bounded_trials(root, compilers, toolchain, &mut trials);
     }
     libtest_mimic::run(&arguments, trials).exit();
+}
+
+/// Seeds per language and feature set whose programs are generated, not
+/// compiled, to check what compilers reject in any program that has it.
+const GENERATED_ONLY_SEEDS: u64 = 3000;
+
+/// No directive of a generated program, with gcc's or clang's features,
+/// holds a clause twice that OpenMP allows once: the compilers reject it,
+/// and in a fuzz run that shows as an invalid program only where a seed
+/// happens to draw it.
+fn one_clause_of_a_kind() -> Result<(), Failed> {
+    fn twice(stmts: &[progen::ast::Stmt]) -> Option<String> {
+        stmts.iter().find_map(|stmt| {
+            if let progen::ast::Stmt::Omp(construct) = stmt {
+                let mut seen = Vec::new();
+                for clause in &construct.clauses {
+                    if let Some(name) = clause.once_per_directive() {
+                        if seen.contains(&name) {
+                            return Some(format!("{} {name} twice", construct.names.join(" ")));
+                        }
+                        seen.push(name);
+                    }
+                }
+            }
+            stmt.children().into_iter().find_map(|body| twice(body))
+        })
+    }
+    let feature_sets = [
+        Features::all().without(LIBGOMP_FAULTS),
+        Features::all()
+            .without(CLANG_14_LACKS)
+            .without(LIBOMP_FAULTS),
+    ];
+    for features in &feature_sets {
+        for lang in LANGS {
+            for seed in 0..GENERATED_ONLY_SEEDS {
+                let program = generate(seed, *lang, features);
+                let bodies = (program.kernels.iter().map(|k| &k.body))
+                    .chain(program.helpers.iter().map(|h| &h.body));
+                if let Some(fault) = bodies.into_iter().find_map(|body| twice(body)) {
+                    return Err(format!("{} seed {seed}: {fault}", lang.name()).into());
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn bounded_trials(

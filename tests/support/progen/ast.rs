@@ -314,6 +314,35 @@ impl Clause {
         }
     }
 
+    /// The name of a clause a directive may hold at most once (clauses
+    /// that exclude each other share one); `None` for those that may
+    /// repeat.
+    pub fn once_per_directive(&self) -> Option<&'static str> {
+        Some(match self {
+            Clause::DefaultNone | Clause::DefaultShared => "default",
+            Clause::If(modifier, _) => modifier.unwrap_or("if"),
+            Clause::NumThreads(_) => "num_threads",
+            Clause::Schedule(..) => "schedule",
+            Clause::Collapse(_) => "collapse",
+            Clause::Nowait => "nowait",
+            Clause::Ordered => "ordered",
+            Clause::NumTeams(_) => "num_teams",
+            Clause::Filter(_) => "filter",
+            Clause::ProcBind(_) => "proc_bind",
+            Clause::Untied => "untied",
+            Clause::Mergeable => "mergeable",
+            Clause::Final(_) => "final",
+            Clause::Priority(_) => "priority",
+            Clause::Grainsize(_) | Clause::NumTasks(_) => "grainsize or num_tasks",
+            Clause::Nogroup => "nogroup",
+            Clause::Hint(_) => "hint",
+            Clause::Order(_) => "order",
+            Clause::Simdlen(_) => "simdlen",
+            Clause::Bind(_) => "bind",
+            _ => return None,
+        })
+    }
+
     /// Variables a clause reads or refers to in the enclosing context.
     pub fn referenced_vars(&self) -> Vec<Var> {
         self.named_vars()
