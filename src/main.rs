@@ -286,7 +286,11 @@ struct BatchArgs {
 
 #[derive(clap::Args)]
 struct InstrumentArgs {
-    /// The source file to instrument; it is never modified.
+    /// The source file to instrument; it is never modified. It may be one
+    /// the preprocessor wrote (`gcc -E`, `.i`, `.ii`, `gfortran -E -cpp`):
+    /// its line markers then name the files and lines pomp reports, and
+    /// the output is compiled as source the preprocessor reads (`.c`,
+    /// `.cc`, `.F90`).
     file: PathBuf,
     /// Where to write the instrumented source; `-` for standard output.
     #[arg(short, long)]

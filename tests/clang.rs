@@ -4,7 +4,9 @@
 //! can read — a loop header split by `#if`, directives in skipped
 //! branches, directives produced by macros — is instrumented so that the
 //! program, compiled through `pomp cc` with every setting of its macros,
-//! prints what the original prints and uses POMP2 correctly.
+//! prints what the original prints and uses POMP2 correctly. The corpus
+//! programs are read alike also as gcc's and clang's preprocessors leave
+//! them.
 //!
 //! libclang must be installed (`scripts/setup` does it).
 
@@ -95,13 +97,12 @@ fn compare_front_ends(file: &SourceFile, flags: &CompileFlags, work: &Path) -> A
         ));
     }
     if !explained.is_empty() && !clang.has_errors() {
-        let name = file
-            .path
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        let instrumented = work.join(name.replace('.', ".clang."));
+        // Named as the wrappers name an instrumented copy, which the
+        // compiler preprocesses (a `.i` becomes a `.c`).
+        let stem = file.path.file_stem().unwrap().to_string_lossy();
+        let suffix = file.path.extension().unwrap().to_string_lossy();
+        let suffix = file.language.instrumented_suffix(&suffix);
+        let instrumented = work.join(format!("{stem}.clang.{suffix}"));
         std::fs::write(&instrumented, &clang_output).unwrap();
         let compiler = match file.language {
             Language::Cpp => "g++",
@@ -184,6 +185,70 @@ fn corpus_programs_read_alike_with_both_front_ends() {
         .collect();
     assert!(agreements.len() >= 20, "the corpus is gone");
     report(&agreements, "corpus");
+}
+
+/// Every C and C++ program of the corpus, as the preprocessor of gcc and
+/// of clang leaves it (line markers everywhere, the headers inlined), is
+/// read alike by both front ends, the code regions of every kind too.
+#[test]
+fn preprocessed_programs_read_alike_with_both_front_ends() {
+    require_libclang();
+    let flags = corpus_flags();
+    let work = tempfile::tempdir().unwrap();
+    let regions_dir = repository().join("corpus/regions");
+    let regions_programs = std::fs::read_dir(&regions_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| matches!(Language::from_path(p), Some(Language::C | Language::Cpp)));
+    let programs: Vec<PathBuf> = corpus_files().into_iter().chain(regions_programs).collect();
+    let toolchains = progen::toolchains::Toolchain::all();
+    let inputs: Vec<(PathBuf, PathBuf)> = (toolchains.iter())
+        .flat_map(|toolchain| programs.iter().map(move |p| (toolchain, p)))
+        .map(|(toolchain, program)| {
+            let (compiler, suffix) = match Language::from_path(program) {
+                Some(Language::Cpp) => (&toolchain.cxx, "ii"),
+                _ => (&toolchain.c, "i"),
+            };
+            let stem = program.file_stem().unwrap().to_string_lossy();
+            let preprocessed = (work.path()).join(format!("{stem}.{}.{suffix}", toolchain.name));
+            let status = Command::new(compiler)
+                .args(["-E", "-fopenmp"])
+                .arg(program)
+                .arg("-o")
+                .arg(&preprocessed)
+                .status()
+                .unwrap();
+            assert!(status.success(), "{compiler} -E {}", program.display());
+            (program.clone(), preprocessed)
+        })
+        .collect();
+    let regions = pomp_core::model::CodeRegions {
+        functions: true,
+        lambdas: true,
+        loops: true,
+        calls: Default::default(),
+    };
+    let agreements: Vec<Agreement> = inputs
+        .par_iter()
+        .map(|(program, path)| {
+            let file = pomp_core::instrument::read_source(path, None).unwrap();
+            let mut agreement = compare_front_ends(&file, &flags, work.path());
+            if program.starts_with(&regions_dir) {
+                let read = |choice| {
+                    let mut options = options(choice, &flags);
+                    options.front_end.regions = regions.clone();
+                    instrument(&file, &options).output(&file)
+                };
+                if read(Choice::TreeSitter) != read(Choice::Clang) {
+                    agreement
+                        .problems
+                        .push("the code regions' outputs differ".into());
+                }
+            }
+            agreement
+        })
+        .collect();
+    report(&agreements, "preprocessed corpus");
 }
 
 /// Generated C programs (every feature of the generator) read alike.

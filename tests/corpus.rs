@@ -18,6 +18,13 @@
 //! `opari2-shims/<path>` and `opari1/<path>`. Each program is built and run
 //! as written once, whichever of its trials comes first.
 //!
+//! Every program is also fed to pomp as the compiler's preprocessor left
+//! it (`gcc -E`, `clang -E`, `gfortran -E -cpp`: line markers everywhere,
+//! the headers' text inlined), as trials named `preprocessed/<path>`: the
+//! preprocessed file is instrumented, compiled, run and compared like the
+//! original, and its regions' CTC strings and IDF entries must name the
+//! files and lines the original's name.
+//!
 //! Every program is checked with each toolchain installed
 //! (`tests/support/toolchains.rs`): gcc/g++/gfortran with libgomp, and
 //! clang/clang++ with libomp, whose trials are named `clang/<name>` (Fortran
@@ -116,16 +123,149 @@ impl Language {
 
 /// Where pomp writes a file's instrumented version. Fortran output gets an
 /// upper-case suffix so that gfortran runs the preprocessor over the `#line`
-/// markers pomp emits.
+/// markers pomp emits, and a preprocessed C or C++ file's the suffix the
+/// compiler preprocesses, for pomp's macros.
 fn instrumented_name(source: &Path) -> String {
     let stem = source.file_stem().unwrap().to_string_lossy();
     let extension = source.extension().unwrap().to_string_lossy();
     let extension = match extension.as_ref() {
         "f90" | "F90" => "F90".to_string(),
         "f" | "F" => "F".to_string(),
+        "i" => "c".to_string(),
+        "ii" => "cpp".to_string(),
         other => other.to_string(),
     };
     format!("{stem}.pomp.{extension}")
+}
+
+/// Where the compiler's preprocessor writes a source's text, as pomp is
+/// fed it: `.i` and `.ii` for C and C++, a Fortran name in lower case,
+/// which gfortran does not preprocess again.
+fn preprocessed_name(source: &Path) -> String {
+    let stem = source.file_stem().unwrap().to_string_lossy();
+    let extension = source.extension().unwrap().to_string_lossy();
+    let extension = match Language::of(source) {
+        Some(Language::C) => "i".to_string(),
+        Some(Language::Cxx) => "ii".to_string(),
+        _ => extension.to_lowercase(),
+    };
+    format!("{stem}.preprocessed.{extension}")
+}
+
+/// `source` run through the preprocessor as compiling it with `defines`
+/// would, into `dir`.
+fn preprocess(file: &CorpusFile, toolchain: &Toolchain, dir: &Path) -> Result<PathBuf, String> {
+    let compiler = file
+        .language
+        .compiler(toolchain)
+        .ok_or("the toolchain has no compiler for the language")?;
+    let preprocessed = dir.join(preprocessed_name(&file.path));
+    let mut command = Command::new(compiler);
+    command.args(["-E", "-fopenmp"]).args(&file.defines);
+    if file.language == Language::Fortran {
+        command.arg("-cpp");
+    }
+    command.arg(&file.path).arg("-o").arg(&preprocessed);
+    build_step(command, dir).map_err(|e| format!("the preprocessor fails: {e}"))?;
+    Ok(preprocessed)
+}
+
+/// Where a region's CTC string says it opens and closes, and its type.
+#[derive(Debug)]
+struct Place {
+    region_type: String,
+    /// The IDF's file and the CTC string's, opening and closing.
+    files: [String; 3],
+    start: (u64, u64),
+    end: (u64, u64),
+}
+
+/// The places of an IDF's regions.
+fn places(idf: &serde_json::Value) -> Vec<Place> {
+    let lines = |ctc: &str, key: &str| -> (String, (u64, u64)) {
+        let value = (ctc.split('*'))
+            .find_map(|part| part.strip_prefix(key))
+            .unwrap_or_default();
+        let mut parts = value.rsplitn(3, ':');
+        let last = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+        let first = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+        (parts.next().unwrap_or_default().to_string(), (first, last))
+    };
+    (idf["regions"].as_array().into_iter().flatten())
+        .map(|r| {
+            let ctc = r["ctc"].as_str().unwrap_or_default();
+            let (start_file, start) = lines(ctc, "sscl=");
+            let (end_file, end) = lines(ctc, "escl=");
+            Place {
+                region_type: r["type"].as_str().unwrap_or_default().to_string(),
+                files: [
+                    r["file"].as_str().unwrap_or_default().to_string(),
+                    start_file,
+                    end_file,
+                ],
+                start,
+                end,
+            }
+        })
+        .collect()
+}
+
+/// The preprocessed file's regions are where pomp finds them in the
+/// original: in its file, each opening on the first line of a region of
+/// the same type there. What preprocessing changes may change the rest:
+/// a directive continued with `\` is one line once preprocessed, and a
+/// block that was a conditional's branches (`#ifdef A` / loop / `#else`
+/// / loop / `#endif`) is the branch compiled, ending before the
+/// conditional did. A region the original has no directive for comes
+/// from a macro (`_Pragma` in a `#define`), which preprocessing expands
+/// where it is used.
+fn check_places(
+    file: &CorpusFile,
+    preprocessed_idf: &serde_json::Value,
+    work: &Path,
+) -> Result<(), String> {
+    let idf = work.join("original.idf.json");
+    let options = Vec::from_iter(file.regions_option());
+    pomp_instrument(&file.path, &work.join("original.pomp"), &idf, &options)?;
+    let original = places(&idf_document(&idf)?);
+    let text = fs::read_to_string(&file.path).map_err(|e| e.to_string())?;
+    let line = |n: u64| {
+        text.lines()
+            .nth(n as usize - 1)
+            .unwrap_or_default()
+            .trim_start()
+    };
+    let macro_made = text.contains("_Pragma");
+    let path = file.path.to_string_lossy();
+    let mut problems = Vec::new();
+    for found in places(preprocessed_idf) {
+        if found.files.iter().any(|f| *f != path) {
+            problems.push(format!("{found:?}: not in {path}"));
+            continue;
+        }
+        let Some(expected) = (original.iter())
+            .find(|o| o.region_type == found.region_type && o.start.0 == found.start.0)
+        else {
+            if !macro_made || line(found.start.0).starts_with('#') {
+                problems.push(format!("{found:?}: the original has no such region there"));
+            }
+            continue;
+        };
+        let joined = found.start.1 == found.start.0 && line(found.start.0).ends_with('\\');
+        let conditional_end = line(expected.end.0).starts_with('#') && found.end.0 < expected.end.0;
+        if !(found.start.1 == expected.start.1 || joined)
+            || !(found.end == expected.end || conditional_end)
+        {
+            problems.push(format!("{found:?}: the original's is {expected:?}"));
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "the regions of the preprocessed file are not where the original has them:\n{}",
+            problems.join("\n")
+        )),
+    }
 }
 
 /// Whether the source holds anything pomp instruments, so that a run
@@ -169,6 +309,64 @@ impl RunResult {
             None => format!("{}", self.status),
         }
     }
+}
+
+/// `pomp instrument` of `source` into `output` and `idf`, with `options`.
+fn pomp_instrument(
+    source: &Path,
+    output: &Path,
+    idf: &Path,
+    options: &[String],
+) -> Result<(), String> {
+    let ran = Command::new(env!("CARGO_BIN_EXE_pomp"))
+        .arg("instrument")
+        .arg(source)
+        .arg("-o")
+        .arg(output)
+        .arg("--idf")
+        .arg(idf)
+        .args(options)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run pomp: {e}"))?;
+    if !ran.status.success() {
+        return Err(format!(
+            "pomp instrument {} failed ({}):\n{}",
+            source.display(),
+            ran.status,
+            String::from_utf8_lossy(&ran.stderr)
+        ));
+    }
+    Ok(())
+}
+
+/// The line table of `object`, compiled from pomp's output of the
+/// preprocessed file `preprocessed`, names the user's `source` and never
+/// `preprocessed`: the `#line` markers pomp writes name what the input's
+/// markers name.
+fn check_debug_lines(object: &Path, source: &Path, preprocessed: &Path) -> Result<(), String> {
+    let output = Command::new("readelf")
+        .arg("--debug-dump=decodedline")
+        .arg(object)
+        .output()
+        .map_err(|e| format!("cannot run readelf: {e}"))?;
+    let table = String::from_utf8_lossy(&output.stdout);
+    // Rows are a file name, a line number and an address.
+    let files: std::collections::BTreeSet<&str> = (table.lines())
+        .filter_map(|row| {
+            let mut columns = row.split_whitespace();
+            let file = columns.next()?;
+            columns.next()?.parse::<u64>().ok().map(|_| file)
+        })
+        .collect();
+    let name = |path: &Path| path.file_name().unwrap().to_string_lossy().into_owned();
+    if files.contains(name(preprocessed).as_str()) || !files.contains(name(source).as_str()) {
+        return Err(format!(
+            "the debug information names {files:?}, not {} alone",
+            name(source)
+        ));
+    }
+    Ok(())
 }
 
 /// Runs `command` to completion or until `RUN_TIMEOUT`, capturing its output
@@ -555,6 +753,15 @@ struct CorpusFile {
     serial_too: bool,
     /// `--regions` to instrument with, as the file's first line asks.
     regions: Option<String>,
+    /// pomp is fed the preprocessor's output rather than the source.
+    preprocessed: bool,
+}
+
+impl CorpusFile {
+    /// The `--regions` option the file asks for, if any.
+    fn regions_option(&self) -> Option<String> {
+        self.regions.as_ref().map(|r| format!("--regions={r}"))
+    }
 }
 
 /// The settings a file's first line asks for, `None` for the usual one:
@@ -756,43 +963,37 @@ fn check_with_library(
         .compiler(&support.toolchain)
         .ok_or("the toolchain has no compiler for the language")?;
     let beside_copies = copy_siblings(&file.path, work)?;
-    let instrumented = beside_copies.join(instrumented_name(&file.path));
+    let source = match file.preprocessed {
+        true => preprocess(file, &support.toolchain, &beside_copies)?,
+        false => file.path.clone(),
+    };
+    let instrumented = beside_copies.join(instrumented_name(&source));
     let idf = work.join("idf.json");
-    let interface_name = interface.name();
-    let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
-        .arg("instrument")
-        .arg(&file.path)
-        .arg("-o")
-        .arg(&instrumented)
-        .arg("--idf")
-        .arg(&idf)
-        .args(["--interface", interface_name])
-        .args(file.regions.iter().map(|r| format!("--regions={r}")))
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run pomp: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "pomp instrument failed ({}):\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let mut options = vec!["--interface".to_string(), interface.name().to_string()];
+    options.extend(file.regions_option());
+    pomp_instrument(&source, &instrumented, &idf, &options)?;
     let object = work.join("instrumented.o");
     let mut command = Command::new(compiler);
     command
         .args(COMPILE_FLAGS)
         .args(&file.defines)
+        .args(file.preprocessed.then_some("-g"))
         .arg("-c")
         .arg(&instrumented)
         .arg("-o")
         .arg(&object);
     build_step(command, work)
         .map_err(|e| format!("the instrumented file does not compile: {e}"))?;
+    if file.preprocessed {
+        check_debug_lines(&object, &file.path, &source)?;
+    }
     let idf = idf_document(&idf)?;
     // The object defines the registration functions the IDF names.
     for name in init_functions_of(&idf)? {
         linkable_symbol(&object, &name)?;
+    }
+    if file.preprocessed {
+        check_places(file, &idf, work)?;
     }
     let executable = work.join("instrumented");
     link_checked(
@@ -958,6 +1159,20 @@ fn corpus_files(root: &Path, toolchains: &[Toolchain]) -> Vec<CorpusFile> {
                                 defines: defines.clone(),
                                 serial_too,
                                 regions: regions_asked(&path),
+                                preprocessed: false,
+                            });
+                        }
+                        // Preprocessed, once per toolchain, as written.
+                        if defines.is_empty() {
+                            files.push(CorpusFile {
+                                path: path.clone(),
+                                toolchain,
+                                language,
+                                target: Target::Check(Interface::Pomp2),
+                                defines: Vec::new(),
+                                serial_too,
+                                regions: regions_asked(&path),
+                                preprocessed: true,
                             });
                         }
                     }
@@ -971,6 +1186,7 @@ fn corpus_files(root: &Path, toolchains: &[Toolchain]) -> Vec<CorpusFile> {
     }
     files.sort_by_key(|f| {
         (
+            f.preprocessed,
             f.target.prefix(),
             f.path.clone(),
             f.defines.clone(),
@@ -1017,6 +1233,10 @@ fn main() {
         let name = match file.target.prefix() {
             None => name,
             Some(prefix) => format!("{prefix}/{name}"),
+        };
+        let name = match file.preprocessed {
+            true => format!("preprocessed/{name}"),
+            false => name,
         };
         let name = if file.defines.is_empty() {
             name

@@ -9,13 +9,14 @@
 
 use super::{
     build_step, copy_siblings, differences, has_directives, idf_document, instrumented_name,
-    run_with_timeout, CorpusFile, Language, RunResult, Toolchain, COMPILE_FLAGS, RUNS,
+    pomp_instrument, run_with_timeout, CorpusFile, Language, RunResult, Toolchain, COMPILE_FLAGS,
+    RUNS,
 };
 use libtest_mimic::Completion;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// OPARI2's library and its registration tool, where Debian installs them.
 const OPARI2_LIBRARY: &str = "/usr/lib/libpomp.a";
@@ -251,23 +252,8 @@ fn expects_events(file: &CorpusFile, way: Way, work: &Path) -> Result<bool, Stri
             ["--pomp", "opari2"]
         }
     };
-    let output = Command::new(env!("CARGO_BIN_EXE_pomp"))
-        .arg("instrument")
-        .arg(&file.path)
-        .arg("-o")
-        .arg(work.join("expected.out"))
-        .arg("--idf")
-        .arg(&idf)
-        .args(mode)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run pomp: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "pomp instrument failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
+    let mode = mode.map(String::from);
+    pomp_instrument(&file.path, &work.join("expected.out"), &idf, &mode)?;
     let regions = idf_document(&idf)?["regions"]
         .as_array()
         .is_some_and(|r| !r.is_empty());

@@ -1,7 +1,7 @@
 //! Diagnostics that point at the user's source, rendered with codespan-reporting.
 
 use crate::flags::Spelling;
-use crate::source::{SourceFile, Span};
+use crate::source::{FileId, SourceFile, Span};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::{self, Files};
 use codespan_reporting::term::{self, termcolor};
@@ -87,9 +87,13 @@ impl Diagnostic {
 
 /// A file as codespan-reporting reads it. Lines are where the source
 /// file already found them, unless the text is not UTF-8: then its lossy
-/// conversion moves them.
+/// conversion moves them. Each file the line markers name is one of its
+/// files: the same text, named and numbered as the markers say, so that
+/// a diagnostic points at the user's file and line and shows the text
+/// pomp read.
 struct Listing<'a> {
-    name: String,
+    file: &'a SourceFile,
+    names: Vec<String>,
     text: Cow<'a, str>,
     line_starts: Cow<'a, [usize]>,
 }
@@ -106,8 +110,11 @@ impl<'a> Listing<'a> {
             Cow::Borrowed(_) => Cow::Borrowed(file.line_starts()),
             Cow::Owned(text) => Cow::Owned(files::line_starts(text).collect()),
         };
+        let mut names = file.file_names();
+        names[FileId::INPUT.index()] = file.path.display().to_string();
         Listing {
-            name: file.path.display().to_string(),
+            file,
+            names,
             text,
             line_starts,
         }
@@ -115,26 +122,30 @@ impl<'a> Listing<'a> {
 }
 
 impl<'a> Files<'a> for Listing<'a> {
-    type FileId = ();
+    type FileId = FileId;
     type Name = &'a str;
     type Source = &'a str;
 
-    fn name(&'a self, (): ()) -> Result<&'a str, files::Error> {
-        Ok(&self.name)
+    fn name(&'a self, id: FileId) -> Result<&'a str, files::Error> {
+        Ok(&self.names[id.index()])
     }
 
-    fn source(&'a self, (): ()) -> Result<&'a str, files::Error> {
+    fn source(&'a self, _: FileId) -> Result<&'a str, files::Error> {
         Ok(&self.text)
     }
 
-    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, files::Error> {
+    fn line_index(&'a self, _: FileId, byte_index: usize) -> Result<usize, files::Error> {
         Ok(self
             .line_starts
             .partition_point(|&start| start <= byte_index)
             .saturating_sub(1))
     }
 
-    fn line_range(&'a self, (): (), line_index: usize) -> Result<Span, files::Error> {
+    fn line_number(&'a self, _: FileId, line_index: usize) -> Result<usize, files::Error> {
+        Ok(self.file.line_map().place(line_index + 1).line)
+    }
+
+    fn line_range(&'a self, _: FileId, line_index: usize) -> Result<Span, files::Error> {
         let start = |line: usize| match line.cmp(&self.line_starts.len()) {
             std::cmp::Ordering::Less => Ok(self.line_starts[line]),
             std::cmp::Ordering::Equal => Ok(self.text.len()),
@@ -185,16 +196,26 @@ pub fn render_for(
             let end = span.end.min(text.len());
             span.start.min(end)..end
         };
-        let mut labels = vec![Label::primary((), clamp(&d.span)).with_message(&d.label)];
+        let in_file = |span: &Span| file.place(clamp(span).start).file;
+        let mut labels =
+            vec![Label::primary(in_file(&d.span), clamp(&d.span)).with_message(&d.label)];
         labels.extend(
-            d.secondary
-                .iter()
-                .map(|(span, label)| Label::secondary((), clamp(span)).with_message(label)),
+            d.secondary.iter().map(|(span, label)| {
+                Label::secondary(in_file(span), clamp(span)).with_message(label)
+            }),
         );
+        let mut notes = d.notes.clone();
+        if !file.line_map().is_empty() {
+            notes.push(format!(
+                "{}:{}: where it stands in the preprocessed input",
+                file.path.display(),
+                file.line_of(clamp(&d.span).start)
+            ));
+        }
         let cs = CsDiagnostic::new(severity)
             .with_message(&d.message)
             .with_labels(labels)
-            .with_notes(d.notes.clone());
+            .with_notes(notes);
         let _ = term::emit_to_write_style(&mut buffer, &config, &files, &cs);
     }
     String::from_utf8_lossy(buffer.as_slice()).into_owned()
@@ -217,7 +238,7 @@ fn fold_repeated(
     for d in diagnostics {
         let key = (d.severity, d.message.as_str(), d.notes.as_slice());
         match first.get(&key).filter(|_| !d.is_error()) {
-            Some(&at) => repeats[at].push(file.line_of(d.span.start)),
+            Some(&at) => repeats[at].push(file.user_line(d.span.start)),
             None => {
                 first.insert(key, shown.len());
                 shown.push(d.clone());

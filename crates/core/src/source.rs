@@ -1,6 +1,10 @@
-//! The input file: its bytes, its language, and line/column lookup.
+//! The input file: its bytes, its language, line/column lookup, and
+//! where its lines lie in the user's sources ([`markers`]).
+
+pub mod markers;
 
 pub use crate::language::Language;
+pub use markers::{FileId, LineMap, Lines, Place};
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -77,6 +81,8 @@ pub struct SourceFile {
     line_starts: Vec<usize>,
     /// SHA-256 of the bytes, computed once when first asked for.
     digest: OnceLock<[u8; 32]>,
+    /// The line markers, found when first asked for.
+    line_map: OnceLock<LineMap>,
 }
 
 impl SourceFile {
@@ -97,6 +103,7 @@ impl SourceFile {
             language,
             line_starts,
             digest: OnceLock::new(),
+            line_map: OnceLock::new(),
         }
     }
 
@@ -158,11 +165,108 @@ impl SourceFile {
     pub fn quoted_path(&self) -> String {
         c_string_literal(&self.path.to_string_lossy())
     }
+
+    /// The file's line markers (none in most files).
+    pub fn line_map(&self) -> &LineMap {
+        self.line_map
+            .get_or_init(|| LineMap::find(&self.bytes, self.language, &self.path))
+    }
+
+    /// Where the byte at `offset` lies in the user's sources: its line
+    /// as the compiler numbers it, after the line markers before it.
+    pub fn place(&self, offset: usize) -> Place {
+        self.line_map().place(self.line_of(offset))
+    }
+
+    /// The lines `span` takes in the user's sources: those of its first
+    /// and last byte, or its first alone where a marker within it moves
+    /// the last to another file (a marker may name the input itself).
+    pub fn lines(&self, span: &Span) -> Lines {
+        let first = self.place(span.start);
+        let last = self.place(span.end.max(span.start + 1) - 1);
+        Lines {
+            file: first.file,
+            first: first.line,
+            last: match self.file_name(last.file) == self.file_name(first.file) {
+                true => last.line,
+                false => first.line,
+            },
+        }
+    }
+
+    /// The names of the input ([`FileId::INPUT`]) and of every file its
+    /// markers name, by [`FileId::index`].
+    pub fn file_names(&self) -> Vec<String> {
+        std::iter::once(self.path.to_string_lossy().into_owned())
+            .chain(self.line_map().files().iter().map(|f| f.name.clone()))
+            .collect()
+    }
+
+    /// The user's line of `offset` ([`SourceFile::place`]'s).
+    pub fn user_line(&self, offset: usize) -> usize {
+        self.place(offset).line
+    }
+
+    /// Whether the byte at `offset` comes from a library's header (a
+    /// system header, or the OpenMP library's own): pomp leaves such code
+    /// as the library wrote it.
+    pub fn in_library_header(&self, offset: usize) -> bool {
+        self.line_map().in_library_header(self.line_of(offset))
+    }
+
+    /// The name by which pomp reports positions in `file`: the path as
+    /// given for the input itself, else the name a line marker gives.
+    pub fn file_name(&self, file: FileId) -> std::borrow::Cow<'_, str> {
+        match self.line_map().file(file) {
+            Some(named) => std::borrow::Cow::Borrowed(&named.name),
+            None => self.path.to_string_lossy(),
+        }
+    }
+
+    /// `#line N "file"` resuming the numbering of the physical line
+    /// `line`, its line end included.
+    pub fn line_marker(&self, line: usize) -> String {
+        let mut text = String::new();
+        self.push_line_marker(&mut text, line);
+        text
+    }
+
+    /// [`SourceFile::line_marker`], appended to `text`.
+    pub fn push_line_marker(&self, text: &mut String, line: usize) {
+        let place = self.line_map().place(line);
+        text.push_str("#line ");
+        text.push_str(itoa::Buffer::new().format(place.line));
+        text.push(' ');
+        match self.line_map().file(place.file) {
+            Some(named) => {
+                text.push('"');
+                text.push_str(&named.written);
+                text.push('"');
+            }
+            None => push_c_string_literal(text, &self.path.to_string_lossy()),
+        }
+        text.push('\n');
+    }
+
+    /// Whether a preprocessor made the file: its suffix says so (`.i`,
+    /// `.ii`), or it holds the line markers only a preprocessor writes.
+    /// Its headers are included already, their guards gone: they must
+    /// not be included again.
+    pub fn is_preprocessed(&self) -> bool {
+        self.language.is_preprocessed_suffix(&self.path) || self.line_map().from_preprocessor()
+    }
 }
 
 /// `text` as a C string literal, quotes and backslashes escaped.
 pub fn c_string_literal(text: &str) -> String {
-    let mut out = String::from("\"");
+    let mut out = String::with_capacity(text.len() + 2);
+    push_c_string_literal(&mut out, text);
+    out
+}
+
+/// [`c_string_literal`], appended to `out`.
+pub fn push_c_string_literal(out: &mut String, text: &str) {
+    out.push('"');
     for c in text.chars() {
         if matches!(c, '"' | '\\') {
             out.push('\\');
@@ -170,7 +274,6 @@ pub fn c_string_literal(text: &str) -> String {
         out.push(c);
     }
     out.push('"');
-    out
 }
 
 /// Lower-case hexadecimal digits of `bytes`.

@@ -57,7 +57,17 @@ impl Event {
     /// The C prototype of the function called `function` for this event
     /// (`POMP2_Parallel_fork`).
     pub fn c_prototype(&self, function: &str) -> String {
-        let params: Vec<&str> = self.params.iter().map(|p| p.c_type()).collect();
+        self.c_prototype_with(function, Param::c_type)
+    }
+
+    /// [`Event::c_prototype`] with each parameter's type as `c_type`
+    /// names it.
+    pub fn c_prototype_with(
+        &self,
+        function: &str,
+        c_type: impl Fn(Param) -> &'static str,
+    ) -> String {
+        let params: Vec<&str> = self.params.iter().map(|&p| c_type(p)).collect();
         let params = if params.is_empty() {
             "void".to_string()
         } else {

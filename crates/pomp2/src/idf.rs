@@ -180,6 +180,11 @@ pub struct Diagnostic {
     /// `note`, `warning` or `error`.
     pub severity: String,
     pub message: String,
+    /// The file the diagnostic points into, when it is not the input: a
+    /// file the input's line markers name (a header of a preprocessed
+    /// file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub line: usize,
     pub column: usize,
     #[serde(default)]

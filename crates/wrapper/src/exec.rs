@@ -41,6 +41,15 @@ impl Executor<'_> {
                         if let Some(object) = object {
                             run.args.insert(registration_at, object.into_os_string());
                         }
+                        // The libraries are no source of a language the
+                        // user's `-x` still names.
+                        if run
+                            .args
+                            .iter()
+                            .any(|a| a.as_encoded_bytes().starts_with(b"-x"))
+                        {
+                            run.args.extend(["-x".into(), "none".into()]);
+                        }
                         run.args.extend(libraries);
                     }
                     self.run(&run)?

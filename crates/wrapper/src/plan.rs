@@ -8,7 +8,6 @@ use super::sources::InstrumentedSource;
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
 use pomp_cmdline::{CommandLine, InputKind, Mode};
-use pomp_core::language::Language;
 use pomp_core::rules::Interface;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -310,16 +309,12 @@ impl Planner<'_> {
                 args.push(arg.clone());
                 continue;
             };
-            // An explicit `-x f95` would skip the preprocessor that reads
-            // the `#line` markers.
-            let preprocessed_language = match (source.language, &source.explicit_language) {
-                (Language::FortranFixed, Some(_)) => Some("f77-cpp-input"),
-                (Language::FortranFree, Some(_)) => Some("f95-cpp-input"),
-                _ => None,
-            };
-            match (preprocessed_language, &source.explicit_language) {
-                (Some(language), Some(user_language)) => {
-                    args.extend(["-x".into(), language.into()]);
+            // An explicit `-x f95` or `-x cpp-output` would skip the
+            // preprocessor that reads pomp's `#line` markers and macros.
+            let preprocessed_language = source.language.preprocessed_compiler_name();
+            match &source.explicit_language {
+                Some(user_language) if user_language != preprocessed_language => {
+                    args.extend(["-x".into(), preprocessed_language.into()]);
                     args.push(source.compiled_path.clone().into_os_string());
                     args.extend(["-x".into(), user_language.into()]);
                 }

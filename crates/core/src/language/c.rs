@@ -1,11 +1,14 @@
 //! C and C++.
 
+pub mod lex;
+
 use super::{Facts, Language};
 
 pub const C: Facts = Facts {
     language: Language::C,
     name: "c",
     suffixes: &["c", "i"],
+    preprocessed_suffixes: &["i"],
     compiler_names: &["c", "cpp-output"],
     editor_ids: &["c"],
 };
@@ -16,6 +19,7 @@ pub const CPP: Facts = Facts {
     suffixes: &[
         "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "ii", "hpp", "hxx", "hh",
     ],
+    preprocessed_suffixes: &["ii"],
     compiler_names: &["c++", "c++-cpp-output"],
     editor_ids: &["cpp", "c++", "cuda-cpp"],
 };

@@ -9,6 +9,7 @@ pub const FREE: Facts = Facts {
     suffixes: &[
         "f90", "F90", "f95", "F95", "f03", "F03", "f08", "F08", "f18", "F18",
     ],
+    preprocessed_suffixes: &[],
     compiler_names: &["f95-cpp-input", "f95"],
     editor_ids: &["fortran", "fortran90", "FortranFreeForm"],
 };
@@ -19,6 +20,7 @@ pub const FIXED: Facts = Facts {
     suffixes: &[
         "f", "F", "for", "FOR", "f77", "F77", "ftn", "FTN", "fpp", "FPP",
     ],
+    preprocessed_suffixes: &[],
     compiler_names: &["f77-cpp-input", "f77"],
     editor_ids: &["fortran_fixed-form", "FortranFixedForm"],
 };
@@ -32,6 +34,35 @@ pub fn preprocessed_by_suffix(path: &Path) -> bool {
     path.extension()
         .map(|suffix| suffix.to_string_lossy())
         .is_some_and(|suffix| suffix.chars().any(|c| c.is_ascii_uppercase()) || suffix == "fpp")
+}
+
+/// Whether a line (without its line end) is a preprocessor line: gfortran
+/// reads a `#` in the first column as one, in either form, whatever the
+/// lines around it are.
+pub fn is_preprocessor_line(text: &[u8]) -> bool {
+    text.first() == Some(&b'#')
+}
+
+/// The spans of the preprocessor lines of `bytes`, without their line
+/// ends.
+pub fn preprocessor_lines(bytes: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        while start < bytes.len() {
+            let newline = memchr::memchr(b'\n', &bytes[start..]).map(|at| start + at);
+            let next = newline.map_or(bytes.len(), |at| at + 1);
+            let mut end = newline.unwrap_or(bytes.len());
+            if end > start && bytes[end - 1] == b'\r' {
+                end -= 1;
+            }
+            let line = start..end;
+            start = next;
+            if is_preprocessor_line(&bytes[line.clone()]) {
+                return Some(line);
+            }
+        }
+        None
+    })
 }
 
 /// The keywords that make a whole statement alone or with one

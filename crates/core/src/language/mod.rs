@@ -35,6 +35,9 @@ pub struct Facts {
     pub name: &'static str,
     /// Suffixes of files a compiler driver compiles as this language.
     pub suffixes: &'static [&'static str],
+    /// Those of them that name a file the preprocessor made, which the
+    /// compiler does not preprocess again.
+    pub preprocessed_suffixes: &'static [&'static str],
     /// The names of `-x` that select it; the first is the one for source
     /// the preprocessor reads.
     pub compiler_names: &'static [&'static str],
@@ -104,21 +107,38 @@ impl Language {
     /// for Fortran by the suffix.
     pub fn preprocessed_by_suffix(self, path: &Path) -> bool {
         match self.family() {
-            Family::C => true,
+            Family::C => !self.is_preprocessed_suffix(path),
             Family::Fortran => fortran::preprocessed_by_suffix(path),
         }
     }
 
+    /// Whether `path`'s suffix names a file of this language that the
+    /// preprocessor made (`.i`, `.ii`).
+    pub fn is_preprocessed_suffix(self, path: &Path) -> bool {
+        path.extension()
+            .and_then(|suffix| suffix.to_str())
+            .is_some_and(|suffix| self.facts().preprocessed_suffixes.contains(&suffix))
+    }
+
     /// The suffix an instrumented copy of a file with `suffix` takes, so
-    /// that the compiler reads the `#line` markers pomp writes: Fortran's
-    /// in capitals, which gfortran preprocesses.
+    /// that the compiler preprocesses it, reading the `#line` markers and
+    /// macros pomp writes: Fortran's in capitals, which gfortran
+    /// preprocesses, and a preprocessed C or C++ file's (`.i`, `.ii`) the
+    /// language's own (`.c`, `.cc`).
     pub fn instrumented_suffix(self, suffix: &str) -> String {
         match self.family() {
+            Family::C if self.facts().preprocessed_suffixes.contains(&suffix) => {
+                self.facts().suffixes[0].to_string()
+            }
             Family::C => suffix.to_string(),
             Family::Fortran => suffix.to_uppercase(),
         }
     }
 }
+
+/// The OpenMP library's own headers, C's and Fortran's: its routines are
+/// declared there, never called for the program.
+pub const OPENMP_HEADERS: &[&str] = &["omp.h", "omp_lib.h"];
 
 /// Suffixes of files that are included rather than compiled.
 pub const HEADER_SUFFIXES: &[&str] = &[
@@ -204,5 +224,10 @@ mod tests {
         );
         assert_eq!(Language::FortranFree.instrumented_suffix("f90"), "F90");
         assert_eq!(Language::C.instrumented_suffix("c"), "c");
+        assert_eq!(Language::C.instrumented_suffix("i"), "c");
+        assert_eq!(Language::Cpp.instrumented_suffix("ii"), "cc");
+        assert!(Language::Cpp.is_preprocessed_suffix(Path::new("a.ii")));
+        assert!(!Language::C.preprocessed_by_suffix(Path::new("a.i")));
+        assert!(Language::C.preprocessed_by_suffix(Path::new("a.c")));
     }
 }

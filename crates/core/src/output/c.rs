@@ -3,6 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, EditSet, Origin};
+use crate::language::c::lex::is_ident;
 use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
     rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
@@ -20,7 +21,6 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
         config,
         edits: EditBuilder::default(),
         events: FxHashSet::default(),
-        quoted_path: file.quoted_path(),
         scratch: String::new(),
     };
     super::write_plan(plan, &mut r);
@@ -37,11 +37,12 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &super::
     } else {
         0
     };
+    let at_marker = marker.is_some();
     let (replaced, resume) = match marker {
         Some(line) => (line.clone(), file.line_of(line.start) + 1),
         None => (preamble_at..preamble_at, 1),
     };
-    let preamble = r.preamble(resume);
+    let preamble = r.preamble(resume, at_marker);
     let init = r.init_function();
     let mut edits = std::mem::take(&mut r.edits);
     edits.replace(replaced, preamble, i64::MIN, Origin::File);
@@ -285,8 +286,6 @@ struct Renderer<'a> {
     /// Every event called, for the prototypes (a set looked up for every
     /// call, sorted once when they are written).
     events: FxHashSet<String>,
-    /// The file's path as `#line` markers name it.
-    quoted_path: String,
     /// Where a construct's texts are written piece by piece before each
     /// is stored at its exact size: a dense file inserts megabytes, and
     /// strings grown in place would copy them several times over and
@@ -301,13 +300,11 @@ impl Renderer<'_> {
         text
     }
 
+    /// The marker resuming the numbering of the input's line `line`
+    /// (physical, 1-based) as the input's own markers give it.
     fn push_line_marker(&self, text: &mut String, line: usize) {
         if self.config.line_markers {
-            text.push_str("#line ");
-            text.push_str(itoa::Buffer::new().format(line));
-            text.push(' ');
-            text.push_str(&self.quoted_path);
-            text.push('\n');
+            self.file.push_line_marker(text, line);
         }
     }
 
@@ -541,8 +538,10 @@ impl Renderer<'_> {
     }
 
     /// The declarations, followed by the line marker of `resume`, the
-    /// file's line after them.
-    fn preamble(&self, resume: usize) -> String {
+    /// file's line after them; `at_marker` when they take the place of a
+    /// preprocessed file's [`super::PREPROCESSED_MARKER`], after its
+    /// headers.
+    fn preamble(&self, resume: usize, at_marker: bool) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
         // names the file twice; room the text does not take is never
@@ -551,9 +550,15 @@ impl Renderer<'_> {
             .map(|r| r.handle.len() + 2 * self.file.path.as_os_str().len() + 320)
             .sum();
         let mut out = String::with_capacity(per_region + 4096);
-        // A preprocessed file has included the headers before its marker,
-        // their include guards gone: they must not come again.
-        if !self.config.preprocessed {
+        // A preprocessed file has included its headers, their include
+        // guards gone: they must not come again. What pomp's code takes
+        // from them is declared here instead, in the types they give it.
+        let preprocessed = self.config.preprocessed || self.file.is_preprocessed();
+        let int64 = match preprocessed {
+            true => "__INT64_TYPE__",
+            false => "int64_t",
+        };
+        if !preprocessed {
             out.push_str("#include <omp.h>\n");
             if self.plan.interface == Interface::Pomp2 {
                 out.push_str("#include <stdint.h>\n");
@@ -562,15 +567,23 @@ impl Renderer<'_> {
         out.push_str("#ifndef _POMP\n#define _POMP 200110\n#endif\n");
         out.push_str("#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
         match self.plan.interface {
-            Interface::Pomp2 => out.push_str(
-                "typedef void* POMP2_Region_handle;\ntypedef int64_t POMP2_Task_handle;\n",
-            ),
+            Interface::Pomp2 => {
+                out.push_str("typedef void* POMP2_Region_handle;\ntypedef ");
+                out.push_str(int64);
+                out.push_str(" POMP2_Task_handle;\n");
+            }
             Interface::Pomp1 | Interface::Pomp1Paper => out.push_str(POMP1_DESCRIPTOR),
+        }
+        if preprocessed && self.max_threads_undeclared() {
+            out.push_str("int omp_get_max_threads(void);\n");
         }
         let mut events: Vec<&str> = self.events.iter().map(String::as_str).collect();
         events.sort_unstable();
+        // Before a preprocessed file's own `omp.h`, unless it marks where
+        // its headers end.
+        let lock_types_declared = !preprocessed || at_marker;
         for event in events {
-            out.push_str(&prototype(self.plan, event));
+            out.push_str(&prototype(self.plan, event, lock_types_declared));
             out.push('\n');
         }
         if self.plan.registration().is_some() {
@@ -582,7 +595,7 @@ impl Renderer<'_> {
         if let Some(name) = &self.plan.thread_private {
             // The library's variable, as OPARI2 declares it.
             out.push_str(&format!(
-                "extern int64_t __attribute__((aligned(16))) {name};\n#pragma omp threadprivate({name})\n"
+                "extern {int64} __attribute__((aligned(16))) {name};\n#pragma omp threadprivate({name})\n"
             ));
         }
         out.push_str("#ifdef __cplusplus\n}\n#endif\n");
@@ -615,6 +628,31 @@ impl Renderer<'_> {
         out
     }
 
+    /// Whether a preprocessed file calls `omp_get_max_threads` in pomp's
+    /// code before its headers declare it. A C++ `omp.h` may declare it
+    /// with an exception specification that must then be the only one
+    /// (gcc's says `noexcept`, clang's nothing), so it is declared here
+    /// only where no library's header did before.
+    fn max_threads_undeclared(&self) -> bool {
+        let calls = |layer: &Layer| {
+            (layer.vars.iter()).any(|v| matches!(v, Var::NumThreads(None) | Var::MaxThreads))
+        };
+        let Some(first_call) = (self.plan.constructs.iter())
+            .filter(|c| c.layers.iter().any(calls))
+            .map(|c| self.model.sites[c.site].span.start)
+            .min()
+        else {
+            return false;
+        };
+        let bytes = &self.file.bytes[..first_call];
+        let name = b"omp_get_max_threads";
+        !memchr::memmem::find_iter(bytes, name).any(|at| {
+            let whole = (at == 0 || !is_ident(bytes[at - 1]))
+                && bytes.get(at + name.len()).is_none_or(|&b| !is_ident(b));
+            whole && self.file.in_library_header(at)
+        })
+    }
+
     /// A region's static context descriptor of the original interface.
     fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
         let fields = super::Pomp1Descriptor::of(self.model, region);
@@ -630,11 +668,11 @@ impl Renderer<'_> {
             c_string_literal(&fields.name),
             c_string_literal(&fields.sub_name),
             fields.num_sections,
-            self.file.quoted_path(),
-            region.start_lines.0,
-            region.start_lines.1,
-            region.end_lines.0,
-            region.end_lines.1,
+            c_string_literal(self.plan.file_name(&region.start_lines)),
+            region.start_lines.first,
+            region.start_lines.last,
+            region.end_lines.first,
+            region.end_lines.last,
         )
     }
 
@@ -717,7 +755,11 @@ const POMP1_DESCRIPTOR: &str = "struct ompregdescr {
 /// The C prototype of an event or lock wrapper, as the contract gives it;
 /// the original interface passes a region's descriptor instead, or nothing
 /// to control calls.
-fn prototype(plan: &NamedPlan, event: &str) -> String {
+/// The prototype of `event`'s function. Where the OpenMP library's lock
+/// types are not declared yet (at the top of a preprocessed file, before
+/// the `omp.h` it included), its locks are passed as `void*`, which a
+/// pointer to either lock becomes in C and C++ alike.
+fn prototype(plan: &NamedPlan, event: &str, lock_types_declared: bool) -> String {
     let function = plan.function(event);
     let known = pomp2::events::find(event).unwrap_or_else(|| {
         panic!("`{event}` is no POMP2 function: grammars/rules.toml and the contract disagree")
@@ -728,6 +770,13 @@ fn prototype(plan: &NamedPlan, event: &str) -> String {
             pomp2::events::Param::Lock | pomp2::events::Param::NestLock
         )
     });
+    if locks && !lock_types_declared {
+        use pomp2::events::Param;
+        return known.c_prototype_with(&function, |param| match param {
+            Param::Lock | Param::NestLock => "void*",
+            other => other.c_type(),
+        });
+    }
     if plan.interface == Interface::Pomp2 || locks {
         return known.c_prototype(&function);
     }

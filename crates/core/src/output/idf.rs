@@ -4,7 +4,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::model::Model;
 use crate::rules::{self, NamedPlan};
-use crate::source::SourceFile;
+use crate::source::{FileId, SourceFile};
 use pomp2::idf;
 
 pub fn document(
@@ -48,12 +48,15 @@ pub fn document(
         diagnostics: diagnostics
             .iter()
             .map(|d| {
-                let (line, column) = file.line_col(d.span.start.min(file.bytes.len()));
+                let at = d.span.start.min(file.bytes.len());
+                let place = file.place(at);
                 idf::Diagnostic {
                     severity: d.severity.name().into(),
                     message: d.message.clone(),
-                    line,
-                    column,
+                    file: (place.file != FileId::INPUT)
+                        .then(|| file.file_name(place.file).into_owned()),
+                    line: place.line,
+                    column: file.line_col(at).1,
                     notes: d.notes.clone(),
                 }
             })
@@ -70,16 +73,16 @@ fn construct_region(
     site: usize,
 ) -> idf::Region {
     let site = &model.sites[site];
-    let (line_start, column_start) = file.line_col(site.span.start);
+    let (line_start, column_start) = user_line_col(file, site.span.start);
     let end_byte = match (region.end_site, &site.block) {
         (Some(e), _) => model.sites[e].span.end,
         (None, Some(block)) => block.end,
         (None, None) => site.span.end,
     };
-    let (line_end, column_end) = file.line_col(end_byte.max(1) - 1);
+    let (line_end, column_end) = user_line_col(file, end_byte.max(1) - 1);
     let end_directive = region.end_site.or(site.end_site).map(|e| {
         let s = &model.sites[e];
-        let (line, column) = file.line_col(s.span.start);
+        let (line, column) = user_line_col(file, s.span.start);
         idf::EndDirective {
             line,
             column,
@@ -91,7 +94,7 @@ fn construct_region(
         index: region.id,
         region_type: region.region_type.clone(),
         directive: site.directive.name.clone(),
-        file: file.path.to_string_lossy().into_owned(),
+        file: plan.file_name(&region.start_lines).to_owned(),
         unit: site.unit.map(|u| model.units[u].name.clone()),
         line_start,
         column_start,
@@ -127,14 +130,14 @@ fn function_region(
     region: &rules::Region,
 ) -> idf::Region {
     let function = &model.functions[region.function.expect("a function region")];
-    let (line_start, column_start) = file.line_col(function.span.start);
-    let (line_end, column_end) = file.line_col(function.span.end.max(1) - 1);
+    let (line_start, column_start) = user_line_col(file, function.span.start);
+    let (line_end, column_end) = user_line_col(file, function.span.end.max(1) - 1);
     idf::Region {
         id: plan.region_id(region.id),
         index: region.id,
         region_type: region.region_type.clone(),
         directive: String::new(),
-        file: file.path.to_string_lossy().into_owned(),
+        file: plan.file_name(&region.start_lines).to_owned(),
         unit: region.unit.clone(),
         line_start,
         column_start,
@@ -151,4 +154,10 @@ fn function_region(
         implicit_barrier: None,
         kind: region.code_kind,
     }
+}
+
+/// The user's line of `offset` (after the line markers before it) and its
+/// column in the line as it stands in the input.
+fn user_line_col(file: &SourceFile, offset: usize) -> (usize, usize) {
+    (file.user_line(offset), file.line_col(offset).1)
 }

@@ -531,7 +531,7 @@ impl Planner<'_> {
         let (_, cancel) = (self.cancelled.iter())
             .find(|(cancelled, _)| std::ptr::eq(&self.model.sites[**cancelled], site))?;
         let cancel = &self.model.sites[*cancel];
-        let line = self.file.line_of(cancel.span.start);
+        let line = self.file.user_line(cancel.span.start);
         Some(format!("`{}` on line {line}", cancel.directive.render()))
     }
 
@@ -555,22 +555,13 @@ impl Planner<'_> {
         end_site: Option<usize>,
     ) -> usize {
         let id = self.plan.regions.len() + 1;
-        let start_lines = (
-            self.file.line_of(site.span.start),
-            self.file
-                .line_of(site.span.end.max(site.span.start + 1) - 1),
-        );
+        let start_lines = self.file.lines(&site.span);
         let end_lines = match (end_site, &site.block, site.end_site) {
-            (Some(e), _, _) | (None, _, Some(e)) => {
-                let s = &self.model.sites[e];
-                (
-                    self.file.line_of(s.span.start),
-                    self.file.line_of(s.span.end.max(s.span.start + 1) - 1),
-                )
-            }
+            (Some(e), _, _) | (None, _, Some(e)) => self.file.lines(&self.model.sites[e].span),
+            // The last byte of the block, on both ends.
             (None, Some(block), None) => {
-                let line = self.file.line_of(block.end.max(block.start + 1) - 1);
-                (line, line)
+                let last = block.end.max(block.start + 1) - 1;
+                self.file.lines(&(last..last + 1))
             }
             _ => start_lines,
         };

@@ -76,16 +76,16 @@ pub fn aux(
 /// region's IDF id, its enclosing unit and how its closing barrier is
 /// measured.
 pub fn push_ctc_string(
-    path: &str,
+    file_names: &[String],
     region: &Region,
     pomp_id: Option<&pomp2::RegionId>,
     scratch: &mut String,
     out: &mut String,
 ) {
-    let lines = |(first, last): (usize, usize)| pomp2::ctc::SourceRangeView {
-        file: path,
-        first_line: first as u32,
-        last_line: last as u32,
+    let lines = |lines: crate::source::Lines| pomp2::ctc::SourceRangeView {
+        file: &file_names[lines.file.index()],
+        first_line: lines.first as u32,
+        last_line: lines.last as u32,
     };
     let extended = pomp_id.is_some();
     let pomp_id = pomp_id.map(|id| id.to_string());

@@ -302,7 +302,7 @@ fn expected(region: &Region, path: &str) -> String {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    let lines = |(first, last): (usize, usize)| format!("{path}:{first}:{last}");
+    let lines = |l: crate::source::Lines| format!("{path}:{}:{}", l.first, l.last);
     let start = lines(region.start_lines);
     let end = lines(region.end_lines);
     if region.user {

@@ -22,7 +22,6 @@ impl Planner<'_> {
                 continue;
             }
             let id = self.plan.regions.len() + 1;
-            let line = |offset: usize| self.file.line_of(offset);
             let last = function.span.end.max(function.span.start + 1) - 1;
             // A loop or call is its own head and end, each on its lines.
             let (entry, exit) = match function.kind {
@@ -40,8 +39,8 @@ impl Planner<'_> {
                 handle: self.handle_name(id),
                 parent: None,
                 name: Some(function.name.clone()),
-                start_lines: (line(function.span.start), line(entry)),
-                end_lines: (line(exit), line(last)),
+                start_lines: self.file.lines(&(function.span.start..entry + 1)),
+                end_lines: self.file.lines(&(exit..last + 1)),
                 aux: vec![(name_key.clone(), function.name.clone())],
                 unit: function.unit.clone(),
                 code_kind: Some(function.kind),
@@ -67,15 +66,15 @@ impl Planner<'_> {
         let mangled = (self.file.language == crate::language::Language::C && !statement)
             .then_some(function.name.as_str());
         let mut names = vec![function.name.clone()];
+        let place = self.file.place(function.span.start);
+        let path = self.file.file_name(place.file);
         if statement {
-            let path = self.file.path.to_string_lossy();
             let short = path.rsplit(['/', '\\']).next().unwrap_or(&path);
-            let line = self.file.line_of(function.span.start);
-            names.push(format!("{path}:{line}"));
-            names.push(format!("{short}:{line}"));
+            names.push(format!("{path}:{}", place.line));
+            names.push(format!("{short}:{}", place.line));
         }
         filter.excludes(
-            &self.file.path,
+            std::path::Path::new(path.as_ref()),
             &crate::filter::RegionNames { names, mangled },
         )
     }
@@ -88,15 +87,18 @@ impl Planner<'_> {
             return false;
         }
         let unit = (self.model.unit_at(site.span.start)).map(|u| self.model.units[u].name.as_str());
+        let place = self.file.place(site.span.start);
+        let path = self.file.file_name(place.file);
+        let path = std::path::Path::new(path.as_ref());
         let names = crate::filter::construct_names(
             region_type,
             site.directive.argument.as_deref(),
             unit,
-            &self.file.path,
-            self.file.line_of(site.span.start),
+            path,
+            place.line,
         );
         filter.excludes(
-            &self.file.path,
+            path,
             &crate::filter::RegionNames {
                 names,
                 mangled: None,

@@ -6,7 +6,7 @@ use super::{rules, Call, Config, EventSet, ImplicitBarrier, Interface, Pair, Sha
 use crate::diagnostics::Diagnostic;
 use crate::directive::Directive;
 use crate::model::{LockCall, Model};
-use crate::source::{SourceFile, Span};
+use crate::source::{Lines, SourceFile, Span};
 use std::borrow::Cow;
 
 /// A measured region: one per instrumented construct (a combined construct
@@ -34,8 +34,9 @@ pub struct Region {
     pub parent: Option<usize>,
     /// Critical name or user region name.
     pub name: Option<String>,
-    pub start_lines: (usize, usize),
-    pub end_lines: (usize, usize),
+    /// The lines of the opening and of the closing, in the user's files.
+    pub start_lines: Lines,
+    pub end_lines: Lines,
     /// Key/value pairs beyond type and position (numSections, ...).
     pub aux: Vec<(String, String)>,
     /// The enclosing function or program unit.
@@ -227,8 +228,10 @@ pub struct Plan {
     /// regions`, `lock routines`.
     pub unmeasured: std::collections::BTreeSet<String>,
     /// What the regions' CTC strings are made of beyond the regions: the
-    /// file's path, and whether they carry pomp's extended keys.
-    ctc_path: String,
+    /// names of the files they lie in (the input and those its line
+    /// markers name, by [`crate::source::FileId::index`]), and whether
+    /// they carry pomp's extended keys.
+    file_names: Vec<String>,
     ctc_extended: bool,
     /// The construct registration counts the user regions too (see
     /// [`NamedPlan::init_function`]).
@@ -266,7 +269,7 @@ impl Plan {
             user_region,
             thread_private: options.thread_private.clone(),
             unmeasured: Default::default(),
-            ctc_path: file.path.to_string_lossy().into_owned(),
+            file_names: file.file_names(),
             ctc_extended: options.events == EventSet::Extended,
             users_counted_with_constructs: options.events == EventSet::Opari2,
         }
@@ -341,7 +344,13 @@ impl NamedPlan {
     /// output that writes each string once need not hold them.
     pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
         let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
-        ctc::push_ctc_string(&self.ctc_path, region, pomp_id.as_ref(), scratch, out);
+        ctc::push_ctc_string(&self.file_names, region, pomp_id.as_ref(), scratch, out);
+    }
+
+    /// The name of the file `lines` lie in, as CTC strings and the IDF
+    /// give it.
+    pub fn file_name(&self, lines: &Lines) -> &str {
+        &self.file_names[lines.file.index()]
     }
 
     /// The function assigning the handles of the file's construct regions.

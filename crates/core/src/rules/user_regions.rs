@@ -82,11 +82,7 @@ impl Planner<'_> {
 
     pub(super) fn close_user_region(&mut self, region: usize, end_site: usize) {
         let site = &self.model.sites[end_site];
-        let lines = (
-            self.file.line_of(site.span.start),
-            self.file
-                .line_of(site.span.end.max(site.span.start + 1) - 1),
-        );
+        let lines = self.file.lines(&site.span);
         let r = &mut self.plan.regions[region];
         r.end_site = Some(end_site);
         r.end_lines = lines;

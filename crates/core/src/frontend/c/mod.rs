@@ -12,7 +12,6 @@
 mod conditionals;
 mod configurations;
 pub(crate) mod expression;
-pub(crate) mod lex;
 mod nodes;
 mod parse;
 mod pieces;
@@ -24,6 +23,7 @@ mod statements;
 mod syntax;
 
 use super::{FrontEnd, LastReading};
+pub(crate) use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
 use crate::source::SourceFile;
 use nodes::Nodes;

@@ -75,7 +75,7 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
                     .with_note(format!(
                         "the code closing this construct after its block must be placed under \
                          the same condition, and line {} may change what it means",
-                        prepared.file.line_of(line.start)
+                        prepared.file.user_line(line.start)
                     )),
                 );
                 break;

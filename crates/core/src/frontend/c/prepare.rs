@@ -1,7 +1,10 @@
 //! A file made ready for parsing: its directives found and parsed, its
 //! conditionals decided where they can be, lock routines located, and the
-//! text the grammar reads, with directives and code that is not compiled
-//! masked by spaces (offsets and lines stay those of the file).
+//! text the grammar reads, with directives, line markers and code that is
+//! not compiled masked by spaces (offsets and lines stay those of the
+//! file). Directives and lock calls in a library's headers (system
+//! headers and `omp.h`, in a preprocessed file) are left alone, as the
+//! library wrote them.
 
 use super::conditionals::{blank_bytes, Assignment, Conditionals};
 use super::expression::Known;
@@ -106,15 +109,13 @@ impl<'f> Prepared<'f> {
             cplusplus: file.language == Language::Cpp,
         };
         let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
+        let ours = |at: usize| !conditionals.is_dead(at) && !file.in_library_header(at);
         let directives: Vec<RawDirective> = found
             .directives
             .into_iter()
-            .filter(|d| !conditionals.is_dead(d.span.start))
+            .filter(|d| ours(d.span.start))
             .collect();
-        let lock_mentions: Vec<Span> = mentions
-            .into_iter()
-            .filter(|m| !conditionals.is_dead(m.start))
-            .collect();
+        let lock_mentions: Vec<Span> = mentions.into_iter().filter(|m| ours(m.start)).collect();
         if !always && directives.is_empty() && lock_mentions.is_empty() {
             return None;
         }
@@ -162,9 +163,15 @@ impl<'f> Prepared<'f> {
     }
 
     /// Blanks, in `buffer` (the file's bytes from `offset` on), the
-    /// directives and what the configuration `assignment` does not compile.
+    /// directives, the line markers (which are no statements wherever
+    /// they stand) and what the configuration `assignment` does not
+    /// compile.
     fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
         let end = offset + buffer.len();
+        for marker in self.file.line_map().spans_within(offset..end) {
+            let span = marker.start.max(offset)..marker.end.min(end);
+            blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
+        }
         let first = self.directives.partition_point(|d| d.span.end <= offset);
         for d in self.directives[first..]
             .iter()

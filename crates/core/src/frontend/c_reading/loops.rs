@@ -5,7 +5,7 @@
 //! (`for (int i = 0; ...)`).
 
 use super::{Init, Kind, Reading, Syntax};
-use crate::frontend::c::lex::{TokenKind, Tokens};
+use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
 
 impl<S: Syntax> Reading<'_, S> {

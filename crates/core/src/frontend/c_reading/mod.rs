@@ -246,12 +246,12 @@ impl<S: Syntax> Reading<'_, S> {
         )
         .with_note(format!(
             "the parser reports a syntax problem at line {}; pomp never guesses where a block ends",
-            file.line_of(doubt.error_at)
+            file.user_line(doubt.error_at)
         ));
         if let Some((name, at)) = doubt.conditional {
             diagnostic = diagnostic.with_note(format!(
                 "the conditional `{name}` at line {} lies in it and is not one pomp can read",
-                file.line_of(at)
+                file.user_line(at)
             ));
         }
         Err(diagnostic)
@@ -278,7 +278,7 @@ impl<S: Syntax> Reading<'_, S> {
             has_else,
             branches,
         } = alternatives;
-        let line = self.syntax.file().line_of(extent.start);
+        let line = self.syntax.file().user_line(extent.start);
         let refuse = |why: &str| {
             Diagnostic::error(
                 d.span.clone(),

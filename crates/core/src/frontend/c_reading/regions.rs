@@ -2,6 +2,9 @@
 //! ends: function definitions and lambdas, where each body's code begins
 //! and ends, and the statements of `main` that end the run.
 //!
+//! Definitions in a library's headers (of a preprocessed file) are left
+//! alone.
+//!
 //! A body is measured from just after its `{` to its `}`; every other way
 //! out (`return`, an exception) is left to the output, which closes the
 //! region when the body's scope is left. So only the body's braces matter
@@ -145,7 +148,7 @@ impl<S: Syntax> Regions<'_, S> {
         let enclosing = self.around.last().map(|a| a.name.clone());
         let (name, kind) = match kind {
             Kind::Lambda => {
-                let line = syntax.file().line_of(extent.start);
+                let line = syntax.file().user_line(extent.start);
                 let outer = enclosing.as_deref().unwrap_or("<file>");
                 (format!("{outer}::lambda@{line}"), CodeKind::Lambda)
             }
@@ -162,6 +165,11 @@ impl<S: Syntax> Regions<'_, S> {
                 }
             }
         };
+        // A library header's functions (of a preprocessed file) are the
+        // library's: neither they nor code in them are measured.
+        if syntax.file().in_library_header(extent.start) {
+            return;
+        }
         let Some(body) = syntax.body(node) else {
             return;
         };
@@ -226,7 +234,7 @@ impl<S: Syntax> Regions<'_, S> {
         if self.in_construct(&extent) || after_pragma(&syntax.file().bytes, extent.start) {
             return;
         }
-        let line = syntax.file().line_of(extent.start);
+        let line = syntax.file().user_line(extent.start);
         self.functions.push(Function {
             name: format!("{function}::loop@{line}"),
             kind: CodeKind::Loop,

@@ -77,7 +77,7 @@ impl Clang {
         let unit =
             TranslationUnit::parse(&path, &file.bytes, &self.flags.clang_args(file.language))
                 .map_err(|why| vec![Diagnostic::error(0..0, why, "not read")])?;
-        let errors = read_errors(unit.diagnostics());
+        let errors = read_errors(file, unit.diagnostics());
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -91,8 +91,9 @@ impl Clang {
 /// leads to it, and the errors after it, which may follow from it, are
 /// only counted. Other errors in a header (gcc's `omp.h` uses attributes
 /// clang does not know) matter only where they break the file's own code,
-/// and clang reports that in the file.
-fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
+/// and clang reports that in the file; in a preprocessed file, the lines
+/// of a library's header are such a header's.
+fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
     let check_flags = || {
         format!(
             "the clang front end reads a file only as the compiler would compile it; check the \
@@ -100,7 +101,8 @@ fn read_errors(diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
             crate::flags::advise("frontend", Some("tree-sitter"))
         )
     };
-    let errors = diagnostics.into_iter().filter(|d| d.error);
+    let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_library_header(at));
+    let errors = (diagnostics.into_iter()).filter(|d| d.error && (d.preprocessor || !in_header(d)));
     let (fatal, other): (Vec<ClangDiagnostic>, Vec<ClangDiagnostic>) =
         errors.partition(|d| d.preprocessor);
     if fatal.is_empty() {

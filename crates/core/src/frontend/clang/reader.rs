@@ -18,11 +18,14 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
         let i = skipped.partition_point(|s| s.start <= at);
         i > 0 && skipped[i - 1].contains(&at)
     };
+    // A library header's code (in a preprocessed file) is left as the
+    // library wrote it.
+    let ours = |at: usize| !in_skipped(at) && !file.in_library_header(at);
     // `_Pragma` in a `#define` is found where the macro is used.
     let raw: Vec<RawDirective> = scan::scan(&file.bytes)
         .directives
         .into_iter()
-        .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }) && !in_skipped(d.span.start))
+        .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }) && ours(d.span.start))
         .collect();
     let spans: Vec<Span> = raw.iter().map(|d| d.span.clone()).collect();
     let tree = Tree::new(unit, &file.bytes, &skipped, &spans);
@@ -49,7 +52,9 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
     let parses: Vec<c_reading::Parse> = (directives.iter())
         .map(|d| crate::frontend::c::parse_raw(d, file.language))
         .collect();
-    let mentions = crate::frontend::c::lock_mentions(&file.bytes);
+    let mentions: Vec<Span> = (crate::frontend::c::lock_mentions(&file.bytes).into_iter())
+        .filter(|m| !file.in_library_header(m.start))
+        .collect();
     let mut model = c_reading::read(&syntax, &directives, &parses, &mentions, found);
     let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());
     c_reading::regions::read(&mut model, &syntax, roots, regions);

@@ -6,7 +6,10 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::Sentinel;
-use crate::language::fortran::fixed_form::{self, Fields};
+use crate::language::fortran::{
+    self,
+    fixed_form::{self, Fields},
+};
 use crate::source::Span;
 
 /// One physical line.
@@ -28,6 +31,10 @@ pub(crate) enum LineKind {
     /// A line of an `!$omp` or `!$pomp` directive.
     Directive,
     Preprocessor,
+    /// A line marker (`# 12 "app.F90"`, `#line 12`): a preprocessor line
+    /// that is nothing to the statements and directives around it, which
+    /// go on across it as across a blank line.
+    Marker,
     /// Code, `!$` and `!P$` lines included.
     Code(Code),
 }
@@ -103,6 +110,20 @@ impl Scan {
             }
         }
         (openmp, pomp)
+    }
+
+    /// The index of the first line after `line` that is no blank line,
+    /// comment line or line marker: where a directive's continuation is
+    /// looked for, as gfortran looks for it.
+    fn next_continuable(&self, line: usize) -> usize {
+        (line + 1..self.lines.len())
+            .find(|&i| {
+                !matches!(
+                    self.kinds[i],
+                    LineKind::Blank | LineKind::Comment | LineKind::Marker
+                )
+            })
+            .unwrap_or(self.lines.len())
     }
 
     /// Index of the line containing `offset`.
@@ -253,7 +274,8 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
             })
         };
         scan.kinds[i] = match rest[0] {
-            b'#' if first == 0 => LineKind::Preprocessor,
+            _ if crate::source::markers::is_marker(text) => LineKind::Marker,
+            _ if fortran::is_preprocessor_line(text) => LineKind::Preprocessor,
             b'!' if pomp_conditional_sentinel(rest, false).is_some() => {
                 code(Condition::Instrumenting { sentinel: first })
             }
@@ -285,7 +307,7 @@ fn scan_free(bytes: &[u8], scan: &mut Scan) {
         let mut last = i;
         let mut broken = false;
         while continued {
-            let next = last + 1;
+            let next = scan.next_continuable(last);
             match sentinels.get(next).copied().flatten() {
                 Some((s, start, len)) if s == sentinel => {
                     let (content, more) =
@@ -346,7 +368,8 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
             })
         };
         scan.kinds[i] = match text[0] {
-            b'#' => LineKind::Preprocessor,
+            _ if crate::source::markers::is_marker(text) => LineKind::Marker,
+            _ if fortran::is_preprocessor_line(text) => LineKind::Preprocessor,
             first
                 if fixed_form::is_comment_start(first)
                     && pomp_conditional_sentinel(text, true).is_some() =>
@@ -409,11 +432,11 @@ fn scan_fixed(bytes: &[u8], scan: &mut Scan) {
         }
         let mut text = content(&line, len);
         let mut last = i;
-        while let Some(Some((s, len, true))) = sentinels.get(last + 1).copied() {
+        while let Some(Some((s, len, true))) = sentinels.get(scan.next_continuable(last)).copied() {
             if s != sentinel {
                 break;
             }
-            last += 1;
+            last = scan.next_continuable(last);
             text.extend(content(&scan.lines[last], len));
         }
         scan.directives.push(RawDirective {
@@ -447,6 +470,7 @@ mod tests {
                 LineKind::Comment => "comment".to_string(),
                 LineKind::Directive => "directive".to_string(),
                 LineKind::Preprocessor => "preprocessor".to_string(),
+                LineKind::Marker => "marker".to_string(),
                 LineKind::Code(code) => match code.condition {
                     Condition::Always => "code".to_string(),
                     Condition::OpenMp { sentinel } => format!("openmp@{sentinel}"),
@@ -541,6 +565,20 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["parallel", "private(i)"]
         );
+    }
+
+    #[test]
+    fn continuations_go_on_past_blank_comment_and_marker_lines() {
+        let free = "!$omp parallel do &\n\n! why\n# 12 \"a.F90\"\n!$omp& private(i)\ndo i = 1, 2\n";
+        let text = |source: &str, fixed| texts(source, fixed)[0].1.clone();
+        assert_eq!(text(free, false), "parallel do private(i)");
+        let scan = scan(free.as_bytes(), false);
+        assert_eq!(scan.kinds[3], LineKind::Marker);
+        let fixed = "c$omp parallel do\n\nc why\n#line 12\nc$omp+ private(i)\n      do i = 1, 2\n";
+        assert_eq!(text(fixed, true), "parallel do private(i)");
+        // A directive not continued ends before the lines after it.
+        let ended = "c$omp barrier\n\n# 3 \"a.F\"\n      x = 1\n";
+        assert_eq!(texts(ended, true)[0].0, "c$omp barrier");
     }
 
     #[test]

@@ -48,7 +48,8 @@ impl FrontEnd for TreeSitterFortran {
             ParseText::fixed(&decided.text, &scan, &decided.blanked)
         } else {
             let preprocessed = crate::language::fortran::preprocessed_by_suffix(&file.path)
-                || scan.kinds.contains(&lines::LineKind::Preprocessor);
+                || (scan.kinds.iter())
+                    .any(|k| matches!(k, lines::LineKind::Preprocessor | lines::LineKind::Marker));
             ParseText::free(&decided.text, &scan, preprocessed)
         };
         let tree = parse_fortran(&parse.bytes);
@@ -115,7 +116,10 @@ impl<'a> Analysis<'a> {
         // Names of open user regions: Fortran names are case-insensitive,
         // so `inst end(NAME)` closes `inst begin(name)` and is spelt like it.
         let mut user_regions: Vec<String> = Vec::new();
-        for raw in &self.scan.directives {
+        // A library header's directives are the library's own: they are
+        // left as written.
+        let ours = self.scan.directives.iter();
+        for raw in ours.filter(|raw| !self.file.in_library_header(raw.span.start)) {
             match parse_directive(&raw.text, raw.sentinel, self.file.language) {
                 Ok(parsed) => {
                     for clause in &parsed.unknown {

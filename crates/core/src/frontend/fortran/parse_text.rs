@@ -82,8 +82,14 @@ impl ParseText {
         for (line, kind) in scan.lines.iter().zip(&scan.kinds) {
             match kind {
                 LineKind::Code(_) => {}
-                // Comment lines may stand between a line and its continuation.
+                // Comment lines may stand between a line and its
+                // continuation, and so may line markers, which the grammar
+                // reads as blanks.
                 LineKind::Blank | LineKind::Comment => continue,
+                LineKind::Marker => {
+                    out[line.start..line.end].fill(b' ');
+                    continue;
+                }
                 LineKind::Directive | LineKind::Preprocessor => {
                     open = None;
                     continue;
@@ -138,7 +144,8 @@ impl ParseText {
                     out[line.start] = b'!';
                     continue;
                 }
-                LineKind::Blank => {
+                // A line marker, to the grammar, is a blank line.
+                LineKind::Blank | LineKind::Marker => {
                     // Blank up to column 72, but anything past it is ignored.
                     for b in &mut out[line.start..line.end] {
                         if *b != b'\t' {

@@ -75,7 +75,7 @@ impl Analysis<'_> {
     }
 
     fn loop_region(&self, node: Node, constructs: &[Span]) -> Option<Function> {
-        let line = self.file.line_of(self.original_span(node).start);
+        let line = self.file.user_line(self.original_span(node).start);
         let unit = self.measured_unit(node, constructs)?;
         let name = format!("{unit}::loop@{line}");
         self.region_of(node, CodeKind::Loop, name, unit)
@@ -92,7 +92,8 @@ impl Analysis<'_> {
             return None;
         }
         let unit = &self.model.units[self.model.units.unit_at(span.start)?];
-        (unit.declarations_at? <= span.start).then(|| unit.name.clone())
+        let library = self.file.in_library_header(unit.span.start);
+        (unit.declarations_at? <= span.start && !library).then(|| unit.name.clone())
     }
 
     /// `node`, in a measured unit, measured from the start of its line to

@@ -119,6 +119,10 @@ impl Analysis<'_> {
             let Some(entry) = unit.declarations_at else {
                 continue;
             };
+            // A library header's units are the library's.
+            if self.file.in_library_header(unit.span.start) {
+                continue;
+            }
             let mut cursor = node.walk();
             let children: Vec<Node> = node.named_children(&mut cursor).collect();
             let ending = (children.iter())
@@ -354,8 +358,11 @@ impl Analysis<'_> {
             };
             if let Some(callee) = callee.filter(|c| c.kind() == "identifier") {
                 let name = self.parse_text_of(callee).to_ascii_lowercase();
-                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str()) {
-                    let span = self.original_span(callee);
+                let span = self.original_span(callee);
+                // A library header's calls are the library's own.
+                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str())
+                    && !self.file.in_library_header(span.start)
+                {
                     if span.len() == callee.byte_range().len() {
                         calls.push(LockCall { span, name });
                     } else {

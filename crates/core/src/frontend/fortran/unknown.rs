@@ -56,7 +56,7 @@ impl Analysis<'_> {
                         "it ends at line {} with an end directive of its own, after the loop; \
                          pomp closes `{name}` right after the loop and cannot put its own end \
                          directive and calls around a construct it does not know",
-                        self.file.line_of(end.span.start)
+                        self.file.user_line(end.span.start)
                     )),
                 );
                 continue;

@@ -33,8 +33,7 @@ impl Renderer<'_> {
         let (outer, inner) = self.routine_indents();
         let deeper = format!("{inner}  ");
         // Each distinct string once, NUL-terminated for C.
-        let file_name = self.file.path.to_string_lossy().into_owned();
-        let mut strings: Vec<String> = vec![file_name.clone()];
+        let mut strings: Vec<String> = vec![self.file.path.to_string_lossy().into_owned()];
         let mut string_var = |text: &str| {
             let index = strings.iter().position(|s| s == text).unwrap_or_else(|| {
                 strings.push(text.to_string());
@@ -50,11 +49,15 @@ impl Renderer<'_> {
             assignments.push(format!("{d}%name = {}", string_var(&fields.name)));
             assignments.push(format!("{d}%sub_name = {}", string_var(&fields.sub_name)));
             assignments.push(format!("{d}%num_sections = {}", fields.num_sections));
-            assignments.push(format!("{d}%file_name = {}", string_var(&file_name)));
-            assignments.push(format!("{d}%begin_first_line = {}", region.start_lines.0));
-            assignments.push(format!("{d}%begin_last_line = {}", region.start_lines.1));
-            assignments.push(format!("{d}%end_first_line = {}", region.end_lines.0));
-            assignments.push(format!("{d}%end_last_line = {}", region.end_lines.1));
+            let file_name = self.plan.file_name(&region.start_lines);
+            assignments.push(format!("{d}%file_name = {}", string_var(file_name)));
+            assignments.push(format!(
+                "{d}%begin_first_line = {}",
+                region.start_lines.first
+            ));
+            assignments.push(format!("{d}%begin_last_line = {}", region.start_lines.last));
+            assignments.push(format!("{d}%end_first_line = {}", region.end_lines.first));
+            assignments.push(format!("{d}%end_last_line = {}", region.end_lines.last));
             // The last one's `next` stays null, as common blocks start zeroed.
             if let Some(next) = self.plan.regions.get(i + 1) {
                 assignments.push(format!("{d}%next = c_loc({})", self.descriptor(next).0));

@@ -138,11 +138,13 @@ struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
+    /// The marker resuming the numbering of the input's line `line`
+    /// (physical, 1-based) as the input's own markers give it.
     fn line_marker(&self, line: usize) -> String {
         if !self.config.line_markers {
             String::new()
         } else {
-            format!("#line {line} {}\n", self.file.quoted_path())
+            self.file.line_marker(line)
         }
     }
 

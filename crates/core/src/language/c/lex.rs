@@ -290,6 +290,18 @@ impl Tokens<'_> {
     /// [`Iterator::next`] would find first among them, found without
     /// lexing the words and punctuation in between.
     pub fn next_brace(&mut self) -> Option<Token> {
+        self.next_notable(true)
+    }
+
+    /// The next preprocessor line, found as [`Tokens::next_brace`] finds
+    /// braces.
+    pub fn next_preprocessor_line(&mut self) -> Option<Token> {
+        self.next_notable(false)
+    }
+
+    /// The next brace (`braces`) or else preprocessor line, the tokens
+    /// before it skipped.
+    fn next_notable(&mut self, braces: bool) -> Option<Token> {
         let bytes = self.bytes;
         loop {
             // Where the last token ended: a token boundary, in code.
@@ -302,13 +314,14 @@ impl Tokens<'_> {
                     .iter()
                     .position(|&b| NOTABLE[b as usize])?;
             match bytes[at] {
-                b @ (b'{' | b'}') => {
+                b @ (b'{' | b'}') if braces => {
                     self.pos = at + 1;
                     return Some(Token {
                         kind: TokenKind::Punct(b),
                         span: at..at + 1,
                     });
                 }
+                b'{' | b'}' => self.pos = at + 1,
                 b'/' => {
                     self.pos = match bytes.get(at + 1) {
                         Some(b'*') => block_comment_end(bytes, at),
@@ -316,13 +329,21 @@ impl Tokens<'_> {
                         _ => at + 1,
                     };
                 }
-                b'#' if at_line_start(bytes, at) => self.pos = directive_line_end(bytes, at),
+                b'#' if at_line_start(bytes, at) => {
+                    self.pos = directive_line_end(bytes, at);
+                    if !braces {
+                        return Some(Token {
+                            kind: TokenKind::Preprocessor,
+                            span: at..self.pos,
+                        });
+                    }
+                }
                 b'#' => self.pos = at + 1,
                 _ => {
                     // A quote may end a word (`1'000`) or follow the prefix
                     // of its literal (`u8"`, `R"(`): the tokens from the
                     // start of its line, or from the last boundary, tell.
-                    // None of them is a brace.
+                    // None of them is a brace or a preprocessor line.
                     self.pos = memchr::memrchr(b'\n', &bytes[boundary..at])
                         .map_or(boundary, |newline| boundary + newline + 1);
                     for token in self.by_ref() {
@@ -351,6 +372,17 @@ mod tests {
         (all, fast)
     }
 
+    /// The preprocessor lines `next` finds and those
+    /// `next_preprocessor_line` finds, from offset 0.
+    fn preprocessor_lines_both_ways(bytes: &[u8]) -> (Vec<Token>, Vec<Token>) {
+        let all = Tokens::new(bytes, 0..bytes.len())
+            .filter(|t| t.kind == TokenKind::Preprocessor)
+            .collect();
+        let mut tokens = Tokens::new(bytes, 0..bytes.len());
+        let fast = std::iter::from_fn(|| tokens.next_preprocessor_line()).collect();
+        (all, fast)
+    }
+
     #[test]
     fn next_brace_finds_the_braces_the_tokens_hold() {
         let text = "int a = 1'000; s = R\"x({)x\" + u8\"}\" + L'{' + u8R\"(})\";\n\
@@ -364,6 +396,8 @@ mod tests {
             for entry in std::fs::read_dir(root.join(dir)).unwrap() {
                 let bytes = std::fs::read(entry.unwrap().path()).unwrap();
                 let (all, fast) = braces_both_ways(&bytes);
+                assert_eq!(fast, all);
+                let (all, fast) = preprocessor_lines_both_ways(&bytes);
                 assert_eq!(fast, all);
             }
         }
@@ -383,6 +417,8 @@ mod tests {
         )) {
             let text = pieces.concat();
             let (all, fast) = braces_both_ways(text.as_bytes());
+            prop_assert_eq!(fast, all);
+            let (all, fast) = preprocessor_lines_both_ways(text.as_bytes());
             prop_assert_eq!(fast, all);
         }
     }
