@@ -1,6 +1,7 @@
 //! The generated-program test: random, valid, deterministic OpenMP programs
 //! in C and Fortran (free and fixed form) are compiled and run as written,
-//! then instrumented by pomp for both interfaces, linked against the
+//! then instrumented by pomp for both interfaces (some as the compiler's
+//! preprocessor writes them, line markers and headers in), linked against the
 //! checking libraries and run again (`tests/support/progen/check.rs`). A
 //! failing program is shrunk to the statements that make it fail.
 //!

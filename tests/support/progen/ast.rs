@@ -386,6 +386,9 @@ pub struct Measurement {
     /// (`POMP_THROTTLE_NUMCALLS`, any time per visit counting as cheap);
     /// none: every visit is timed.
     pub throttle_after: Option<u32>,
+    /// pomp is given the preprocessor's output (`gcc -E`, `gfortran -E
+    /// -cpp`) rather than the source.
+    pub preprocessed: bool,
 }
 
 impl Stmt {

@@ -401,9 +401,20 @@ pub fn check(
         }
     }
     let measurement = measurement::read(source);
+    let input = match measurement.preprocessed {
+        true => match preprocess(toolchain, &file, lang, dir) {
+            Ok(preprocessed) => preprocessed,
+            Err(e) => {
+                return Ok(Outcome::Invalid(format!(
+                    "the preprocessor fails on the original:\n{e}"
+                )))
+            }
+        },
+        false => file.clone(),
+    };
     for interface in interfaces {
         let instrumented = Instrumented {
-            file: &file,
+            file: &input,
             lang,
             interface: *interface,
             measurement: &measurement,
@@ -413,6 +424,31 @@ pub fn check(
         }
     }
     Ok(Outcome::Pass)
+}
+
+/// The preprocessor's output for `file`, as a build that saves its
+/// temporaries names it: `.i` for C, Fortran in lower case, which gfortran
+/// does not preprocess again.
+fn preprocess(
+    toolchain: &Toolchain,
+    file: &Path,
+    lang: Lang,
+    dir: &Path,
+) -> Result<PathBuf, String> {
+    let extension = match lang {
+        Lang::C => "i",
+        Lang::FortranFree => "f90",
+        Lang::FortranFixed => "f",
+    };
+    let preprocessed = dir.join(format!("case.preprocessed.{extension}"));
+    let mut command = Command::new(toolchain.compiler(lang));
+    command.args(["-E", "-fopenmp"]);
+    if lang.is_fortran() {
+        command.arg("-cpp");
+    }
+    command.arg(file).arg("-o").arg(&preprocessed);
+    build(command, dir)?;
+    Ok(preprocessed)
 }
 
 /// A program as one interface instruments it.

@@ -88,6 +88,9 @@ pub enum Feature {
     Filters,
     /// pomp's runtime stopping to time call paths after a few visits.
     Throttling,
+    /// pomp reading the program as the compiler's preprocessor wrote it,
+    /// line markers and the headers' text in it.
+    PreprocessedInput,
 }
 
 impl Feature {
@@ -150,6 +153,7 @@ impl Feature {
         Feature::CodeRegions,
         Feature::Filters,
         Feature::Throttling,
+        Feature::PreprocessedInput,
     ];
 }
 
@@ -380,10 +384,12 @@ impl Generator<'_> {
         }
         let throttle_after = (self.has(Feature::Throttling) && self.chance(60))
             .then(|| self.rng.random_range(1..=3));
+        let preprocessed = self.has(Feature::PreprocessedInput) && self.chance(25);
         Measurement {
             regions,
             filter,
             throttle_after,
+            preprocessed,
         }
     }
 

@@ -8,6 +8,7 @@ use super::ast::Measurement;
 const REGIONS: &str = "pomp regions: ";
 const FILTER: &str = "pomp filter: ";
 const THROTTLE_AFTER: &str = "pomp throttle after: ";
+const PREPROCESSED: &str = "pomp input: preprocessed";
 
 /// The lines to write as comments, without the comment's markers.
 pub fn header_lines(measurement: &Measurement) -> Vec<String> {
@@ -20,6 +21,9 @@ pub fn header_lines(measurement: &Measurement) -> Vec<String> {
     }
     if let Some(visits) = measurement.throttle_after {
         lines.push(format!("{THROTTLE_AFTER}{visits}"));
+    }
+    if measurement.preprocessed {
+        lines.push(PREPROCESSED.to_string());
     }
     lines
 }
@@ -40,6 +44,8 @@ pub fn read(text: &str) -> Measurement {
             measurement.filter.push(rule);
         } else if let Some(visits) = setting(THROTTLE_AFTER) {
             measurement.throttle_after = visits.parse().ok();
+        } else if line.contains(PREPROCESSED) {
+            measurement.preprocessed = true;
         }
     }
     measurement
