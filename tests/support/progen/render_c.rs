@@ -139,13 +139,8 @@ fn directive_line(c: &Construct) -> String {
         line.push_str(&clause_text(cl, &var, &cond));
     }
     if c.clauses.contains(&Clause::DefaultNone) {
-        for (firstprivate, v) in default_none_list(c, false) {
-            let kind = if firstprivate {
-                "firstprivate"
-            } else {
-                "shared"
-            };
-            write!(line, " {kind}({})", var(v)).unwrap();
+        for (sharing, v) in default_none_list(c, false) {
+            write!(line, " {}({})", sharing.clause(), var(v)).unwrap();
         }
     }
     line

@@ -397,13 +397,8 @@ impl Writer {
             text.push_str(&clause_text(clause, &var, &cond));
         }
         if c.clauses.contains(&Clause::DefaultNone) {
-            for (firstprivate, v) in default_none_list(c, true) {
-                let kind = if firstprivate {
-                    "firstprivate"
-                } else {
-                    "shared"
-                };
-                text.push_str(&format!(" {kind}({})", var(v)));
+            for (sharing, v) in default_none_list(c, true) {
+                text.push_str(&format!(" {}({})", sharing.clause(), var(v)));
             }
         }
         self.omp(indent, &text);
