@@ -561,7 +561,12 @@ impl Generator<'_> {
         if ctx.distribute_body {
             if deeper {
                 choices.push((2, Kind::If));
-                if self.has(Feature::ParallelInTeams) && self.has(Feature::NestedParallel) {
+                // The body of `distribute parallel for` is a team's of the
+                // league already: a parallel region there is nested in it.
+                if self.has(Feature::ParallelInTeams)
+                    && self.has(Feature::NestedParallel)
+                    && (!ctx.in_league_team || self.has(Feature::NestedParallelInTeams))
+                {
                     choices.push((2, Kind::Parallel));
                 }
             }
