@@ -7,6 +7,9 @@
 //! every region, and the HTML page must render in a browser without script
 //! errors.
 
+#[path = "support/runtime_library.rs"]
+mod runtime_library;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -47,24 +50,6 @@ fn succeed(command: &mut Command) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// libpomp_runtime.a, built for this test run so that it is current.
-fn runtime_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let binary = PathBuf::from(env!("CARGO_BIN_EXE_pomp"));
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let mut build = Command::new(cargo);
-        build
-            .current_dir(repository())
-            .args(["build", "--quiet", "-p", "pomp-runtime"]);
-        if binary.parent().is_some_and(|d| d.ends_with("release")) {
-            build.arg("--release");
-        }
-        succeed(&mut build);
-        binary.parent().unwrap().to_path_buf()
-    })
 }
 
 /// The corpus/report programs, built once through `pomp cc` with their IDF
@@ -131,7 +116,7 @@ fn build(dir: &Path, source: &Path, name: &str, flags: &[&str]) {
     succeed(
         pomp()
             .current_dir(dir)
-            .env("POMP_RUNTIME_DIR", runtime_dir())
+            .env("POMP_RUNTIME_DIR", runtime_library::directory())
             .env_remove("POMP_RUNTIME")
             .env_remove("POMP_CC")
             .env_remove("POMP_CXX")

@@ -2,6 +2,8 @@
 //! and CMake through pomp-cc, pomp-cxx and pomp-f90, run, and compared with
 //! the same projects built by the plain compilers.
 
+#[path = "support/runtime_library.rs"]
+mod runtime_library;
 #[path = "support/toolchains.rs"]
 mod toolchains;
 
@@ -9,7 +11,6 @@ use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use tempfile::TempDir;
 
 const THREADS: &str = "3";
@@ -74,7 +75,7 @@ impl Workspace {
         command
             .current_dir(cwd)
             .env("TMPDIR", self.scratch_root())
-            .env("POMP_RUNTIME_DIR", runtime_dir())
+            .env("POMP_RUNTIME_DIR", runtime_library::directory())
             .env("OMP_NUM_THREADS", THREADS)
             .env_remove("POMP_CC")
             .env_remove("POMP_CXX")
@@ -181,33 +182,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// Where libpomp_runtime.a is, built once for this test run so that it is
-/// current: `cargo test --test wrapper` does not build the runtime crate.
-fn runtime_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let release = pomp_binary()
-            .parent()
-            .is_some_and(|d| d.ends_with("release"));
-        let mut build = Command::new(cargo);
-        build
-            .current_dir(repository())
-            .args(["build", "--quiet", "-p", "pomp-runtime"]);
-        if release {
-            build.arg("--release");
-        }
-        succeed(&mut build);
-        let dir = pomp_binary().parent().unwrap().to_path_buf();
-        assert!(
-            dir.join("libpomp_runtime.a").is_file(),
-            "no libpomp_runtime.a in {}",
-            dir.display()
-        );
-        dir
-    })
 }
 
 /// The program built from a project by the plain compiler, and what it prints.
@@ -1939,13 +1913,13 @@ fn the_runtime_leaves_the_programs_math_functions_alone() {
 #[test]
 fn installed_wrappers_outlive_the_build_they_came_from() {
     let workspace = Workspace::new();
-    runtime_dir();
+    runtime_library::directory();
     // A build directory of its own, removed after the installation as
     // `cargo clean` removes target/.
     let build = workspace.path().join("build");
     std::fs::create_dir(&build).unwrap();
     for file in ["pomp", "libpomp_runtime.a"] {
-        std::fs::hard_link(runtime_dir().join(file), build.join(file)).unwrap();
+        std::fs::hard_link(runtime_library::directory().join(file), build.join(file)).unwrap();
     }
     let installed_dir = workspace.path().join("installed");
     let install = |path: &str| {

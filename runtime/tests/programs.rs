@@ -294,6 +294,16 @@ fn exit_inside_parallel_region_still_writes_profile() {
 }
 
 #[test]
+fn a_run_that_only_initialises_locks_leaves_a_profile() {
+    let exe = build("locks_only");
+    let run = run_ok(&exe, 2, &[], &[]);
+    assert_eq!(run.printed("done"), 1);
+    let profile = run.profile();
+    let parallel = region_id(&profile, "parallel", 20);
+    assert_eq!(visits(&profile, Some(parallel), "parallel"), 0);
+}
+
+#[test]
 fn fork_child_writes_its_own_profile_only() {
     let exe = build("fork");
     let run = run_ok(&exe, 2, &[], &[]);

@@ -44,6 +44,14 @@ impl Toolchain {
         self.name == "gcc"
     }
 
+    /// The OpenMP runtime its programs run on.
+    pub fn openmp_runtime(&self) -> &'static str {
+        match self.is_default() {
+            true => "libgomp",
+            false => "libomp",
+        }
+    }
+
     /// clang with libomp, where installed; `Err` says why it is not.
     pub fn clang() -> Result<Toolchain, String> {
         static FOUND: OnceLock<Result<Toolchain, String>> = OnceLock::new();

@@ -91,6 +91,10 @@ macro_rules! lock_family {
      $unset:ident => $omp_unset:ident / $fortran_unset:ident,
      $test:ident => $omp_test:ident / $fortran_test:ident as $test_kind:ident) => {
         pub(crate) unsafe fn $init(lock: Lock) {
+            // Often a program's first POMP2 call: it starts the runtime as
+            // any event does, so that the run leaves a profile even when
+            // nothing else it measures runs.
+            crate::ensure_running();
             forward!(lock, $omp_init / $fortran_init)
         }
         pub(crate) unsafe fn $destroy(lock: Lock) {

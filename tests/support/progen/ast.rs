@@ -314,6 +314,35 @@ impl Clause {
         }
     }
 
+    /// The name of a clause a directive may hold at most once (clauses
+    /// that exclude each other share one); `None` for those that may
+    /// repeat.
+    pub fn once_per_directive(&self) -> Option<&'static str> {
+        Some(match self {
+            Clause::DefaultNone | Clause::DefaultShared => "default",
+            Clause::If(modifier, _) => modifier.unwrap_or("if"),
+            Clause::NumThreads(_) => "num_threads",
+            Clause::Schedule(..) => "schedule",
+            Clause::Collapse(_) => "collapse",
+            Clause::Nowait => "nowait",
+            Clause::Ordered => "ordered",
+            Clause::NumTeams(_) => "num_teams",
+            Clause::Filter(_) => "filter",
+            Clause::ProcBind(_) => "proc_bind",
+            Clause::Untied => "untied",
+            Clause::Mergeable => "mergeable",
+            Clause::Final(_) => "final",
+            Clause::Priority(_) => "priority",
+            Clause::Grainsize(_) | Clause::NumTasks(_) => "grainsize or num_tasks",
+            Clause::Nogroup => "nogroup",
+            Clause::Hint(_) => "hint",
+            Clause::Order(_) => "order",
+            Clause::Simdlen(_) => "simdlen",
+            Clause::Bind(_) => "bind",
+            _ => return None,
+        })
+    }
+
     /// Variables a clause reads or refers to in the enclosing context.
     pub fn referenced_vars(&self) -> Vec<Var> {
         self.named_vars()
@@ -340,6 +369,26 @@ pub struct Program {
     pub helpers: Vec<Helper>,
     /// The status `main` ends with.
     pub exit_code: u8,
+    pub measurement: Measurement,
+}
+
+/// What is measured besides the OpenMP constructs, and how: the program's
+/// file states it in its header (`super::measurement`), so that a kept
+/// program is checked as it was generated.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Measurement {
+    /// The code regions pomp makes (`--regions=...`).
+    pub regions: Option<String>,
+    /// The rules of the filter's region-name block (`--filter`), each as a
+    /// filter file writes it: `EXCLUDE kernel1 *loop@*`.
+    pub filter: Vec<String>,
+    /// The visits after which pomp's runtime stops timing a call path
+    /// (`POMP_THROTTLE_NUMCALLS`, any time per visit counting as cheap);
+    /// none: every visit is timed.
+    pub throttle_after: Option<u32>,
+    /// pomp is given the preprocessor's output (`gcc -E`, `gfortran -E
+    /// -cpp`) rather than the source.
+    pub preprocessed: bool,
 }
 
 impl Stmt {

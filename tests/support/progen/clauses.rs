@@ -47,23 +47,45 @@ pub fn clause_text(
     }
 }
 
-/// The `shared` list a `default(none)` construct needs: everything its
+/// How a `default(none)` construct lists a variable it uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    Shared,
+    Firstprivate,
+    Private,
+}
+
+impl Sharing {
+    pub fn clause(self) -> &'static str {
+        match self {
+            Sharing::Shared => "shared",
+            Sharing::Firstprivate => "firstprivate",
+            Sharing::Private => "private",
+        }
+    }
+}
+
+/// The data-sharing list a `default(none)` construct needs: everything its
 /// body and clauses use that no clause of its own names. Loop indices from
 /// outside are read-only inside, so they are shared, except in tasks, which
-/// may outlive the loop that sets them.
+/// may outlive the loop that sets them: there they are firstprivate.
 ///
-/// gfortran also wants the indices of `simd` loops inside listed: they are
-/// lastprivate there, and so refer to the variable outside.
-pub fn default_none_list(c: &Construct, fortran: bool) -> Vec<(bool, Var)> {
+/// gfortran also wants the indices of `simd` loops inside listed, which
+/// are lastprivate there and so refer to the variable outside: where the
+/// body uses no value of theirs from outside they are private, since a
+/// shared one would also be the index of every sequential loop of the
+/// body over it, which each thread of a team then steps at once.
+pub fn default_none_list(c: &Construct, fortran: bool) -> Vec<(Sharing, Var)> {
     let bound: Vec<u8> = match &c.body {
         Body::Loop(nest) => nest.loops.iter().map(|(d, _)| *d).collect(),
         _ => Vec::new(),
     };
     let mut used: Vec<Var> = Vec::new();
+    let mut simd: Vec<Var> = Vec::new();
     for child in c.body.children() {
         used.extend(free_vars(child, &bound));
         if fortran {
-            simd_indices(child, &mut used);
+            simd_indices(child, &mut simd);
         }
     }
     if let Body::Workshare(stmts) = &c.body {
@@ -98,13 +120,22 @@ pub fn default_none_list(c: &Construct, fortran: bool) -> Vec<(bool, Var)> {
             other => other.named_vars(),
         })
         .collect();
-    used.sort();
-    used.dedup();
     let task = c.names.iter().any(|n| matches!(*n, "task" | "taskloop"));
-    used.into_iter()
-        .filter(|v| !named.contains(v) && !matches!(v, Var::Index(d) if bound.contains(d)))
-        .map(|v| (task && matches!(v, Var::Index(_)), v))
-        .collect()
+    let mut list: Vec<(Sharing, Var)> = (used.iter().copied())
+        .map(|v| match task && matches!(v, Var::Index(_)) {
+            true => (Sharing::Firstprivate, v),
+            false => (Sharing::Shared, v),
+        })
+        .chain(
+            (simd.into_iter())
+                .filter(|v| !used.contains(v))
+                .map(|v| (Sharing::Private, v)),
+        )
+        .filter(|(_, v)| !named.contains(v) && !matches!(v, Var::Index(d) if bound.contains(d)))
+        .collect();
+    list.sort_by_key(|(_, v)| *v);
+    list.dedup_by_key(|(_, v)| *v);
+    list
 }
 
 fn simd_indices(stmts: &[Stmt], out: &mut Vec<Var>) {

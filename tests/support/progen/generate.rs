@@ -30,16 +30,23 @@ pub enum Feature {
     Taskwait,
     Taskgroup,
     TaskReduction,
+    /// `task_reduction` on a taskgroup that no parallel region encloses.
+    OrphanedTaskReduction,
     Taskloop,
     Taskyield,
     Flush,
     Scope,
     LoopConstruct,
+    /// A loop construct whose iterations a team or a league shares: bound
+    /// to a parallel or teams region, `parallel loop` too.
+    SharedLoopConstruct,
     Simd,
     Teams,
     /// `distribute parallel for` and `teams distribute parallel for`: a
     /// parallel region nested in `teams`.
     ParallelInTeams,
+    /// A parallel region nested in a parallel region in `teams`.
+    NestedParallelInTeams,
     Workshare,
     AtomicInWorkshare,
     Combined,
@@ -75,6 +82,15 @@ pub enum Feature {
     DefaultNoneCombinedSimd,
     /// `hint(0)` on a named critical construct.
     CriticalHint,
+    /// Functions, loops and calls measured as regions (`--regions`).
+    CodeRegions,
+    /// A filter leaving regions as written (`--filter`).
+    Filters,
+    /// pomp's runtime stopping to time call paths after a few visits.
+    Throttling,
+    /// pomp reading the program as the compiler's preprocessor wrote it,
+    /// line markers and the headers' text in it.
+    PreprocessedInput,
 }
 
 impl Feature {
@@ -95,14 +111,17 @@ impl Feature {
         Feature::Taskwait,
         Feature::Taskgroup,
         Feature::TaskReduction,
+        Feature::OrphanedTaskReduction,
         Feature::Taskloop,
         Feature::Taskyield,
         Feature::Flush,
         Feature::Scope,
         Feature::LoopConstruct,
+        Feature::SharedLoopConstruct,
         Feature::Simd,
         Feature::Teams,
         Feature::ParallelInTeams,
+        Feature::NestedParallelInTeams,
         Feature::Workshare,
         Feature::AtomicInWorkshare,
         Feature::Combined,
@@ -131,6 +150,10 @@ impl Feature {
         Feature::OptionalEndDirectives,
         Feature::ImplicitFirstSection,
         Feature::DefaultNoneCombinedSimd,
+        Feature::CodeRegions,
+        Feature::Filters,
+        Feature::Throttling,
+        Feature::PreprocessedInput,
     ];
 }
 
@@ -169,10 +192,16 @@ struct Ctx {
     no_worksharing: bool,
     /// Directly in `teams`: only distribute, loop and parallel may follow.
     teams: bool,
+    /// Inside `teams`, and inside a parallel region there.
+    in_league: bool,
+    in_league_team: bool,
     /// `simd` and `loop` bodies: no constructs and no calls.
     restricted: bool,
     /// Inside any OpenMP construct (of this routine).
     in_construct: bool,
+    /// Closely nested in a parallel or teams region, no other construct
+    /// between: a loop construct here binds to it without a bind clause.
+    binds_to_team: bool,
     /// Inside a critical region: no task scheduling points, so that no
     /// task this thread runs meanwhile waits for the same critical.
     exclusive: bool,
@@ -199,6 +228,9 @@ struct Ctx {
     may_print: bool,
     depth: u8,
     indices: Vec<u8>,
+    /// How many of `indices` the clauses of a construct written here may
+    /// read: a combined construct's own loops are not around its directive.
+    clause_indices: usize,
     break_ok: bool,
     continue_ok: bool,
     /// Fortran loops with construct names that `exit`/`cycle` may name.
@@ -273,8 +305,11 @@ impl Generator<'_> {
                 task: false,
                 no_worksharing: false,
                 teams: false,
+                in_league: false,
+                in_league_team: false,
                 restricted: false,
                 in_construct: false,
+                binds_to_team: false,
                 exclusive: false,
                 distribute_body: false,
                 shared_data: false,
@@ -289,6 +324,7 @@ impl Generator<'_> {
                 may_print: true,
                 depth: 1,
                 indices: Vec::new(),
+                clause_indices: 0,
                 break_ok: false,
                 continue_ok: false,
                 named_loops: Vec::new(),
@@ -302,12 +338,100 @@ impl Generator<'_> {
             let body = self.stmts(&ctx, 6);
             kernels.push(Kernel { body });
         }
+        let exit_code = self.pick(&[0, 0, 0, 1, 3]);
+        // Drawn last, so that a seed's statements do not depend on it.
+        let measurement = self.measurement(kernels.len());
         Program {
             lang: self.lang,
             kernels,
             helpers: std::mem::take(&mut self.helpers),
-            exit_code: self.pick(&[0, 0, 0, 1, 3]),
+            exit_code,
+            measurement,
         }
+    }
+
+    fn measurement(&mut self, kernels: usize) -> Measurement {
+        let regions = if self.has(Feature::CodeRegions) && self.chance(50) {
+            let kinds = self.pick(&[
+                "functions",
+                "loops",
+                "calls=helper*",
+                "functions,loops",
+                "functions,loops,calls=helper*",
+            ]);
+            Some(kinds.to_string())
+        } else {
+            None
+        };
+        let mut filter = Vec::new();
+        if self.has(Feature::Filters) && self.chance(30) {
+            let everything = self.chance(25);
+            if everything {
+                filter.push("EXCLUDE *".to_string());
+            }
+            let rules = self.rng.random_range(1..=2);
+            for rule in 0..rules {
+                let keyword = if everything || rule > 0 {
+                    "INCLUDE"
+                } else {
+                    "EXCLUDE"
+                };
+                let count = self.rng.random_range(1..=2);
+                let patterns: Vec<String> =
+                    (0..count).map(|_| self.filter_pattern(kernels)).collect();
+                filter.push(format!("{keyword} {}", patterns.join(" ")));
+            }
+        }
+        let throttle_after = (self.has(Feature::Throttling) && self.chance(60))
+            .then(|| self.rng.random_range(1..=3));
+        let preprocessed = self.has(Feature::PreprocessedInput) && self.chance(25);
+        Measurement {
+            regions,
+            filter,
+            throttle_after,
+            preprocessed,
+        }
+    }
+
+    /// A name or place some region of the program answers to: a function,
+    /// the constructs and loops of one, a kind of construct, a user
+    /// region, or the directives on a range of lines.
+    fn filter_pattern(&mut self, kernels: usize) -> String {
+        let kernel = self.rng.random_range(0..kernels);
+        let mut patterns = vec![
+            "main".to_string(),
+            format!("kernel{kernel}"),
+            format!("*kernel{kernel}*"),
+            "*loop@*".to_string(),
+            self.pick(&[
+                "parallel*",
+                "task*",
+                "single*",
+                "critical*",
+                "*for*",
+                "*do*",
+            ])
+            .to_string(),
+            format!(
+                "case.{}:{}*",
+                self.lang.extension(),
+                self.rng.random_range(1..=9)
+            ),
+        ];
+        if !self.helpers.is_empty() {
+            patterns.push(format!(
+                "helper{}",
+                self.rng.random_range(0..self.helpers.len())
+            ));
+        }
+        if self.next_region > 1 {
+            patterns.push(format!(
+                "region{}",
+                self.rng.random_range(1..self.next_region)
+            ));
+        }
+        let at = self.rng.random_range(0..patterns.len());
+        patterns.swap_remove(at)
     }
 
     fn expr(&mut self, ctx: &Ctx) -> Expr {
@@ -349,6 +473,15 @@ impl Generator<'_> {
         } else {
             Cond::True
         }
+    }
+
+    /// A condition in a clause of the construct being built.
+    fn clause_cond(&mut self, ctx: &Ctx) -> Cond {
+        let outside = Ctx {
+            indices: ctx.indices[..ctx.clause_indices].to_vec(),
+            ..ctx.clone()
+        };
+        self.cond(&outside)
     }
 
     /// A statement list of one to `max` statements, with a forward jump
@@ -410,7 +543,7 @@ impl Generator<'_> {
         if ctx.teams {
             if self.has(Feature::Teams) {
                 choices.push((6, Kind::Distribute));
-                if self.has(Feature::LoopConstruct) {
+                if self.has(Feature::LoopConstruct) && self.has(Feature::SharedLoopConstruct) {
                     choices.push((2, Kind::LoopConstruct));
                 }
                 // Strictly inside teams: no runtime routine may be called
@@ -428,7 +561,12 @@ impl Generator<'_> {
         if ctx.distribute_body {
             if deeper {
                 choices.push((2, Kind::If));
-                if self.has(Feature::ParallelInTeams) && self.has(Feature::NestedParallel) {
+                // The body of `distribute parallel for` is a team's of the
+                // league already: a parallel region there is nested in it.
+                if self.has(Feature::ParallelInTeams)
+                    && self.has(Feature::NestedParallel)
+                    && (!ctx.in_league_team || self.has(Feature::NestedParallelInTeams))
+                {
                     choices.push((2, Kind::Parallel));
                 }
             }
@@ -476,6 +614,7 @@ impl Generator<'_> {
                 && !ctx.replicated
                 && !ctx.exclusive
                 && (!ctx.concurrent || self.has(Feature::NestedParallel))
+                && (!ctx.in_league_team || self.has(Feature::NestedParallelInTeams))
             {
                 choices.push((5, Kind::Parallel));
             }
@@ -509,7 +648,10 @@ impl Generator<'_> {
             if self.has(Feature::Scope) && ws_ok {
                 choices.push((1, Kind::Scope));
             }
-            if self.has(Feature::LoopConstruct) && ws_ok {
+            if self.has(Feature::LoopConstruct)
+                && ws_ok
+                && (!ctx.replicated || self.has(Feature::SharedLoopConstruct))
+            {
                 choices.push((1, Kind::LoopConstruct));
             }
             if self.has(Feature::Simd) && once {
@@ -696,6 +838,7 @@ impl Generator<'_> {
                 let mut inner = ctx.clone();
                 inner.in_helper = true;
                 inner.in_construct = false;
+                inner.binds_to_team = false;
                 inner.reductions.clear();
                 inner.task_reductions.clear();
                 inner.slot = None;
@@ -939,7 +1082,7 @@ impl Generator<'_> {
                 let mut leaves = vec![Leaf::Parallel];
                 if self.has(Feature::Combined) && self.chance(45) {
                     let mut inner = vec![Leaf::For, Leaf::For, Leaf::Sections];
-                    if self.has(Feature::LoopConstruct) {
+                    if self.has(Feature::LoopConstruct) && self.has(Feature::SharedLoopConstruct) {
                         inner.push(Leaf::Loop);
                     }
                     if self.has(Feature::Masked) {
@@ -1034,7 +1177,7 @@ impl Generator<'_> {
         let combined = leaves.len() > 1;
         let mut clauses = Vec::new();
         let mut inner = ctx.clone();
-        inner.sole_executor = false;
+        inner.clause_indices = ctx.indices.len();
         inner.distribute_body = false;
         inner.nesting += 1;
         inner.pending_label = None;
@@ -1062,6 +1205,19 @@ impl Generator<'_> {
         });
         if combined {
             clauses.retain(|c| *c != Clause::Nowait);
+            // A directive takes one `default` clause: the outermost
+            // leaf's, `teams`' before `parallel`'s.
+            let mut defaults = 0;
+            clauses.retain(|c| {
+                let is_default = matches!(c, Clause::DefaultNone | Clause::DefaultShared);
+                defaults += usize::from(is_default);
+                !is_default || defaults == 1
+            });
+        }
+        // A reduction of an enclosing leaf applies to the taskloop too,
+        // which may then not be `nogroup`.
+        if clauses.iter().any(|c| matches!(c, Clause::Reduction(..))) {
+            clauses.retain(|c| *c != Clause::Nogroup);
         }
         if combined && leaves.contains(&Leaf::Simd) && !self.has(Feature::DefaultNoneCombinedSimd) {
             clauses.retain(|c| *c != Clause::DefaultNone);
@@ -1170,8 +1326,13 @@ impl Generator<'_> {
         loop_shape: &mut Option<LoopShape>,
     ) -> Ctx {
         let mut inner = ctx.clone();
+        // Only the leaves that hand their body to one thread of a team say
+        // so again below, and only those making a team are bound to.
+        inner.sole_executor = false;
+        inner.binds_to_team = matches!(leaf, Leaf::Parallel | Leaf::Teams);
         match leaf {
             Leaf::Parallel => {
+                inner.in_league_team = ctx.in_league;
                 inner.nested = ctx.concurrent || ctx.task;
                 inner.concurrent = true;
                 inner.replicated = true;
@@ -1194,14 +1355,13 @@ impl Generator<'_> {
                     } else {
                         None
                     };
-                    clauses.push(Clause::If(modifier, self.cond(ctx)));
+                    clauses.push(Clause::If(modifier, self.clause_cond(ctx)));
                 }
                 if self.chance(15) {
                     clauses.push(Clause::ProcBind(self.pick(&["close", "spread", "master"])));
                 }
                 inner.shared_data = true;
                 inner.input_private = false;
-                inner.sole_executor = false;
                 self.data_clauses(ctx, &mut inner, clauses, true);
                 if self.chance(15) && !ctx.in_helper {
                     clauses.push(Clause::Shared(Var::Slots));
@@ -1319,9 +1479,9 @@ impl Generator<'_> {
                         inner.restricted = true;
                         inner.teams = false;
                         inner.ordered_pending = false;
-                        if !ctx.in_construct {
-                            // Not lexically inside a construct, a loop
-                            // construct must say what it binds to.
+                        if !ctx.binds_to_team {
+                            // Elsewhere the binding region is not defined:
+                            // a loop construct must say what it binds to.
                             let binding = if ctx.replicated { "parallel" } else { "thread" };
                             clauses.push(Clause::Bind(binding));
                         }
@@ -1493,10 +1653,10 @@ impl Generator<'_> {
                 inner.linear_readable = false;
                 inner.ordered_pending = false;
                 if self.has(Feature::IfClause) && self.chance(20) {
-                    clauses.push(Clause::If(None, self.cond(ctx)));
+                    clauses.push(Clause::If(None, self.clause_cond(ctx)));
                 }
                 if self.chance(15) {
-                    clauses.push(Clause::Final(self.cond(ctx)));
+                    clauses.push(Clause::Final(self.clause_cond(ctx)));
                 }
                 if self.chance(10) {
                     clauses.push(Clause::Mergeable);
@@ -1528,11 +1688,16 @@ impl Generator<'_> {
                 inner.task_reductions.clear();
             }
             Leaf::Taskgroup => {
-                if self.has(Feature::TaskReduction)
-                    && sequential(ctx)
-                    && !ctx.in_helper
-                    && self.chance(30)
-                {
+                // The thread that meets the taskgroup runs its body.
+                inner.sole_executor = ctx.sole_executor;
+                // Where no other code runs, or where one thread of a team
+                // runs it: the reduction's tasks may run on any thread.
+                let place = if sequential(ctx) {
+                    self.has(Feature::OrphanedTaskReduction)
+                } else {
+                    ctx.sole_executor
+                };
+                if self.has(Feature::TaskReduction) && place && !ctx.in_helper && self.chance(30) {
                     if let Some(r) = self.free_reduction(ctx) {
                         clauses.push(Clause::TaskReduction(Var::Reduction(r)));
                         inner.reductions_in_use.push(r);
@@ -1542,6 +1707,7 @@ impl Generator<'_> {
             }
             Leaf::Teams => {
                 inner.teams = true;
+                inner.in_league = true;
                 inner.shared_data = true;
                 inner.concurrent = true;
                 inner.replicated = true;

@@ -7,6 +7,7 @@ pub mod ast;
 pub mod check;
 mod clauses;
 pub mod generate;
+pub mod measurement;
 mod render_c;
 mod render_fortran;
 pub mod shrink;

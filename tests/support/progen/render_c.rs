@@ -2,11 +2,15 @@
 
 use super::ast::*;
 use super::clauses::{clause_text, default_none_list};
+use super::measurement;
 use std::fmt::Write as _;
 
 pub fn render(program: &Program, headline: &str) -> String {
     let mut out = Writer::default();
     out.raw(&format!("/* {headline} */"));
+    for line in measurement::header_lines(&program.measurement) {
+        out.raw(&format!("/* {line} */"));
+    }
     out.raw("#include <stdio.h>");
     out.raw("#ifdef _OPENMP");
     out.raw("#include <omp.h>");
@@ -135,13 +139,8 @@ fn directive_line(c: &Construct) -> String {
         line.push_str(&clause_text(cl, &var, &cond));
     }
     if c.clauses.contains(&Clause::DefaultNone) {
-        for (firstprivate, v) in default_none_list(c, false) {
-            let kind = if firstprivate {
-                "firstprivate"
-            } else {
-                "shared"
-            };
-            write!(line, " {kind}({})", var(v)).unwrap();
+        for (sharing, v) in default_none_list(c, false) {
+            write!(line, " {}({})", sharing.clause(), var(v)).unwrap();
         }
     }
     line

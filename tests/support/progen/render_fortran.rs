@@ -4,6 +4,7 @@
 
 use super::ast::*;
 use super::clauses::{clause_text, default_none_list};
+use super::measurement;
 
 /// Every unit declares the loop indices up to this depth.
 const MAX_DEPTH: u8 = 16;
@@ -17,6 +18,9 @@ pub fn render(program: &Program, headline: &str) -> String {
         loop_names: Vec::new(),
     };
     out.comment(headline);
+    for line in measurement::header_lines(&program.measurement) {
+        out.comment(&line);
+    }
     out.code(0, "module pomp_generated_globals");
     out.code(1, "use omp_lib");
     out.code(1, "implicit none");
@@ -393,13 +397,8 @@ impl Writer {
             text.push_str(&clause_text(clause, &var, &cond));
         }
         if c.clauses.contains(&Clause::DefaultNone) {
-            for (firstprivate, v) in default_none_list(c, true) {
-                let kind = if firstprivate {
-                    "firstprivate"
-                } else {
-                    "shared"
-                };
-                text.push_str(&format!(" {kind}({})", var(v)));
+            for (sharing, v) in default_none_list(c, true) {
+                text.push_str(&format!(" {}({})", sharing.clause(), var(v)));
             }
         }
         self.omp(indent, &text);

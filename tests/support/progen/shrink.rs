@@ -82,6 +82,22 @@ fn whole_program_edits(program: &Program) -> Vec<Program> {
         p.exit_code = 0;
         out.push(p);
     }
+    let measurement = &program.measurement;
+    if measurement.regions.is_some() {
+        let mut p = program.clone();
+        p.measurement.regions = None;
+        out.push(p);
+    }
+    for rule in 0..measurement.filter.len() {
+        let mut p = program.clone();
+        p.measurement.filter.remove(rule);
+        out.push(p);
+    }
+    if measurement.throttle_after.is_some() {
+        let mut p = program.clone();
+        p.measurement.throttle_after = None;
+        out.push(p);
+    }
     out
 }
 

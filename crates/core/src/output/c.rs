@@ -247,7 +247,8 @@ impl super::PlanWriter for Renderer<'_> {
             begin.push(' ');
             let mut end = String::from(" ");
             self.push_calls(&mut end, region, &plan.user_region.end);
-            self.edits.insert(code.entry, begin, 1, origin.clone());
+            self.edits
+                .insert(code.entry, begin, STATEMENT_ENTRY_ORDER, origin.clone());
             self.edits
                 .insert(code.exit, end, STATEMENT_EXIT_ORDER, origin);
             return;
@@ -278,12 +279,10 @@ impl super::PlanWriter for Renderer<'_> {
         text.push_str(", &");
         text.push_str(&region.handle);
         text.push_str(");");
-        // A statement that is a construct's block is measured inside the
-        // construct: opened after the construct's code at its start, and
-        // closed before the construct's code at its end.
-        let (entry_order, exit_order) = match statement {
-            true => (1, STATEMENT_EXIT_ORDER),
-            false => (0, 0),
+        let (entry_order, exit_order) = match code.kind {
+            CodeKind::Loop => (STATEMENT_ENTRY_ORDER, LOOP_EXIT_ORDER),
+            CodeKind::Call => (STATEMENT_ENTRY_ORDER, STATEMENT_EXIT_ORDER),
+            _ => (0, 0),
         };
         if statement {
             text.replace_range(..1, "{ ");
@@ -744,10 +743,17 @@ impl Renderer<'_> {
     }
 }
 
-/// The order of what closes a loop or call region: before the code
-/// closing the constructs whose block the statement is (ordered by their
-/// depth, below zero).
+/// A statement that is a construct's block is measured inside the
+/// construct: what opens a loop or call region comes after the code
+/// opening the constructs whose block the statement is (ordered by their
+/// depth, from zero up), and what closes a call region before the code
+/// closing them (ordered by their depth, from zero down).
+const STATEMENT_ENTRY_ORDER: i64 = i64::MAX / 2;
 const STATEMENT_EXIT_ORDER: i64 = i64::MIN / 2;
+/// No construct holds a loop region, but a loop holds constructs: what
+/// closes it comes after the code closing those that end where it ends,
+/// and before the opening of a statement right after it.
+const LOOP_EXIT_ORDER: i64 = 1;
 
 /// The cleanup function of a function region's guard variable.
 fn cleanup_function(program: bool) -> &'static str {

@@ -73,6 +73,9 @@ impl Planner<'_> {
             return;
         }
         let table = directive_table();
+        // Loops split inside one construct may share their variable (two
+        // `parallel do` over `i` in a task): the construct lists it once.
+        let mut by_enclosing: Vec<(usize, Vec<String>)> = Vec::new();
         for (site, variables) in std::mem::take(&mut self.listed_iteration_variables) {
             let mut parent = self.model.sites[site].parent;
             let enclosing = loop {
@@ -84,10 +87,23 @@ impl Planner<'_> {
                 parent = self.model.sites[index].parent;
             };
             let Some(enclosing) = enclosing else { continue };
-            let unlisted: Vec<String> = variables
-                .into_iter()
-                .filter(|v| !lists_variable(&self.model.sites[enclosing].directive, v))
-                .collect();
+            let at = match by_enclosing.iter().position(|(e, _)| *e == enclosing) {
+                Some(at) => at,
+                None => {
+                    by_enclosing.push((enclosing, Vec::new()));
+                    by_enclosing.len() - 1
+                }
+            };
+            let unlisted = &mut by_enclosing[at].1;
+            for variable in variables {
+                let listed = lists_variable(&self.model.sites[enclosing].directive, &variable)
+                    || unlisted.iter().any(|v| v.eq_ignore_ascii_case(&variable));
+                if !listed {
+                    unlisted.push(variable);
+                }
+            }
+        }
+        for (enclosing, unlisted) in by_enclosing {
             if unlisted.is_empty() {
                 continue;
             }
@@ -135,7 +151,8 @@ impl Planner<'_> {
 
     /// `default(none)` (and `private`, `firstprivate`) would reject or
     /// privatise the file-scope handles the inserted calls use: list them
-    /// as shared on every such construct, instrumented or not.
+    /// as shared on every such construct, instrumented or not. Calls
+    /// measured as regions stand inside constructs too.
     pub(super) fn shared_handles_for_default_clauses(&mut self) {
         let mut handle_sites: Vec<(Span, String)> = self
             .plan
@@ -159,6 +176,12 @@ impl Planner<'_> {
                         _ => None,
                     }),
             )
+            .chain(self.plan.functions.iter().map(|f| {
+                (
+                    self.model.functions[f.function].span.clone(),
+                    self.plan.regions[f.region].handle.clone(),
+                )
+            }))
             .collect();
         if handle_sites.is_empty() {
             return;

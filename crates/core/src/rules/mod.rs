@@ -137,12 +137,12 @@ impl Planner<'_> {
                 .with_note(format!("add `inst end({name})` where the region ends")),
             );
         }
+        self.function_regions();
         self.shared_handles_for_default_clauses();
         self.max_threads_before_teams();
         self.private_iteration_variables_where_predetermined();
         self.rewrite_attribute_sequences_whole();
         self.lock_calls(&skipped);
-        self.function_regions();
         self.user_region_exits();
         self.parents();
     }

@@ -146,7 +146,12 @@ impl Renderer<'_> {
 
     /// A directive rewritten without instrumentation, after the values
     /// `vars` its clauses now name.
-    fn rewritten_directive(&mut self, site_index: usize, directive: &Directive, vars: &[Var]) {
+    pub(super) fn rewritten_directive(
+        &mut self,
+        site_index: usize,
+        directive: &Directive,
+        vars: &[Var],
+    ) {
         let site = &self.model.sites[site_index];
         let mut shared = Vec::new();
         let directive = self.fortran_directive(

@@ -73,11 +73,11 @@ impl Renderer<'_> {
 }
 
 /// For each directive (by site) with a `default` clause other than
-/// `default(shared)`, instrumented or bare, and each instrumented one
-/// creating threads or teams: the variables inserted code inside its region
-/// uses (of its inner layers and of every construct nested in it). Each
-/// construct adds its variables to its enclosing ones, so the cost grows
-/// with the nesting depth, not the number of constructs.
+/// `default(shared)`, instrumented or bare, and each one creating threads
+/// or teams, instrumented or not: the variables inserted code inside its
+/// region uses (of its inner layers and of every construct nested in it).
+/// Each construct adds its variables to its enclosing ones, so the cost
+/// grows with the nesting depth, not the number of constructs.
 pub(super) fn private_vars(
     model: &Model,
     plan: &NamedPlan,
@@ -89,7 +89,13 @@ pub(super) fn private_vars(
             .collect()
     };
     let mut restrictive = with_layer(has_restrictive_default);
-    let teams = with_layer(creates_team);
+    let mut teams = with_layer(creates_team);
+    let written = written_sites(plan);
+    teams.extend(
+        (model.sites.iter().enumerate())
+            .filter(|(index, site)| !written.contains(index) && creates_team(&site.directive))
+            .map(|(index, _)| index),
+    );
     restrictive.extend(plan.bare_directives.iter().map(|b| b.site));
     restrictive.extend(
         (plan.value_scopes.iter())
@@ -129,6 +135,35 @@ pub(super) fn private_vars(
         }
     }
     vars
+}
+
+/// The sites whose directives the plan writes: instrumented, or written
+/// again bare or inside a scope of values.
+fn written_sites(plan: &NamedPlan) -> BTreeSet<usize> {
+    (plan.constructs.iter().map(|c| c.site))
+        .chain(plan.bare_directives.iter().map(|b| b.site))
+        .chain(plan.value_scopes.iter().map(|v| v.site))
+        .collect()
+}
+
+impl Renderer<'_> {
+    /// A construct creating threads or teams that the plan leaves as it
+    /// stands (filtered or disabled) is written again all the same when
+    /// constructs inside it are instrumented: the variables their code
+    /// uses are declared in the program unit, and shared, its threads
+    /// would overwrite each other's (the task handle a barrier saves and
+    /// gives back).
+    pub(super) fn teams_holding_inserted_code(&mut self) {
+        let written = written_sites(self.plan);
+        let sites: Vec<usize> = (self.private_vars.keys())
+            .filter(|site| !written.contains(site))
+            .copied()
+            .collect();
+        for site in sites {
+            let directive = self.model.sites[site].directive.clone();
+            self.rewritten_directive(site, &directive, &[]);
+        }
+    }
 }
 
 /// The variables inserted code of `construct` uses, and where: in front of

@@ -1,4 +1,10 @@
-C pomp fails: pomp1 hang, found by the program generator (fixed seed 147; check with --interface pomp1): a taskgroup with task_reduction on the initial task, then a parallel region in a loop; the instrumented program hangs in libgomp in about one run of seven with 2 threads (both threads in libgomp, none in a POMP call). It does not hang uninstrumented (also with the barrier pomp adds), nor instrumented once the taskgroup or the omp_init_lock/omp_init_nest_lock wrappers (POMP_Init_lock, POMP_Init_nest_lock) are removed
+C libgomp fails, uninstrumented too: the program hangs now and then; found by the program generator (fixed seed 147) as a hang of the instrumented program in about one run of seven with 2 threads; check with --interface pomp1
+C The taskgroup with task_reduction on the initial thread, which no
+C parallel region encloses, leaves libgomp's parallel regions after it
+C freeing their teams while their workers still read them:
+C libgomp-orphaned-task-reduction-hang.c shows it without pomp. With the
+C loop around the parallel region run 1000 times instead of 6, this
+C program hangs uninstrumented in every run.
       module pomp_generated_globals
        use omp_lib
        implicit none

@@ -1,0 +1,57 @@
+/* libgomp fails, uninstrumented too: the program hangs in about two runs of five with 3 threads; found by the program generator (c seed 80193) as a hang of the instrumented program; check with --interface pomp2 */
+/*
+ * The taskgroup with task_reduction on the initial thread, which no
+ * parallel region encloses, leaves libgomp's parallel regions after it
+ * freeing their teams while their workers still read them:
+ * libgomp-orphaned-task-reduction-hang.c shows it without pomp. clang's
+ * libomp runs it, instrumented or not.
+ */
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+omp_lock_t lk;
+omp_nest_lock_t nlk;
+#endif
+long long g0, g1, g2, g3;
+static long long kernel0(int n)
+{
+    long long r0 = 0, r1 = 0, lp = 0, t = 0, fp = 7, lin = 3;
+    long long a[512] = {0};
+    (void)t; (void)fp; (void)n;
+    #pragma omp taskgroup task_reduction(+:r1)
+    {
+    }
+    {
+        long long sum = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin;
+        for (int k = 0; k < 512; k++) sum += a[k] * (k % 7 + 1);
+        return sum;
+    }
+}
+static long long kernel1(int n)
+{
+    long long r0 = 0, r1 = 0, lp = 0, t = 0, fp = 7, lin = 3;
+    long long a[512] = {0};
+    (void)t; (void)fp; (void)n;
+    for (int i1 = 0; i1 < 1; i1++)
+        for (int i2 = 0; i2 < 5; i2++)
+            #pragma omp parallel firstprivate(fp)
+                if (i2 < 2)
+                {
+                }
+    {
+        long long sum = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin;
+        for (int k = 0; k < 512; k++) sum += a[k] * (k % 7 + 1);
+        return sum;
+    }
+}
+int main(void)
+{
+    omp_init_lock(&lk);
+    omp_init_nest_lock(&nlk);
+    printf("kernel0 %lld\n", kernel0(5));
+    printf("kernel1 %lld\n", kernel1(5));
+    printf("globals %lld %lld %lld %lld\n", g0, g1, g2, g3);
+    omp_destroy_lock(&lk);
+    omp_destroy_nest_lock(&nlk);
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* pomp failed (fixed): pomp2 compile: ‘pompN_region_N’ not specified in enclosing ‘task’; found by the program generator (c seed 71013); check with --interface pomp2 */
+/* pomp regions: calls=helper* */
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+omp_lock_t lk;
+omp_nest_lock_t nlk;
+#endif
+long long g0, g1, g2, g3;
+static void helper0(void);
+static void helper0(void)
+{
+    long long t = 0;
+    (void)t;
+}
+static long long kernel0(int n)
+{
+    long long r0 = 0, r1 = 0, lp = 0, t = 0, fp = 7, lin = 3;
+    long long a[512] = {0};
+    (void)t; (void)fp; (void)n;
+    #pragma omp task default(none)
+        helper0();
+    {
+        long long sum = 3 * r0 + 5 * r1 + 11 * lp + 13 * lin;
+        for (int k = 0; k < 512; k++) sum += a[k] * (k % 7 + 1);
+        return sum;
+    }
+}
+int main(void)
+{
+    omp_init_lock(&lk);
+    omp_init_nest_lock(&nlk);
+    printf("kernel0 %lld\n", kernel0(5));
+    printf("globals %lld %lld %lld %lld\n", g0, g1, g2, g3);
+    omp_destroy_lock(&lk);
+    omp_destroy_nest_lock(&nlk);
+    return 0;
+}
