@@ -15,6 +15,9 @@
 //! `stage_profile times FILE...` prints the wall time of each stage on
 //! each file (C by a `.c` suffix, C++ otherwise), the least of 7 runs.
 //!
+//! `stage_profile extent FILE...` tells how much of each file the front
+//! end parsed.
+//!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
 use pomp_core::frontend::c::TreeSitterC;
@@ -264,6 +267,17 @@ fn main() {
                 );
             }
         }
-        _ => panic!("dense [bytes] | lsp | out | inputs [dir] | times FILE..."),
+        "extent" => {
+            // How much of each file the front end parsed: a file read
+            // whole is where the partial parse found itself in doubt.
+            for path in std::env::args().skip(2) {
+                let bytes = std::fs::read(&path).unwrap();
+                let language = Language::from_path(std::path::Path::new(&path)).unwrap();
+                let file = SourceFile::new(&path, bytes, language);
+                let (_, extent) = TreeSitterC::default().read_telling_extent(&file);
+                println!("{path}: {extent:?}");
+            }
+        }
+        _ => panic!("dense [bytes] | lsp | out | inputs [dir] | times FILE... | extent FILE..."),
     }
 }
