@@ -223,15 +223,6 @@ impl SourceFile {
         }
     }
 
-    /// `file`'s name as a `#line` marker writes it, quoted: the name the
-    /// input's own markers write, so that the compiler reads the same.
-    pub fn quoted_file_name(&self, file: FileId) -> String {
-        match self.line_map().file(file) {
-            Some(named) => format!("\"{}\"", named.written),
-            None => self.quoted_path(),
-        }
-    }
-
     /// `#line N "file"` resuming the numbering of the physical line
     /// `line`, its line end included.
     pub fn line_marker(&self, line: usize) -> String {
