@@ -10,10 +10,17 @@
 //! ```
 //!
 //! `stage_profile inputs DIR` writes the dense C, C++ and kernel inputs of
-//! `benches/instrument.rs` to `DIR`, to time other tools on them.
+//! `benches/instrument.rs` to `DIR`, to time other tools on them, and the
+//! 10,000-line file of `benches/lsp.rs`.
 //!
 //! `stage_profile times FILE...` prints the wall time of each stage on
 //! each file (C by a `.c` suffix, C++ otherwise), the least of 7 runs.
+//!
+//! `stage_profile lsp FILE...` prints the median time from a change to
+//! its diagnostics in the language server's document, on each file.
+//!
+//! `stage_profile extent FILE...` tells how much of each file the front
+//! end parsed.
 //!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
@@ -126,13 +133,28 @@ fn stage_preview(file: &SourceFile, done: &pomp_core::instrument::Instrumentatio
 }
 #[inline(never)]
 fn stage_lsp_change(text: &str) -> usize {
-    let uri: lsp_types::Uri = "file:///bench/ten_thousand.c".parse().unwrap();
-    let mut document = pomp_lsp::document::Document::new(uri, "c", 0, text.to_string());
+    stage_lsp_changes(text, "file:///bench/ten_thousand.c", "c", 4, |_| {})
+}
+
+/// Opens `text` as a document and makes `changes` edits in its middle
+/// line (a space typed, then deleted), each analysed and its diagnostics
+/// serialized; `took` hears how long each took.
+#[inline(never)]
+fn stage_lsp_changes(
+    text: &str,
+    uri: &str,
+    language_id: &str,
+    changes: i32,
+    mut took: impl FnMut(std::time::Duration),
+) -> usize {
+    let uri: lsp_types::Uri = uri.parse().unwrap();
+    let mut document = pomp_lsp::document::Document::new(uri, language_id, 0, text.to_string());
     let options = Options::default();
     document.analyse(&options, pomp_preview::Encoding::Utf16);
-    let middle = 5000;
+    let middle = text.lines().count() as u32 / 2;
     let mut n = 0;
-    for version in 1..=4 {
+    for version in 1..=changes {
+        let started = std::time::Instant::now();
         let change = lsp_types::TextDocumentContentChangeEvent {
             range: Some(lsp_types::Range::new(
                 lsp_types::Position::new(middle, 0),
@@ -147,6 +169,7 @@ fn stage_lsp_change(text: &str) -> usize {
         };
         document.change(version, vec![change], pomp_preview::Encoding::Utf16);
         n += stage_lsp_analyse(&mut document, &options);
+        took(started.elapsed());
     }
     n
 }
@@ -176,6 +199,24 @@ fn main() {
             black_box(out.len());
             let done = stage_instrument(&file);
             black_box(stage_preview(&file, &done));
+        }
+        "lsp" if std::env::args().len() > 2 => {
+            // The median time from a change to its diagnostics on each
+            // file named, over 21 changes.
+            for path in std::env::args().skip(2) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let language_id = match path.ends_with(".c") {
+                    true => "c",
+                    false => "cpp",
+                };
+                let uri = format!("file:///bench/{}", path.rsplit('/').next().unwrap());
+                let mut times = Vec::new();
+                stage_lsp_changes(&text, &uri, language_id, 21, |t| times.push(t));
+                times.sort();
+                println!("{path}: didChange to diagnostics {:.2} ms median", {
+                    times[times.len() / 2].as_secs_f64() * 1e3
+                });
+            }
         }
         "lsp" => {
             let text = ten_thousand_lines();
@@ -222,6 +263,7 @@ fn main() {
             std::fs::write(dir.join("dense.c"), dense_file(4 << 20)).unwrap();
             std::fs::write(dir.join("dense.cpp"), proxy_app::proxy_app(4 << 20)).unwrap();
             std::fs::write(dir.join("kernels.c"), c_kernels::c_kernels(4 << 20)).unwrap();
+            std::fs::write(dir.join("ten_thousand.c"), ten_thousand_lines()).unwrap();
         }
         "times" => {
             // Wall time of each stage on the files named, the least of
@@ -264,6 +306,19 @@ fn main() {
                 );
             }
         }
-        _ => panic!("dense [bytes] | lsp | out | inputs [dir] | times FILE..."),
+        "extent" => {
+            // How much of each file the front end parsed: a file read
+            // whole is where the partial parse found itself in doubt.
+            for path in std::env::args().skip(2) {
+                let bytes = std::fs::read(&path).unwrap();
+                let language = Language::from_path(std::path::Path::new(&path)).unwrap();
+                let file = SourceFile::new(&path, bytes, language);
+                let (_, extent) = TreeSitterC::default().read_telling_extent(&file);
+                println!("{path}: {extent:?}");
+            }
+        }
+        _ => panic!(
+            "dense [bytes] | lsp [FILE...] | out | inputs [dir] | times FILE... | extent FILE..."
+        ),
     }
 }

@@ -85,18 +85,25 @@ impl TreeSitterC {
     /// benchmarks and tests of the partial parse look at.
     pub fn read_telling_extent(&self, file: &SourceFile) -> (Found, ParseExtent) {
         if self.regions.any() {
-            let prepared = Prepared::whatever_it_holds(file, None);
-            return (
-                finish(&prepared, read_whole(&prepared, &self.regions)),
-                ParseExtent::WholeFile,
-            );
+            return self.read_prepared(&Prepared::whatever_it_holds(file, None));
         }
         let Some(prepared) = Prepared::new(file) else {
             // Nothing can change: the syntax tree would not be looked at.
             return (Found::default(), self.extent);
         };
-        let statements = || read_pieces(&prepared, true);
-        let declarations = || read_pieces(&prepared, false);
+        self.read_prepared(&prepared)
+    }
+
+    /// [`TreeSitterC::read_telling_extent`] of the file `prepared` holds.
+    fn read_prepared(&self, prepared: &Prepared) -> (Found, ParseExtent) {
+        if self.regions.any() {
+            return (
+                finish(prepared, read_whole(prepared, &self.regions)),
+                ParseExtent::WholeFile,
+            );
+        }
+        let statements = || read_pieces(prepared, true);
+        let declarations = || read_pieces(prepared, false);
         let partial = match self.extent {
             ParseExtent::Statements => statements().or_else(declarations),
             ParseExtent::Declarations => declarations(),
@@ -104,11 +111,11 @@ impl TreeSitterC {
         };
         let (model, extent) = partial.unwrap_or_else(|| {
             (
-                read_whole(&prepared, &CodeRegions::default()),
+                read_whole(prepared, &CodeRegions::default()),
                 ParseExtent::WholeFile,
             )
         });
-        (finish(&prepared, model), extent)
+        (finish(prepared, model), extent)
     }
 
     /// [`FrontEnd::read`] of a text read before in another version, as an
@@ -116,8 +123,9 @@ impl TreeSitterC {
     /// previous reading's syntax tree, and only what changed since is
     /// parsed again (tree-sitter's incremental parsing). The model is the
     /// one [`FrontEnd::read`] gives, whatever the front end's [`ParseExtent`]:
-    /// the whole file is parsed, and a buffer with a syntax error is
-    /// parsed from scratch.
+    /// the whole file is parsed, and where the tree parsed again holds a
+    /// syntax error, the buffer is read afresh as [`FrontEnd::read`] reads
+    /// it: only what the directives need, not the whole text again.
     pub fn read_reusing(&self, file: &SourceFile, reuse: &mut Reuse) -> Found {
         let prepared = match self.regions.any() {
             true => Some(Prepared::whatever_it_holds(file, Some(&mut reuse.parses))),
@@ -127,7 +135,9 @@ impl TreeSitterC {
             reuse.clear();
             return Found::default();
         };
-        let tree = reuse::whole_tree(&prepared, reuse);
+        let Some(tree) = reuse::whole_tree(&prepared, reuse) else {
+            return self.read_prepared(&prepared).0;
+        };
         let mut model = read_tree(&prepared, &tree, Some(reuse));
         if self.regions.any() {
             syntax::code_regions(&mut model, &prepared, &tree, &self.regions);

@@ -50,36 +50,48 @@ impl Reuse {
 }
 
 /// The tree of the whole of `prepared.masked`, parsed again from what
-/// `reuse` kept, and kept there for the next reading.
-pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Tree {
-    tree_reusing(prepared.file, &prepared.masked(), &mut reuse.last)
+/// `reuse` kept, and kept there for the next reading; `None` where a
+/// reused tree holds a syntax error (see [`reparsed`]).
+pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Option<Tree> {
+    reparsed(prepared.file, &prepared.masked(), &mut reuse.last)
 }
 
 /// The tree of the whole of `text`, one configuration of `file`'s masked
 /// text, parsed again from the reading `kept` of an earlier version, which
 /// becomes this one's.
 pub(super) fn tree_reusing(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Tree {
-    let tree = match kept.take() {
+    reparsed(file, text, kept).unwrap_or_else(|| {
+        let tree = parse::parse(file, text, &[]);
+        keep(kept, file, text, &tree);
+        tree
+    })
+}
+
+/// The tree of `text` parsed again from `kept`, the reading of an earlier
+/// version (from scratch without one), which becomes this one's. `None`
+/// where the tree reused holds a syntax error: where the grammar recovers
+/// from an error, the nodes it reuses could lead it elsewhere than a
+/// parse from scratch does, and the reading must be the one a fresh parse
+/// gives. The tree is kept all the same: once the error is gone, the next
+/// version is parsed from it again.
+fn reparsed(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Option<Tree> {
+    let (tree, reused) = match kept.take() {
         Some(mut last) if last.language == file.language => {
             last.tree.edit(&edit_between(&last.text, text));
-            let tree = parse::reparse(file, text, &last.tree);
-            // Where the grammar recovers from an error, the nodes it
-            // reuses could lead it elsewhere than a parse from scratch
-            // does; the reading must be the one a fresh parse gives.
-            if tree.root_node().has_error() {
-                parse::parse(file, text, &[])
-            } else {
-                tree
-            }
+            (parse::reparse(file, text, &last.tree), true)
         }
-        _ => parse::parse(file, text, &[]),
+        _ => (parse::parse(file, text, &[]), false),
     };
+    keep(kept, file, text, &tree);
+    (!reused || !tree.root_node().has_error()).then_some(tree)
+}
+
+fn keep(kept: &mut Option<Reading>, file: &SourceFile, text: &[u8], tree: &Tree) {
     *kept = Some(Reading {
         language: file.language,
         text: text.to_vec(),
         tree: tree.clone(),
     });
-    tree
 }
 
 /// The one edit that turns `old` into `new`: what lies between their

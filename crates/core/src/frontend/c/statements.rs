@@ -134,6 +134,14 @@ pub(super) fn owned(
         ends: HashMap::new(),
         budget: 4 * tokens.list.len() + 1024,
     };
+    // Only a collapsed nest goes on past the first loop's header, into
+    // its body: elsewhere a block holding loops is read as its braces too.
+    let nests_continue = directives.clone().any(|index| {
+        prepared.parsed[index]
+            .as_ref()
+            .and_then(|parsed| parsed.as_ref().ok())
+            .is_some_and(|parsed| parsed.directive.clause("collapse").is_some())
+    });
     let mut owned: Vec<Owned> = Vec::new();
     for index in directives {
         let d = &prepared.directives[index];
@@ -245,7 +253,7 @@ pub(super) fn owned(
             let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
             // The blocks hold no directive: they lie between the lines.
             kept.skipped
-                .extend(tokens.hollows(first..past, read_inside));
+                .extend(tokens.hollows(first..past, nests_continue, read_inside));
             kept.skipped.sort_unstable_by_key(|s| s.start);
         }
     }
@@ -517,12 +525,14 @@ impl BodyTokens {
     }
 
     /// The insides of the outermost brace blocks among the tokens
-    /// `within` that hold no loop (a loop nest may continue in a block),
-    /// nothing `read_inside` asks for, and only statements the scan ends
-    /// (a syntax error the grammar would report stays read), in order.
+    /// `within` that hold no loop where `nests_continue` (a loop nest may
+    /// continue in a block), nothing `read_inside` asks for, and only
+    /// statements the scan ends (a syntax error the grammar would report
+    /// stays read), in order.
     fn hollows(
         &self,
         within: std::ops::Range<usize>,
+        nests_continue: bool,
         read_inside: impl Fn(&Span) -> bool,
     ) -> Vec<Span> {
         // Open braces, with the number of loop keywords seen before each.
@@ -538,7 +548,7 @@ impl BodyTokens {
                     };
                     let inside = self.list[opening].span.end..self.list[at].span.start;
                     if opening + 1 < at
-                        && loops == loops_before
+                        && (!nests_continue || loops == loops_before)
                         && self.whole_statements(opening + 1..at)
                         && !read_inside(&inside)
                     {
@@ -834,9 +844,10 @@ mod tests {
         // Blocks around nothing pomp reads inside: skipped, outermost.
         assert!(read.contains("if (n) {…}"), "{read}");
         assert!(read.contains("[&] {…}"), "{read}");
-        // A lock call, a loop nest or a directive inside: read.
+        // A lock call or a directive inside: read.
         assert!(read.contains("{ omp_set_lock(&l); d(); }"), "{read}");
-        assert!(read.contains("{ for (;;) {…} }"), "{read}");
+        // No nest is collapsed: a loop in a block is nothing to read.
+        assert!(!read.contains("for (;;)"), "{read}");
         assert!(read.contains("h();"), "{read}");
         // Directives' lines are blanks to the grammar: not read.
         assert!(!read.contains("#pragma"), "{read}");
@@ -846,6 +857,27 @@ mod tests {
         let user_region =
             "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
         assert_eq!(read_of_function(text, user_region), read);
+    }
+
+    #[test]
+    fn blocks_holding_loops_are_read_where_a_nest_is_collapsed() {
+        let text = "void f(int n)\n{\n\
+                    #pragma omp parallel for collapse(2)\n\
+                    for (int i = 0; i < n; i++) {\n\
+                    for (int j = 0; j < n; j++) { a(i, j); }\n\
+                    }\n\
+                    #pragma omp parallel\n\
+                    { { for (;;) { e(); } } }\n\
+                    }\n";
+        let read = read_of_function(text, "");
+        // The collapsed nest continues in the outer loop's block.
+        assert!(read.contains("for (int j = 0; j < n; j++) {…}"), "{read}");
+        // Another directive's block of the function is read alike.
+        assert!(read.contains("{ for (;;) {…} }"), "{read}");
+        let uncollapsed = text.replace(" collapse(2)", "");
+        let read = read_of_function(&uncollapsed, "");
+        assert!(!read.contains("for (int j"), "{read}");
+        assert!(!read.contains("for (;;)"), "{read}");
     }
 
     #[test]
