@@ -19,7 +19,7 @@ pub fn run(input: &Path, output: &Path, idf: Option<&Path>, options: &Options) -
         Ok((file, done)) => {
             eprint!(
                 "{}",
-                pomp_core::diagnostics::render(&file, &done.diagnostics, color)
+                pomp_cli::render::render(&file, &done.diagnostics, color)
             );
             let errors = done.error_count();
             // The process ends after this; freeing the model, the plan and

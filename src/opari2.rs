@@ -300,7 +300,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     let color = std::io::stderr().is_terminal();
     eprint!(
         "{}",
-        pomp_core::diagnostics::render(&file, &done.diagnostics, color)
+        pomp_cli::render::render(&file, &done.diagnostics, color)
     );
     if done.has_errors() {
         return Err(format!(
@@ -308,7 +308,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
             input.display()
         ));
     }
-    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to))
+    pomp_files::write_atomically_with(&output, |to| done.write_output(&file, to))
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
     Ok(ExitCode::SUCCESS)
 }

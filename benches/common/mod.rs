@@ -33,7 +33,7 @@ pub fn bench_input(
         |b, input| {
             b.iter(|| {
                 let data = std::fs::read(input).unwrap();
-                pomp_core::output::write_atomically(&output, &data).unwrap();
+                pomp_files::write_atomically(&output, &data).unwrap();
             })
         },
     );

@@ -329,13 +329,13 @@ pub fn instrument_path(
     let staged_output = match to_stdout {
         true => None,
         false => Some(
-            crate::output::stage(output, |to| done.write_output(&file, to))
+            pomp_files::stage(output, |to| done.write_output(&file, to))
                 .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?,
         ),
     };
     let staged_idf = match (idf, idf_bytes) {
         (Some(path), Some(bytes)) => Some(
-            crate::output::stage(path, |to| to.write_all(&bytes))
+            pomp_files::stage(path, |to| to.write_all(&bytes))
                 .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?,
         ),
         _ => None,

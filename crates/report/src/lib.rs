@@ -262,7 +262,7 @@ fn run_trace(options: &Options, path: &Path) -> Result<Vec<PathBuf>, Error> {
 fn convert_trace(options: &Options, trace: &pomp2::trace::Trace) -> Result<Vec<PathBuf>, Error> {
     let mut written = Vec::new();
     if let Some(path) = &options.chrome {
-        pomp_core::output::write_atomically_with(path, |out| export::chrome::write(trace, out))
+        pomp_files::write_atomically_with(path, |out| export::chrome::write(trace, out))
             .map_err(|e| write_error(path, e))?;
         written.push(path.clone());
     }
@@ -354,5 +354,5 @@ fn write_error(path: &Path, source: std::io::Error) -> Error {
 
 /// Written whole or not at all, so that a reader never sees half a picture.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    pomp_core::output::write_atomically(path, bytes).map_err(|e| write_error(path, e))
+    pomp_files::write_atomically(path, bytes).map_err(|e| write_error(path, e))
 }
