@@ -1,5 +1,6 @@
 //! The built libraries define the contract's table (`pomp2::events`) under
-//! both linkages the instrumented code calls, and nothing else: a symbol a
+//! both linkages the instrumented code calls, the entry points of pomp's
+//! MPI library (`pomp2::mpi::ENTRY_POINTS`), and nothing else: a symbol a
 //! measurement library defines globally, even weakly, can take the place
 //! of the program's own (Rust's `cbrt` instead of the C library's).
 
@@ -63,7 +64,7 @@ fn every_event_is_exported_with_c_and_gfortran_linkage() {
 
 #[test]
 fn the_libraries_define_the_interface_and_nothing_else() {
-    let interface: BTreeSet<String> = pomp2::events::library_symbols().collect();
+    let interface: BTreeSet<String> = pomp2::runtime_symbols().collect();
     for library in [common::staticlib(), shared_library()] {
         let stray: Vec<String> = global_definitions(&library)
             .into_iter()
@@ -71,7 +72,7 @@ fn the_libraries_define_the_interface_and_nothing_else() {
             .collect();
         assert!(
             stray.is_empty(),
-            "{} defines {} symbols beyond the POMP2 interface, e.g. {:?}",
+            "{} defines {} symbols beyond the POMP2 and MPI entry points, e.g. {:?}",
             library.display(),
             stray.len(),
             &stray[..stray.len().min(20)]
@@ -86,5 +87,35 @@ fn the_reader_sees_what_cargos_archive_leaks() {
     let leaked = global_definitions(&common::cargo_staticlib());
     for function in ["cbrt", "fmod", "rust_eh_personality"] {
         assert!(leaked.contains(function), "{function} not seen: {leaked:?}");
+    }
+}
+
+/// The functions the POMP MPI library calls are exported under the names
+/// the contract declares, by the sealed archive and the shared library,
+/// and no other under their prefix.
+#[test]
+fn the_mpi_entry_points_are_exported_and_no_others_under_their_prefix() {
+    let expected: BTreeSet<String> = pomp2::mpi::ENTRY_POINTS
+        .iter()
+        .map(|entry| entry.name.to_string())
+        .collect();
+    for library in [common::staticlib(), shared_library()] {
+        let exported = global_definitions(&library);
+        let missing: Vec<&String> = expected.difference(&exported).collect();
+        assert!(
+            missing.is_empty(),
+            "{} does not export {missing:?}",
+            library.display()
+        );
+        let stray: Vec<&String> = exported
+            .iter()
+            .filter(|name| name.starts_with(pomp2::mpi::ENTRY_PREFIX))
+            .filter(|name| !expected.contains(*name))
+            .collect();
+        assert!(
+            stray.is_empty(),
+            "{} exports undeclared {stray:?}",
+            library.display()
+        );
     }
 }

@@ -80,7 +80,7 @@ fn run_imbalance() -> (Run, Profile, Trace) {
         &[("POMP_TRACE", "1")],
     );
     let profile = run.typed_profile();
-    let trace = pomp2::trace::read(&run.files("pomp-trace.")[0]).unwrap();
+    let trace = pomp2::trace::read(&run.traces()[0]).unwrap();
     (run, profile, trace)
 }
 

@@ -300,10 +300,18 @@ fn fork_child_writes_its_own_profile_only() {
     let parent = run.printed("parent");
     let child = run.printed("child");
     assert_eq!(run.printed("child_status"), 0);
-    let dir = run.dir.path();
-    let parent_profile = profile_json(&dir.join(format!("pomp-profile.{parent}.json")));
-    let child_profile = profile_json(&dir.join(format!("pomp-profile.{child}.json")));
-    assert_eq!(run.files("pomp-profile.").len(), 2);
+    // The child writes into its parent's experiment, under its pid.
+    let experiment = run.experiment();
+    let parent_profile = profile_json(&experiment.directory.join("profile.0.json"));
+    let child_profile = profile_json(&experiment.directory.join(format!("profile.0.{child}.json")));
+    assert_eq!(run.profiles().len(), 2);
+    assert_eq!(parent_profile["pid"], parent);
+    assert_eq!(
+        run.stderr().matches("pomp: experiment").count(),
+        1,
+        "{}",
+        run.stderr()
+    );
     let parent_region = region_id(&parent_profile, "region", 40);
     let child_region = region_id(&parent_profile, "region", 45);
     assert_eq!(visits(&parent_profile, Some(parent_region), "region"), 1);
@@ -317,7 +325,7 @@ fn fork_child_writes_its_own_profile_only() {
 #[test]
 fn misuse_does_no_harm_and_finalize_writes_once() {
     let exe = build("robust");
-    let run = run_ok(&exe, 2, &[], &[]);
+    let run = run_ok(&exe, 2, &[], &[("POMP_PROFILE", "written.json")]);
     assert_eq!(run.printed("init_regions_calls"), 1);
     assert_eq!(run.printed("old_task_cleared"), 1);
     assert_eq!(
@@ -327,7 +335,7 @@ fn misuse_does_no_harm_and_finalize_writes_once() {
     );
     assert_eq!(run.printed("lazy_assigned"), 1);
     assert!(
-        run.files("pomp-profile.").is_empty(),
+        run.files("written").is_empty(),
         "profile written again after finalize"
     );
     let profile = profile_json(&run.dir.path().join("finalized.json"));
@@ -346,7 +354,7 @@ fn trace_holds_one_span_per_timed_visit() {
     let exe = build("basic");
     let run = run_ok(&exe, 2, &["2"], &[("POMP_TRACE", "1")]);
     let profile = run.profile();
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     assert_eq!(traces.len(), 1, "{traces:?}");
     assert!(traces[0].to_string_lossy().ends_with(".ptrace"));
     let trace = read_trace(&traces[0]);
@@ -385,7 +393,7 @@ fn a_long_trace_is_written_as_its_buffers_fill() {
     // many times, and no leftover temporary file stays behind.
     let exe = build("basic");
     let run = run_ok(&exe, 2, &["4000"], &[("POMP_TRACE", "1")]);
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     assert_eq!(traces.len(), 1, "{traces:?}");
     let bytes = std::fs::metadata(&traces[0]).unwrap().len();
     let trace = read_trace(&traces[0]);
@@ -404,7 +412,7 @@ fn trace_limit_drops_events_and_says_so() {
         &["3"],
         &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "10")],
     );
-    let traces = run.files("pomp-trace.");
+    let traces = run.traces();
     let trace = read_trace(&traces[0]);
     let kept = trace.span_count();
     assert!(kept <= 10, "{kept} events kept");
@@ -451,9 +459,18 @@ fn profile_path_and_mpi_rank() {
     );
     let profile = profile_json(&run.dir.path().join("out.rank3.json"));
     assert_eq!(profile["rank"], "3");
+    // A rank other than 0, whose launcher names no job to find rank 0's
+    // experiment by, makes one of its own and prints no summary.
     let run = run_ok(&exe, 2, &["1"], &[("SLURM_PROCID", "5")]);
-    let files = run.files("pomp-profile.rank5.");
-    assert_eq!(files.len(), 1, "{:?}", run.files(""));
+    let files = run.profiles();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].ends_with("profile.5.json"), "{files:?}");
+    assert_eq!(profile_json(&files[0])["rank"], "5");
+    assert!(
+        !run.stderr().contains("pomp: experiment"),
+        "{}",
+        run.stderr()
+    );
 }
 
 #[test]
@@ -652,7 +669,7 @@ fn profile_to_a_pipe_is_written_in_place() {
         .unwrap()
         .file_type()
         .is_symlink());
-    assert!(run.files("pomp-profile.").is_empty());
+    assert!(run.experiments().is_empty());
 }
 
 /// Fortran instrumented by OPARI2: hidden string lengths of blank-padded
@@ -691,4 +708,53 @@ fn fortran_program_instrumented_by_opari2() {
         }
         check_times_are_consistent(&profile);
     }
+}
+
+/// `POMP_EXPERIMENT_DIRECTORY` names the experiment: a later run takes the
+/// name and moves the earlier experiment aside; a directory holding
+/// something else is left alone.
+#[test]
+fn a_named_experiment_directory_is_never_written_twice() {
+    let exe = build("basic");
+    let dir = tempfile::tempdir().unwrap();
+    let run_named = |name: &str| {
+        let output = std::process::Command::new(&exe)
+            .arg("1")
+            .current_dir(dir.path())
+            .env("OMP_NUM_THREADS", "2")
+            .env("POMP_EXPERIMENT_DIRECTORY", name)
+            .env_remove("POMP_PROFILE")
+            .env_remove("POMP_SUMMARY")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let open = |name: &str| pomp2::experiment::Experiment::open(dir.path().join(name)).unwrap();
+    run_named("exp");
+    let first = open("exp").manifest.run;
+    let said = run_named("exp");
+    assert!(
+        said.contains("pomp: experiment exp (one process)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("earlier experiment that was there is now exp-2"),
+        "{said}"
+    );
+    assert_eq!(open("exp-2").manifest.run, first);
+    assert_eq!(open("exp").processes().unwrap().len(), 1);
+
+    std::fs::create_dir(dir.path().join("notes")).unwrap();
+    std::fs::write(dir.path().join("notes/todo.txt"), "mine").unwrap();
+    let said = run_named("notes");
+    assert!(
+        said.contains("notes holds something other than a pomp experiment"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes/todo.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(open("notes-2").processes().unwrap().len(), 1);
 }

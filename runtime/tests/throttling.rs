@@ -79,7 +79,7 @@ fn run_throttle(env: &[(&str, &str)]) -> (Run, Profile) {
 }
 
 fn timed_trace_events(run: &Run, kind: Kind) -> Vec<u32> {
-    let trace = pomp2::trace::read(&run.files("pomp-trace.")[0]).unwrap();
+    let trace = pomp2::trace::read(&run.traces()[0]).unwrap();
     trace
         .threads
         .iter()

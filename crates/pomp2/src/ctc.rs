@@ -307,6 +307,10 @@ impl RegionName<'_> {
     /// no more, unless the function they are in is not known.
     pub fn what(&self) -> String {
         let name = self.name.filter(|name| !name.is_empty());
+        if let (crate::mpi::REGION_TYPE, Some(function)) = (self.region_type, name) {
+            // An MPI function's region is every call of it: its name is all.
+            return function.to_string();
+        }
         let Some(kind) = self.code_kind else {
             let mut what = construct_words(self.region_type);
             if let Some(name) = name {

@@ -81,6 +81,8 @@ pub enum Kind {
     ChromeTrace,
     IdfDescriptor,
     IdfIndex,
+    /// An experiment's manifest (`manifest.json`).
+    Manifest,
     /// A compilation database (`compile_commands.json`).
     CompilationDatabase,
 }
@@ -94,6 +96,7 @@ impl Kind {
             Kind::ChromeTrace => "pomp trace in Chrome trace JSON",
             Kind::IdfDescriptor => "pomp IDF descriptor",
             Kind::IdfIndex => "pomp IDF index",
+            Kind::Manifest => "pomp experiment manifest",
             Kind::CompilationDatabase => "compilation database",
         }
     }
@@ -110,6 +113,7 @@ impl Kind {
             Kind::IdfDescriptor | Kind::IdfIndex => {
                 "`pomp report PROFILE --idf FILE` reads it with a profile"
             }
+            Kind::Manifest => "`pomp report DIR` reads the experiment in its directory",
             Kind::CompilationDatabase => {
                 "`pomp batch --compile-commands FILE --out DIR` instruments the files it lists"
             }
@@ -142,6 +146,8 @@ impl Kind {
             Some(Kind::IdfDescriptor)
         } else if object && is::<crate::idf::Index>(bytes) {
             Some(Kind::IdfIndex)
+        } else if object && is::<crate::experiment::Manifest>(bytes) {
+            Some(Kind::Manifest)
         } else if serde_json::from_slice::<Vec<Entry>>(bytes).is_ok_and(|e| !e.is_empty()) {
             Some(Kind::CompilationDatabase)
         } else {
@@ -227,6 +233,41 @@ pub fn from_slice<D: Document>(bytes: &[u8], path: &Path) -> Result<D, Error> {
         what,
         source,
     })
+}
+
+/// What a header of a `format` and a `version` field says, for a
+/// document whose format is `format` and whose versions this build reads
+/// are `versions` (the newest last).
+pub fn identify_versioned(
+    found_format: &Option<serde_json::Value>,
+    found_version: &Option<serde_json::Value>,
+    format: &str,
+    versions: &[u32],
+) -> Identity {
+    match found_format {
+        Some(serde_json::Value::String(found)) if found == format => {}
+        other => return Identity::Foreign(other.as_ref().map(text_of)),
+    }
+    match found_version {
+        Some(version)
+            if version
+                .as_u64()
+                .is_some_and(|v| versions.iter().any(|&known| known as u64 == v)) =>
+        {
+            Identity::Readable
+        }
+        other => Identity::Unsupported {
+            found: other.as_ref().map_or("none".into(), text_of),
+            reads: match versions {
+                [only] => only.to_string(),
+                [earlier @ .., newest] => {
+                    let earlier: Vec<String> = earlier.iter().map(u32::to_string).collect();
+                    format!("{} and {newest}", earlier.join(", "))
+                }
+                [] => "none".to_string(),
+            },
+        },
+    }
 }
 
 /// A header value as text: a string as itself, anything else as JSON.

@@ -1,5 +1,7 @@
-//! The profile pomp's runtime writes at exit (`pomp-profile.<pid>.json`):
-//! the document's types, and [`read`] for the tools that load it.
+//! The profile pomp's runtime writes at exit, one per process of a run
+//! (`profile.<rank>.json` in the run's experiment, see
+//! [`crate::experiment`]; or where `POMP_PROFILE` says): the document's
+//! types, and [`read`] for the tools that load it.
 //!
 //! Times are nanoseconds. Region ids are the runtime's (1, 2, ... in the
 //! order handles were assigned); each region entry carries the IDF id
@@ -11,9 +13,14 @@ use std::path::Path;
 
 /// The value of [`Profile::format`].
 pub const FORMAT: &str = "pomp-profile";
-/// The version of the document this crate reads and writes. Changes that
-/// older readers would misread raise it.
-pub const VERSION: u32 = 2;
+/// The version of the document this crate writes. Changes that older
+/// readers would misread raise it. Version 3 added the experiment, the
+/// host, MPI ([`Kind::Mpi`] nodes with their bytes, [`Mpi`],
+/// [`Thread::mpi`]) and the clock's offsets ([`Profile::clock`]).
+pub const VERSION: u32 = 3;
+/// The versions this crate reads: version 2 is version 3 without what
+/// version 3 added.
+pub const READS: [u32; 2] = [2, 3];
 
 /// Region id of events without a region of their own (lock calls) and of
 /// the implicit task.
@@ -26,8 +33,20 @@ pub struct Profile {
     /// [`VERSION`] when written by this crate.
     pub version: u32,
     pub pid: u32,
-    /// MPI rank from the launcher's environment, if any.
+    /// The process's rank: in `MPI_COMM_WORLD`, or from the launcher's
+    /// environment; none for a process alone.
     pub rank: Option<String>,
+    /// The run's experiment ([`crate::experiment::Manifest::run`]): every
+    /// process of one run names the same; none where `POMP_PROFILE` chose
+    /// the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experiment: Option<String>,
+    /// How many ranks the run had, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<u32>,
+    /// The host the process ran on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// What the link-time registration reports (`POMP2_Get_opari2_version`).
     pub opari2_version: Option<String>,
     /// `POMP2_Get_num_regions`: regions the registration declared.
@@ -54,8 +73,98 @@ pub struct Profile {
     pub region_summary: Vec<RegionSummary>,
     pub tasks: Tasks,
     pub threads: Vec<Thread>,
-    /// The Chrome trace written beside the profile, when one was asked for.
+    /// The trace written beside the profile, when one was asked for.
     pub trace: Option<TraceSummary>,
+    /// MPI, when the POMP MPI library measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpi: Option<Mpi>,
+    /// Where the process's times are on the run's common time line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::clock::ClockSync>,
+}
+
+/// MPI as the process initialised and used it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mpi {
+    /// `MPI_Get_library_version`, its first line.
+    pub library: String,
+    /// What `MPI_Init_thread` asked for; `None` after `MPI_Init`.
+    pub thread_level_requested: Option<crate::mpi::ThreadLevel>,
+    pub thread_level_provided: crate::mpi::ThreadLevel,
+    /// Summed over threads.
+    pub totals: MpiTotals,
+}
+
+/// Time in MPI calls by [`crate::mpi::Class`], and what they moved.
+/// Calls inside a region that stopped being timed (throttling) are
+/// counted and move bytes, but their time stays in that region.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MpiTotals {
+    pub point_to_point_ns: u64,
+    pub collective_ns: u64,
+    pub other_ns: u64,
+    /// Point-to-point messages: sends started, receives completed.
+    pub messages_sent: u64,
+    pub bytes_sent: u64,
+    pub messages_received: u64,
+    pub bytes_received: u64,
+    /// Collective operations, and the bytes this process gave to and took
+    /// from the other ranks in them.
+    pub collectives: u64,
+    pub collective_bytes_sent: u64,
+    pub collective_bytes_received: u64,
+}
+
+impl MpiTotals {
+    pub fn add(&mut self, other: &MpiTotals) {
+        for (sum, value) in self.fields_mut().into_iter().zip(other.fields()) {
+            *sum += value;
+        }
+    }
+
+    /// Time in MPI calls.
+    pub fn time_ns(&self) -> u64 {
+        self.point_to_point_ns + self.collective_ns + self.other_ns
+    }
+
+    /// The time of one class.
+    pub fn time_of(&self, class: crate::mpi::Class) -> u64 {
+        match class {
+            crate::mpi::Class::PointToPoint => self.point_to_point_ns,
+            crate::mpi::Class::Collective => self.collective_ns,
+            crate::mpi::Class::Other => self.other_ns,
+        }
+    }
+
+    pub fn fields(&self) -> [u64; 10] {
+        [
+            self.point_to_point_ns,
+            self.collective_ns,
+            self.other_ns,
+            self.messages_sent,
+            self.bytes_sent,
+            self.messages_received,
+            self.bytes_received,
+            self.collectives,
+            self.collective_bytes_sent,
+            self.collective_bytes_received,
+        ]
+    }
+
+    pub fn fields_mut(&mut self) -> [&mut u64; 10] {
+        [
+            &mut self.point_to_point_ns,
+            &mut self.collective_ns,
+            &mut self.other_ns,
+            &mut self.messages_sent,
+            &mut self.bytes_sent,
+            &mut self.messages_received,
+            &mut self.bytes_received,
+            &mut self.collectives,
+            &mut self.collective_bytes_sent,
+            &mut self.collective_bytes_received,
+        ]
+    }
 }
 
 /// The throttling rule the run used: a call-path node whose visits on a
@@ -170,11 +279,14 @@ pub enum Kind {
     SetNestLock,
     TestLock,
     TestNestLock,
+    /// A call of an MPI function, measured through PMPI: its region is the
+    /// function's ([`crate::mpi::region`]).
+    Mpi,
 }
 
 impl Kind {
     /// Every kind, in the order of their [`Kind::code`]s.
-    pub const ALL: [Kind; 37] = [
+    pub const ALL: [Kind; 38] = [
         Kind::Thread,
         Kind::Parallel,
         Kind::For,
@@ -212,6 +324,7 @@ impl Kind {
         Kind::SetNestLock,
         Kind::TestLock,
         Kind::TestNestLock,
+        Kind::Mpi,
     ];
 
     /// The kind's number in binary formats (the trace).
@@ -264,6 +377,7 @@ impl Kind {
             Kind::SetNestLock => "set_nest_lock",
             Kind::TestLock => "test_lock",
             Kind::TestNestLock => "test_nest_lock",
+            Kind::Mpi => "mpi",
         }
     }
 
@@ -457,6 +571,9 @@ pub struct Thread {
     pub barriers_not_inferred: u64,
     pub totals: ThreadTotals,
     pub breakdown: Breakdown,
+    /// The thread's MPI calls, when it made any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpi: Option<MpiTotals>,
     pub tree: Node,
 }
 
@@ -501,6 +618,14 @@ pub struct Node {
     /// not timed; their time is in the parent's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub folded: bool,
+    /// Of an MPI call: the bytes its messages and collectives sent to and
+    /// received from other ranks (a receive's bytes count where it
+    /// completes: in `MPI_Recv`, or in the wait or test of `MPI_Irecv`'s
+    /// request).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bytes_sent: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bytes_received: u64,
     pub children: Vec<Node>,
 }
 
@@ -546,18 +671,7 @@ impl crate::document::Document for Profile {
     type Header = Header;
 
     fn identify(header: &Header) -> crate::document::Identity {
-        use crate::document::{text_of, Identity};
-        match &header.format {
-            Some(serde_json::Value::String(format)) if format == FORMAT => {}
-            other => return Identity::Foreign(other.as_ref().map(text_of)),
-        }
-        match &header.version {
-            Some(version) if version.as_u64() == Some(VERSION as u64) => Identity::Readable,
-            other => Identity::Unsupported {
-                found: other.as_ref().map_or("none".into(), text_of),
-                reads: VERSION.to_string(),
-            },
-        }
+        crate::document::identify_versioned(&header.format, &header.version, FORMAT, &READS)
     }
 }
 
@@ -596,6 +710,8 @@ mod tests {
             fork_ns: 0,
             join_ns: 0,
             folded: false,
+            bytes_sent: 0,
+            bytes_received: 0,
             children: Vec::new(),
         }
     }
@@ -637,6 +753,9 @@ mod tests {
             version: VERSION,
             pid: 42,
             rank: None,
+            experiment: None,
+            ranks: None,
+            host: None,
             opari2_version: Some("pomp".into()),
             declared_regions: 2,
             unregistered_regions: vec![],
@@ -692,6 +811,7 @@ mod tests {
                     work_ns: 58_000_000,
                 },
                 breakdown: Breakdown::default(),
+                mpi: None,
                 tree: Node {
                     region: None,
                     kind: Kind::Thread,
@@ -703,10 +823,14 @@ mod tests {
                     fork_ns: 0,
                     join_ns: 0,
                     folded: false,
+                    bytes_sent: 0,
+                    bytes_received: 0,
                     children: vec![parallel, task],
                 },
             }],
             trace: None,
+            mpi: None,
+            clock: None,
         }
     }
 
@@ -724,6 +848,48 @@ mod tests {
         assert_eq!(text.matches("\"throttled\":{").count(), 1);
         assert!(text.contains("\"kind\":\"implicit_barrier\""));
         assert!(text.contains("\"implicit_barrier\":\"inferred\""));
+        assert!(!text.contains("bytes_sent") && !text.contains("\"mpi\""));
+    }
+
+    #[test]
+    fn an_mpi_rank_reads_back() {
+        let mut profile = sample();
+        profile.experiment = Some("pomp-20250314_093015_524222465".into());
+        profile.rank = Some("3".into());
+        profile.ranks = Some(4);
+        profile.host = Some("node7".into());
+        profile.regions.push(crate::mpi::region(3, "MPI_Send"));
+        let mut send = leaf(3, Kind::Mpi, 10, 5_000);
+        send.bytes_sent = 80_000;
+        profile.threads[0].tree.children.push(send);
+        let totals = MpiTotals {
+            point_to_point_ns: 5_000,
+            messages_sent: 10,
+            bytes_sent: 80_000,
+            ..MpiTotals::default()
+        };
+        profile.threads[0].mpi = Some(totals);
+        profile.mpi = Some(Mpi {
+            library: "Open MPI v4.1.4".into(),
+            thread_level_requested: Some(crate::mpi::ThreadLevel::Multiple),
+            thread_level_provided: crate::mpi::ThreadLevel::Multiple,
+            totals,
+        });
+        profile.clock = Some(crate::clock::ClockSync {
+            origin_monotonic_ns: 123,
+            offsets: vec![],
+        });
+        let text = serde_json::to_string(&profile).unwrap();
+        assert_eq!(read_text(&text).unwrap(), profile);
+        assert!(text.contains("\"kind\":\"mpi\""), "{text}");
+        assert!(text.contains("\"bytes_sent\":80000"), "{text}");
+        assert!(
+            text.contains("\"thread_level_provided\":\"multiple\""),
+            "{text}"
+        );
+        assert_eq!(kind_label(Kind::Mpi, profile.regions.last()), "MPI_Send");
+        assert_eq!(totals.time_ns(), 5_000);
+        assert_eq!(totals.time_of(crate::mpi::Class::Collective), 0);
     }
 
     #[test]
@@ -764,10 +930,17 @@ mod tests {
             Error::Foreign { .. }
         ));
 
-        let newer = text.replacen("\"version\":2", "\"version\":3", 1);
+        let newer = text.replacen("\"version\":3", "\"version\":4", 1);
         let error = read_text(&newer).unwrap_err();
         assert!(matches!(error, Error::UnsupportedVersion { .. }), "{error}");
-        assert!(error.to_string().contains("version 3"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("version 4; this build reads version 2 and 3"),
+            "{error}"
+        );
+        let older = text.replacen("\"version\":3", "\"version\":2", 1);
+        assert_eq!(read_text(&older).unwrap().version, 2);
 
         let damaged = text.replacen("\"visits\":1,", "\"visits\":\"one\",", 1);
         let error = read_text(&damaged).unwrap_err();

@@ -52,6 +52,8 @@ fn node(region: RegionId, kind: Kind, visits: u64, inclusive_ms: u64, children: 
         fork_ns: 0,
         join_ns: 0,
         folded: false,
+        bytes_sent: 0,
+        bytes_received: 0,
         children,
     }
 }
@@ -71,6 +73,7 @@ fn thread(number: u32, children: Vec<Node>, breakdown: Breakdown) -> Thread {
             work_ns: measured - breakdown.waiting_ns(),
         },
         breakdown,
+        mpi: None,
         tree: Node {
             region: None,
             kind: Kind::Thread,
@@ -82,6 +85,8 @@ fn thread(number: u32, children: Vec<Node>, breakdown: Breakdown) -> Thread {
             fork_ns: 0,
             join_ns: 0,
             folded: false,
+            bytes_sent: 0,
+            bytes_received: 0,
             children,
         },
     }
@@ -97,6 +102,9 @@ fn profile(regions: Vec<Region>, wall_ms: u64, threads: Vec<Thread>) -> Profile 
         version: VERSION,
         pid: 7,
         rank: None,
+        experiment: None,
+        ranks: None,
+        host: None,
         opari2_version: Some("pomp".into()),
         declared_regions: regions.len() as u64,
         unregistered_regions: vec![],
@@ -120,6 +128,8 @@ fn profile(regions: Vec<Region>, wall_ms: u64, threads: Vec<Thread>) -> Profile 
         },
         threads,
         trace: None,
+        mpi: None,
+        clock: None,
     }
 }
 

@@ -2,6 +2,7 @@
 //! registration file.
 
 use super::compiler::Compiler;
+use super::options::MpiLibrary;
 use super::plan::{self, LinkInputs, Run, Step};
 use super::registration::LinkScan;
 use super::runtime;
@@ -24,6 +25,18 @@ pub struct Executor<'a> {
     pub scratch: &'a mut LazyScratch,
     /// Where the wrapper's own messages go.
     pub messages: &'a mut dyn Write,
+    /// Whether a program that links MPI gets pomp's MPI library.
+    pub mpi: &'a MpiLibrary,
+}
+
+/// What a program's link adds to its command line.
+struct LinkAdditions {
+    /// The registration object, none for the original interface.
+    registration: Option<PathBuf>,
+    /// pomp's MPI library, for a program that links MPI.
+    mpi: Option<PathBuf>,
+    /// The POMP2 library's arguments, last.
+    libraries: Vec<OsString>,
 }
 
 impl Executor<'_> {
@@ -37,8 +50,8 @@ impl Executor<'_> {
                     registration_at,
                     inputs,
                 } => {
-                    if let Some((object, libraries)) = self.link_additions(&inputs)? {
-                        if let Some(object) = object {
+                    if let Some(additions) = self.link_additions(&inputs, &run.command)? {
+                        if let Some(object) = additions.registration {
                             run.args.insert(registration_at, object.into_os_string());
                         }
                         // The libraries are no source of a language the
@@ -50,7 +63,15 @@ impl Executor<'_> {
                         {
                             run.args.extend(["-x".into(), "none".into()]);
                         }
-                        run.args.extend(libraries);
+                        if let Some(mpi) = additions.mpi {
+                            // Before MPI's own libraries: after them, MPI's
+                            // functions would be taken from those.
+                            match pomp_mpi::first_mpi_argument(&run.args) {
+                                Some(at) => run.args.insert(at, mpi.into_os_string()),
+                                None => run.args.push(mpi.into_os_string()),
+                            }
+                        }
+                        run.args.extend(additions.libraries);
                     }
                     self.run(&run)?
                 }
@@ -72,13 +93,15 @@ impl Executor<'_> {
         Ok(code)
     }
 
-    /// What a program's link adds when it links POMP2 code: the
-    /// registration object (none for the original interface) and the
-    /// library's arguments. `None` when no input calls POMP.
+    /// What a program's link adds when it links POMP2 code or MPI: the
+    /// registration object (none for the original interface), pomp's MPI
+    /// library and the POMP2 library's arguments. `None` when no input
+    /// calls POMP and the program does not link MPI.
     fn link_additions(
         &mut self,
         inputs: &LinkInputs,
-    ) -> Result<Option<(Option<PathBuf>, Vec<OsString>)>> {
+        command: &[OsString],
+    ) -> Result<Option<LinkAdditions>> {
         let mut scan = LinkScan {
             calls_pomp: inputs.calls_pomp2,
             calls_pomp1: inputs.calls_pomp1,
@@ -99,6 +122,8 @@ impl Executor<'_> {
                 }
             }
         }
+        let mpi = self.mpi_library(inputs, command)?;
+        scan.measures_mpi = mpi.is_some();
         if !scan.needs_pomp_library() {
             return Ok(None);
         }
@@ -118,7 +143,7 @@ impl Executor<'_> {
                     &Compiler::C.command()?,
                 )?;
         }
-        let registration_object = if scan.needs_registration() || scan.needs_pomp1_table() {
+        let registration = if scan.needs_registration() || scan.needs_pomp1_table() {
             Some(self.registration_object(&scan, inputs)?)
         } else {
             None
@@ -127,7 +152,73 @@ impl Executor<'_> {
         if !inputs.openmp {
             libraries.push("-fopenmp".into());
         }
-        Ok(Some((registration_object, libraries)))
+        Ok(Some(LinkAdditions {
+            registration,
+            mpi,
+            libraries,
+        }))
+    }
+
+    /// pomp's MPI library, for a program that links MPI and is measured
+    /// by a POMP2 library that takes it (pomp's runtime); built with the
+    /// MPI's own C compiler wrapper, or taken from pomp's cache. Where it
+    /// cannot be had, the program is linked without it, with a warning,
+    /// unless `--pomp-mpi` named the MPI compiler to build it with.
+    fn mpi_library(
+        &mut self,
+        inputs: &LinkInputs,
+        command: &[OsString],
+    ) -> Result<Option<PathBuf>> {
+        let named = match self.mpi {
+            MpiLibrary::Off => return Ok(None),
+            MpiLibrary::Auto => None,
+            MpiLibrary::With(compiler) => Some(compiler.as_str()),
+        };
+        if !pomp_mpi::links_mpi(&inputs.libraries, &inputs.files, command) {
+            return Ok(None);
+        }
+        let name = self.compiler.wrapper_name();
+        if let Some(chosen) = inputs.runtime.as_deref() {
+            let takes_it = super::library::defines(
+                chosen,
+                &inputs.library_dirs,
+                &Compiler::C.command()?,
+                pomp2::mpi::ENTRY_POINTS[0].name,
+            )?;
+            if !takes_it {
+                if self.verbose {
+                    writeln!(
+                        self.messages,
+                        "{name}: note: {chosen} does not measure MPI; pomp's MPI library is not linked"
+                    )?;
+                }
+                return Ok(None);
+            }
+        }
+        let built = pomp_mpi::MpiCompiler::find(named, command)
+            .and_then(|compiler| pomp_mpi::library(&compiler).map(|archive| (compiler, archive)));
+        match built {
+            Ok((compiler, archive)) => {
+                if self.verbose {
+                    writeln!(
+                        self.messages,
+                        "{name}: note: measuring MPI with {}, built with {}",
+                        archive.display(),
+                        compiler.path.display()
+                    )?;
+                }
+                Ok(Some(archive))
+            }
+            Err(error) if named.is_none() => {
+                writeln!(
+                    self.messages,
+                    "{name}: warning: MPI calls stay unmeasured: {error:#} (--pomp-mpi=off says so \
+                     without this warning)"
+                )?;
+                Ok(None)
+            }
+            Err(error) => Err(error),
+        }
     }
 
     /// Write and compile the registration file for the scanned inputs.

@@ -8,6 +8,11 @@ use pomp_cli::options::{help_lines, INSTRUMENTATION};
 pub fn help_text(compiler: Compiler) -> String {
     let name = compiler.wrapper_name();
     let (variable, default) = compiler.environment();
+    let (mpi, redirect) = match compiler {
+        Compiler::C => ("mpicc", "OMPI_CC"),
+        Compiler::Cxx => ("mpicxx", "OMPI_CXX"),
+        Compiler::Fortran => ("mpif90", "OMPI_FC"),
+    };
     let instrumentation = INSTRUMENTATION.iter().filter(|f| f.offered.wrappers);
     let options = help_lines(instrumentation, "pomp-") + &help_lines(WRAPPER_FLAGS, "pomp-");
     format!(
@@ -15,7 +20,8 @@ pub fn help_text(compiler: Compiler) -> String {
 
 Compiles and links like {default}, instrumenting every source that contains
 OpenMP directives for the POMP2 measurement interface. Linking a program adds
-the region registration and the pomp runtime (or another POMP2 library).
+the region registration and the pomp runtime (or another POMP2 library) and,
+when it links MPI, pomp's MPI library, which measures every MPI call.
 
 Wrapper options (removed before the compiler runs):
 {options}
@@ -29,6 +35,12 @@ regions that library reads: pomp's runtime implements POMP2 only.
 Environment:
   {variable:<23} the underlying compiler (default {default}; may include a launcher)
   POMP_RUNTIME_DIR        directory holding libpomp_runtime.a
+  POMP_CACHE_DIR          where pomp's MPI library is built and kept (default
+                          $XDG_CACHE_HOME/pomp or ~/.cache/pomp)
+
+MPI: `{variable}={mpi} {name} ...` runs MPI's wrapper, `{redirect}={name} {mpi} ...`
+(Open MPI) has MPI's wrapper run this one; either way the program gets pomp's
+MPI library, built with the MPI's own mpicc.
 "
     )
 }

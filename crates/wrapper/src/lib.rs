@@ -81,6 +81,7 @@ pub fn run(
         verbose: wrapper.verbose,
         scratch: &mut scratch,
         messages: messages.to,
+        mpi: &wrapper.mpi,
     }
     .execute(steps)
 }

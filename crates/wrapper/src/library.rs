@@ -72,6 +72,20 @@ pub fn counts_user_regions_with_constructs(
     })
 }
 
+/// Whether the library `chosen` names defines `symbol`; a linker option,
+/// which only the linker reads, is taken to.
+pub fn defines(
+    chosen: &str,
+    library_dirs: &[PathBuf],
+    compiler: &[OsString],
+    symbol: &str,
+) -> Result<bool> {
+    Ok(match library_file(chosen, library_dirs, compiler)? {
+        Some(path) => defined_symbols(&path)?.contains(symbol),
+        None => true,
+    })
+}
+
 /// Whether `path` defines `name`, globally or locally (a shared library
 /// in its symbol table, which stripping removes).
 fn defines_at_all(path: &Path, name: &str) -> Result<bool> {

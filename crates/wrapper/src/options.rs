@@ -19,6 +19,22 @@ pub struct WrapperOptions {
     /// Another POMP2 library to link instead of pomp's runtime.
     pub runtime: Option<String>,
     pub on_error: OnError,
+    /// Whether a program that links MPI gets pomp's MPI library.
+    pub mpi: MpiLibrary,
+}
+
+/// Whether a program that links MPI is linked with pomp's MPI library,
+/// which measures its MPI calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum MpiLibrary {
+    /// Built with the C compiler wrapper of the MPI the program links.
+    #[default]
+    Auto,
+    /// Not linked: MPI calls stay unmeasured (or measured where
+    /// `--pomp-regions=mpi` made their call sites regions).
+    Off,
+    /// Built with this MPI C compiler wrapper.
+    With(String),
 }
 
 /// What to do when a source cannot be instrumented.
@@ -67,6 +83,27 @@ pub static WRAPPER_FLAGS: &[Flag<WrapperOptions>] = &[
             o.on_error = match v {
                 Some("compile-original") => OnError::CompileOriginal,
                 _ => OnError::Fail,
+            };
+            Ok(())
+        },
+        ..Flag::PLAIN
+    },
+    Flag {
+        name: "mpi",
+        env: Some("POMP_MPI"),
+        value: Value::Text {
+            placeholder: "auto|off|MPICC",
+        },
+        help: "Whether a program that links MPI is linked with pomp's MPI library, which \
+               measures every MPI call through MPI's profiling interface: `auto` (default) \
+               builds it with the C compiler wrapper of the program's MPI (the one POMP_CC and \
+               its kin name, else mpicc on the PATH) and keeps it in pomp's cache; `off` \
+               leaves MPI unmeasured; a path or name uses that MPI C compiler wrapper.",
+        apply: |o, v| {
+            o.mpi = match v {
+                None | Some("" | "auto") => MpiLibrary::Auto,
+                Some("off" | "no" | "0") => MpiLibrary::Off,
+                Some(compiler) => MpiLibrary::With(compiler.to_string()),
             };
             Ok(())
         },

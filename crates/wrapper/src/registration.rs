@@ -35,6 +35,9 @@ pub struct LinkScan {
     /// `POMP2_Get_num_regions()` (OPARI2's reference library does): that
     /// count then includes them.
     pub user_regions_counted_with_constructs: bool,
+    /// The program links pomp's MPI library: the runtime it reports to
+    /// asks for the registration, though no input calls POMP2.
+    pub measures_mpi: bool,
 }
 
 /// Calls `visit` with each object of an object file, static archive (thin
@@ -137,7 +140,7 @@ impl LinkScan {
     /// POMP2 code needs `POMP2_Init_regions`; the original interface has
     /// no registration.
     pub fn needs_registration(&self) -> bool {
-        self.calls_pomp || !self.init_functions.is_empty()
+        self.calls_pomp || self.measures_mpi || !self.init_functions.is_empty()
     }
 
     /// Each function once (an object may be linked twice, or also sit in an

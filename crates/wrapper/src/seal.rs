@@ -5,8 +5,8 @@
 //! over the C library's shared one, so a program linked with that archive
 //! would compute with Rust's `cbrt` instead of its own, and its results
 //! would change in the last bits. The archive the wrappers link is made
-//! from Cargo's by one partial link, after which the POMP2 interface is
-//! all it defines globally: everything else is local to its one object,
+//! from Cargo's by one partial link, after which the POMP2 interface (and
+//! the entry points of pomp's MPI library) is all it defines globally: everything else is local to its one object,
 //! and the program's functions stay the ones it would have had.
 
 use anyhow::{bail, Context, Result};
@@ -21,9 +21,10 @@ use std::process::Command;
 const EMBEDDED_BITCODE: [&str; 2] = [".llvmbc", ".llvmcmd"];
 
 /// The symbols a sealed runtime defines globally: the POMP2 functions of
-/// the contract's table, each with C and with gfortran linkage.
+/// the contract's table, each with C and with gfortran linkage, and the
+/// `pomp_mpi_*` entry points pomp's MPI library calls.
 pub fn interface_symbols() -> BTreeSet<String> {
-    pomp2::events::library_symbols().collect()
+    pomp2::runtime_symbols().collect()
 }
 
 /// The sealed form of the runtime archive `archive`: the archive itself
@@ -71,6 +72,7 @@ pub fn is_sealed(archive: &Path) -> Result<bool> {
 /// own. Written beside `sealed` and renamed, so programs linking at the
 /// same time see the old archive or the new one.
 pub fn seal(archive: &Path, sealed: &Path, linker: &[OsString]) -> Result<()> {
+    let linker = without_mpi(linker);
     let Some((program, linker_args)) = linker.split_first() else {
         bail!("no C compiler to link the runtime with");
     };
@@ -109,6 +111,22 @@ pub fn seal(archive: &Path, sealed: &Path, linker: &[OsString]) -> Result<()> {
     run(pack, "archiving the runtime")?;
     std::fs::rename(&made, sealed).with_context(|| format!("writing {}", sealed.display()))?;
     Ok(())
+}
+
+/// `linker`, its MPI compiler wrapper (`POMP_CC=mpicc`) replaced by the
+/// compiler behind it: the wrapper would add MPI's libraries to the
+/// partial link, which cannot find them with `-nostdlib`.
+fn without_mpi(linker: &[OsString]) -> Vec<OsString> {
+    let mut linker = linker.to_vec();
+    if let Some(last) = linker.last_mut() {
+        let wrapper = Path::new(last.as_os_str());
+        if wrapper.file_name().is_some_and(pomp_mpi::is_mpi_wrapper) {
+            if let Some(compiler) = pomp_mpi::compiler_behind(wrapper) {
+                *last = compiler;
+            }
+        }
+    }
+    linker
 }
 
 fn run(mut command: Command, what: &str) -> Result<()> {

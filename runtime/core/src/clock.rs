@@ -54,6 +54,12 @@ pub fn init() {
     ORIGIN_TICKS.store(now(), Ordering::Relaxed);
 }
 
+/// `CLOCK_MONOTONIC` when the runtime started, in nanoseconds: where the
+/// process's times begin on the clock every process of a host reads.
+pub fn origin_monotonic_ns() -> u64 {
+    ORIGIN_NS.load(Ordering::Relaxed)
+}
+
 /// Where an update takes its time from, read only when a timed frame needs
 /// it: the real clock ([`Now`]) while the program runs, a given time
 /// (`u64`) to close what is still open at exit and in tests.

@@ -5,19 +5,26 @@
 //! does is in [`events`]. Each thread records a
 //! call-path tree of regions with visits and inclusive/exclusive time, the
 //! waiting and fork/join overheads, and task creation relations; at exit (or
-//! `POMP2_Finalize`) the library writes `pomp-profile.<pid>.json`, a short
-//! summary on stderr and, with `POMP_TRACE=1`, a compact event trace.
+//! `POMP2_Finalize`) the library writes the process's profile into the
+//! run's experiment ([`experiment`]), with `POMP_TRACE=1` a compact event
+//! trace beside it, and rank 0 a short summary on stderr. The POMP MPI
+//! library adds MPI through the `pomp_mpi_*` functions of [`mpi`].
 //!
-//! Environment: `POMP_PROFILE` (profile path), `POMP_SUMMARY=0` (no summary),
-//! `POMP_TRACE=1`, `POMP_TRACE_LIMIT` (maximum trace events, default
-//! 1000000), `POMP_THROTTLE`, `POMP_THROTTLE_NUMCALLS`,
-//! `POMP_THROTTLE_PERCALL` (see [`throttle`]).
+//! Environment: `POMP_EXPERIMENT_DIRECTORY` (the experiment's directory),
+//! `POMP_PROFILE` (one profile file instead of an experiment),
+//! `POMP_SUMMARY=0` (no summary), `POMP_TRACE=1`, `POMP_TRACE_LIMIT`
+//! (maximum trace events, default 1000000), `POMP_THROTTLE`,
+//! `POMP_THROTTLE_NUMCALLS`, `POMP_THROTTLE_PERCALL` (see [`throttle`]).
 
 mod clock;
 pub mod entry_points;
 mod events;
+mod experiment;
+mod launch;
 mod locks;
+pub mod mpi;
 mod output;
+mod process;
 mod regions;
 mod state;
 mod team;
@@ -52,12 +59,15 @@ extern "C" {
 const DEFAULT_TRACE_LIMIT: u64 = 1_000_000;
 
 pub(crate) struct Config {
+    /// `POMP_PROFILE`: one file for the profile, and no experiment.
     pub profile_path: Option<String>,
+    /// `POMP_EXPERIMENT_DIRECTORY`.
+    pub experiment_directory: Option<std::path::PathBuf>,
     pub summary: bool,
     pub trace: bool,
     pub trace_limit: u64,
-    /// MPI rank from the launcher, if any, to keep ranks' files apart.
-    pub rank: Option<String>,
+    /// What the launcher says about this process.
+    pub launch: launch::Launch,
     pub throttle: Option<throttle::Rule>,
 }
 
@@ -71,14 +81,13 @@ impl Config {
         };
         Config {
             profile_path: var("POMP_PROFILE"),
+            experiment_directory: var("POMP_EXPERIMENT_DIRECTORY").map(std::path::PathBuf::from),
             summary: flag("POMP_SUMMARY", true),
             trace: flag("POMP_TRACE", false),
             trace_limit: var("POMP_TRACE_LIMIT")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(DEFAULT_TRACE_LIMIT),
-            rank: ["OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"]
-                .iter()
-                .find_map(|name| var(name)),
+            launch: launch::Launch::from_settings(var),
             throttle: throttle::Rule::from_settings(var),
         }
     }
@@ -129,12 +138,13 @@ pub(crate) fn ensure_running() -> bool {
 
 fn initialize() {
     let config = config();
+    clock::init();
+    experiment::at_start();
     trace::set_budget(config.trace_limit);
     if config.trace {
         output::trace::open();
     }
     THROTTLING.store(config.throttle.is_some(), Ordering::Relaxed);
-    clock::init();
     ASYMMETRIC_FENCE.store(
         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
         Ordering::Relaxed,

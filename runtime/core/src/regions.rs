@@ -170,6 +170,35 @@ pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<Handle> {
     })
 }
 
+/// The region of MPI function `name` (see `pomp2::mpi::region`), made the
+/// first time one of its calls is measured. Each binding of a function (C,
+/// Fortran) has a handle of its own; all name this one region.
+pub fn mpi_function(name: &str) -> Option<RegionId> {
+    let mut table = REGIONS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let known = table.iter().position(|parsed| {
+        parsed.context.region_type == pomp2::mpi::REGION_TYPE && parsed.context.name() == Some(name)
+    });
+    if let Some(index) = known {
+        return Some(index as RegionId + 1);
+    }
+    if table.len() >= ID_MASK {
+        return None;
+    }
+    table.push(Parsed {
+        context: ctc::Context {
+            region_type: pomp2::mpi::REGION_TYPE.to_string(),
+            attributes: vec![(ctc::keys::USER_REGION_NAME.to_string(), name.to_string())],
+            ..ctc::Context::default()
+        },
+        malformed: false,
+    });
+    let id = table.len() as RegionId;
+    REGION_COUNT.store(id, Ordering::Release);
+    Some(id)
+}
+
 /// A copy of the table for reporting; index `id - 1` describes region `id`.
 pub fn snapshot() -> Vec<Parsed> {
     REGIONS

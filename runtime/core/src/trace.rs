@@ -9,7 +9,7 @@
 //! slices of the global budget, and once it is spent further spans are
 //! counted as dropped instead of stored.
 
-use pomp2::trace::{ChunkWriter, Span};
+use pomp2::trace::{ChunkWriter, MpiChunkWriter, MpiEvent, Span};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Events a thread reserves from the global budget at a time; large enough
@@ -19,6 +19,8 @@ const SLICE: u64 = 4096;
 
 /// Each thread's buffer: a chunk of the file.
 pub const BUFFER_BYTES: usize = 64 * 1024;
+/// Each thread's buffer of MPI records, once it makes MPI calls.
+pub const MPI_BUFFER_BYTES: usize = 16 * 1024;
 
 static BUDGET_LEFT: AtomicU64 = AtomicU64::new(0);
 
@@ -33,9 +35,14 @@ pub struct ThreadTrace {
     thread: u32,
     /// Made on the first span.
     buffer: Option<ChunkWriter>,
+    /// Made on the first MPI record: a thread that makes no MPI call
+    /// never has one.
+    mpi_buffer: Option<MpiChunkWriter>,
     reserved_left: u64,
     pub stored: u64,
     pub dropped: u64,
+    pub stored_mpi: u64,
+    pub dropped_mpi: u64,
 }
 
 impl ThreadTrace {
@@ -52,11 +59,10 @@ impl ThreadTrace {
         if !self.enabled {
             return;
         }
-        if self.reserved_left == 0 && !self.reserve() {
+        if !self.take_from_budget() {
             self.dropped += 1;
             return;
         }
-        self.reserved_left -= 1;
         self.stored += 1;
         let buffer = self
             .buffer
@@ -67,11 +73,47 @@ impl ThreadTrace {
         }
     }
 
-    /// Writes what the buffer holds to the trace file.
+    /// Records an MPI record; spans and records share the budget.
+    pub fn record_mpi(&mut self, event: &MpiEvent) {
+        if !self.enabled {
+            return;
+        }
+        if !self.take_from_budget() {
+            self.dropped_mpi += 1;
+            return;
+        }
+        self.stored_mpi += 1;
+        let buffer = self
+            .mpi_buffer
+            .get_or_insert_with(|| MpiChunkWriter::new(MPI_BUFFER_BYTES));
+        buffer.push(event);
+        if buffer.is_full() {
+            crate::output::trace::write_chunk(buffer.chunk(self.thread));
+            buffer.clear();
+        }
+    }
+
+    /// Whether the budget allows one more event, which it is then charged.
+    #[inline]
+    fn take_from_budget(&mut self) -> bool {
+        if self.reserved_left == 0 && !self.reserve() {
+            return false;
+        }
+        self.reserved_left -= 1;
+        true
+    }
+
+    /// Writes what the buffers hold to the trace file.
     #[cold]
     #[inline(never)]
     pub fn flush(&mut self) {
         if let Some(buffer) = &mut self.buffer {
+            if !buffer.is_empty() {
+                crate::output::trace::write_chunk(buffer.chunk(self.thread));
+                buffer.clear();
+            }
+        }
+        if let Some(buffer) = &mut self.mpi_buffer {
             if !buffer.is_empty() {
                 crate::output::trace::write_chunk(buffer.chunk(self.thread));
                 buffer.clear();

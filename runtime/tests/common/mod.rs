@@ -168,9 +168,41 @@ impl Run {
         files
     }
 
+    /// The experiments in the run directory.
+    pub fn experiments(&self) -> Vec<PathBuf> {
+        self.files(pomp2::experiment::NAME_PREFIX)
+    }
+
+    /// The one experiment the run made.
+    pub fn experiment(&self) -> pomp2::experiment::Experiment {
+        let experiments = self.experiments();
+        assert_eq!(
+            experiments.len(),
+            1,
+            "expected one experiment, found {experiments:?}\n{}",
+            self.stderr()
+        );
+        pomp2::experiment::Experiment::open(&experiments[0])
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// The profiles of the run's experiment, in rank order.
+    pub fn profiles(&self) -> Vec<PathBuf> {
+        let experiment = self.experiment();
+        let processes = experiment.processes().unwrap();
+        processes.into_iter().filter_map(|p| p.profile).collect()
+    }
+
+    /// The traces of the run's experiment, in rank order.
+    pub fn traces(&self) -> Vec<PathBuf> {
+        let experiment = self.experiment();
+        let processes = experiment.processes().unwrap();
+        processes.into_iter().filter_map(|p| p.trace).collect()
+    }
+
     /// The one profile the run wrote.
     pub fn profile(&self) -> Value {
-        let files = self.files("pomp-profile.");
+        let files = self.profiles();
         assert_eq!(
             files.len(),
             1,
@@ -182,7 +214,7 @@ impl Run {
 
     /// The one profile the run wrote, typed.
     pub fn typed_profile(&self) -> pomp2::profile::Profile {
-        let files = self.files("pomp-profile.");
+        let files = self.profiles();
         assert_eq!(files.len(), 1, "expected one profile, found {files:?}");
         read_profile(&files[0])
     }
@@ -229,6 +261,7 @@ pub fn run(exe: &Path, threads: usize, args: &[&str], env: &[(&str, &str)]) -> R
         .current_dir(dir.path())
         .env("OMP_NUM_THREADS", threads.to_string())
         .env_remove("POMP_PROFILE")
+        .env_remove("POMP_EXPERIMENT_DIRECTORY")
         .env_remove("POMP_TRACE")
         .env_remove("POMP_TRACE_LIMIT")
         .env_remove("POMP_SUMMARY");

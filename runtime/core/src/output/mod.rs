@@ -1,7 +1,7 @@
 //! Writing the profile, the stderr summary and the trace, once, at
 //! `POMP2_Finalize` or at exit, whichever comes first.
 
-mod files;
+pub(crate) mod files;
 mod profile;
 mod summary;
 pub(crate) mod trace;
@@ -10,7 +10,9 @@ use crate::clock;
 use crate::regions;
 use crate::state::ThreadState;
 use crate::thread::{self, ThreadData};
-use files::{output_path, write_atomically};
+use files::{write_atomically, Destination};
+use pomp2::clock::ClockSync;
+use pomp2::experiment::FileKind;
 use pomp2::profile::Throttling;
 use std::io::{self, Write};
 use std::sync::atomic::Ordering;
@@ -22,8 +24,35 @@ const IDLE_WAIT: Duration = Duration::from_secs(2);
 
 /// Like `eprintln!`, but a failing stderr (a closed pipe) is ignored rather
 /// than a panic: this runs at exit, inside the instrumented program.
-fn warn(message: std::fmt::Arguments) {
+pub(crate) fn warn(message: std::fmt::Arguments) {
     let _ = writeln!(io::stderr(), "{message}");
+}
+
+/// Who wrote the files, as the profile and the trace both say.
+pub struct Identity {
+    pub rank: Option<String>,
+    pub ranks: Option<u32>,
+    pub host: String,
+    pub experiment: Option<String>,
+    pub clock: ClockSync,
+}
+
+impl Identity {
+    fn of(destination: &Destination) -> Identity {
+        Identity {
+            rank: crate::process::rank().map(|rank| rank.to_string()),
+            ranks: crate::process::ranks(),
+            host: crate::process::host().to_string(),
+            experiment: match destination {
+                Destination::Experiment(chosen) => Some(chosen.run.clone()),
+                _ => None,
+            },
+            clock: ClockSync {
+                origin_monotonic_ns: clock::origin_monotonic_ns(),
+                offsets: crate::mpi::world::offsets(),
+            },
+        }
+    }
 }
 
 pub fn finish() {
@@ -60,7 +89,11 @@ pub fn finish() {
     let wall_ns = scale.since_start_ns(now);
     let pid = std::process::id();
     let config = crate::config();
-    let profile_path = output_path(config.profile_path.as_deref(), "pomp-profile", "json", pid);
+    let destination = Destination::at_end();
+    if let Destination::Nowhere(why) = &destination {
+        warn(format_args!("pomp: {why}; the profile is not written"));
+    }
+    let identity = Identity::of(&destination);
     let regions = profile::regions(&regions::snapshot());
     let trace = config.trace.then(|| {
         let run = trace::Run {
@@ -68,6 +101,8 @@ pub fn finish() {
             wall_ns,
             scale: &scale,
             regions: &regions,
+            path: destination.path(FileKind::Trace),
+            identity: &identity,
         };
         trace::finish(&mut states, run)
     });
@@ -96,19 +131,33 @@ pub fn finish() {
         },
         trace,
         states: &states,
+        identity: &identity,
     };
     let profile = profile::build(run, regions);
-    let written = write_atomically(&profile_path, |out| {
-        serde_json::to_writer(&mut *out, &profile).map_err(io::Error::from)
-    });
-    if let Err(err) = &written {
+    let profile_path = destination.path(FileKind::Profile);
+    let written = match &profile_path {
+        Some(path) => write_atomically(path, |out| {
+            serde_json::to_writer(&mut *out, &profile).map_err(io::Error::from)
+        }),
+        None => Err(io::Error::other("it has no place")),
+    };
+    if let (Err(err), Some(path)) = (&written, &profile_path) {
         warn(format_args!(
             "pomp: cannot write profile {}: {err}",
-            profile_path.display()
+            path.display()
         ));
     }
-    if config.summary {
-        summary::print(&profile, &profile_path, written.is_ok());
+    if let Err(error) = crate::experiment::finish(profile.thread_count as u32) {
+        warn(format_args!(
+            "pomp: cannot write the experiment's manifest: {error}"
+        ));
+    }
+    if config.summary && crate::process::speaks_for_the_run() {
+        let place = match &destination {
+            Destination::Experiment(chosen) => summary::Place::Experiment(chosen),
+            _ => summary::Place::File(profile_path.as_deref()),
+        };
+        summary::print(&profile, place, written.is_ok());
     }
     // Said even without the summary: the profile lacks what it should hold.
     if let Some(stale) = summary::unregistered(&profile) {

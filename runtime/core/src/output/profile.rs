@@ -5,8 +5,8 @@ use crate::state::{NodeIndex, ThreadState, ROOT};
 use crate::thread::ThreadData;
 use pomp2::ctc::{keys, Parsed};
 use pomp2::profile::{
-    Breakdown, Kind, Node, Profile, Region, RegionId, RegionSummary, TaskRegion, TaskRelation,
-    Tasks, Thread, ThreadTotals, Throttling, TraceSummary, FORMAT, VERSION,
+    Breakdown, Kind, Mpi, MpiTotals, Node, Profile, Region, RegionId, RegionSummary, TaskRegion,
+    TaskRelation, Tasks, Thread, ThreadTotals, Throttling, TraceSummary, FORMAT, VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -18,6 +18,7 @@ pub struct Run<'a> {
     pub throttling: Throttling,
     pub trace: Option<TraceSummary>,
     pub states: &'a [(&'a ThreadData, &'a ThreadState)],
+    pub identity: &'a super::Identity,
 }
 
 fn region_ref(id: RegionId) -> Option<RegionId> {
@@ -30,6 +31,10 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
         .iter()
         .enumerate()
         .map(|(index, Parsed { context, malformed })| {
+            let id = index as RegionId + 1;
+            if context.region_type == pomp2::mpi::REGION_TYPE {
+                return pomp2::mpi::region(id, context.name().unwrap_or_default());
+            }
             let region_type = match context.construct() {
                 "" => "unknown".to_string(),
                 construct => construct.to_string(),
@@ -37,7 +42,7 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
             let mut label_context = context.clone();
             label_context.pomp_type = Some(region_type.clone());
             Region {
-                id: index as RegionId + 1,
+                id,
                 region_type,
                 file: context.start.as_ref().map(|s| s.file.clone()),
                 first_line: context.start.as_ref().map(|s| s.first_line),
@@ -64,14 +69,22 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
 
 pub fn build(run: Run, regions: Vec<Region>) -> Profile {
     let mut breakdown = Breakdown::default();
+    let mut mpi_totals = MpiTotals::default();
     for (_, state) in run.states {
         breakdown.add(&state.breakdown);
+        if let Some(totals) = &state.mpi.totals {
+            mpi_totals.add(totals);
+        }
     }
+    let identity = run.identity;
     Profile {
         format: FORMAT.to_string(),
         version: VERSION,
         pid: run.pid,
-        rank: crate::config().rank.clone(),
+        rank: identity.rank.clone(),
+        experiment: identity.experiment.clone(),
+        ranks: identity.ranks,
+        host: Some(identity.host.clone()),
         opari2_version: crate::opari2_version(),
         declared_regions: crate::declared_region_count() as u64,
         unregistered_regions: crate::regions::unregistered(),
@@ -86,6 +99,13 @@ pub fn build(run: Run, regions: Vec<Region>) -> Profile {
         tasks: tasks(run.states),
         threads: run.states.iter().map(|(d, s)| thread(d, s)).collect(),
         trace: run.trace,
+        mpi: crate::mpi::world::member().map(|member| Mpi {
+            library: member.library.clone(),
+            thread_level_requested: member.requested,
+            thread_level_provided: member.provided,
+            totals: mpi_totals,
+        }),
+        clock: Some(identity.clock.clone()),
     }
 }
 
@@ -108,6 +128,7 @@ fn thread(data: &ThreadData, state: &ThreadState) -> Thread {
             work_ns: measured_ns.saturating_sub(waiting_ns),
         },
         breakdown: state.breakdown,
+        mpi: state.mpi.totals,
         tree: tree(state),
     }
 }
@@ -126,6 +147,7 @@ fn tree(state: &ThreadState) -> Node {
         } else {
             (node.inclusive_ns, node.exclusive_ns())
         };
+        let (bytes_sent, bytes_received) = state.mpi.bytes_of(index);
         Node {
             region: region_ref(node.region),
             kind: node.kind,
@@ -141,6 +163,8 @@ fn tree(state: &ThreadState) -> Node {
             fork_ns: node.fork_ns,
             join_ns: node.join_ns,
             folded: node.is_folded(),
+            bytes_sent,
+            bytes_received,
             children: children[index as usize]
                 .iter()
                 .map(|&child| build(state, children, child))

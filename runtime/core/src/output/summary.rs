@@ -1,5 +1,6 @@
-//! The few lines on stderr at exit: where the time went, and where the
-//! profile is.
+//! The few lines on stderr at exit, from the process that speaks for the
+//! run (rank 0, or a process alone): where the time went, and where the
+//! experiment is and what reports it.
 
 use pomp2::profile::{kind_label, Kind, Node, Profile, Region, RegionId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,17 +20,33 @@ fn region(profile: &Profile, id: Option<RegionId>) -> Option<&Region> {
     profile.regions.get(index)
 }
 
-pub fn text(profile: &Profile, profile_path: &Path, written: bool) -> String {
+/// Where the profile went.
+pub enum Place<'a> {
+    Experiment(&'a crate::experiment::Chosen),
+    /// The file `POMP_PROFILE` named, when it has one.
+    File(Option<&'a Path>),
+}
+
+pub fn text(profile: &Profile, place: Place, written: bool) -> String {
     let mut text = String::new();
-    let _ = writeln!(
+    let not_written = if written { "" } else { " (NOT written)" };
+    let of_ranks = match (&profile.rank, profile.ranks) {
+        (Some(rank), Some(ranks)) if ranks > 1 => format!(" on rank {rank} of {ranks}"),
+        _ => String::new(),
+    };
+    let _ = write!(
         text,
-        "pomp: {} threads, {} regions, {} wall; profile {}{}",
+        "pomp: {} threads, {} regions, {} wall{of_ranks}",
         profile.thread_count,
         profile.regions.len(),
         millis(profile.wall_ns),
-        profile_path.display(),
-        if written { "" } else { " (NOT written)" }
     );
+    match &place {
+        Place::File(Some(path)) => {
+            let _ = writeln!(text, "; profile {}{not_written}", path.display());
+        }
+        _ => text.push('\n'),
+    }
     text.push_str("pomp:   inclusive(all threads)     visits  region\n");
     for row in profile.region_summary.iter().take(SUMMARY_ROWS) {
         let _ = writeln!(
@@ -52,7 +69,41 @@ pub fn text(profile: &Profile, profile_path: &Path, written: bool) -> String {
         millis(b.fork_ns),
         millis(b.join_ns),
     );
+    if let Some(mpi) = &profile.mpi {
+        let totals = &mpi.totals;
+        let _ = writeln!(
+            text,
+            "pomp: MPI: point-to-point {}, collective {}, other {}; {} messages sent ({} bytes), \
+             {} received ({} bytes), {} collectives",
+            millis(totals.point_to_point_ns),
+            millis(totals.collective_ns),
+            millis(totals.other_ns),
+            totals.messages_sent,
+            totals.bytes_sent,
+            totals.messages_received,
+            totals.bytes_received,
+            totals.collectives,
+        );
+    }
     throttled(profile, &mut text);
+    if let Place::Experiment(chosen) = place {
+        let directory = chosen.directory.display();
+        let ranks = match profile.ranks {
+            Some(ranks) if ranks > 1 => format!("{ranks} ranks"),
+            _ => "one process".to_string(),
+        };
+        let _ = writeln!(
+            text,
+            "pomp: experiment {directory} ({ranks}){not_written}; report it with: pomp report {directory}"
+        );
+        if let Some(aside) = &chosen.moved_aside {
+            let _ = writeln!(
+                text,
+                "pomp: the earlier experiment that was there is now {}",
+                aside.display()
+            );
+        }
+    }
     text
 }
 
@@ -146,8 +197,8 @@ fn throttled(profile: &Profile, text: &mut String) {
     }
 }
 
-pub fn print(profile: &Profile, profile_path: &Path, written: bool) {
+pub fn print(profile: &Profile, place: Place, written: bool) {
     // A failing stderr (a closed pipe) is ignored: this runs at exit,
     // inside the instrumented program.
-    let _ = io::stderr().write_all(text(profile, profile_path, written).as_bytes());
+    let _ = io::stderr().write_all(text(profile, place, written).as_bytes());
 }

@@ -1,8 +1,9 @@
 //! A thread's measurement state, in rooms of one job each: its call-path
 //! tree ([`tree`]), the frames it has open ([`frame`]), its task
 //! bookkeeping ([`tasks`]), what parallel regions and their inferred
-//! barriers need ([`parallel`]), the untimed fast path's side
-//! ([`untimed`]) and its throttling ([`crate::throttle::Throttler`]). This
+//! barriers need ([`parallel`]), its MPI calls ([`mpi`]), the untimed fast
+//! path's side ([`untimed`]) and its throttling
+//! ([`crate::throttle::Throttler`]). This
 //! module ties them: it opens and closes frames and charges their time.
 //!
 //! Only the owning thread mutates it while the process runs; the writer
@@ -12,6 +13,7 @@
 
 mod fork_path;
 mod frame;
+pub mod mpi;
 mod parallel;
 mod tasks;
 mod tree;
@@ -97,6 +99,7 @@ pub struct ThreadState {
     pub events: u64,
     pub trace: ThreadTrace,
     pub throttler: Throttler,
+    pub mpi: mpi::ThreadMpi,
 }
 
 impl ThreadState {
@@ -114,6 +117,7 @@ impl ThreadState {
             events: 0,
             trace: ThreadTrace::new(settings.trace, index),
             throttler: Throttler::new(settings.throttle),
+            mpi: mpi::ThreadMpi::default(),
         }
     }
 
@@ -376,8 +380,9 @@ impl ThreadState {
         let inclusive = elapsed.saturating_sub(in_tasks);
         if frame.timed_alone {
             self.add_visit_timed_alone(frame.node, inclusive);
-        } else if frame.follows_team() {
-            // The master decides whether its team times the region.
+        } else if frame.follows_team() || frame.kind == Kind::Mpi {
+            // The master decides whether its team times the region; MPI
+            // calls are always timed (see `mpi`).
             self.tree.add_visit(frame.node, inclusive);
         } else {
             self.add_timed_visit(frame.node, inclusive);
@@ -475,6 +480,7 @@ impl ThreadState {
         for field in self.breakdown.fields_mut() {
             *field = scale.ns(*field);
         }
+        self.rescale_mpi(scale);
     }
 
     /// An event without duration (cancel, cancellation point, test_lock).
