@@ -124,7 +124,7 @@ fn per_core(c: &mut Criterion) {
         group.bench_function(format!("copy/{name}"), |b| {
             b.iter(|| {
                 let data = std::fs::read(&input).unwrap();
-                pomp_core::output::write_atomically(&output, &data).unwrap();
+                pomp_files::write_atomically(&output, &data).unwrap();
             })
         });
     }

@@ -11,7 +11,7 @@ mod report;
 mod wrapper;
 
 use clap::{Parser, Subcommand};
-use pomp_core::flags::{Offered, Value};
+use pomp_cli::options::{Offered, Value};
 use pomp_core::instrument::Options;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -573,12 +573,12 @@ impl Tool for Mirroring {
 
 /// The instrumentation options a tool offers, made from the one table the
 /// wrappers and the language server read too
-/// ([`pomp_core::flags::INSTRUMENTATION`]).
+/// ([`pomp_cli::options::INSTRUMENTATION`]).
 struct InstrumentationFlags<T: Tool>(Options, std::marker::PhantomData<T>);
 
 impl<T: Tool> InstrumentationFlags<T> {
-    fn flags() -> impl Iterator<Item = &'static pomp_core::flags::Flag<Options>> {
-        pomp_core::flags::INSTRUMENTATION
+    fn flags() -> impl Iterator<Item = &'static pomp_cli::options::Flag<Options>> {
+        pomp_cli::options::INSTRUMENTATION
             .iter()
             .filter(|flag| T::offers(&flag.offered))
     }

@@ -302,7 +302,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     let color = std::io::stderr().is_terminal();
     eprint!(
         "{}",
-        pomp_core::diagnostics::render(&file, &done.diagnostics, color)
+        pomp_cli::render::render(&file, &done.diagnostics, color)
     );
     if done.has_errors() {
         return Err(format!(
@@ -311,14 +311,12 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
         ));
     }
     let text = done.declarations.take().unwrap_or_default();
-    pomp_core::output::write_atomically(&declarations.path, text.as_bytes())
+    pomp_files::write_atomically(&declarations.path, text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", declarations.path.display()))?;
-    pomp_core::output::write_atomically_with(&output, |to| done.write_output(&file, to)).map_err(
-        |e| {
-            let _ = std::fs::remove_file(&declarations.path);
-            format!("cannot write {}: {e}", output.display())
-        },
-    )?;
+    pomp_files::write_atomically_with(&output, |to| done.write_output(&file, to)).map_err(|e| {
+        let _ = std::fs::remove_file(&declarations.path);
+        format!("cannot write {}: {e}", output.display())
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -25,11 +25,7 @@ pub fn run(path: &Path, options: &Options, color: anstream::ColorChoice) -> Exit
             };
             eprint!(
                 "{}",
-                pomp_core::diagnostics::render(
-                    &shown.file,
-                    &shown.instrumentation.diagnostics,
-                    colored
-                )
+                pomp_cli::render::render(&shown.file, &shown.instrumentation.diagnostics, colored)
             );
             if shown.instrumentation.has_errors() {
                 ExitCode::FAILURE

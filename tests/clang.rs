@@ -73,17 +73,13 @@ fn compare_front_ends(file: &SourceFile, flags: &CompileFlags, work: &Path) -> A
         problems.push(format!("read by {}", clang.front_end));
     }
     if clang.has_errors() {
-        problems.push(pomp_core::diagnostics::render(
-            file,
-            &clang.diagnostics,
-            false,
-        ));
+        problems.push(pomp_cli::render::render(file, &clang.diagnostics, false));
     }
     let (unexplained, explained): (Vec<_>, Vec<_>) = cross_check(file, flags)
         .into_iter()
         .partition(|d| d.is_error());
     if !unexplained.is_empty() {
-        problems.push(pomp_core::diagnostics::render(file, &unexplained, false));
+        problems.push(pomp_cli::render::render(file, &unexplained, false));
     }
     let clang_output = clang.output(file);
     let tree_sitter_output = tree_sitter.output(file);

@@ -170,7 +170,7 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         )
         .unwrap();
     }
-    let diagnostics = pomp_core::diagnostics::render(file, &model.diagnostics, false);
+    let diagnostics = pomp_cli::render::render(file, &model.diagnostics, false);
     if !diagnostics.is_empty() {
         out.push_str("diagnostics\n");
         for line in diagnostics.lines() {
@@ -278,7 +278,7 @@ fn corpus_programs_analyse_cleanly() {
                     .iter()
                     .all(|d| !d.is_error() && d.message.contains("is not instrumented")),
                 "{}",
-                pomp_core::diagnostics::render(&file, &model.diagnostics, false)
+                pomp_cli::render::render(&file, &model.diagnostics, false)
             );
             assert!(!model.sites.is_empty(), "{}", path.display());
             for site in &model.sites {

@@ -1881,7 +1881,7 @@ fn mpi_ring() -> &'static Path {
         succeed(
             pomp()
                 .current_dir(dir.path())
-                .env("POMP_RUNTIME_DIR", runtime_dir())
+                .env("POMP_RUNTIME_DIR", runtime_library::directory())
                 .env("POMP_CACHE_DIR", dir.path().join("cache"))
                 .env_remove("POMP_RUNTIME")
                 .env_remove("POMP_MPI")

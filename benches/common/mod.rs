@@ -33,7 +33,7 @@ pub fn bench_input(
         |b, input| {
             b.iter(|| {
                 let data = std::fs::read(input).unwrap();
-                pomp_core::output::write_atomically(&output, &data).unwrap();
+                pomp_files::write_atomically(&output, &data).unwrap();
             })
         },
     );
@@ -42,7 +42,7 @@ pub fn bench_input(
         &input,
         |b, input| {
             b.iter(|| {
-                let out = instrument_path(input, &output, None, &options).unwrap();
+                let out = instrument_path(input, Some(&output), None, &options).unwrap();
                 black_box(out.1.has_errors())
             })
         },

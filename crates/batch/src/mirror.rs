@@ -372,12 +372,12 @@ impl Work<'_> {
             return Ok((verdict, Some(content), None, worked));
         }
         self.prepare_output()?;
-        pomp_core::output::write_atomically_with(self.output, |to| done.write_output(&file, to))?;
+        pomp_files::write_atomically_with(self.output, |to| done.write_output(&file, to))?;
         drop(file);
         std::fs::set_permissions(self.output, self.stat.permissions())?;
         let idf = self.job.idf_name();
         let document_bytes = serde_json::to_vec(&document).map_err(io::Error::other)?;
-        pomp_core::output::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
+        pomp_files::write_atomically(&self.cx.idf_dir.join(&idf), &document_bytes)?;
         verdict.mirror = Mirror::Instrumented;
         verdict.init_function = done.plan.registration();
         verdict.user_init_function = done.plan.user_registration();

@@ -121,7 +121,7 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<Change> {
         Ok(_) => Change::Changed,
         Err(_) => Change::Created,
     };
-    pomp_core::output::write_atomically(path, bytes)
+    pomp_files::write_atomically(path, bytes)
         .and_then(|()| readable_by_all(path))
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(change)

@@ -305,10 +305,11 @@ pub fn instrument_source(
 
 /// Read `input`, instrument it, and, when it has no errors, write `output`
 /// (and the IDF JSON) via temporary files and renames. With errors nothing
-/// is written; the diagnostics say why.
+/// is written; the diagnostics say why. Without `output` the instrumented
+/// text is the caller's to write, once the files written here are in place.
 pub fn instrument_path(
     input: &Path,
-    output: &Path,
+    output: Option<&Path>,
     idf: Option<&Path>,
     options: &Options,
 ) -> anyhow::Result<(SourceFile, Instrumentation)> {
@@ -317,10 +318,7 @@ pub fn instrument_path(
     if done.has_errors() {
         return Ok((file, done));
     }
-    // `-o -`, as compilers spell it: the instrumented text on standard
-    // output, written last, once every file is in place.
-    let to_stdout = output == Path::new("-");
-    if !to_stdout && same_file(input, output) {
+    if output.is_some_and(|output| same_file(input, output)) {
         anyhow::bail!(
             "refusing to overwrite the input {}: choose another -o",
             input.display()
@@ -331,21 +329,21 @@ pub fn instrument_path(
         None => None,
     };
     // Every output is made before any is put in place: all or none.
-    let staged_output = match to_stdout {
-        true => None,
-        false => Some(
-            crate::output::stage(output, |to| done.write_output(&file, to))
+    let staged_output = match output {
+        None => None,
+        Some(output) => Some(
+            pomp_files::stage(output, |to| done.write_output(&file, to))
                 .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", output.display()))?,
         ),
     };
     let staged_idf = match (idf, idf_bytes) {
         (Some(path), Some(bytes)) => Some(
-            crate::output::stage(path, |to| to.write_all(&bytes))
+            pomp_files::stage(path, |to| to.write_all(&bytes))
                 .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?,
         ),
         _ => None,
     };
-    if let Some(staged) = staged_output {
+    if let (Some(staged), Some(output)) = (staged_output, output) {
         staged
             .commit()
             .with_context(|| format!("cannot write {}", output.display()))?;
@@ -354,13 +352,6 @@ pub fn instrument_path(
         staged
             .commit()
             .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if to_stdout {
-        use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
-        done.write_output(&file, &mut stdout)
-            .and_then(|()| stdout.flush())
-            .context("cannot write the instrumented source to standard output")?;
     }
     Ok((file, done))
 }

@@ -12,7 +12,6 @@ pub mod diagnostics;
 pub mod directive;
 pub mod edits;
 pub mod filter;
-pub mod flags;
 pub mod frontend;
 pub mod instrument;
 pub mod language;

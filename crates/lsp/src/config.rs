@@ -1,10 +1,10 @@
 //! The server's settings, from the editor's workspace configuration
 //! (section `pomp`) or the initialization options. The instrumentation
 //! settings are the command line's options, by the same names
-//! ([`pomp_core::flags::INSTRUMENTATION`]): `disable`, `events` (or `pomp`),
+//! ([`pomp_cli::options::INSTRUMENTATION`]): `disable`, `events` (or `pomp`),
 //! `interface`, `nosrc`, `keep-untied`.
 
-use pomp_core::flags::{Flag, Value, INSTRUMENTATION};
+use pomp_cli::options::{Flag, Value, INSTRUMENTATION};
 use pomp_core::instrument::Options;
 use serde_json::Value as Json;
 use std::time::Duration;

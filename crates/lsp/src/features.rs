@@ -7,8 +7,8 @@ use lsp_types::{
     Diagnostic, DiagnosticSeverity, Hover, HoverContents, InlayHint, InlayHintKind, InlayHintLabel,
     MarkupContent, MarkupKind, Range,
 };
+use pomp_cli::options::{respell, Spelling};
 use pomp_core::diagnostics::Severity;
-use pomp_core::flags::{respell, Spelling};
 use pomp_preview::regions::{EditEntry, RegionEntry};
 
 /// The name diagnostics carry.
@@ -20,10 +20,10 @@ pub fn diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
         .iter()
         .map(|d| {
             // Hints name options as the editor's settings spell them.
-            let mut message = respell(&d.message, Spelling::Setting).into_owned();
+            let mut message = respell(&d.message, &d.advice, Spelling::Setting).into_owned();
             for note in &d.notes {
                 message.push('\n');
-                message.push_str(&respell(note, Spelling::Setting));
+                message.push_str(&respell(note, &d.advice, Spelling::Setting));
             }
             Diagnostic {
                 range: d.location.range,

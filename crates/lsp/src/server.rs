@@ -495,7 +495,7 @@ impl<'c> Server<'c> {
             language,
         ));
         let output = &document.rendered(self.encoding).expect("analysed").output;
-        pomp_core::output::write_atomically(&path, output)?;
+        pomp_files::write_atomically(&path, output)?;
         document::uri_of(&path).ok_or_else(|| std::io::Error::other("no URI for the file"))
     }
 

@@ -231,9 +231,33 @@ pub fn find(name: &str) -> Option<&'static Event> {
     EVENTS.iter().find(|e| e.name == name)
 }
 
+/// The event that wraps the OpenMP lock routine `routine`, without the
+/// interface's prefix: `omp_set_nest_lock` → `Set_nest_lock`. The routine
+/// is named in lower case, as the OpenMP API spells it; whether the event
+/// exists is for [`find`] to say.
+pub fn lock_wrapper(routine: &str) -> String {
+    let rest = routine.strip_prefix("omp_").unwrap_or(routine);
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) => c.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_lock_routine_has_its_wrapping_event() {
+        for kind in ["lock", "nest_lock"] {
+            for verb in ["init", "destroy", "set", "unset", "test"] {
+                let routine = format!("omp_{verb}_{kind}");
+                let event = find(&lock_wrapper(&routine)).expect(&routine);
+                assert_eq!(event.name.to_ascii_lowercase(), routine["omp_".len()..]);
+            }
+        }
+    }
 
     #[test]
     fn prototypes_spell_the_c_signatures() {

@@ -6,7 +6,7 @@
 //! encoding).
 
 use super::position::{Encoding, LineIndex};
-use pomp_core::diagnostics::{Diagnostic, Severity};
+use pomp_core::diagnostics::{Advice, Diagnostic, Severity};
 use pomp_core::edits::{Edit, Origin};
 use pomp_core::instrument::Instrumentation;
 use pomp_core::source::{SourceFile, Span};
@@ -86,6 +86,9 @@ pub struct DiagnosticEntry {
     pub message: String,
     pub label: String,
     pub notes: Vec<String>,
+    /// The options the message and notes advise, for a tool to respell.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub advice: Vec<Advice>,
     #[serde(flatten)]
     pub location: Location,
 }
@@ -137,6 +140,7 @@ impl<'a> Locator<'a> {
             message: diagnostic.message.clone(),
             label: diagnostic.label.clone(),
             notes: diagnostic.notes.clone(),
+            advice: diagnostic.advice.clone(),
             location: self.locate(diagnostic.span.clone()),
         }
     }

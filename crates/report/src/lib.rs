@@ -143,7 +143,7 @@ fn run_report(
     let mut written = report_pictures(options, &mut gathered)?;
     let report = &gathered.report;
     if let (Some(path), Some(cube)) = (&options.cube, &gathered.cube) {
-        pomp_core::output::write_atomically_with(path, |out| cube.write(out))
+        pomp_files::write_atomically_with(path, |out| cube.write(out))
             .map_err(|e| write_error(path, e))?;
         written.push(path.clone());
     }
@@ -265,7 +265,7 @@ fn run_traces(
 }
 
 fn write_chrome(path: &Path, trace: &pomp2::trace::Trace) -> Result<(), Error> {
-    pomp_core::output::write_atomically_with(path, |out| export::chrome::write(trace, out))
+    pomp_files::write_atomically_with(path, |out| export::chrome::write(trace, out))
         .map_err(|e| write_error(path, e))
 }
 
@@ -354,5 +354,5 @@ fn write_error(path: &Path, source: std::io::Error) -> Error {
 
 /// Written whole or not at all, so that a reader never sees half a picture.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    pomp_core::output::write_atomically(path, bytes).map_err(|e| write_error(path, e))
+    pomp_files::write_atomically(path, bytes).map_err(|e| write_error(path, e))
 }

@@ -3,7 +3,7 @@
 
 use super::compiler::Compiler;
 use super::options::WRAPPER_FLAGS;
-use pomp_core::flags::{help_lines, INSTRUMENTATION};
+use pomp_cli::options::{help_lines, INSTRUMENTATION};
 
 pub fn help_text(compiler: Compiler) -> String {
     let name = compiler.wrapper_name();

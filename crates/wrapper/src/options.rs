@@ -3,7 +3,7 @@
 //! sets it when no argument does.
 
 use anyhow::{bail, Result};
-use pomp_core::flags::{Flag, Value, INSTRUMENTATION};
+use pomp_cli::options::{Flag, Value, INSTRUMENTATION};
 use pomp_core::instrument::Options;
 use std::ffi::OsString;
 

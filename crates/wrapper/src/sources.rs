@@ -8,9 +8,9 @@ use crate::Messages;
 use anyhow::{Context, Result};
 use pomp2::registration::pomp1::Region as Pomp1Region;
 use pomp2::registration::InitFunction;
+use pomp_cli::options::Spelling;
 use pomp_cmdline::{CommandLine, Input, Mode};
 use pomp_core::directive::Sentinel;
-use pomp_core::flags::Spelling;
 use pomp_core::instrument::{self, InputError, Options};
 use pomp_core::language::Language;
 use pomp_core::model::DirectiveForm;
@@ -195,7 +195,7 @@ impl SourceJob<'_> {
             site.directive.sentinel == Sentinel::Omp && site.form != DirectiveForm::Implicit
         });
         if !done.diagnostics.is_empty() {
-            let rendered = pomp_core::diagnostics::render_for(
+            let rendered = pomp_cli::render::render_for(
                 &file,
                 &done.diagnostics,
                 messages.color,
@@ -210,11 +210,9 @@ impl SourceJob<'_> {
         if self.wrapper.keep {
             let (kept_source, kept_idf) = self.kept_paths();
             let idf = serde_json::to_vec_pretty(&done.idf(&file))?;
-            pomp_core::output::write_atomically_with(&kept_source, |to| {
-                done.write_output(&file, to)
-            })
-            .with_context(|| format!("writing {}", kept_source.display()))?;
-            pomp_core::output::write_atomically(&kept_idf, &idf)
+            pomp_files::write_atomically_with(&kept_source, |to| done.write_output(&file, to))
+                .with_context(|| format!("writing {}", kept_source.display()))?;
+            pomp_files::write_atomically(&kept_idf, &idf)
                 .with_context(|| format!("writing {}", kept_idf.display()))?;
         }
         if !done.changes_anything() {
@@ -226,7 +224,7 @@ impl SourceJob<'_> {
         let compiled_path = directory.join(compiled_file_name(path, self.language));
         std::fs::File::create(&compiled_path)
             .and_then(|created| {
-                pomp_core::output::write_buffered(created, |to| done.write_output(&file, to))
+                pomp_files::write_buffered(created, |to| done.write_output(&file, to))
             })
             .with_context(|| format!("writing {}", compiled_path.display()))?;
         let init_functions = done

@@ -294,7 +294,7 @@ impl super::PlanWriter for Renderer<'_> {
     }
 
     fn lock_call(&mut self, lock: &LockCall) {
-        let renamed = super::lock_wrapper(&lock.name);
+        let renamed = pomp2::events::lock_wrapper(&lock.name);
         self.events.insert(renamed.clone());
         self.edits.replace(
             lock.span.clone(),

@@ -405,9 +405,11 @@ impl Planner<'_> {
             self.plan.diagnostics.push(
                 Diagnostic::warning(site.span.clone(), UNTIED_MADE_TIED, "`untied` removed")
                     .with_note(format!(
-                    "POMP2 measures untied tasks reliably only as tied ones; {} keeps them untied",
-                    crate::flags::advise("keep-untied", None)
-                )),
+                        "POMP2 measures untied tasks reliably only as tied ones; {} keeps them \
+                         untied",
+                        Advice::KEEP_UNTIED
+                    ))
+                    .advising(Advice::KEEP_UNTIED),
             );
         }
         let Some(rule) = rule else {

@@ -37,7 +37,7 @@ impl Planner<'_> {
             .iter()
             .filter(|c| !skipped.covers(&c.span))
             .cloned()
-            .partition(|c| self.defines(&crate::output::lock_wrapper(&c.name)));
+            .partition(|c| self.defines(&pomp2::events::lock_wrapper(&c.name)));
         if !undefined.is_empty() {
             self.plan.unmeasured.insert("lock routines".to_string());
         }

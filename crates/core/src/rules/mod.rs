@@ -14,7 +14,7 @@ mod split;
 pub mod table;
 mod user_regions;
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Advice, Diagnostic};
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{SourceFile, Span};

@@ -210,8 +210,6 @@ mod tests {
             labels,
             [(0..29, "tree-sitter's block"), (0..35, "clang's block")]
         );
-        let shown = crate::diagnostics::render(&file(), &found, false);
-        assert!(shown.contains("tree-sitter's block") && shown.contains("clang's block"));
     }
 
     #[test]

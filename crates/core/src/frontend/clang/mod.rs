@@ -31,7 +31,7 @@ pub use compile_flags::CompileFlags;
 pub use library::{available, INSTALL_HINT};
 
 use super::FrontEnd;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Advice, Diagnostic};
 use crate::model::Found;
 use crate::source::{SourceFile, Span};
 use translation_unit::ClangDiagnostic;
@@ -68,10 +68,8 @@ impl Clang {
             )
             .with_note(why)
             .with_note(INSTALL_HINT)
-            .with_note(format!(
-                "or choose {}",
-                crate::flags::advise("frontend", Some("tree-sitter"))
-            ))]
+            .with_note(format!("or choose {}", Advice::TREE_SITTER))
+            .advising(Advice::TREE_SITTER)]
         })?;
         let path = self.flags.absolute(&file.path);
         let unit =
@@ -98,7 +96,7 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
         format!(
             "the clang front end reads a file only as the compiler would compile it; check the \
              compile flags (or choose {})",
-            crate::flags::advise("frontend", Some("tree-sitter"))
+            Advice::TREE_SITTER
         )
     };
     let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_library_header(at));
@@ -113,7 +111,8 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
                 Some(
                     Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
                         .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(check_flags()),
+                        .with_note(check_flags())
+                        .advising(Advice::TREE_SITTER),
                 )
             })
             .collect();
@@ -130,6 +129,7 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
             Diagnostic::error(span, format!("clang: {}", d.message), label)
                 .with_note(format!("as clang reports it: {}", d.formatted))
                 .with_note(check_flags())
+                .advising(Advice::TREE_SITTER)
         })
         .collect();
     if follow > 0 {

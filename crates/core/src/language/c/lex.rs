@@ -2,7 +2,8 @@
 //! literals and preprocessor lines end, and a token stream that skips
 //! comments and white space. It knows nothing of statements.
 
-use crate::source::Span;
+/// Byte offsets, as the source's spans are.
+type Span = std::ops::Range<usize>;
 
 pub fn is_ident(b: u8) -> bool {
     IDENT[b as usize]

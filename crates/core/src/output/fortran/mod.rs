@@ -199,7 +199,7 @@ impl Renderer<'_> {
     }
 
     fn lock_call(&mut self, lock: &LockCall) {
-        let renamed = super::lock_wrapper(&lock.name);
+        let renamed = pomp2::events::lock_wrapper(&lock.name);
         if renamed.starts_with("Test") {
             if let Some(unit) = self.model.unit_at(lock.span.start) {
                 let needs = self.needs.entry(unit).or_default();

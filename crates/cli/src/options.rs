@@ -6,10 +6,13 @@
 //! here. Parsing the rest of a command line belongs to the program that
 //! owns it; this module knows no argument parser.
 
-use crate::frontend::Choice;
-use crate::instrument::Options;
-use crate::language::Language;
-use crate::rules::{EventSet, Interface};
+use pomp_core::diagnostics::Advice;
+#[cfg(doc)]
+use pomp_core::diagnostics::Diagnostic;
+use pomp_core::frontend::Choice;
+use pomp_core::instrument::Options;
+use pomp_core::language::Language;
+use pomp_core::rules::{EventSet, Interface};
 
 /// What an option takes after its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,61 +200,43 @@ pub enum Spelling {
     Setting,
 }
 
-/// An instrumentation option as a message advises it, in backticks:
-/// `` `--keep-untied` ``, `` `--frontend=tree-sitter` ``. Messages name
-/// options only through this, so that [`respell`] finds every mention and
-/// a misspelt name fails where it is written.
-pub fn advise(name: &str, value: Option<&str>) -> String {
-    assert!(
-        INSTRUMENTATION.iter().any(|f| f.name == name),
-        "no instrumentation option is called {name}"
+/// `advice` as `spelling` takes it, in backticks: `` `--keep-untied` ``,
+/// `` `--pomp-frontend=tree-sitter` ``, `` `"keep-untied": true` ``.
+pub fn spell(advice: Advice, spelling: Spelling) -> String {
+    let Advice { option, value } = advice;
+    debug_assert!(
+        INSTRUMENTATION.iter().any(|f| f.name == option),
+        "no instrumentation option is called {option}"
     );
-    match value {
-        Some(value) => format!("`--{name}={value}`"),
-        None => format!("`--{name}`"),
+    match (spelling, value) {
+        (Spelling::Command, _) => advice.to_string(),
+        (Spelling::Wrapper, Some(value)) => format!("`--pomp-{option}={value}`"),
+        (Spelling::Wrapper, None) => format!("`--pomp-{option}`"),
+        (Spelling::Setting, Some(value)) => format!("`\"{option}\": \"{value}\"`"),
+        (Spelling::Setting, None) => format!("`\"{option}\": true`"),
     }
 }
 
-/// `text` with every option [`advise`] wrote spelt as `spelling` says.
-pub fn respell(text: &str, spelling: Spelling) -> std::borrow::Cow<'_, str> {
-    if spelling == Spelling::Command || !text.contains("`--") {
-        return std::borrow::Cow::Borrowed(text);
+/// `text`, a diagnostic's message or note, with the options it advises
+/// (the diagnostic's [`Diagnostic::advice`]) spelt as `spelling` says: the
+/// instrumenter names them by the options' own names, [`Advice`]'s
+/// display, and every tool respells them.
+pub fn respell<'t>(
+    text: &'t str,
+    advised: &[Advice],
+    spelling: Spelling,
+) -> std::borrow::Cow<'t, str> {
+    let mut text = std::borrow::Cow::Borrowed(text);
+    if spelling == Spelling::Command {
+        return text;
     }
-    let mut text = text.to_string();
-    match spelling {
-        Spelling::Wrapper => {
-            for flag in INSTRUMENTATION.iter().filter(|f| f.offered.wrappers) {
-                for end in ["`", "="] {
-                    let written = format!("`--{}{end}", flag.name);
-                    if text.contains(&written) {
-                        text = text.replace(&written, &format!("`--pomp-{}{end}", flag.name));
-                    }
-                }
-            }
+    for &advice in advised {
+        let named = advice.to_string();
+        if text.contains(&named) {
+            text = std::borrow::Cow::Owned(text.replace(&named, &spell(advice, spelling)));
         }
-        Spelling::Setting => {
-            for flag in INSTRUMENTATION.iter().filter(|f| f.offered.editor) {
-                let bare = format!("`--{}`", flag.name);
-                if text.contains(&bare) {
-                    text = text.replace(&bare, &format!("`\"{}\": true`", flag.name));
-                }
-                let valued = format!("`--{}=", flag.name);
-                while let Some(at) = text.find(&valued) {
-                    let value_start = at + valued.len();
-                    let Some(length) = text[value_start..].find('`') else {
-                        break;
-                    };
-                    let value = text[value_start..value_start + length].to_string();
-                    text.replace_range(
-                        at..value_start + length + 1,
-                        &format!("`\"{}\": \"{value}\"`", flag.name),
-                    );
-                }
-            }
-        }
-        Spelling::Command => {}
     }
-    std::borrow::Cow::Owned(text)
+    text
 }
 
 /// The names `--disable` accepts, lower-cased and without blanks.
@@ -366,7 +351,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
                 in_calls = false;
             }
             calls.dedup();
-            regions.calls = crate::model::CallPatterns::new(calls);
+            regions.calls = pomp_core::model::CallPatterns::new(calls);
             Ok(())
         },
         ..Flag::PLAIN
@@ -381,7 +366,7 @@ pub static INSTRUMENTATION: &[Flag<Options>] = &[
                by label or FILE:LINE (`pomp report --suggest-filter` writes one).",
         apply: |o, v| {
             o.rules.filter =
-                crate::filter::Filter::read(std::path::Path::new(v.unwrap_or_default()))?;
+                pomp_core::filter::Filter::read(std::path::Path::new(v.unwrap_or_default()))?;
             Ok(())
         },
         ..Flag::PLAIN
@@ -513,23 +498,38 @@ mod tests {
 
     #[test]
     fn advice_is_spelt_as_the_tool_printing_it_takes_options() {
-        let text = format!(
-            "keep it with {}, or choose {} (see {})",
-            advise("keep-untied", None),
-            advise("frontend", Some("tree-sitter")),
-            advise("keep-untied", None)
-        );
-        assert_eq!(respell(&text, Spelling::Command), text);
+        let (untied, tree_sitter) = (Advice::KEEP_UNTIED, Advice::TREE_SITTER);
+        let text = format!("keep it with {untied}, or choose {tree_sitter} (see {untied})");
+        let advised = [untied, tree_sitter];
+        assert_eq!(respell(&text, &advised, Spelling::Command), text);
         assert_eq!(
-            respell(&text, Spelling::Wrapper),
+            respell(&text, &advised, Spelling::Wrapper),
             "keep it with `--pomp-keep-untied`, or choose `--pomp-frontend=tree-sitter` \
              (see `--pomp-keep-untied`)"
         );
         assert_eq!(
-            respell(&text, Spelling::Setting),
+            respell(&text, &advised, Spelling::Setting),
             "keep it with `\"keep-untied\": true`, or choose `\"frontend\": \"tree-sitter\"` \
              (see `\"keep-untied\": true`)"
         );
+        // Text a diagnostic does not advise is left as written.
+        assert_eq!(respell(&text, &[], Spelling::Wrapper), text);
+    }
+
+    #[test]
+    fn every_advice_names_an_option_offered_where_it_is_spelt() {
+        for advice in Advice::ALL {
+            let flag = Flag::find(INSTRUMENTATION, advice.option)
+                .unwrap_or_else(|| panic!("no option {}", advice.option));
+            assert!(
+                flag.offered.wrappers && flag.offered.editor,
+                "{}",
+                advice.option
+            );
+            let mut options = Options::default();
+            flag.set(&mut options, advice.value)
+                .unwrap_or_else(|e| panic!("{advice}: {e}"));
+        }
     }
 
     #[test]
