@@ -295,7 +295,7 @@ fn install_wrappers_opari2_lays_out_what_score_p_s_configure_accepts() {
         let path = prefix.join(&file);
         let target = std::fs::canonicalize(&path).unwrap();
         assert!(
-            target.starts_with(&prefix.canonicalize().unwrap()),
+            target.starts_with(prefix.canonicalize().unwrap()),
             "{}",
             file.display()
         );

@@ -4,6 +4,8 @@
 //! preprocessed. The compiler wrappers, the clang front end's flags and
 //! compilation databases all read command lines here.
 
+pub mod compiler;
+
 use anyhow::{bail, Context, Result};
 use pomp_core::frontend::clang::CompileFlags;
 use pomp_core::language::{Family, Language};
@@ -451,6 +453,7 @@ pub fn compile_flags<S: AsRef<OsStr>>(args: &[S], directory: Option<PathBuf>) ->
     CompileFlags {
         args: kept,
         directory,
+        compiler: compiler::wrapped(),
     }
 }
 

@@ -233,10 +233,7 @@ mod tests {
 
     #[test]
     fn only_a_branch_under_a_macro_needs_clang() {
-        let flags = CompileFlags {
-            args: Vec::new(),
-            directory: None,
-        };
+        let flags = CompileFlags::default();
         let needs = |text: &str| {
             let file = SourceFile::new(
                 PathBuf::from("a.cpp"),
@@ -282,6 +279,7 @@ mod tests {
         let flags = |args: &[&str]| CompileFlags {
             args: args.iter().map(|a| a.to_string()).collect(),
             directory: Some(dir.path().to_path_buf()),
+            ..CompileFlags::default()
         };
         assert!(includes_pragma_operator(&file, &flags(&["-Iinc"])));
         // Without the directory, `par.h` is not the project's.

@@ -27,7 +27,7 @@ mod syntax;
 mod translation_unit;
 mod tree;
 
-pub use compile_flags::CompileFlags;
+pub use compile_flags::{CompileFlags, Compiler, CompilerHandle};
 pub use library::{available, INSTALL_HINT};
 
 use super::FrontEnd;
