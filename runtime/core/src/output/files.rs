@@ -75,6 +75,12 @@ fn legacy_path(configured: &str) -> PathBuf {
 /// never sees half a profile and a failure leaves no debris. A path that
 /// names something other than a regular file (`/dev/stdout`, a pipe) is
 /// written in place: renaming over it would replace the device.
+///
+/// The tools write through `pomp-files`; the runtime keeps this one of its
+/// own because it is linked into the user's program: it takes nothing
+/// beyond the standard library and libc (no temporary-file crate and its
+/// dependencies in every measured program), and its files are its own
+/// per-process names in a run's experiment, which no other writer shares.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<fs::File>) -> io::Result<()>,
