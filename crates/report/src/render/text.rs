@@ -251,7 +251,7 @@ fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
         ("function", Align::Left),
         ("location", Align::Left),
     ]);
-    let shown = if top == 0 { report.rows.len() } else { top };
+    let shown = rows_shown(report.rows.len(), top);
     for row in report.rows.iter().take(shown) {
         let (function, location) = region_columns(row.region.map(|r| &report.regions[r]));
         let mut what = row.what.clone();
@@ -281,6 +281,15 @@ fn regions(out: &mut String, report: &Report, several: bool, top: usize) {
 }
 
 /// Says how many rows of `total` a table did not show.
+/// How many of `total` rows a table shows for `--top`, 0 meaning all.
+fn rows_shown(total: usize, top: usize) -> usize {
+    if top == 0 {
+        total
+    } else {
+        top
+    }
+}
+
 fn rows_left_out(out: &mut String, total: usize, shown: usize) {
     if total > shown {
         let _ = writeln!(
@@ -489,11 +498,7 @@ fn rank_imbalance(out: &mut String, report: &Report, top: usize) {
         ("lost", Align::Right),
         ("region", Align::Left),
     ]);
-    let shown = if top == 0 {
-        report.rank_imbalance.len()
-    } else {
-        top
-    };
+    let shown = rows_shown(report.rank_imbalance.len(), top);
     let at = |ns: u64, rank: Option<u32>| match rank {
         Some(rank) => format!("{} r{rank}", duration(ns)),
         None => duration(ns),
@@ -775,7 +780,7 @@ pub fn diff(diff: &Diff, top: usize) -> String {
         ("function", Align::Left),
         ("location", Align::Left),
     ]);
-    let shown = if top == 0 { diff.rows.len() } else { top };
+    let shown = rows_shown(diff.rows.len(), top);
     for row in diff.rows.iter().take(shown) {
         let style = match row.change {
             Change::Faster => good(),
