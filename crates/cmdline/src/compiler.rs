@@ -8,22 +8,36 @@ use pomp_core::language::Language;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, OnceLock};
 
-/// The compiler the wrappers run, as a [`Compiler`] for the core.
-struct WrappedCompiler;
+/// The compiler the wrappers run, as a [`Compiler`] for the core: its
+/// answers for C (index 0) and C++ (index 1), each asked on first use.
+#[derive(Default)]
+struct WrappedCompiler {
+    flags: [OnceLock<Vec<String>>; 2],
+    include_dir: [OnceLock<Option<PathBuf>>; 2],
+}
+
+/// Which of a [`WrappedCompiler`]'s answers a language takes: the C++
+/// compiler's for C++, the C compiler's for the rest.
+fn driver_index(language: Language) -> usize {
+    usize::from(language == Language::Cpp)
+}
 
 impl Compiler for WrappedCompiler {
     fn preprocessor_flags(&self, language: Language) -> &[String] {
-        mpi_compile_flags(language)
+        self.flags[driver_index(language)].get_or_init(|| mpi_compile_flags(language))
     }
 
     fn include_dir(&self, language: Language) -> Option<&Path> {
-        compiler_include_dir(language)
+        self.include_dir[driver_index(language)]
+            .get_or_init(|| compiler_include_dir(language))
+            .as_deref()
     }
 }
 
-/// The handle every file's compile flags share.
+/// The handle every file's compile flags share: one compiler per process,
+/// asked once.
 pub fn wrapped() -> CompilerHandle {
-    static WRAPPED: LazyLock<Arc<WrappedCompiler>> = LazyLock::new(|| Arc::new(WrappedCompiler));
+    static WRAPPED: LazyLock<Arc<WrappedCompiler>> = LazyLock::new(Arc::default);
     CompilerHandle(Some(WRAPPED.clone()))
 }
 
@@ -43,48 +57,40 @@ fn wrapped_compiler(language: Language) -> String {
 }
 
 /// The preprocessor flags of the MPI compiler wrapper the wrappers run
-/// (`POMP_CC=mpicc`), asked once per process: Open MPI's answer to
+/// (`POMP_CC=mpicc`): Open MPI's answer to
 /// `--showme:compile`, else the `-I`, `-D`, `-U` and `-isystem` flags of
 /// MPICH's answer to `-show`. None for a compiler that is no MPI wrapper.
-fn mpi_compile_flags(language: Language) -> &'static [String] {
-    static C: OnceLock<Vec<String>> = OnceLock::new();
-    static CXX: OnceLock<Vec<String>> = OnceLock::new();
-    let cell = match language {
-        Language::Cpp => &CXX,
-        _ => &C,
+fn mpi_compile_flags(language: Language) -> Vec<String> {
+    let compiler = wrapped_compiler(language);
+    let name = Path::new(&compiler)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !name.starts_with("mpi") {
+        return Vec::new();
+    }
+    let ask = |option: &str| -> Option<String> {
+        let mut command = std::process::Command::new(&compiler);
+        // As itself, not running another compiler (`OMPI_CC=pomp-cc`).
+        for variable in ["OMPI_CC", "OMPI_CXX", "MPICH_CC", "MPICH_CXX"] {
+            command.env_remove(variable);
+        }
+        let output = command
+            .arg(option)
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        output
+            .status
+            .success()
+            .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
     };
-    cell.get_or_init(|| {
-        let compiler = wrapped_compiler(language);
-        let name = Path::new(&compiler)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !name.starts_with("mpi") {
-            return Vec::new();
-        }
-        let ask = |option: &str| -> Option<String> {
-            let mut command = std::process::Command::new(&compiler);
-            // As itself, not running another compiler (`OMPI_CC=pomp-cc`).
-            for variable in ["OMPI_CC", "OMPI_CXX", "MPICH_CC", "MPICH_CXX"] {
-                command.env_remove(variable);
-            }
-            let output = command
-                .arg(option)
-                .stderr(std::process::Stdio::null())
-                .output()
-                .ok()?;
-            output
-                .status
-                .success()
-                .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
-        };
-        if let Some(flags) = ask("--showme:compile") {
-            return preprocessor_flags(&flags, false);
-        }
-        ask("-show")
-            .map(|command| preprocessor_flags(&command, true))
-            .unwrap_or_default()
-    })
+    if let Some(flags) = ask("--showme:compile") {
+        return preprocessor_flags(&flags, false);
+    }
+    ask("-show")
+        .map(|command| preprocessor_flags(&command, true))
+        .unwrap_or_default()
 }
 
 /// The preprocessor flags of `text`, a compiler's flags or, with
@@ -112,26 +118,17 @@ fn preprocessor_flags(text: &str, skip_compiler: bool) -> Vec<String> {
 
 /// The compiler's own header directory (where gcc keeps `omp.h`), asked
 /// of the compiler the wrappers run (`POMP_CC`, `POMP_CXX`, else gcc or
-/// g++) once per process.
-fn compiler_include_dir(language: Language) -> Option<&'static Path> {
-    static C: OnceLock<Option<PathBuf>> = OnceLock::new();
-    static CXX: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let cell = match language {
-        Language::Cpp => &CXX,
-        _ => &C,
-    };
-    cell.get_or_init(|| {
-        let compiler = wrapped_compiler(language);
-        let output = std::process::Command::new(compiler)
-            .arg("-print-file-name=include")
-            .stderr(std::process::Stdio::null())
-            .output()
-            .ok()?;
-        let path = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
-        // An unknown name is echoed back unchanged, as a relative path.
-        (output.status.success() && path.is_absolute() && path.is_dir()).then_some(path)
-    })
-    .as_deref()
+/// g++).
+fn compiler_include_dir(language: Language) -> Option<PathBuf> {
+    let compiler = wrapped_compiler(language);
+    let output = std::process::Command::new(compiler)
+        .arg("-print-file-name=include")
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
+    // An unknown name is echoed back unchanged, as a relative path.
+    (output.status.success() && path.is_absolute() && path.is_dir()).then_some(path)
 }
 
 #[cfg(test)]

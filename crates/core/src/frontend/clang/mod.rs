@@ -92,12 +92,15 @@ impl Clang {
 /// and clang reports that in the file; in a preprocessed file, the lines
 /// of a library's header are such a header's.
 fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diagnostic> {
-    let check_flags = || {
-        format!(
+    // Every error clang stops at says the same: the flags may be wrong, or
+    // tree-sitter may read the file instead.
+    let check_flags = |d: Diagnostic| {
+        d.with_note(format!(
             "the clang front end reads a file only as the compiler would compile it; check the \
              compile flags (or choose {})",
             Advice::TREE_SITTER
-        )
+        ))
+        .advising(Advice::TREE_SITTER)
     };
     let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_library_header(at));
     let errors = (diagnostics.into_iter()).filter(|d| d.error && (d.preprocessor || !in_header(d)));
@@ -108,12 +111,10 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
             .into_iter()
             .filter_map(|d| {
                 let at = d.offset?;
-                Some(
+                Some(check_flags(
                     Diagnostic::error(at..at, format!("clang: {}", d.message), "clang stops here")
-                        .with_note(format!("as clang reports it: {}", d.formatted))
-                        .with_note(check_flags())
-                        .advising(Advice::TREE_SITTER),
-                )
+                        .with_note(format!("as clang reports it: {}", d.formatted)),
+                ))
             })
             .collect();
     }
@@ -126,10 +127,10 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
                 (None, Some(at)) => (at..at, "in a header included here"),
                 (None, None) => (0..0, "clang stops here"),
             };
-            Diagnostic::error(span, format!("clang: {}", d.message), label)
-                .with_note(format!("as clang reports it: {}", d.formatted))
-                .with_note(check_flags())
-                .advising(Advice::TREE_SITTER)
+            check_flags(
+                Diagnostic::error(span, format!("clang: {}", d.message), label)
+                    .with_note(format!("as clang reports it: {}", d.formatted)),
+            )
         })
         .collect();
     if follow > 0 {
