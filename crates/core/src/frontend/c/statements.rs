@@ -491,9 +491,14 @@ impl BodyTokens {
                         | (TokenKind::Punct(b'}'), Closes::StatementBlock)
                 ),
             };
+            // Not `else` or `catch`, which go on with the statement before.
             let before = next == tokens.list.len()
-                || tokens.begins_statement(next)
-                || tokens.closes[next] == Closes::StatementBlock;
+                || tokens.closes[next] == Closes::StatementBlock
+                || (tokens.begins_statement(next)
+                    && !matches!(
+                        tokens.words[next],
+                        Word::Else | Word::Opener | Word::Unsupported
+                    ));
             after && before
         };
         if !tokens
@@ -1022,7 +1027,24 @@ mod tests {
 
     #[test]
     fn preprocessor_lines_and_unbalanced_brackets_leave_the_body_unread() {
-        assert!(BodyTokens::scan(b"a;\n#if X\nb;\n#endif\n", 0..20).is_none());
+        // Conditional lines between whole statements are read; elsewhere,
+        // and other lines, leave the body unread.
+        let between = "a;\n#if X\nb;\n#else\n{ c; }\n#endif\nd;";
+        let tokens = BodyTokens::scan(between.as_bytes(), 0..between.len()).unwrap();
+        assert_eq!(tokens.conditional_depth_at(between.find('b').unwrap()), 1);
+        assert_eq!(tokens.conditional_depth_at(between.find('d').unwrap()), 0);
+        for inside in [
+            "if (x)\n#if X\nb;\n#endif\n",
+            "if (x) a;\n#if X\nelse b;\n#endif\n",
+            "f(a,\n#if X\nb);\n#endif\n",
+            "a;\n#define X 1\nb;",
+            "a;\n#pragma GCC ivdep\nb;",
+        ] {
+            assert!(
+                BodyTokens::scan(inside.as_bytes(), 0..inside.len()).is_none(),
+                "{inside:?}"
+            );
+        }
         assert!(BodyTokens::scan(b"a(;", 0..3).is_none());
         assert!(BodyTokens::scan(b"a(];", 0..4).is_none());
         assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22).is_none());
