@@ -483,14 +483,7 @@ impl BodyTokens {
         }
         tokens.in_do_tail = in_do_tail;
         let between_statements = |next: usize| {
-            let after = match next.checked_sub(1) {
-                None => true,
-                Some(previous) => matches!(
-                    (tokens.list[previous].kind, tokens.closes[previous]),
-                    (TokenKind::Punct(b';' | b'{'), _)
-                        | (TokenKind::Punct(b'}'), Closes::StatementBlock)
-                ),
-            };
+            let after = tokens.ends_statement_before(next);
             // Not `else` or `catch`, which go on with the statement before.
             let before = next == tokens.list.len()
                 || tokens.closes[next] == Closes::StatementBlock
@@ -586,15 +579,20 @@ impl BodyTokens {
     /// not the body of another, which would read differently without the
     /// text before it.
     fn begins_whole_statement(&self, first: usize) -> bool {
-        let after_statement = match first.checked_sub(1) {
+        self.ends_statement_before(first) && self.begins_statement(first)
+    }
+
+    /// Whether the token before `at` ends a statement or opens a block
+    /// (or `at` is the first).
+    fn ends_statement_before(&self, at: usize) -> bool {
+        match at.checked_sub(1) {
             None => true,
             Some(previous) => matches!(
                 (self.list[previous].kind, self.closes[previous]),
                 (TokenKind::Punct(b';' | b'{'), _)
                     | (TokenKind::Punct(b'}'), Closes::StatementBlock)
             ),
-        };
-        after_statement && self.begins_statement(first)
+        }
     }
 
     /// The innermost whole statement of a block that holds token `at`, as
