@@ -159,6 +159,15 @@ mod generated {
             Just("switch (x) { case 1: y++; break; default: break; }".to_string()),
             Just("again: if (x < 0) goto again;".to_string()),
             Just("for (;;) { if (x) { break; } else continue; }".to_string()),
+            Just(
+                "#if USE_MPI\nx = 1;\n#elif defined(ALT)\n{ y = 2; }\n#else\nif (x) y++;\n#endif"
+                    .to_string()
+            ),
+            Just("#ifdef HALF\nif (x)\n#endif\ny++;".to_string()),
+            Just("#ifdef ALT\nif (x) {\n#else\nif (y) {\n#endif\nx++; }".to_string()),
+            // A block a macro ends (`try { } CATCH_ALL`): a syntax error
+            // to the grammar.
+            Just("{ x++; } HANDLER_MACRO".to_string()),
         ];
         if depth == 0 {
             return leaf.boxed();
@@ -176,6 +185,7 @@ mod generated {
             1 => inner.clone().prop_map(|s| format!("#ifdef SCHED\n#pragma omp single\n#else\n#pragma omp master\n#endif\n{{ {s} }}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp for\n#ifdef WIDE\nfor (long i = 0; i < n; i++) {{\n#else\nfor (int i = 0; i < n; i++) {{\n#endif\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{ {s} }}")),
+            1 => inner.clone().prop_map(|s| format!("#if USE_MPI\n{s}\n#endif")),
             1 => (inner.clone(), inner).prop_map(|(a, b)| format!("{{ {a}\n{b} }}")),
         ]
         .boxed()
@@ -393,4 +403,14 @@ fn assert_same_without_notes(file: &SourceFile, edited: &str) {
         "{} with {edited}: output differs",
         file.path.display()
     );
+}
+
+/// Conditionals whose macros are not known (`USE_MPI`) between whole
+/// statements leave a function narrowed, as real code writes them around
+/// message passing.
+#[test]
+fn functions_with_unknown_conditionals_between_statements_are_narrowed() {
+    let text = "static void exchange(double *a, int n)\n{\n#if USE_MPI\n    send(a, n);\n#else\n    (void)n;\n#endif\n#pragma omp parallel for\n    for (int i = 0; i < n; i++) {\n#ifdef CHECK\n        check(a, i);\n#endif\n        a[i] = 0;\n    }\n#if USE_MPI\n    wait();\n#endif\n}\n";
+    let file = SourceFile::new("mpi.c", text.as_bytes().to_vec(), Language::C);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }

@@ -234,24 +234,19 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
     let mut parts =
         Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
     for batch in partial.batches(PIECES_PER_PARSE) {
-        let ranges = pieces::union(batch);
-        let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
-        let nodes = Nodes::new(tree.root_node());
-        if !batch
-            .iter()
-            .all(|piece| piece.parsed_as_scanned(&tree, &nodes))
-        {
-            return None;
+        if let Some(part) = read_batch(prepared, batch) {
+            parts.push(part);
+            continue;
         }
-        let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
-        let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
-        let coverage = configurations::Coverage {
-            ranges: &ranges,
-            pieces: batch,
-            directives,
-            mentions: &prepared.lock_mentions[mentions],
-        };
-        parts.push(read_covered(prepared, &tree, &nodes, &coverage, None));
+        // A function whose narrowed reading the parse does not confirm
+        // costs only itself: it is read whole. A syntax error in a
+        // function read whole still makes the file parsed whole, whose
+        // recovery from it may reach other functions.
+        for piece in batch {
+            let part = read_batch(prepared, std::slice::from_ref(piece))
+                .or_else(|| read_batch(prepared, &[piece.whole_function()]))?;
+            parts.push(part);
+        }
     }
     if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
@@ -267,6 +262,29 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         }
     }
     Some((merge(parts), extent))
+}
+
+/// The model of `batch`, parsed together; `None` where the parse does not
+/// read each piece as the scan found it.
+fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
+    let ranges = pieces::union(batch);
+    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+    let nodes = Nodes::new(tree.root_node());
+    if !batch
+        .iter()
+        .all(|piece| piece.parsed_as_scanned(&tree, &nodes))
+    {
+        return None;
+    }
+    let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
+    let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
+    let coverage = configurations::Coverage {
+        ranges: &ranges,
+        pieces: batch,
+        directives,
+        mentions: &prepared.lock_mentions[mentions],
+    };
+    Some(read_covered(prepared, &tree, &nodes, &coverage, None))
 }
 
 /// One model of the parts of a file, each listed in file order.

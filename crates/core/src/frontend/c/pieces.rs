@@ -566,6 +566,24 @@ impl Piece {
             .any(|r| r.start < span.end && span.start < r.end)
     }
 
+    /// The piece read whole: its function with the containers around it,
+    /// not narrowed to the statements its directives own.
+    pub fn whole_function(&self) -> Piece {
+        let heads = self.containers.iter().rev().map(|c| c.head.clone());
+        let tails = self.containers.iter().map(|c| c.tail.clone());
+        Piece {
+            ranges: heads
+                .chain(std::iter::once(self.leaf.item.clone()))
+                .chain(tails)
+                .collect(),
+            directives: self.directives.clone(),
+            mentions: self.mentions.clone(),
+            owned: None,
+            leaf: self.leaf.clone(),
+            containers: self.containers.clone(),
+        }
+    }
+
     /// Whether `tree` reads the piece as the scan found it: without a
     /// syntax error, a function definition with the scanned body, inside
     /// the scanned containers.

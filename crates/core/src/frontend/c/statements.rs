@@ -18,8 +18,10 @@
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
 //! the whole function is parsed) wherever the text around a directive
 //! could matter: a conditional the configurations split the function by,
-//! or one the grammar does not read as blank, other preprocessor lines in
-//! the body, a directive inside a lambda, a local class or an
+//! a conditional line the grammar reads (`#if USE_MPI`) anywhere but
+//! between whole statements of a block, a statement read inside one of
+//! its groups, other preprocessor lines in the body, a directive inside a
+//! lambda, a local class or an
 //! initializer, a `do` without its `while`, pomp's user regions (whose
 //! exits are every `return` of the function), attribute-form and unknown
 //! directives, and statements it does not know how to end (labels,
@@ -119,8 +121,18 @@ pub(super) fn owned(
         .iter()
         .take_while(|l| l.span.start < item.end)
         .any(|l| {
-            l.kind != LineKind::Pragma
-                && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
+            !matches!(
+                l.kind,
+                LineKind::Pragma
+                    | LineKind::If
+                    | LineKind::Ifdef
+                    | LineKind::Ifndef
+                    | LineKind::Elif
+                    | LineKind::Elifdef
+                    | LineKind::Elifndef
+                    | LineKind::Else
+                    | LineKind::Endif
+            ) && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
         })
     {
         return None;
@@ -162,7 +174,7 @@ pub(super) fn owned(
             continue;
         }
         let first = tokens.first_at(d.span.end)?;
-        if !tokens.begins_statement(first) {
+        if !tokens.begins_statement(first) || tokens.line_between(d.span.end, first) {
             return None;
         }
         let past = tokens.statement_end(first)?;
@@ -223,6 +235,15 @@ pub(super) fn owned(
     if tokens.unended_blocks().any(|at| !covered(&owned, at)) {
         return None;
     }
+    // A statement inside a conditional's group is read by the grammar as
+    // part of the conditional: only one outside every group reads alike
+    // without the lines around it.
+    if owned.iter().any(|o| {
+        tokens.conditional_depth_at(o.range.start) != 0
+            || tokens.conditional_depth_at(o.range.end) != 0
+    }) {
+        return None;
+    }
     // Whether a directive or a lock routine's name lies in `inside`.
     let read_inside = |inside: &Span| {
         let directive = prepared
@@ -280,6 +301,18 @@ struct BodyTokens {
     closes: Vec<Closes>,
     /// Whether the token is part of the `while (...);` that ends a `do`.
     in_do_tail: Vec<bool>,
+    /// The conditional lines the grammar reads (`#if USE_MPI`), each with
+    /// the index of the token after it and how many groups are open after
+    /// it. Each stands between whole statements of a statement block: the
+    /// grammar reads the statements of its groups as it reads them
+    /// without it.
+    lines: Vec<ConditionalLine>,
+}
+
+struct ConditionalLine {
+    next: usize,
+    span: Span,
+    depth: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,7 +371,28 @@ impl BodyTokens {
         // block, for `(` the word before it.
         let mut open: Vec<(u8, bool, Word)> = Vec::new();
         let mut foreign_braces = 0usize;
+        let mut lines = Vec::new();
+        let mut depth = 0usize;
         for token in Tokens::new(masked, inside) {
+            if token.kind == TokenKind::Preprocessor {
+                let block_level = foreign_braces == 0
+                    && open
+                        .last()
+                        .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block);
+                // Other lines (pragmas other than OpenMP's) are read by
+                // the parse of the whole function.
+                let change = conditional_change(&masked[token.span.clone()])?;
+                if !block_level {
+                    return None;
+                }
+                depth = depth.checked_add_signed(change)?;
+                lines.push(ConditionalLine {
+                    next: list.len(),
+                    span: token.span,
+                    depth,
+                });
+                continue;
+            }
             let word = match token.kind {
                 TokenKind::Word => Word::of(&masked[token.span.clone()]),
                 _ => Word::Other,
@@ -418,6 +472,7 @@ impl BodyTokens {
             at_block_level,
             closes,
             in_do_tail: Vec::new(),
+            lines,
         };
         // A `do` the scan cannot end is a syntax error or a statement it
         // does not read: the parse of the whole function must judge it.
@@ -427,7 +482,38 @@ impl BodyTokens {
             in_do_tail[body..tokens.statement_end(at)?].fill(true);
         }
         tokens.in_do_tail = in_do_tail;
+        let between_statements = |next: usize| {
+            let after = tokens.ends_statement_before(next);
+            // Not `else` or `catch`, which go on with the statement before.
+            let before = next == tokens.list.len()
+                || tokens.closes[next] == Closes::StatementBlock
+                || (tokens.begins_statement(next)
+                    && !matches!(
+                        tokens.words[next],
+                        Word::Else | Word::Opener | Word::Unsupported
+                    ));
+            after && before
+        };
+        if !tokens
+            .lines
+            .iter()
+            .all(|line| between_statements(line.next))
+        {
+            return None;
+        }
         Some(tokens)
+    }
+
+    /// Whether a conditional line lies between `offset` and token `first`.
+    fn line_between(&self, offset: usize, first: usize) -> bool {
+        let at = self.lines.partition_point(|l| l.span.start < offset);
+        self.lines.get(at).is_some_and(|l| l.next <= first)
+    }
+
+    /// How many conditional groups are open at `offset`.
+    fn conditional_depth_at(&self, offset: usize) -> usize {
+        let at = self.lines.partition_point(|l| l.span.start < offset);
+        at.checked_sub(1).map_or(0, |i| self.lines[i].depth)
     }
 
     /// Whether a statement may begin at token `first` whatever the tokens
@@ -493,15 +579,20 @@ impl BodyTokens {
     /// not the body of another, which would read differently without the
     /// text before it.
     fn begins_whole_statement(&self, first: usize) -> bool {
-        let after_statement = match first.checked_sub(1) {
+        self.ends_statement_before(first) && self.begins_statement(first)
+    }
+
+    /// Whether the token before `at` ends a statement or opens a block
+    /// (or `at` is the first).
+    fn ends_statement_before(&self, at: usize) -> bool {
+        match at.checked_sub(1) {
             None => true,
             Some(previous) => matches!(
                 (self.list[previous].kind, self.closes[previous]),
                 (TokenKind::Punct(b';' | b'{'), _)
                     | (TokenKind::Punct(b'}'), Closes::StatementBlock)
             ),
-        };
-        after_statement && self.begins_statement(first)
+        }
     }
 
     /// The innermost whole statement of a block that holds token `at`, as
@@ -665,6 +756,22 @@ impl BodyTokens {
                 None
             }
         }
+    }
+}
+
+/// How a conditional line changes the number of groups open: `None` for
+/// a line of another kind.
+fn conditional_change(line: &[u8]) -> Option<isize> {
+    let text = line.strip_prefix(b"#")?.trim_ascii_start();
+    let word_end = text
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    match &text[..word_end] {
+        b"if" | b"ifdef" | b"ifndef" => Some(1),
+        b"elif" | b"elifdef" | b"elifndef" | b"else" => Some(0),
+        b"endif" => Some(-1),
+        _ => None,
     }
 }
 
@@ -918,7 +1025,24 @@ mod tests {
 
     #[test]
     fn preprocessor_lines_and_unbalanced_brackets_leave_the_body_unread() {
-        assert!(BodyTokens::scan(b"a;\n#if X\nb;\n#endif\n", 0..20).is_none());
+        // Conditional lines between whole statements are read; elsewhere,
+        // and other lines, leave the body unread.
+        let between = "a;\n#if X\nb;\n#else\n{ c; }\n#endif\nd;";
+        let tokens = BodyTokens::scan(between.as_bytes(), 0..between.len()).unwrap();
+        assert_eq!(tokens.conditional_depth_at(between.find('b').unwrap()), 1);
+        assert_eq!(tokens.conditional_depth_at(between.find('d').unwrap()), 0);
+        for inside in [
+            "if (x)\n#if X\nb;\n#endif\n",
+            "if (x) a;\n#if X\nelse b;\n#endif\n",
+            "f(a,\n#if X\nb);\n#endif\n",
+            "a;\n#define X 1\nb;",
+            "a;\n#pragma GCC ivdep\nb;",
+        ] {
+            assert!(
+                BodyTokens::scan(inside.as_bytes(), 0..inside.len()).is_none(),
+                "{inside:?}"
+            );
+        }
         assert!(BodyTokens::scan(b"a(;", 0..3).is_none());
         assert!(BodyTokens::scan(b"a(];", 0..4).is_none());
         assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22).is_none());
