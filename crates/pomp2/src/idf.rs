@@ -2,6 +2,7 @@
 //! region, written by `pomp instrument --idf` and the wrappers' `--pomp-keep`,
 //! read by reports and editors. Its schema is `schemas/idf.schema.json`.
 
+pub use crate::region::CodeKind;
 use crate::region::{EventSet, Interface, RegionId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -96,50 +97,6 @@ pub struct Region {
     /// `aux`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<CodeKind>,
-}
-
-/// What a region of code (`--regions`) measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CodeKind {
-    /// A function, method or procedure.
-    Function,
-    /// A C++ lambda's body.
-    Lambda,
-    /// `main` or a Fortran main program: the whole run, which also
-    /// initialises and finalises the measurement.
-    Program,
-    /// An outermost loop outside OpenMP constructs, from just before it
-    /// to just after it.
-    Loop,
-    /// A statement that calls a chosen function, named after the callee.
-    Call,
-}
-
-impl CodeKind {
-    pub const ALL: [CodeKind; 5] = [
-        CodeKind::Function,
-        CodeKind::Lambda,
-        CodeKind::Program,
-        CodeKind::Loop,
-        CodeKind::Call,
-    ];
-
-    /// As the IDF and the CTC's `pompKind` write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            CodeKind::Function => "function",
-            CodeKind::Lambda => "lambda",
-            CodeKind::Program => "program",
-            CodeKind::Loop => "loop",
-            CodeKind::Call => "call",
-        }
-    }
-
-    /// The kind [`CodeKind::name`] writes as `name`.
-    pub fn from_name(name: &str) -> Option<CodeKind> {
-        CodeKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
 }
 
 impl Region {

@@ -656,6 +656,30 @@ fn is_zero(value: &u64) -> bool {
     *value == 0
 }
 
+/// The profile's region of MPI function `name`: its type is
+/// [`crate::mpi::REGION_TYPE`], its name and label the function's, and it has no
+/// place in the program's sources (every call of the function, wherever
+/// it is, is this region; the call path tells the callers apart).
+pub fn mpi_region(id: RegionId, name: &str) -> Region {
+    Region {
+        id,
+        region_type: crate::mpi::REGION_TYPE.to_string(),
+        file: None,
+        first_line: None,
+        last_line: None,
+        end_first_line: None,
+        end_last_line: None,
+        name: Some(name.to_string()),
+        unit: None,
+        code_kind: None,
+        label: name.to_string(),
+        idf_id: None,
+        implicit_barrier: ImplicitBarrier::Explicit,
+        attributes: Default::default(),
+        malformed_ctc: false,
+    }
+}
+
 /// Why a file could not be read as a profile.
 pub type Error = crate::document::Error;
 
@@ -858,7 +882,7 @@ mod tests {
         profile.rank = Some("3".into());
         profile.ranks = Some(4);
         profile.host = Some("node7".into());
-        profile.regions.push(crate::mpi::region(3, "MPI_Send"));
+        profile.regions.push(mpi_region(3, "MPI_Send"));
         let mut send = leaf(3, Kind::Mpi, 10, 5_000);
         send.bytes_sent = 80_000;
         profile.threads[0].tree.children.push(send);
