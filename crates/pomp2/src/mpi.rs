@@ -556,7 +556,7 @@ mod tests {
 
     #[test]
     fn an_mpi_region_is_named_by_its_function_alone() {
-        let region = region(7, "MPI_Allreduce");
+        let region = crate::profile::mpi_region(7, "MPI_Allreduce");
         assert_eq!(region.region_name().label(), "MPI_Allreduce");
         assert_eq!(region.region_name().what(), "MPI_Allreduce");
     }

@@ -7,20 +7,17 @@
 //! order handles were assigned); each region entry carries the IDF id
 //! (`idf_id`) that joins it with the instrumenter's descriptor.
 
+use crate::identity::ProfileHeader;
+pub use crate::identity::{PROFILE_FORMAT as FORMAT, PROFILE_READS as READS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The value of [`Profile::format`].
-pub const FORMAT: &str = "pomp-profile";
 /// The version of the document this crate writes. Changes that older
 /// readers would misread raise it. Version 3 added the experiment, the
 /// host, MPI ([`Kind::Mpi`] nodes with their bytes, [`Mpi`],
 /// [`Thread::mpi`]) and the clock's offsets ([`Profile::clock`]).
 pub const VERSION: u32 = 3;
-/// The versions this crate reads: version 2 is version 3 without what
-/// version 3 added.
-pub const READS: [u32; 2] = [2, 3];
 
 /// Region id of events without a region of their own (lock calls) and of
 /// the implicit task.
@@ -683,19 +680,12 @@ pub fn mpi_region(id: RegionId, name: &str) -> Region {
 /// Why a file could not be read as a profile.
 pub type Error = crate::document::Error;
 
-/// What tells a pomp profile apart.
-#[derive(Deserialize)]
-pub struct Header {
-    format: Option<serde_json::Value>,
-    version: Option<serde_json::Value>,
-}
-
 impl crate::document::Document for Profile {
     const NAME: &'static str = "pomp profile";
-    type Header = Header;
+    type Header = ProfileHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
-        crate::document::identify_versioned(&header.format, &header.version, FORMAT, &READS)
+    fn identify(header: &ProfileHeader) -> crate::document::Identity {
+        header.identify()
     }
 }
 
