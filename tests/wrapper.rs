@@ -1845,7 +1845,7 @@ fn only_directives_under_a_macros_condition_are_read_with_libclang() {
     // says: libclang reads the file with its flags.
     std::fs::write(dir.join("sums.cpp"), CONDITIONAL_DIRECTIVES).unwrap();
     let (name, regions) = front_end(&["-DUSE_SQUARES"]);
-    if pomp_core::frontend::clang::available() {
+    if pomp_core::frontend::libclang::available() {
         assert_eq!((name.as_str(), regions), ("clang", 2));
         assert_eq!(front_end(&[]), ("clang".to_string(), 1));
     }
