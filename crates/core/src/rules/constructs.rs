@@ -41,7 +41,7 @@ impl Planner<'_> {
         if !listed.is_empty() {
             self.listed_iteration_variables.push((index, listed));
         }
-        let implicit_barrier = self.closing_barrier(&mut layers);
+        let implicit_barrier = self.closing_barrier(site, &mut layers);
         self.nowait_on_end_directive(site, &mut layers);
         // A construct without a region of its own (`section`) reports to
         // the enclosing construct's.
@@ -225,7 +225,18 @@ impl Planner<'_> {
     /// part of a combined construct ends where the region does, so the
     /// region's barrier serves it too: explicit as the worksharing's in
     /// OPARI2's structure, inferred in pomp's.
-    pub(super) fn closing_barrier(&self, layers: &mut [Layer]) -> Option<ImplicitBarrier> {
+    ///
+    /// The original interface has no way to infer it, and a parallel region
+    /// of a league of teams on the host keeps its barrier implicit there:
+    /// libomp 14 loses count of such a team's barriers when one more is
+    /// made explicit, and a later region's tasks then wait for ever
+    /// (tests/found/libomp-teams-parallel-barriers-hang.c shows it
+    /// without pomp).
+    pub(super) fn closing_barrier(
+        &mut self,
+        site: &Site,
+        layers: &mut [Layer],
+    ) -> Option<ImplicitBarrier> {
         let infers = !self.opari2_structure() && self.options.interface == Interface::Pomp2;
         let mut form = None;
         for i in 0..layers.len() {
@@ -236,6 +247,29 @@ impl Planner<'_> {
                 continue;
             }
             let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
+            if !inner_barrier
+                && self.options.interface == Interface::Pomp1
+                && self.enclosing_teams(site).is_some()
+            {
+                layers[i].barrier_before_end = false;
+                self.plan.diagnostics.push(
+                    Diagnostic::note(
+                        site.span.clone(),
+                        format!(
+                            "the implicit barrier of `{}` in a `teams` region is not measured",
+                            site.directive.name
+                        ),
+                        "barrier left implicit",
+                    )
+                    .with_note(
+                        "the original POMP interface measures a region's closing barrier by \
+                         making it explicit, and one more barrier in a team of a league on \
+                         the host makes LLVM's OpenMP runtime hang later tasks; its waiting \
+                         counts toward the region's time",
+                    ),
+                );
+                continue;
+            }
             if infers {
                 layers[i].barrier_before_end = false;
                 if inner_barrier {
