@@ -399,7 +399,17 @@ fn disable(spec: &str, options: &mut Options) -> Result<(), String> {
             None => (paradigm, None),
         };
         match (name, items) {
+            // OPARI2 keeps the parallel regions (their fork, begin, end and
+            // join) when OpenMP is disabled, so that a measurement system
+            // still sees its threads; `omp:all` leaves them too.
             ("omp", None) => {
+                let disable = &mut options.rules.disable;
+                let constructs = pomp_core::rules::rules().construct.keys();
+                disable.extend(constructs.filter(|c| *c != "parallel").cloned());
+                disable.insert("locks".into());
+                disable.insert(pomp_core::rules::IMPLICIT_BARRIERS.into());
+            }
+            ("omp", Some("all")) => {
                 options.rules.disable.insert("omp".into());
             }
             ("omp", Some(items)) => {

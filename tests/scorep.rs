@@ -392,3 +392,127 @@ fn pomp_s_headers_declare_what_opari2_s_declare_and_alike() {
          g++ -fopenmp -Wall -Werror `opari2-config --cflags` -c both.cpp",
     );
 }
+
+/// A program with a region of every kind `--disable=omp` tells apart:
+/// combined constructs, a plain parallel region holding synchronisation,
+/// a task and lock calls.
+const DISABLE_PROGRAM: &str = r#"#include <omp.h>
+#include <stdio.h>
+omp_lock_t lock;
+int main(void)
+{
+    int s = 0;
+    omp_init_lock(&lock);
+#pragma omp parallel for reduction(+ : s)
+    for (int i = 0; i < 10; i++)
+        s += i;
+#pragma omp parallel
+    {
+#pragma omp critical
+        s++;
+#pragma omp barrier
+#pragma omp single
+        {
+#pragma omp task
+            s++;
+        }
+        omp_set_lock(&lock);
+        omp_unset_lock(&lock);
+    }
+#pragma omp parallel sections
+    {
+#pragma omp section
+        s++;
+    }
+    omp_destroy_lock(&lock);
+    printf("%d\n", s > 45);
+    return 0;
+}
+"#;
+
+/// The region types and first lines of the CTC strings in `declarations`.
+fn region_types(declarations: &str) -> Vec<String> {
+    let mut found: Vec<String> = declarations
+        .split('"')
+        .filter_map(|piece| {
+            let kind = piece.split("*regionType=").nth(1)?.split('*').next()?;
+            let line = piece.split("*sscl=").nth(1)?.split(':').nth(1)?;
+            Some(format!("{kind}@{line}"))
+        })
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// Score-P asks for `--disable=omp` where it wants no OpenMP events but its
+/// threads (the parallel regions' fork, begin, end and join), and for
+/// `--disable=omp:all` where it wants none; a leaf disabled leaves the
+/// region named by its directive. The regions are OPARI2's, and the program
+/// runs with OPARI2's library as it does uninstrumented.
+#[test]
+fn disabling_openmp_keeps_the_parallel_regions_opari2_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = install_shims(dir.path());
+    std::fs::write(dir.path().join("t.c"), DISABLE_PROGRAM).unwrap();
+    let reference = Path::new("/usr/bin/opari2");
+    for (disable, expected) in [
+        (
+            "omp",
+            &["parallel@11", "parallelfor@8", "parallelsections@24"][..],
+        ),
+        ("omp:all", &[][..]),
+        (
+            "omp:for",
+            &["barrier@15", "critical@13", "parallel@11", "parallelfor@8"][..],
+        ),
+    ] {
+        run_script(
+            dir.path(),
+            &bin,
+            &format!(
+                "opari2 --omp-task-untied=keep --disable={disable} t.c t.opari.c\n\
+                 gcc -fopenmp `opari2-config --cflags=gnu` -c t.opari.c -o t.o\n\
+                 `opari2-config --nm` t.o | `opari2-config --region-initialization` > init.c\n\
+                 gcc -c init.c `opari2-config --cflags` -o init.o\n\
+                 gcc -fopenmp init.o t.o {OPARI2_LIBRARY} -o t"
+            ),
+        );
+        let declarations = std::fs::read_to_string(dir.path().join("t.c.opari.inc")).unwrap();
+        let found = region_types(&declarations);
+        assert!(
+            expected.iter().all(|e| found.contains(&e.to_string())),
+            "--disable={disable}: {found:?}"
+        );
+        let calls = std::fs::read_to_string(dir.path().join("t.opari.c")).unwrap();
+        if disable != "omp:for" {
+            for unwanted in ["POMP2_Set_lock", "Implicit_barrier", "POMP2_Critical"] {
+                assert!(!calls.contains(unwanted), "--disable={disable}: {calls}");
+            }
+        }
+        let run = Command::new(dir.path().join("t"))
+            .env("OMP_NUM_THREADS", "2")
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", stderr(&run));
+        assert_eq!(stdout(&run), "1\n");
+        if reference.exists() {
+            std::fs::remove_file(dir.path().join("t.c.opari.inc")).unwrap();
+            let output = Command::new(reference)
+                .args(["--omp-task-untied=keep", &format!("--disable={disable}")])
+                .args(["t.c", "reference.c"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{}", stderr(&output));
+            let theirs = std::fs::read_to_string(dir.path().join("t.c.opari.inc")).unwrap();
+            // OPARI2 instruments `parallel for` and `parallel sections` even
+            // under `omp:all`, where Score-P wants no parallel region: that
+            // one case is not compared.
+            if disable != "omp:all" {
+                assert_eq!(found, region_types(&theirs), "--disable={disable}");
+            }
+        }
+        std::fs::remove_file(dir.path().join("t.c.opari.inc")).unwrap();
+    }
+}

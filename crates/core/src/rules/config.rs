@@ -10,10 +10,17 @@ pub use pomp2::{EventSet, Interface};
 /// a common block of the same name.
 pub const FORTRAN_THREAD_PRIVATE: &str = "pomp_tpd";
 
+/// The name in [`Config::disable`] that leaves every closing barrier
+/// implicit and unmeasured, the worksharing constructs' and the parallel
+/// region's: what OPARI2's `--disable=omp` keeps of a parallel region is its
+/// fork, begin, end and join alone.
+pub const IMPLICIT_BARRIERS: &str = "implicit barrier";
+
 /// The choices that decide a file's plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Config {
-    /// Constructs or groups (`sync`, `task`, `locks`, `omp`) left alone.
+    /// Constructs or groups (`sync`, `task`, `locks`, `omp`) left alone, and
+    /// [`IMPLICIT_BARRIERS`].
     pub disable: BTreeSet<String>,
     pub events: EventSet,
     pub interface: Interface,

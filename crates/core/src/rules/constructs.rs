@@ -126,7 +126,10 @@ impl Planner<'_> {
         let mut joined = String::new();
         let mut best = None;
         let mut fallback = None;
-        for layer in layers.iter().filter(|l| l.is_instrumented()) {
+        // OPARI2 names a region by its directive: a leaf `--disable` leaves
+        // unmeasured still counts (`parallel for` stays `parallelfor`).
+        let named = |l: &&Layer| l.is_instrumented() || names(&self.options.disable, &l.rule, "");
+        for layer in layers.iter().filter(named) {
             let Some(rule) = rules().construct.get(&layer.rule) else {
                 continue;
             };
@@ -531,6 +534,9 @@ impl Planner<'_> {
             layer.end = Cow::Borrowed(&[]);
             layer.barrier_before_end = false;
         }
+        if self.options.disable.contains(config::IMPLICIT_BARRIERS) {
+            layer.barrier_before_end = false;
+        }
         for var in layer.calls().flat_map(vars_of) {
             if !vars.contains(&var) {
                 vars.push(var);
@@ -550,7 +556,10 @@ impl Planner<'_> {
         rule: &table::ConstructRule,
         directive: &mut Directive,
     ) -> bool {
-        if !rule.nowait || directive.has_clause("nowait") {
+        if !rule.nowait
+            || directive.has_clause("nowait")
+            || self.options.disable.contains(config::IMPLICIT_BARRIERS)
+        {
             return false;
         }
         if !self.defines_all(self.plan.implicit_barrier.calls()) {
