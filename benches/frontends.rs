@@ -5,8 +5,10 @@
 //! compiler does).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp_core::frontend::clang::Clang;
-use pomp_core::frontend::{c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions};
+use pomp_core::frontend::libclang::Clang;
+use pomp_core::frontend::{
+    tree_sitter_c::TreeSitterC, Choice, FrontEnd, Options as FrontEndOptions,
+};
 use pomp_core::instrument::{instrument, Options};
 use pomp_core::language::Language;
 use pomp_core::source::SourceFile;
@@ -31,9 +33,9 @@ fn corpus(language: Language) -> Vec<SourceFile> {
 
 fn front_ends(c: &mut Criterion) {
     assert!(
-        pomp_core::frontend::clang::available(),
+        pomp_core::frontend::libclang::available(),
         "{}",
-        pomp_core::frontend::clang::INSTALL_HINT
+        pomp_core::frontend::libclang::INSTALL_HINT
     );
     let flags = pomp_cmdline::compile_flags(&["-fopenmp", "-O1"], None);
     let clang = Clang::new(flags.clone());

@@ -16,7 +16,7 @@ mod common;
 mod proxy_app;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pomp_core::frontend::c::{ParseExtent, Reuse, TreeSitterC};
+use pomp_core::frontend::tree_sitter_c::{ParseExtent, Reuse, TreeSitterC};
 use pomp_core::frontend::FrontEnd;
 use pomp_core::instrument::{instrument, Options};
 use pomp_core::language::Language;

@@ -24,7 +24,7 @@
 //!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
-use pomp_core::frontend::c::TreeSitterC;
+use pomp_core::frontend::tree_sitter_c::TreeSitterC;
 use pomp_core::frontend::FrontEnd;
 use pomp_core::instrument::Options;
 use pomp_core::language::Language;

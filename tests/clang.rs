@@ -14,7 +14,7 @@
 #[path = "support/progen/mod.rs"]
 mod progen;
 
-use pomp_core::frontend::clang::{cross_check::cross_check, CompileFlags};
+use pomp_core::frontend::libclang::{cross_check::cross_check, CompileFlags};
 use pomp_core::frontend::{Choice, Options as FrontEndOptions};
 use pomp_core::instrument::{instrument, Options};
 use pomp_core::language::Language;
@@ -29,9 +29,9 @@ fn repository() -> &'static Path {
 
 fn require_libclang() {
     assert!(
-        pomp_core::frontend::clang::available(),
+        pomp_core::frontend::libclang::available(),
         "these tests need libclang: {}",
-        pomp_core::frontend::clang::INSTALL_HINT
+        pomp_core::frontend::libclang::INSTALL_HINT
     );
 }
 

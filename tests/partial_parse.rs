@@ -6,7 +6,7 @@
 //! generated programs are instrumented both ways and must come out byte
 //! for byte the same, with the same diagnostics.
 
-use pomp_core::frontend::c::{ParseExtent, TreeSitterC};
+use pomp_core::frontend::tree_sitter_c::{ParseExtent, TreeSitterC};
 use pomp_core::instrument::Options;
 use pomp_core::language::Language;
 use pomp_core::source::SourceFile;

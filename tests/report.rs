@@ -2304,7 +2304,7 @@ fn traces_of_mpi_ranks_join_into_one_otf2_archive_on_one_time_line() {
     ]
     .iter()
     .enumerate()
-    .map(|(at, name)| pomp2::mpi::region(at as u32 + 1, name))
+    .map(|(at, name)| pomp2::profile::mpi_region(at as u32 + 1, name))
     .collect();
     let region = |name: &str| regions.iter().find(|r| r.label == name).unwrap().id;
     let span = |name: &str, start: u64, end: u64| Span {

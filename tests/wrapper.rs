@@ -477,17 +477,9 @@ fn clang_with_its_openmp_flags_builds_like_the_plain_compiler() {
     workspace.assert_scratch_removed();
 }
 
-const OPENMP_SOURCE: &str = r#"#include <stdio.h>
-int main(void)
-{
-    int total = 0;
-#pragma omp parallel for reduction(+ : total)
-    for (int i = 0; i < 100; i++)
-        total += i;
-    printf("%d\n", total);
-    return 0;
-}
-"#;
+const OPENMP_SOURCE: &str = include_str!("wrapper/sum.c");
+/// A source without directives.
+const PLAIN_SOURCE: &str = include_str!("wrapper/plain.c");
 
 #[test]
 fn compile_errors_name_the_users_file_and_line() {
@@ -515,9 +507,7 @@ fn compile_errors_name_the_users_file_and_line() {
     );
     assert!(!dir.join("broken.o").exists());
 
-    let fortran = "subroutine total(n, t)\n  integer :: n, i, t\n  t = 0\n\
-                   !$omp parallel do reduction(+:t)\n  do i = 1, n\n    t = t + i\n  end do\n\
-                   !$omp end parallel do\n  call report(t, )\nend subroutine\n";
+    let fortran = include_str!("wrapper/broken.f90");
     std::fs::write(dir.join("src/broken.f90"), fortran).unwrap();
     let output = workspace
         .command(workspace.wrapper("pomp-f90"), &dir)
@@ -541,7 +531,7 @@ fn objects_assembly_and_dependency_files_are_named_as_for_the_original() {
     std::fs::create_dir_all(dir.join("src")).unwrap();
     std::fs::create_dir_all(dir.join("out")).unwrap();
     std::fs::write(dir.join("src/sum.c"), OPENMP_SOURCE).unwrap();
-    std::fs::write(dir.join("src/plain.c"), "int plain(void) { return 1; }\n").unwrap();
+    std::fs::write(dir.join("src/plain.c"), PLAIN_SOURCE).unwrap();
     let cc = workspace.wrapper("pomp-cc");
 
     succeed(workspace.command(&cc, &dir).args([
@@ -711,9 +701,7 @@ fn instrumentation_failures_stop_or_fall_back_to_the_original() {
     // The block is a macro expansion: tree-sitter cannot see where it ends
     // without preprocessing, so it refuses it (clang, which preprocesses,
     // would read it; the policy is what is tested here).
-    let source = "#include <stdio.h>\n#define BLOCK_BEGIN {\n#define BLOCK_END }\n\
-                  int main(void)\n{\n    int n = 0;\n#pragma omp parallel\n    BLOCK_BEGIN\n\
-                  #pragma omp atomic\n        n++;\n    BLOCK_END\n    printf(\"%d\\n\", n > 0);\n    return 0;\n}\n";
+    let source = include_str!("wrapper/macro_block.c");
     std::fs::write(dir.join("macro.c"), source).unwrap();
     let cc = workspace.wrapper("pomp-cc");
     let refused = workspace
@@ -886,25 +874,8 @@ fn wrapper_options_are_checked() {
 fn sources_from_different_directories_see_their_own_headers() {
     let workspace = Workspace::new();
     let dir = workspace.path().join("two-dirs");
-    for (name, value) in [("left", 1), ("right", 2)] {
-        std::fs::create_dir_all(dir.join(name)).unwrap();
-        std::fs::write(
-            dir.join(name).join("config.h"),
-            format!("#define VALUE {value}\n"),
-        )
-        .unwrap();
-        let source = format!(
-            "#include \"config.h\"\nint {name}(void)\n{{\n    int total = 0;\n\
-             #pragma omp parallel for reduction(+ : total)\n    for (int i = 0; i < 10; i++)\n        total += VALUE;\n\
-             return total;\n}}\n"
-        );
-        std::fs::write(dir.join(name).join(format!("{name}.c")), source).unwrap();
-    }
-    std::fs::write(
-        dir.join("main.c"),
-        "#include <stdio.h>\nint left(void);\nint right(void);\nint main(void) { printf(\"%d %d\\n\", left(), right()); return 0; }\n",
-    )
-    .unwrap();
+    // Each directory has a config.h of its own, which its source includes.
+    copy_tree(&repository().join("tests/wrapper/two-dirs"), &dir);
     let cc = workspace.wrapper("pomp-cc");
     succeed(workspace.command(&cc, &dir).args([
         "-fopenmp",
@@ -1066,15 +1037,7 @@ fn languages_are_the_drivers_and_the_form_flags() {
     let dir = workspace.path().join("languages");
     std::fs::create_dir_all(&dir).unwrap();
     // g++ compiles a `.c` file as C++: a template is no syntax error.
-    std::fs::write(
-        dir.join("twice.c"),
-        "#include <cstdio>\n\
-         template <typename T> T twice(T x) { return 2 * x; }\n\
-         int main() {\n  int sum = 0;\n\
-         #pragma omp parallel for reduction(+:sum)\n  for (int i = 0; i < 8; i++) sum += twice(i);\n\
-         std::printf(\"%d\\n\", sum);\n  return 0;\n}\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("twice.c"), include_str!("wrapper/twice.c")).unwrap();
     let kept = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let built = succeed(
         workspace
@@ -1090,21 +1053,7 @@ fn languages_are_the_drivers_and_the_form_flags() {
     );
     // `-ffixed-form` makes a `.f90` file fixed form: a `c` in column 1
     // is a comment, and column 6 continues a statement.
-    std::fs::write(
-        dir.join("fixed.f90"),
-        "c     a comment line, not code\n\
-         \x20     program fixed\n\
-         \x20     integer i, s\n\
-         \x20     s = 0\n\
-         !$omp parallel do reduction(+:s)\n\
-         \x20     do i = 1,\n\
-         \x20    &  8\n\
-         \x20       s = s + i\n\
-         \x20     end do\n\
-         \x20     print *, s\n\
-         \x20     end\n",
-    )
-    .unwrap();
+    std::fs::write(dir.join("fixed.f90"), include_str!("wrapper/fixed.f90")).unwrap();
     succeed(
         workspace
             .command(workspace.wrapper("pomp-f90"), &dir)
@@ -1283,24 +1232,7 @@ fn a_score_p_filter_leaves_functions_and_constructs_as_written() {
 }
 
 /// A function called far more often than it takes time to run.
-const TINY_FUNCTION_PROGRAM: &str = "#include <stdio.h>\n\
-static double step(double x) { return x * 0.5 + 1.0; }\n\
-static double sweep(int n)\n\
-{\n\
-    double sum = 0;\n\
-#pragma omp parallel for reduction(+ : sum)\n\
-    for (int i = 0; i < n; ++i)\n\
-        sum += step(i);\n\
-    return sum;\n\
-}\n\
-int main(void)\n\
-{\n\
-    double total = 0;\n\
-    for (int k = 0; k < 4; ++k)\n\
-        total += sweep(100000);\n\
-    printf(\"%.1f\\n\", total);\n\
-    return 0;\n\
-}\n";
+const TINY_FUNCTION_PROGRAM: &str = include_str!("wrapper/tiny_function.c");
 
 #[test]
 fn the_suggested_filter_leaves_the_costly_regions_out_of_the_next_build() {
@@ -1412,29 +1344,7 @@ fn function_regions_root_the_profile_at_main() {
 }
 
 /// Loops and calls of an MPI-like library defined beside them.
-const LOOPS_AND_CALLS_PROGRAM: &str = "#include <stdio.h>\n\
-static int sent;\n\
-int MPI_Send(int n) { sent += n; return 0; }\n\
-int MPI_Barrier(void) { return 0; }\n\
-int main(void)\n\
-{\n\
-    int total = 0;\n\
-    for (int i = 0; i < 5; i++) {\n\
-        MPI_Send(i);\n\
-        int rc = MPI_Barrier();\n\
-        total += rc;\n\
-#pragma omp parallel\n\
-        {\n\
-#pragma omp atomic\n\
-            total++;\n\
-        }\n\
-    }\n\
-    for (int k = 0; k < 3; k++)\n\
-        MPI_Barrier();\n\
-    MPI_Barrier();\n\
-    printf(\"sent %d positive %d\\n\", sent, total > 0);\n\
-    return 0;\n\
-}\n";
+const LOOPS_AND_CALLS_PROGRAM: &str = include_str!("wrapper/loops_and_calls.c");
 
 /// Every call path of the first thread with its visits.
 fn visited_paths(dir: &Path) -> Vec<(String, u64)> {
@@ -1586,34 +1496,14 @@ fn function_regions_give_proxy_codes_a_tree_from_main_down() {
     workspace.assert_scratch_removed();
 }
 
-/// The source of a program that prints how many threads its parallel
-/// region ran on.
-const THREAD_COUNT_PROGRAM: &str = "#include <stdio.h>\n#include <omp.h>\n\
-int main(void)\n{\n    int threads = 0;\n#pragma omp parallel\n    {\n\
-#pragma omp single\n        threads = omp_get_num_threads();\n    }\n\
-    printf(\"threads %d\\n\", threads);\n    return 0;\n}\n";
-
 #[test]
 fn a_build_that_adds_fopenmp_only_for_gcc_is_warned_once_per_step() {
     let workspace = Workspace::new();
     let dir = workspace.path().join("gcc-only");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("main.c"), THREAD_COUNT_PROGRAM).unwrap();
-    std::fs::write(
-        dir.join("helper.c"),
-        "void helper(int *x)\n{\n#pragma omp atomic\n    (*x)++;\n}\n",
-    )
-    .unwrap();
-    // As some benchmark suites write it: the OpenMP flag only for gcc.
-    std::fs::write(
-        dir.join("Makefile"),
-        "CFLAGS = -O1\nifneq (,$(findstring gcc,$(CC)))\nCFLAGS += -fopenmp\nendif\n\
-         app: main.o helper.o\n\t$(CC) $(CFLAGS) main.o helper.o -o app\n\
-         helper.o: helper.c\n\t$(CC) $(CFLAGS) -c helper.c -o helper.o\n\
-         main.o: main.c\n\t$(CC) $(CFLAGS) -c main.c -o main.o\n\
-         clean:\n\trm -f app *.o\n",
-    )
-    .unwrap();
+    // main.c prints how many threads its parallel region ran on; the
+    // Makefile passes the OpenMP flag only to gcc, as some benchmark
+    // suites write it.
+    copy_tree(&repository().join("tests/wrapper/gcc-only"), &dir);
     let cc = format!("CC={}", workspace.wrapper("pomp-cc").display());
     let built = succeed(workspace.command("make", &dir).arg(&cc));
     let said = stderr(&built);
@@ -1657,7 +1547,7 @@ fn a_build_that_adds_fopenmp_only_for_gcc_is_warned_once_per_step() {
     assert_eq!(said.matches("has no -fopenmp").count(), 1, "{said}");
     assert!(said.contains("main.c, helper.c have"), "{said}");
     // A file without directives needs no OpenMP option.
-    std::fs::write(dir.join("plain.c"), "int plain(void) { return 1; }\n").unwrap();
+    std::fs::write(dir.join("plain.c"), PLAIN_SOURCE).unwrap();
     let plain = succeed(
         workspace
             .command(workspace.wrapper("pomp-cc"), &dir)
@@ -1729,15 +1619,8 @@ fn hints_are_spelt_for_the_wrapper_and_repeated_notes_counted() {
     let workspace = Workspace::new();
     let dir = workspace.path().join("untied");
     std::fs::create_dir_all(&dir).unwrap();
-    let tasks: String = (0..5)
-        .map(|_| "#pragma omp task untied\n            n++;\n")
-        .collect();
-    let source = format!(
-        "#include <stdio.h>\nint main(void)\n{{\n    int n = 0;\n#pragma omp parallel\n\
-         #pragma omp single\n    {{\n{tasks}#pragma omp taskwait\n    }}\n\
-         printf(\"%d\\n\", n);\n    return 0;\n}}\n"
-    );
-    std::fs::write(dir.join("tasks.c"), &source).unwrap();
+    // Five untied tasks.
+    std::fs::write(dir.join("tasks.c"), include_str!("wrapper/untied_tasks.c")).unwrap();
     let cc = workspace.wrapper("pomp-cc");
     let built = succeed(
         workspace
@@ -1780,33 +1663,7 @@ fn hints_are_spelt_for_the_wrapper_and_repeated_notes_counted() {
 /// A C++ program with directives under conditions: `#ifdef _OPENMP`, which
 /// the compilation with OpenMP decides as the tree-sitter front end does,
 /// and a macro only the command line sets.
-const CONDITIONAL_DIRECTIVES: &str = r#"#include <cstdio>
-#include <numeric>
-#include <vector>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-int main()
-{
-    std::vector<long> values(1000);
-    std::iota(values.begin(), values.end(), 1L);
-    long total = 0;
-#ifdef _OPENMP
-#pragma omp parallel for reduction(+ : total)
-#endif
-    for (std::size_t i = 0; i < values.size(); ++i)
-        total += values[i];
-    long squares = 0;
-#ifdef USE_SQUARES
-#pragma omp parallel for reduction(+ : squares)
-#endif
-    for (std::size_t i = 0; i < values.size(); ++i)
-        squares += values[i] * values[i];
-    std::printf("%ld %ld\n", total, squares);
-    return 0;
-}
-"#;
+const CONDITIONAL_DIRECTIVES: &str = include_str!("wrapper/sums.cpp");
 
 #[test]
 fn only_directives_under_a_macros_condition_are_read_with_libclang() {
@@ -1845,7 +1702,7 @@ fn only_directives_under_a_macros_condition_are_read_with_libclang() {
     // says: libclang reads the file with its flags.
     std::fs::write(dir.join("sums.cpp"), CONDITIONAL_DIRECTIVES).unwrap();
     let (name, regions) = front_end(&["-DUSE_SQUARES"]);
-    if pomp_core::frontend::clang::available() {
+    if pomp_core::frontend::libclang::available() {
         assert_eq!((name.as_str(), regions), ("clang", 2));
         assert_eq!(front_end(&[]), ("clang".to_string(), 1));
     }

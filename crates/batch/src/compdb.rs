@@ -5,7 +5,7 @@
 use anyhow::{Context, Result};
 use json_compilation_db::Entry;
 use pomp_cmdline::CommandLine;
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_core::frontend::libclang::CompileFlags;
 use pomp_core::language::Language;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;

@@ -1,9 +1,8 @@
 //! What a run is asked to do.
 
 use crate::cache;
-use crate::directories::Directories;
 use pomp_core::instrument::Options;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What becomes of a source that cannot be instrumented. Either way the
 /// run goes on and reports it.
@@ -66,16 +65,17 @@ impl Config {
         })
     }
 
-    /// Everything about a run that decides its mirror: a watched run whose
-    /// settings differ from the last one's walks the tree.
-    pub(crate) fn settings(&self, directories: &Directories) -> String {
+    /// Everything about a run that decides its mirror of the tree `root`
+    /// in `out` (both canonical): a watched run whose settings differ from
+    /// the last one's walks the tree.
+    pub(crate) fn settings(&self, root: &Path, out: &Path) -> String {
         let options = serde_json::to_vec(&self.options).expect("options serialise");
         let ignore_files = [u8::from(self.ignore_files)];
         let on_error = [u8::from(self.on_error == OnError::Fail)];
         let mut parts: Vec<&[u8]> = vec![
             self.tool_version.as_bytes(),
-            directories.root.as_os_str().as_encoded_bytes(),
-            directories.out.as_os_str().as_encoded_bytes(),
+            root.as_os_str().as_encoded_bytes(),
+            out.as_os_str().as_encoded_bytes(),
             &options,
             &ignore_files,
             &on_error,

@@ -9,7 +9,7 @@ use crate::mirror::{Job, Role};
 use crate::own_files;
 use crate::walk;
 use anyhow::Result;
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_core::frontend::libclang::CompileFlags;
 use pomp_core::instrument::Options;
 use pomp_core::language::Language;
 use std::collections::{BTreeSet, HashMap, HashSet};

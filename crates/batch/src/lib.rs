@@ -73,7 +73,7 @@ pub fn run(
         .transpose()?;
     let directories = Directories::make(config, database.as_ref())?;
     let _lock = lock::take(&directories.cache)?;
-    let settings = config.settings(&directories);
+    let settings = config.settings(&directories.root, &directories.out);
     // Taken before anything else: a run that stops half way leaves none.
     let token = watch::Token::take(&directories.cache);
     let asked = match &config.watch {

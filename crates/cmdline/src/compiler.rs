@@ -3,7 +3,7 @@
 //! compiler the wrappers run (`POMP_CC`, `POMP_CXX`), asked once per
 //! process and only when a file is read with libclang.
 
-use pomp_core::frontend::clang::{Compiler, CompilerHandle};
+use pomp_core::frontend::libclang::{Compiler, CompilerHandle};
 use pomp_core::language::Language;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, OnceLock};

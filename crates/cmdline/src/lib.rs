@@ -7,7 +7,7 @@
 pub mod compiler;
 
 use anyhow::{bail, Context, Result};
-use pomp_core::frontend::clang::CompileFlags;
+use pomp_core::frontend::libclang::CompileFlags;
 use pomp_core::language::{Family, Language};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};

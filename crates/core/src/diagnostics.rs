@@ -115,8 +115,14 @@ impl Diagnostic {
         self
     }
 
-    /// Record that the text names `advice`.
-    pub fn advising(mut self, advice: Advice) -> Diagnostic {
+    /// A note naming `advice`, which `note` writes from it, and the advice
+    /// recorded as data, so that each tool can offer it in its own words.
+    pub fn with_advice(
+        mut self,
+        advice: Advice,
+        note: impl FnOnce(Advice) -> String,
+    ) -> Diagnostic {
+        self.notes.push(note(advice));
         self.advice.push(advice);
         self
     }

@@ -275,7 +275,7 @@ fn check_reading(
         .collect();
     if options.cross_check && !file.language.is_fortran() {
         let flags = options.front_end.compile_flags.clone().unwrap_or_default();
-        diagnostics.extend(crate::frontend::clang::cross_check::cross_check(
+        diagnostics.extend(crate::frontend::libclang::cross_check::cross_check(
             file, &flags,
         ));
     }

@@ -4,14 +4,12 @@
 //! thread (`tid`) with the thread's number in the profile; a metadata
 //! (`"M"`) event names each thread.
 
+use crate::identity::ChromeHeader;
+pub use crate::identity::{CHROME_FORMAT as FORMAT, CHROME_VERSION as VERSION};
 use crate::profile::{Kind, RegionId};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::path::Path;
-
-/// The value of [`TraceInfo::format`].
-pub const FORMAT: &str = "pomp-trace";
-pub const VERSION: u32 = 1;
 
 /// The whole document. Writers with many events stream them instead:
 /// [`TraceInfo`] and each [`Event`] serialize on their own.
@@ -106,37 +104,12 @@ impl<'a> Metadata<'a> {
 /// Why a file could not be read as a trace.
 pub type Error = crate::document::Error;
 
-/// What tells a pomp trace apart: its `otherData`.
-#[derive(Deserialize)]
-pub struct Header {
-    #[serde(rename = "otherData")]
-    info: Option<HeaderInfo>,
-}
-
-#[derive(Deserialize)]
-struct HeaderInfo {
-    format: Option<serde_json::Value>,
-    version: Option<serde_json::Value>,
-}
-
 impl crate::document::Document for Trace {
     const NAME: &'static str = "pomp trace";
-    type Header = Header;
+    type Header = ChromeHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
-        use crate::document::{text_of, Identity};
-        let info = header.info.as_ref();
-        match info.and_then(|i| i.format.as_ref()) {
-            Some(serde_json::Value::String(format)) if format == FORMAT => {}
-            other => return Identity::Foreign(other.map(text_of)),
-        }
-        match info.and_then(|i| i.version.as_ref()) {
-            Some(version) if version.as_u64() == Some(VERSION as u64) => Identity::Readable,
-            other => Identity::Unsupported {
-                found: other.map_or("none".into(), text_of),
-                reads: VERSION.to_string(),
-            },
-        }
+    fn identify(header: &ChromeHeader) -> crate::document::Identity {
+        header.identify()
     }
 }
 

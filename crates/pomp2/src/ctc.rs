@@ -20,7 +20,7 @@
 //! parsing never fails: it keeps whatever fields it could read and says
 //! whether the string was malformed.
 
-use crate::idf::CodeKind;
+use crate::region::CodeKind;
 use std::fmt::Write as _;
 
 /// The keys of a CTC string that [`Context`] holds in fields of their own,

@@ -2,6 +2,7 @@
 //! descriptors — with one reader that tells a missing, empty, truncated,
 //! foreign or newer file apart, whatever the document.
 
+pub use crate::identity::{identify_versioned, text_of, Identity, Kind};
 use serde::de::DeserializeOwned;
 use std::path::{Path, PathBuf};
 
@@ -15,19 +16,6 @@ pub trait Document: DeserializeOwned {
     type Header: DeserializeOwned;
 
     fn identify(header: &Self::Header) -> Identity;
-}
-
-/// What a header says about a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Identity {
-    Readable,
-    /// Another kind of document; what it called itself, if anything.
-    Foreign(Option<String>),
-    /// This kind, in a version this build does not read.
-    Unsupported {
-        found: String,
-        reads: String,
-    },
 }
 
 /// Why a file could not be read as a document.
@@ -69,91 +57,6 @@ pub enum Error {
         what: &'static str,
         source: serde_json::Error,
     },
-}
-
-/// A kind of file pomp writes or reads, told by its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Profile,
-    /// The runtime's compact binary trace.
-    Trace,
-    /// A trace as Chrome trace JSON.
-    ChromeTrace,
-    IdfDescriptor,
-    IdfIndex,
-    /// An experiment's manifest (`manifest.json`).
-    Manifest,
-    /// A compilation database (`compile_commands.json`).
-    CompilationDatabase,
-}
-
-impl Kind {
-    /// What the file is called.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Profile => "pomp profile",
-            Kind::Trace => "pomp trace (the runtime's binary trace)",
-            Kind::ChromeTrace => "pomp trace in Chrome trace JSON",
-            Kind::IdfDescriptor => "pomp IDF descriptor",
-            Kind::IdfIndex => "pomp IDF index",
-            Kind::Manifest => "pomp experiment manifest",
-            Kind::CompilationDatabase => "compilation database",
-        }
-    }
-
-    /// What reads it.
-    pub fn read_by(self) -> &'static str {
-        match self {
-            Kind::Profile => "`pomp report PROFILE` reports on it",
-            Kind::Trace => {
-                "`pomp report TRACE --otf2 DIR` or `--chrome OUT.json` converts it, and \
-                 `pomp report PROFILE` reads it beside the profile that names it"
-            }
-            Kind::ChromeTrace => "Perfetto (ui.perfetto.dev) and chrome://tracing open it",
-            Kind::IdfDescriptor | Kind::IdfIndex => {
-                "`pomp report PROFILE --idf FILE` reads it with a profile"
-            }
-            Kind::Manifest => "`pomp report DIR` reads the experiment in its directory",
-            Kind::CompilationDatabase => {
-                "`pomp batch --compile-commands FILE --out DIR` instruments the files it lists"
-            }
-        }
-    }
-
-    /// What `bytes` are, if pomp knows them.
-    pub fn of(bytes: &[u8]) -> Option<Kind> {
-        // Headers are structs, which serde also reads from arrays.
-        let object = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-        fn is<D: Document>(bytes: &[u8]) -> bool {
-            serde_json::from_slice::<D::Header>(bytes)
-                .is_ok_and(|header| !matches!(D::identify(&header), Identity::Foreign(_)))
-        }
-        /// The fields every entry of a compilation database has.
-        #[derive(serde::Deserialize)]
-        struct Entry {
-            #[allow(dead_code)]
-            directory: String,
-            #[allow(dead_code)]
-            file: String,
-        }
-        if crate::trace::is_trace(bytes) {
-            Some(Kind::Trace)
-        } else if object && is::<crate::profile::Profile>(bytes) {
-            Some(Kind::Profile)
-        } else if object && is::<crate::chrome::Trace>(bytes) {
-            Some(Kind::ChromeTrace)
-        } else if object && is::<crate::idf::Document>(bytes) {
-            Some(Kind::IdfDescriptor)
-        } else if object && is::<crate::idf::Index>(bytes) {
-            Some(Kind::IdfIndex)
-        } else if object && is::<crate::experiment::Manifest>(bytes) {
-            Some(Kind::Manifest)
-        } else if serde_json::from_slice::<Vec<Entry>>(bytes).is_ok_and(|e| !e.is_empty()) {
-            Some(Kind::CompilationDatabase)
-        } else {
-            None
-        }
-    }
 }
 
 fn foreign_message(path: &Path, what: &str, found: &Option<String>, is: &Option<Kind>) -> String {
@@ -233,49 +136,6 @@ pub fn from_slice<D: Document>(bytes: &[u8], path: &Path) -> Result<D, Error> {
         what,
         source,
     })
-}
-
-/// What a header of a `format` and a `version` field says, for a
-/// document whose format is `format` and whose versions this build reads
-/// are `versions` (the newest last).
-pub fn identify_versioned(
-    found_format: &Option<serde_json::Value>,
-    found_version: &Option<serde_json::Value>,
-    format: &str,
-    versions: &[u32],
-) -> Identity {
-    match found_format {
-        Some(serde_json::Value::String(found)) if found == format => {}
-        other => return Identity::Foreign(other.as_ref().map(text_of)),
-    }
-    match found_version {
-        Some(version)
-            if version
-                .as_u64()
-                .is_some_and(|v| versions.iter().any(|&known| known as u64 == v)) =>
-        {
-            Identity::Readable
-        }
-        other => Identity::Unsupported {
-            found: other.as_ref().map_or("none".into(), text_of),
-            reads: match versions {
-                [only] => only.to_string(),
-                [earlier @ .., newest] => {
-                    let earlier: Vec<String> = earlier.iter().map(u32::to_string).collect();
-                    format!("{} and {newest}", earlier.join(", "))
-                }
-                [] => "none".to_string(),
-            },
-        },
-    }
-}
-
-/// A header value as text: a string as itself, anything else as JSON.
-pub fn text_of(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

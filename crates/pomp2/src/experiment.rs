@@ -17,14 +17,12 @@
 //! processes' files in rank order, reading none of them, so that a
 //! reader can take one rank after another.
 
+use crate::identity::ExperimentHeader;
+pub use crate::identity::{EXPERIMENT_FORMAT as FORMAT, EXPERIMENT_VERSION as VERSION};
 use crate::mpi::ThreadLevel;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// The value of [`Manifest::format`].
-pub const FORMAT: &str = "pomp-experiment";
-/// The version of the manifest this crate reads and writes.
-pub const VERSION: u32 = 1;
 /// The manifest's file name in the experiment.
 pub const MANIFEST: &str = "manifest.json";
 /// How the names of experiment directories begin.
@@ -341,19 +339,12 @@ impl Experiment {
     }
 }
 
-/// What tells a manifest apart.
-#[derive(Deserialize)]
-pub struct Header {
-    format: Option<serde_json::Value>,
-    version: Option<serde_json::Value>,
-}
-
 impl crate::document::Document for Manifest {
     const NAME: &'static str = "pomp experiment manifest";
-    type Header = Header;
+    type Header = ExperimentHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
-        crate::document::identify_versioned(&header.format, &header.version, FORMAT, &[VERSION])
+    fn identify(header: &ExperimentHeader) -> crate::document::Identity {
+        header.identify()
     }
 }
 

@@ -2,13 +2,13 @@
 //! region, written by `pomp instrument --idf` and the wrappers' `--pomp-keep`,
 //! read by reports and editors. Its schema is `schemas/idf.schema.json`.
 
+use crate::identity::IdfHeader;
+pub use crate::identity::IDF_SCHEMA_VERSION as SCHEMA_VERSION;
+pub use crate::region::CodeKind;
 use crate::region::{EventSet, Interface, RegionId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The value of [`Document::schema_version`] this crate writes and reads.
-pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -98,50 +98,6 @@ pub struct Region {
     pub kind: Option<CodeKind>,
 }
 
-/// What a region of code (`--regions`) measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CodeKind {
-    /// A function, method or procedure.
-    Function,
-    /// A C++ lambda's body.
-    Lambda,
-    /// `main` or a Fortran main program: the whole run, which also
-    /// initialises and finalises the measurement.
-    Program,
-    /// An outermost loop outside OpenMP constructs, from just before it
-    /// to just after it.
-    Loop,
-    /// A statement that calls a chosen function, named after the callee.
-    Call,
-}
-
-impl CodeKind {
-    pub const ALL: [CodeKind; 5] = [
-        CodeKind::Function,
-        CodeKind::Lambda,
-        CodeKind::Program,
-        CodeKind::Loop,
-        CodeKind::Call,
-    ];
-
-    /// As the IDF and the CTC's `pompKind` write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            CodeKind::Function => "function",
-            CodeKind::Lambda => "lambda",
-            CodeKind::Program => "program",
-            CodeKind::Loop => "loop",
-            CodeKind::Call => "call",
-        }
-    }
-
-    /// The kind [`CodeKind::name`] writes as `name`.
-    pub fn from_name(name: &str) -> Option<CodeKind> {
-        CodeKind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
 impl Region {
     /// How people name the region, as reports do: `parallel for in
     /// CalcForceForNodes (lulesh.cc:1171)`, `function hydro::advance
@@ -194,57 +150,20 @@ pub struct Diagnostic {
 /// Why a file could not be read as an IDF descriptor.
 pub type Error = crate::document::Error;
 
-/// What tells an IDF descriptor, or a tree's index of them, apart.
-#[derive(Deserialize)]
-pub struct Header {
-    schema_version: Option<serde_json::Value>,
-    /// Present in an index only.
-    files: Option<serde::de::IgnoredAny>,
-}
-
-impl Header {
-    /// Whether the document is this schema in a version this build reads;
-    /// an index and a single descriptor are told apart by `index`.
-    fn identify(&self, index: bool) -> crate::document::Identity {
-        use crate::document::{text_of, Identity};
-        let Some(version) = &self.schema_version else {
-            return Identity::Foreign(None);
-        };
-        if self.files.is_some() != index {
-            let other = if index {
-                "pomp IDF descriptor"
-            } else {
-                "pomp IDF index"
-            };
-            return Identity::Foreign(Some(other.into()));
-        }
-        let version = text_of(version);
-        let major = |v: &str| v.split('.').next().map(str::to_owned);
-        if major(&version) == major(SCHEMA_VERSION) {
-            Identity::Readable
-        } else {
-            Identity::Unsupported {
-                found: version,
-                reads: SCHEMA_VERSION.into(),
-            }
-        }
-    }
-}
-
 impl crate::document::Document for Document {
     const NAME: &'static str = "pomp IDF descriptor";
-    type Header = Header;
+    type Header = IdfHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
+    fn identify(header: &IdfHeader) -> crate::document::Identity {
         header.identify(false)
     }
 }
 
 impl crate::document::Document for Index {
     const NAME: &'static str = "pomp IDF index";
-    type Header = Header;
+    type Header = IdfHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
+    fn identify(header: &IdfHeader) -> crate::document::Identity {
         header.identify(true)
     }
 }

@@ -10,6 +10,7 @@ pub mod ctc;
 pub mod document;
 pub mod events;
 pub mod experiment;
+pub mod identity;
 pub mod idf;
 pub mod mpi;
 pub mod profile;

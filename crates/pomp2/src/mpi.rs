@@ -141,30 +141,6 @@ pub fn function(name: &str) -> Option<&'static Function> {
     FUNCTIONS.iter().find(|function| function.name == name)
 }
 
-/// The profile's region of MPI function `name`: its type is
-/// [`REGION_TYPE`], its name and label the function's, and it has no
-/// place in the program's sources (every call of the function, wherever
-/// it is, is this region; the call path tells the callers apart).
-pub fn region(id: crate::profile::RegionId, name: &str) -> crate::profile::Region {
-    crate::profile::Region {
-        id,
-        region_type: REGION_TYPE.to_string(),
-        file: None,
-        first_line: None,
-        last_line: None,
-        end_first_line: None,
-        end_last_line: None,
-        name: Some(name.to_string()),
-        unit: None,
-        code_kind: None,
-        label: name.to_string(),
-        idf_id: None,
-        implicit_barrier: crate::profile::ImplicitBarrier::Explicit,
-        attributes: Default::default(),
-        malformed_ctc: false,
-    }
-}
-
 /// A communicator, the same on every rank of it: [`CommId::WORLD`],
 /// [`CommId::SELF`] (each rank's own), or one the program made, named by
 /// the rank of `MPI_COMM_WORLD` that is rank 0 of the new communicator and
@@ -580,7 +556,7 @@ mod tests {
 
     #[test]
     fn an_mpi_region_is_named_by_its_function_alone() {
-        let region = region(7, "MPI_Allreduce");
+        let region = crate::profile::mpi_region(7, "MPI_Allreduce");
         assert_eq!(region.region_name().label(), "MPI_Allreduce");
         assert_eq!(region.region_name().what(), "MPI_Allreduce");
     }

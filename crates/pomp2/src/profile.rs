@@ -7,20 +7,17 @@
 //! order handles were assigned); each region entry carries the IDF id
 //! (`idf_id`) that joins it with the instrumenter's descriptor.
 
+use crate::identity::ProfileHeader;
+pub use crate::identity::{PROFILE_FORMAT as FORMAT, PROFILE_READS as READS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The value of [`Profile::format`].
-pub const FORMAT: &str = "pomp-profile";
 /// The version of the document this crate writes. Changes that older
 /// readers would misread raise it. Version 3 added the experiment, the
 /// host, MPI ([`Kind::Mpi`] nodes with their bytes, [`Mpi`],
 /// [`Thread::mpi`]) and the clock's offsets ([`Profile::clock`]).
 pub const VERSION: u32 = 3;
-/// The versions this crate reads: version 2 is version 3 without what
-/// version 3 added.
-pub const READS: [u32; 2] = [2, 3];
 
 /// Region id of events without a region of their own (lock calls) and of
 /// the implicit task.
@@ -656,22 +653,39 @@ fn is_zero(value: &u64) -> bool {
     *value == 0
 }
 
+/// The profile's region of MPI function `name`: its type is
+/// [`crate::mpi::REGION_TYPE`], its name and label the function's, and it has no
+/// place in the program's sources (every call of the function, wherever
+/// it is, is this region; the call path tells the callers apart).
+pub fn mpi_region(id: RegionId, name: &str) -> Region {
+    Region {
+        id,
+        region_type: crate::mpi::REGION_TYPE.to_string(),
+        file: None,
+        first_line: None,
+        last_line: None,
+        end_first_line: None,
+        end_last_line: None,
+        name: Some(name.to_string()),
+        unit: None,
+        code_kind: None,
+        label: name.to_string(),
+        idf_id: None,
+        implicit_barrier: ImplicitBarrier::Explicit,
+        attributes: Default::default(),
+        malformed_ctc: false,
+    }
+}
+
 /// Why a file could not be read as a profile.
 pub type Error = crate::document::Error;
 
-/// What tells a pomp profile apart.
-#[derive(Deserialize)]
-pub struct Header {
-    format: Option<serde_json::Value>,
-    version: Option<serde_json::Value>,
-}
-
 impl crate::document::Document for Profile {
     const NAME: &'static str = "pomp profile";
-    type Header = Header;
+    type Header = ProfileHeader;
 
-    fn identify(header: &Header) -> crate::document::Identity {
-        crate::document::identify_versioned(&header.format, &header.version, FORMAT, &READS)
+    fn identify(header: &ProfileHeader) -> crate::document::Identity {
+        header.identify()
     }
 }
 
@@ -858,7 +872,7 @@ mod tests {
         profile.rank = Some("3".into());
         profile.ranks = Some(4);
         profile.host = Some("node7".into());
-        profile.regions.push(crate::mpi::region(3, "MPI_Send"));
+        profile.regions.push(mpi_region(3, "MPI_Send"));
         let mut send = leaf(3, Kind::Mpi, 10, 5_000);
         send.bytes_sent = 80_000;
         profile.threads[0].tree.children.push(send);

@@ -107,3 +107,47 @@ mod tests {
         assert!("a.b".parse::<RegionId>().is_err());
     }
 }
+
+/// What a region of code (`--regions`) measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodeKind {
+    /// A function, method or procedure.
+    Function,
+    /// A C++ lambda's body.
+    Lambda,
+    /// `main` or a Fortran main program: the whole run, which also
+    /// initialises and finalises the measurement.
+    Program,
+    /// An outermost loop outside OpenMP constructs, from just before it
+    /// to just after it.
+    Loop,
+    /// A statement that calls a chosen function, named after the callee.
+    Call,
+}
+
+impl CodeKind {
+    pub const ALL: [CodeKind; 5] = [
+        CodeKind::Function,
+        CodeKind::Lambda,
+        CodeKind::Program,
+        CodeKind::Loop,
+        CodeKind::Call,
+    ];
+
+    /// As the IDF and the CTC's `pompKind` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CodeKind::Function => "function",
+            CodeKind::Lambda => "lambda",
+            CodeKind::Program => "program",
+            CodeKind::Loop => "loop",
+            CodeKind::Call => "call",
+        }
+    }
+
+    /// The kind [`CodeKind::name`] writes as `name`.
+    pub fn from_name(name: &str) -> Option<CodeKind> {
+        CodeKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+}

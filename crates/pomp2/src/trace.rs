@@ -31,13 +31,13 @@
 //! none). A span's record is written while its span is open: a message
 //! sent or received lies inside the span of the MPI call that did it.
 
+pub use crate::identity::{is_trace, TRACE_MAGIC as MAGIC};
 use crate::mpi::{CollectiveOp, CommId, Communicator};
 use crate::profile::{Kind, Region, RegionId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub const MAGIC: &[u8; 8] = b"POMPTRC\0";
 /// The version this crate writes; version 2 added MPI records and the
 /// footer's experiment, host, clock and communicators.
 pub const VERSION: u32 = 2;
@@ -507,11 +507,6 @@ impl Trace {
             .checked_sub(1)
             .and_then(|index| self.footer.regions.get(index))
     }
-}
-
-/// Whether `bytes` begin like a trace.
-pub fn is_trace(bytes: &[u8]) -> bool {
-    bytes.starts_with(MAGIC)
 }
 
 /// Whether the file at `path` is a trace (by its first bytes).

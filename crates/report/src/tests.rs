@@ -364,7 +364,7 @@ fn mpi_measured_through_pmpi_is_counted_by_class_rank_by_rank() {
             call.name = Some("MPI_Wait".into());
             team.regions.push(call);
         }
-        team.regions.push(pomp2::mpi::region(6, "MPI_Wait"));
+        team.regions.push(pomp2::profile::mpi_region(6, "MPI_Wait"));
         let mut wait = node(6, Kind::Mpi, 1, wait_ms, vec![]);
         wait.bytes_received = 100;
         let calls = [4, 5].map(|id| node(id, Kind::UserRegion, 1, wait_ms, vec![wait.clone()]));

@@ -134,7 +134,7 @@ pub fn at_end() -> Result<Chosen, String> {
         return Ok(found);
     }
     let made = make().map_err(|error| format!("cannot make an experiment directory: {error}"))?;
-    crate::output::warn(format_args!(
+    crate::output::writing::warn(format_args!(
         "pomp: rank {} found no experiment of rank 0 for job {} within {} s; its files are in {}",
         process::rank().map_or("?".to_string(), |r| r.to_string()),
         launcher.job,
@@ -231,7 +231,7 @@ fn claim(named: &Path) -> io::Result<(PathBuf, Option<PathBuf>)> {
         }
     }
     let (directory, _) = create_numbered(named)?;
-    crate::output::warn(format_args!(
+    crate::output::writing::warn(format_args!(
         "pomp: {} holds something other than a pomp experiment; this run's experiment is {}",
         named.display(),
         directory.display()
@@ -296,7 +296,7 @@ fn find_once(launcher: &Launcher) -> Option<Chosen> {
 
 fn write_manifest(chosen: &Chosen, finished: bool, threads: u32) -> io::Result<()> {
     let manifest = manifest(&chosen.run, finished, threads);
-    crate::output::files::write_atomically(&chosen.directory.join(MANIFEST), |out| {
+    crate::output::writing::write_atomically(&chosen.directory.join(MANIFEST), |out| {
         serde_json::to_writer_pretty(&mut *out, &manifest).map_err(io::Error::from)
     })
 }

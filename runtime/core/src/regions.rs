@@ -170,7 +170,7 @@ pub unsafe fn assign(slot: *mut *mut c_void, ctc: &[u8]) -> Option<Handle> {
     })
 }
 
-/// The region of MPI function `name` (see `pomp2::mpi::region`), made the
+/// The region of MPI function `name` (see `pomp2::profile::mpi_region`), made the
 /// first time one of its calls is measured. Each binding of a function (C,
 /// Fortran) has a handle of its own; all name this one region.
 pub fn mpi_function(name: &str) -> Option<RegionId> {

@@ -23,8 +23,17 @@
 //! open at once, and it is then handled the same way.
 
 use crate::regions::RegionId;
-use crate::state::ForkPath;
+use pomp2::profile::Kind;
 use std::sync::atomic::{fence, AtomicPtr, AtomicU64, Ordering};
+
+/// The call path a team's workers begin under: the forking thread's path
+/// from its root to the node it forked from, region and kind at each step
+/// (made by the forking thread's state, see `state::fork_path`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct ForkPath {
+    /// From the root's child down.
+    pub steps: Box<[(RegionId, Kind)]>,
+}
 
 const SLOTS: usize = 256;
 /// Release times kept per slot: a worker that sat out the next instances

@@ -11,7 +11,7 @@
 //! opened inside an untimed frame are untimed too, so the tree stays
 //! consistent. Visits are always counted. `POMP_THROTTLE=0` turns it off.
 
-use crate::state::Node;
+use crate::state::tree::Node;
 use std::sync::OnceLock;
 
 pub const DEFAULT_NUMCALLS: u64 = 100_000;

@@ -88,7 +88,7 @@ impl ThreadTrace {
             .get_or_insert_with(|| MpiChunkWriter::new(MPI_BUFFER_BYTES));
         buffer.push(event);
         if buffer.is_full() {
-            crate::output::trace::write_chunk(buffer.chunk(self.thread));
+            crate::output::chunks::write_chunk(buffer.chunk(self.thread));
             buffer.clear();
         }
     }
@@ -109,13 +109,13 @@ impl ThreadTrace {
     pub fn flush(&mut self) {
         if let Some(buffer) = &mut self.buffer {
             if !buffer.is_empty() {
-                crate::output::trace::write_chunk(buffer.chunk(self.thread));
+                crate::output::chunks::write_chunk(buffer.chunk(self.thread));
                 buffer.clear();
             }
         }
         if let Some(buffer) = &mut self.mpi_buffer {
             if !buffer.is_empty() {
-                crate::output::trace::write_chunk(buffer.chunk(self.thread));
+                crate::output::chunks::write_chunk(buffer.chunk(self.thread));
                 buffer.clear();
             }
         }

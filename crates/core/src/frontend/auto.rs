@@ -14,9 +14,9 @@
 //! expansion). Those files are read with clang, as `--frontend clang`
 //! reads them; `--cross-check` compares both readings of any file.
 
-use super::c::expression::{self, Known, Truth};
-use super::clang::{self, Clang, CompileFlags};
-use super::{c, FrontEnd};
+use super::lexical::expression::{self, Known, Truth};
+use super::libclang::{self, Clang, CompileFlags};
+use super::{tree_sitter_c, FrontEnd};
 use crate::diagnostics::Diagnostic;
 use crate::model::{Branch, Found};
 use crate::source::SourceFile;
@@ -51,12 +51,12 @@ impl FrontEnd for Auto {
     }
 
     fn read(&self, file: &SourceFile) -> Found {
-        let tree_sitter = c::TreeSitterC {
+        let tree_sitter = tree_sitter_c::TreeSitterC {
             regions: self.regions.clone(),
             ..Default::default()
         }
         .read(file);
-        if !needs_clang(file, &tree_sitter, &self.flags) || !clang::available() {
+        if !needs_clang(file, &tree_sitter, &self.flags) || !libclang::available() {
             return tree_sitter;
         }
         match Clang::new(self.flags.clone())
@@ -240,7 +240,7 @@ mod tests {
                 text.as_bytes().to_vec(),
                 crate::language::Language::Cpp,
             );
-            let found = c::TreeSitterC::default().read(&file);
+            let found = tree_sitter_c::TreeSitterC::default().read(&file);
             needs_clang(&file, &found, &flags)
         };
         let body = "#pragma omp parallel\n  { n = omp_get_num_threads(); }\n";

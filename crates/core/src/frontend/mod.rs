@@ -8,10 +8,11 @@
 //! this stage knows which parser produced the model.
 
 mod auto;
-pub mod c;
-mod c_reading;
-pub mod clang;
+mod c_shared;
 pub mod fortran;
+pub(crate) mod lexical;
+pub mod libclang;
+pub mod tree_sitter_c;
 mod unknown;
 
 use crate::language::Family;
@@ -98,7 +99,7 @@ pub enum Choice {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Options {
     pub choice: Choice,
-    pub compile_flags: Option<clang::CompileFlags>,
+    pub compile_flags: Option<libclang::CompileFlags>,
     /// Code beyond directives to hand over as regions (`--regions`).
     pub regions: CodeRegions,
 }
@@ -110,15 +111,15 @@ pub fn for_file(file: &SourceFile, options: &Options) -> Box<dyn FrontEnd> {
             regions: options.regions.clone(),
         }),
         Family::C => {
-            let tree_sitter_c = || c::TreeSitterC {
+            let tree_sitter_c = || tree_sitter_c::TreeSitterC {
                 regions: options.regions.clone(),
-                ..c::TreeSitterC::default()
+                ..tree_sitter_c::TreeSitterC::default()
             };
             let flags = || options.compile_flags.clone().unwrap_or_default();
             match options.choice {
                 Choice::TreeSitter => Box::new(tree_sitter_c()),
                 Choice::Clang => {
-                    Box::new(clang::Clang::new(flags()).reading(options.regions.clone()))
+                    Box::new(libclang::Clang::new(flags()).reading(options.regions.clone()))
                 }
                 Choice::Auto if options.compile_flags.is_some() => {
                     Box::new(auto::Auto::new(flags(), options.regions.clone()))

@@ -441,12 +441,12 @@ impl Planner<'_> {
             directive.clauses.retain(|c| c.name != "untied");
             self.plan.diagnostics.push(
                 Diagnostic::warning(site.span.clone(), UNTIED_MADE_TIED, "`untied` removed")
-                    .with_note(format!(
-                        "POMP2 measures untied tasks reliably only as tied ones; {} keeps them \
-                         untied",
-                        Advice::KEEP_UNTIED
-                    ))
-                    .advising(Advice::KEEP_UNTIED),
+                    .with_advice(Advice::KEEP_UNTIED, |advice| {
+                        format!(
+                            "POMP2 measures untied tasks reliably only as tied ones; {advice} \
+                             keeps them untied"
+                        )
+                    }),
             );
         }
         let Some(rule) = rule else {

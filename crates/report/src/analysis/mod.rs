@@ -7,6 +7,7 @@
 //! of thread time; shares are of that. With several profiles (one per MPI
 //! rank), every figure is a [`Spread`] over the profiles.
 
+mod classes;
 pub mod diff;
 pub mod figures;
 pub mod imbalance;

@@ -8,6 +8,7 @@
 //! overhead `T_p − T_1/p` is split into these classes and the remainder
 //! the profile cannot explain.
 
+pub use super::classes::{Class, Part};
 use super::figures::{RowKey, RunFigures};
 use super::ratio;
 use super::spread::{Ranks, Spread, Tally};
@@ -15,42 +16,6 @@ use crate::join::{Catalog, Matching};
 use crate::load::Run;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Class {
-    Control,
-    Synchronisation,
-    LossOfParallelism,
-    DataMovement,
-    Work,
-}
-
-impl Class {
-    pub const ALL: [Class; 5] = [
-        Class::Control,
-        Class::Synchronisation,
-        Class::LossOfParallelism,
-        Class::DataMovement,
-        Class::Work,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Control => "control of parallelism",
-            Class::Synchronisation => "synchronisation",
-            Class::LossOfParallelism => "loss of parallelism",
-            Class::DataMovement => "data movement",
-            Class::Work => "work and the rest",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Part {
-    pub name: &'static str,
-    pub ns: Spread,
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassFigures {

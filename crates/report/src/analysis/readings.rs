@@ -2,7 +2,7 @@
 //! largest part, and the region where most of it arose — and what usually
 //! reduces it, so that a reader can act on the figures.
 
-use super::overhead::{Class, Part};
+use super::classes::{Class, Part};
 
 /// The reading of `class` given its `parts` (means over the profiles)
 /// and the region where most of it arose.

@@ -1,32 +1,29 @@
 //! Writing the profile, the stderr summary and the trace, once, at
 //! `POMP2_Finalize` or at exit, whichever comes first.
 
+pub(crate) mod chunks;
 pub(crate) mod files;
 mod profile;
 mod summary;
 pub(crate) mod trace;
+pub(crate) mod writing;
 
 use crate::clock;
 use crate::regions;
 use crate::state::ThreadState;
 use crate::thread::{self, ThreadData};
-use files::{write_atomically, Destination};
+use files::Destination;
 use pomp2::clock::ClockSync;
 use pomp2::experiment::FileKind;
 use pomp2::profile::Throttling;
-use std::io::{self, Write};
+use std::io;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use writing::{warn, write_atomically};
 
 /// How long to wait for a thread to finish the event it is recording. Only
 /// a program that exits while other threads still run can make us wait.
 const IDLE_WAIT: Duration = Duration::from_secs(2);
-
-/// Like `eprintln!`, but a failing stderr (a closed pipe) is ignored rather
-/// than a panic: this runs at exit, inside the instrumented program.
-pub(crate) fn warn(message: std::fmt::Arguments) {
-    let _ = writeln!(io::stderr(), "{message}");
-}
 
 /// Who wrote the files, as the profile and the trace both say.
 pub struct Identity {

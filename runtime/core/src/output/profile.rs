@@ -33,7 +33,7 @@ pub fn regions(table: &[Parsed]) -> Vec<Region> {
         .map(|(index, Parsed { context, malformed })| {
             let id = index as RegionId + 1;
             if context.region_type == pomp2::mpi::REGION_TYPE {
-                return pomp2::mpi::region(id, context.name().unwrap_or_default());
+                return pomp2::profile::mpi_region(id, context.name().unwrap_or_default());
             }
             let region_type = match context.construct() {
                 "" => "unknown".to_string(),

@@ -6,21 +6,16 @@
 //! interleave); at the end the writer appends what is left and the footer,
 //! and moves the file to its place.
 
+use super::chunks::{open_for_appending, write_all, write_chunk, FILE, WRITE_FAILED};
 use crate::clock::Scale;
 use crate::state::ThreadState;
 use crate::thread::ThreadData;
 use pomp2::profile::{Region, TraceSummary};
 use pomp2::trace::{footer_chunk, header, Footer, EXTENSION, FORMAT};
-use std::ffi::CString;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, Ordering};
 
-/// The open file, -1 when there is none.
-static FILE: AtomicI32 = AtomicI32::new(-1);
-/// A write failed: the trace is incomplete and is not kept.
-static WRITE_FAILED: AtomicBool = AtomicBool::new(false);
 /// Where the trace goes, and why it could not be opened.
 static DESTINATION: AtomicPtr<Destination> = AtomicPtr::new(std::ptr::null_mut());
 
@@ -74,44 +69,6 @@ pub fn open() {
     DESTINATION.store(destination, Ordering::Release);
 }
 
-fn open_for_appending(path: &Path) -> io::Result<i32> {
-    let name = CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL in the path"))?;
-    let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_APPEND | libc::O_CLOEXEC;
-    let fd = unsafe { libc::open(name.as_ptr(), flags, 0o644) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(fd)
-}
-
-fn write_all(fd: i32, mut bytes: &[u8]) -> io::Result<()> {
-    while !bytes.is_empty() {
-        let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        if written < 0 {
-            let error = io::Error::last_os_error();
-            if error.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(error);
-        }
-        bytes = &bytes[written as usize..];
-    }
-    Ok(())
-}
-
-/// Appends one thread's chunk. A file opened for appending takes each
-/// `write` whole at its end, so the threads need no lock.
-pub fn write_chunk(chunk: &[u8]) {
-    let fd = FILE.load(Ordering::Acquire);
-    if fd < 0 {
-        return;
-    }
-    if write_all(fd, chunk).is_err() {
-        WRITE_FAILED.store(true, Ordering::Relaxed);
-    }
-}
-
 /// What the writer knows when it finishes the trace.
 pub struct Run<'a> {
     pub pid: u32,
@@ -135,7 +92,7 @@ pub fn finish(states: &mut [(&ThreadData, &mut ThreadState)], run: Run) -> Trace
     let dropped_mpi: u64 = states.iter().map(|(_, s)| s.trace.dropped_mpi).sum();
     let config = crate::config();
     if dropped + dropped_mpi > 0 {
-        super::warn(format_args!(
+        super::writing::warn(format_args!(
             "pomp: POMP_TRACE_LIMIT={} reached: {} events were dropped; the trace is incomplete",
             config.trace_limit,
             dropped + dropped_mpi
@@ -184,7 +141,7 @@ pub fn finish(states: &mut [(&ThreadData, &mut ThreadState)], run: Run) -> Trace
     };
     if let Err(error) = &result {
         let _ = std::fs::remove_file(&destination.temporary);
-        super::warn(format_args!(
+        super::writing::warn(format_args!(
             "pomp: cannot write trace {}: {error}",
             path.display()
         ));

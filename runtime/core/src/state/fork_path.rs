@@ -11,14 +11,7 @@
 
 use super::tree::{CallTree, NodeIndex, ROOT};
 use super::{ThreadState, MAX_TREE_DEPTH};
-use crate::regions::RegionId;
-use pomp2::profile::Kind;
-
-#[derive(Debug, PartialEq, Eq)]
-pub struct ForkPath {
-    /// From the root's child down.
-    pub steps: Box<[(RegionId, Kind)]>,
-}
+use crate::team::ForkPath;
 
 impl ForkPath {
     /// The path from the root to `node`, made on the first fork there.

@@ -16,14 +16,13 @@ mod frame;
 pub mod mpi;
 mod parallel;
 mod tasks;
-mod tree;
+pub(crate) mod tree;
 mod untimed;
 
-pub use fork_path::ForkPath;
 use fork_path::WorkerPath;
 pub use frame::{ForkState, Frame, Timing};
 pub use tasks::Tasks;
-pub use tree::{CallTree, Node, NodeIndex, NO_NODE, ROOT};
+pub use tree::{CallTree, NodeIndex, NO_NODE, ROOT};
 
 use crate::clock::Clock;
 use crate::regions::RegionId;

@@ -2,10 +2,9 @@
 //! reached along one path, each linked to its parent, its first child and
 //! its next sibling, and remembering the child found last.
 
-use super::fork_path::ForkPath;
-use super::MAX_TREE_DEPTH;
 use crate::regions::{RegionId, NO_REGION};
-use pomp2::profile::Kind;
+use crate::team::ForkPath;
+use pomp2::profile::{Kind, MAX_TREE_DEPTH};
 
 pub type NodeIndex = u32;
 pub const ROOT: NodeIndex = 0;

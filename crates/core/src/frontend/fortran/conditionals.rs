@@ -8,7 +8,7 @@
 //! directive is left as it is; offsets and lines never change.
 
 use super::lines::{LineKind, Scan};
-use crate::frontend::c::expression::{self, Known, Truth};
+use crate::frontend::lexical::expression::{self, Known, Truth};
 use std::borrow::Cow;
 
 /// One `#if` group: the lines it is made of (`#if`, `#elif`, `#else`,

@@ -8,17 +8,17 @@
 //! directives under conditions that are not known keep their conditions.
 //! A directive's block is then the statement that begins at the first
 //! token after it.
+//!
+//! [`scan`]: super::lexical::scan
+//! [`conditionals`]: super::lexical::conditionals
 
-mod conditionals;
 mod configurations;
-pub(crate) mod expression;
 mod nodes;
 mod parse;
 mod pieces;
 mod placement;
 mod prepare;
 mod reuse;
-pub mod scan;
 mod statements;
 mod syntax;
 

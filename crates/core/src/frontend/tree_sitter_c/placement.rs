@@ -5,10 +5,10 @@
 //! repeating a condition elsewhere means the same, and refuses what a
 //! repeated condition cannot make right.
 
-use super::conditionals::{BranchState, Form};
 use super::prepare::Prepared;
-use super::scan::LineKind;
 use crate::diagnostics::Diagnostic;
+use crate::frontend::lexical::conditionals::{BranchState, Form};
+use crate::frontend::lexical::scan::LineKind;
 use crate::model::{Branch, Found};
 
 /// Records the live branches in `model` and checks the sites whose code

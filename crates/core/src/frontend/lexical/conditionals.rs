@@ -709,7 +709,7 @@ fn open_instead(line: &mut [u8], kind: LineKind) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::c::scan::scan;
+    use crate::frontend::lexical::scan::scan;
 
     fn conditionals(src: &str) -> Conditionals {
         let found = scan(src.as_bytes());

@@ -1,7 +1,7 @@
 //! The reading of C and C++ that both C front ends share: from the
 //! directives found lexically and a syntax tree ([`Syntax`]) to the sites
 //! with their blocks, the functions around them, lock calls and jumps.
-//! tree-sitter ([`super::c`]) and libclang ([`super::clang`]) each answer
+//! tree-sitter ([`super::tree_sitter_c`]) and libclang ([`super::libclang`]) each answer
 //! the view's questions over their own parse; what a directive's block
 //! is, when a doubtful parse or a macro refuses it, where implicit
 //! sections go, how functions are named and which jumps matter is
@@ -18,7 +18,7 @@ pub(crate) use units::qualified_name;
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, DirectiveError, Parsed, Problem};
-use crate::frontend::c::scan::{RawDirective, RawKind};
+use crate::frontend::lexical::scan::{RawDirective, RawKind};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::Span;

@@ -7,7 +7,7 @@
 use super::{After, Reading, Syntax};
 use crate::diagnostics::Diagnostic;
 use crate::directive::DirectiveError;
-use crate::frontend::c::scan::RawDirective;
+use crate::frontend::lexical::scan::RawDirective;
 use crate::frontend::unknown::directive_left_as_written;
 use crate::source::Span;
 

@@ -10,7 +10,7 @@
 use super::translation_unit::Class;
 use super::tree::Tree;
 use crate::diagnostics::Diagnostic;
-use crate::frontend::c::scan::{self, RawDirective, RawKind};
+use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::source::Span;
 use clang_sys::CXCursor_MacroExpansion;
 

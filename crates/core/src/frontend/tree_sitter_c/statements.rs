@@ -30,9 +30,9 @@
 use super::lex::{TokenKind, Tokens};
 use super::nodes::Nodes;
 use super::prepare::Prepared;
-use super::scan::{LineKind, RawKind};
 use super::syntax::highest_statement_at;
 use crate::directive::Association;
+use crate::frontend::lexical::scan::{LineKind, RawKind};
 use crate::source::Span;
 use std::collections::HashMap;
 

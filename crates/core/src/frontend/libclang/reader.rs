@@ -6,8 +6,8 @@ use super::syntax::ClangSyntax;
 use super::translation_unit::TranslationUnit;
 use super::tree::Tree;
 use super::Facts;
-use crate::frontend::c::scan::{self, RawDirective, RawKind};
-use crate::frontend::c_reading::{self, After, Syntax};
+use crate::frontend::c_shared::{self, After, Syntax};
+use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 
@@ -49,18 +49,19 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
         }
     }
     directives.sort_by_key(|d| d.span.start);
-    let parses: Vec<c_reading::Parse> = (directives.iter())
-        .map(|d| crate::frontend::c::parse_raw(d, file.language))
+    let parses: Vec<c_shared::Parse> = (directives.iter())
+        .map(|d| crate::frontend::tree_sitter_c::parse_raw(d, file.language))
         .collect();
-    let mentions: Vec<Span> = (crate::frontend::c::lock_mentions(&file.bytes).into_iter())
-        .filter(|m| !file.in_library_header(m.start))
-        .collect();
-    let mut model = c_reading::read(&syntax, &directives, &parses, &mentions, found);
+    let mentions: Vec<Span> = (crate::frontend::tree_sitter_c::lock_mentions(&file.bytes)
+        .into_iter())
+    .filter(|m| !file.in_library_header(m.start))
+    .collect();
+    let mut model = c_shared::read(&syntax, &directives, &parses, &mentions, found);
     let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());
-    c_reading::regions::read(&mut model, &syntax, roots, regions);
+    c_shared::regions::read(&mut model, &syntax, roots, regions);
     // Code inserted outside the conditional branch of its directive is put
     // under the branch's condition again, whichever front end read it.
-    crate::frontend::c::record_conditions(file, &mut model);
+    crate::frontend::tree_sitter_c::record_conditions(file, &mut model);
     model.diagnostics.sort_by_key(|d| d.span.start);
     (
         model,

@@ -1,17 +1,17 @@
 //! The tree-sitter front end's view of its syntax tree for the C reading
-//! ([`crate::frontend::c_reading`]). The tree may cover the whole file or
+//! ([`crate::frontend::c_shared`]). The tree may cover the whole file or
 //! only some of its top-level declarations; the reading asks only about the
 //! directives it is given, all of which the tree covers. Where the grammar
 //! recovered from a syntax error, or met a macro it cannot expand, the
 //! view says so.
 
-use super::conditionals::{BranchState, Form};
 use super::nodes::{path_down, Nodes};
 use super::prepare::Prepared;
-use super::scan::RawDirective;
-use crate::frontend::c_reading::{
+use crate::frontend::c_shared::{
     self, After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax,
 };
+use crate::frontend::lexical::conditionals::{BranchState, Form};
+use crate::frontend::lexical::scan::RawDirective;
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use std::ops::Range;
@@ -68,7 +68,7 @@ pub(super) fn read(
         nodes,
         prepared,
     };
-    c_reading::read(
+    c_shared::read(
         &syntax,
         &prepared.directives[directives.clone()],
         &prepared.parsed[directives],
@@ -93,7 +93,7 @@ pub(super) fn code_regions(
         nodes: &nodes,
         prepared,
     };
-    c_reading::regions::read(model, &syntax, [tree.root_node()], asked)
+    c_shared::regions::read(model, &syntax, [tree.root_node()], asked)
 }
 
 struct TreeSitterSyntax<'a> {
@@ -524,13 +524,14 @@ impl<'a> TreeSitterSyntax<'a> {
                 if let Some((group, line)) = self.prepared.conditionals.line_at(i) {
                     let g = &self.prepared.conditionals.groups[group];
                     if g.form == Form::Code {
-                        let opens = g.branches[..line.min(g.branches.len())]
-                            .iter()
-                            .all(|b| b.state == super::conditionals::BranchState::Dead);
+                        let opens = g.branches[..line.min(g.branches.len())].iter().all(|b| {
+                            b.state == crate::frontend::lexical::conditionals::BranchState::Dead
+                        });
                         if opens && line < g.branches.len() {
                             return Next::Conditional(group);
                         }
-                        i = if g.lines[line].kind == super::scan::LineKind::Endif {
+                        i = if g.lines[line].kind == crate::frontend::lexical::scan::LineKind::Endif
+                        {
                             g.lines[line].span.end
                         } else {
                             self.prepared.conditionals.extent(group).end
@@ -582,7 +583,9 @@ impl<'a> TreeSitterSyntax<'a> {
         self.prepared
             .lines
             .get(index)
-            .filter(|l| l.span.start == at && l.kind == super::scan::LineKind::Pragma)
+            .filter(|l| {
+                l.span.start == at && l.kind == crate::frontend::lexical::scan::LineKind::Pragma
+            })
             .map(|l| l.span.clone())
     }
 

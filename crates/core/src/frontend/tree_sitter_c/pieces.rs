@@ -499,7 +499,7 @@ impl PartialParse {
 /// reported for itself, or a declaration attribute other than
 /// `declare target`.
 fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
-    use super::scan::RawKind;
+    use crate::frontend::lexical::scan::RawKind;
     let d = &prepared.directives[index];
     match (&d.kind, &prepared.parsed[index]) {
         (RawKind::InMacro { .. }, _) => true,

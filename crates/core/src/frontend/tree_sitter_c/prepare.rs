@@ -6,13 +6,13 @@
 //! headers and `omp.h`, in a preprocessed file) are left alone, as the
 //! library wrote them.
 
-use super::conditionals::{blank_bytes, Assignment, Conditionals};
-use super::expression::Known;
-use super::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::directive::{
     parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
 };
-use crate::frontend::c_reading::Parse;
+use crate::frontend::c_shared::Parse;
+use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditionals};
+use crate::frontend::lexical::expression::Known;
+use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::language::Language;
 use crate::source::{SourceFile, Span};
 use std::cell::RefCell;

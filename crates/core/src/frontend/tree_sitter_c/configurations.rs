@@ -11,13 +11,13 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::conditionals::Assignment;
 use super::nodes::Nodes;
 use super::parse::parse;
 use super::pieces::{self, Piece};
 use super::prepare::Prepared;
 use super::reuse::{self, Reuse};
 use crate::diagnostics::Diagnostic;
+use crate::frontend::lexical::conditionals::Assignment;
 use crate::model::{Exit, Found, FoundSite, LockCall, Unit};
 use crate::source::Span;
 use std::collections::BTreeMap;
@@ -209,7 +209,7 @@ fn disagreement(
             let live = conditionals.groups[g]
                 .branches
                 .iter()
-                .filter(|b| b.state != super::conditionals::BranchState::Dead)
+                .filter(|b| b.state != crate::frontend::lexical::conditionals::BranchState::Dead)
                 .count();
             if k < live {
                 format!("branch {} of `{}`", k + 1, conditional_name(prepared, g))
@@ -269,7 +269,7 @@ fn first_directive_in(prepared: &Prepared, coverage: &Coverage, function: &Span)
 /// Every combination of the variables' alternatives, the first
 /// configuration first; a variable sets all of its groups alike.
 fn assignments(
-    conditionals: &super::conditionals::Conditionals,
+    conditionals: &crate::frontend::lexical::conditionals::Conditionals,
     variables: &BTreeMap<String, Vec<usize>>,
 ) -> Vec<Assignment> {
     let mut all = vec![Assignment::new()];

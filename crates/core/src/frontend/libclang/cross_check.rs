@@ -16,7 +16,7 @@ use crate::source::{SourceFile, Span};
 /// The differences between the tree-sitter and the clang reading of
 /// `file`; errors when clang cannot read it.
 pub fn cross_check(file: &SourceFile, flags: &CompileFlags) -> Vec<Diagnostic> {
-    let tree_sitter = crate::frontend::c::TreeSitterC::default().analyse(file);
+    let tree_sitter = crate::frontend::tree_sitter_c::TreeSitterC::default().analyse(file);
     let (clang, facts) = match Clang::new(flags.clone()).read_detailed(file) {
         Ok((model, facts)) => (crate::model::complete(file, model), facts),
         Err(errors) => return errors,

@@ -1,13 +1,13 @@
 //! The clang front end's view of its flattened tree ([`Tree`]) for the C
-//! reading ([`crate::frontend::c_reading`]). clang reads the file as the
+//! reading ([`crate::frontend::c_shared`]). clang reads the file as the
 //! compiler does: conditionals are decided and macros expanded before the
 //! reading sees anything, and a file clang cannot parse is not read at all,
 //! so no block is ever in doubt here.
 
 use super::translation_unit::Class;
 use super::tree::Tree;
-use crate::frontend::c::scan::RawDirective;
-use crate::frontend::c_reading::{After, CallForm, CallStatement, Init, Kind, Syntax};
+use crate::frontend::c_shared::{After, CallForm, CallStatement, Init, Kind, Syntax};
+use crate::frontend::lexical::scan::RawDirective;
 use crate::source::{SourceFile, Span};
 use clang_sys::*;
 

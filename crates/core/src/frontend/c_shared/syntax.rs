@@ -1,10 +1,10 @@
 //! The view of a C or C++ syntax tree that the reading asks its questions
 //! of. Each C front end provides it over its own parse: tree-sitter's tree
-//! of the masked text, or libclang's tree flattened ([`super::super::clang`]).
+//! of the masked text, or libclang's tree flattened ([`super::super::libclang`]).
 //! Node kinds are named here once, so that the reading decides the same way
 //! whichever parser saw the file.
 
-use crate::frontend::c::scan::RawDirective;
+use crate::frontend::lexical::scan::RawDirective;
 use crate::source::{SourceFile, Span};
 
 /// What a node is, as far as the reading asks.

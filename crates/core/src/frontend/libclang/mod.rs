@@ -68,8 +68,7 @@ impl Clang {
             )
             .with_note(why)
             .with_note(INSTALL_HINT)
-            .with_note(format!("or choose {}", Advice::TREE_SITTER))
-            .advising(Advice::TREE_SITTER)]
+            .with_advice(Advice::TREE_SITTER, |advice| format!("or choose {advice}"))]
         })?;
         let path = self.flags.absolute(&file.path);
         let unit =
@@ -95,12 +94,12 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
     // Every error clang stops at says the same: the flags may be wrong, or
     // tree-sitter may read the file instead.
     let check_flags = |d: Diagnostic| {
-        d.with_note(format!(
-            "the clang front end reads a file only as the compiler would compile it; check the \
-             compile flags (or choose {})",
-            Advice::TREE_SITTER
-        ))
-        .advising(Advice::TREE_SITTER)
+        d.with_advice(Advice::TREE_SITTER, |advice| {
+            format!(
+                "the clang front end reads a file only as the compiler would compile it; check \
+                 the compile flags (or choose {advice})"
+            )
+        })
     };
     let in_header = |d: &ClangDiagnostic| d.offset.is_some_and(|at| file.in_library_header(at));
     let errors = (diagnostics.into_iter()).filter(|d| d.error && (d.preprocessor || !in_header(d)));

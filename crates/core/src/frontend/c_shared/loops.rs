@@ -51,15 +51,15 @@ fn assigned_variable(text: &[u8], expression: Span) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::frontend::clang::{self, Clang, CompileFlags};
-    use crate::frontend::{c::TreeSitterC, FrontEnd};
+    use crate::frontend::libclang::{self, Clang, CompileFlags};
+    use crate::frontend::{tree_sitter_c::TreeSitterC, FrontEnd};
     use crate::language::Language;
     use crate::source::SourceFile;
 
     /// The variables each loop directive of `text` records, read alike by
     /// both front ends.
     fn variables(language: Language, text: &str) -> Vec<Vec<String>> {
-        assert!(clang::available(), "{}", clang::INSTALL_HINT);
+        assert!(libclang::available(), "{}", libclang::INSTALL_HINT);
         let name = match language {
             Language::Cpp => "loops.cpp",
             _ => "loops.c",

@@ -1,0 +1,5 @@
+void helper(int *x)
+{
+#pragma omp atomic
+    (*x)++;
+}
