@@ -23,7 +23,11 @@ pub const FILEMODE_WRITE: u8 = 0;
 pub const SUBSTRATE_POSIX: u8 = 1;
 pub const COMPRESSION_NONE: u8 = 1;
 pub const FLUSH: u8 = 1;
-pub const CHUNK_SIZE_EVENTS: u64 = 1024 * 1024;
+/// The size of event chunks: the smallest OTF2 takes. A thread's events
+/// go to their file as a chunk fills, the last part chunk zeroed to its
+/// end, so that a larger chunk costs every thread of a run its size in
+/// zeros written to memory, and saves little: one more chunk header.
+pub const CHUNK_SIZE_EVENTS: u64 = CHUNK_SIZE_MIN;
 /// OTF2's bounds for a chunk's size.
 const CHUNK_SIZE_MIN: u64 = 256 * 1024;
 const CHUNK_SIZE_MAX: u64 = 16 * 1024 * 1024;

@@ -270,6 +270,9 @@ impl Archive {
             .into_iter()
             .collect();
         let mut locations = Vec::with_capacity(threads.len());
+        // A label is made once per region and kind of this trace, not per
+        // span: making one is most of what a span would cost.
+        let mut of_trace: HashMap<(RegionId, Kind), u32> = HashMap::new();
         for &thread in &threads {
             let id = (process as u64) << 32 | u64::from(thread);
             let writer = unsafe { (self.otf2.get_evt_writer)(self.archive, id) };
@@ -284,15 +287,17 @@ impl Archive {
             let (strings, string_index) = (&mut self.strings, &mut self.string_index);
             let (regions, region_index) = (&mut self.regions, &mut self.region_index);
             let mut region = |span: &Span| {
-                let label = kind_label(span.kind, trace.region(span.region));
-                if let Some(&at) = region_index.get(&label) {
-                    return at;
-                }
-                let definition =
-                    define_region(strings, string_index, trace, span.region, span.kind, &label);
-                regions.push(definition);
-                region_index.insert(label, regions.len() as u32 - 1);
-                regions.len() as u32 - 1
+                *of_trace.entry((span.region, span.kind)).or_insert_with(|| {
+                    let label = kind_label(span.kind, trace.region(span.region));
+                    if let Some(&at) = region_index.get(&label) {
+                        return at;
+                    }
+                    let definition =
+                        define_region(strings, string_index, trace, span.region, span.kind, &label);
+                    regions.push(definition);
+                    region_index.insert(label, regions.len() as u32 - 1);
+                    regions.len() as u32 - 1
+                })
             };
             let mut events = Events {
                 otf2: self.otf2,
@@ -380,6 +385,8 @@ impl Archive {
                 "OTF2_Archive_CloseEvtFiles",
                 (otf2.close_evt_files)(archive),
             )?;
+            // Empty, yet readers open every location's: OTF2 3's
+            // otf2-print reports each one missing as an error.
             self.check("OTF2_Archive_OpenDefFiles", (otf2.open_def_files)(archive))?;
             for location in self.processes.iter().flat_map(|p| &p.locations) {
                 let writer = (otf2.get_def_writer)(archive, location.id);
