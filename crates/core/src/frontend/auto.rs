@@ -16,7 +16,8 @@
 
 use super::lexical::expression::{self, Known, Truth};
 use super::libclang::{self, Clang, CompileFlags};
-use super::{tree_sitter_c, FrontEnd};
+use super::reading::FrontEnd;
+use super::tree_sitter_c;
 use crate::diagnostics::Diagnostic;
 use crate::model::{Branch, Found};
 use crate::source::SourceFile;

@@ -52,7 +52,7 @@ fn assigned_variable(text: &[u8], expression: Span) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use crate::frontend::libclang::{self, Clang, CompileFlags};
-    use crate::frontend::{tree_sitter_c::TreeSitterC, FrontEnd};
+    use crate::frontend::{reading::FrontEnd, tree_sitter_c::TreeSitterC};
     use crate::language::Language;
     use crate::source::SourceFile;
 

@@ -66,7 +66,7 @@ pub(crate) fn read<S: Syntax>(
     if let Some((first, count)) = other_calls {
         let measured = "a call that is a statement of its own, or the whole value an assignment \
                         or a declaration gives";
-        let note = crate::frontend::calls_left_as_written(first, count, measured);
+        let note = crate::frontend::reading::calls_left_as_written(first, count, measured);
         model.diagnostics.push(note);
     }
 }

@@ -16,9 +16,9 @@ mod regions;
 mod units;
 mod unknown;
 
-pub use super::LOCK_ROUTINES;
+pub use super::reading::LOCK_ROUTINES;
 
-use super::FrontEnd;
+use super::reading::FrontEnd;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{parse_directive, Problem, Role};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};

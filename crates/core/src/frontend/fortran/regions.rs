@@ -67,7 +67,7 @@ impl Analysis<'_> {
         if let Some((first, count)) = other_calls {
             let measured = "a `call` statement on lines of its own, or a function reference \
                             that is the whole value an assignment gives (not in a logical `if`)";
-            let note = crate::frontend::calls_left_as_written(first, count, measured);
+            let note = crate::frontend::reading::calls_left_as_written(first, count, measured);
             self.model.diagnostics.push(note);
         }
         self.model.functions.extend(regions);

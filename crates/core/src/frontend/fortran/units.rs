@@ -360,7 +360,7 @@ impl Analysis<'_> {
                 let name = self.parse_text_of(callee).to_ascii_lowercase();
                 let span = self.original_span(callee);
                 // A library header's calls are the library's own.
-                if crate::frontend::LOCK_ROUTINES.contains(&name.as_str())
+                if crate::frontend::reading::LOCK_ROUTINES.contains(&name.as_str())
                     && !self.file.in_library_header(span.start)
                 {
                     if span.len() == callee.byte_range().len() {

@@ -9,7 +9,7 @@
 
 use super::{Clang, CompileFlags, Facts};
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::frontend::FrontEnd;
+use crate::frontend::reading::FrontEnd;
 use crate::model::{Model, Site};
 use crate::source::{SourceFile, Span};
 

@@ -30,7 +30,7 @@ mod tree;
 pub use compile_flags::{CompileFlags, Compiler, CompilerHandle};
 pub use library::{available, INSTALL_HINT};
 
-use super::FrontEnd;
+use super::reading::FrontEnd;
 use crate::diagnostics::{Advice, Diagnostic};
 use crate::model::Found;
 use crate::source::{SourceFile, Span};

@@ -22,7 +22,7 @@ mod reuse;
 mod statements;
 mod syntax;
 
-use super::{FrontEnd, LastReading};
+use super::reading::{FrontEnd, LastReading};
 pub(crate) use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
 use crate::source::SourceFile;

@@ -214,7 +214,7 @@ impl Structure {
                     if token.kind == TokenKind::Word
                         && word.starts_with(b"omp_")
                         && std::str::from_utf8(word)
-                            .is_ok_and(|w| crate::frontend::LOCK_ROUTINES.contains(&w))
+                            .is_ok_and(|w| crate::frontend::reading::LOCK_ROUTINES.contains(&w))
                     {
                         structure.lock_routines_outside.push(token.span.start);
                     }

@@ -239,7 +239,7 @@ pub(crate) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
                 .position(|b| !scan::is_ident(*b))
                 .map_or(bytes.len(), |len| at + len);
             let routine = std::str::from_utf8(&bytes[at..end])
-                .is_ok_and(|w| crate::frontend::LOCK_ROUTINES.contains(&w));
+                .is_ok_and(|w| crate::frontend::reading::LOCK_ROUTINES.contains(&w));
             (word_start && routine).then_some(at..end)
         })
         .collect()
