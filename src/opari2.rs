@@ -407,7 +407,7 @@ fn disable(spec: &str, options: &mut Options) -> Result<(), String> {
                 let constructs = pomp_core::rules::rules().construct.keys();
                 disable.extend(constructs.filter(|c| *c != "parallel").cloned());
                 disable.insert("locks".into());
-                disable.insert(pomp_core::rules::IMPLICIT_BARRIERS.into());
+                options.rules.barriers_left_implicit = true;
             }
             ("omp", Some("all")) => {
                 options.rules.disable.insert("omp".into());

@@ -10,17 +10,10 @@ pub use pomp2::{EventSet, Interface};
 /// a common block of the same name.
 pub const FORTRAN_THREAD_PRIVATE: &str = "pomp_tpd";
 
-/// The name in [`Config::disable`] that leaves every closing barrier
-/// implicit and unmeasured, the worksharing constructs' and the parallel
-/// region's: what OPARI2's `--disable=omp` keeps of a parallel region is its
-/// fork, begin, end and join alone.
-pub const IMPLICIT_BARRIERS: &str = "implicit barrier";
-
 /// The choices that decide a file's plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Config {
-    /// Constructs or groups (`sync`, `task`, `locks`, `omp`) left alone, and
-    /// [`IMPLICIT_BARRIERS`].
+    /// Constructs or groups (`sync`, `task`, `locks`, `omp`) left alone.
     pub disable: BTreeSet<String>,
     pub events: EventSet,
     pub interface: Interface,
@@ -43,6 +36,11 @@ pub struct Config {
     /// (OPARI2's `--omp-task=remove`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub remove_tasks: bool,
+    /// Leave every closing barrier implicit and unmeasured, the worksharing
+    /// constructs' and the parallel regions': what OPARI2's `--disable=omp`
+    /// keeps of a parallel region is its fork, begin, end and join alone.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub barriers_left_implicit: bool,
     /// The measurement library the program links, when it is not pomp's
     /// runtime: only what it defines is called, in OPARI2's structure.
     #[serde(

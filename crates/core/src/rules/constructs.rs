@@ -527,14 +527,12 @@ impl Planner<'_> {
             after: in_interface(&rule.after),
             add_nowait,
             barrier_after: add_nowait,
-            barrier_before_end: rule.implicit_barrier_at_end,
+            barrier_before_end: rule.implicit_barrier_at_end
+                && !self.options.barriers_left_implicit,
         };
         if names(&self.options.outside_only, leaf, region_type) {
             layer.begin = Cow::Borrowed(&[]);
             layer.end = Cow::Borrowed(&[]);
-            layer.barrier_before_end = false;
-        }
-        if self.options.disable.contains(config::IMPLICIT_BARRIERS) {
             layer.barrier_before_end = false;
         }
         for var in layer.calls().flat_map(vars_of) {
@@ -556,10 +554,7 @@ impl Planner<'_> {
         rule: &table::ConstructRule,
         directive: &mut Directive,
     ) -> bool {
-        if !rule.nowait
-            || directive.has_clause("nowait")
-            || self.options.disable.contains(config::IMPLICIT_BARRIERS)
-        {
+        if !rule.nowait || directive.has_clause("nowait") || self.options.barriers_left_implicit {
             return false;
         }
         if !self.defines_all(self.plan.implicit_barrier.calls()) {

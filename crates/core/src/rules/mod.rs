@@ -18,7 +18,7 @@ use crate::diagnostics::{Advice, Diagnostic};
 use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
 use crate::model::{DirectiveForm, Model, Site};
 use crate::source::{SourceFile, Span};
-pub use config::{Config, EventSet, Interface, Library, FORTRAN_THREAD_PRIVATE, IMPLICIT_BARRIERS};
+pub use config::{Config, EventSet, Interface, Library, FORTRAN_THREAD_PRIVATE};
 pub use data_sharing::has_restrictive_default;
 pub use functions::is_program;
 pub use plan::{
