@@ -25,7 +25,7 @@ mod syntax;
 use super::reading::{FrontEnd, LastReading};
 pub(crate) use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use nodes::Nodes;
 use prepare::Prepared;
 pub(crate) use prepare::{lock_mentions, parse_raw};
@@ -244,7 +244,8 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         // recovery from it may reach other functions.
         for piece in batch {
             let part = read_batch(prepared, std::slice::from_ref(piece))
-                .or_else(|| read_batch(prepared, &[piece.whole_function()]))?;
+                .or_else(|| read_batch(prepared, &[piece.whole_function()]))
+                .or_else(|| read_between_neighbours(prepared, &partial, piece))?;
             parts.push(part);
         }
     }
@@ -284,6 +285,50 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
         directives,
         mentions: &prepared.lock_mentions[mentions],
     };
+    Some(read_covered(prepared, &tree, &nodes, &coverage, None))
+}
+
+/// The model of `piece`'s function, whose own parse holds a syntax error
+/// (a block a macro ends, `try { } CATCH_ALL`), parsed whole between the
+/// declarations next to it; `None` unless the grammar recovered from every
+/// error within the function it lies in, from its head to its closing
+/// brace, and read those functions as the scan found them: a parse of the
+/// whole file then reads them alike. Everything else is left to the whole
+/// parse.
+fn read_between_neighbours(
+    prepared: &Prepared,
+    partial: &pieces::PartialParse,
+    piece: &pieces::Piece,
+) -> Option<Found> {
+    let window = partial.neighbourhood(piece);
+    let ranges = pieces::union(&window);
+    // Where conditionals split a function, a reading of the whole file
+    // parses the file again in their other settings: the window must read
+    // the same in all of them.
+    let conditionals = &prepared.conditionals;
+    let read = ranges[0].start..ranges[ranges.len() - 1].end;
+    let file = 0..prepared.file.bytes.len();
+    let split_here = (conditionals.unbalanced_in(&file).into_iter())
+        .map(|g| conditionals.extent(g))
+        .any(|extent| extent.start < read.end && read.start < extent.end);
+    if split_here {
+        return None;
+    }
+    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+    let functions: Vec<Span> = (window.iter())
+        .filter_map(|p| p.item_as_scanned(&tree))
+        .collect();
+    let read_as_scanned = functions.contains(&piece.item());
+    if !read_as_scanned || !pieces::errors_within(tree.root_node(), &functions) {
+        return None;
+    }
+    let coverage = configurations::Coverage {
+        ranges: &ranges,
+        pieces: &window,
+        directives: piece.directives.clone(),
+        mentions: &prepared.lock_mentions[piece.mentions.clone()],
+    };
+    let nodes = Nodes::new(tree.root_node());
     Some(read_covered(prepared, &tree, &nodes, &coverage, None))
 }
 
