@@ -23,7 +23,6 @@ mod statements;
 mod syntax;
 
 use super::reading::{FrontEnd, LastReading};
-pub(crate) use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use nodes::Nodes;

@@ -18,11 +18,11 @@
 //! parse the whole file instead: the partial parse is never trusted where
 //! it is in doubt.
 
-use super::lex::{TokenKind, Tokens};
 use super::nodes::Nodes;
 use super::prepare::Prepared;
 use super::statements::{self, Owned};
 use crate::directive::{Association, Problem};
+use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
 use tree_sitter::{Node, Tree};
 

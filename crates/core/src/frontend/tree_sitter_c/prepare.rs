@@ -252,7 +252,7 @@ fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
         let text = line.text.as_bytes();
         let name_end = text
             .iter()
-            .position(|&b| !super::lex::is_ident(b))
+            .position(|&b| !crate::language::c::lex::is_ident(b))
             .unwrap_or(text.len());
         if name_end == 0 {
             continue;
