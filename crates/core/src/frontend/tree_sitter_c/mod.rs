@@ -232,21 +232,28 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
     };
     let mut parts =
         Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
+    let mut broken = Vec::new();
     for batch in partial.batches(PIECES_PER_PARSE) {
         if let Some(part) = read_batch(prepared, batch) {
             parts.push(part);
             continue;
         }
         // A function whose narrowed reading the parse does not confirm
-        // costs only itself: it is read whole. A syntax error in a
-        // function read whole still makes the file parsed whole, whose
-        // recovery from it may reach other functions.
+        // costs only itself: it is read whole, and where that parse holds
+        // a syntax error, between its neighbours.
         for piece in batch {
             let part = read_batch(prepared, std::slice::from_ref(piece))
-                .or_else(|| read_batch(prepared, &[piece.whole_function()]))
-                .or_else(|| read_between_neighbours(prepared, &partial, piece))?;
-            parts.push(part);
+                .or_else(|| read_batch(prepared, &[piece.whole_function()]));
+            match part {
+                Some(part) => parts.push(part),
+                None => broken.push(piece),
+            }
         }
+    }
+    // Functions with syntax errors come in runs (a macro a code base
+    // writes in many functions): each run is parsed once.
+    for run in pieces::PartialParse::consecutive(&broken) {
+        parts.push(read_between_neighbours(prepared, &partial, &run)?);
     }
     if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
@@ -287,19 +294,19 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
     Some(read_covered(prepared, &tree, &nodes, &coverage, None))
 }
 
-/// The model of `piece`'s function, whose own parse holds a syntax error
-/// (a block a macro ends, `try { } CATCH_ALL`), parsed whole between the
-/// declarations next to it; `None` unless the grammar recovered from every
-/// error within the function it lies in, from its head to its closing
-/// brace, and read those functions as the scan found them: a parse of the
-/// whole file then reads them alike. Everything else is left to the whole
-/// parse.
+/// The model of the functions of `run`, consecutive declarations whose
+/// own parses hold syntax errors (a block a macro ends, `try { }
+/// CATCH_ALL`), parsed whole between the declarations next to them; `None`
+/// unless the grammar recovered from every error within the function it
+/// lies in, from its head to its closing brace, and read each of those
+/// functions as the scan found it: a parse of the whole file then reads
+/// them alike. Everything else is left to the whole parse.
 fn read_between_neighbours(
     prepared: &Prepared,
     partial: &pieces::PartialParse,
-    piece: &pieces::Piece,
+    run: &[&pieces::Piece],
 ) -> Option<Found> {
-    let window = partial.neighbourhood(piece);
+    let window = partial.neighbourhood(run);
     let ranges = pieces::union(&window);
     // Where conditionals split a function, a reading of the whole file
     // parses the file again in their other settings: the window must read
@@ -317,15 +324,16 @@ fn read_between_neighbours(
     let functions: Vec<Span> = (window.iter())
         .filter_map(|p| p.item_as_scanned(&tree))
         .collect();
-    let read_as_scanned = functions.contains(&piece.item());
+    let read_as_scanned = run.iter().all(|p| functions.contains(&p.item()));
     if !read_as_scanned || !pieces::errors_within(tree.root_node(), &functions) {
         return None;
     }
+    let (first, last) = (run[0], run[run.len() - 1]);
     let coverage = configurations::Coverage {
         ranges: &ranges,
         pieces: &window,
-        directives: piece.directives.clone(),
-        mentions: &prepared.lock_mentions[piece.mentions.clone()],
+        directives: first.directives.start..last.directives.end,
+        mentions: &prepared.lock_mentions[first.mentions.start..last.mentions.end],
     };
     let nodes = Nodes::new(tree.root_node());
     Some(read_covered(prepared, &tree, &nodes, &coverage, None))

@@ -502,34 +502,44 @@ impl PartialParse {
         })
     }
 
-    /// `piece`'s function read whole between the top-level declarations
-    /// next to it, which hold nothing to read: for a function whose own
-    /// parse holds a syntax error, the text around it that the grammar's
-    /// recovery may look at.
-    pub fn neighbourhood(&self, piece: &Piece) -> Vec<Piece> {
-        let neighbour = |index: usize, at: usize, mentions_at: usize| {
-            let mut ranges = self.structure.ranges(index);
-            ranges.sort_by_key(|r| r.start);
-            Piece {
-                ranges,
-                directives: at..at,
-                mentions: mentions_at..mentions_at,
-                owned: None,
-                index,
-                leaf: self.structure.leaves[index].clone(),
-                containers: self.structure.containers_of(index),
-            }
+    /// The functions of `run`, pieces of consecutive top-level
+    /// declarations, read whole between the declarations next to them,
+    /// which hold nothing to read: for functions whose own parses hold a
+    /// syntax error, the text around them that the grammar's recovery may
+    /// look at.
+    pub fn neighbourhood(&self, run: &[&Piece]) -> Vec<Piece> {
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let neighbour = |index: usize, at: usize, mentions_at: usize| Piece {
+            ranges: self.structure.ranges(index),
+            directives: at..at,
+            mentions: mentions_at..mentions_at,
+            owned: None,
+            index,
+            leaf: self.structure.leaves[index].clone(),
+            containers: self.structure.containers_of(index),
         };
-        let before = (piece.index.checked_sub(1))
-            .map(|i| neighbour(i, piece.directives.start, piece.mentions.start));
-        let after = Some(piece.index + 1)
+        let before = (first.index.checked_sub(1))
+            .map(|i| neighbour(i, first.directives.start, first.mentions.start));
+        let after = Some(last.index + 1)
             .filter(|&i| i < self.structure.leaves.len())
-            .map(|i| neighbour(i, piece.directives.end, piece.mentions.end));
+            .map(|i| neighbour(i, last.directives.end, last.mentions.end));
         before
             .into_iter()
-            .chain(std::iter::once(piece.whole_function()))
+            .chain(run.iter().map(|piece| piece.whole_function()))
             .chain(after)
             .collect()
+    }
+
+    /// `pieces` in runs of consecutive top-level declarations.
+    pub fn consecutive<'p>(pieces: &[&'p Piece]) -> Vec<Vec<&'p Piece>> {
+        let mut runs: Vec<Vec<&Piece>> = Vec::new();
+        for &piece in pieces {
+            match runs.last_mut() {
+                Some(run) if run[run.len() - 1].index + 1 == piece.index => run.push(piece),
+                _ => runs.push(vec![piece]),
+            }
+        }
+        runs
     }
 
     /// Whether some function is read narrowed to its statements.
