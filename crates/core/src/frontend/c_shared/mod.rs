@@ -8,13 +8,13 @@
 //! decided here, once.
 
 mod loops;
+mod reading;
 pub(crate) mod regions;
 pub(crate) mod syntax;
 mod units;
 mod unknown;
 
 pub(crate) use syntax::{After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax};
-pub(crate) use units::qualified_name;
 
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, DirectiveError, Parsed, Problem};
@@ -22,6 +22,7 @@ use crate::frontend::lexical::scan::{RawDirective, RawKind};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::Span;
+use reading::Reading;
 
 /// A directive's parse; `None` for a directive inside a macro's
 /// definition, which is not parsed.
@@ -49,16 +50,6 @@ pub(crate) fn read<S: Syntax>(
     reading.exits(&functions);
     reading.declared_by_attribute();
     reading.model
-}
-
-struct Reading<'s, S: Syntax> {
-    syntax: &'s S,
-    model: Found,
-    /// The statement each site's block is, by site index: `None` for
-    /// sites without a block and for blocks that are conditionals.
-    statements: Vec<Option<S::Node>>,
-    /// Directives the table does not know.
-    unknown: Vec<Span>,
 }
 
 /// A directive's block as read.
