@@ -5,11 +5,19 @@
 use super::syntax::ClangSyntax;
 use super::translation_unit::TranslationUnit;
 use super::tree::Tree;
-use super::Facts;
 use crate::frontend::c_shared::{self, After, Syntax};
 use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
+
+/// What the clang front end saw besides the model.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// The ranges the preprocessor skipped.
+    pub skipped: Vec<Span>,
+    /// Where directives come from macros: each use of such a macro.
+    pub macro_uses: Vec<Span>,
+}
 
 /// Read the model of `file` from its parse.
 pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) -> (Found, Facts) {
