@@ -14,14 +14,16 @@
 mod fork_path;
 mod frame;
 pub mod mpi;
+mod mpi_counts;
 mod parallel;
 mod tasks;
 pub(crate) mod tree;
 mod untimed;
 
-use fork_path::WorkerPath;
 pub use frame::{ForkState, Frame, Timing};
+use mpi_counts::ThreadMpi;
 pub use tasks::Tasks;
+use tree::WorkerPath;
 pub use tree::{CallTree, NodeIndex, NO_NODE, ROOT};
 
 use crate::clock::Clock;
@@ -98,7 +100,7 @@ pub struct ThreadState {
     pub events: u64,
     pub trace: ThreadTrace,
     pub throttler: Throttler,
-    pub mpi: mpi::ThreadMpi,
+    pub mpi: ThreadMpi,
 }
 
 impl ThreadState {
@@ -116,7 +118,7 @@ impl ThreadState {
             events: 0,
             trace: ThreadTrace::new(settings.trace, index),
             throttler: Throttler::new(settings.throttle),
-            mpi: mpi::ThreadMpi::default(),
+            mpi: ThreadMpi::default(),
         }
     }
 

@@ -234,3 +234,18 @@ impl CallTree {
         }
     }
 }
+
+/// The path a worker began its last part of a parallel region under, and
+/// its node for it.
+#[derive(Clone, Copy)]
+pub struct WorkerPath {
+    pub(super) path: Option<&'static ForkPath>,
+    pub(super) node: NodeIndex,
+}
+
+impl WorkerPath {
+    pub const ROOT: WorkerPath = WorkerPath {
+        path: None,
+        node: ROOT,
+    };
+}
