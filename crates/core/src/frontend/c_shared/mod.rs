@@ -7,6 +7,8 @@
 //! sections go, how functions are named and which jumps matter is
 //! decided here, once.
 
+pub(crate) mod conditions;
+mod directives;
 mod loops;
 mod reading;
 pub(crate) mod regions;
@@ -14,19 +16,16 @@ pub(crate) mod syntax;
 mod units;
 mod unknown;
 
+pub(crate) use directives::{lock_mentions, parse_raw, Parse};
 pub(crate) use syntax::{After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax};
 
 use crate::diagnostics::Diagnostic;
-use crate::directive::{Association, DirectiveError, Parsed, Problem};
+use crate::directive::{Association, Problem};
 use crate::frontend::lexical::scan::{RawDirective, RawKind};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::Span;
 use reading::Reading;
-
-/// A directive's parse; `None` for a directive inside a macro's
-/// definition, which is not parsed.
-pub(crate) type Parse = Option<Result<Parsed, DirectiveError>>;
 
 /// `found` with the model of `directives` (each with its parse) and of
 /// the lock routines' names at `mentions`, all of which `syntax` covers.

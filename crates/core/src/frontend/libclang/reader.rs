@@ -58,18 +58,17 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
     }
     directives.sort_by_key(|d| d.span.start);
     let parses: Vec<c_shared::Parse> = (directives.iter())
-        .map(|d| crate::frontend::tree_sitter_c::parse_raw(d, file.language))
+        .map(|d| c_shared::parse_raw(d, file.language))
         .collect();
-    let mentions: Vec<Span> = (crate::frontend::tree_sitter_c::lock_mentions(&file.bytes)
-        .into_iter())
-    .filter(|m| !file.in_library_header(m.start))
-    .collect();
+    let mentions: Vec<Span> = (c_shared::lock_mentions(&file.bytes).into_iter())
+        .filter(|m| !file.in_library_header(m.start))
+        .collect();
     let mut model = c_shared::read(&syntax, &directives, &parses, &mentions, found);
     let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());
     c_shared::regions::read(&mut model, &syntax, roots, regions);
     // Code inserted outside the conditional branch of its directive is put
     // under the branch's condition again, whichever front end read it.
-    crate::frontend::tree_sitter_c::record_conditions(file, &mut model);
+    c_shared::conditions::record_conditions(file, &mut model);
     model.diagnostics.sort_by_key(|d| d.span.start);
     (
         model,
