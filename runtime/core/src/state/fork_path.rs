@@ -9,10 +9,9 @@
 //! publishes a pointer ([`crate::team::publish_path`]) and a worker
 //! recognises the path it began under last by that pointer alone.
 
-use super::tree::{CallTree, NodeIndex, WorkerPath, ROOT};
+use super::tree::{CallTree, NodeIndex, WorkerPath, MAX_TREE_DEPTH, ROOT};
 use super::ThreadState;
 use crate::team::ForkPath;
-use pomp2::profile::MAX_TREE_DEPTH;
 
 impl ForkPath {
     /// The path from the root to `node`, made on the first fork there.

@@ -34,13 +34,6 @@ use crate::trace::ThreadTrace;
 use pomp2::profile::{Breakdown, Kind};
 use pomp2::trace::Span;
 
-/// What opens below a node this deep is folded into one child of it per
-/// region and kind, which counts visits and reads no clock: the time stays
-/// in the node at the limit. The limit is on the tree, not the stack: task
-/// instances hang off the root, so a task-recursive code's stack grows far
-/// deeper than its tree.
-pub use pomp2::profile::MAX_TREE_DEPTH;
-
 /// How a frame opens: timed by whom, where its parallel region is, the
 /// task a task creation creates, and the node it opens under.
 #[derive(Clone, Copy)]
