@@ -24,7 +24,6 @@ mod library;
 mod macros;
 mod reader;
 mod syntax;
-mod translation_unit;
 mod tree;
 
 pub use compile_flags::{CompileFlags, Compiler, CompilerHandle};
@@ -35,8 +34,7 @@ use super::reading::FrontEnd;
 use crate::diagnostics::{Advice, Diagnostic};
 use crate::model::Found;
 use crate::source::SourceFile;
-use translation_unit::ClangDiagnostic;
-use translation_unit::TranslationUnit;
+use pomp_clang_bindings::{ClangDiagnostic, TranslationUnit};
 
 /// The libclang front end, reading with `flags`.
 pub struct Clang {

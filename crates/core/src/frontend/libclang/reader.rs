@@ -3,12 +3,12 @@
 //! clang view of the tree.
 
 use super::syntax::ClangSyntax;
-use super::translation_unit::TranslationUnit;
 use super::tree::Tree;
 use crate::frontend::c_shared::{self, After, Syntax};
 use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
+use pomp_clang_bindings::TranslationUnit;
 
 /// What the clang front end saw besides the model.
 #[derive(Clone, Debug, Default)]
