@@ -26,10 +26,12 @@
 
 mod comms;
 mod events;
+mod handles;
 pub mod library;
 
 use comms::{Comms, Members};
-use events::{Events, LAST_TIME};
+use events::Events;
+use handles::{check, Batch, Place, Writer};
 use library::Otf2;
 use pomp2::experiment::Experiment;
 use pomp2::profile::{kind_label, Kind, RegionId};
@@ -37,7 +39,6 @@ use pomp2::trace::{Span, Trace};
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 
 /// The archive's name inside its directory: `traces.otf2`, `traces.def`
 /// and `traces/`, as Score-P names them.
@@ -65,19 +66,6 @@ pub struct Written {
     pub events: u64,
     pub locations: usize,
 }
-
-extern "C" fn pre_flush(_: *mut c_void, _: u8, _: u64, _: *mut c_void, _: bool) -> u8 {
-    library::FLUSH
-}
-
-extern "C" fn post_flush(_: *mut c_void, _: u8, _: u64) -> u64 {
-    LAST_TIME.load(Ordering::Relaxed)
-}
-
-static FLUSH_CALLBACKS: library::FlushCallbacks = library::FlushCallbacks {
-    pre_flush,
-    post_flush,
-};
 
 /// A region as the archive defines it: the strings it is named by.
 struct RegionDefinition {
@@ -122,7 +110,13 @@ struct Timeline {
 /// are written once all are.
 pub struct Archive {
     otf2: &'static Otf2,
-    archive: *mut c_void,
+    /// The handle the shared definitions are written through, closed
+    /// last ([`handles`]).
+    definitions: *mut c_void,
+    place: Place,
+    /// The handle writing the processes' events, when one is open.
+    batch: Option<Batch>,
+    locations_per_batch: usize,
     dir: PathBuf,
     temporary: PathBuf,
     /// When rank 0's measurement began, in nanoseconds since 1970.
@@ -170,29 +164,23 @@ impl Archive {
         temporary.push(format!(".tmp{}", std::process::id()));
         let temporary = PathBuf::from(temporary);
         let _ = std::fs::remove_dir_all(&temporary);
-        let path = CString::new(temporary.as_os_str().as_encoded_bytes())
-            .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?;
-        let name = CString::new(ARCHIVE).unwrap();
-        let archive = unsafe {
-            (otf2.archive_open)(
-                path.as_ptr(),
-                name.as_ptr(),
-                library::FILEMODE_WRITE,
-                library::CHUNK_SIZE_EVENTS,
-                library::definitions_chunk_size(locations),
-                library::SUBSTRATE_POSIX,
-                library::COMPRESSION_NONE,
-            )
+        let place = Place {
+            dir: CString::new(temporary.as_os_str().as_encoded_bytes())
+                .map_err(|_| Error::Library("the directory's name holds a NUL".into()))?,
+            name: CString::new(ARCHIVE).unwrap(),
         };
-        if archive.is_null() {
-            return Err(Error::Call {
-                call: "OTF2_Archive_Open",
-                name: format!("cannot open an archive in {}", temporary.display()),
-            });
-        }
-        let written = Archive {
+        let definitions = handles::open(
             otf2,
-            archive,
+            &place,
+            Writer::Root,
+            library::definitions_chunk_size(locations),
+        )?;
+        Ok(Archive {
+            otf2,
+            definitions,
+            place,
+            batch: None,
+            locations_per_batch: handles::LOCATIONS_PER_BATCH,
             dir: dir.to_path_buf(),
             temporary,
             start_unix_ns: experiment.map(|e| e.manifest.start_unix_ns),
@@ -204,41 +192,24 @@ impl Archive {
             comms: Comms::default(),
             time: Timeline::default(),
             finished: false,
-        };
-        unsafe {
-            written.check(
-                "OTF2_Archive_SetFlushCallbacks",
-                (otf2.set_flush_callbacks)(archive, &FLUSH_CALLBACKS, std::ptr::null_mut()),
-            )?;
-            written.check(
-                "OTF2_Archive_SetSerialCollectiveCallbacks",
-                (otf2.set_serial_collective_callbacks)(archive),
-            )?;
-            let creator = CString::new(format!("pomp {}", env!("CARGO_PKG_VERSION"))).unwrap();
-            written.check(
-                "OTF2_Archive_SetCreator",
-                (otf2.set_creator)(archive, creator.as_ptr()),
-            )?;
-            written.check("OTF2_Archive_OpenEvtFiles", (otf2.open_evt_files)(archive))?;
-        }
-        Ok(written)
+        })
     }
 
     fn check(&self, call: &'static str, code: library::ErrorCode) -> Result<(), Error> {
-        if code == library::SUCCESS {
-            return Ok(());
+        check(self.otf2, call, code)
+    }
+
+    /// The batch to write a process of `threads` threads in: the open one
+    /// while it has room, else a new one.
+    fn batch_for(&mut self, threads: usize) -> Result<&mut Batch, Error> {
+        let bound = self.locations_per_batch;
+        if let Some(full) = self.batch.take_if(|b| b.is_full_for(threads, bound)) {
+            full.close()?;
         }
-        let name = unsafe {
-            let name = (self.otf2.error_name)(code);
-            if name.is_null() {
-                format!("error {code}")
-            } else {
-                std::ffi::CStr::from_ptr(name)
-                    .to_string_lossy()
-                    .into_owned()
-            }
-        };
-        Err(Error::Call { call, name })
+        match &mut self.batch {
+            Some(batch) => Ok(batch),
+            none => Ok(none.insert(Batch::open(self.otf2, &self.place)?)),
+        }
     }
 
     fn string(&mut self, text: &str) -> u32 {
@@ -273,15 +244,11 @@ impl Archive {
         // A label is made once per region and kind of this trace, not per
         // span: making one is most of what a span would cost.
         let mut of_trace: HashMap<(RegionId, Kind), u32> = HashMap::new();
+        self.batch_for(threads.len())?;
         for &thread in &threads {
             let id = (process as u64) << 32 | u64::from(thread);
-            let writer = unsafe { (self.otf2.get_evt_writer)(self.archive, id) };
-            if writer.is_null() {
-                return Err(Error::Call {
-                    call: "OTF2_Archive_GetEvtWriter",
-                    name: format!("no writer for thread {thread}"),
-                });
-            }
+            let batch = self.batch.as_mut().expect("opened above");
+            let writer = batch.writer(id)?;
             let spans = trace.threads.get(&thread).map_or(&[][..], Vec::as_slice);
             let records = trace.mpi.get(&thread).map_or(&[][..], Vec::as_slice);
             let (strings, string_index) = (&mut self.strings, &mut self.string_index);
@@ -326,12 +293,10 @@ impl Archive {
                 thread,
                 events: count,
             });
-            unsafe {
-                self.check(
-                    "OTF2_Archive_CloseEvtWriter",
-                    (self.otf2.close_evt_writer)(self.archive, writer),
-                )?;
-            }
+            self.batch
+                .as_mut()
+                .expect("opened above")
+                .close_writer(writer)?;
         }
         self.processes.push(Process {
             name: match &footer.rank {
@@ -349,7 +314,7 @@ impl Archive {
     /// Writes the definitions, closes the archive and puts it in place.
     pub fn finish(mut self) -> Result<Written, Error> {
         let defined = self.close();
-        let closed = unsafe { (self.otf2.archive_close)(self.archive) };
+        let closed = unsafe { (self.otf2.archive_close)(self.definitions) };
         self.finished = true;
         let placed = defined
             .and_then(|()| self.check("OTF2_Archive_Close", closed))
@@ -378,29 +343,12 @@ impl Archive {
         std::fs::rename(&self.temporary, &self.dir).map_err(io)
     }
 
+    /// Closes the last batch, then writes the definitions.
     fn close(&mut self) -> Result<(), Error> {
-        let (otf2, archive) = (self.otf2, self.archive);
-        unsafe {
-            self.check(
-                "OTF2_Archive_CloseEvtFiles",
-                (otf2.close_evt_files)(archive),
-            )?;
-            // Empty, yet readers open every location's: OTF2 3's
-            // otf2-print reports each one missing as an error.
-            self.check("OTF2_Archive_OpenDefFiles", (otf2.open_def_files)(archive))?;
-            for location in self.processes.iter().flat_map(|p| &p.locations) {
-                let writer = (otf2.get_def_writer)(archive, location.id);
-                self.check(
-                    "OTF2_Archive_CloseDefWriter",
-                    (otf2.close_def_writer)(archive, writer),
-                )?;
-            }
-            self.check(
-                "OTF2_Archive_CloseDefFiles",
-                (otf2.close_def_files)(archive),
-            )?;
+        if let Some(batch) = self.batch.take() {
+            batch.close()?;
         }
-        let global = unsafe { (otf2.get_global_def_writer)(archive) };
+        let global = unsafe { (self.otf2.get_global_def_writer)(self.definitions) };
         if global.is_null() {
             return Err(Error::Call {
                 call: "OTF2_Archive_GetGlobalDefWriter",
@@ -696,7 +644,8 @@ impl Drop for Archive {
     /// files removed: nothing half written is left.
     fn drop(&mut self) {
         if !self.finished {
-            unsafe { (self.otf2.archive_close)(self.archive) };
+            self.batch = None;
+            unsafe { (self.otf2.archive_close)(self.definitions) };
             let _ = std::fs::remove_dir_all(&self.temporary);
         }
     }
@@ -787,5 +736,136 @@ fn role(kind: Kind) -> u8 {
         Kind::Taskwait => TASK_WAIT,
         Kind::SetLock | Kind::SetNestLock | Kind::TestLock | Kind::TestNestLock => WRAPPER,
         _ => CODE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    /// Rank `rank`'s trace: `threads` threads, each a parallel region with
+    /// a loop and a barrier in it, at times of its own.
+    fn trace(rank: u32, threads: u32) -> Trace {
+        let footer = serde_json::json!({
+            "format": pomp2::trace::FORMAT, "producer": "test", "pid": 1000 + rank,
+            "rank": rank.to_string(), "origin_ticks": 0, "ns_per_tick": 1.0, "wall_ns": 0,
+            "events": 0, "dropped_events": 0, "trace_limit": 0, "buffer_bytes": 0,
+            "threads": (0..threads).collect::<Vec<_>>(), "regions": [],
+            "host": format!("node{}", rank / 2),
+        });
+        let span = |start: u64, duration: u64, kind: Kind| Span {
+            start,
+            duration,
+            region: 0,
+            kind,
+            task: 0,
+            forked: false,
+        };
+        let threads = (0..threads)
+            .map(|thread| {
+                let start = u64::from(rank * 7 + thread) * 100;
+                let spans = vec![
+                    Span {
+                        forked: thread == 0,
+                        ..span(start, 1000, Kind::Parallel)
+                    },
+                    span(start + 10, 500, Kind::For),
+                    span(start + 600, 300, Kind::Barrier),
+                ];
+                (thread, spans)
+            })
+            .collect();
+        Trace {
+            footer: serde_json::from_value(footer).unwrap(),
+            threads,
+            mpi: Default::default(),
+        }
+    }
+
+    /// Every file of the archive in `dir`, by its path there.
+    fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = std::collections::BTreeMap::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(at) = todo.pop() {
+            for entry in std::fs::read_dir(&at).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    todo.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    files.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
+                }
+            }
+        }
+        files
+    }
+
+    fn write(dir: &Path, traces: &[Trace], locations_per_batch: usize) -> Written {
+        let mut archive = Archive::create(dir, None, traces.len()).unwrap();
+        archive.locations_per_batch = locations_per_batch;
+        for trace in traces {
+            archive.add(trace).unwrap();
+        }
+        archive.finish().unwrap()
+    }
+
+    /// What `otf2-print ARGS` prints of the archive in `dir`, which it
+    /// reads without a word on standard error.
+    fn print(dir: &Path, args: &[&str]) -> String {
+        let printed = Command::new("otf2-print")
+            .args(args)
+            .arg(dir.join("traces.otf2"))
+            .output()
+            .expect("otf2-print (otf2-tools) reads the archive");
+        assert!(printed.status.success(), "{printed:?}");
+        assert!(printed.stderr.is_empty(), "{printed:?}");
+        String::from_utf8(printed.stdout).unwrap()
+    }
+
+    #[test]
+    fn processes_written_in_batches_make_the_archive_one_handle_makes() {
+        let traces: Vec<Trace> = (0..5).map(|rank| trace(rank, 1 + rank % 3)).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let archive = |name: &str| dir.path().join(name);
+        // A batch of each process, batches of up to 4 threads (ranks 1
+        // and 2, of 2 and 3 threads, go to batches of their own), one
+        // batch of all.
+        let written = write(&archive("ones"), &traces, 1);
+        write(&archive("fours"), &traces, 4);
+        write(&archive("whole"), &traces, 1000);
+        assert_eq!(written.locations, 1 + 2 + 3 + 1 + 2);
+        // An enter and a leave of 3 spans per thread, and a fork and a
+        // join on each process's first thread.
+        assert_eq!(written.events, 9 * 3 * 2 + 5 * 2);
+
+        // The same files, byte for byte, but for the anchor's trace id,
+        // which is drawn at random.
+        let whole = files(&archive("whole"));
+        assert_eq!(whole.len(), 2 + 2 * written.locations, "{:?}", whole.keys());
+        let anchor = Path::new("traces.otf2");
+        for name in ["ones", "fours"] {
+            let mut batched = files(&archive(name));
+            assert!(batched.remove(anchor).is_some());
+            let differ: Vec<&PathBuf> = (batched.iter())
+                .filter(|(path, bytes)| whole.get(*path) != Some(bytes))
+                .map(|(path, _)| path)
+                .collect();
+            assert!(differ.is_empty(), "{name}: {differ:?}");
+            assert_eq!(batched.len() + 1, whole.len());
+            let info = |name: &str| {
+                (print(&archive(name), &["-I"]).lines())
+                    .filter(|line| !line.starts_with("Trace identifier"))
+                    .map(|line| line.replace(name, "NAME"))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(info(name), info("whole"));
+        }
+
+        let printed = print(&archive("ones"), &[]);
+        let count = |event: &str| printed.lines().filter(|l| l.starts_with(event)).count();
+        assert_eq!(count("ENTER "), 9 * 3);
+        assert_eq!(count("LEAVE "), 9 * 3);
+        assert_eq!(count("THREAD_FORK "), 5);
     }
 }
