@@ -12,8 +12,8 @@
 //! the definitions and, closed last, the anchor file; the batches' handles
 //! are the others ([`OTHER_WRITER`]).
 
+use super::error::Error;
 use super::library::{self, Otf2};
-use super::Error;
 use std::ffi::{c_void, CStr, CString};
 
 /// The most locations one batch's handle writes: small enough that its
