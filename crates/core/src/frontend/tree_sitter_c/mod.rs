@@ -16,7 +16,6 @@ mod configurations;
 mod nodes;
 mod parse;
 mod pieces;
-mod placement;
 mod prepare;
 mod reuse;
 mod statements;
@@ -27,7 +26,6 @@ use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use nodes::Nodes;
 use prepare::Prepared;
-pub(crate) use prepare::{lock_mentions, parse_raw};
 pub use reuse::Reuse;
 
 /// How much of a file is parsed.
@@ -145,22 +143,17 @@ impl TreeSitterC {
     }
 }
 
-/// Records in `model`, read from `file` by another front end, the
-/// preprocessor branches its directives lie in and their conditions, and
-/// checks that repeating a condition where code is inserted means the same,
-/// as this front end's own reading does.
-pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
-    if let Some(prepared) = Prepared::new(file) {
-        placement::finish(&prepared, model);
-    }
-}
-
 /// What every reading ends with.
 fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // Every reading lists diagnostics by position, each stage's in the
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
-    placement::finish(prepared, &mut model);
+    crate::frontend::c_shared::conditions::finish(
+        prepared.file,
+        &prepared.lines,
+        &prepared.conditionals,
+        &mut model,
+    );
     model
 }
 
