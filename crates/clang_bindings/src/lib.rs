@@ -132,19 +132,10 @@ impl TranslationUnit {
     /// elsewhere. Locations inside macro expansions map to where the
     /// expansion (or the macro argument) is written.
     fn offset(&self, location: CXSourceLocation) -> Option<usize> {
-        let mut file: CXFile = std::ptr::null_mut();
-        let mut offset: c_uint = 0;
-        // SAFETY: plain out-parameters.
-        unsafe {
-            clang_getFileLocation(
-                location,
-                &mut file,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                &mut offset,
-            );
-            (!file.is_null() && clang_File_isEqual(file, self.main) != 0).then_some(offset as usize)
-        }
+        let (file, offset) = file_location(location)?;
+        // SAFETY: both files come from this unit.
+        let main = unsafe { clang_File_isEqual(file, self.main) != 0 };
+        main.then_some(offset)
     }
 
     fn range(&self, range: CXSourceRange) -> Option<Range<usize>> {
@@ -210,24 +201,12 @@ impl TranslationUnit {
         location: CXSourceLocation,
         inclusions: &[(CXFile, usize)],
     ) -> Option<usize> {
-        let mut file: CXFile = std::ptr::null_mut();
-        // SAFETY: plain out-parameters; files compared by libclang.
-        unsafe {
-            clang_getFileLocation(
-                location,
-                &mut file,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-            );
-            if file.is_null() {
-                return None;
-            }
-            inclusions
-                .iter()
-                .find(|(header, _)| clang_File_isEqual(*header, file) != 0)
-                .map(|&(_, at)| at)
-        }
+        let (file, _) = file_location(location)?;
+        inclusions
+            .iter()
+            // SAFETY: files of this unit, compared by libclang.
+            .find(|(header, _)| unsafe { clang_File_isEqual(*header, file) } != 0)
+            .map(|&(_, at)| at)
     }
 
     /// Errors and fatal errors, and what they say.
@@ -504,4 +483,22 @@ unsafe fn string(s: CXString) -> String {
     };
     clang_disposeString(s);
     owned
+}
+
+/// The file `location` lies in (where a macro expansion is written, for
+/// one) and its byte offset there; `None` for a location in no file.
+fn file_location(location: CXSourceLocation) -> Option<(CXFile, usize)> {
+    let mut file: CXFile = std::ptr::null_mut();
+    let mut offset: c_uint = 0;
+    // SAFETY: plain out-parameters.
+    unsafe {
+        clang_getFileLocation(
+            location,
+            &mut file,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut offset,
+        );
+    }
+    (!file.is_null()).then_some((file, offset as usize))
 }
