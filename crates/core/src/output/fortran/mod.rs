@@ -60,7 +60,7 @@ pub fn emit(
         private_vars: private_vars(model, plan),
     };
     super::write_plan(plan, &mut r);
-    r.teams_holding_inserted_code();
+    r.constructs_holding_inserted_code();
     r.conditional_lines();
     // A preprocessed file's marker has no place in Fortran: a blank line
     // takes its place.
