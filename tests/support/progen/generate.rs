@@ -60,6 +60,8 @@ pub enum Feature {
     Reduction,
     /// `reduction(task, +:x)` on a worksharing loop or sections.
     TaskReductionModifierOnWorksharing,
+    /// `reduction(task, +:x)` beside `linear` on one worksharing loop.
+    LinearWithTaskReduction,
     Lastprivate,
     Linear,
     /// `lastprivate` or `linear` on a worksharing loop with a dynamic
@@ -136,6 +138,7 @@ impl Feature {
         Feature::DefaultNoneWithLastprivateCombined,
         Feature::Reduction,
         Feature::TaskReductionModifierOnWorksharing,
+        Feature::LinearWithTaskReduction,
         Feature::Lastprivate,
         Feature::Linear,
         Feature::LastValueOfDynamicSchedule,
@@ -1808,6 +1811,8 @@ impl Generator<'_> {
                     && !combined
                     && !inner.restricted
                     && self.has(Feature::TaskReductionModifierOnWorksharing)
+                    && (self.has(Feature::LinearWithTaskReduction)
+                        || !clauses.iter().any(|c| matches!(c, Clause::Linear(..))))
                     && self.chance(30);
                 clauses.push(Clause::Reduction(
                     if task_modifier { Some("task") } else { None },
