@@ -138,6 +138,31 @@ fn the_c_kernels_of_the_benchmark_read_the_same_in_pieces() {
     assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }
 
+/// Functions the grammar reads with a syntax error (a restrict keyword a
+/// macro spells in a head and in a body, a try block whose handler a macro
+/// writes) are read between their neighbours, not by a parse of the whole
+/// file: the C++ programs of the corpus, one after another, as a code
+/// base of such files is.
+#[test]
+fn functions_with_syntax_errors_are_read_without_the_whole_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/cxx");
+    let macros = std::fs::read_to_string(root.join("code_base_macros.cpp")).unwrap();
+    let file = SourceFile::new("macros.cpp", macros.clone().into_bytes(), Language::Cpp);
+    assert_ne!(assert_same_both_ways(&file), ParseExtent::WholeFile);
+    let mut text = String::new();
+    for (copy, path) in sources()
+        .iter()
+        .filter(|p| p.starts_with(&root))
+        .enumerate()
+    {
+        text.push_str(&format!("#define main main_{copy}\n"));
+        text.push_str(&std::fs::read_to_string(path).unwrap());
+        text.push_str("#undef main\n");
+    }
+    let file = SourceFile::new("all.cpp", text.into_bytes(), Language::Cpp);
+    assert_ne!(assert_same_both_ways(&file), ParseExtent::WholeFile);
+}
+
 /// Pieces of C that generated programs are made of.
 mod generated {
     use proptest::prelude::*;

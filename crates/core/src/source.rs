@@ -39,6 +39,7 @@ impl Bytes {
             // SAFETY: the mapping is read only and private to this
             // process; the file changing under it is the hazard named in
             // the type's documentation.
+            #[allow(unsafe_code)]
             let mapped = unsafe { memmap2::Mmap::map(&file)? };
             return Ok(Bytes::Mapped(std::sync::Arc::new(mapped)));
         }

@@ -5,7 +5,7 @@
 //! (`"M"`) event names each thread.
 
 use crate::identity::ChromeHeader;
-pub use crate::identity::{CHROME_FORMAT as FORMAT, CHROME_VERSION as VERSION};
+pub use crate::identity::{CHROME_VERSION as VERSION, TRACE_FORMAT as FORMAT};
 use crate::profile::{Kind, RegionId};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

@@ -167,8 +167,10 @@ impl ProfileHeader {
     }
 }
 
-/// The value of [`crate::chrome::TraceInfo::format`].
-pub const CHROME_FORMAT: &str = "pomp-trace";
+/// What a trace calls its format, in the runtime's binary file
+/// ([`crate::trace::Footer::format`]) and as Chrome trace JSON
+/// ([`crate::chrome::TraceInfo::format`]) alike: one trace, two spellings.
+pub const TRACE_FORMAT: &str = "pomp-trace";
 /// The version of the Chrome trace this crate writes and reads.
 pub const CHROME_VERSION: u32 = 1;
 
@@ -189,7 +191,7 @@ impl ChromeHeader {
     pub fn identify(&self) -> Identity {
         let info = self.info.as_ref();
         match info.and_then(|i| i.format.as_ref()) {
-            Some(serde_json::Value::String(format)) if format == CHROME_FORMAT => {}
+            Some(serde_json::Value::String(format)) if format == TRACE_FORMAT => {}
             other => return Identity::Foreign(other.map(text_of)),
         }
         match info.and_then(|i| i.version.as_ref()) {

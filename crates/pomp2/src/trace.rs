@@ -31,7 +31,7 @@
 //! none). A span's record is written while its span is open: a message
 //! sent or received lies inside the span of the MPI call that did it.
 
-pub use crate::identity::{is_trace, TRACE_MAGIC as MAGIC};
+pub use crate::identity::{is_trace, TRACE_FORMAT as FORMAT, TRACE_MAGIC as MAGIC};
 use crate::mpi::{CollectiveOp, CommId, Communicator};
 use crate::profile::{Kind, Region, RegionId};
 use serde::{Deserialize, Serialize};
@@ -45,8 +45,6 @@ pub const VERSION: u32 = 2;
 pub const READS: [u32; 2] = [1, 2];
 /// The extension of trace files.
 pub const EXTENSION: &str = "ptrace";
-/// The value of [`Footer::format`].
-pub const FORMAT: &str = "pomp-trace";
 
 /// The tag of a chunk of spans.
 pub const SPANS: u8 = 1;

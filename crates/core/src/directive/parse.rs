@@ -1,12 +1,12 @@
-//! Parsing a directive's text into a [`Directive`](super::Directive).
+//! Parsing a directive's text into a [`Directive`].
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::borrow::Cow;
 use std::ops::{ControlFlow, Range};
 use std::sync::LazyLock;
 
+use super::syntax::{Clause, Directive, Sentinel};
 use super::table::{table, ArgumentUse, ClauseSpec, DirectiveSpec};
-use super::{Clause, Directive, Sentinel};
 use crate::language::Language;
 
 /// Why a directive, or part of it, could not be taken as the table
@@ -912,6 +912,45 @@ impl Scanner<'_> {
         };
         self.pos = start + close + 1;
         Ok(start + 1..start + close)
+    }
+}
+
+/// Reading a clause's arguments.
+impl Clause {
+    /// For clauses of the form `modifier: rest` (if, reduction, lastprivate,
+    /// linear step aside), the modifier part and the rest. Splits only at a
+    /// top-level single `:` (not `::`), so C++ scopes stay intact.
+    pub fn modifier_split(&self) -> (Option<&str>, &str) {
+        let args = self.args.as_deref().unwrap_or("");
+        match top_level_colon(args) {
+            Some(i) => (Some(args[..i].trim()), args[i + 1..].trim()),
+            None => (None, args.trim()),
+        }
+    }
+
+    /// For a clause written `[modifier:] item, item, ...`: its first item,
+    /// and the clause with that item replaced by `replacement`, modifier
+    /// and other items kept (`num_threads(strict: n, 2)` gives `n` and
+    /// `num_threads(strict: pomp2_num_threads, 2)`).
+    pub fn replace_first_item(&self, replacement: &str) -> (String, Clause) {
+        let (modifier, items) = self.modifier_split();
+        let mut items: Vec<String> = split_top_level(items)
+            .into_iter()
+            .map(|item| item.trim().to_string())
+            .collect();
+        let first = std::mem::replace(&mut items[0], replacement.to_string());
+        let list = items.join(", ");
+        let args = match modifier {
+            Some(modifier) => format!("{modifier}: {list}"),
+            None => list,
+        };
+        (first, Clause::new(&self.name, Some(&args)))
+    }
+
+    /// The variables a data-sharing clause lists, reduced to their base
+    /// names (`a[0:n]` → `a`, `s.x` → `s`), without modifiers.
+    pub fn list_items(&self) -> Vec<String> {
+        list_items(self)
     }
 }
 

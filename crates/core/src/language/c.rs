@@ -2,7 +2,7 @@
 
 pub mod lex;
 
-use super::{Facts, Language};
+use super::facts::{Facts, Language};
 
 pub const C: Facts = Facts {
     language: Language::C,

@@ -1,6 +1,6 @@
 //! Fortran, free and fixed form.
 
-use super::{Facts, Language};
+use super::facts::{Facts, Language};
 use std::path::Path;
 
 pub const FREE: Facts = Facts {

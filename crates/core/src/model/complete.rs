@@ -1,7 +1,7 @@
 //! What the model gains from the sites, units and blocks alone, computed
 //! once for every front end.
 
-use super::{DirectiveForm, Found, FoundSite, Model, Site, Unit};
+use super::parts::{DirectiveForm, Found, FoundSite, Model, Site, Unit};
 use crate::directive::Association;
 use crate::source::{SourceFile, Span};
 

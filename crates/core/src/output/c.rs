@@ -18,8 +18,8 @@ pub fn emit(
     file: &SourceFile,
     model: &Model,
     plan: &NamedPlan,
-    config: &super::Config,
-) -> super::Emitted {
+    config: &super::writing::Config,
+) -> super::writing::Emitted {
     let mut r = Renderer {
         file,
         model,
@@ -29,14 +29,14 @@ pub fn emit(
         events: FxHashSet::default(),
         scratch: String::new(),
     };
-    super::write_plan(plan, &mut r);
+    super::writing::write_plan(plan, &mut r);
     // A preprocessed file's marker line gives way to the declarations.
     let marker = config
         .preprocessed
-        .then(|| super::preprocessed_marker(&file.bytes))
+        .then(|| super::writing::preprocessed_marker(&file.bytes))
         .flatten();
     if plan.regions.is_empty() && r.edits.is_empty() && marker.is_none() {
-        return super::Emitted::default();
+        return super::writing::Emitted::default();
     }
     let preamble_at = if file.bytes.starts_with(b"\xEF\xBB\xBF") {
         3
@@ -72,16 +72,16 @@ pub fn emit(
     let mut edits = std::mem::take(&mut r.edits);
     edits.replace(replaced, preamble, i64::MIN, Origin::File);
     if !init.is_empty() {
-        let tail = super::on_lines_of_its_own(file, init);
+        let tail = super::writing::on_lines_of_its_own(file, init);
         edits.insert(file.bytes.len(), tail, i64::MAX, Origin::File);
     }
-    super::Emitted {
+    super::writing::Emitted {
         edits: edits.build(),
         declarations,
     }
 }
 
-impl super::PlanWriter for Renderer<'_> {
+impl super::writing::PlanWriter for Renderer<'_> {
     fn construct(&mut self, construct: &Construct) {
         let (file, model) = (self.file, self.model);
         let site = &model.sites[construct.site];
@@ -102,7 +102,7 @@ impl super::PlanWriter for Renderer<'_> {
         }
         let after_lines = site.lines.end;
         self.push_line_marker(&mut text, file.line_of(after_lines));
-        let order = super::nesting_depth(model, construct.site);
+        let order = super::writing::nesting_depth(model, construct.site);
         let origin = Origin::Site {
             site: construct.site,
             region: Some(construct.region),
@@ -160,7 +160,7 @@ impl super::PlanWriter for Renderer<'_> {
         };
         self.edits.replace(
             site.lines.clone(),
-            super::directive_replacement(text, resume),
+            super::writing::directive_replacement(text, resume),
             0,
             origin,
         );
@@ -309,7 +309,7 @@ struct Renderer<'a> {
     file: &'a SourceFile,
     model: &'a Model,
     plan: &'a NamedPlan,
-    config: &'a super::Config,
+    config: &'a super::writing::Config,
     edits: EditBuilder,
     /// Every event called, for the prototypes (a set looked up for every
     /// call, sorted once when they are written).
@@ -469,7 +469,7 @@ impl Renderer<'_> {
         let directive_line = self.file.line_of(self.model.sites[site].span.start);
         self.push_pragma(&mut text, directive, directive_line);
         text.push_str(&self.line_marker(self.file.line_of(lines.end)));
-        let order = super::nesting_depth(self.model, site);
+        let order = super::writing::nesting_depth(self.model, site);
         let origin = Origin::Site { site, region: None };
         self.edits.replace(lines, text, order, origin.clone());
         (order, origin)
@@ -568,7 +568,7 @@ impl Renderer<'_> {
     /// What the code inserted into the file needs declared before it:
     /// headers, prototypes, the regions' handles and CTC strings;
     /// `at_marker` when they take the place of a preprocessed file's
-    /// [`super::PREPROCESSED_MARKER`], after its headers.
+    /// [`super::writing::PREPROCESSED_MARKER`], after its headers.
     fn preamble(&self, at_marker: bool) -> String {
         // A handle and a CTC string for each region: sized once, as a file
         // dense with directives makes megabytes of them. A CTC string
@@ -682,7 +682,7 @@ impl Renderer<'_> {
 
     /// A region's static context descriptor of the original interface.
     fn descriptor(&self, region: &Region, next: Option<&Region>) -> String {
-        let fields = super::Pomp1Descriptor::of(self.model, region);
+        let fields = super::writing::Pomp1Descriptor::of(self.model, region);
         let next = next.map_or("0".to_string(), |n| format!("&{}", n.handle));
         // OPARI 1.1's library finds them through the link-time table.
         let linkage = match self.plan.interface {

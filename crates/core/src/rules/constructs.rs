@@ -1,7 +1,18 @@
 //! Constructs: each directive's leaves and their layers of calls, the
 //! clauses a split distributes, the barrier that closes it, and its region.
 
-use super::*;
+use super::config::{Interface, FORTRAN_THREAD_PRIVATE};
+use super::ctc;
+use super::plan::{Construct, Layer, PompAction, Region, Var, UNTIED_MADE_TIED};
+use super::planner::{names, Planner};
+use super::split;
+use super::table;
+use super::table::{rules, Arg, Call, EventFamily, Shape};
+use crate::diagnostics::{Advice, Diagnostic};
+use crate::directive::{table as directive_table, Clause, Directive, Role};
+use crate::model::{DirectiveForm, Site};
+use pomp2::ctc::ImplicitBarrier;
+use std::borrow::Cow;
 
 impl Planner<'_> {
     pub(super) fn construct(&mut self, index: usize, site: &Site) {

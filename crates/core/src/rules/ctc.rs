@@ -2,7 +2,6 @@
 //! CTC parser, with pomp's own fields after its terminator.
 
 use super::table::rules;
-use super::Region;
 use crate::directive::Directive;
 use crate::model::Model;
 use pomp2::ctc::{keys, opari2};
@@ -67,42 +66,4 @@ pub fn aux(
     }
     aux.extend(clauses.into_iter().map(|(k, v)| (k.to_owned(), v)));
     aux
-}
-
-/// Appends the region's CTC string to `out`, written through `scratch`:
-/// its OPARI2 type, the lines of its opening and closing and its facts.
-/// With pomp's extended events (`pomp_id` given) its own part follows:
-/// the construct's precise type where OPARI2 has no name for it, the
-/// region's IDF id, its enclosing unit and how its closing barrier is
-/// measured.
-pub fn push_ctc_string(
-    file_names: &[String],
-    region: &Region,
-    pomp_id: Option<&pomp2::RegionId>,
-    scratch: &mut String,
-    out: &mut String,
-) {
-    let lines = |lines: crate::source::Lines| pomp2::ctc::SourceRangeView {
-        file: &file_names[lines.file.index()],
-        first_line: lines.first as u32,
-        last_line: lines.last as u32,
-    };
-    let extended = pomp_id.is_some();
-    let pomp_id = pomp_id.map(|id| id.to_string());
-    let view = pomp2::ctc::ContextView {
-        region_type: &region.opari2_type,
-        pomp_type: Some(region.region_type.as_str())
-            .filter(|precise| extended && *precise != region.opari2_type),
-        start: Some(lines(region.start_lines)),
-        end: Some(lines(region.end_lines)),
-        attributes: &region.aux,
-        pomp_id: pomp_id.as_deref(),
-        unit: region.unit.as_deref().filter(|_| extended),
-        code_kind: region.code_kind.filter(|_| extended),
-        implicit_barrier: region
-            .implicit_barrier
-            .filter(|_| extended)
-            .unwrap_or_default(),
-    };
-    pomp2::ctc::push_view(&view, scratch, out);
 }

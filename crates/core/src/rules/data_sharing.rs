@@ -5,7 +5,11 @@
 //! them.
 
 use super::constructs::lists_variable;
-use super::*;
+use super::plan::{BareDirective, PompAction, ValueScope, Var, MAX_THREADS_VAR};
+use super::planner::Planner;
+use crate::directive::{table as directive_table, Clause, Directive, Team};
+use crate::model::{DirectiveForm, Site};
+use crate::source::Span;
 
 impl Planner<'_> {
     /// The `teams` construct whose region `site` is strictly nested in,

@@ -2,11 +2,14 @@
 //! `Begin`/`End` calls and CTC form as a hand-marked user region, named
 //! after the function.
 
+use super::plan::{FunctionRegion, Region};
+use super::planner::Planner;
 use super::user_regions::user_region_type;
-use super::*;
+use crate::directive::{table as directive_table, Role};
 use crate::language::Family;
 use crate::model::CodeKind;
-use plan::FunctionRegion;
+use crate::model::{Model, Site};
+use crate::source::Span;
 
 impl Planner<'_> {
     /// A region for each function the front end handed over, but those

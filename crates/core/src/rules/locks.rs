@@ -1,8 +1,10 @@
 //! The ranges where nothing is instrumented (device code, `noinstrument`
 //! stretches), and lock routine calls renamed outside them.
 
-use super::*;
+use super::planner::Planner;
+use crate::directive::Role;
 use crate::model::LockCall;
+use crate::source::Span;
 
 impl Planner<'_> {
     /// Ranges where nothing is instrumented: device code and the stretches

@@ -10,14 +10,15 @@ mod data_sharing;
 mod functions;
 mod locks;
 mod plan;
+mod planner;
 mod split;
 pub mod table;
 mod user_regions;
 
-use crate::diagnostics::{Advice, Diagnostic};
-use crate::directive::{table as directive_table, Association, Clause, Directive, Role, Team};
-use crate::model::{DirectiveForm, Model, Site};
-use crate::source::{SourceFile, Span};
+use crate::diagnostics::Diagnostic;
+use crate::directive::Association;
+use crate::model::{DirectiveForm, Model};
+use crate::source::SourceFile;
 pub use config::{Config, EventSet, Interface, Library, FORTRAN_THREAD_PRIVATE};
 pub use data_sharing::has_restrictive_default;
 pub use functions::is_program;
@@ -25,8 +26,8 @@ pub use plan::{
     unique_name, BareDirective, Construct, FunctionRegion, Layer, NamedPlan, Plan, PompAction,
     Region, RegionExit, ValueScope, Var, MAX_THREADS_VAR, UNTIED_MADE_TIED,
 };
+use planner::Planner;
 pub use pomp2::ctc::ImplicitBarrier;
-use std::borrow::Cow;
 pub use table::{rules, Arg, Call, EventFamily, Pair, Shape};
 
 /// Apply the rules to a model: the plan, without the file's names
@@ -48,27 +49,6 @@ pub fn check(file: &SourceFile, model: &Model, options: &Config) -> Plan {
     };
     planner.run();
     planner.plan
-}
-
-struct Planner<'a> {
-    file: &'a SourceFile,
-    model: &'a Model,
-    options: &'a Config,
-    plan: Plan,
-    site_region: Vec<Option<usize>>,
-    /// Sites a `cancel` or `cancellation point` inside them names, each
-    /// with the first such directive.
-    cancelled: std::collections::BTreeMap<usize, usize>,
-    /// `teams` sites whose parallel regions need [`Var::MaxThreads`].
-    teams_max_threads: std::collections::BTreeSet<usize>,
-    /// Combined loop constructs whose splitting lists iteration variables
-    /// on an enclosing leaf, with those variables.
-    listed_iteration_variables: Vec<(usize, Vec<String>)>,
-    /// The names of the user regions `--filter` left alone, open.
-    filtered_user_regions: Vec<String>,
-    /// The file's unique name part, for the original interface's
-    /// descriptors (the same [`Plan::named`] gives it).
-    descriptor_names: Option<String>,
 }
 
 /// The constructs that a cancellation directive inside them names: the
@@ -147,46 +127,6 @@ impl Planner<'_> {
         self.parents();
     }
 
-    fn disabled(&self, rule: &str, region_type: &str) -> bool {
-        names(&self.options.disable, rule, region_type)
-    }
-
-    fn wanted(&self, name: &str, rule: &table::ConstructRule) -> bool {
-        match self.options.interface {
-            Interface::Pomp1Paper => rules().pomp1.constructs.iter().any(|c| c == name),
-            Interface::Pomp1 => {
-                let pomp1 = &rules().pomp1;
-                pomp1.constructs.iter().any(|c| c == name)
-                    && !pomp1.opari_lacks.iter().any(|c| c == name)
-            }
-            Interface::Pomp2 => {
-                !(rule.set == EventFamily::Extended && self.options.events == EventSet::Opari2)
-            }
-        }
-    }
-
-    /// Does the measurement library define `event` (as the interface's
-    /// rules name it) for this file's language? pomp's runtime defines all.
-    fn defines(&self, event: &str) -> bool {
-        self.options
-            .library
-            .as_ref()
-            .is_none_or(|library| library.defines(event, self.file.language.is_fortran()))
-    }
-
-    fn defines_all<'c>(&self, calls: impl IntoIterator<Item = &'c Call>) -> bool {
-        calls.into_iter().all(|call| self.defines(call.event))
-    }
-
-    /// Are regions measured in OPARI2's structure? Then a combined
-    /// construct's region is one of OPARI2's types (its other parts stay
-    /// unmeasured, as OPARI2 leaves them) and every barrier a library must
-    /// see is explicit: for `--pomp=opari2`, and for every library but
-    /// pomp's runtime, which alone infers a parallel region's barrier.
-    fn opari2_structure(&self) -> bool {
-        self.options.events == EventSet::Opari2 || self.options.library.is_some()
-    }
-
     /// The directives of a C++ `omp::sequence` attribute each own a part of
     /// its text, so when one is written as a `#pragma` line the others must
     /// be too: those not instrumented are written as they are.
@@ -246,20 +186,6 @@ impl Planner<'_> {
             region.parent = parent;
         }
     }
-}
-
-/// Does a set of construct and group names (`--disable`) name the leaf
-/// construct `rule` of a construct of `region_type`? `omp` names all.
-fn names(set: &std::collections::BTreeSet<String>, rule: &str, region_type: &str) -> bool {
-    if set.contains("omp") || set.contains(rule) || set.contains(region_type) {
-        return true;
-    }
-    let table = directive_table();
-    set.iter().any(|group| {
-        table
-            .group(group)
-            .is_some_and(|members| members.iter().any(|m| m == rule || m == region_type))
-    })
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The plan: what the rules decide for a file, language-neutral, made
 //! once and never changed. [`Plan::named`] adds the file's names.
 
-use super::ctc;
-use super::{rules, Call, Config, EventSet, ImplicitBarrier, Interface, Pair, Shape};
+use super::config::{Config, EventSet, Interface};
+use super::table::{rules, Call, Pair, Shape};
 use crate::diagnostics::Diagnostic;
 use crate::directive::Directive;
 use crate::model::{LockCall, Model};
 use crate::source::{Lines, SourceFile, Span};
+use pomp2::ctc::ImplicitBarrier;
 use std::borrow::Cow;
 
 /// A measured region: one per instrumented construct (a combined construct
@@ -344,7 +345,7 @@ impl NamedPlan {
     /// output that writes each string once need not hold them.
     pub fn push_ctc(&self, region: &Region, scratch: &mut String, out: &mut String) {
         let pomp_id = self.ctc_extended.then(|| self.region_id(region.id));
-        ctc::push_ctc_string(&self.file_names, region, pomp_id.as_ref(), scratch, out);
+        push_ctc_string(&self.file_names, region, pomp_id.as_ref(), scratch, out);
     }
 
     /// The name of the file `lines` lie in, as CTC strings and the IDF
@@ -399,6 +400,44 @@ impl NamedPlan {
             .chain(self.user_registration())
             .collect()
     }
+}
+
+/// Appends the region's CTC string to `out`, written through `scratch`:
+/// its OPARI2 type, the lines of its opening and closing and its facts.
+/// With pomp's extended events (`pomp_id` given) its own part follows:
+/// the construct's precise type where OPARI2 has no name for it, the
+/// region's IDF id, its enclosing unit and how its closing barrier is
+/// measured.
+fn push_ctc_string(
+    file_names: &[String],
+    region: &Region,
+    pomp_id: Option<&pomp2::RegionId>,
+    scratch: &mut String,
+    out: &mut String,
+) {
+    let lines = |lines: crate::source::Lines| pomp2::ctc::SourceRangeView {
+        file: &file_names[lines.file.index()],
+        first_line: lines.first as u32,
+        last_line: lines.last as u32,
+    };
+    let extended = pomp_id.is_some();
+    let pomp_id = pomp_id.map(|id| id.to_string());
+    let view = pomp2::ctc::ContextView {
+        region_type: &region.opari2_type,
+        pomp_type: Some(region.region_type.as_str())
+            .filter(|precise| extended && *precise != region.opari2_type),
+        start: Some(lines(region.start_lines)),
+        end: Some(lines(region.end_lines)),
+        attributes: &region.aux,
+        pomp_id: pomp_id.as_deref(),
+        unit: region.unit.as_deref().filter(|_| extended),
+        code_kind: region.code_kind.filter(|_| extended),
+        implicit_barrier: region
+            .implicit_barrier
+            .filter(|_| extended)
+            .unwrap_or_default(),
+    };
+    pomp2::ctc::push_view(&view, scratch, out);
 }
 
 /// Hash of path and content: the same input always gives the same names,

@@ -1,7 +1,14 @@
 //! User regions and the control directives of pomp's own sentinel, and
 //! the jumps that leave a user region and must close it first.
 
-use super::*;
+use super::config::Interface;
+use super::plan::{PompAction, RegionExit};
+use super::planner::Planner;
+use super::table::rules;
+use crate::diagnostics::Diagnostic;
+use crate::directive::{table as directive_table, Role};
+use crate::model::Site;
+use crate::source::Span;
 
 impl Planner<'_> {
     pub(super) fn pomp_directive(

@@ -11,8 +11,8 @@
 //! it was included, as OPARI2 recognises it) are the library's.
 
 use crate::language::{Family, Language};
-use crate::source::Span;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 
 /// The file a position lies in: the input itself, or a file a marker names.
@@ -63,7 +63,7 @@ pub struct NamedFile {
 #[derive(Clone, Debug)]
 struct Marker {
     /// The marker's own lines.
-    span: Span,
+    span: Range<usize>,
     /// The physical line (1-based) after the marker: the first it places.
     from: usize,
     /// Where that line lies.
@@ -102,7 +102,7 @@ impl LineMap {
         if !may_hold_markers(bytes) {
             return map;
         }
-        let lines: Vec<Span> = match language.family() {
+        let lines: Vec<Range<usize>> = match language.family() {
             Family::C => {
                 let mut tokens = crate::language::c::lex::Tokens::new(bytes, 0..bytes.len());
                 std::iter::from_fn(|| tokens.next_preprocessor_line())
@@ -196,7 +196,7 @@ impl LineMap {
     }
 
     /// The markers' lines that overlap `range`, in order.
-    pub fn spans_within(&self, range: Span) -> impl Iterator<Item = &Span> {
+    pub fn spans_within(&self, range: Range<usize>) -> impl Iterator<Item = &Range<usize>> {
         let first = self.markers.partition_point(|m| m.span.end <= range.start);
         self.markers[first..]
             .iter()

@@ -6,7 +6,8 @@
 
 use super::figures::{self, RowKey, RunFigures};
 use super::regions::{self, TreeNode};
-use super::{ratio, ProfileInfo};
+use super::run::ProfileInfo;
+use super::share::ratio;
 use crate::join::{Catalog, Matching, RegionInfo};
 use crate::load::Run;
 use pomp2::profile::Kind;

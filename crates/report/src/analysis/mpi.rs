@@ -112,7 +112,7 @@ impl MpiTallies {
             point_to_point_ns: p2p,
             collective_ns: collective,
             other_ns: other,
-            share: super::ratio(self.time.total(), thread_time_ns),
+            share: super::share::ratio(self.time.total(), thread_time_ns),
             messages_sent,
             bytes_sent,
             messages_received,
@@ -205,7 +205,7 @@ pub fn functions(
                 call_sites,
                 visits: visits.over_profiles(ranks),
                 inclusive_ns: time.over_profiles(ranks),
-                share: super::ratio(time.total(), thread_time_ns),
+                share: super::share::ratio(time.total(), thread_time_ns),
             }
         })
         .collect();

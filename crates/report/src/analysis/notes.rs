@@ -2,8 +2,8 @@
 //! several profiles (ranks), each condition is said once, with the ranks
 //! that have it and how much of it they had.
 
+use super::run::RunInfo;
 use super::spread::{Ranks, Tally};
-use super::RunInfo;
 use crate::join::Catalog;
 use crate::load::Run;
 use pomp2::profile::Throttling;

@@ -10,7 +10,7 @@
 
 pub use super::classes::{Class, Part};
 use super::figures::{RowKey, RunFigures};
-use super::ratio;
+use super::share::ratio;
 use super::spread::{Ranks, Spread, Tally};
 use crate::join::{Catalog, Matching};
 use crate::load::Run;

@@ -3,7 +3,7 @@
 //! profile by profile.
 
 use super::figures::{RowFigures, RowKey, RunFigures, TreeFigures};
-use super::ratio;
+use super::share::ratio;
 use super::spread::{Ranks, Spread, Tally};
 use crate::join::Catalog;
 use pomp2::profile::Kind;

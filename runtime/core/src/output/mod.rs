@@ -3,6 +3,7 @@
 
 pub(crate) mod chunks;
 pub(crate) mod files;
+mod identity;
 mod profile;
 mod summary;
 pub(crate) mod trace;
@@ -13,7 +14,7 @@ use crate::regions;
 use crate::state::ThreadState;
 use crate::thread::{self, ThreadData};
 use files::Destination;
-use pomp2::clock::ClockSync;
+use identity::Identity;
 use pomp2::experiment::FileKind;
 use pomp2::profile::Throttling;
 use std::io;
@@ -24,33 +25,6 @@ use writing::{warn, write_atomically};
 /// How long to wait for a thread to finish the event it is recording. Only
 /// a program that exits while other threads still run can make us wait.
 const IDLE_WAIT: Duration = Duration::from_secs(2);
-
-/// Who wrote the files, as the profile and the trace both say.
-pub struct Identity {
-    pub rank: Option<String>,
-    pub ranks: Option<u32>,
-    pub host: String,
-    pub experiment: Option<String>,
-    pub clock: ClockSync,
-}
-
-impl Identity {
-    fn of(destination: &Destination) -> Identity {
-        Identity {
-            rank: crate::process::rank().map(|rank| rank.to_string()),
-            ranks: crate::process::ranks(),
-            host: crate::process::host().to_string(),
-            experiment: match destination {
-                Destination::Experiment(chosen) => Some(chosen.run.clone()),
-                _ => None,
-            },
-            clock: ClockSync {
-                origin_monotonic_ns: clock::origin_monotonic_ns(),
-                offsets: crate::mpi::world::offsets(),
-            },
-        }
-    }
-}
 
 pub fn finish() {
     if !crate::freeze() {

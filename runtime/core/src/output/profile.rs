@@ -18,7 +18,7 @@ pub struct Run<'a> {
     pub throttling: Throttling,
     pub trace: Option<TraceSummary>,
     pub states: &'a [(&'a ThreadData, &'a ThreadState)],
-    pub identity: &'a super::Identity,
+    pub identity: &'a super::identity::Identity,
 }
 
 fn region_ref(id: RegionId) -> Option<RegionId> {

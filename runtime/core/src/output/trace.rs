@@ -77,7 +77,7 @@ pub struct Run<'a> {
     pub regions: &'a [Region],
     /// Where the trace goes; none when it has no place.
     pub path: Option<PathBuf>,
-    pub identity: &'a super::Identity,
+    pub identity: &'a super::identity::Identity,
 }
 
 /// Appends every thread's last chunk and the footer, and moves the file to

@@ -9,8 +9,8 @@
 //! publishes a pointer ([`crate::team::publish_path`]) and a worker
 //! recognises the path it began under last by that pointer alone.
 
-use super::tree::{CallTree, NodeIndex, ROOT};
-use super::{ThreadState, MAX_TREE_DEPTH};
+use super::tree::{CallTree, NodeIndex, WorkerPath, MAX_TREE_DEPTH, ROOT};
+use super::ThreadState;
 use crate::team::ForkPath;
 
 impl ForkPath {
@@ -42,21 +42,6 @@ impl ForkPath {
         tree.node_mut(node).fork_path = Some(path);
         path
     }
-}
-
-/// The path a worker began its last part of a parallel region under, and
-/// its node for it.
-#[derive(Clone, Copy)]
-pub struct WorkerPath {
-    path: Option<&'static ForkPath>,
-    node: NodeIndex,
-}
-
-impl WorkerPath {
-    pub const ROOT: WorkerPath = WorkerPath {
-        path: None,
-        node: ROOT,
-    };
 }
 
 impl ThreadState {

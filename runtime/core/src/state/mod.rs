@@ -14,14 +14,16 @@
 mod fork_path;
 mod frame;
 pub mod mpi;
+mod mpi_counts;
 mod parallel;
 mod tasks;
 pub(crate) mod tree;
 mod untimed;
 
-use fork_path::WorkerPath;
 pub use frame::{ForkState, Frame, Timing};
+use mpi_counts::ThreadMpi;
 pub use tasks::Tasks;
+use tree::WorkerPath;
 pub use tree::{CallTree, NodeIndex, NO_NODE, ROOT};
 
 use crate::clock::Clock;
@@ -31,13 +33,6 @@ use crate::throttle::{Rule, Throttler};
 use crate::trace::ThreadTrace;
 use pomp2::profile::{Breakdown, Kind};
 use pomp2::trace::Span;
-
-/// What opens below a node this deep is folded into one child of it per
-/// region and kind, which counts visits and reads no clock: the time stays
-/// in the node at the limit. The limit is on the tree, not the stack: task
-/// instances hang off the root, so a task-recursive code's stack grows far
-/// deeper than its tree.
-pub use pomp2::profile::MAX_TREE_DEPTH;
 
 /// How a frame opens: timed by whom, where its parallel region is, the
 /// task a task creation creates, and the node it opens under.
@@ -98,7 +93,7 @@ pub struct ThreadState {
     pub events: u64,
     pub trace: ThreadTrace,
     pub throttler: Throttler,
-    pub mpi: mpi::ThreadMpi,
+    pub mpi: ThreadMpi,
 }
 
 impl ThreadState {
@@ -116,7 +111,7 @@ impl ThreadState {
             events: 0,
             trace: ThreadTrace::new(settings.trace, index),
             throttler: Throttler::new(settings.throttle),
-            mpi: mpi::ThreadMpi::default(),
+            mpi: ThreadMpi::default(),
         }
     }
 

@@ -7,36 +7,12 @@
 //! program's profile is read for, and an MPI call costs far more than the
 //! clock reads that time it.
 
-use super::{NodeIndex, ThreadState};
+use super::ThreadState;
 use crate::clock::Clock;
 use crate::regions::RegionId;
 use pomp2::mpi::Class;
 use pomp2::profile::{Kind, MpiTotals};
 use pomp2::trace::{MpiEvent, MpiRecord};
-
-#[derive(Default)]
-pub struct ThreadMpi {
-    /// Times in clock ticks until rescaled; `None` until the thread's first
-    /// MPI call.
-    pub totals: Option<MpiTotals>,
-    /// Bytes sent and received, by call-path node (indices are dense:
-    /// the vector grows to the largest node that moved any).
-    bytes: Vec<(u64, u64)>,
-    /// When the thread's current (or last) MPI call began: the time of
-    /// what begins in it (see `pomp2::trace::MpiRecord`).
-    call_start: u64,
-}
-
-impl ThreadMpi {
-    fn totals(&mut self) -> &mut MpiTotals {
-        self.totals.get_or_insert_with(MpiTotals::default)
-    }
-
-    /// The bytes node `node` sent and received.
-    pub fn bytes_of(&self, node: NodeIndex) -> (u64, u64) {
-        self.bytes.get(node as usize).copied().unwrap_or_default()
-    }
-}
 
 /// When an MPI record is timed: at the start of its call, or now.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The thread state's rooms working together, event by event.
 
 use super::tasks::{TaskRelation, TASK_COUNTER_BITS};
-use super::tree::{Node, Throttled};
+use super::tree::{Node, Throttled, MAX_TREE_DEPTH};
 use super::*;
 use crate::regions::NO_REGION;
 

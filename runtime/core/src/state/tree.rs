@@ -4,7 +4,14 @@
 
 use crate::regions::{RegionId, NO_REGION};
 use crate::team::ForkPath;
-use pomp2::profile::{Kind, MAX_TREE_DEPTH};
+use pomp2::profile::Kind;
+
+/// What opens below a node this deep is folded into one child of it per
+/// region and kind, which counts visits and reads no clock: the time stays
+/// in the node at the limit. The limit is on the tree, not the stack: task
+/// instances hang off the root, so a task-recursive code's stack grows far
+/// deeper than its tree.
+pub use pomp2::profile::MAX_TREE_DEPTH;
 
 pub type NodeIndex = u32;
 pub const ROOT: NodeIndex = 0;
@@ -233,4 +240,19 @@ impl CallTree {
             }
         }
     }
+}
+
+/// The path a worker began its last part of a parallel region under, and
+/// its node for it.
+#[derive(Clone, Copy)]
+pub struct WorkerPath {
+    pub(super) path: Option<&'static ForkPath>,
+    pub(super) node: NodeIndex,
+}
+
+impl WorkerPath {
+    pub const ROOT: WorkerPath = WorkerPath {
+        path: None,
+        node: ROOT,
+    };
 }

@@ -10,7 +10,7 @@ use super::protocol::{self, Reply, Request, READY, SETTLE_PATIENCE};
 use anyhow::{Context as _, Result};
 use inotify::{EventMask, Inotify};
 use log::Log;
-use places::{Place, Places};
+use places::{Place, Places, COOKIE};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -21,9 +21,6 @@ use watches::Watches;
 
 /// A watcher nobody asked for so long stops.
 pub const IDLE: Duration = Duration::from_secs(60 * 60);
-/// Files the watcher makes in the cache directory to learn when it has
-/// seen every event from before them.
-const COOKIE: &str = "cookie-";
 
 struct Shared {
     log: Mutex<Log>,

@@ -1,8 +1,11 @@
 //! What a path that changed is to the watcher: part of the tree, of the
 //! mirror, one of its own cookies, or nothing it counts.
 
-use super::COOKIE;
 use std::path::{Path, PathBuf};
+
+/// Files the watcher makes in the cache directory to learn when it has
+/// seen every event from before them.
+pub const COOKIE: &str = "cookie-";
 
 /// What a path that changed is to the watcher.
 #[derive(Debug, PartialEq, Eq)]

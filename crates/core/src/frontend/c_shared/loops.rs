@@ -4,7 +4,8 @@
 //! variable declared elsewhere (`for (i = 0; ...)`) or declares its own
 //! (`for (int i = 0; ...)`).
 
-use super::{Init, Kind, Reading, Syntax};
+use super::reading::Reading;
+use super::syntax::{Init, Kind, Syntax};
 use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
 

@@ -7,25 +7,25 @@
 //! sections go, how functions are named and which jumps matter is
 //! decided here, once.
 
+pub(crate) mod conditions;
+mod directives;
 mod loops;
+mod reading;
 pub(crate) mod regions;
 pub(crate) mod syntax;
 mod units;
 mod unknown;
 
+pub(crate) use directives::{lock_mentions, parse_raw, Parse};
 pub(crate) use syntax::{After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax};
-pub(crate) use units::qualified_name;
 
 use crate::diagnostics::Diagnostic;
-use crate::directive::{Association, DirectiveError, Parsed, Problem};
+use crate::directive::{Association, Problem};
 use crate::frontend::lexical::scan::{RawDirective, RawKind};
 use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::Span;
-
-/// A directive's parse; `None` for a directive inside a macro's
-/// definition, which is not parsed.
-pub(crate) type Parse = Option<Result<Parsed, DirectiveError>>;
+use reading::Reading;
 
 /// `found` with the model of `directives` (each with its parse) and of
 /// the lock routines' names at `mentions`, all of which `syntax` covers.
@@ -49,16 +49,6 @@ pub(crate) fn read<S: Syntax>(
     reading.exits(&functions);
     reading.declared_by_attribute();
     reading.model
-}
-
-struct Reading<'s, S: Syntax> {
-    syntax: &'s S,
-    model: Found,
-    /// The statement each site's block is, by site index: `None` for
-    /// sites without a block and for blocks that are conditionals.
-    statements: Vec<Option<S::Node>>,
-    /// Directives the table does not know.
-    unknown: Vec<Span>,
 }
 
 /// A directive's block as read.

@@ -10,7 +10,8 @@
 //! region when the body's scope is left. So only the body's braces matter
 //! here, never its statements.
 
-use super::{qualified_name, CallForm, Kind, Syntax};
+use super::syntax::{CallForm, Kind, Syntax};
+use super::units::qualified_name;
 use crate::model::{CodeKind, CodeRegions, Exit, Found, Function};
 use crate::source::Span;
 

@@ -2,7 +2,8 @@
 //! names, the calls of lock routines, the jumps that may leave a user
 //! region, and functions a `declare target` attribute makes device code.
 
-use super::{Kind, Reading, Syntax};
+use super::reading::Reading;
+use super::syntax::{Kind, Syntax};
 use crate::directive::Role;
 use crate::model::{Exit, LockCall, Unit};
 use crate::source::Span;

@@ -4,7 +4,8 @@
 //! what that construct allows inside (device code, task graphs that are
 //! replayed without their generating code, blocks that admit no calls).
 
-use super::{After, Reading, Syntax};
+use super::reading::Reading;
+use super::syntax::{After, Syntax};
 use crate::diagnostics::Diagnostic;
 use crate::directive::DirectiveError;
 use crate::frontend::lexical::scan::RawDirective;

@@ -4,9 +4,9 @@
 //! nest or statement from the tree, followed by an optional end directive;
 //! `section` directives divide their `sections` construct.
 
+use super::analysis::Analysis;
 use super::lines::LineKind;
 use super::units::named_child_of_kind;
-use super::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{Association, Directive};
 use crate::model::FoundSite;

@@ -8,6 +8,7 @@
 //! `atomic` take their loop nest or statement from the tree; program units
 //! and the end of their specification parts come from the tree too.
 
+mod analysis;
 mod conditionals;
 mod constructs;
 mod lines;
@@ -25,7 +26,7 @@ use crate::frontend::unknown::{clause_left_as_written, invalid_directive};
 use crate::language::Language;
 use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::{SourceFile, Span};
-use lines::Scan;
+use analysis::{Analysis, UnknownDirective};
 use parse_text::ParseText;
 use tree_sitter::{Node, Parser, Tree};
 
@@ -95,22 +96,6 @@ fn parse_fortran(text: &[u8]) -> Tree {
         .expect("parsing without a timeout or cancellation flag finishes")
 }
 
-pub(crate) struct Analysis<'a> {
-    file: &'a SourceFile,
-    scan: &'a Scan,
-    parse: &'a ParseText,
-    tree: &'a Tree,
-    /// The tree node of each unit in [`Found::units`].
-    unit_nodes: Vec<Node<'a>>,
-    model: Found,
-    /// The unit of each of `model.sites`, once the units are read.
-    site_units: Vec<Option<usize>>,
-    /// Directives the table does not know.
-    unknown: Vec<unknown::UnknownDirective>,
-    /// The code beyond directives read as regions.
-    regions: crate::model::CodeRegions,
-}
-
 impl<'a> Analysis<'a> {
     fn sites(&mut self) {
         // Names of open user regions: Fortran names are case-insensitive,
@@ -160,7 +145,7 @@ impl<'a> Analysis<'a> {
                         .split_whitespace()
                         .collect::<String>()
                         .to_ascii_lowercase();
-                    self.unknown.push(unknown::UnknownDirective {
+                    self.unknown.push(UnknownDirective {
                         sentinel: raw.sentinel,
                         span: text_span(self.file, raw, &error.span),
                         lines: raw.lines.clone(),

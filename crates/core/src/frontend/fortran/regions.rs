@@ -4,8 +4,8 @@
 //! (`return`, `exit` or `cycle` naming an outer construct, `go to`,
 //! `stop`) are the model's exits, closed as a function region's are.
 
+use super::analysis::Analysis;
 use super::units::named_child_of_kind;
-use super::Analysis;
 use crate::model::{CodeKind, Function};
 use crate::source::Span;
 use tree_sitter::Node;

@@ -1,6 +1,6 @@
 //! Program units, the end of their specification parts, and lock calls.
 
-use super::Analysis;
+use super::analysis::Analysis;
 use crate::diagnostics::Diagnostic;
 use crate::language::fortran::fixed_form;
 use crate::language::Language;

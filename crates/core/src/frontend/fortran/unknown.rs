@@ -10,22 +10,11 @@
 //! makes explicit and its exit call), which would then come before the
 //! unknown directive's end and break the nesting.
 
+use super::analysis::{Analysis, UnknownDirective};
 use super::lines::LineKind;
-use super::Analysis;
 use crate::diagnostics::Diagnostic;
-use crate::directive::{Association, DirectiveError, Sentinel};
+use crate::directive::{Association, Sentinel};
 use crate::frontend::unknown::directive_left_as_written;
-use crate::source::Span;
-
-/// A directive whose name the table does not know.
-pub(crate) struct UnknownDirective {
-    pub sentinel: Sentinel,
-    pub span: Span,
-    pub lines: Span,
-    /// Its name as written, lowercase, without blanks: `foo`, `endfoo`.
-    pub name: String,
-    pub error: DirectiveError,
-}
 
 impl Analysis<'_> {
     /// Reports every unknown directive and keeps the code each may apply

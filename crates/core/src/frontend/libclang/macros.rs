@@ -7,12 +7,12 @@
 //! the macro turns into the string (`#define OMP(x) _Pragma(#x)`). Every
 //! other use is reported and left alone, with the code it applies to.
 
-use super::translation_unit::Class;
 use super::tree::Tree;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::source::Span;
 use clang_sys::CXCursor_MacroExpansion;
+use pomp_clang_bindings::Class;
 
 /// A use of a macro that produces a directive.
 pub struct Produced {

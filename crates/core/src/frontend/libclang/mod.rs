@@ -24,18 +24,17 @@ mod library;
 mod macros;
 mod reader;
 mod syntax;
-mod translation_unit;
 mod tree;
 
 pub use compile_flags::{CompileFlags, Compiler, CompilerHandle};
 pub use library::{available, INSTALL_HINT};
+pub use reader::Facts;
 
 use super::reading::FrontEnd;
 use crate::diagnostics::{Advice, Diagnostic};
 use crate::model::Found;
-use crate::source::{SourceFile, Span};
-use translation_unit::ClangDiagnostic;
-use translation_unit::TranslationUnit;
+use crate::source::SourceFile;
+use pomp_clang_bindings::{ClangDiagnostic, TranslationUnit};
 
 /// The libclang front end, reading with `flags`.
 pub struct Clang {
@@ -141,15 +140,6 @@ fn read_errors(file: &SourceFile, diagnostics: Vec<ClangDiagnostic>) -> Vec<Diag
         errors[last] = errors[last].clone().with_note(note);
     }
     errors
-}
-
-/// What the clang front end saw besides the model.
-#[derive(Clone, Debug, Default)]
-pub struct Facts {
-    /// The ranges the preprocessor skipped.
-    pub skipped: Vec<Span>,
-    /// Where directives come from macros: each use of such a macro.
-    pub macro_uses: Vec<Span>,
 }
 
 impl FrontEnd for Clang {

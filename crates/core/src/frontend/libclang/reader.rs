@@ -3,13 +3,21 @@
 //! clang view of the tree.
 
 use super::syntax::ClangSyntax;
-use super::translation_unit::TranslationUnit;
 use super::tree::Tree;
-use super::Facts;
 use crate::frontend::c_shared::{self, After, Syntax};
 use crate::frontend::lexical::scan::{self, RawDirective, RawKind};
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
+use pomp_clang_bindings::TranslationUnit;
+
+/// What the clang front end saw besides the model.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// The ranges the preprocessor skipped.
+    pub skipped: Vec<Span>,
+    /// Where directives come from macros: each use of such a macro.
+    pub macro_uses: Vec<Span>,
+}
 
 /// Read the model of `file` from its parse.
 pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) -> (Found, Facts) {
@@ -50,18 +58,17 @@ pub fn read(file: &SourceFile, unit: &TranslationUnit, regions: &CodeRegions) ->
     }
     directives.sort_by_key(|d| d.span.start);
     let parses: Vec<c_shared::Parse> = (directives.iter())
-        .map(|d| crate::frontend::tree_sitter_c::parse_raw(d, file.language))
+        .map(|d| c_shared::parse_raw(d, file.language))
         .collect();
-    let mentions: Vec<Span> = (crate::frontend::tree_sitter_c::lock_mentions(&file.bytes)
-        .into_iter())
-    .filter(|m| !file.in_library_header(m.start))
-    .collect();
+    let mentions: Vec<Span> = (c_shared::lock_mentions(&file.bytes).into_iter())
+        .filter(|m| !file.in_library_header(m.start))
+        .collect();
     let mut model = c_shared::read(&syntax, &directives, &parses, &mentions, found);
     let roots = (0..tree.nodes.len()).filter(|&n| tree.nodes[n].parent.is_none());
     c_shared::regions::read(&mut model, &syntax, roots, regions);
     // Code inserted outside the conditional branch of its directive is put
     // under the branch's condition again, whichever front end read it.
-    crate::frontend::tree_sitter_c::record_conditions(file, &mut model);
+    c_shared::conditions::record_conditions(file, &mut model);
     model.diagnostics.sort_by_key(|d| d.span.start);
     (
         model,

@@ -4,12 +4,12 @@
 //! reading sees anything, and a file clang cannot parse is not read at all,
 //! so no block is ever in doubt here.
 
-use super::translation_unit::Class;
 use super::tree::Tree;
 use crate::frontend::c_shared::{After, CallForm, CallStatement, Init, Kind, Syntax};
 use crate::frontend::lexical::scan::RawDirective;
 use crate::source::{SourceFile, Span};
 use clang_sys::*;
+use pomp_clang_bindings::Class;
 
 /// The kinds that define a function with a body of its own.
 pub(super) const FUNCTION_KINDS: &[CXCursorKind] = &[

@@ -3,9 +3,9 @@
 //! offset, whether the parser saw any token in between, where a statement
 //! ends (clang's extents stop before a statement's `;`).
 
-use super::translation_unit::{Class, Node, Token, TranslationUnit};
 use crate::source::Span;
 use clang_sys::*;
+use pomp_clang_bindings::{Class, Node, Token, TranslationUnit};
 
 pub struct Tree<'u> {
     pub unit: &'u TranslationUnit,

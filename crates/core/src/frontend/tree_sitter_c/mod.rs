@@ -16,19 +16,16 @@ mod configurations;
 mod nodes;
 mod parse;
 mod pieces;
-mod placement;
 mod prepare;
 mod reuse;
 mod statements;
 mod syntax;
 
 use super::reading::{FrontEnd, LastReading};
-pub(crate) use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 use nodes::Nodes;
 use prepare::Prepared;
-pub(crate) use prepare::{lock_mentions, parse_raw};
 pub use reuse::Reuse;
 
 /// How much of a file is parsed.
@@ -146,22 +143,17 @@ impl TreeSitterC {
     }
 }
 
-/// Records in `model`, read from `file` by another front end, the
-/// preprocessor branches its directives lie in and their conditions, and
-/// checks that repeating a condition where code is inserted means the same,
-/// as this front end's own reading does.
-pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
-    if let Some(prepared) = Prepared::new(file) {
-        placement::finish(&prepared, model);
-    }
-}
-
 /// What every reading ends with.
 fn finish(prepared: &Prepared, mut model: Found) -> Found {
     // Every reading lists diagnostics by position, each stage's in the
     // order it found them.
     model.diagnostics.sort_by_key(|d| d.span.start);
-    placement::finish(prepared, &mut model);
+    crate::frontend::c_shared::conditions::finish(
+        prepared.file,
+        &prepared.lines,
+        &prepared.conditionals,
+        &mut model,
+    );
     model
 }
 
@@ -233,20 +225,28 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
     };
     let mut parts =
         Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
+    let mut broken = Vec::new();
     for batch in partial.batches(PIECES_PER_PARSE) {
         if let Some(part) = read_batch(prepared, batch) {
             parts.push(part);
             continue;
         }
         // A function whose narrowed reading the parse does not confirm
-        // costs only itself: it is read whole. A syntax error in a
-        // function read whole still makes the file parsed whole, whose
-        // recovery from it may reach other functions.
+        // costs only itself: it is read whole, and where that parse holds
+        // a syntax error, between its neighbours.
         for piece in batch {
             let part = read_batch(prepared, std::slice::from_ref(piece))
-                .or_else(|| read_batch(prepared, &[piece.whole_function()]))?;
-            parts.push(part);
+                .or_else(|| read_batch(prepared, &[piece.whole_function()]));
+            match part {
+                Some(part) => parts.push(part),
+                None => broken.push(piece),
+            }
         }
+    }
+    // Functions with syntax errors come in runs (a macro a code base
+    // writes in many functions): each run is parsed once.
+    for run in pieces::PartialParse::consecutive(&broken) {
+        parts.push(read_between_neighbours(prepared, &partial, &run)?);
     }
     if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
@@ -284,6 +284,51 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
         directives,
         mentions: &prepared.lock_mentions[mentions],
     };
+    Some(read_covered(prepared, &tree, &nodes, &coverage, None))
+}
+
+/// The model of the functions of `run`, consecutive declarations whose
+/// own parses hold syntax errors (a block a macro ends, `try { }
+/// CATCH_ALL`), parsed whole between the declarations next to them; `None`
+/// unless the grammar recovered from every error within the function it
+/// lies in, from its head to its closing brace, and read each of those
+/// functions as the scan found it: a parse of the whole file then reads
+/// them alike. Everything else is left to the whole parse.
+fn read_between_neighbours(
+    prepared: &Prepared,
+    partial: &pieces::PartialParse,
+    run: &[&pieces::Piece],
+) -> Option<Found> {
+    let window = partial.neighbourhood(run);
+    let ranges = pieces::union(&window);
+    // Where conditionals split a function, a reading of the whole file
+    // parses the file again in their other settings: the window must read
+    // the same in all of them.
+    let conditionals = &prepared.conditionals;
+    let read = ranges[0].start..ranges[ranges.len() - 1].end;
+    let file = 0..prepared.file.bytes.len();
+    let split_here = (conditionals.unbalanced_in(&file).into_iter())
+        .map(|g| conditionals.extent(g))
+        .any(|extent| extent.start < read.end && read.start < extent.end);
+    if split_here {
+        return None;
+    }
+    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+    let functions: Vec<Span> = (window.iter())
+        .filter_map(|p| p.item_as_scanned(&tree))
+        .collect();
+    let read_as_scanned = run.iter().all(|p| functions.contains(&p.item()));
+    if !read_as_scanned || !pieces::errors_within(tree.root_node(), &functions) {
+        return None;
+    }
+    let (first, last) = (run[0], run[run.len() - 1]);
+    let coverage = configurations::Coverage {
+        ranges: &ranges,
+        pieces: &window,
+        directives: first.directives.start..last.directives.end,
+        mentions: &prepared.lock_mentions[first.mentions.start..last.mentions.end],
+    };
+    let nodes = Nodes::new(tree.root_node());
     Some(read_covered(prepared, &tree, &nodes, &coverage, None))
 }
 

@@ -18,11 +18,11 @@
 //! parse the whole file instead: the partial parse is never trusted where
 //! it is in doubt.
 
-use super::lex::{TokenKind, Tokens};
 use super::nodes::Nodes;
 use super::prepare::Prepared;
 use super::statements::{self, Owned};
 use crate::directive::{Association, Problem};
+use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
 use tree_sitter::{Node, Tree};
 
@@ -235,6 +235,17 @@ impl Structure {
             .filter(|&i| offset < self.leaves[i].item.end)
     }
 
+    /// The containers around leaf `index`, innermost first.
+    fn containers_of(&self, index: usize) -> Vec<Container> {
+        let mut containers = Vec::new();
+        let mut at = self.leaves[index].container;
+        while let Some(c) = at {
+            containers.push(self.containers[c].clone());
+            at = self.containers[c].parent;
+        }
+        containers
+    }
+
     /// What the grammar reads for the declaration ending in leaf `index`:
     /// the heads of its containers, the declaration, their tails.
     fn ranges(&self, index: usize) -> Vec<Span> {
@@ -383,6 +394,8 @@ pub(super) struct Piece {
     /// statements its directives own and those naming lock routines (the
     /// parse must agree with each); `None` when it is read whole.
     owned: Option<Vec<Owned>>,
+    /// The function's place among the leaves of the file's [`Structure`].
+    index: usize,
     leaf: Leaf,
     containers: Vec<Container>,
 }
@@ -392,6 +405,7 @@ pub(super) struct Piece {
 pub(super) struct PartialParse {
     pub pieces: Vec<Piece>,
     pub outside: Vec<std::ops::Range<usize>>,
+    structure: Structure,
 }
 
 impl PartialParse {
@@ -445,12 +459,7 @@ impl PartialParse {
                         i..i
                     }
                 };
-                let mut containers = Vec::new();
-                let mut at = structure.leaves[leaf].container;
-                while let Some(c) = at {
-                    containers.push(structure.containers[c].clone());
-                    at = structure.containers[c].parent;
-                }
+                let containers = structure.containers_of(leaf);
                 let item = &structure.leaves[leaf].item;
                 let mentions = &prepared.lock_mentions;
                 let first = mentions.partition_point(|m| m.start < item.start);
@@ -480,12 +489,57 @@ impl PartialParse {
                     directives,
                     mentions: first..last,
                     owned,
+                    index: leaf,
                     leaf: structure.leaves[leaf].clone(),
                     containers,
                 }
             })
             .collect();
-        Some(PartialParse { pieces, outside })
+        Some(PartialParse {
+            pieces,
+            outside,
+            structure,
+        })
+    }
+
+    /// The functions of `run`, pieces of consecutive top-level
+    /// declarations, read whole between the declarations next to them,
+    /// which hold nothing to read: for functions whose own parses hold a
+    /// syntax error, the text around them that the grammar's recovery may
+    /// look at.
+    pub fn neighbourhood(&self, run: &[&Piece]) -> Vec<Piece> {
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let neighbour = |index: usize, at: usize, mentions_at: usize| Piece {
+            ranges: self.structure.ranges(index),
+            directives: at..at,
+            mentions: mentions_at..mentions_at,
+            owned: None,
+            index,
+            leaf: self.structure.leaves[index].clone(),
+            containers: self.structure.containers_of(index),
+        };
+        let before = (first.index.checked_sub(1))
+            .map(|i| neighbour(i, first.directives.start, first.mentions.start));
+        let after = Some(last.index + 1)
+            .filter(|&i| i < self.structure.leaves.len())
+            .map(|i| neighbour(i, last.directives.end, last.mentions.end));
+        before
+            .into_iter()
+            .chain(run.iter().map(|piece| piece.whole_function()))
+            .chain(after)
+            .collect()
+    }
+
+    /// `pieces` in runs of consecutive top-level declarations.
+    pub fn consecutive<'p>(pieces: &[&'p Piece]) -> Vec<Vec<&'p Piece>> {
+        let mut runs: Vec<Vec<&Piece>> = Vec::new();
+        for &piece in pieces {
+            match runs.last_mut() {
+                Some(run) if run[run.len() - 1].index + 1 == piece.index => run.push(piece),
+                _ => runs.push(vec![piece]),
+            }
+        }
+        runs
     }
 
     /// Whether some function is read narrowed to its statements.
@@ -560,6 +614,11 @@ pub(super) fn union_of(pieces: &[Piece], chosen: impl Fn(&Piece) -> bool) -> Vec
 }
 
 impl Piece {
+    /// The function's declaration, from its head to its closing brace.
+    pub fn item(&self) -> Span {
+        self.leaf.item.clone()
+    }
+
     pub fn overlaps(&self, span: &Span) -> bool {
         self.ranges
             .iter()
@@ -579,6 +638,7 @@ impl Piece {
             directives: self.directives.clone(),
             mentions: self.mentions.clone(),
             owned: None,
+            index: self.index,
             leaf: self.leaf.clone(),
             containers: self.containers.clone(),
         }
@@ -588,10 +648,21 @@ impl Piece {
     /// syntax error, a function definition with the scanned body, inside
     /// the scanned containers.
     pub fn parsed_as_scanned(&self, tree: &Tree, nodes: &Nodes) -> bool {
+        !tree.root_node().has_error()
+            && self.shaped_as_scanned(tree)
+            && self.owned.iter().flatten().all(|o| o.agrees(nodes))
+    }
+
+    /// The piece's function, from its head to its closing brace, when
+    /// `tree` reads it and its containers as the scan found them.
+    pub fn item_as_scanned(&self, tree: &Tree) -> Option<Span> {
+        self.shaped_as_scanned(tree).then(|| self.item())
+    }
+
+    /// Whether the function and its containers are where the scan found
+    /// them, with the scanned extents.
+    fn shaped_as_scanned(&self, tree: &Tree) -> bool {
         let root = tree.root_node();
-        if root.has_error() {
-            return false;
-        }
         let body_at = |open: usize, kinds: &[&str]| -> Option<Node> {
             let brace = root.descendant_for_byte_range(open, open + 1)?;
             let body = brace.parent().filter(|b| b.start_byte() == open)?;
@@ -600,7 +671,6 @@ impl Piece {
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);
         leaf_ok
-            && self.owned.iter().flatten().all(|o| o.agrees(nodes))
             && self.containers.iter().all(|c| {
                 let open = c.head.end - 1;
                 let kinds: &[&str] = match c.kind {
@@ -613,6 +683,21 @@ impl Piece {
                 body_at(open, kinds).is_some_and(|n| n.end_byte() == c.tail.start + 1)
             })
     }
+}
+
+/// Whether every error and missing node under `node` lies within one of
+/// `spans`.
+pub(super) fn errors_within(node: Node, spans: &[Span]) -> bool {
+    if node.is_error() || node.is_missing() {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        return spans.iter().any(|s| s.start <= start && end <= s.end);
+    }
+    let mut cursor = node.walk();
+    let within = node
+        .children(&mut cursor)
+        .filter(|child| child.has_error())
+        .all(|child| errors_within(child, spans));
+    within
 }
 
 #[cfg(test)]

@@ -6,10 +6,8 @@
 //! headers and `omp.h`, in a preprocessed file) are left alone, as the
 //! library wrote them.
 
-use crate::directive::{
-    parse_declaration_attribute, parse_directive, DirectiveError, Parsed, Sentinel,
-};
-use crate::frontend::c_shared::Parse;
+use crate::directive::{DirectiveError, Parsed};
+use crate::frontend::c_shared::{lock_mentions, parse_raw, Parse};
 use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditionals};
 use crate::frontend::lexical::expression::Known;
 use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
@@ -215,36 +213,6 @@ impl<'f> Prepared<'f> {
     }
 }
 
-pub(crate) fn parse_raw(d: &RawDirective, language: Language) -> Parse {
-    let sentinel = if d.pomp {
-        Sentinel::Pomp
-    } else {
-        Sentinel::Omp
-    };
-    match d.kind {
-        RawKind::InMacro { .. } => None,
-        RawKind::DeclarationAttribute => Some(parse_declaration_attribute(&d.text, language)),
-        _ => Some(parse_directive(&d.text, sentinel, language)),
-    }
-}
-
-/// Every whole-word occurrence of a lock routine's name: a cheap
-/// over-approximation of their calls.
-pub(crate) fn lock_mentions(bytes: &[u8]) -> Vec<Span> {
-    memchr::memmem::find_iter(bytes, b"omp_")
-        .filter_map(|at| {
-            let word_start = at == 0 || !scan::is_ident(bytes[at - 1]);
-            let end = bytes[at..]
-                .iter()
-                .position(|b| !scan::is_ident(*b))
-                .map_or(bytes.len(), |len| at + len);
-            let routine = std::str::from_utf8(&bytes[at..end])
-                .is_ok_and(|w| crate::frontend::reading::LOCK_ROUTINES.contains(&w));
-            (word_start && routine).then_some(at..end)
-        })
-        .collect()
-}
-
 /// [`Prepared::macros`] of a file's preprocessor lines.
 fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
     let mut macros: HashMap<String, bool> = HashMap::new();
@@ -252,7 +220,7 @@ fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
         let text = line.text.as_bytes();
         let name_end = text
             .iter()
-            .position(|&b| !super::lex::is_ident(b))
+            .position(|&b| !crate::language::c::lex::is_ident(b))
             .unwrap_or(text.len());
         if name_end == 0 {
             continue;

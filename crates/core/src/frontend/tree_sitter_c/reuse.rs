@@ -73,17 +73,44 @@ pub(super) fn tree_reusing(file: &SourceFile, text: &[u8], kept: &mut Option<Rea
 /// from an error, the nodes it reuses could lead it elsewhere than a
 /// parse from scratch does, and the reading must be the one a fresh parse
 /// gives. The tree is kept all the same: once the error is gone, the next
-/// version is parsed from it again.
+/// version is parsed from it again. A change that leaves every syntax
+/// error of the kept tree untouched is not parsed at all, since the tree
+/// would not be used: the kept tree is told about it, to be parsed again
+/// with every change since once a change reaches an error.
 fn reparsed(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Option<Tree> {
     let (tree, reused) = match kept.take() {
         Some(mut last) if last.language == file.language => {
-            last.tree.edit(&edit_between(&last.text, text));
+            let edit = edit_between(&last.text, text);
+            last.tree.edit(&edit);
+            let root = last.tree.root_node();
+            if root.has_error() && !touches_error(root, edit.start_byte..edit.new_end_byte) {
+                last.text = text.to_vec();
+                *kept = Some(last);
+                return None;
+            }
             (parse::reparse(file, text, &last.tree), true)
         }
         _ => (parse::parse(file, text, &[]), false),
     };
     keep(kept, file, text, &tree);
     (!reused || !tree.root_node().has_error()).then_some(tree)
+}
+
+/// Whether an error or missing node under `node` touches `span`, ends
+/// included: an edit next to an error may end it.
+fn touches_error(node: tree_sitter::Node, span: std::ops::Range<usize>) -> bool {
+    if node.end_byte() < span.start || span.end < node.start_byte() {
+        return false;
+    }
+    if node.is_error() || node.is_missing() {
+        return true;
+    }
+    let mut cursor = node.walk();
+    let touched = node
+        .children(&mut cursor)
+        .filter(|child| child.has_error())
+        .any(|child| touches_error(child, span.clone()));
+    touched
 }
 
 fn keep(kept: &mut Option<Reading>, file: &SourceFile, text: &[u8], tree: &Tree) {

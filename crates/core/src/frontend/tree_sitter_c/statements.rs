@@ -27,12 +27,12 @@
 //! directives, and statements it does not know how to end (labels,
 //! `try`).
 
-use super::lex::{TokenKind, Tokens};
 use super::nodes::Nodes;
 use super::prepare::Prepared;
 use super::syntax::highest_statement_at;
 use crate::directive::Association;
 use crate::frontend::lexical::scan::{LineKind, RawKind};
+use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -291,7 +291,7 @@ struct Search {
 /// The tokens of a function body, with what the scan of the statements
 /// needs to know about each.
 struct BodyTokens {
-    list: Vec<super::lex::Token>,
+    list: Vec<crate::language::c::lex::Token>,
     words: Vec<Word>,
     /// Whether the token stands directly in a statement block: every
     /// brace around it opens one, and no parenthesis or bracket is open.
@@ -363,7 +363,7 @@ impl BodyTokens {
         // About one token in four bytes of code: growing the lists from
         // nothing copied them over and over.
         let expected = inside.len() / 4;
-        let mut list: Vec<super::lex::Token> = Vec::with_capacity(expected);
+        let mut list: Vec<crate::language::c::lex::Token> = Vec::with_capacity(expected);
         let mut words = Vec::with_capacity(expected);
         let mut at_block_level = Vec::with_capacity(expected);
         let mut closes = Vec::with_capacity(expected);

@@ -427,7 +427,7 @@ impl<'a> TreeSitterSyntax<'a> {
         };
         brace(block.child(0), "{")
             && brace(block.child(block.child_count().saturating_sub(1)), "}")
-            && super::lex::matching_brace(self.masked, block.start_byte())
+            && crate::language::c::lex::matching_brace(self.masked, block.start_byte())
                 == Some(block.end_byte() - 1)
     }
 
@@ -484,10 +484,10 @@ impl<'a> TreeSitterSyntax<'a> {
             match self.masked[i] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
                 b'/' if self.masked.get(i + 1) == Some(&b'*') => {
-                    i = super::lex::block_comment_end(self.masked, i)
+                    i = crate::language::c::lex::block_comment_end(self.masked, i)
                 }
                 b'/' if self.masked.get(i + 1) == Some(&b'/') => {
-                    i = super::lex::logical_line_end(self.masked, i)
+                    i = crate::language::c::lex::logical_line_end(self.masked, i)
                 }
                 _ => return i,
             }
@@ -635,8 +635,8 @@ fn errors_in(node: Node) -> Vec<Node> {
 /// closed at every jump leaving it), holds a jump (`return`, `break`,
 /// `continue`, `goto`, `co_return`).
 fn hides_lock_call_or_jump(text: &[u8], jumps_matter: bool) -> bool {
-    super::lex::Tokens::new(text, 0..text.len())
-        .filter(|t| t.kind == super::lex::TokenKind::Word)
+    crate::language::c::lex::Tokens::new(text, 0..text.len())
+        .filter(|t| t.kind == crate::language::c::lex::TokenKind::Word)
         .any(|t| {
             let word = &text[t.span];
             let jump = matches!(

@@ -1,8 +1,8 @@
 //! The calls of a construct's events with the values they pass, and what
 //! the unit they are inserted into must declare for them.
 
-use super::declarations::UnitNeeds;
-use super::Renderer;
+use super::renderer::Renderer;
+use super::renderer::UnitNeeds;
 use crate::rules::{Arg, Call, Region, Var, MAX_THREADS_VAR};
 
 impl Renderer<'_> {

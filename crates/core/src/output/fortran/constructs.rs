@@ -2,7 +2,7 @@
 //! end directive with the calls around them, directives rewritten without
 //! instrumentation, and pomp's own directives.
 
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::directive::Directive;
 use crate::edits::Origin;
 use crate::model::{DirectiveForm, Site};
@@ -95,7 +95,7 @@ impl Renderer<'_> {
             closing.push_str(&self.calls(unit, region, &layer.after));
         }
 
-        let order = crate::output::nesting_depth(self.model, construct.site);
+        let order = crate::output::writing::nesting_depth(self.model, construct.site);
         let origin = Origin::Site {
             site: construct.site,
             region: Some(region),
@@ -173,7 +173,7 @@ impl Renderer<'_> {
         self.edits.replace(
             site.lines.clone(),
             text,
-            crate::output::nesting_depth(self.model, site_index),
+            crate::output::writing::nesting_depth(self.model, site_index),
             Origin::Site {
                 site: site_index,
                 region: None,
@@ -199,7 +199,7 @@ impl Renderer<'_> {
         let resume = self.line_marker(self.file.line_of(site.lines.end));
         self.edits.replace(
             site.lines.clone(),
-            crate::output::directive_replacement(text, resume),
+            crate::output::writing::directive_replacement(text, resume),
             0,
             Origin::Site {
                 site: site_index,

@@ -4,7 +4,7 @@
 //! `default` other than `default(shared)` and in constructs that create
 //! threads, teams or tasks.
 
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::directive::Directive;
 use crate::model::Model;
 use crate::rules::{has_restrictive_default, Arg, Layer, NamedPlan, Var, MAX_THREADS_VAR};

@@ -3,52 +3,16 @@
 //! inserted code needs.
 
 use super::lines::string_expression;
-use super::Renderer;
+use super::renderer::Renderer;
+use super::renderer::UnitNeeds;
 use crate::edits::Origin;
 use crate::language::fortran::fixed_form;
 use crate::rules::{Interface, Region, MAX_THREADS_VAR};
-use std::collections::BTreeSet;
 
 /// A context descriptor of the original interface (`struct ompregdescr`:
 /// six pointers and five ints, padded) occupies 64 bytes on LP64 targets;
 /// program units see it as that many bytes of 8-byte integers.
 const DESCRIPTOR_WORDS: usize = 8;
-
-/// What a program unit must declare for the code inserted into it.
-#[derive(Default)]
-pub(super) struct UnitNeeds {
-    /// Regions (indexes into [`Plan::regions`]) whose handle or CTC it uses.
-    pub(super) regions: BTreeSet<usize>,
-    pub(super) old_task: bool,
-    pub(super) new_task: bool,
-    pub(super) num_threads: bool,
-    pub(super) if_value: bool,
-    /// It calls `pomp2_lib_get_max_threads`.
-    pub(super) max_threads: bool,
-    /// It keeps the maximum number of threads for parallel regions in
-    /// `teams` ([`Var::MaxThreads`]).
-    pub(super) teams_max_threads: bool,
-    /// Lock test functions it calls: they return a logical.
-    pub(super) lock_tests: BTreeSet<String>,
-    /// It starts parallel regions that copy in the library's
-    /// thread-private variable.
-    pub(super) thread_private: bool,
-}
-
-impl UnitNeeds {
-    /// Adds what `other` needs.
-    fn add(&mut self, other: &UnitNeeds) {
-        self.regions.extend(&other.regions);
-        self.old_task |= other.old_task;
-        self.new_task |= other.new_task;
-        self.num_threads |= other.num_threads;
-        self.if_value |= other.if_value;
-        self.max_threads |= other.max_threads;
-        self.teams_max_threads |= other.teams_max_threads;
-        self.lock_tests.extend(other.lock_tests.iter().cloned());
-        self.thread_private |= other.thread_private;
-    }
-}
 
 impl Renderer<'_> {
     pub(super) fn handle_declarations<'r>(

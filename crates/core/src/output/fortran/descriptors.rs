@@ -2,7 +2,7 @@
 //! the file on first use.
 
 use super::lines::string_expression;
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::rules::Interface;
 
 impl Renderer<'_> {
@@ -43,7 +43,7 @@ impl Renderer<'_> {
         };
         let mut assignments = Vec::new();
         for (i, region) in self.plan.regions.iter().enumerate() {
-            let fields = crate::output::Pomp1Descriptor::of(self.model, region);
+            let fields = crate::output::writing::Pomp1Descriptor::of(self.model, region);
             let (d, _) = self.descriptor(region);
             let d = &d;
             assignments.push(format!("{d}%name = {}", string_var(&fields.name)));

@@ -1,6 +1,6 @@
 //! Jumps out of user regions, which close the regions first.
 
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::edits::Origin;
 use crate::rules::RegionExit;
 

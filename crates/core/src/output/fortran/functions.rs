@@ -3,7 +3,7 @@
 //! execution part (the jumps out are closed by `exits`). A main program
 //! initialises the measurement first and finalises it last.
 
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::edits::Origin;
 use crate::model::CodeKind;
 use crate::rules::{rules, FunctionRegion};

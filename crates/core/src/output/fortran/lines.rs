@@ -3,7 +3,7 @@
 //! cut where a line may break, and the `!$` sentinel on the lines inserted
 //! into conditional code.
 
-use super::Renderer;
+use super::renderer::Renderer;
 use crate::language::fortran::{fixed_form, free_form, CONDITIONAL_SENTINEL};
 
 /// Longest piece of a CTC string on one line.

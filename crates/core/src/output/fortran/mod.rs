@@ -15,9 +15,9 @@
 //! out of user regions), `declarations` (each unit's specification part),
 //! `registration` and `descriptors` (the routines at the end of the file,
 //! for POMP2 and for the original interface), and `lines` (the form's
-//! width, indentation and continuation lines). The front end has read
-//! everything the text is written around into the model: nothing here
-//! reads Fortran.
+//! width, indentation and continuation lines); `renderer` holds the state
+//! they all write to. The front end has read everything the text is
+//! written around into the model: nothing here reads Fortran.
 
 mod calls;
 mod constructs;
@@ -28,27 +28,26 @@ mod exits;
 mod functions;
 mod lines;
 mod registration;
+mod renderer;
 
 use crate::edits::{EditBuilder, Origin};
 use crate::language::Language;
 use crate::model::{LockCall, Model};
+use crate::output::writing::{
+    on_lines_of_its_own, preprocessed_marker, write_plan, Config, Emitted, PlanWriter,
+};
 use crate::rules::{
-    BareDirective, Construct, FunctionRegion, Interface, NamedPlan, PompAction, Region, RegionExit,
+    BareDirective, Construct, FunctionRegion, Interface, NamedPlan, PompAction, RegionExit,
     ValueScope,
 };
 use crate::source::SourceFile;
 use data_sharing::private_vars;
-use declarations::UnitNeeds;
-use std::collections::{BTreeMap, BTreeSet};
+use renderer::Renderer;
+use std::collections::BTreeMap;
 
 /// The edits that turn `file` into its instrumented form, and the
 /// declarations' text when they go into a file of their own.
-pub fn emit(
-    file: &SourceFile,
-    model: &Model,
-    plan: &NamedPlan,
-    config: &super::Config,
-) -> super::Emitted {
+pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &Config) -> Emitted {
     let mut r = Renderer {
         file,
         model,
@@ -59,21 +58,21 @@ pub fn emit(
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
     };
-    super::write_plan(plan, &mut r);
+    write_plan(plan, &mut r);
     r.constructs_holding_inserted_code();
     r.conditional_lines();
     // A preprocessed file's marker has no place in Fortran: a blank line
     // takes its place.
     if let Some(line) = config
         .preprocessed
-        .then(|| super::preprocessed_marker(&file.bytes))
+        .then(|| preprocessed_marker(&file.bytes))
         .flatten()
     {
         let text_end = line.start + file.bytes[line.clone()].trim_ascii_end().len();
         r.edits.replace(line.start..text_end, "", 0, Origin::File);
     }
     if plan.regions.is_empty() && r.edits.is_empty() {
-        return super::Emitted::default();
+        return Emitted::default();
     }
     let declarations = r.declarations();
     if !plan.regions.is_empty() {
@@ -92,7 +91,7 @@ pub fn emit(
         } else {
             r.edits.insert(
                 file.bytes.len(),
-                super::on_lines_of_its_own(file, routine),
+                on_lines_of_its_own(file, routine),
                 i64::MAX,
                 Origin::File,
             );
@@ -105,13 +104,13 @@ pub fn emit(
         );
         r.edits.insert(0, preamble, i64::MIN, Origin::File);
     }
-    super::Emitted {
+    Emitted {
         edits: std::mem::take(&mut r.edits).build(),
         declarations,
     }
 }
 
-impl super::PlanWriter for Renderer<'_> {
+impl PlanWriter for Renderer<'_> {
     fn construct(&mut self, construct: &Construct) {
         Renderer::construct(self, construct)
     }
@@ -141,63 +140,7 @@ impl super::PlanWriter for Renderer<'_> {
     }
 }
 
-struct Renderer<'a> {
-    file: &'a SourceFile,
-    model: &'a Model,
-    plan: &'a NamedPlan,
-    config: &'a super::Config,
-    fixed_form: bool,
-    edits: EditBuilder,
-    /// Per unit index.
-    needs: BTreeMap<usize, UnitNeeds>,
-    /// For each construct (index into [`Plan::constructs`]) with a
-    /// `default` clause other than `default(shared)`: the variables of
-    /// inserted code that its region holds.
-    private_vars: BTreeMap<usize, BTreeSet<&'static str>>,
-}
-
 impl Renderer<'_> {
-    /// The marker resuming the numbering of the input's line `line`
-    /// (physical, 1-based) as the input's own markers give it.
-    fn line_marker(&self, line: usize) -> String {
-        if !self.config.line_markers {
-            String::new()
-        } else {
-            self.file.line_marker(line)
-        }
-    }
-
-    /// Each handle lives in a common block of its own, so that a unit
-    /// declares only the handles it uses (a common block must have the
-    /// same size everywhere): output grows with the regions, not with
-    /// regions times units.
-    fn common_block(&self, region: &Region) -> String {
-        let stem = match self.plan.interface {
-            Interface::Pomp2 => "pomp2_cb",
-            // The region's index in the link-time table.
-            Interface::Pomp1 => "pomp_id",
-            Interface::Pomp1Paper => "pomp_rd_cb",
-        };
-        format!("{stem}_{}_{}", self.plan.unique, region.id)
-    }
-
-    /// The original interface's context descriptor of a region, and the
-    /// common block that holds it.
-    fn descriptor(&self, region: &Region) -> (String, String) {
-        (
-            format!("pomp_rd_{}", region.id),
-            format!("pomp_rd_cb_{}_{}", self.plan.unique, region.id),
-        )
-    }
-
-    /// The region whose handle (or descriptor) is `name`.
-    fn region_of_handle(&self, name: &str) -> Option<usize> {
-        let name = name.trim();
-        let id: usize = name.rsplit('_').next()?.parse().ok()?;
-        let index = id.checked_sub(1)?;
-        (self.plan.regions.get(index)?.handle == name).then_some(index)
-    }
-
     fn lock_call(&mut self, lock: &LockCall) {
         let renamed = pomp2::events::lock_wrapper(&lock.name);
         if renamed.starts_with("Test") {

@@ -1,7 +1,7 @@
 //! The routines the link-time registration calls: they hand every handle
 //! of the file to the measurement library.
 
-use super::Renderer;
+use super::renderer::Renderer;
 
 impl Renderer<'_> {
     /// The routines the link-time `POMP2_Init_regions` and

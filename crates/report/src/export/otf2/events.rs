@@ -3,8 +3,8 @@
 //! order, on the run's common time line.
 
 use super::comms::Comms;
+use super::error::Error;
 use super::library::{self, Otf2};
-use super::Error;
 use pomp2::mpi::CollectiveOp;
 use pomp2::profile::Kind;
 use pomp2::trace::{Message, MpiEvent, MpiRecord, Span};

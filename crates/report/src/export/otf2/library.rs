@@ -111,6 +111,80 @@ pub struct FlushCallbacks {
     pub post_flush: extern "C" fn(*mut c_void, u8, u64) -> u64,
 }
 
+pub type CallbackCode = c_int;
+pub const CALLBACK_SUCCESS: CallbackCode = 0;
+pub const CALLBACK_ERROR: CallbackCode = 1;
+pub const TYPE_INT64: u8 = 8;
+pub type CollectiveContext = c_void;
+
+/// `OTF2_CollectiveCallbacks`: how the writers of one archive, each with
+/// a handle of its own, agree.
+#[repr(C)]
+pub struct CollectiveCallbacks {
+    pub release: extern "C" fn(*mut c_void, *mut CollectiveContext, *mut CollectiveContext),
+    pub get_size: extern "C" fn(*mut c_void, *mut CollectiveContext, *mut u32) -> CallbackCode,
+    pub get_rank: extern "C" fn(*mut c_void, *mut CollectiveContext, *mut u32) -> CallbackCode,
+    pub create_local_comm: extern "C" fn(
+        *mut c_void,
+        *mut *mut CollectiveContext,
+        *mut CollectiveContext,
+        u32,
+        u32,
+        u32,
+        u32,
+        u32,
+        u32,
+    ) -> CallbackCode,
+    pub free_local_comm: extern "C" fn(*mut c_void, *mut CollectiveContext) -> CallbackCode,
+    pub barrier: extern "C" fn(*mut c_void, *mut CollectiveContext) -> CallbackCode,
+    pub bcast: extern "C" fn(
+        *mut c_void,
+        *mut CollectiveContext,
+        *mut c_void,
+        u32,
+        u8,
+        u32,
+    ) -> CallbackCode,
+    pub gather: extern "C" fn(
+        *mut c_void,
+        *mut CollectiveContext,
+        *const c_void,
+        *mut c_void,
+        u32,
+        u8,
+        u32,
+    ) -> CallbackCode,
+    pub gatherv: extern "C" fn(
+        *mut c_void,
+        *mut CollectiveContext,
+        *const c_void,
+        u32,
+        *mut c_void,
+        *const u32,
+        u8,
+        u32,
+    ) -> CallbackCode,
+    pub scatter: extern "C" fn(
+        *mut c_void,
+        *mut CollectiveContext,
+        *const c_void,
+        *mut c_void,
+        u32,
+        u8,
+        u32,
+    ) -> CallbackCode,
+    pub scatterv: extern "C" fn(
+        *mut c_void,
+        *mut CollectiveContext,
+        *const c_void,
+        *const u32,
+        *mut c_void,
+        u32,
+        u8,
+        u32,
+    ) -> CallbackCode,
+}
+
 macro_rules! functions {
     ($($name:ident = $symbol:literal: fn($($arg:ty),*) $(-> $ret:ty)?;)*) => {
         /// The library's functions, by what they do.
@@ -138,6 +212,7 @@ functions! {
     archive_close = "OTF2_Archive_Close": fn(*mut Archive) -> ErrorCode;
     set_flush_callbacks = "OTF2_Archive_SetFlushCallbacks": fn(*mut Archive, *const FlushCallbacks, *mut c_void) -> ErrorCode;
     set_serial_collective_callbacks = "OTF2_Archive_SetSerialCollectiveCallbacks": fn(*mut Archive) -> ErrorCode;
+    set_collective_callbacks = "OTF2_Archive_SetCollectiveCallbacks": fn(*mut Archive, *const CollectiveCallbacks, *mut c_void, *mut CollectiveContext, *mut CollectiveContext) -> ErrorCode;
     set_creator = "OTF2_Archive_SetCreator": fn(*mut Archive, *const c_char) -> ErrorCode;
     open_evt_files = "OTF2_Archive_OpenEvtFiles": fn(*mut Archive) -> ErrorCode;
     close_evt_files = "OTF2_Archive_CloseEvtFiles": fn(*mut Archive) -> ErrorCode;

@@ -5,16 +5,47 @@
 //! repeating a condition elsewhere means the same, and refuses what a
 //! repeated condition cannot make right.
 
-use super::prepare::Prepared;
+use super::directives::lock_mentions;
 use crate::diagnostics::Diagnostic;
-use crate::frontend::lexical::conditionals::{BranchState, Form};
-use crate::frontend::lexical::scan::LineKind;
+use crate::frontend::lexical::conditionals::{BranchState, Conditionals, Form};
+use crate::frontend::lexical::expression::Known;
+use crate::frontend::lexical::scan::{self, LineKind, PreprocessorLine};
+use crate::language::Language;
 use crate::model::{Branch, Found};
+use crate::source::SourceFile;
+
+/// Records in `model`, read from `file` by a front end that does not see
+/// the preprocessor's lines, the branches its directives lie in and their
+/// conditions, and checks that repeating a condition where code is
+/// inserted means the same, as tree-sitter C's own reading does. A file
+/// with nothing to instrument where the preprocessor keeps code is left
+/// as it is.
+pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
+    let mentions = lock_mentions(&file.bytes);
+    if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
+        return;
+    }
+    let found = scan::scan(&file.bytes);
+    let known = Known {
+        cplusplus: file.language == Language::Cpp,
+    };
+    let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
+    let ours = |at: usize| !conditionals.is_dead(at) && !file.in_library_header(at);
+    let directives = found.directives.iter().any(|d| ours(d.span.start));
+    if directives || mentions.iter().any(|m| ours(m.start)) {
+        finish(file, &found.lines, &conditionals, model);
+    }
+}
 
 /// Records the live branches in `model` and checks the sites whose code
 /// must be placed under a repeated condition.
-pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
-    let groups = record_branches(prepared, model);
+pub(crate) fn finish(
+    file: &SourceFile,
+    lines: &[PreprocessorLine],
+    conditionals: &Conditionals,
+    model: &mut Found,
+) {
+    let groups = record_branches(conditionals, model);
     let mut problems = Vec::new();
     for site in &model.sites {
         let Some(block) = &site.block else {
@@ -29,9 +60,7 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
             continue;
         };
         let name = |b: usize| {
-            prepared
-                .file
-                .text(model.branches[b].line.clone())
+            file.text(model.branches[b].line.clone())
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -59,10 +88,8 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
             continue;
         }
         for &b in &leaving {
-            let from = prepared.conditionals.extent(groups[b]).start;
-            if let Some(line) =
-                redefinition(prepared, &model.branches[b].condition, from, block.end)
-            {
+            let from = conditionals.extent(groups[b]).start;
+            if let Some(line) = redefinition(lines, &model.branches[b].condition, from, block.end) {
                 problems.push(
                     Diagnostic::error(
                         site.span.clone(),
@@ -75,7 +102,7 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
                     .with_note(format!(
                         "the code closing this construct after its block must be placed under \
                          the same condition, and line {} may change what it means",
-                        prepared.file.user_line(line.start)
+                        file.user_line(line.start)
                     )),
                 );
                 break;
@@ -86,8 +113,7 @@ pub(super) fn finish(prepared: &Prepared, model: &mut Found) {
 }
 
 /// Adds the live branches to the model; returns each one's group.
-fn record_branches(prepared: &Prepared, model: &mut Found) -> Vec<usize> {
-    let conditionals = &prepared.conditionals;
+fn record_branches(conditionals: &Conditionals, model: &mut Found) -> Vec<usize> {
     let mut found: Vec<(usize, usize)> = Vec::new();
     for (g, group) in conditionals.groups.iter().enumerate() {
         if matches!(group.form, Form::Dead | Form::Malformed) {
@@ -119,13 +145,13 @@ fn record_branches(prepared: &Prepared, model: &mut Found) -> Vec<usize> {
 /// A line between `from` and `to` that may change what `condition` means:
 /// `#define` or `#undef` of a name it uses, or an `#include`.
 fn redefinition(
-    prepared: &Prepared,
+    lines: &[PreprocessorLine],
     condition: &str,
     from: usize,
     to: usize,
 ) -> Option<crate::source::Span> {
-    let first = prepared.lines.partition_point(|l| l.span.start < from);
-    prepared.lines[first..]
+    let first = lines.partition_point(|l| l.span.start < from);
+    lines[first..]
         .iter()
         .take_while(|l| l.span.start < to)
         .find(|l| match l.kind {

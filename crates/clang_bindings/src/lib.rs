@@ -1,11 +1,15 @@
 //! A file parsed by libclang, and what pomp reads from it: the syntax tree
 //! of the main file flattened into [`Node`]s, the raw tokens, the ranges
 //! the preprocessor skipped, macro expansions and diagnostics. Everything
-//! unsafe about libclang stays in this module.
+//! unsafe about libclang stays in this crate; what it offers is safe.
+//! libclang must be loaded on the calling thread (clang-sys's `load`).
 
-use crate::source::Span;
+// libclang's constants keep their C names.
+#![allow(non_upper_case_globals)]
+
 use clang_sys::*;
 use std::ffi::{CStr, CString};
+use std::ops::Range;
 use std::os::raw::{c_uint, c_void};
 use std::path::Path;
 
@@ -35,7 +39,7 @@ pub struct Node {
     /// Its bytes in the main file: from the first character of its first
     /// token to the end of its last, macro uses taken whole. `None` when
     /// either end lies in another file.
-    pub span: Option<Span>,
+    pub span: Option<Range<usize>>,
     pub parent: Option<usize>,
     cursor: CXCursor,
 }
@@ -143,7 +147,7 @@ impl TranslationUnit {
         }
     }
 
-    fn range(&self, range: CXSourceRange) -> Option<Span> {
+    fn range(&self, range: CXSourceRange) -> Option<Range<usize>> {
         // SAFETY: `range` comes from this unit.
         let (start, end) = unsafe { (clang_getRangeStart(range), clang_getRangeEnd(range)) };
         let start = self.offset(start)?;
@@ -270,7 +274,7 @@ impl TranslationUnit {
 
     /// The main file's ranges the preprocessor skipped (inactive `#if`
     /// branches), in order.
-    pub fn skipped_ranges(&self) -> Vec<Span> {
+    pub fn skipped_ranges(&self) -> Vec<Range<usize>> {
         let mut ranges = Vec::new();
         // SAFETY: the list is disposed of after it is read.
         unsafe {

@@ -1,0 +1,139 @@
+//! A directive as data: the sentinel that introduced it, its name, its
+//! argument and its clauses, and how each is written back as text.
+
+use super::table::{table, Association, DirectiveSpec, Role};
+use crate::language::Language;
+
+/// Which family of directive a sentinel introduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sentinel {
+    /// `#pragma omp`, `!$omp`, `c$omp`, `*$omp`, `[[omp::directive]]`, `_Pragma("omp")`.
+    Omp,
+    /// `#pragma pomp`, `!$pomp`: OPARI2's user-region and control directives.
+    Pomp,
+}
+
+/// A parsed directive: `parallel for reduction(+:s) if(parallel: n > 8)`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Directive {
+    pub sentinel: Sentinel,
+    /// Canonical directive name from the table, words separated by one
+    /// space: `parallel for`, `end parallel do`, `inst begin`.
+    pub name: String,
+    /// The parenthesised argument directly after the name, if any:
+    /// the critical name, the flush list, the user region name.
+    pub argument: Option<String>,
+    pub clauses: Vec<Clause>,
+}
+
+/// One clause: `name(args)`. `args` is the exact text between the outer
+/// parentheses, trimmed; `None` when the clause has no parentheses.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Clause {
+    pub name: String,
+    pub args: Option<String>,
+}
+
+impl Directive {
+    /// The table entry of this directive.
+    pub fn spec(&self) -> &'static DirectiveSpec {
+        table()
+            .directive(&self.name)
+            .expect("parsed directives are in the table")
+    }
+
+    /// The association of this occurrence. It differs from the table's in
+    /// one case: in C and C++, `declare target` without clauses or list
+    /// opens a region that `end declare target` closes.
+    pub fn association(&self, language: Language) -> Association {
+        let spec = self.spec();
+        let opens_region = self.name == "declare target"
+            && !language.is_fortran()
+            && self.argument.is_none()
+            && self.clauses.is_empty();
+        if opens_region {
+            Association::BeginDeclarative
+        } else {
+            spec.association
+        }
+    }
+
+    /// What the directive does if it is one of pomp's own.
+    pub fn role(&self) -> Option<Role> {
+        self.spec().role
+    }
+
+    /// A directive dividing its construct's block (`section`).
+    pub fn is_separator(&self) -> bool {
+        self.spec().association == Association::Separator
+    }
+
+    pub fn clause(&self, name: &str) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.name == name)
+    }
+
+    pub fn has_clause(&self, name: &str) -> bool {
+        self.clause(name).is_some()
+    }
+
+    /// The clauses the table does not know, kept as written: where they
+    /// belong on the leaves of a compound directive is unknown too.
+    pub fn unknown_clauses(&self) -> impl Iterator<Item = &Clause> {
+        self.clauses
+            .iter()
+            .filter(|c| table().clause(&c.name).is_none())
+    }
+
+    /// The directive as source text after the sentinel: name, argument,
+    /// clauses, each clause as written (modulo whitespace).
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out);
+        out
+    }
+
+    /// [`Directive::render`], appended to `out`.
+    pub fn render_into(&self, out: &mut String) {
+        // Some table entries are a second form of a directive spelled the
+        // same way (the standalone `ordered`): write that spelling.
+        let spelling = table()
+            .directive(&self.name)
+            .map_or(self.name.as_str(), DirectiveSpec::spelling);
+        out.push_str(spelling);
+        if let Some(arg) = &self.argument {
+            out.push('(');
+            out.push_str(arg);
+            out.push(')');
+        }
+        for c in &self.clauses {
+            out.push(' ');
+            c.render_into(out);
+        }
+    }
+}
+
+impl Clause {
+    pub fn new(name: &str, args: Option<&str>) -> Clause {
+        Clause {
+            name: name.to_string(),
+            args: args.map(str::to_string),
+        }
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out);
+        out
+    }
+
+    /// [`Clause::render`], appended to `out`.
+    pub fn render_into(&self, out: &mut String) {
+        out.push_str(&self.name);
+        if let Some(args) = &self.args {
+            out.push('(');
+            out.push_str(args);
+            out.push(')');
+        }
+    }
+}
