@@ -68,7 +68,11 @@ impl Sharing {
 /// The data-sharing list a `default(none)` construct needs: everything its
 /// body and clauses use that no clause of its own names. Loop indices from
 /// outside are read-only inside, so they are shared, except in tasks, which
-/// may outlive the loop that sets them: there they are firstprivate.
+/// may outlive the loop that sets them: there they are firstprivate. So are
+/// the other scalars a task only reads (the input, the scratch value, the
+/// parameter): around it they may be a thread's private copies, which end
+/// with the thread's implicit task, before the barrier that runs the tasks
+/// still pending.
 ///
 /// gfortran also wants the indices of `simd` loops inside listed, which
 /// are lastprivate there and so refer to the variable outside: where the
@@ -122,10 +126,12 @@ pub fn default_none_list(c: &Construct, fortran: bool) -> Vec<(Sharing, Var)> {
         .collect();
     let task = c.names.iter().any(|n| matches!(*n, "task" | "taskloop"));
     let mut list: Vec<(Sharing, Var)> = (used.iter().copied())
-        .map(|v| match task && matches!(v, Var::Index(_)) {
-            true => (Sharing::Firstprivate, v),
-            false => (Sharing::Shared, v),
-        })
+        .map(
+            |v| match task && matches!(v, Var::Index(_) | Var::Input | Var::Temp | Var::Param) {
+                true => (Sharing::Firstprivate, v),
+                false => (Sharing::Shared, v),
+            },
+        )
         .chain(
             (simd.into_iter())
                 .filter(|v| !used.contains(v))

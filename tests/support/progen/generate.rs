@@ -47,6 +47,9 @@ pub enum Feature {
     ParallelInTeams,
     /// A parallel region nested in a parallel region in `teams`.
     NestedParallelInTeams,
+    /// `teams num_teams(1)`: a league of one team, which may fork parallel
+    /// regions.
+    LeagueOfOne,
     Workshare,
     AtomicInWorkshare,
     Combined,
@@ -57,8 +60,13 @@ pub enum Feature {
     Reduction,
     /// `reduction(task, +:x)` on a worksharing loop or sections.
     TaskReductionModifierOnWorksharing,
+    /// `reduction(task, +:x)` beside `linear` on one worksharing loop.
+    LinearWithTaskReduction,
     Lastprivate,
     Linear,
+    /// `lastprivate` or `linear` on a worksharing loop with a dynamic
+    /// schedule, whose chunks the runtime may hand out of order.
+    LastValueOfDynamicSchedule,
     Collapse,
     Schedule,
     Nowait,
@@ -122,6 +130,7 @@ impl Feature {
         Feature::Teams,
         Feature::ParallelInTeams,
         Feature::NestedParallelInTeams,
+        Feature::LeagueOfOne,
         Feature::Workshare,
         Feature::AtomicInWorkshare,
         Feature::Combined,
@@ -129,8 +138,10 @@ impl Feature {
         Feature::DefaultNoneWithLastprivateCombined,
         Feature::Reduction,
         Feature::TaskReductionModifierOnWorksharing,
+        Feature::LinearWithTaskReduction,
         Feature::Lastprivate,
         Feature::Linear,
+        Feature::LastValueOfDynamicSchedule,
         Feature::Collapse,
         Feature::Schedule,
         Feature::Nowait,
@@ -1219,6 +1230,16 @@ impl Generator<'_> {
         if clauses.iter().any(|c| matches!(c, Clause::Reduction(..))) {
             clauses.retain(|c| *c != Clause::Nogroup);
         }
+        // A Fortran `taskloop simd` gives its iteration variable back to
+        // the one around it when its last task ends, which without the
+        // taskgroup may be after that variable's storage has gone (a
+        // thread's private copy, at the barrier that runs pending tasks).
+        if self.lang.is_fortran()
+            && leaves.contains(&Leaf::Taskloop)
+            && leaves.contains(&Leaf::Simd)
+        {
+            clauses.retain(|c| *c != Clause::Nogroup);
+        }
         if combined && leaves.contains(&Leaf::Simd) && !self.has(Feature::DefaultNoneCombinedSimd) {
             clauses.retain(|c| *c != Clause::DefaultNone);
         }
@@ -1452,7 +1473,12 @@ impl Generator<'_> {
                             nowait = true;
                             inner.slot = None;
                         }
+                        let dynamic = clauses
+                            .iter()
+                            .any(|c| matches!(c, Clause::Schedule("dynamic", _)));
+                        let last_value = !dynamic || self.has(Feature::LastValueOfDynamicSchedule);
                         if self.has(Feature::Lastprivate)
+                            && last_value
                             && !nowait
                             && sole_instance(ctx)
                             && ctx.shared_data
@@ -1463,6 +1489,7 @@ impl Generator<'_> {
                             shape.assigns_last = true;
                         }
                         if self.has(Feature::Linear)
+                            && last_value
                             && shape.loops.len() == 1
                             && sole_instance(ctx)
                             && ctx.shared_data
@@ -1715,7 +1742,8 @@ impl Generator<'_> {
                 inner.reductions.clear();
                 inner.slot = None;
                 inner.temp_private = false;
-                clauses.push(Clause::NumTeams(self.rng.random_range(1..=3)));
+                let fewest = if self.has(Feature::LeagueOfOne) { 1 } else { 2 };
+                clauses.push(Clause::NumTeams(self.rng.random_range(fewest..=3)));
                 if self.has(Feature::Reduction) && sequential(ctx) && self.chance(30) {
                     if let Some(r) = self.free_reduction(ctx) {
                         clauses.push(Clause::Reduction(None, Var::Reduction(r)));
@@ -1783,6 +1811,8 @@ impl Generator<'_> {
                     && !combined
                     && !inner.restricted
                     && self.has(Feature::TaskReductionModifierOnWorksharing)
+                    && (self.has(Feature::LinearWithTaskReduction)
+                        || !clauses.iter().any(|c| matches!(c, Clause::Linear(..))))
                     && self.chance(30);
                 clauses.push(Clause::Reduction(
                     if task_modifier { Some("task") } else { None },

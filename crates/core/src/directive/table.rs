@@ -223,6 +223,11 @@ pub struct LeafSpec {
     /// (`teams`), strictly inside which no runtime routine may be called.
     #[serde(default)]
     pub creates: Option<Team>,
+    /// The construct's code runs in explicit tasks it creates (`task`,
+    /// `taskloop`), which may run on another thread, and after the code
+    /// that created them has returned.
+    #[serde(default)]
+    pub makes_tasks: bool,
 }
 
 /// What a construct's region is executed by.
@@ -327,6 +332,14 @@ impl Table {
             .iter()
             .rev()
             .find_map(|leaf| self.leaf(leaf)?.creates)
+    }
+
+    /// Whether a leaf of `directive` runs its code in explicit tasks.
+    pub fn makes_tasks(&self, directive: &DirectiveSpec) -> bool {
+        directive
+            .leaves
+            .iter()
+            .any(|leaf| self.leaf(leaf).is_some_and(|l| l.makes_tasks))
     }
 
     /// The region types a `--disable` group stands for.

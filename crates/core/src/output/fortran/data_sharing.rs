@@ -2,7 +2,7 @@
 //! uses: handles shared through their common blocks, the task handles a
 //! task copies in, and the inserted variables made private under a
 //! `default` other than `default(shared)` and in constructs that create
-//! threads or teams.
+//! threads, teams or tasks.
 
 use super::renderer::Renderer;
 use crate::directive::Directive;
@@ -28,7 +28,7 @@ impl Renderer<'_> {
     ) -> Directive {
         let mut directive = directive.clone();
         let restrictive = has_restrictive_default(&directive);
-        if let Some(private) = private.filter(|_| restrictive || creates_team(&directive)) {
+        if let Some(private) = private.filter(|_| restrictive || keeps_own_copies(&directive)) {
             let listed = listed_variables(&directive);
             let mut missing: Vec<&str> = private
                 .iter()
@@ -73,8 +73,8 @@ impl Renderer<'_> {
 }
 
 /// For each directive (by site) with a `default` clause other than
-/// `default(shared)`, instrumented or bare, and each one creating threads
-/// or teams, instrumented or not: the variables inserted code inside its
+/// `default(shared)`, instrumented or bare, and each one creating threads,
+/// teams or tasks, instrumented or not: the variables inserted code inside its
 /// region uses (of its inner layers and of every construct nested in it).
 /// Each construct adds its variables to its enclosing ones, so the cost
 /// grows with the nesting depth, not the number of constructs.
@@ -89,11 +89,11 @@ pub(super) fn private_vars(
             .collect()
     };
     let mut restrictive = with_layer(has_restrictive_default);
-    let mut teams = with_layer(creates_team);
+    let mut own_copies = with_layer(keeps_own_copies);
     let written = written_sites(plan);
-    teams.extend(
+    own_copies.extend(
         (model.sites.iter().enumerate())
-            .filter(|(index, site)| !written.contains(index) && creates_team(&site.directive))
+            .filter(|(index, site)| !written.contains(index) && keeps_own_copies(&site.directive))
             .map(|(index, _)| index),
     );
     restrictive.extend(plan.bare_directives.iter().map(|b| b.site));
@@ -103,7 +103,7 @@ pub(super) fn private_vars(
             .map(|v| v.site),
     );
     let mut vars: BTreeMap<usize, BTreeSet<&'static str>> = BTreeMap::new();
-    if restrictive.is_empty() && teams.is_empty() {
+    if restrictive.is_empty() && own_copies.is_empty() {
         return vars;
     }
     for construct in &plan.constructs {
@@ -117,7 +117,7 @@ pub(super) fn private_vars(
             // own clauses too.
             let inside = if restrictive.contains(&construct.site) {
                 used.clone()
-            } else if teams.contains(&construct.site) {
+            } else if own_copies.contains(&construct.site) {
                 construct_vars(plan, &construct.layers[1..])
             } else {
                 BTreeSet::new()
@@ -128,7 +128,7 @@ pub(super) fn private_vars(
         }
         let mut site = model.sites[construct.site].parent;
         while let Some(s) = site {
-            if restrictive.contains(&s) || teams.contains(&s) {
+            if restrictive.contains(&s) || own_copies.contains(&s) {
                 vars.entry(s).or_default().extend(used.iter().copied());
             }
             site = model.sites[s].parent;
@@ -147,13 +147,13 @@ fn written_sites(plan: &NamedPlan) -> BTreeSet<usize> {
 }
 
 impl Renderer<'_> {
-    /// A construct creating threads or teams that the plan leaves as it
+    /// A construct creating threads, teams or tasks that the plan leaves as it
     /// stands (filtered or disabled) is written again all the same when
     /// constructs inside it are instrumented: the variables their code
     /// uses are declared in the program unit, and shared, its threads
     /// would overwrite each other's (the task handle a barrier saves and
     /// gives back).
-    pub(super) fn teams_holding_inserted_code(&mut self) {
+    pub(super) fn constructs_holding_inserted_code(&mut self) {
         let written = written_sites(self.plan);
         let sites: Vec<usize> = (self.private_vars.keys())
             .filter(|site| !written.contains(site))
@@ -234,13 +234,16 @@ fn listed_variables(directive: &Directive) -> BTreeSet<String> {
     listed
 }
 
-/// A construct creating threads or a league of teams: the inserted
-/// variables are declared in the program unit, so they are shared in its
-/// region unless it lists them private, and the threads or teams running
-/// inserted code there would write one variable at once (the task handle
-/// a nested parallel region's fork stores and its join reads).
-fn creates_team(directive: &Directive) -> bool {
-    crate::directive::table()
-        .creates(directive.spec())
-        .is_some()
+/// A construct creating threads, a league of teams or explicit tasks:
+/// the inserted variables are declared in the program unit, so they are
+/// shared in its region unless it lists them private (a task's implicit
+/// `firstprivate` does not hold under `default(shared)`, nor where they
+/// are shared around it). The threads, teams or tasks running inserted
+/// code there would write one variable at once (the task handle a nested
+/// parallel region's fork stores and its join reads), and a task may run
+/// after the code that created it has returned, writing a variable whose
+/// storage is gone.
+fn keeps_own_copies(directive: &Directive) -> bool {
+    let table = crate::directive::table();
+    table.creates(directive.spec()).is_some() || table.makes_tasks(directive.spec())
 }

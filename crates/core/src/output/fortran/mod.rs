@@ -59,7 +59,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &Config)
         private_vars: private_vars(model, plan),
     };
     write_plan(plan, &mut r);
-    r.teams_holding_inserted_code();
+    r.constructs_holding_inserted_code();
     r.conditional_lines();
     // A preprocessed file's marker has no place in Fortran: a blank line
     // takes its place.
