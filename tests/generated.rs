@@ -65,14 +65,17 @@ const KNOWN_BUGS: &[Feature] = &[];
 /// What clang 14 cannot compile or run as written: `scope` and `parallel
 /// masked` (OpenMP 5.1), a loop construct shared by a team (it runs every
 /// iteration on every thread, and reads `parallel loop` as `parallel`),
-/// `hint(0)` (it wants a positive hint), and untied tasks, on which its
-/// libomp fails an assertion.
+/// `hint(0)` (it wants a positive hint), untied tasks, on which its
+/// libomp fails an assertion, and an `if` applying to `simd` over a loop
+/// whose body jumps out of an inner loop, on which it crashes
+/// (`tests/found/libomp-simd-if-around-inner-jump-crash.c`).
 const CLANG_14_LACKS: &[Feature] = &[
     Feature::Scope,
     Feature::Masked,
     Feature::SharedLoopConstruct,
     Feature::CriticalHint,
     Feature::Untied,
+    Feature::IfOnSimd,
 ];
 
 /// What libomp, clang's OpenMP runtime (14), fails on uninstrumented: a
@@ -100,10 +103,13 @@ fn bounded_features() -> Features {
 /// them (a hang, now and then) and an enclosing loop construct loses its
 /// schedule (an abort); gcc's code for a loop with a dynamic schedule,
 /// `linear` and a `reduction(task, ...)` gives the linear variable back
-/// wrong. `tests/found/libgomp-*` show them.
+/// wrong; and gcc 12 fails with an internal error on a loop construct with
+/// `reduction` that a team shares, after a `switch` on a constant.
+/// `tests/found/libgomp-*` show them.
 const LIBGOMP_FAULTS: &[Feature] = &[
     Feature::OrphanedTaskReduction,
     Feature::LinearWithTaskReduction,
+    Feature::ReductionOnTeamLoopConstruct,
 ];
 
 /// The features a toolchain's programs are generated with.

@@ -40,6 +40,8 @@ pub enum Feature {
     /// A loop construct whose iterations a team or a league shares: bound
     /// to a parallel or teams region, `parallel loop` too.
     SharedLoopConstruct,
+    /// `reduction` on a loop construct whose iterations a team shares.
+    ReductionOnTeamLoopConstruct,
     Simd,
     Teams,
     /// `distribute parallel for` and `teams distribute parallel for`: a
@@ -71,6 +73,9 @@ pub enum Feature {
     Schedule,
     Nowait,
     IfClause,
+    /// An `if` clause without a modifier on a combined construct ending in
+    /// `simd`, which then applies to the `simd` part too.
+    IfOnSimd,
     NumThreads,
     Untied,
     Jumps,
@@ -126,6 +131,7 @@ impl Feature {
         Feature::Scope,
         Feature::LoopConstruct,
         Feature::SharedLoopConstruct,
+        Feature::ReductionOnTeamLoopConstruct,
         Feature::Simd,
         Feature::Teams,
         Feature::ParallelInTeams,
@@ -146,6 +152,7 @@ impl Feature {
         Feature::Schedule,
         Feature::Nowait,
         Feature::IfClause,
+        Feature::IfOnSimd,
         Feature::NumThreads,
         Feature::Untied,
         Feature::CriticalHint,
@@ -1203,6 +1210,16 @@ impl Generator<'_> {
             let last = position + 1 == leaves.len() && !leaves.contains(&Leaf::Distribute);
             inner = self.leaf(*leaf, &inner, &mut clauses, combined, last, &mut loop_shape);
         }
+        // An `if` a leaf added without a modifier applies to every leaf
+        // that takes one, `simd` among them; naming its leaf keeps it off
+        // `simd`.
+        if leaves.contains(&Leaf::Simd) && !self.has(Feature::IfOnSimd) {
+            for clause in &mut clauses {
+                if let Clause::If(modifier @ None, _) = clause {
+                    *modifier = Some("parallel");
+                }
+            }
+        }
         // Clauses some leaf added twice (private(t) on parallel and for)
         // would name one variable twice.
         let mut seen = Vec::new();
@@ -1515,7 +1532,10 @@ impl Generator<'_> {
                         if self.chance(20) {
                             clauses.push(Clause::Order("concurrent"));
                         }
-                        self.loop_reduction(ctx, &mut inner, clauses, false, combined);
+                        let team_shares = ctx.binds_to_team || ctx.replicated;
+                        if !team_shares || self.has(Feature::ReductionOnTeamLoopConstruct) {
+                            self.loop_reduction(ctx, &mut inner, clauses, false, combined);
+                        }
                     }
                     Leaf::Distribute => {
                         inner.teams = false;
