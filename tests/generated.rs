@@ -85,11 +85,14 @@ const CLANG_14_LACKS: &[Feature] = &[
 /// in a league of one team; a worksharing loop with a dynamic
 /// schedule may run a thread's chunks out of order, and the value of
 /// the sequentially last iteration that `lastprivate` or `linear` gives
-/// back is lost. `tests/found/libomp-*` show them.
+/// back is lost; and a league of teams on the host with a reduction,
+/// after parallel regions that created tasks, fails an assertion.
+/// `tests/found/libomp-*` show them.
 const LIBOMP_FAULTS: &[Feature] = &[
     Feature::NestedParallelInTeams,
     Feature::LeagueOfOne,
     Feature::LastValueOfDynamicSchedule,
+    Feature::ReductionOnTeams,
 ];
 
 fn bounded_features() -> Features {

@@ -52,6 +52,8 @@ pub enum Feature {
     /// `teams num_teams(1)`: a league of one team, which may fork parallel
     /// regions.
     LeagueOfOne,
+    /// `reduction` on `teams`.
+    ReductionOnTeams,
     Workshare,
     AtomicInWorkshare,
     Combined,
@@ -137,6 +139,7 @@ impl Feature {
         Feature::ParallelInTeams,
         Feature::NestedParallelInTeams,
         Feature::LeagueOfOne,
+        Feature::ReductionOnTeams,
         Feature::Workshare,
         Feature::AtomicInWorkshare,
         Feature::Combined,
@@ -1737,6 +1740,8 @@ impl Generator<'_> {
             Leaf::Taskgroup => {
                 // The thread that meets the taskgroup runs its body.
                 inner.sole_executor = ctx.sole_executor;
+                // An ordered region must be closely nested in its loop's.
+                inner.ordered_pending = false;
                 // Where no other code runs, or where one thread of a team
                 // runs it: the reduction's tasks may run on any thread.
                 let place = if sequential(ctx) {
@@ -1764,7 +1769,11 @@ impl Generator<'_> {
                 inner.temp_private = false;
                 let fewest = if self.has(Feature::LeagueOfOne) { 1 } else { 2 };
                 clauses.push(Clause::NumTeams(self.rng.random_range(fewest..=3)));
-                if self.has(Feature::Reduction) && sequential(ctx) && self.chance(30) {
+                if self.has(Feature::Reduction)
+                    && self.has(Feature::ReductionOnTeams)
+                    && sequential(ctx)
+                    && self.chance(30)
+                {
                     if let Some(r) = self.free_reduction(ctx) {
                         clauses.push(Clause::Reduction(None, Var::Reduction(r)));
                         inner.reductions.push(r);
