@@ -1508,8 +1508,12 @@ impl Generator<'_> {
                             clauses.push(Clause::Lastprivate(Var::Last));
                             shape.assigns_last = true;
                         }
+                        // Without the barrier the next loop may read the
+                        // variable before the last iteration's value is
+                        // given back, as for `lastprivate`.
                         if self.has(Feature::Linear)
                             && last_value
+                            && !nowait
                             && shape.loops.len() == 1
                             && sole_instance(ctx)
                             && ctx.shared_data
