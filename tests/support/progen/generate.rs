@@ -1214,9 +1214,12 @@ impl Generator<'_> {
             inner = self.leaf(*leaf, &inner, &mut clauses, combined, last, &mut loop_shape);
         }
         // An `if` a leaf added without a modifier applies to every leaf
-        // that takes one, `simd` among them; naming its leaf keeps it off
-        // `simd`.
-        if leaves.contains(&Leaf::Simd) && !self.has(Feature::IfOnSimd) {
+        // that takes one, `simd` among them, and one inside the parallel
+        // region reads its variables there, where `default(none)` wants
+        // them listed: naming its leaf keeps it on `parallel`.
+        let inner_if = leaves.len() > 1 && clauses.contains(&Clause::DefaultNone);
+        let on_simd = leaves.contains(&Leaf::Simd) && !self.has(Feature::IfOnSimd);
+        if leaves.contains(&Leaf::Parallel) && (on_simd || inner_if) {
             for clause in &mut clauses {
                 if let Clause::If(modifier @ None, _) = clause {
                     *modifier = Some("parallel");
