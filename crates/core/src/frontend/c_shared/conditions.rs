@@ -5,12 +5,10 @@
 //! repeating a condition elsewhere means the same, and refuses what a
 //! repeated condition cannot make right.
 
-use super::directives::lock_mentions;
+use super::directives::Scanned;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::lexical::conditionals::{BranchState, Conditionals, Form};
-use crate::frontend::lexical::expression::Known;
-use crate::frontend::lexical::scan::{self, LineKind, PreprocessorLine};
-use crate::language::Language;
+use crate::frontend::lexical::scan::{LineKind, PreprocessorLine};
 use crate::model::{Branch, Found};
 use crate::source::SourceFile;
 
@@ -21,19 +19,8 @@ use crate::source::SourceFile;
 /// with nothing to instrument where the preprocessor keeps code is left
 /// as it is.
 pub(crate) fn record_conditions(file: &SourceFile, model: &mut Found) {
-    let mentions = lock_mentions(&file.bytes);
-    if !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
-        return;
-    }
-    let found = scan::scan(&file.bytes);
-    let known = Known {
-        cplusplus: file.language == Language::Cpp,
-    };
-    let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
-    let ours = |at: usize| !conditionals.is_dead(at) && !file.in_library_header(at);
-    let directives = found.directives.iter().any(|d| ours(d.span.start));
-    if directives || mentions.iter().any(|m| ours(m.start)) {
-        finish(file, &found.lines, &conditionals, model);
+    if let Some(scanned) = Scanned::of(file, false) {
+        finish(file, &scanned.lines, &scanned.conditionals, model);
     }
 }
 

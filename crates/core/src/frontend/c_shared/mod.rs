@@ -16,7 +16,7 @@ pub(crate) mod syntax;
 mod units;
 mod unknown;
 
-pub(crate) use directives::{lock_mentions, parse_raw, Parse};
+pub(crate) use directives::{lock_mentions, parse_raw, Parse, Scanned};
 pub(crate) use syntax::{After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax};
 
 use crate::diagnostics::Diagnostic;

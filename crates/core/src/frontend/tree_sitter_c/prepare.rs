@@ -7,9 +7,8 @@
 //! library wrote them.
 
 use crate::directive::{DirectiveError, Parsed};
-use crate::frontend::c_shared::{lock_mentions, parse_raw, Parse};
+use crate::frontend::c_shared::{parse_raw, Parse, Scanned};
 use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditionals};
-use crate::frontend::lexical::expression::Known;
 use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::language::Language;
 use crate::source::{SourceFile, Span};
@@ -98,25 +97,12 @@ impl<'f> Prepared<'f> {
         parses: Option<&mut Parses>,
         always: bool,
     ) -> Option<Prepared<'f>> {
-        let mentions = lock_mentions(&file.bytes);
-        if !always && !scan::may_hold_directives(&file.bytes) && mentions.is_empty() {
-            return None;
-        }
-        let found = scan::scan(&file.bytes);
-        let known = Known {
-            cplusplus: file.language == Language::Cpp,
-        };
-        let conditionals = Conditionals::new(&file.bytes, &found.lines, &found.directives, known);
-        let ours = |at: usize| !conditionals.is_dead(at) && !file.in_library_header(at);
-        let directives: Vec<RawDirective> = found
-            .directives
-            .into_iter()
-            .filter(|d| ours(d.span.start))
-            .collect();
-        let lock_mentions: Vec<Span> = mentions.into_iter().filter(|m| ours(m.start)).collect();
-        if !always && directives.is_empty() && lock_mentions.is_empty() {
-            return None;
-        }
+        let Scanned {
+            directives,
+            lock_mentions,
+            lines,
+            conditionals,
+        } = Scanned::of(file, always)?;
         let parsed = match parses {
             Some(parses) => parses.parse_all(&directives, file.language),
             None => (directives.iter())
@@ -128,9 +114,9 @@ impl<'f> Prepared<'f> {
             file,
             directives,
             parsed,
-            macros: defined_macros(&found.lines),
+            macros: defined_macros(&lines),
             user_regions,
-            lines: found.lines,
+            lines,
             conditionals,
             lock_mentions,
             masked: RefCell::new(Vec::new()),
