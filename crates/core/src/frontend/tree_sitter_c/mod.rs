@@ -236,7 +236,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         // a syntax error, between its neighbours.
         for piece in batch {
             let part = read_batch(prepared, std::slice::from_ref(piece))
-                .or_else(|| read_batch(prepared, &[piece.whole_function()]));
+                .or_else(|| read_batch(prepared, &[partial.whole_function(piece)]));
             match part {
                 Some(part) => parts.push(part),
                 None => broken.push(piece),
@@ -245,8 +245,18 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
     }
     // Functions with syntax errors come in runs (a macro a code base
     // writes in many functions): each run is parsed once.
-    for run in pieces::PartialParse::consecutive(&broken) {
-        parts.push(read_between_neighbours(prepared, &partial, &run)?);
+    if !broken.is_empty() {
+        // Where conditionals split a function, a reading of the whole file
+        // parses the file again in their other settings: no window may
+        // reach them, as it must read the same in all of them.
+        let conditionals = &prepared.conditionals;
+        let split: Vec<Span> = (conditionals.unbalanced_in(&(0..prepared.file.bytes.len())))
+            .into_iter()
+            .map(|g| conditionals.extent(g))
+            .collect();
+        for run in pieces::PartialParse::consecutive(&broken) {
+            parts.push(read_between_neighbours(prepared, &partial, &run, &split)?);
+        }
     }
     if !partial.outside.is_empty() {
         let nothing = parse::parse_nothing(prepared.file);
@@ -276,15 +286,26 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
     {
         return None;
     }
-    let directives = batch[0].directives.start..batch[batch.len() - 1].directives.end;
-    let mentions = batch[0].mentions.start..batch[batch.len() - 1].mentions.end;
+    Some(read_parsed(prepared, &tree, &nodes, &ranges, batch))
+}
+
+/// The model of what `pieces`, parsed together from `ranges` into `tree`,
+/// hold.
+fn read_parsed(
+    prepared: &Prepared,
+    tree: &tree_sitter::Tree,
+    nodes: &Nodes,
+    ranges: &[Span],
+    pieces: &[pieces::Piece],
+) -> Found {
+    let (first, last) = (&pieces[0], &pieces[pieces.len() - 1]);
     let coverage = configurations::Coverage {
-        ranges: &ranges,
-        pieces: batch,
-        directives,
-        mentions: &prepared.lock_mentions[mentions],
+        ranges,
+        pieces,
+        directives: first.directives.start..last.directives.end,
+        mentions: &prepared.lock_mentions[first.mentions.start..last.mentions.end],
     };
-    Some(read_covered(prepared, &tree, &nodes, &coverage, None))
+    read_covered(prepared, tree, nodes, &coverage, None)
 }
 
 /// The model of the functions of `run`, consecutive declarations whose
@@ -293,24 +314,19 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
 /// unless the grammar recovered from every error within the function it
 /// lies in, from its head to its closing brace, and read each of those
 /// functions as the scan found it: a parse of the whole file then reads
-/// them alike. Everything else is left to the whole parse.
+/// them alike; nor where the window reaches the extent of a conditional
+/// that splits a function (`split`). Everything else is left to the whole
+/// parse.
 fn read_between_neighbours(
     prepared: &Prepared,
     partial: &pieces::PartialParse,
     run: &[&pieces::Piece],
+    split: &[Span],
 ) -> Option<Found> {
     let window = partial.neighbourhood(run);
     let ranges = pieces::union(&window);
-    // Where conditionals split a function, a reading of the whole file
-    // parses the file again in their other settings: the window must read
-    // the same in all of them.
-    let conditionals = &prepared.conditionals;
     let read = ranges[0].start..ranges[ranges.len() - 1].end;
-    let file = 0..prepared.file.bytes.len();
-    let split_here = (conditionals.unbalanced_in(&file).into_iter())
-        .map(|g| conditionals.extent(g))
-        .any(|extent| extent.start < read.end && read.start < extent.end);
-    if split_here {
+    if (split.iter()).any(|extent| extent.start < read.end && read.start < extent.end) {
         return None;
     }
     let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
@@ -318,18 +334,15 @@ fn read_between_neighbours(
         .filter_map(|p| p.item_as_scanned(&tree))
         .collect();
     let read_as_scanned = run.iter().all(|p| functions.contains(&p.item()));
-    if !read_as_scanned || !pieces::errors_within(tree.root_node(), &functions) {
+    let within_a_function =
+        |error: &Span| (functions.iter()).any(|f| f.start <= error.start && error.end <= f.end);
+    let errors = nodes::syntax_errors(tree.root_node());
+    if !read_as_scanned || !errors.iter().all(within_a_function) {
         return None;
     }
-    let (first, last) = (run[0], run[run.len() - 1]);
-    let coverage = configurations::Coverage {
-        ranges: &ranges,
-        pieces: &window,
-        directives: first.directives.start..last.directives.end,
-        mentions: &prepared.lock_mentions[first.mentions.start..last.mentions.end],
-    };
+    // The neighbours hold nothing: the window holds what the run does.
     let nodes = Nodes::new(tree.root_node());
-    Some(read_covered(prepared, &tree, &nodes, &coverage, None))
+    Some(read_parsed(prepared, &tree, &nodes, &ranges, &window))
 }
 
 /// One model of the parts of a file, each listed in file order.

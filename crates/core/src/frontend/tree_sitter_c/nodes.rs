@@ -120,6 +120,26 @@ pub(super) fn path_down<'t>(from: Node<'t>, node: Node<'t>) -> Vec<Node<'t>> {
     path
 }
 
+/// The byte ranges of the syntax errors under `node`: its outermost
+/// error nodes and the missing ones, found by descending only where a
+/// node holds an error.
+pub(super) fn syntax_errors(node: Node) -> Vec<std::ops::Range<usize>> {
+    let mut errors = Vec::new();
+    if !node.has_error() {
+        return errors;
+    }
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        if node.is_error() || node.is_missing() {
+            errors.push(node.byte_range());
+            continue;
+        }
+        let mut cursor = node.walk();
+        pending.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+    }
+    errors
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

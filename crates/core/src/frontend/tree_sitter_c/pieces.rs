@@ -235,6 +235,25 @@ impl Structure {
             .filter(|&i| offset < self.leaves[i].item.end)
     }
 
+    /// Leaf `index` read whole, with the containers around it, holding
+    /// `directives` and `mentions` (indexes into the prepared file's).
+    fn piece(
+        &self,
+        index: usize,
+        directives: std::ops::Range<usize>,
+        mentions: std::ops::Range<usize>,
+    ) -> Piece {
+        Piece {
+            ranges: self.ranges(index),
+            directives,
+            mentions,
+            owned: None,
+            index,
+            leaf: self.leaves[index].clone(),
+            containers: self.containers_of(index),
+        }
+    }
+
     /// The containers around leaf `index`, innermost first.
     fn containers_of(&self, index: usize) -> Vec<Container> {
         let mut containers = Vec::new();
@@ -459,40 +478,30 @@ impl PartialParse {
                         i..i
                     }
                 };
-                let containers = structure.containers_of(leaf);
-                let item = &structure.leaves[leaf].item;
+                let item = structure.leaves[leaf].item.clone();
                 let mentions = &prepared.lock_mentions;
                 let first = mentions.partition_point(|m| m.start < item.start);
                 let last = mentions.partition_point(|m| m.start < item.end);
-                let mut ranges = structure.ranges(leaf);
-                let owned: Option<Vec<Owned>> = narrow
+                let mut piece = structure.piece(leaf, directives, first..last);
+                piece.owned = narrow
                     .then(|| {
-                        let open = structure.leaves[leaf].open;
-                        let item = item.clone();
-                        statements::owned(prepared, item, open, directives.clone(), first..last)
+                        let open = piece.leaf.open;
+                        let (directives, mentions) = (piece.directives.clone(), first..last);
+                        statements::owned(prepared, item.clone(), open, directives, mentions)
                     })
                     .flatten();
-                if let Some(owned) = &owned {
-                    let at = ranges
-                        .iter()
-                        .position(|r| r == item)
+                if let Some(owned) = &piece.owned {
+                    let at = (piece.ranges.iter())
+                        .position(|r| *r == item)
                         .expect("the piece reads its item");
-                    let head = item.start..structure.leaves[leaf].open + 1;
+                    let head = item.start..piece.leaf.open + 1;
                     let close = item.end - 1..item.end;
                     let narrowed = std::iter::once(head)
                         .chain(owned.iter().flat_map(Owned::read))
                         .chain(std::iter::once(close));
-                    ranges.splice(at..at + 1, narrowed);
+                    piece.ranges.splice(at..at + 1, narrowed);
                 }
-                Piece {
-                    ranges,
-                    directives,
-                    mentions: first..last,
-                    owned,
-                    index: leaf,
-                    leaf: structure.leaves[leaf].clone(),
-                    containers,
-                }
+                piece
             })
             .collect();
         Some(PartialParse {
@@ -509,25 +518,28 @@ impl PartialParse {
     /// look at.
     pub fn neighbourhood(&self, run: &[&Piece]) -> Vec<Piece> {
         let (first, last) = (run[0], run[run.len() - 1]);
-        let neighbour = |index: usize, at: usize, mentions_at: usize| Piece {
-            ranges: self.structure.ranges(index),
-            directives: at..at,
-            mentions: mentions_at..mentions_at,
-            owned: None,
-            index,
-            leaf: self.structure.leaves[index].clone(),
-            containers: self.structure.containers_of(index),
+        let structure = &self.structure;
+        // A neighbour holds nothing to read: empty ranges where it lies.
+        let neighbour = |i: usize, directives: usize, mentions: usize| {
+            structure.piece(i, directives..directives, mentions..mentions)
         };
         let before = (first.index.checked_sub(1))
             .map(|i| neighbour(i, first.directives.start, first.mentions.start));
         let after = Some(last.index + 1)
-            .filter(|&i| i < self.structure.leaves.len())
+            .filter(|&i| i < structure.leaves.len())
             .map(|i| neighbour(i, last.directives.end, last.mentions.end));
         before
             .into_iter()
-            .chain(run.iter().map(|piece| piece.whole_function()))
+            .chain(run.iter().map(|piece| self.whole_function(piece)))
             .chain(after)
             .collect()
+    }
+
+    /// `piece`'s function read whole, not narrowed to the statements its
+    /// directives own, with the containers around it.
+    pub fn whole_function(&self, piece: &Piece) -> Piece {
+        let (directives, mentions) = (piece.directives.clone(), piece.mentions.clone());
+        self.structure.piece(piece.index, directives, mentions)
     }
 
     /// `pieces` in runs of consecutive top-level declarations.
@@ -625,25 +637,6 @@ impl Piece {
             .any(|r| r.start < span.end && span.start < r.end)
     }
 
-    /// The piece read whole: its function with the containers around it,
-    /// not narrowed to the statements its directives own.
-    pub fn whole_function(&self) -> Piece {
-        let heads = self.containers.iter().rev().map(|c| c.head.clone());
-        let tails = self.containers.iter().map(|c| c.tail.clone());
-        Piece {
-            ranges: heads
-                .chain(std::iter::once(self.leaf.item.clone()))
-                .chain(tails)
-                .collect(),
-            directives: self.directives.clone(),
-            mentions: self.mentions.clone(),
-            owned: None,
-            index: self.index,
-            leaf: self.leaf.clone(),
-            containers: self.containers.clone(),
-        }
-    }
-
     /// Whether `tree` reads the piece as the scan found it: without a
     /// syntax error, a function definition with the scanned body, inside
     /// the scanned containers.
@@ -683,21 +676,6 @@ impl Piece {
                 body_at(open, kinds).is_some_and(|n| n.end_byte() == c.tail.start + 1)
             })
     }
-}
-
-/// Whether every error and missing node under `node` lies within one of
-/// `spans`.
-pub(super) fn errors_within(node: Node, spans: &[Span]) -> bool {
-    if node.is_error() || node.is_missing() {
-        let (start, end) = (node.start_byte(), node.end_byte());
-        return spans.iter().any(|s| s.start <= start && end <= s.end);
-    }
-    let mut cursor = node.walk();
-    let within = node
-        .children(&mut cursor)
-        .filter(|child| child.has_error())
-        .all(|child| errors_within(child, spans));
-    within
 }
 
 #[cfg(test)]

@@ -82,8 +82,12 @@ fn reparsed(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Optio
         Some(mut last) if last.language == file.language => {
             let edit = edit_between(&last.text, text);
             last.tree.edit(&edit);
-            let root = last.tree.root_node();
-            if root.has_error() && !touches_error(root, edit.start_byte..edit.new_end_byte) {
+            // An edit next to an error may end it: ends count.
+            let touches = |error: &std::ops::Range<usize>| {
+                error.start <= edit.new_end_byte && edit.start_byte <= error.end
+            };
+            let errors = super::nodes::syntax_errors(last.tree.root_node());
+            if !errors.is_empty() && !errors.iter().any(touches) {
                 last.text = text.to_vec();
                 *kept = Some(last);
                 return None;
@@ -94,23 +98,6 @@ fn reparsed(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Optio
     };
     keep(kept, file, text, &tree);
     (!reused || !tree.root_node().has_error()).then_some(tree)
-}
-
-/// Whether an error or missing node under `node` touches `span`, ends
-/// included: an edit next to an error may end it.
-fn touches_error(node: tree_sitter::Node, span: std::ops::Range<usize>) -> bool {
-    if node.end_byte() < span.start || span.end < node.start_byte() {
-        return false;
-    }
-    if node.is_error() || node.is_missing() {
-        return true;
-    }
-    let mut cursor = node.walk();
-    let touched = node
-        .children(&mut cursor)
-        .filter(|child| child.has_error())
-        .any(|child| touches_error(child, span.clone()));
-    touched
 }
 
 fn keep(kept: &mut Option<Reading>, file: &SourceFile, text: &[u8], tree: &Tree) {
