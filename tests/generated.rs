@@ -107,12 +107,14 @@ fn bounded_features() -> Features {
 /// schedule (an abort); gcc's code for a loop with a dynamic schedule,
 /// `linear` and a `reduction(task, ...)` gives the linear variable back
 /// wrong; and gcc 12 fails with an internal error on a loop construct with
-/// `reduction` that a team shares, after a `switch` on a constant.
+/// `reduction` that a team shares, after a `switch` on a constant; and
+/// gfortran 12 leaves the indices of loops inside `parallel loop` shared.
 /// `tests/found/libgomp-*` show them.
 const LIBGOMP_FAULTS: &[Feature] = &[
     Feature::OrphanedTaskReduction,
     Feature::LinearWithTaskReduction,
     Feature::ReductionOnTeamLoopConstruct,
+    Feature::FortranParallelLoop,
 ];
 
 /// The features a toolchain's programs are generated with.

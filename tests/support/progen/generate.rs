@@ -42,6 +42,9 @@ pub enum Feature {
     SharedLoopConstruct,
     /// `reduction` on a loop construct whose iterations a team shares.
     ReductionOnTeamLoopConstruct,
+    /// Fortran: the combined `parallel loop`, whose inner loops' indices
+    /// must be private to its threads.
+    FortranParallelLoop,
     Simd,
     Teams,
     /// `distribute parallel for` and `teams distribute parallel for`: a
@@ -134,6 +137,7 @@ impl Feature {
         Feature::LoopConstruct,
         Feature::SharedLoopConstruct,
         Feature::ReductionOnTeamLoopConstruct,
+        Feature::FortranParallelLoop,
         Feature::Simd,
         Feature::Teams,
         Feature::ParallelInTeams,
@@ -1103,7 +1107,10 @@ impl Generator<'_> {
                 let mut leaves = vec![Leaf::Parallel];
                 if self.has(Feature::Combined) && self.chance(45) {
                     let mut inner = vec![Leaf::For, Leaf::For, Leaf::Sections];
-                    if self.has(Feature::LoopConstruct) && self.has(Feature::SharedLoopConstruct) {
+                    if self.has(Feature::LoopConstruct)
+                        && self.has(Feature::SharedLoopConstruct)
+                        && (!self.lang.is_fortran() || self.has(Feature::FortranParallelLoop))
+                    {
                         inner.push(Leaf::Loop);
                     }
                     if self.has(Feature::Masked) {
