@@ -574,6 +574,26 @@ fn threads_that_ended_are_still_in_the_profile() {
 }
 
 #[test]
+fn threads_that_end_leave_the_trace_budget_to_the_others() {
+    // Each thread reserves thousands of events at a time; 600 threads in
+    // turn, of 20 events each, would have used up a budget of 20,000 with
+    // reservations alone.
+    let exe = build("thread_exit");
+    let run = run_ok(
+        &exe,
+        2,
+        &["200"],
+        &[("POMP_TRACE", "1"), ("POMP_TRACE_LIMIT", "20000")],
+    );
+    assert_eq!(run.printed("joined"), 600);
+    assert!(!run.stderr().contains("dropped"), "{}", run.stderr());
+    let traces = run.traces();
+    let trace = read_trace(&traces[0]);
+    assert_eq!(trace.footer.dropped_events, 0);
+    assert_eq!(trace.span_count(), 600 * 10);
+}
+
+#[test]
 fn extended_events_and_cancelled_parallel_regions() {
     let exe = build("extended");
     for threads in [2, 4] {

@@ -264,6 +264,21 @@ pub(crate) fn running_update() -> Option<Update> {
 /// Marks the thread busy before it touches its state (see
 /// [`thread::ThreadData::busy`]).
 #[inline(always)]
+/// A thread that ends gives back the part of the trace budget it reserved
+/// and did not use. Otherwise threads that live briefly (libgomp starts
+/// the workers of nested teams anew) would use the budget up with events
+/// they never record.
+pub(crate) fn thread_ends() {
+    let Some(data) = thread::registered() else {
+        return;
+    };
+    announce(data);
+    let mut update = Update { data };
+    if PHASE.load(Ordering::Relaxed) == RUNNING {
+        update.state().trace.give_back();
+    }
+}
+
 fn announce(data: &thread::ThreadData) {
     if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
         data.busy.store(true, Ordering::Relaxed);

@@ -42,6 +42,17 @@ static THREAD_COUNT: AtomicU32 = AtomicU32::new(0);
 
 thread_local! {
     static CURRENT: Cell<*const ThreadData> = const { Cell::new(ptr::null()) };
+    static ENDING: Ending = const { Ending };
+}
+
+/// Dropped when a registered thread ends: what it holds of budgets that
+/// all threads share goes back to them.
+struct Ending;
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        crate::thread_ends();
+    }
 }
 
 #[inline(always)]
@@ -83,6 +94,8 @@ fn register() -> &'static ThreadData {
         }
     }
     CURRENT.with(|current| current.set(data));
+    // Touched once, so that it is dropped when the thread ends.
+    ENDING.with(|_| {});
     data
 }
 

@@ -6,15 +6,18 @@
 //! buffer is written to the trace file as one chunk (see
 //! [`crate::output::trace`]) and reused, so memory stays bounded however
 //! long the run. The total is bounded by `POMP_TRACE_LIMIT`: threads take
-//! slices of the global budget, and once it is spent further spans are
-//! counted as dropped instead of stored.
+//! slices of the global budget, give back what is left of theirs when they
+//! end, and once it is spent further spans are counted as dropped instead
+//! of stored.
 
 use pomp2::trace::{ChunkWriter, MpiChunkWriter, MpiEvent, Span};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Events a thread reserves from the global budget at a time; large enough
-/// that the shared counter is rarely touched, small enough that hundreds of
-/// threads do not strand much of the budget.
+/// Events a thread reserves from the global budget at a time: as many as
+/// it has recorded, between these bounds. A busy thread rarely touches
+/// the shared counter, and the hundreds of threads a program with nested
+/// teams may keep, each recording a few events, do not strand the budget.
+const FIRST_SLICE: u64 = 64;
 const SLICE: u64 = 4096;
 
 /// Each thread's buffer: a chunk of the file.
@@ -121,14 +124,24 @@ impl ThreadTrace {
         }
     }
 
+    /// Returns the events reserved and not recorded to the global budget,
+    /// when the thread ends.
+    pub fn give_back(&mut self) {
+        if self.reserved_left > 0 {
+            BUDGET_LEFT.fetch_add(self.reserved_left, Ordering::Relaxed);
+            self.reserved_left = 0;
+        }
+    }
+
     #[cold]
     fn reserve(&mut self) -> bool {
+        let slice = (self.stored + self.stored_mpi).clamp(FIRST_SLICE, SLICE);
         let granted = BUDGET_LEFT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
-            (left > 0).then(|| left - left.min(SLICE))
+            (left > 0).then(|| left - left.min(slice))
         });
         match granted {
             Ok(left) => {
-                self.reserved_left = left.min(SLICE);
+                self.reserved_left = left.min(slice);
                 true
             }
             Err(_) => false,

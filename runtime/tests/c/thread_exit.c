@@ -1,7 +1,9 @@
-/* Threads that record events and end long before the program does. */
+/* Threads that record events and end long before the program does: a
+ * round of WORKERS threads, or as many rounds as the argument says. */
 #include "pomp2_lib.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define WORKERS 3
 
@@ -22,10 +24,13 @@ static void *work(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 1;
     pthread_t threads[WORKERS];
-    for (int i = 0; i < WORKERS; i++) pthread_create(&threads[i], NULL, work, NULL);
-    for (int i = 0; i < WORKERS; i++) pthread_join(threads[i], NULL);
-    printf("joined=%d\n", WORKERS);
+    for (int round = 0; round < rounds; round++) {
+        for (int i = 0; i < WORKERS; i++) pthread_create(&threads[i], NULL, work, NULL);
+        for (int i = 0; i < WORKERS; i++) pthread_join(threads[i], NULL);
+    }
+    printf("joined=%d\n", WORKERS * rounds);
     return 0;
 }
