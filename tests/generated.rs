@@ -266,7 +266,10 @@ fn bounded(root: &Path, toolchains: Vec<(Compilers, Arc<Result<Toolchain, String
     for (compilers, toolchain) in &toolchains {
         bounded_trials(root, compilers, toolchain, &mut trials);
     }
-    libtest_mimic::run(&arguments, trials).exit();
+    let conclusion = libtest_mimic::run(&arguments, trials);
+    // Exiting runs no destructors: the checking libraries' directories go first.
+    drop(toolchains);
+    conclusion.exit();
 }
 
 /// Seeds per language and feature set whose programs are generated, not

@@ -7,6 +7,9 @@
 //! communicator, never before it was sent once the clocks' offsets are
 //! applied.
 
+#[path = "support/shared_scratch.rs"]
+mod shared_scratch;
+
 use pomp2::clock::{ClockSync, SyncMethod};
 use pomp2::experiment::{Agreement, Experiment};
 use pomp2::mpi::{CommId, ThreadLevel};
@@ -61,20 +64,17 @@ fn toolchain(source: &str) -> Toolchain {
 /// Where the tests build and run: the wrappers installed, pomp's cache
 /// (the MPI library is built into it once), the runtime archive beside.
 struct Place {
-    root: tempfile::TempDir,
+    root: PathBuf,
 }
 
 fn place() -> &'static Place {
     static PLACE: OnceLock<Place> = OnceLock::new();
     PLACE.get_or_init(|| {
-        let root = tempfile::Builder::new()
-            .prefix("pomp-mpi-test")
-            .tempdir()
-            .unwrap();
+        let root = shared_scratch::directory("pomp-mpi-test");
         let pomp = PathBuf::from(env!("CARGO_BIN_EXE_pomp"));
         let installed = Command::new(&pomp)
             .arg("install-wrappers")
-            .arg(root.path().join("bin"))
+            .arg(root.join("bin"))
             .output()
             .unwrap();
         assert!(installed.status.success(), "{installed:?}");
@@ -98,7 +98,7 @@ fn build_runtime(pomp: &Path) {
 
 impl Place {
     fn bin(&self) -> PathBuf {
-        self.root.path().join("bin")
+        self.root.join("bin")
     }
 
     /// A command with the wrappers first on the `PATH` and nothing of the
@@ -113,7 +113,7 @@ impl Place {
         command
             .current_dir(directory)
             .env("PATH", path)
-            .env("POMP_CACHE_DIR", self.root.path().join("cache"))
+            .env("POMP_CACHE_DIR", self.root.join("cache"))
             .env(
                 "POMP_RUNTIME_DIR",
                 PathBuf::from(env!("CARGO_BIN_EXE_pomp")).parent().unwrap(),
@@ -138,7 +138,7 @@ impl Place {
     }
 
     fn directory(&self, name: &str) -> PathBuf {
-        let directory = self.root.path().join(name);
+        let directory = self.root.join(name);
         std::fs::create_dir_all(&directory).unwrap();
         directory
     }
