@@ -391,8 +391,15 @@ pub fn check(
                 if let Some(first) = expected.first() {
                     if first.stdout != run.stdout || first.status.code() != run.status.code() {
                         return Ok(Outcome::Invalid(format!(
-                            "the original's output depends on the thread count:\n{}\n---\n{}",
-                            first.stdout, run.stdout
+                            "the original's output depends on the thread count: \
+                             with {} threads {}, with {threads} {}:\n{}{}\n---\n{}{}",
+                            THREAD_COUNTS[0],
+                            describe(&first.status),
+                            describe(&run.status),
+                            first.stdout,
+                            first.stderr,
+                            run.stdout,
+                            run.stderr
                         )));
                     }
                 }

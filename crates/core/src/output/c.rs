@@ -232,7 +232,9 @@ impl super::writing::PlanWriter for Renderer<'_> {
     /// `return` once the value is computed, and while an exception
     /// unwinds. It is written on the line of the body's `{`, so no line
     /// moves. The program's region also initialises the measurement
-    /// first and finalises it last.
+    /// first and finalises it last. A loop or call that the plan closes
+    /// at its jumps out has no such variable: its end would come too late
+    /// for a user region around it that a jump leaves too.
     fn function(&mut self, function: &FunctionRegion) {
         let plan = self.plan;
         let region = &plan.regions[function.region];
@@ -261,6 +263,25 @@ impl super::writing::PlanWriter for Renderer<'_> {
         let (init, finalize) = (&control["inst init"], &control["inst finalize"]);
         // The cleanup functions of the preamble call both.
         self.events.insert(finalize.event.to_owned());
+        let (entry_order, exit_order) = match code.kind {
+            CodeKind::Loop => (STATEMENT_ENTRY_ORDER, LOOP_EXIT_ORDER),
+            CodeKind::Call => (STATEMENT_ENTRY_ORDER, STATEMENT_EXIT_ORDER),
+            _ => (0, 0),
+        };
+        if statement && function.closed_at_exits {
+            // The jumps out end it themselves; its end after the
+            // statement is where the loop's own `break` goes on.
+            let mut begin = String::from("{ ");
+            self.push_calls(&mut begin, region, &plan.user_region.begin);
+            begin.push(' ');
+            let mut end = String::from(" ");
+            self.push_calls(&mut end, region, &plan.user_region.end);
+            end.push_str(" }");
+            self.edits
+                .insert(code.entry, begin, entry_order, origin.clone());
+            self.edits.insert(code.exit, end, exit_order, origin);
+            return;
+        }
         let mut text = String::from(" ");
         text.push_str(self.handle_type());
         text.push_str("* pomp2_region_guard __attribute__((cleanup(");
@@ -279,11 +300,6 @@ impl super::writing::PlanWriter for Renderer<'_> {
         text.push_str(", &");
         text.push_str(&region.handle);
         text.push_str(");");
-        let (entry_order, exit_order) = match code.kind {
-            CodeKind::Loop => (STATEMENT_ENTRY_ORDER, LOOP_EXIT_ORDER),
-            CodeKind::Call => (STATEMENT_ENTRY_ORDER, STATEMENT_EXIT_ORDER),
-            _ => (0, 0),
-        };
         if statement {
             text.replace_range(..1, "{ ");
             text.push(' ');

@@ -165,9 +165,11 @@ pub struct FunctionRegion {
     pub function: usize,
     /// Index into [`Plan::regions`].
     pub region: usize,
-    /// Its ends are inserted at the jumps that leave it (Fortran); in C
-    /// and C++ the end is called when the body's scope is left, however
-    /// it is left, and inserted only where the run ends (`exit()`).
+    /// Its ends are inserted at the jumps that leave it (Fortran, and a
+    /// C or C++ loop or call statement that a jump leaves together with
+    /// a user region around it); otherwise, in C and C++, the end is
+    /// called when the body's scope is left, however it is left, and
+    /// inserted only where the run ends (`exit()`).
     pub closed_at_exits: bool,
 }
 

@@ -7,7 +7,7 @@ use super::planner::Planner;
 use super::table::rules;
 use crate::diagnostics::Diagnostic;
 use crate::directive::{table as directive_table, Role};
-use crate::model::Site;
+use crate::model::{CodeKind, Exit, Site};
 use crate::source::Span;
 
 impl Planner<'_> {
@@ -118,6 +118,8 @@ impl Planner<'_> {
             }
             closed.push((begin.span.end..end.span.start, index, false));
         }
+        let user_code: Vec<&Span> = closed.iter().map(|(code, _, _)| code).collect();
+        self.statements_closed_with_user_regions(&user_code);
         for function in &self.plan.functions {
             let code = &self.model.functions[function.function];
             let at_run_end_only = !function.closed_at_exits;
@@ -160,6 +162,39 @@ impl Planner<'_> {
                     regions: open.into_iter().map(|(_, r)| r).collect(),
                 });
             }
+        }
+    }
+
+    /// A loop or call region, left by a jump that also leaves a user
+    /// region around it, must end at that jump before the user region
+    /// does. Its scope's cleanup would end it only after the jump's own
+    /// closing calls, so such a region is closed at every jump leaving it
+    /// instead, as Fortran's are; the jumps of the loop itself (`break`,
+    /// `continue`) go to its start and stay inside it. `user_code` is
+    /// where each user region's code lies.
+    fn statements_closed_with_user_regions(&mut self, user_code: &[&Span]) {
+        let exits = &self.model.exits;
+        let leaves = |exit: &Exit, code: &Span| {
+            !exit.targets.is_empty() && exit.targets.iter().all(|t| !code.contains(t))
+        };
+        for function in &mut self.plan.functions {
+            let code = &self.model.functions[function.function];
+            if function.closed_at_exits || !matches!(code.kind, CodeKind::Loop | CodeKind::Call) {
+                continue;
+            }
+            let statement = code.entry..code.exit;
+            let first = exits.partition_point(|e| e.span.start < statement.start);
+            function.closed_at_exits = exits[first..]
+                .iter()
+                .take_while(|exit| exit.span.start < statement.end)
+                .filter(|exit| exit.span.end <= statement.end && leaves(exit, &statement))
+                .any(|exit| {
+                    user_code.iter().any(|user| {
+                        user.start <= statement.start
+                            && exit.span.end <= user.end
+                            && leaves(exit, user)
+                    })
+                });
         }
     }
 }

@@ -3,13 +3,14 @@
 //! `#endif` / loop), is put under the directive's condition again. The
 //! model records the branches and their conditions; this checks that
 //! repeating a condition elsewhere means the same, and refuses what a
-//! repeated condition cannot make right.
+//! repeated condition cannot make right. A loop or call measured as a
+//! code region cannot be: it is left as written.
 
 use super::directives::Scanned;
 use crate::diagnostics::Diagnostic;
 use crate::frontend::lexical::conditionals::{BranchState, Conditionals, Form};
 use crate::frontend::lexical::scan::{LineKind, PreprocessorLine};
-use crate::model::{Branch, Found};
+use crate::model::{Branch, CodeKind, Found};
 use crate::source::SourceFile;
 
 /// Records in `model`, read from `file` by a front end that does not see
@@ -33,6 +34,7 @@ pub(crate) fn finish(
     model: &mut Found,
 ) {
     let groups = record_branches(conditionals, model);
+    leave_statements_across_branches(file, model);
     let mut problems = Vec::new();
     for site in &model.sites {
         let Some(block) = &site.block else {
@@ -97,6 +99,43 @@ pub(crate) fn finish(
         }
     }
     model.diagnostics.extend(problems);
+}
+
+/// A loop or call statement measured as a code region is written inside
+/// braces of its own, which must open and close in the same branches of
+/// the conditionals: one that begins in other branches than it ends (a
+/// loop whose header the preprocessor chooses) is left as written, and
+/// said so.
+fn leave_statements_across_branches(file: &SourceFile, model: &mut Found) {
+    let branches = &model.branches;
+    let mut left = Vec::new();
+    model.functions.retain(|f| {
+        let what = match f.kind {
+            CodeKind::Loop => "loop",
+            CodeKind::Call => "call",
+            _ => return true,
+        };
+        let last = f.exit.saturating_sub(1).max(f.entry);
+        if branches.branches_at(f.entry).eq(branches.branches_at(last)) {
+            return true;
+        }
+        let first_line = (file.bytes[f.span.clone()].iter())
+            .position(|&b| b == b'\n')
+            .map_or(f.span.end, |n| f.span.start + n);
+        left.push(
+            Diagnostic::note(
+                f.span.start..first_line,
+                format!("this {what} is not measured"),
+                "it begins under a conditional it does not end under",
+            )
+            .with_note(format!(
+                "a measured {what} is enclosed in braces of its own, which cannot open in \
+                 one branch of `#if` and close after it"
+            )),
+        );
+        false
+    });
+    model.diagnostics.extend(left);
 }
 
 /// Adds the live branches to the model; returns each one's group.

@@ -1,4 +1,4 @@
-/* pomp fails: pomp2 violation: End (userRegion) closes Begin (userRegion) in task N: improper nesting; found by the program generator (c seed 355261); check with --interface pomp2 */
+/* pomp failed (fixed): pomp2 violation: End (userRegion) closes Begin (userRegion) in task N: improper nesting; found by the program generator (c seed 355261); check with --interface pomp2 */
 /* pomp regions: functions,loops,calls=helper* */
 #include <stdio.h>
 #ifdef _OPENMP
