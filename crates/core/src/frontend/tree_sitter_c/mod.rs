@@ -227,16 +227,46 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
     let mut broken = Vec::new();
     for batch in partial.batches(PIECES_PER_PARSE) {
-        if let Some(part) = read_batch(prepared, batch) {
-            parts.push(part);
-            continue;
-        }
+        let errors = match read_batch(prepared, batch) {
+            Ok(part) => {
+                parts.push(part);
+                continue;
+            }
+            Err(errors) => errors,
+        };
         // A function whose narrowed reading the parse does not confirm
         // costs only itself: it is read whole, and where that parse holds
-        // a syntax error, between its neighbours.
-        for piece in batch {
-            let part = read_batch(prepared, std::slice::from_ref(piece))
-                .or_else(|| read_batch(prepared, &[partial.whole_function(piece)]));
+        // a syntax error, between its neighbours. A parse with errors
+        // costs several clean ones (the grammar's recovery tries many
+        // readings), and the text an error lies in reads the same in
+        // every parse of it: a function the errors lie in goes straight
+        // to its neighbours, and those they spared are parsed together
+        // again.
+        let holds_error = |piece: &pieces::Piece| errors.iter().any(|e| piece.holds_error(e));
+        let mut alone: Vec<&pieces::Piece> = Vec::new();
+        for run in batch.chunk_by(|a, b| holds_error(a) == holds_error(b)) {
+            if holds_error(&run[0]) {
+                broken.extend(run);
+                continue;
+            }
+            // A batch without errors, not read as scanned, would read the
+            // same again.
+            let again = !errors.is_empty() && run.len() > 1;
+            match again.then(|| read_batch(prepared, run).ok()).flatten() {
+                Some(part) => parts.push(part),
+                None => alone.extend(run),
+            }
+        }
+        for piece in alone {
+            // A batch of one was this parse.
+            let part = (batch.len() > 1)
+                .then(|| read_batch(prepared, std::slice::from_ref(piece)).ok())
+                .flatten()
+                .or_else(|| {
+                    (piece.is_narrowed())
+                        .then(|| read_batch(prepared, &[partial.whole_function(piece)]).ok())
+                        .flatten()
+                });
             match part {
                 Some(part) => parts.push(part),
                 None => broken.push(piece),
@@ -274,9 +304,9 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
     Some((merge(parts), extent))
 }
 
-/// The model of `batch`, parsed together; `None` where the parse does not
-/// read each piece as the scan found it.
-fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
+/// The model of `batch`, parsed together; where the parse does not read
+/// each piece as the scan found it, the syntax errors it holds.
+fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Result<Found, Vec<Span>> {
     let ranges = pieces::union(batch);
     let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
     let nodes = Nodes::new(tree.root_node());
@@ -284,9 +314,9 @@ fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Option<Found> {
         .iter()
         .all(|piece| piece.parsed_as_scanned(&tree, &nodes))
     {
-        return None;
+        return Err(nodes::syntax_errors(tree.root_node()));
     }
-    Some(read_parsed(prepared, &tree, &nodes, &ranges, batch))
+    Ok(read_parsed(prepared, &tree, &nodes, &ranges, batch))
 }
 
 /// The model of what `pieces`, parsed together from `ranges` into `tree`,

@@ -542,10 +542,13 @@ impl PartialParse {
         self.structure.piece(piece.index, directives, mentions)
     }
 
-    /// `pieces` in runs of consecutive top-level declarations.
+    /// `pieces`, in any order, in runs of consecutive top-level
+    /// declarations, in file order.
     pub fn consecutive<'p>(pieces: &[&'p Piece]) -> Vec<Vec<&'p Piece>> {
+        let mut pieces = pieces.to_vec();
+        pieces.sort_by_key(|p| p.index);
         let mut runs: Vec<Vec<&Piece>> = Vec::new();
-        for &piece in pieces {
+        for piece in pieces {
             match runs.last_mut() {
                 Some(run) if run[run.len() - 1].index + 1 == piece.index => run.push(piece),
                 _ => runs.push(vec![piece]),
@@ -625,10 +628,28 @@ pub(super) fn union_of(pieces: &[Piece], chosen: impl Fn(&Piece) -> bool) -> Vec
     ranges
 }
 
+/// Whether `span`, maybe empty, lies in `extent` at least in part.
+fn touches(extent: &Span, span: &Span) -> bool {
+    span.start < extent.end && extent.start <= span.start.max(span.end.saturating_sub(1))
+}
+
 impl Piece {
     /// The function's declaration, from its head to its closing brace.
     pub fn item(&self) -> Span {
         self.leaf.item.clone()
+    }
+
+    /// Whether the syntax error `error` (empty where the grammar found a
+    /// token missing) lies in the function, from its head to its closing
+    /// brace.
+    pub fn holds_error(&self, error: &Span) -> bool {
+        touches(&self.leaf.item, error)
+    }
+
+    /// Whether the function is read narrowed to the statements its
+    /// directives own.
+    pub fn is_narrowed(&self) -> bool {
+        self.owned.is_some()
     }
 
     pub fn overlaps(&self, span: &Span) -> bool {
