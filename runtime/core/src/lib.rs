@@ -264,10 +264,19 @@ pub(crate) fn running_update() -> Option<Update> {
 /// Marks the thread busy before it touches its state (see
 /// [`thread::ThreadData::busy`]).
 #[inline(always)]
+fn announce(data: &thread::ThreadData) {
+    if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
+        data.busy.store(true, Ordering::Relaxed);
+        compiler_fence(Ordering::SeqCst);
+    } else {
+        data.busy.swap(true, Ordering::SeqCst);
+    }
+}
+
 /// A thread that ends gives back the part of the trace budget it reserved
-/// and did not use. Otherwise threads that live briefly (libgomp starts
-/// the workers of nested teams anew) would use the budget up with events
-/// they never record.
+/// and did not use. Otherwise a program that starts many threads one
+/// after another would use the budget up with reservations of threads
+/// long gone.
 pub(crate) fn thread_ends() {
     let Some(data) = thread::registered() else {
         return;
@@ -276,15 +285,6 @@ pub(crate) fn thread_ends() {
     let mut update = Update { data };
     if PHASE.load(Ordering::Relaxed) == RUNNING {
         update.state().trace.give_back();
-    }
-}
-
-fn announce(data: &thread::ThreadData) {
-    if ASYMMETRIC_FENCE.load(Ordering::Relaxed) {
-        data.busy.store(true, Ordering::Relaxed);
-        compiler_fence(Ordering::SeqCst);
-    } else {
-        data.busy.swap(true, Ordering::SeqCst);
     }
 }
 
