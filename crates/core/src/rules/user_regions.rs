@@ -127,18 +127,13 @@ impl Planner<'_> {
         }
         for (inside, index, at_run_end_only) in closed {
             let region = &self.plan.regions[index];
-            // Visit only the exits inside.
-            let first = exits.partition_point(|e| e.span.start < inside.start);
-            for (at, exit) in exits[first..].iter().enumerate() {
-                if exit.span.start >= inside.end {
-                    break;
-                }
-                if exit.span.end > inside.end || at_run_end_only && !exit.targets.is_empty() {
+            for (at, exit) in exits_within(exits, &inside) {
+                if at_run_end_only && !exit.targets.is_empty() {
                     continue;
                 }
                 let leaving = exit.targets.iter().filter(|t| !inside.contains(t)).count();
                 if leaving == exit.targets.len() {
-                    closing[first + at].push((inside.start, index));
+                    closing[at].push((inside.start, index));
                 } else if leaving > 0 {
                     let name = region.name.as_deref().unwrap_or_default();
                     self.plan.diagnostics.push(
@@ -183,12 +178,9 @@ impl Planner<'_> {
                 continue;
             }
             let statement = code.entry..code.exit;
-            let first = exits.partition_point(|e| e.span.start < statement.start);
-            function.closed_at_exits = exits[first..]
-                .iter()
-                .take_while(|exit| exit.span.start < statement.end)
-                .filter(|exit| exit.span.end <= statement.end && leaves(exit, &statement))
-                .any(|exit| {
+            function.closed_at_exits = exits_within(exits, &statement)
+                .filter(|(_, exit)| leaves(exit, &statement))
+                .any(|(_, exit)| {
                     user_code.iter().any(|user| {
                         user.start <= statement.start
                             && exit.span.end <= user.end
@@ -197,6 +189,17 @@ impl Planner<'_> {
                 });
         }
     }
+}
+
+/// The exits lying wholly in `inside`, with their indices in `exits`,
+/// which are sorted by start.
+fn exits_within<'e>(exits: &'e [Exit], inside: &Span) -> impl Iterator<Item = (usize, &'e Exit)> {
+    let first = exits.partition_point(|e| e.span.start < inside.start);
+    let end = inside.end;
+    (exits[first..].iter().enumerate())
+        .take_while(move |(_, exit)| exit.span.start < end)
+        .filter(move |(_, exit)| exit.span.end <= end)
+        .map(move |(at, exit)| (first + at, exit))
 }
 
 /// The region type of user regions: the one their opening directive names.
