@@ -20,11 +20,11 @@
 //! its diagnostics in the language server's document, on each file.
 //!
 //! `stage_profile extent FILE...` tells how much of each file the front
-//! end parsed.
+//! end parsed: the extent, and the bytes its parses read.
 //!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
-use pomp_core::frontend::tree_sitter_c::TreeSitterC;
+use pomp_core::frontend::tree_sitter_c::{Parsed, TreeSitterC};
 use pomp_core::frontend::FrontEnd;
 use pomp_core::instrument::Options;
 use pomp_core::language::Language;
@@ -313,8 +313,15 @@ fn main() {
                 let bytes = std::fs::read(&path).unwrap();
                 let language = Language::from_path(std::path::Path::new(&path)).unwrap();
                 let file = SourceFile::new(&path, bytes, language);
+                let before = Parsed::so_far();
                 let (_, extent) = TreeSitterC::default().read_telling_extent(&file);
-                println!("{path}: {extent:?}");
+                let after = Parsed::so_far();
+                println!(
+                    "{path}: {extent:?}, {} of {} bytes parsed in {} parses",
+                    after.bytes - before.bytes,
+                    file.bytes.len(),
+                    after.parses - before.parses
+                );
             }
         }
         _ => panic!(
