@@ -389,7 +389,11 @@ fn code_around_directives_changed_reads_the_same_in_pieces() {
         let (mut previous_start, mut line_start) = (0, 0);
         for line in text.split_inclusive('\n') {
             let next = line_start + line.len();
-            if line.trim_start().starts_with("#pragma omp") && !line.trim_end().ends_with('\\') {
+            let code = line.trim_start();
+            let directive = code.starts_with("#pragma omp")
+                || code.starts_with("[[omp::")
+                || code.starts_with("[[using omp");
+            if directive && !line.trim_end().ends_with('\\') {
                 places.extend([previous_start, line_start, next]);
             }
             (previous_start, line_start) = (line_start, next);
@@ -438,4 +442,95 @@ fn functions_with_unknown_conditionals_between_statements_are_narrowed() {
     let text = "static void exchange(double *a, int n)\n{\n#if USE_MPI\n    send(a, n);\n#else\n    (void)n;\n#endif\n#pragma omp parallel for\n    for (int i = 0; i < n; i++) {\n#ifdef CHECK\n        check(a, i);\n#endif\n        a[i] = 0;\n    }\n#if USE_MPI\n    wait();\n#endif\n}\n";
     let file = SourceFile::new("mpi.c", text.as_bytes().to_vec(), Language::C);
     assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+}
+
+/// C++ a function is narrowed in: directives owning `try` statements and
+/// standing in them, the attribute form, and initializer lists opening
+/// lists.
+const CXX_STATEMENTS: &str = r#"#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+struct Grid {
+    std::vector<int> cells;
+};
+
+static int risky(int i)
+{
+    if (i % 7 == 3)
+        throw std::runtime_error("seven");
+    return i;
+}
+
+int main()
+{
+    Grid g{{1, 5, 9}};
+    std::vector<std::vector<int>> rows{{1, 2}, {3, 4}};
+    int caught = 0;
+    long sum = 0;
+#pragma omp parallel reduction(+ : caught)
+    try {
+        risky(3);
+    } catch (const std::runtime_error &) {
+        caught = 1;
+    } catch (...) {
+        caught = 2;
+    }
+    try {
+        sum += risky(4);
+    } catch (...) {
+        sum = -1;
+    }
+#pragma omp parallel for reduction(+ : sum, caught)
+    for (int i = 0; i < 20; ++i) {
+        try {
+#pragma omp critical
+            sum += risky(i);
+        } catch (const std::exception &e) {
+            caught += e.what()[0] == 's';
+        }
+    }
+    [[omp::directive(parallel for reduction(+ : sum))]]
+    for (int i = 0; i < 10; ++i)
+        sum += g.cells[i % 3] + rows[i % 2][0];
+    [[omp::sequence(directive(parallel), directive(single))]]
+    {
+        [[omp::directive(atomic)]]
+        sum += 1;
+    }
+    std::printf("%d %ld\n", caught, sum);
+    return 0;
+}
+"#;
+
+#[test]
+fn try_statements_attributes_and_nested_lists_leave_functions_narrowed() {
+    let file = SourceFile::new("cxx.cpp", CXX_STATEMENTS.as_bytes().to_vec(), Language::Cpp);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+    // Around each line of those, the text edited as around directives.
+    let mut line_start = 0;
+    for line in CXX_STATEMENTS.split_inclusive('\n') {
+        let at = line_start;
+        line_start += line.len();
+        let code = line.trim_start();
+        let around = [
+            "try",
+            "} catch",
+            "[[omp",
+            "#pragma",
+            "Grid",
+            "std::vector<std",
+        ];
+        if !around.iter().any(|start| code.starts_with(start)) {
+            continue;
+        }
+        for edit in CONTEXT_EDITS
+            .iter()
+            .chain(&["catch (...) { } ", "try { } "])
+        {
+            let edited = format!("{}{edit}{}", &CXX_STATEMENTS[..at], &CXX_STATEMENTS[at..]);
+            let file = SourceFile::new("cxx.cpp", edited.into_bytes(), Language::Cpp);
+            assert_same_without_notes(&file, &format!("{edit:?} at {at}"));
+        }
+    }
 }

@@ -22,10 +22,12 @@
 //! between whole statements of a block, a statement read inside one of
 //! its groups, other preprocessor lines in the body, a directive inside a
 //! lambda, a local class or an
-//! initializer, a `do` without its `while`, pomp's user regions (whose
-//! exits are every `return` of the function), attribute-form and unknown
-//! directives, and statements it does not know how to end (labels,
-//! `try`).
+//! initializer, a `do` without its `while`, a `try` without its `catch`,
+//! pomp's user regions (whose exits are every `return` of the function),
+//! directives in a declaration's attributes and unknown directives, and
+//! statements it does not know how to end (labels, `case`). A directive
+//! in a statement's attributes (`[[omp::directive(...)]]`) is masked as a
+//! pragma is, and read alike.
 
 use super::nodes::Nodes;
 use super::prepare::Prepared;
@@ -137,7 +139,8 @@ pub(super) fn owned(
     {
         return None;
     }
-    let tokens = BodyTokens::scan(masked, open + 1..item.end - 1)?;
+    let cplusplus = prepared.file.language == crate::language::Language::Cpp;
+    let tokens = BodyTokens::scan(masked, open + 1..item.end - 1, cplusplus)?;
     let extent =
         |first: usize, past: usize| tokens.list[first].span.start..tokens.list[past - 1].span.end;
     // Searches for whole statements share what they found; the budget
@@ -157,7 +160,13 @@ pub(super) fn owned(
     let mut owned: Vec<Owned> = Vec::new();
     for index in directives {
         let d = &prepared.directives[index];
-        if !matches!(d.kind, RawKind::Pragma | RawKind::PragmaOperator) {
+        // An attribute is masked as a pragma is: its statement begins at
+        // the first token after it. One that belongs to a declaration
+        // may make device code of what the tree tells.
+        if !matches!(
+            d.kind,
+            RawKind::Pragma | RawKind::PragmaOperator | RawKind::Attribute
+        ) {
             return None;
         }
         let parsed = prepared.parsed[index].as_ref()?.as_ref().ok()?;
@@ -332,6 +341,10 @@ enum Word {
     While,
     Do,
     Switch,
+    /// C++'s `try`, whose block its `catch` clauses follow.
+    Try,
+    /// C++'s `catch`: parentheses and a block follow, within the `try`.
+    Catch,
     /// A keyword that opens a statement the scan does not end: the whole
     /// function is parsed.
     Unsupported,
@@ -341,8 +354,12 @@ enum Word {
 }
 
 impl Word {
-    fn of(word: &[u8]) -> Word {
+    /// The keyword `word` is, in C++ where `cplusplus` (in C, `try` and
+    /// `catch` name no statement).
+    fn of(word: &[u8], cplusplus: bool) -> Word {
         match word {
+            b"try" if cplusplus => Word::Try,
+            b"catch" if cplusplus => Word::Catch,
             b"if" => Word::If,
             b"else" => Word::Else,
             b"for" => Word::For,
@@ -359,7 +376,7 @@ impl Word {
 impl BodyTokens {
     /// `None` where a preprocessor line or unbalanced brackets make the
     /// body one the scan does not read.
-    fn scan(masked: &[u8], inside: Span) -> Option<BodyTokens> {
+    fn scan(masked: &[u8], inside: Span, cplusplus: bool) -> Option<BodyTokens> {
         // About one token in four bytes of code: growing the lists from
         // nothing copied them over and over.
         let expected = inside.len() / 4;
@@ -394,7 +411,7 @@ impl BodyTokens {
                 continue;
             }
             let word = match token.kind {
-                TokenKind::Word => Word::of(&masked[token.span.clone()]),
+                TokenKind::Word => Word::of(&masked[token.span.clone()], cplusplus),
                 _ => Word::Other,
             };
             let block_level = foreign_braces == 0
@@ -413,14 +430,28 @@ impl BodyTokens {
                 TokenKind::Punct(b'{') => {
                     let statement_block = match previous {
                         None => true,
-                        Some(TokenKind::Punct(b';' | b'{' | b'}' | b':')) => true,
+                        Some(TokenKind::Punct(b';' | b'}' | b':')) => true,
+                        // A block opening a block, but a list opening a
+                        // list (`Grid g{{1, 2}};`), as far as the scan
+                        // tells a lambda's body from an initializer.
+                        Some(TokenKind::Punct(b'{')) => open
+                            .last()
+                            .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block),
                         Some(TokenKind::Word) => {
-                            matches!(previous_word, Word::Else | Word::Do | Word::Opener)
+                            matches!(
+                                previous_word,
+                                Word::Else | Word::Do | Word::Opener | Word::Try
+                            )
                         }
                         Some(TokenKind::Punct(b')')) => matches!(
                             previous_closes,
                             Closes::Parentheses(
-                                Word::If | Word::For | Word::While | Word::Switch | Word::Opener
+                                Word::If
+                                    | Word::For
+                                    | Word::While
+                                    | Word::Switch
+                                    | Word::Opener
+                                    | Word::Catch
                             )
                         ),
                         _ => false,
@@ -490,7 +521,7 @@ impl BodyTokens {
                 || (tokens.begins_statement(next)
                     && !matches!(
                         tokens.words[next],
-                        Word::Else | Word::Opener | Word::Unsupported
+                        Word::Else | Word::Opener | Word::Catch | Word::Unsupported
                     ));
             after && before
         };
@@ -735,7 +766,22 @@ impl BodyTokens {
                 let condition = self.past_header(body)?;
                 (self.punct(condition)? == b';').then_some(condition + 1)
             }
-            Word::Else | Word::Unsupported | Word::Opener => None,
+            Word::Try => {
+                // A block, then one handler or more: without one, the
+                // grammar reads a syntax error.
+                (self.punct(at + 1)? == b'{').then_some(())?;
+                let mut past = self.past_brackets(at + 1)?;
+                let mut handlers = 0;
+                while self.words.get(past) == Some(&Word::Catch) {
+                    (self.punct(past + 1)? == b'(').then_some(())?;
+                    let body = self.past_brackets(past + 1)?;
+                    (self.punct(body)? == b'{').then_some(())?;
+                    past = self.past_brackets(body)?;
+                    handlers += 1;
+                }
+                (handlers > 0).then_some(past)
+            }
+            Word::Else | Word::Unsupported | Word::Opener | Word::Catch => None,
             Word::Other => {
                 // A label (`name:`, not `name::`) starts a labelled statement.
                 if token.kind == TokenKind::Word
@@ -781,7 +827,7 @@ mod tests {
 
     /// The statement the scan finds at the first token of `text`.
     fn first_statement(text: &str) -> Option<&str> {
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len())?;
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true)?;
         let past = tokens.statement_end(0)?;
         Some(&text[..tokens.list[past - 1].span.end])
     }
@@ -812,7 +858,12 @@ mod tests {
                 Some("if constexpr (N > 1) a;"),
             ),
             ("label: a;", None),
-            ("try { a; } catch (...) { }", None),
+            (
+                "try { a; } catch (int) { b; } catch (...) { } c;",
+                Some("try { a; } catch (int) { b; } catch (...) { }"),
+            ),
+            ("try { a; } HANDLER c;", None),
+            ("try { a; }", None),
             ("case 1: a;", None),
             ("FOR_EACH(i) { a; }", None),
             (";", Some(";")),
@@ -828,7 +879,7 @@ mod tests {
             "{ a; } if (c) { b; } auto f = [] { c; }; struct S { int d; }; int e[] = { 1 }; \
                     for (i = 0; i < n; i++) g; x = y + h; do k; while (m); do { o; } while (p); \
                     exlse q; if (r) s; else t; struct T { } u; w: v;";
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len()).unwrap();
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true).unwrap();
         let begins = |word: &str| {
             let at = text.find(word).unwrap();
             tokens.begins_statement(tokens.first_at(at).unwrap())
@@ -857,7 +908,7 @@ mod tests {
     fn a_body_is_read_with_the_whole_statement_of_its_block() {
         let text = "a; if (c) omp_set_lock(&l); else { b; } \
                     while (d) e(omp_test_lock(&l)); { f; } int g = omp_unset_lock(&l);";
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len()).unwrap();
+        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true).unwrap();
         let mut search = Search {
             ends: HashMap::new(),
             budget: 1000,
@@ -929,6 +980,10 @@ mod tests {
         assert!(owned_of_function(unended, "").is_none());
         let inside = "void f(int n)\n{\n  n--;\n#pragma omp parallel\n  { n++; L: }\n}\n";
         assert!(owned_of_function(inside, "").is_some());
+        // A list opening lists is no block of statements.
+        let lists = "void f(int n)\n{\n  int a[2][2] = {{1, 2}, {3, n}};\n\
+                     #pragma omp parallel\n  { n++; }\n}\n";
+        assert!(owned_of_function(lists, "").is_some());
     }
 
     #[test]
@@ -1018,9 +1073,9 @@ mod tests {
     #[test]
     fn a_do_without_its_while_leaves_the_body_unread() {
         let ended = "do a; while (c); b;";
-        assert!(BodyTokens::scan(ended.as_bytes(), 0..ended.len()).is_some());
+        assert!(BodyTokens::scan(ended.as_bytes(), 0..ended.len(), true).is_some());
         let unended = "do a; b;";
-        assert!(BodyTokens::scan(unended.as_bytes(), 0..unended.len()).is_none());
+        assert!(BodyTokens::scan(unended.as_bytes(), 0..unended.len(), true).is_none());
     }
 
     #[test]
@@ -1028,7 +1083,7 @@ mod tests {
         // Conditional lines between whole statements are read; elsewhere,
         // and other lines, leave the body unread.
         let between = "a;\n#if X\nb;\n#else\n{ c; }\n#endif\nd;";
-        let tokens = BodyTokens::scan(between.as_bytes(), 0..between.len()).unwrap();
+        let tokens = BodyTokens::scan(between.as_bytes(), 0..between.len(), true).unwrap();
         assert_eq!(tokens.conditional_depth_at(between.find('b').unwrap()), 1);
         assert_eq!(tokens.conditional_depth_at(between.find('d').unwrap()), 0);
         for inside in [
@@ -1039,12 +1094,12 @@ mod tests {
             "a;\n#pragma GCC ivdep\nb;",
         ] {
             assert!(
-                BodyTokens::scan(inside.as_bytes(), 0..inside.len()).is_none(),
+                BodyTokens::scan(inside.as_bytes(), 0..inside.len(), true).is_none(),
                 "{inside:?}"
             );
         }
-        assert!(BodyTokens::scan(b"a(;", 0..3).is_none());
-        assert!(BodyTokens::scan(b"a(];", 0..4).is_none());
-        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22).is_none());
+        assert!(BodyTokens::scan(b"a(;", 0..3, true).is_none());
+        assert!(BodyTokens::scan(b"a(];", 0..4, true).is_none());
+        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22, true).is_none());
     }
 }
