@@ -534,3 +534,30 @@ fn try_statements_attributes_and_nested_lists_leave_functions_narrowed() {
         }
     }
 }
+
+/// A `try` whose handler a macro writes is a syntax error to the grammar
+/// wherever it is read: such a function is read between its neighbours
+/// without a parse of its own.
+#[test]
+fn functions_with_a_try_a_macro_ends_read_the_same_in_pieces() {
+    let text = "#define CATCH_ALL catch (...) { }\n\
+                static void before(int *x)\n{\n#pragma omp parallel\n    { x[0]++; }\n}\n\
+                static void in_block(int *x)\n{\n#pragma omp parallel\n    {\n        try { x[0]++; } CATCH_ALL\n    }\n}\n\
+                static void around(int *x)\n{\n    try {\n#pragma omp parallel for\n        for (int i = 0; i < 4; i++) x[i]++;\n    } CATCH_ALL\n}\n\
+                static void hollowed(int *x)\n{\n#pragma omp parallel\n    {\n        if (x) { try { x[1]++; } CATCH_ALL }\n#pragma omp barrier\n    }\n}\n\
+                int main()\n{\n    int x[4] = {0};\n    before(x); in_block(x); around(x); hollowed(x);\n    return x[0] > 0 ? 0 : 1;\n}\n";
+    let file = SourceFile::new("macros.cpp", text.as_bytes().to_vec(), Language::Cpp);
+    assert_same_both_ways(&file);
+    // Each function alone, between its neighbours or not.
+    for name in ["in_block", "around", "hollowed"] {
+        let start = text.find(&format!("static void {name}")).unwrap();
+        let end = start + text[start..].find("\n}\n").unwrap() + 3;
+        let alone = format!(
+            "{}{}",
+            &text[..text.find("static").unwrap()],
+            &text[start..end]
+        );
+        let file = SourceFile::new("alone.cpp", alone.into_bytes(), Language::Cpp);
+        assert_same_both_ways(&file);
+    }
+}

@@ -261,6 +261,10 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
         Vec::with_capacity(partial.pieces.len() / PIECES_PER_PARSE + partial.outside.len() + 1);
     let mut broken = Vec::new();
     for batch in partial.batches(PIECES_PER_PARSE) {
+        if batch[0].surely_broken {
+            broken.push(&batch[0]);
+            continue;
+        }
         let errors = match read_batch(prepared, batch) {
             Ok(part) => {
                 parts.push(part);

@@ -248,6 +248,7 @@ impl Structure {
             directives,
             mentions,
             owned: None,
+            surely_broken: false,
             index,
             leaf: self.leaves[index].clone(),
             containers: self.containers_of(index),
@@ -413,6 +414,9 @@ pub(super) struct Piece {
     /// statements its directives own and those naming lock routines (the
     /// parse must agree with each); `None` when it is read whole.
     owned: Option<Vec<Owned>>,
+    /// Whether every parse of the function holds a syntax error: it is
+    /// read between its neighbours straight away.
+    pub surely_broken: bool,
     /// The function's place among the leaves of the file's [`Structure`].
     index: usize,
     leaf: Leaf,
@@ -501,6 +505,10 @@ impl PartialParse {
                         .chain(std::iter::once(close));
                     piece.ranges.splice(at..at + 1, narrowed);
                 }
+                // Only where the parse reads it.
+                piece.surely_broken = narrow
+                    && (statements::surely_broken(prepared, &item, piece.leaf.open).iter())
+                        .any(|at| piece.ranges.iter().any(|r| r.contains(at)));
                 piece
             })
             .collect();
@@ -589,7 +597,8 @@ fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
 
 impl PartialParse {
     /// The pieces in runs of at most `size` to parse together: consecutive
-    /// pieces with no directive read without a tree between them.
+    /// pieces with no directive read without a tree between them, and
+    /// alone one [`Piece::surely_broken`].
     pub fn batches(&self, size: usize) -> impl Iterator<Item = &[Piece]> {
         let mut rest = self.pieces.as_slice();
         std::iter::from_fn(move || {
@@ -597,7 +606,10 @@ impl PartialParse {
                 return None;
             }
             let mut count = 1;
+            // A function surely broken is a batch of its own.
             while count < size.min(rest.len())
+                && !rest[0].surely_broken
+                && !rest[count].surely_broken
                 && rest[count - 1].directives.end == rest[count].directives.start
             {
                 count += 1;

@@ -290,6 +290,33 @@ pub(super) fn owned(
     Some(owned)
 }
 
+/// Where, in the body of the function `item` whose body opens at `open`,
+/// the grammar surely reads a syntax error: in C++, at each `try` that
+/// begins a statement of a block and is not followed by its block and
+/// handlers, which the grammar requires (`try { } CATCH_ALL`, a handler
+/// a macro writes).
+pub(super) fn surely_broken(prepared: &Prepared, item: &Span, open: usize) -> Vec<usize> {
+    let masked = &*prepared.masked();
+    let body = open + 1..item.end - 1;
+    // Most functions hold no `try`: their tokens are not scanned again.
+    if prepared.file.language != crate::language::Language::Cpp
+        || memchr::memmem::find(&masked[body.clone()], b"try").is_none()
+    {
+        return Vec::new();
+    }
+    let Some(tokens) = BodyTokens::scan(masked, body, true) else {
+        return Vec::new();
+    };
+    (0..tokens.list.len())
+        .filter(|&at| {
+            tokens.words[at] == Word::Try
+                && tokens.begins_statement(at)
+                && tokens.statement_end(at).is_none()
+        })
+        .map(|at| tokens.list[at].span.start)
+        .collect()
+}
+
 /// The ends of statements found so far, and how many more tokens the
 /// searches may step over.
 struct Search {
@@ -968,6 +995,39 @@ mod tests {
             0..prepared.directives.partition_point(|d| d.span.start < end),
             0..prepared.lock_mentions.partition_point(|m| m.start < end),
         )
+    }
+
+    /// Where the grammar surely reads an error in `function`, in
+    /// `language`: the text from each place on.
+    fn surely_broken_in(function: &str, language: crate::language::Language) -> Vec<&str> {
+        let file = crate::source::SourceFile::new("f", function.as_bytes().to_vec(), language);
+        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
+        let item = 0..function.trim_end().len();
+        let open = function.find('{').unwrap();
+        (surely_broken(&prepared, &item, open).into_iter())
+            .map(|at| &function[at..])
+            .collect()
+    }
+
+    #[test]
+    fn a_try_without_its_handlers_is_surely_broken_in_cxx() {
+        use crate::language::Language;
+        let handled = "void f(int n)\n{\n  try { n++; } catch (...) { }\n\
+                       #pragma omp parallel\n  try { n--; } catch (int) { } catch (...) { }\n}\n";
+        assert!(surely_broken_in(handled, Language::Cpp).is_empty());
+        let unhandled = "void f(int n)\n{\n  try { n++; } catch (...) { }\n\
+                         #pragma omp parallel\n  { try { n--; } CATCH_ALL }\n}\n";
+        let broken = surely_broken_in(unhandled, Language::Cpp);
+        assert_eq!(broken.len(), 1);
+        assert!(
+            broken[0].starts_with("try { n--; } CATCH_ALL"),
+            "{broken:?}"
+        );
+        // In C, `try` names no statement: `try { }` is a macro's call.
+        assert!(surely_broken_in(unhandled, Language::C).is_empty());
+        // Not where it begins no statement, as a variable's name.
+        let named = "void f(int n)\n{\n  int try_ = n, x = try;\n#pragma omp barrier\n}\n";
+        assert!(surely_broken_in(named, Language::Cpp).is_empty());
     }
 
     #[test]
