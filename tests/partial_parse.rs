@@ -561,3 +561,16 @@ fn functions_with_a_try_a_macro_ends_read_the_same_in_pieces() {
         assert_same_both_ways(&file);
     }
 }
+
+/// The statements of a `sections` block make its first section even
+/// without a `section` directive: such a block is read, not hollowed.
+#[test]
+fn sections_without_separators_read_the_same_in_pieces() {
+    let text = "void a(void);\nvoid b(void);\n\
+                void f(void)\n{\n#pragma omp parallel sections\n    { a(); b(); }\n}\n\
+                void g(void)\n{\n#pragma omp parallel\n    {\n#pragma omp sections\n        { a(); { b(); } }\n#pragma omp barrier\n    }\n}\n";
+    for (name, language) in [("s.c", Language::C), ("s.cpp", Language::Cpp)] {
+        let file = SourceFile::new(name, text.as_bytes().to_vec(), language);
+        assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+    }
+}

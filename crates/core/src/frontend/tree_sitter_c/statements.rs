@@ -8,9 +8,11 @@
 //! with the whole statement of its block, which alone shows whether the
 //! text before it goes with it.
 //!
-//! Inside those statements, pomp reads only nested directives, lock calls
-//! and loop nests (jumps matter only in a function holding a user region,
-//! which is not narrowed): a brace block that holds none of them is read as its two braces ([`Owned::read`]), as a
+//! Inside those statements, pomp reads only nested directives, lock calls,
+//! loop nests and the statements of a `sections` block, which make its
+//! first section (jumps matter only in a function holding a user region,
+//! which is not narrowed): a brace block that holds none of them is read
+//! as its two braces ([`Owned::read`]), as a
 //! function without directives is read as nothing. Directives' own lines,
 //! blanks once masked, are not read at all.
 //!
@@ -157,6 +159,22 @@ pub(super) fn owned(
             .and_then(|parsed| parsed.as_ref().ok())
             .is_some_and(|parsed| parsed.directive.clause("collapse").is_some())
     });
+    // The statements of a block that separators divide (`sections`)
+    // are read, even without a separator: they make its first section.
+    let divided: Vec<usize> = (directives.clone())
+        .filter(|&index| {
+            prepared.parsed[index]
+                .as_ref()
+                .and_then(|parsed| parsed.as_ref().ok())
+                .is_some_and(|parsed| {
+                    crate::directive::table()
+                        .divided_by(parsed.directive.spec())
+                        .is_some()
+                })
+        })
+        .filter_map(|index| tokens.first_at(prepared.directives[index].span.end))
+        .map(|at| tokens.list[at].span.start)
+        .collect();
     let mut owned: Vec<Owned> = Vec::new();
     for index in directives {
         let d = &prepared.directives[index];
@@ -253,8 +271,12 @@ pub(super) fn owned(
     }) {
         return None;
     }
-    // Whether a directive or a lock routine's name lies in `inside`.
+    // Whether a directive or a lock routine's name lies in `inside`, or
+    // the block is one that separators divide.
     let read_inside = |inside: &Span| {
+        if divided.contains(&(inside.start - 1)) {
+            return true;
+        }
         let directive = prepared
             .directives
             .partition_point(|d| d.span.start < inside.start);
