@@ -574,3 +574,24 @@ fn sections_without_separators_read_the_same_in_pieces() {
         assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
     }
 }
+
+/// A function whose only statement read is a directive's block read as its
+/// braces is read narrowed in C++ too, where an empty block alone in a
+/// function's body reads as an initializer: once, and not whole.
+#[test]
+fn cxx_functions_of_one_hollowed_block_are_read_narrowed() {
+    let mut text = String::from("void work(int);\n");
+    for n in 0..4 {
+        text.push_str(&format!(
+            "void f{n}(int n)\n{{\n    int k = n * 2;\n#pragma omp parallel\n    {{\n        work(k);\n        if (k > 1) {{ work(k - 1); }}\n    }}\n    work(k + {n});\n}}\n"
+        ));
+    }
+    let file = SourceFile::new("one.cpp", text.clone().into_bytes(), Language::Cpp);
+    let before = pomp_core::frontend::tree_sitter_c::Parsed::so_far();
+    let (_, extent) = TreeSitterC::default().read_telling_extent(&file);
+    let parsed = pomp_core::frontend::tree_sitter_c::Parsed::so_far();
+    assert_eq!(extent, ParseExtent::Statements);
+    assert_eq!(parsed.parses - before.parses, 1);
+    assert!(parsed.bytes - before.bytes < text.len() / 2);
+    assert_same_both_ways(&file);
+}

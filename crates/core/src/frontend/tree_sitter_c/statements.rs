@@ -365,6 +365,7 @@ struct BodyTokens {
     /// grammar reads the statements of its groups as it reads them
     /// without it.
     lines: Vec<ConditionalLine>,
+    cplusplus: bool,
 }
 
 struct ConditionalLine {
@@ -553,6 +554,7 @@ impl BodyTokens {
             closes,
             in_do_tail: Vec::new(),
             lines,
+            cplusplus,
         };
         // A `do` the scan cannot end is a syntax error or a statement it
         // does not read: the parse of the whole function must judge it.
@@ -709,7 +711,7 @@ impl BodyTokens {
         // Open braces, with the number of loop keywords seen before each.
         let mut open: Vec<(usize, usize)> = Vec::new();
         let mut loops = 0usize;
-        let mut found: Vec<(usize, Span)> = Vec::new();
+        let mut found: Vec<(usize, usize)> = Vec::new();
         for at in within {
             match self.list[at].kind {
                 TokenKind::Punct(b'{') => open.push((at, loops)),
@@ -717,23 +719,50 @@ impl BodyTokens {
                     let Some((opening, loops_before)) = open.pop() else {
                         continue;
                     };
-                    let inside = self.list[opening].span.end..self.list[at].span.start;
                     if opening + 1 < at
                         && (!nests_continue || loops == loops_before)
                         && self.whole_statements(opening + 1..at)
-                        && !read_inside(&inside)
+                        && !read_inside(&self.inside(opening, at))
                     {
                         while found.last().is_some_and(|&(o, _)| o > opening) {
                             found.pop();
                         }
-                        found.push((opening, inside));
+                        found.push((opening, at));
                     }
                 }
                 _ if matches!(self.words[at], Word::For | Word::While | Word::Do) => loops += 1,
                 _ => {}
             }
         }
-        found.into_iter().map(|(_, inside)| inside).collect()
+        let mut hollows = Vec::with_capacity(found.len());
+        for (opening, close) in found {
+            let inside = self.inside(opening, close);
+            // C++ reads an empty block alone in a function's body as an
+            // initializer (`void f() { {} }`, a syntax error): a block of
+            // statements keeps one `;` of its own, an empty statement.
+            let semicolon = (self.cplusplus && self.closes[close] == Closes::StatementBlock)
+                .then(|| {
+                    (opening + 1..close)
+                        .rev()
+                        .find(|&i| self.punct(i) == Some(b';'))
+                })
+                .flatten();
+            match semicolon.map(|i| self.list[i].span.clone()) {
+                Some(kept) => hollows.extend(
+                    [inside.start..kept.start, kept.end..inside.end]
+                        .into_iter()
+                        .filter(|h| !h.is_empty()),
+                ),
+                None => hollows.push(inside),
+            }
+        }
+        hollows
+    }
+
+    /// The text between the brace at token `opening` and the one at
+    /// token `close`.
+    fn inside(&self, opening: usize, close: usize) -> Span {
+        self.list[opening].span.end..self.list[close].span.start
     }
 
     /// Whether the tokens `range` are statements one after another, each
@@ -988,8 +1017,17 @@ mod tests {
     /// The text the grammar reads of `function` in a file where `rest`
     /// follows it, the skipped insides of blocks shown as `…`.
     fn read_of_function(function: &str, rest: &str) -> String {
+        read_of_function_in(function, rest, crate::language::Language::C)
+    }
+
+    /// [`read_of_function`] in `language`.
+    fn read_of_function_in(
+        function: &str,
+        rest: &str,
+        language: crate::language::Language,
+    ) -> String {
         let text = format!("{function}{rest}");
-        let owned = owned_of_function(function, rest).unwrap();
+        let owned = owned_of_function_in(function, rest, language).unwrap();
         let ranges: Vec<Span> = owned.iter().flat_map(Owned::read).collect();
         ranges
             .windows(2)
@@ -1001,12 +1039,17 @@ mod tests {
     /// What the grammar reads of `function` in a file where `rest`
     /// follows it; `None` where the whole function must be parsed.
     fn owned_of_function(function: &str, rest: &str) -> Option<Vec<Owned>> {
+        owned_of_function_in(function, rest, crate::language::Language::C)
+    }
+
+    /// [`owned_of_function`] in `language`.
+    fn owned_of_function_in(
+        function: &str,
+        rest: &str,
+        language: crate::language::Language,
+    ) -> Option<Vec<Owned>> {
         let text = format!("{function}{rest}");
-        let file = crate::source::SourceFile::new(
-            "f.c",
-            text.as_bytes().to_vec(),
-            crate::language::Language::C,
-        );
+        let file = crate::source::SourceFile::new("f", text.as_bytes().to_vec(), language);
         let prepared = super::super::prepare::Prepared::new(&file).unwrap();
         let open = text.find('{').unwrap();
         let end = function.trim_end().len();
@@ -1101,6 +1144,18 @@ mod tests {
         let user_region =
             "void u(void)\n{\n#pragma pomp inst begin(r)\n#pragma pomp inst end(r)\n}\n";
         assert_eq!(read_of_function(text, user_region), read);
+    }
+
+    #[test]
+    fn blocks_of_statements_keep_an_empty_statement_in_cxx() {
+        use crate::language::Language;
+        let text = "void f(int n)\n{\n#pragma omp parallel\n  { a(); if (n) { b(); } }\n\
+                    #pragma omp parallel\n  { g([&] { c(); }); { } }\n}\n";
+        // C reads an empty block alone as a block.
+        assert_eq!(read_of_function(text, ""), "{…}…{…}");
+        // C++ as an initializer: a block of statements keeps its last `;`.
+        let read = read_of_function_in(text, "", Language::Cpp);
+        assert_eq!(read, "{…;…}…{…;…}");
     }
 
     #[test]
