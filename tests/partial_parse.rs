@@ -342,18 +342,28 @@ fn functions_with_runtime_conditionals_and_lock_calls_are_narrowed() {
     assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
     // Around each lock call and each conditional line, the text edited as
     // around directives below.
+    let around = |code: &str| {
+        let conditional_line = code.starts_with('#') && !code.starts_with("#include");
+        conditional_line || code.contains("omp_")
+    };
+    assert_same_edited_around(&file, around, CONTEXT_EDITS);
+}
+
+/// Whether `file` comes out the same both ways with each of `edits`
+/// written before each line whose code (without its indentation) is
+/// `around`.
+fn assert_same_edited_around(file: &SourceFile, around: impl Fn(&str) -> bool, edits: &[&str]) {
+    let text = std::str::from_utf8(&file.bytes).unwrap();
     let mut line_start = 0;
-    for line in KERNELS.split_inclusive('\n') {
+    for line in text.split_inclusive('\n') {
         let at = line_start;
         line_start += line.len();
-        let code = line.trim_start();
-        let conditional_line = code.starts_with('#') && !code.starts_with("#include");
-        if !(conditional_line || code.contains("omp_")) {
+        if !around(line.trim_start()) {
             continue;
         }
-        for edit in CONTEXT_EDITS {
-            let edited = format!("{}{edit}{}", &KERNELS[..at], &KERNELS[at..]);
-            let file = SourceFile::new("kernels.c", edited.into_bytes(), Language::C);
+        for edit in edits {
+            let edited = format!("{}{edit}{}", &text[..at], &text[at..]);
+            let file = SourceFile::new(&file.path, edited.into_bytes(), file.language);
             assert_same_without_notes(&file, &format!("{edit:?} at {at}"));
         }
     }
@@ -508,12 +518,8 @@ fn try_statements_attributes_and_nested_lists_leave_functions_narrowed() {
     let file = SourceFile::new("cxx.cpp", CXX_STATEMENTS.as_bytes().to_vec(), Language::Cpp);
     assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
     // Around each line of those, the text edited as around directives.
-    let mut line_start = 0;
-    for line in CXX_STATEMENTS.split_inclusive('\n') {
-        let at = line_start;
-        line_start += line.len();
-        let code = line.trim_start();
-        let around = [
+    let around = |code: &str| {
+        let starts = [
             "try",
             "} catch",
             "[[omp",
@@ -521,18 +527,12 @@ fn try_statements_attributes_and_nested_lists_leave_functions_narrowed() {
             "Grid",
             "std::vector<std",
         ];
-        if !around.iter().any(|start| code.starts_with(start)) {
-            continue;
-        }
-        for edit in CONTEXT_EDITS
-            .iter()
-            .chain(&["catch (...) { } ", "try { } "])
-        {
-            let edited = format!("{}{edit}{}", &CXX_STATEMENTS[..at], &CXX_STATEMENTS[at..]);
-            let file = SourceFile::new("cxx.cpp", edited.into_bytes(), Language::Cpp);
-            assert_same_without_notes(&file, &format!("{edit:?} at {at}"));
-        }
-    }
+        starts.iter().any(|start| code.starts_with(start))
+    };
+    let edits: Vec<&str> = (CONTEXT_EDITS.iter().copied())
+        .chain(["catch (...) { } ", "try { } "])
+        .collect();
+    assert_same_edited_around(&file, around, &edits);
 }
 
 /// A `try` whose handler a macro writes is a syntax error to the grammar
