@@ -83,7 +83,13 @@ fn assert_same_both_ways(file: &SourceFile) -> ParseExtent {
 mod c_sources;
 
 fn sources() -> Vec<PathBuf> {
-    c_sources::c_sources(&["corpus", "tests/cases", "tests/projects", "tests/support"])
+    c_sources::c_sources(&[
+        "corpus",
+        "tests/cases",
+        "tests/projects",
+        "tests/support",
+        "tests/regressions",
+    ])
 }
 
 #[test]
