@@ -148,7 +148,7 @@ fn compile(grammar: &Grammar, directory: &Path, out: &Path) -> Result<(), String
             );
         }
         let copy = out.join(format!("{}_{source}", grammar.language));
-        let text = switch_advance_maps(&text.replacen(OPTIMIZER_OFF, "", 1));
+        let text = ascii_fast_sets(&switch_advance_maps(&text.replacen(OPTIMIZER_OFF, "", 1)));
         std::fs::write(&copy, text).map_err(|e| format!("{}: {e}", copy.display()))?;
         build.file(copy);
     }
@@ -210,6 +210,95 @@ fn switch_advance_maps(text: &str) -> String {
         out.push_str(&format!("{indent}  default: break;\n{indent}}}\n"));
     }
     out
+}
+
+/// The generator tests a character against a set of Unicode ranges
+/// (identifier characters) with `set_contains`, a binary search through
+/// some 700 ranges at every character of every identifier. Each set whose
+/// ranges this reads gets a 128-bit table of its ASCII members beside it,
+/// and its tests look there first: one load for nearly every character of
+/// real code. A set written in any other form is tested as generated.
+fn ascii_fast_sets(text: &str) -> String {
+    const DECLARATION: &str = "static TSCharacterRange ";
+    let mut sets: Vec<(String, [u64; 2])> = Vec::new();
+    for (at, _) in text.match_indices(DECLARATION) {
+        let rest = &text[at + DECLARATION.len()..];
+        let Some((name, body)) = rest.split_once("[] = {") else {
+            continue;
+        };
+        let Some((body, _)) = body.split_once("};") else {
+            continue;
+        };
+        if let Some(ascii) = ascii_members(body) {
+            sets.push((name.to_string(), ascii));
+        }
+    }
+    if sets.is_empty() {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    for (name, _) in &sets {
+        out = out.replace(
+            &format!("set_contains({name}, "),
+            &format!("pomp_set_contains({name}, {name}_ascii, "),
+        );
+    }
+    let mut tables = String::from(
+        "static inline bool pomp_set_contains(TSCharacterRange *ranges, const uint64_t *ascii, \
+         uint32_t len, int32_t lookahead) {\n  \
+         if ((uint32_t)lookahead < 128) return (ascii[lookahead >> 6] >> (lookahead & 63)) & 1;\n  \
+         return set_contains(ranges, len, lookahead);\n}\n",
+    );
+    for (name, [low, high]) in &sets {
+        tables.push_str(&format!(
+            "static const uint64_t {name}_ascii[2] = {{{low:#x}ULL, {high:#x}ULL}};\n"
+        ));
+    }
+    // The tables go right after the first set, before any function uses
+    // them; the sets are declared together, ahead of the lexer.
+    let first = &sets[0].0;
+    let declared = out
+        .find(&format!("{DECLARATION}{first}[] = {{"))
+        .expect("the set was found above");
+    let end = declared
+        + out[declared..]
+            .find("};\n")
+            .expect("the set was read above")
+        + 3;
+    out.insert_str(end, &tables);
+    out
+}
+
+/// The ASCII members of a set written as `{'a', 'z'}, {0xaa, 0xaa}, ...`;
+/// `None` unless every range reads as two characters, in order.
+fn ascii_members(body: &str) -> Option<[u64; 2]> {
+    let mut ascii = [0u64; 2];
+    let mut ranges = 0;
+    for range in body.split('}') {
+        let range = range.trim().trim_start_matches(',').trim();
+        if range.is_empty() {
+            continue;
+        }
+        let (start, end) = range.strip_prefix('{')?.split_once(", ")?;
+        let (start, end) = (set_bound(start)?, set_bound(end)?);
+        if start > end {
+            return None;
+        }
+        for c in start..=end.min(127) {
+            ascii[(c >> 6) as usize] |= 1 << (c & 63);
+        }
+        ranges += 1;
+    }
+    (ranges > 0).then_some(ascii)
+}
+
+/// A bound of a character range: a character constant or a hexadecimal
+/// number.
+fn set_bound(text: &str) -> Option<u32> {
+    match text.strip_prefix("0x") {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None => character_value(text),
+    }
 }
 
 /// The value of a C character constant or decimal number as the generator

@@ -61,6 +61,15 @@ pub struct EditBuilder {
 }
 
 impl EditBuilder {
+    /// A builder with room for `edits` edits: a file dense with directives
+    /// collects tens of thousands, and a list grown by doubling holds its
+    /// old and new storage at once.
+    pub fn with_capacity(edits: usize) -> EditBuilder {
+        EditBuilder {
+            edits: Vec::with_capacity(edits),
+        }
+    }
+
     pub fn insert(&mut self, at: usize, text: impl Into<String>, order: i64, origin: Origin) {
         self.edits.push(Edit {
             range: at..at,
@@ -90,8 +99,29 @@ impl EditBuilder {
     /// directive ranges, so an overlap is a bug, not input, and panics here,
     /// where the pipeline turns a panic into an internal error of the file.
     pub fn build(mut self) -> EditSet {
-        self.edits
-            .sort_by_key(|e| (e.range.start, !e.range.is_empty(), e.order));
+        // A stable sort of the edits themselves would borrow a buffer as
+        // large as the list; their positions are sorted instead, the
+        // position breaking ties, and the edits moved along the cycles
+        // of that permutation.
+        let edits = &mut self.edits;
+        let mut from: Vec<u32> =
+            (0..u32::try_from(edits.len()).expect("fewer than 2^32 edits")).collect();
+        from.sort_unstable_by_key(|&i| {
+            let e = &edits[i as usize];
+            (e.range.start, !e.range.is_empty(), e.order, i)
+        });
+        for start in 0..from.len() {
+            let mut at = start;
+            loop {
+                let source = from[at] as usize;
+                from[at] = at as u32;
+                if source == start {
+                    break;
+                }
+                edits.swap(at, source);
+                at = source;
+            }
+        }
         let mut copied = 0;
         for edit in &self.edits {
             assert!(
@@ -183,6 +213,28 @@ mod tests {
         set.insert(3, "c", 0, Origin::File);
         let set = set.build();
         assert_eq!(set.apply(b"xyz!"), b"xyzabc!");
+    }
+
+    proptest::proptest! {
+        /// Insertions anywhere, in any order: they come out as a stable
+        /// sort by place, then order, puts them.
+        #[test]
+        fn edits_come_out_as_a_stable_sort_puts_them(
+            edits in proptest::collection::vec((0usize..8, -2i64..3), 0..200)
+        ) {
+            let mut set = EditBuilder::with_capacity(edits.len());
+            for (n, &(at, order)) in edits.iter().enumerate() {
+                set.insert(at, n.to_string(), order, Origin::File);
+            }
+            let mut expected: Vec<(usize, i64, String)> = (edits.iter().enumerate())
+                .map(|(n, &(at, order))| (at, order, n.to_string()))
+                .collect();
+            expected.sort_by_key(|&(at, order, _)| (at, order));
+            let built: Vec<(usize, i64, String)> = (set.build().iter())
+                .map(|e| (e.range.start, e.order, e.text.clone()))
+                .collect();
+            proptest::prop_assert_eq!(built, expected);
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn emit(
         model,
         plan,
         config,
-        edits: EditBuilder::default(),
+        edits: EditBuilder::with_capacity(super::writing::edits_expected(plan)),
         events: FxHashSet::default(),
         scratch: String::new(),
     };

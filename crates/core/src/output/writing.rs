@@ -96,6 +96,18 @@ pub(super) fn write_plan(plan: &crate::rules::Plan, writer: &mut impl PlanWriter
     }
 }
 
+/// About how many edits [`write_plan`] makes of `plan`: an opening and a
+/// closing for each construct and function, one for everything else, and
+/// the file's own two.
+pub(super) fn edits_expected(plan: &crate::rules::Plan) -> usize {
+    2 * (plan.constructs.len() + plan.functions.len() + 1)
+        + plan.pomp_directives.len()
+        + plan.bare_directives.len()
+        + plan.value_scopes.len()
+        + plan.region_exits.len()
+        + plan.lock_calls.len()
+}
+
 /// `text` to be appended to `file`, starting on a line of its own.
 pub(super) fn on_lines_of_its_own(file: &crate::source::SourceFile, text: String) -> String {
     if file.bytes.ends_with(b"\n") || file.bytes.is_empty() {

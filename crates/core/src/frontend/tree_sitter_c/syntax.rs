@@ -589,8 +589,11 @@ impl<'a> TreeSitterSyntax<'a> {
             .map(|l| l.span.clone())
     }
 
+    /// The text of a name, its universal character names decoded: the
+    /// names clang gives, and those of the source before preprocessing.
     fn node_text(&self, node: Node) -> String {
         let text = String::from_utf8_lossy(&self.masked[node.byte_range()]);
+        let text = crate::language::c::lex::decode_universal_character_names(&text);
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }

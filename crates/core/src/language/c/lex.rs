@@ -21,6 +21,45 @@ static IDENT: [bool; 256] = {
     table
 };
 
+/// `text` with its universal character names (`\u00e4`, `\U000000e4`)
+/// written as the characters they name. A preprocessor may write an
+/// identifier spelt in UTF-8 that way (gcc -E does); names taken from its
+/// output then read as the user wrote them. Anything else after a
+/// backslash stays as it is.
+pub fn decode_universal_character_names(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\\') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut decoded = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\\') {
+        decoded.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let digits = match after.as_bytes().first() {
+            Some(b'u') => 4,
+            Some(b'U') => 8,
+            _ => 0,
+        };
+        let named = after
+            .get(1..1 + digits)
+            .filter(|hex| digits > 0 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+            .and_then(char::from_u32);
+        match named {
+            Some(c) => {
+                decoded.push(c);
+                rest = &after[1 + digits..];
+            }
+            None => {
+                decoded.push('\\');
+                rest = after;
+            }
+        }
+    }
+    decoded.push_str(rest);
+    std::borrow::Cow::Owned(decoded)
+}
+
 /// Whether only horizontal white space stands before `pos` on its line, so
 /// that a `#` there starts a preprocessor line.
 pub fn at_line_start(bytes: &[u8], pos: usize) -> bool {
@@ -362,6 +401,19 @@ impl Tokens<'_> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn universal_character_names_read_as_their_characters() {
+        let decode = |text| decode_universal_character_names(text).into_owned();
+        assert_eq!(decode("gr\\U000000f6\\U000000dfen"), "größen");
+        assert_eq!(decode("summe_\\u00fcber"), "summe_über");
+        assert_eq!(decode("plain::name"), "plain::name");
+        // Too few digits, not hexadecimal, or no character: kept.
+        assert_eq!(decode("a\\u00f"), "a\\u00f");
+        assert_eq!(decode("a\\u00g1b"), "a\\u00g1b");
+        assert_eq!(decode("a\\UFFFFFFFF"), "a\\UFFFFFFFF");
+        assert_eq!(decode("a\\n\\"), "a\\n\\");
+    }
 
     /// The braces `next` finds and those `next_brace` finds, from offset 0.
     fn braces_both_ways(bytes: &[u8]) -> (Vec<Token>, Vec<Token>) {

@@ -54,7 +54,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &Config)
         plan,
         config,
         fixed_form: file.language == Language::FortranFixed,
-        edits: EditBuilder::default(),
+        edits: EditBuilder::with_capacity(crate::output::writing::edits_expected(plan)),
         needs: BTreeMap::new(),
         private_vars: private_vars(model, plan),
     };
