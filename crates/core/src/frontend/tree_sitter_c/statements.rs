@@ -309,6 +309,14 @@ pub(super) fn owned(
             kept.skipped.sort_unstable_by_key(|s| s.start);
         }
     }
+    // C++ reads a body of braces alone (`void f() { {} }`, a block read
+    // as its braces) as an initializer, a syntax error: one `;` of a
+    // block is read then, an empty statement in it.
+    if cplusplus && !owned.is_empty() && !tokens.reads_semicolon(&owned) {
+        owned
+            .iter_mut()
+            .find_map(|kept| tokens.with_a_semicolon_read(&mut kept.skipped))?;
+    }
     Some(owned)
 }
 
@@ -365,7 +373,6 @@ struct BodyTokens {
     /// grammar reads the statements of its groups as it reads them
     /// without it.
     lines: Vec<ConditionalLine>,
-    cplusplus: bool,
 }
 
 struct ConditionalLine {
@@ -554,7 +561,6 @@ impl BodyTokens {
             closes,
             in_do_tail: Vec::new(),
             lines,
-            cplusplus,
         };
         // A `do` the scan cannot end is a syntax error or a statement it
         // does not read: the parse of the whole function must judge it.
@@ -734,29 +740,36 @@ impl BodyTokens {
                 _ => {}
             }
         }
-        let mut hollows = Vec::with_capacity(found.len());
-        for (opening, close) in found {
-            let inside = self.inside(opening, close);
-            // C++ reads an empty block alone in a function's body as an
-            // initializer (`void f() { {} }`, a syntax error): a block of
-            // statements keeps one `;` of its own, an empty statement.
-            let semicolon = (self.cplusplus && self.closes[close] == Closes::StatementBlock)
-                .then(|| {
-                    (opening + 1..close)
-                        .rev()
-                        .find(|&i| self.punct(i) == Some(b';'))
-                })
-                .flatten();
-            match semicolon.map(|i| self.list[i].span.clone()) {
-                Some(kept) => hollows.extend(
-                    [inside.start..kept.start, kept.end..inside.end]
-                        .into_iter()
-                        .filter(|h| !h.is_empty()),
-                ),
-                None => hollows.push(inside),
-            }
-        }
-        hollows
+        (found.into_iter())
+            .map(|(opening, close)| self.inside(opening, close))
+            .collect()
+    }
+
+    /// Whether the grammar reads a `;` of the body where it reads `owned`.
+    fn reads_semicolon(&self, owned: &[Owned]) -> bool {
+        owned.iter().flat_map(Owned::read).any(|read| {
+            let first = self.list.partition_point(|t| t.span.start < read.start);
+            (self.list[first..].iter())
+                .take_while(|t| t.span.end <= read.end)
+                .any(|t| t.kind == TokenKind::Punct(b';'))
+        })
+    }
+
+    /// `skipped` with the first `;` of the body it holds read: an empty
+    /// statement, which nothing of pomp reads.
+    fn with_a_semicolon_read(&self, skipped: &mut Vec<Span>) -> Option<()> {
+        let (index, semicolon) = skipped.iter().enumerate().find_map(|(i, hollow)| {
+            let first = self.list.partition_point(|t| t.span.start < hollow.start);
+            (self.list[first..].iter())
+                .take_while(|t| t.span.end <= hollow.end)
+                .find(|t| t.kind == TokenKind::Punct(b';'))
+                .map(|t| (i, t.span.clone()))
+        })?;
+        let hollow = skipped.remove(index);
+        let parts = [hollow.start..semicolon.start, semicolon.end..hollow.end];
+        let parts = parts.into_iter().filter(|p| !p.is_empty());
+        skipped.splice(index..index, parts);
+        Some(())
     }
 
     /// The text between the brace at token `opening` and the one at
@@ -1147,15 +1160,21 @@ mod tests {
     }
 
     #[test]
-    fn blocks_of_statements_keep_an_empty_statement_in_cxx() {
+    fn a_body_of_blocks_read_as_braces_reads_a_semicolon_in_cxx() {
         use crate::language::Language;
         let text = "void f(int n)\n{\n#pragma omp parallel\n  { a(); if (n) { b(); } }\n\
                     #pragma omp parallel\n  { g([&] { c(); }); { } }\n}\n";
-        // C reads an empty block alone as a block.
+        // C reads braces alone in a body as a block.
         assert_eq!(read_of_function(text, ""), "{…}…{…}");
-        // C++ as an initializer: a block of statements keeps its last `;`.
-        let read = read_of_function_in(text, "", Language::Cpp);
-        assert_eq!(read, "{…;…}…{…;…}");
+        // C++ as an initializer: one `;` of a block is read.
+        assert_eq!(read_of_function_in(text, "", Language::Cpp), "{…;…}…{…}");
+        // Not where the grammar reads one anyway.
+        let atomic = text.replace(
+            "parallel\n  { a();",
+            "atomic\n  n++;\n#pragma omp parallel\n  { a();",
+        );
+        let read = read_of_function_in(&atomic, "", Language::Cpp);
+        assert_eq!(read, "n++;…{…}…{…}");
     }
 
     #[test]
