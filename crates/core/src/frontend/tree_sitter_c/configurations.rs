@@ -12,7 +12,7 @@
 //! branch is compiled exactly when the branch is.
 
 use super::nodes::Nodes;
-use super::parse_counted as parse;
+use super::parse::parse;
 use super::pieces::{self, Piece};
 use super::prepare::Prepared;
 use super::reuse::{self, Reuse};

@@ -25,43 +25,9 @@ use super::reading::{FrontEnd, LastReading};
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use nodes::Nodes;
+pub use parse::Parsed;
 use prepare::Prepared;
 pub use reuse::Reuse;
-use std::cell::Cell;
-
-thread_local! {
-    /// How many parses this thread made, and of how many bytes.
-    static PARSED: Cell<Parsed> = const { Cell::new(Parsed { parses: 0, bytes: 0 }) };
-}
-
-/// What a thread's parses read so far: what benchmarks of the partial
-/// parse look at, as a parse costs about the same per byte it reads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Parsed {
-    pub parses: usize,
-    pub bytes: usize,
-}
-
-impl Parsed {
-    /// The parses this thread made so far.
-    pub fn so_far() -> Parsed {
-        PARSED.get()
-    }
-}
-
-/// [`parse::parse`], counted in [`Parsed`].
-fn parse_counted(file: &SourceFile, text: &[u8], ranges: &[Span]) -> tree_sitter::Tree {
-    let bytes = match ranges {
-        [] => text.len(),
-        _ => ranges.iter().map(|r| r.len()).sum(),
-    };
-    PARSED.set(Parsed {
-        parses: PARSED.get().parses + 1,
-        bytes: PARSED.get().bytes + bytes,
-    });
-    parse::parse(file, text, ranges)
-}
-
 /// How much of a file is parsed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ParseExtent {
@@ -195,7 +161,7 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
 /// `regions` asks for.
 fn read_whole(prepared: &Prepared, regions: &CodeRegions) -> Found {
     // The text is let go before other configurations patch it.
-    let tree = parse_counted(prepared.file, &prepared.masked(), &[]);
+    let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
     let mut model = read_tree(prepared, &tree, None);
     if regions.any() {
         syntax::code_regions(&mut model, prepared, &tree, regions);
@@ -346,7 +312,7 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
 /// each piece as the scan found it, the syntax errors it holds.
 fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Result<Found, Vec<Span>> {
     let ranges = pieces::union(batch);
-    let tree = parse_counted(prepared.file, &prepared.masked(), &ranges);
+    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
     let nodes = Nodes::new(tree.root_node());
     if !batch
         .iter()
@@ -397,7 +363,7 @@ fn read_between_neighbours(
     if (split.iter()).any(|extent| extent.start < read.end && read.start < extent.end) {
         return None;
     }
-    let tree = parse_counted(prepared.file, &prepared.masked(), &ranges);
+    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
     let functions: Vec<Span> = (window.iter())
         .filter_map(|p| p.item_as_scanned(&tree))
         .collect();

@@ -2,7 +2,7 @@
 
 use crate::language::Language;
 use crate::source::{SourceFile, Span};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use tree_sitter::{Parser, Point, Range, Tree};
 
 thread_local! {
@@ -11,10 +11,39 @@ thread_local! {
     static PARSERS: RefCell<[Option<Parser>; 2]> = const { RefCell::new([None, None]) };
 }
 
+thread_local! {
+    /// How many parses this thread made, and of how many bytes.
+    static PARSED: Cell<Parsed> = const { Cell::new(Parsed { parses: 0, bytes: 0 }) };
+}
+
+/// What a thread's parses read so far: what benchmarks of the partial
+/// parse look at, as a parse costs about the same per byte it reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub parses: usize,
+    pub bytes: usize,
+}
+
+impl Parsed {
+    /// The parses this thread made so far.
+    pub fn so_far() -> Parsed {
+        PARSED.get()
+    }
+}
+
 /// Parses `text` (the masked bytes of `file`). With `ranges`, only those
 /// byte ranges are read, as if they were one text; nodes keep the file's
-/// offsets. Empty `ranges` means the whole text.
+/// offsets. Empty `ranges` means the whole text. Counted in [`Parsed`].
 pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span]) -> Tree {
+    let bytes = match ranges {
+        [] => text.len(),
+        _ => ranges.iter().map(|r| r.len()).sum(),
+    };
+    let so_far = PARSED.get();
+    PARSED.set(Parsed {
+        parses: so_far.parses + 1,
+        bytes: so_far.bytes + bytes,
+    });
     let included: Vec<Range> = ranges
         .iter()
         .map(|r| Range {
