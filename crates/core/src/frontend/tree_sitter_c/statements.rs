@@ -151,26 +151,21 @@ pub(super) fn owned(
         ends: HashMap::new(),
         budget: 4 * tokens.list.len() + 1024,
     };
+    let parse_of = |index: usize| prepared.parsed[index].as_ref()?.as_ref().ok();
     // Only a collapsed nest goes on past the first loop's header, into
     // its body: elsewhere a block holding loops is read as its braces too.
     let nests_continue = directives.clone().any(|index| {
-        prepared.parsed[index]
-            .as_ref()
-            .and_then(|parsed| parsed.as_ref().ok())
-            .is_some_and(|parsed| parsed.directive.clause("collapse").is_some())
+        parse_of(index).is_some_and(|parsed| parsed.directive.clause("collapse").is_some())
     });
     // The statements of a block that separators divide (`sections`)
     // are read, even without a separator: they make its first section.
     let divided: Vec<usize> = (directives.clone())
         .filter(|&index| {
-            prepared.parsed[index]
-                .as_ref()
-                .and_then(|parsed| parsed.as_ref().ok())
-                .is_some_and(|parsed| {
-                    crate::directive::table()
-                        .divided_by(parsed.directive.spec())
-                        .is_some()
-                })
+            parse_of(index).is_some_and(|parsed| {
+                crate::directive::table()
+                    .divided_by(parsed.directive.spec())
+                    .is_some()
+            })
         })
         .filter_map(|index| tokens.first_at(prepared.directives[index].span.end))
         .map(|at| tokens.list[at].span.start)
@@ -187,7 +182,7 @@ pub(super) fn owned(
         ) {
             return None;
         }
-        let parsed = prepared.parsed[index].as_ref()?.as_ref().ok()?;
+        let parsed = parse_of(index)?;
         if parsed.directive.role().is_some() {
             return None;
         }
@@ -745,26 +740,25 @@ impl BodyTokens {
             .collect()
     }
 
+    /// The first `;` of the body that lies wholly in `within`.
+    fn first_semicolon(&self, within: &Span) -> Option<&Span> {
+        let first = self.list.partition_point(|t| t.span.start < within.start);
+        (self.list[first..].iter())
+            .take_while(|t| t.span.end <= within.end)
+            .find(|t| t.kind == TokenKind::Punct(b';'))
+            .map(|t| &t.span)
+    }
+
     /// Whether the grammar reads a `;` of the body where it reads `owned`.
     fn reads_semicolon(&self, owned: &[Owned]) -> bool {
-        owned.iter().flat_map(Owned::read).any(|read| {
-            let first = self.list.partition_point(|t| t.span.start < read.start);
-            (self.list[first..].iter())
-                .take_while(|t| t.span.end <= read.end)
-                .any(|t| t.kind == TokenKind::Punct(b';'))
-        })
+        (owned.iter().flat_map(Owned::read)).any(|read| self.first_semicolon(&read).is_some())
     }
 
     /// `skipped` with the first `;` of the body it holds read: an empty
     /// statement, which nothing of pomp reads.
     fn with_a_semicolon_read(&self, skipped: &mut Vec<Span>) -> Option<()> {
-        let (index, semicolon) = skipped.iter().enumerate().find_map(|(i, hollow)| {
-            let first = self.list.partition_point(|t| t.span.start < hollow.start);
-            (self.list[first..].iter())
-                .take_while(|t| t.span.end <= hollow.end)
-                .find(|t| t.kind == TokenKind::Punct(b';'))
-                .map(|t| (i, t.span.clone()))
-        })?;
+        let (index, semicolon) = (skipped.iter().enumerate())
+            .find_map(|(i, hollow)| Some((i, self.first_semicolon(hollow)?.clone())))?;
         let hollow = skipped.remove(index);
         let parts = [hollow.start..semicolon.start, semicolon.end..hollow.end];
         let parts = parts.into_iter().filter(|p| !p.is_empty());
