@@ -40,8 +40,9 @@
 //! compiler rejects are reported as ignored, with the compiler's reason.
 //!
 //! A C or C++ file whose first line is `/* pomp-corpus: variants FLAGS */`
-//! (beside other clauses, after a `;`) is also tried with each of the listed flags (`-DA,-DB` sets both), the
-//! original and the instrumented file compiled alike, as trials named
+//! (beside other clauses, after a `;`) is also tried with each of the
+//! listed flags (`-DA,-DB` sets both), the original and the instrumented
+//! file compiled alike, as trials named
 //! `<path> [-DA -DB]`; and in every setting its original is also built
 //! without OpenMP and must print the same.
 
