@@ -360,6 +360,8 @@ struct BodyTokens {
     /// For a `}`, whether it closes a statement block; for a `)`, the
     /// keyword before its `(`.
     closes: Vec<Closes>,
+    /// For a bracket that opens, the index of the one that closes it.
+    closing: Vec<u32>,
     /// Whether the token is part of the `while (...);` that ends a `do`.
     in_do_tail: Vec<bool>,
     /// The conditional lines the grammar reads (`#if USE_MPI`), each with
@@ -436,9 +438,10 @@ impl BodyTokens {
         let mut words = Vec::with_capacity(expected);
         let mut at_block_level = Vec::with_capacity(expected);
         let mut closes = Vec::with_capacity(expected);
+        let mut closing: Vec<u32> = Vec::with_capacity(expected);
         // Open brackets: the byte, for `{` whether it opens a statement
-        // block, for `(` the word before it.
-        let mut open: Vec<(u8, bool, Word)> = Vec::new();
+        // block, for `(` the word before it, and where it stands.
+        let mut open: Vec<(u8, bool, Word, usize)> = Vec::new();
         let mut foreign_braces = 0usize;
         let mut lines = Vec::new();
         let mut depth = 0usize;
@@ -447,7 +450,7 @@ impl BodyTokens {
                 let block_level = foreign_braces == 0
                     && open
                         .last()
-                        .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block);
+                        .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block);
                 // Other lines (pragmas other than OpenMP's) are read by
                 // the parse of the whole function.
                 let change = conditional_change(&masked[token.span.clone()])?;
@@ -469,12 +472,12 @@ impl BodyTokens {
             let block_level = foreign_braces == 0
                 && open
                     .last()
-                    .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block);
+                    .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block);
             at_block_level.push(block_level);
             let previous = list.last().map(|t| t.kind);
             let previous_word = words.last().copied().unwrap_or(Word::Other);
             let previous_closes = closes.last().copied().unwrap_or(Closes::Nothing);
-            let mut closing = Closes::Nothing;
+            let mut closes_here = Closes::Nothing;
             match token.kind {
                 // A `#` that starts no preprocessor line is a syntax error,
                 // which the parse of the whole function must report.
@@ -488,7 +491,7 @@ impl BodyTokens {
                         // tells a lambda's body from an initializer.
                         Some(TokenKind::Punct(b'{')) => open
                             .last()
-                            .is_none_or(|&(b, statement_block, _)| b == b'{' && statement_block),
+                            .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block),
                         Some(TokenKind::Word) => {
                             matches!(
                                 previous_word,
@@ -511,14 +514,14 @@ impl BodyTokens {
                     if !statement_block {
                         foreign_braces += 1;
                     }
-                    open.push((b'{', statement_block, Word::Other));
+                    open.push((b'{', statement_block, Word::Other, list.len()));
                 }
                 TokenKind::Punct(b @ (b'(' | b'[')) => {
                     let before = match previous {
                         Some(TokenKind::Word) => previous_word,
                         _ => Word::Other,
                     };
-                    open.push((b, true, before));
+                    open.push((b, true, before, list.len()));
                 }
                 TokenKind::Punct(b @ (b'}' | b')' | b']')) => {
                     let opening = match b {
@@ -526,11 +529,12 @@ impl BodyTokens {
                         b')' => b'(',
                         _ => b'[',
                     };
-                    let (was, statement_block, before) = open.pop()?;
+                    let (was, statement_block, before, opened) = open.pop()?;
                     if was != opening {
                         return None;
                     }
-                    closing = match b {
+                    closing[opened] = u32::try_from(list.len()).ok()?;
+                    closes_here = match b {
                         b'}' if statement_block => Closes::StatementBlock,
                         b'}' => {
                             foreign_braces -= 1;
@@ -544,7 +548,8 @@ impl BodyTokens {
             }
             list.push(token);
             words.push(word);
-            closes.push(closing);
+            closes.push(closes_here);
+            closing.push(0);
         }
         if !open.is_empty() {
             return None;
@@ -554,6 +559,7 @@ impl BodyTokens {
             words,
             at_block_level,
             closes,
+            closing,
             in_do_tail: Vec::new(),
             lines,
         };
@@ -798,22 +804,13 @@ impl BodyTokens {
         }
     }
 
-    /// The index past the bracket that closes the one at `at`.
+    /// The index past the bracket that closes the one at `at`; `None`
+    /// unless a bracket opens at `at`.
     fn past_brackets(&self, at: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for i in at..self.list.len() {
-            match self.punct(i) {
-                Some(b'{' | b'(' | b'[') => depth += 1,
-                Some(b'}' | b')' | b']') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(i + 1);
-                    }
-                }
-                _ => {}
-            }
+        match self.punct(at)? {
+            b'{' | b'(' | b'[' => Some(self.closing[at] as usize + 1),
+            _ => None,
         }
-        None
     }
 
     /// The index past the parenthesised condition or header after the
