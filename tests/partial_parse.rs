@@ -601,3 +601,17 @@ fn cxx_functions_of_one_hollowed_block_are_read_narrowed() {
     assert!(parsed.bytes - before.bytes < text.len() / 2);
     assert_same_both_ways(&file);
 }
+
+/// Qualifiers a file spells with macros it defines (`double *RESTRICT x`,
+/// `HOST_DEVICE inline`) leave its functions read in one parse, without
+/// syntax errors, and as the whole file reads them.
+#[test]
+fn functions_with_qualifier_macros_are_read_in_one_parse() {
+    let path = "corpus/cxx/qualifier_macros.cpp";
+    let file = SourceFile::new(path, std::fs::read(path).unwrap(), Language::Cpp);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+    let before = pomp_core::frontend::tree_sitter_c::Parsed::so_far();
+    TreeSitterC::default().read_telling_extent(&file);
+    let parsed = pomp_core::frontend::tree_sitter_c::Parsed::so_far();
+    assert_eq!(parsed.parses - before.parses, 1);
+}

@@ -1,4 +1,4 @@
-#define _noalias __restrict
+/* _noalias: a restrict macro from a header, unknown to the grammar */
 int f(double *a, int n) {
 #pragma pomp inst begin(guarded)
 #pragma omp parallel

@@ -33,6 +33,9 @@ pub(super) struct Prepared<'f> {
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
+    /// Where code uses a macro that leaves the grammar nothing to read
+    /// ([`silent_macro_uses`]), blanked in the text the grammar reads.
+    silent_macros: Vec<Span>,
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
     masked: RefCell<Vec<u8>>,
@@ -116,6 +119,7 @@ impl<'f> Prepared<'f> {
             parsed,
             macros: defined_macros(&lines),
             user_regions,
+            silent_macros: silent_macro_uses(file, &lines),
             lines,
             conditionals,
             lock_mentions,
@@ -148,10 +152,18 @@ impl<'f> Prepared<'f> {
 
     /// Blanks, in `buffer` (the file's bytes from `offset` on), the
     /// directives, the line markers (which are no statements wherever
-    /// they stand) and what the configuration `assignment` does not
-    /// compile.
+    /// they stand), the uses of silent macros and what the configuration
+    /// `assignment` does not compile.
     fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
         let end = offset + buffer.len();
+        let first = self.silent_macros.partition_point(|u| u.end <= offset);
+        for used in self.silent_macros[first..]
+            .iter()
+            .take_while(|u| u.start < end)
+        {
+            let span = used.start.max(offset)..used.end.min(end);
+            blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
+        }
         for marker in self.file.line_map().spans_within(offset..end) {
             let span = marker.start.max(offset)..marker.end.min(end);
             blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
@@ -199,6 +211,76 @@ impl<'f> Prepared<'f> {
     }
 }
 
+/// The words a macro may stand for and still leave the grammar reading
+/// the statements and declarations it would read without them.
+const QUALIFIERS: &[&str] = &[
+    "const",
+    "volatile",
+    "restrict",
+    "__restrict",
+    "__restrict__",
+    "inline",
+    "__inline",
+    "__inline__",
+    "__forceinline",
+    "static",
+    "register",
+];
+
+/// Where code uses a silent macro: one the file defines, every time it
+/// defines it, as nothing or as qualifiers alone (`#define RESTRICT
+/// __restrict`, `#define HOST_DEVICE`), without parameters, and never
+/// undefines. The grammar cannot know such a name and reads a syntax
+/// error where a code base puts it (`double *RESTRICT x`), so each
+/// function holding one was parsed again between its neighbours. Blanked,
+/// the name reads as what the compiler reads, or as it without a
+/// qualifier, which changes no statement and no block. Only uses after
+/// the macro's first definition count: before it the name is itself.
+fn silent_macro_uses(file: &SourceFile, lines: &[PreprocessorLine]) -> Vec<Span> {
+    // Each macro's first definition; `None` for one that is not silent.
+    let mut macros: HashMap<&str, Option<usize>> = HashMap::new();
+    for line in lines {
+        let text = line.text.as_str();
+        let name_end = text
+            .bytes()
+            .position(|b| !crate::language::c::lex::is_ident(b))
+            .unwrap_or(text.len());
+        let (name, rest) = text.split_at(name_end);
+        if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+            continue;
+        }
+        let silent = match line.kind {
+            scan::LineKind::Define => {
+                !rest.starts_with('(')
+                    && rest
+                        .split_whitespace()
+                        .all(|word| QUALIFIERS.contains(&word))
+            }
+            scan::LineKind::Undef => false,
+            _ => continue,
+        };
+        let first = macros.entry(name).or_insert(Some(line.span.start));
+        if !silent {
+            *first = None;
+        }
+    }
+    macros.retain(|_, first| first.is_some());
+    let Some(from) = macros.values().flatten().min().copied() else {
+        return Vec::new();
+    };
+    let bytes = &file.bytes[..];
+    crate::language::c::lex::Tokens::new(bytes, from..bytes.len())
+        .filter(|token| {
+            token.kind == crate::language::c::lex::TokenKind::Word
+                && std::str::from_utf8(&bytes[token.span.clone()])
+                    .ok()
+                    .and_then(|word| macros.get(word).copied().flatten())
+                    .is_some_and(|defined| defined < token.span.start)
+        })
+        .map(|token| token.span)
+        .collect()
+}
+
 /// [`Prepared::macros`] of a file's preprocessor lines.
 fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
     let mut macros: HashMap<String, bool> = HashMap::new();
@@ -215,4 +297,50 @@ fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
         *macros.entry(line.text[..name_end].to_string()).or_default() |= statements;
     }
     macros
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text the grammar reads of `text`, a C++ file.
+    fn masked(text: &str) -> String {
+        let file = SourceFile::new("m.cpp", text.as_bytes().to_vec(), Language::Cpp);
+        let prepared = Prepared::whatever_it_holds(&file, None);
+        let masked = String::from_utf8(prepared.masked().to_vec()).unwrap();
+        masked
+    }
+
+    #[test]
+    fn silent_macros_are_blanked_where_code_uses_them() {
+        let text = "int RESTRICT_before;\n\
+                    #ifdef GCC\n#define RESTRICT __restrict__\n#else\n#define RESTRICT\n#endif\n\
+                    #define DEVICE static inline\n\
+                    DEVICE void f(double *RESTRICT x) { /* RESTRICT */ g(\"RESTRICT\", x); }\n\
+                    double *RESTRICT p;\n";
+        let expected = "int RESTRICT_before;\n\
+                        #ifdef GCC\n#define RESTRICT __restrict__\n#else\n#define RESTRICT\n#endif\n\
+                        #define DEVICE static inline\n\
+                        \x20      void f(double *         x) { /* RESTRICT */ g(\"RESTRICT\", x); }\n\
+                        double *         p;\n";
+        assert_eq!(masked(text), expected);
+    }
+
+    #[test]
+    fn macros_that_may_stand_for_more_are_left_alone() {
+        for text in [
+            // Used before it is defined: the name itself.
+            "double *R p;\n#define R __restrict\n",
+            // Undefined somewhere: the name may be anything after it.
+            "#define R __restrict\ndouble *R p;\n#undef R\nint R;\n",
+            // A type, an expression, parameters.
+            "#define R double\nR *R p;\n",
+            "#define R 1\nint x = R;\n",
+            "#define R(x) x\nint R(y);\n",
+            // Silent in one definition only.
+            "#ifdef A\n#define R const\n#else\n#define R volatile int\n#endif\nR p;\n",
+        ] {
+            assert_eq!(masked(text), text);
+        }
+    }
 }
