@@ -22,6 +22,8 @@ pub(crate) struct Scanned {
     /// Every preprocessor line other than directives, in order.
     pub lines: Vec<PreprocessorLine>,
     pub conditionals: Conditionals,
+    /// Where code names a macro after a silent definition of it.
+    pub silent_macro_uses: Vec<Span>,
 }
 
 impl Scanned {
@@ -49,6 +51,7 @@ impl Scanned {
             lock_mentions,
             lines: found.lines,
             conditionals,
+            silent_macro_uses: found.silent_macro_uses,
         })
     }
 }

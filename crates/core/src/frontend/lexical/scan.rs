@@ -148,6 +148,9 @@ pub struct Scan {
     pub directives: Vec<RawDirective>,
     /// Every other preprocessor line, in order.
     pub lines: Vec<PreprocessorLine>,
+    /// Where code names a macro after a definition of it that
+    /// [`silent_definition`] finds silent, in order.
+    pub silent_macro_uses: Vec<std::ops::Range<usize>>,
 }
 
 struct Scanner<'a> {
@@ -155,6 +158,44 @@ struct Scanner<'a> {
     pos: usize,
     found: Vec<RawDirective>,
     lines: Vec<PreprocessorLine>,
+    /// The macros defined silent so far.
+    silent: Vec<String>,
+    silent_uses: Vec<std::ops::Range<usize>>,
+}
+
+/// The words a macro may stand for and still leave the grammar reading
+/// the statements and declarations it would read without them.
+const QUALIFIERS: &[&str] = &[
+    "const",
+    "volatile",
+    "restrict",
+    "__restrict",
+    "__restrict__",
+    "inline",
+    "__inline",
+    "__inline__",
+    "__forceinline",
+    "static",
+    "register",
+];
+
+/// The macro a `#define` defines (`text`: what follows `define`) when the
+/// definition is silent: without parameters, and as nothing or as
+/// qualifiers alone (`RESTRICT __restrict__`, `HOST_DEVICE`).
+pub fn silent_definition(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    let name_end = text
+        .bytes()
+        .position(|b| !is_ident(b))
+        .unwrap_or(text.len());
+    let (name, body) = text.split_at(name_end);
+    let silent = !name.is_empty()
+        && !name.as_bytes()[0].is_ascii_digit()
+        && !body.starts_with('(')
+        && body
+            .split_whitespace()
+            .all(|word| QUALIFIERS.contains(&word));
+    silent.then_some(name)
 }
 
 /// Whether the attributes of an attribute specifier must be written
@@ -190,11 +231,14 @@ pub fn scan(bytes: &[u8]) -> Scan {
         pos: 0,
         found: Vec::new(),
         lines: Vec::new(),
+        silent: Vec::new(),
+        silent_uses: Vec::new(),
     };
     s.run();
     Scan {
         directives: s.found,
         lines: s.lines,
+        silent_macro_uses: s.silent_uses,
     }
 }
 
@@ -258,6 +302,8 @@ impl<'a> Scanner<'a> {
                 self.pos = d.span.end;
                 self.found.push(d);
             }
+        } else if self.silent.iter().any(|name| name.as_bytes() == word) {
+            self.silent_uses.push(start..self.pos);
         }
     }
 
@@ -459,6 +505,11 @@ impl<'a> Scanner<'a> {
                 });
             }
         } else if word == "define" {
+            if let Some(name) = silent_definition(rest) {
+                if !self.silent.iter().any(|known| known == name) {
+                    self.silent.push(name.to_string());
+                }
+            }
             let (macro_name, _) = split_word(rest.trim_start());
             let macro_name = macro_name.split('(').next().unwrap_or("").to_string();
             // Offsets into the line as written: the cleaned text is
@@ -474,6 +525,8 @@ impl<'a> Scanner<'a> {
                     pos: at,
                     found: vec![],
                     lines: vec![],
+                    silent: vec![],
+                    silent_uses: vec![],
                 };
                 if let Some(d) = sub.pragma_operator(at) {
                     self.found.push(RawDirective {

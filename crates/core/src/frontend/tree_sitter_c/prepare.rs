@@ -105,6 +105,7 @@ impl<'f> Prepared<'f> {
             lock_mentions,
             lines,
             conditionals,
+            silent_macro_uses: silent_uses,
         } = Scanned::of(file, always)?;
         let parsed = match parses {
             Some(parses) => parses.parse_all(&directives, file.language),
@@ -119,7 +120,7 @@ impl<'f> Prepared<'f> {
             parsed,
             macros: defined_macros(&lines),
             user_regions,
-            silent_macros: silent_macro_uses(file, &lines),
+            silent_macros: silent_macro_uses(file, &lines, silent_uses),
             lines,
             conditionals,
             lock_mentions,
@@ -211,73 +212,45 @@ impl<'f> Prepared<'f> {
     }
 }
 
-/// The words a macro may stand for and still leave the grammar reading
-/// the statements and declarations it would read without them.
-const QUALIFIERS: &[&str] = &[
-    "const",
-    "volatile",
-    "restrict",
-    "__restrict",
-    "__restrict__",
-    "inline",
-    "__inline",
-    "__inline__",
-    "__forceinline",
-    "static",
-    "register",
-];
-
 /// Where code uses a silent macro: one the file defines, every time it
 /// defines it, as nothing or as qualifiers alone (`#define RESTRICT
-/// __restrict`, `#define HOST_DEVICE`), without parameters, and never
-/// undefines. The grammar cannot know such a name and reads a syntax
-/// error where a code base puts it (`double *RESTRICT x`), so each
-/// function holding one was parsed again between its neighbours. Blanked,
-/// the name reads as what the compiler reads, or as it without a
-/// qualifier, which changes no statement and no block. Only uses after
-/// the macro's first definition count: before it the name is itself.
-fn silent_macro_uses(file: &SourceFile, lines: &[PreprocessorLine]) -> Vec<Span> {
-    // Each macro's first definition; `None` for one that is not silent.
-    let mut macros: HashMap<&str, Option<usize>> = HashMap::new();
+/// __restrict`, `#define HOST_DEVICE`, [`scan::silent_definition`]), and
+/// never undefines; `uses` are where code names a macro after a silent
+/// definition of it. The grammar cannot know such a name and reads a
+/// syntax error where a code base puts it (`double *RESTRICT x`), so
+/// each function holding one was parsed again between its neighbours.
+/// Blanked, the name reads as what the compiler reads, or as it without
+/// a qualifier, which changes no statement and no block.
+fn silent_macro_uses(file: &SourceFile, lines: &[PreprocessorLine], uses: Vec<Span>) -> Vec<Span> {
+    if uses.is_empty() {
+        return uses;
+    }
+    let mut not_silent: Vec<&str> = Vec::new();
     for line in lines {
-        let text = line.text.as_str();
-        let name_end = text
-            .bytes()
-            .position(|b| !crate::language::c::lex::is_ident(b))
-            .unwrap_or(text.len());
-        let (name, rest) = text.split_at(name_end);
-        if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
-            continue;
-        }
-        let silent = match line.kind {
-            scan::LineKind::Define => {
-                !rest.starts_with('(')
-                    && rest
-                        .split_whitespace()
-                        .all(|word| QUALIFIERS.contains(&word))
-            }
-            scan::LineKind::Undef => false,
-            _ => continue,
+        let name = || {
+            let text = line.text.as_str();
+            &text[..text
+                .bytes()
+                .position(|b| !scan::is_ident(b))
+                .unwrap_or(text.len())]
         };
-        let first = macros.entry(name).or_insert(Some(line.span.start));
-        if !silent {
-            *first = None;
+        match line.kind {
+            scan::LineKind::Define if scan::silent_definition(&line.text).is_none() => {
+                not_silent.push(name())
+            }
+            scan::LineKind::Undef => not_silent.push(name()),
+            _ => {}
         }
     }
-    macros.retain(|_, first| first.is_some());
-    let Some(from) = macros.values().flatten().min().copied() else {
-        return Vec::new();
-    };
-    let bytes = &file.bytes[..];
-    crate::language::c::lex::Tokens::new(bytes, from..bytes.len())
-        .filter(|token| {
-            token.kind == crate::language::c::lex::TokenKind::Word
-                && std::str::from_utf8(&bytes[token.span.clone()])
-                    .ok()
-                    .and_then(|word| macros.get(word).copied().flatten())
-                    .is_some_and(|defined| defined < token.span.start)
+    if not_silent.is_empty() {
+        return uses;
+    }
+    (uses.into_iter())
+        .filter(|used| {
+            !not_silent
+                .iter()
+                .any(|name| name.as_bytes() == &file.bytes[used.clone()])
         })
-        .map(|token| token.span)
         .collect()
 }
 
