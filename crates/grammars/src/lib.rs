@@ -5,7 +5,9 @@
 //! MSVC forms), which keeps the compile of very large grammars short. For
 //! pomp the parse is most of a run, so the build script compiles the
 //! grammar crates' own sources again without that pragma, under names of
-//! its own. Where it cannot find those sources (vendored ones, say), the
+//! its own, with the lexers' character tests and the parse table's
+//! lookups written in faster forms of the same tables (`build.rs`); the
+//! tests below compare every state with the crates' grammars. Where it cannot find those sources (vendored ones, say), the
 //! grammar crates' builds are used and the build prints a warning saying
 //! so: the same grammars, only slower.
 
