@@ -22,7 +22,7 @@ pub(crate) struct Scanned {
     /// Every preprocessor line other than directives, in order.
     pub lines: Vec<PreprocessorLine>,
     pub conditionals: Conditionals,
-    /// Where code names a macro after a silent definition of it.
+    /// Where code uses a silent macro ([`scan::Scan::silent_macro_uses`]).
     pub silent_macro_uses: Vec<Span>,
 }
 

@@ -148,8 +148,13 @@ pub struct Scan {
     pub directives: Vec<RawDirective>,
     /// Every other preprocessor line, in order.
     pub lines: Vec<PreprocessorLine>,
-    /// Where code names a macro after a definition of it that
-    /// [`silent_definition`] finds silent, in order.
+    /// Where code uses a silent macro, in order: one the file defines,
+    /// every time it defines it, as [`silent_definition`] tells, and never
+    /// undefines; only uses after its first definition count (before it
+    /// the name is itself). The grammar cannot know such a name and reads
+    /// a syntax error where a code base puts it (`double *RESTRICT x`);
+    /// blanked, the name reads as what the compiler reads, or as it
+    /// without a qualifier, which changes no statement and no block.
     pub silent_macro_uses: Vec<std::ops::Range<usize>>,
 }
 
@@ -158,7 +163,9 @@ struct Scanner<'a> {
     pos: usize,
     found: Vec<RawDirective>,
     lines: Vec<PreprocessorLine>,
-    /// The macros defined silent so far.
+    /// The macros defined silent so far, and where code named them: a
+    /// word at a time, as the scan meets it, costs a file without such a
+    /// macro nothing.
     silent: Vec<String>,
     silent_uses: Vec<std::ops::Range<usize>>,
 }
@@ -183,12 +190,7 @@ const QUALIFIERS: &[&str] = &[
 /// definition is silent: without parameters, and as nothing or as
 /// qualifiers alone (`RESTRICT __restrict__`, `HOST_DEVICE`).
 pub fn silent_definition(text: &str) -> Option<&str> {
-    let text = text.trim_start();
-    let name_end = text
-        .bytes()
-        .position(|b| !is_ident(b))
-        .unwrap_or(text.len());
-    let (name, body) = text.split_at(name_end);
+    let (name, body) = split_word(text.trim_start());
     let silent = !name.is_empty()
         && !name.as_bytes()[0].is_ascii_digit()
         && !body.starts_with('(')
@@ -236,9 +238,9 @@ pub fn scan(bytes: &[u8]) -> Scan {
     };
     s.run();
     Scan {
+        silent_macro_uses: s.uses_of_macros_still_silent(),
         directives: s.found,
         lines: s.lines,
-        silent_macro_uses: s.silent_uses,
     }
 }
 
@@ -259,6 +261,31 @@ static INERT: [bool; 256] = {
 };
 
 impl<'a> Scanner<'a> {
+    /// The uses noted of macros defined silent that no other definition,
+    /// and no `#undef`, made anything else.
+    fn uses_of_macros_still_silent(&mut self) -> Vec<std::ops::Range<usize>> {
+        let uses = std::mem::take(&mut self.silent_uses);
+        if uses.is_empty() {
+            return uses;
+        }
+        let not_silent: Vec<&str> = (self.lines.iter())
+            .filter(|line| match line.kind {
+                LineKind::Define => silent_definition(&line.text).is_none(),
+                LineKind::Undef => true,
+                _ => false,
+            })
+            .map(|line| split_word(&line.text).0)
+            .collect();
+        let bytes = self.bytes;
+        (uses.into_iter())
+            .filter(|used| {
+                !not_silent
+                    .iter()
+                    .any(|name| name.as_bytes() == &bytes[used.clone()])
+            })
+            .collect()
+    }
+
     fn peek(&self, off: usize) -> u8 {
         self.bytes.get(self.pos + off).copied().unwrap_or(0)
     }

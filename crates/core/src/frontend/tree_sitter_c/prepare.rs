@@ -34,7 +34,8 @@ pub(super) struct Prepared<'f> {
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
     /// Where code uses a macro that leaves the grammar nothing to read
-    /// ([`silent_macro_uses`]), blanked in the text the grammar reads.
+    /// ([`scan::Scan::silent_macro_uses`]), blanked in the text the
+    /// grammar reads.
     silent_macros: Vec<Span>,
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
@@ -105,7 +106,7 @@ impl<'f> Prepared<'f> {
             lock_mentions,
             lines,
             conditionals,
-            silent_macro_uses: silent_uses,
+            silent_macro_uses: silent_macros,
         } = Scanned::of(file, always)?;
         let parsed = match parses {
             Some(parses) => parses.parse_all(&directives, file.language),
@@ -120,7 +121,7 @@ impl<'f> Prepared<'f> {
             parsed,
             macros: defined_macros(&lines),
             user_regions,
-            silent_macros: silent_macro_uses(file, &lines, silent_uses),
+            silent_macros,
             lines,
             conditionals,
             lock_mentions,
@@ -210,48 +211,6 @@ impl<'f> Prepared<'f> {
         }
         result
     }
-}
-
-/// Where code uses a silent macro: one the file defines, every time it
-/// defines it, as nothing or as qualifiers alone (`#define RESTRICT
-/// __restrict`, `#define HOST_DEVICE`, [`scan::silent_definition`]), and
-/// never undefines; `uses` are where code names a macro after a silent
-/// definition of it. The grammar cannot know such a name and reads a
-/// syntax error where a code base puts it (`double *RESTRICT x`), so
-/// each function holding one was parsed again between its neighbours.
-/// Blanked, the name reads as what the compiler reads, or as it without
-/// a qualifier, which changes no statement and no block.
-fn silent_macro_uses(file: &SourceFile, lines: &[PreprocessorLine], uses: Vec<Span>) -> Vec<Span> {
-    if uses.is_empty() {
-        return uses;
-    }
-    let mut not_silent: Vec<&str> = Vec::new();
-    for line in lines {
-        let name = || {
-            let text = line.text.as_str();
-            &text[..text
-                .bytes()
-                .position(|b| !scan::is_ident(b))
-                .unwrap_or(text.len())]
-        };
-        match line.kind {
-            scan::LineKind::Define if scan::silent_definition(&line.text).is_none() => {
-                not_silent.push(name())
-            }
-            scan::LineKind::Undef => not_silent.push(name()),
-            _ => {}
-        }
-    }
-    if not_silent.is_empty() {
-        return uses;
-    }
-    (uses.into_iter())
-        .filter(|used| {
-            !not_silent
-                .iter()
-                .any(|name| name.as_bytes() == &file.bytes[used.clone()])
-        })
-        .collect()
 }
 
 /// [`Prepared::macros`] of a file's preprocessor lines.
