@@ -158,28 +158,23 @@ impl<'f> Prepared<'f> {
     /// `assignment` does not compile.
     fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
         let end = offset + buffer.len();
+        let mut blank = |span: &Span| {
+            let span = span.start.max(offset)..span.end.min(end);
+            blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
+        };
         let first = self.silent_macros.partition_point(|u| u.end <= offset);
-        for used in self.silent_macros[first..]
-            .iter()
+        (self.silent_macros[first..].iter())
             .take_while(|u| u.start < end)
-        {
-            let span = used.start.max(offset)..used.end.min(end);
-            blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
-        }
-        for marker in self.file.line_map().spans_within(offset..end) {
-            let span = marker.start.max(offset)..marker.end.min(end);
-            blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
-        }
+            .for_each(&mut blank);
+        self.file
+            .line_map()
+            .spans_within(offset..end)
+            .for_each(&mut blank);
         let first = self.directives.partition_point(|d| d.span.end <= offset);
-        for d in self.directives[first..]
-            .iter()
+        (self.directives[first..].iter())
             .take_while(|d| d.span.start < end)
-        {
-            if !matches!(d.kind, RawKind::InMacro { .. }) {
-                let span = d.span.start.max(offset)..d.span.end.min(end);
-                blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
-            }
-        }
+            .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }))
+            .for_each(|d| blank(&d.span));
         self.conditionals.mask(buffer, offset, assignment);
     }
 
