@@ -442,15 +442,17 @@ impl BodyTokens {
         // Open brackets: the byte, for `{` whether it opens a statement
         // block, for `(` the word before it, and where it stands.
         let mut open: Vec<(u8, bool, Word, usize)> = Vec::new();
+        // Whether the innermost bracket open is a statement block's brace.
+        let in_statement_block = |open: &[(u8, bool, Word, usize)]| {
+            open.last()
+                .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block)
+        };
         let mut foreign_braces = 0usize;
         let mut lines = Vec::new();
         let mut depth = 0usize;
         for token in Tokens::new(masked, inside) {
             if token.kind == TokenKind::Preprocessor {
-                let block_level = foreign_braces == 0
-                    && open
-                        .last()
-                        .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block);
+                let block_level = foreign_braces == 0 && in_statement_block(&open);
                 // Other lines (pragmas other than OpenMP's) are read by
                 // the parse of the whole function.
                 let change = conditional_change(&masked[token.span.clone()])?;
@@ -469,10 +471,7 @@ impl BodyTokens {
                 TokenKind::Word => Word::of(&masked[token.span.clone()], cplusplus),
                 _ => Word::Other,
             };
-            let block_level = foreign_braces == 0
-                && open
-                    .last()
-                    .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block);
+            let block_level = foreign_braces == 0 && in_statement_block(&open);
             at_block_level.push(block_level);
             let previous = list.last().map(|t| t.kind);
             let previous_word = words.last().copied().unwrap_or(Word::Other);
@@ -489,9 +488,7 @@ impl BodyTokens {
                         // A block opening a block, but a list opening a
                         // list (`Grid g{{1, 2}};`), as far as the scan
                         // tells a lambda's body from an initializer.
-                        Some(TokenKind::Punct(b'{')) => open
-                            .last()
-                            .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block),
+                        Some(TokenKind::Punct(b'{')) => in_statement_block(&open),
                         Some(TokenKind::Word) => {
                             matches!(
                                 previous_word,
@@ -634,28 +631,18 @@ impl BodyTokens {
     /// Where the body, and each statement block in it, whose tokens the
     /// scan does not end as statements one after another, closes.
     fn unended_blocks(&self) -> impl Iterator<Item = usize> + '_ {
-        let mut open = Vec::new();
-        let mut unended = Vec::new();
-        for at in 0..self.list.len() {
-            match self.list[at].kind {
-                TokenKind::Punct(b'{') => open.push(at),
-                TokenKind::Punct(b'}') => {
-                    let opening = open.pop();
-                    if let Some(opening) =
-                        opening.filter(|_| self.closes[at] == Closes::StatementBlock)
-                    {
-                        if !self.whole_statements(opening + 1..at) {
-                            unended.push(self.list[at].span.start);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        if !self.whole_statements(0..self.list.len()) {
-            unended.push(self.list.last().map_or(0, |t| t.span.end));
-        }
-        unended.into_iter()
+        let blocks = (0..self.list.len())
+            .filter(|&at| self.punct(at) == Some(b'{'))
+            .map(|opening| (opening, self.closing[opening] as usize))
+            .filter(|&(opening, close)| {
+                self.closes[close] == Closes::StatementBlock
+                    && !self.whole_statements(opening + 1..close)
+            })
+            .map(|(_, close)| self.list[close].span.start);
+        let body = std::iter::once(0..self.list.len())
+            .filter(|all| !self.whole_statements(all.clone()))
+            .map(|_| self.list.last().map_or(0, |t| t.span.end));
+        blocks.chain(body)
     }
 
     /// Whether token `at` is part of the `while (...);` that ends a
