@@ -6,9 +6,12 @@
  *   imbalanced  a loop whose last iteration sleeps 8 units and every other
  *               one none, one iteration per thread: synchronisation
  *               (the loop's implicit barrier) is most of it;
- *   critical    every thread sleeps 1 unit inside one critical section, 4
- *               times: all but one thread wait to enter, so
- *               synchronisation (critical) is most of it;
+ *   critical    the team takes 4 units per thread, one at a time, each
+ *               taken and slept inside one critical section: all but one
+ *               thread wait to enter until the last unit is taken, so
+ *               synchronisation (critical) is most of it, however unfair
+ *               the lock (a thread that ran its share first would wait at
+ *               the barrier instead);
  *   tasks       one thread creates 8 tasks per thread that sleep 1 unit
  *               each and waits for them at taskwait: every thread runs
  *               tasks, so work is most of it.
@@ -43,10 +46,18 @@ int main(int argc, char **argv)
             done++;
         }
     } else if (strcmp(what, "critical") == 0) {
+        int units = 4 * omp_get_max_threads(), taken = 0;
 #pragma omp parallel reduction(+ : done)
-        for (int round = 0; round < 4; round++) {
+        for (;;) {
+            int mine = 0;
 #pragma omp critical
-            nap_us(unit_us);
+            if (taken < units) {
+                taken++;
+                mine = 1;
+                nap_us(unit_us);
+            }
+            if (!mine)
+                break;
             done++;
         }
     } else if (strcmp(what, "tasks") == 0) {
