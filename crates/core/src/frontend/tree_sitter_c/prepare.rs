@@ -171,11 +171,16 @@ impl<'f> Prepared<'f> {
             .spans_within(offset..end)
             .for_each(&mut blank);
         let first = self.directives.partition_point(|d| d.span.end <= offset);
-        (self.directives[first..].iter())
+        let blanked = (self.directives[first..].iter())
             .take_while(|d| d.span.start < end)
-            .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }))
-            .for_each(|d| blank(&d.span));
+            .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }));
+        blanked.clone().for_each(|d| blank(&d.span));
         self.conditionals.mask(buffer, offset, assignment);
+        if self.file.language == Language::Cpp {
+            for directive in blanked {
+                open_block_with_a_statement(buffer, offset, &directive.span);
+            }
+        }
     }
 
     /// Calls `read` with the text the grammar parses in the configuration
@@ -205,6 +210,35 @@ impl<'f> Prepared<'f> {
             text[extent.clone()].copy_from_slice(first);
         }
         result
+    }
+}
+
+/// Puts an empty statement where `directive` was blanked when it stands
+/// between a block's `{` and a block of its own. Read without the
+/// directive, `void f() { { } }` is ambiguous to the C++ grammar, which
+/// takes it for a declaration of `f` with an initializer list; the
+/// compiler reads a body whose first statement is the directive's block,
+/// and so does the grammar with `;` first. Between two opening braces an
+/// empty statement changes no statement and no block.
+fn open_block_with_a_statement(buffer: &mut [u8], offset: usize, directive: &Span) {
+    let (Some(start), Some(end)) = (
+        directive.start.checked_sub(offset),
+        directive.end.checked_sub(offset),
+    ) else {
+        return;
+    };
+    // Blanks a page long are whole masked groups, not the gap between a
+    // brace and a directive; stopping there keeps many directives in
+    // masked code from each walking back over all of it.
+    const LOOK: usize = 4096;
+    let significant = |b: &&u8| !b.is_ascii_whitespace();
+    let before = buffer[start.saturating_sub(LOOK)..start]
+        .iter()
+        .rev()
+        .find(significant);
+    let after = (buffer.get(end..)).and_then(|rest| rest.iter().take(LOOK).find(significant));
+    if before == Some(&b'{') && after == Some(&b'{') {
+        buffer[start] = b';';
     }
 }
 
@@ -250,6 +284,15 @@ mod tests {
                         #define DEVICE static inline\n\
                         \x20      void f(double *         x) { /* RESTRICT */ g(\"RESTRICT\", x); }\n\
                         double *         p;\n";
+        assert_eq!(masked(text), expected);
+    }
+
+    #[test]
+    fn a_directive_between_two_opening_braces_leaves_an_empty_statement() {
+        let text = "void f() {\n#pragma omp parallel\n#pragma omp single\n  { }\n}\n\
+                    void g(int c) {\n  if (c)\n#pragma omp parallel\n  { }\n}\n";
+        let expected = "void f() {\n;                   \n                  \n  { }\n}\n\
+                        void g(int c) {\n  if (c)\n                    \n  { }\n}\n";
         assert_eq!(masked(text), expected);
     }
 
