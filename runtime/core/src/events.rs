@@ -272,7 +272,7 @@ pub(crate) unsafe fn exit_resuming_task_generally(
     }
 }
 
-unsafe fn fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
+unsafe fn fork(handle: *mut RegionHandle, alone: bool, old_task: *mut TaskHandle, ctc: Ctc) {
     store_task(old_task, None);
     if !crate::recording() {
         return;
@@ -280,7 +280,7 @@ unsafe fn fork(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {
     if let Some(handle) = resolve_handle(handle, ctc) {
         record(|state| {
             store_task(old_task, Some(state));
-            state.fork(handle.region, handle.inferred_barrier, Now);
+            state.fork(handle.region, handle.inferred_barrier, alone, Now);
         });
     }
 }
@@ -416,12 +416,12 @@ pub(crate) unsafe fn ordered_end(_handle: *mut RegionHandle) {}
 
 pub(crate) unsafe fn parallel_fork(
     handle: *mut RegionHandle,
-    _if_clause: c_int,
-    _num_threads: c_int,
+    if_clause: c_int,
+    num_threads: c_int,
     old_task: *mut TaskHandle,
     ctc: Ctc,
 ) {
-    fork(handle, old_task, ctc)
+    fork(handle, if_clause == 0 || num_threads == 1, old_task, ctc)
 }
 
 pub(crate) unsafe fn barrier_enter(handle: *mut RegionHandle, old_task: *mut TaskHandle, ctc: Ctc) {

@@ -56,6 +56,12 @@ const WRITING: u64 = u64::MAX;
 pub type Instance = u64;
 pub const NO_INSTANCE: Instance = 0;
 
+/// The instance of a team of one (an `if` clause that is false,
+/// `num_threads(1)`): no worker joins it, so it takes no instance of the
+/// region's slot, whose few releases the workers of a real team may still
+/// have to find, and its barrier waits for no one.
+pub const ALONE: Instance = Instance::MAX;
+
 struct Release {
     instance: AtomicU64,
     ticks: AtomicU64,

@@ -13,12 +13,21 @@ impl ThreadState {
     /// `Parallel_fork` on the forking thread: its frame lasts until the
     /// join. The team learns the call path it forks from. With the barrier
     /// inferred, a timed fork opens the team's instance; an untimed one
-    /// tells the team not to time the region.
-    pub fn fork(&mut self, region: RegionId, inferred_barrier: bool, clock: impl Clock) {
+    /// tells the team not to time the region; a team of one (`alone`)
+    /// needs no instance.
+    pub fn fork(
+        &mut self,
+        region: RegionId,
+        inferred_barrier: bool,
+        alone: bool,
+        clock: impl Clock,
+    ) {
         team::publish_path(region, self.fork_path());
         let team = |timed: bool| {
             if !inferred_barrier {
                 NO_INSTANCE
+            } else if alone {
+                team::ALONE
             } else if timed {
                 team::open(region)
             } else {
@@ -96,7 +105,7 @@ impl ThreadState {
         };
         let forked_here = frame.fork == ForkState::InTeam;
         let (timed, team) = (frame.timed, frame.team);
-        if timed && team != NO_INSTANCE {
+        if timed && team != NO_INSTANCE && team != team::ALONE {
             let now = clock.now();
             team::arrive(region, now);
             let fork = if forked_here {
@@ -132,10 +141,10 @@ impl ThreadState {
             Some(frame) if frame.timed && frame.fork == ForkState::AwaitingJoin => {
                 let now = clock.now();
                 let (arrival, instance, node) = (frame.mark, frame.team, frame.node);
-                let release = if instance != NO_INSTANCE {
-                    team::close(region, instance, now)
-                } else {
-                    None
+                let release = match instance {
+                    NO_INSTANCE => None,
+                    team::ALONE => Some(arrival),
+                    _ => team::close(region, instance, now),
                 };
                 if inferred_barrier && release.is_none() {
                     self.barriers_not_inferred += 1;

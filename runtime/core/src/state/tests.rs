@@ -295,7 +295,7 @@ fn workers_begin_under_the_path_their_team_was_forked_from() {
     master.push(1, Kind::UserRegion, 0);
     master.push(2, Kind::UserRegion, 10);
     let region = 203;
-    master.fork(region, false, 20);
+    master.fork(region, false, false, 20);
     let mut worker = ThreadState::new(1, Settings::default());
     for round in 0..2 {
         worker.begin_parallel(region, false, 30 + round);
@@ -320,7 +320,7 @@ fn workers_begin_under_the_path_their_team_was_forked_from() {
     assert_eq!(worker.tree.node(ROOT).children_ns, parallel_ns);
     // A fork from the root publishes no path.
     let mut other = ThreadState::new(2, Settings::default());
-    other.fork(region, false, 100);
+    other.fork(region, false, false, 100);
     let mut late = ThreadState::new(3, Settings::default());
     late.begin_parallel(region, false, 110);
     assert_eq!(child_of(&late, ROOT, Kind::Parallel).region, region);
@@ -416,6 +416,45 @@ fn the_master_closes_at_its_join_and_a_release_before_arrival_waits_nothing() {
     assert_eq!((parallel.visits, parallel.inclusive_ns), (1, 120));
     let barrier = child_of(&state, 1, Kind::ImplicitBarrier);
     assert_eq!((barrier.visits, barrier.inclusive_ns), (1, 0));
+}
+
+#[test]
+fn teams_of_one_leave_a_worker_its_release_to_find() {
+    let region = 241;
+    let mut master = ThreadState::new(0, Settings::default());
+    let mut worker = ThreadState::new(1, Settings::default());
+    master.fork(region, true, false, 0);
+    master.begin_parallel(region, true, 10);
+    worker.begin_parallel(region, true, 10);
+    worker.end_parallel(region, true, 40);
+    master.end_parallel(region, true, 100);
+    master.join_parallel(region, true, 0, 110);
+    // The region again, many times, with an `if` clause that is false:
+    // the worker, idle in its pool, learns of its release only later.
+    for round in 0..10 {
+        let t = 200 + round * 100;
+        master.fork(region, true, true, t);
+        master.begin_parallel(region, true, t + 10);
+        master.end_parallel(region, true, t + 50);
+        master.join_parallel(region, true, 0, t + 60);
+    }
+    worker.close_all_released();
+    assert_eq!(
+        (master.barriers_not_inferred, worker.barriers_not_inferred),
+        (0, 0)
+    );
+    let waited = child_of(
+        &worker,
+        first_of_kind(&worker, Kind::Parallel),
+        Kind::ImplicitBarrier,
+    );
+    assert_eq!((waited.visits, waited.inclusive_ns), (1, 60));
+    let alone = child_of(
+        &master,
+        first_of_kind(&master, Kind::Parallel),
+        Kind::ImplicitBarrier,
+    );
+    assert_eq!(alone.visits, 11, "the team's barrier and ten of one");
 }
 
 #[test]
