@@ -22,11 +22,15 @@ int main(int argc, char **argv)
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     long out = rank * 100, in = -1, check = 0;
 
-    /* A receive tested until it completes, with work in between. */
+    /* A receive tested until it completes, with work in between. Its
+     * first test comes before any rank sends, so at least one test finds
+     * it still pending, however fast the message travels. */
     MPI_Request receive, send;
     MPI_Irecv(&in, 1, MPI_LONG, left, 7, MPI_COMM_WORLD, &receive);
-    MPI_Isend(&out, 1, MPI_LONG, right, 7, MPI_COMM_WORLD, &send);
     int done = 0;
+    MPI_Test(&receive, &done, MPI_STATUS_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Isend(&out, 1, MPI_LONG, right, 7, MPI_COMM_WORLD, &send);
     long busy = 0;
     while (!done) {
         busy = work(busy) % 1000;
