@@ -7,9 +7,10 @@
 //! grammar crates' own sources again without that pragma, under names of
 //! its own, with the lexers' character tests and the parse table's
 //! lookups written in faster forms of the same tables (`build.rs`); the
-//! tests below compare every state with the crates' grammars. Where it cannot find those sources (vendored ones, say), the
-//! grammar crates' builds are used and the build prints a warning saying
-//! so: the same grammars, only slower.
+//! tests below compare every state with the crates' grammars. Where it
+//! cannot find those sources (vendored ones, say), the grammar crates'
+//! builds are used and the build prints a warning saying so: the same
+//! grammars, only slower.
 
 use tree_sitter_language::LanguageFn;
 

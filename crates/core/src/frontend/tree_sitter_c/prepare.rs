@@ -221,12 +221,10 @@ impl<'f> Prepared<'f> {
 /// and so does the grammar with `;` first. Between two opening braces an
 /// empty statement changes no statement and no block.
 fn open_block_with_a_statement(buffer: &mut [u8], offset: usize, directive: &Span) {
-    let (Some(start), Some(end)) = (
-        directive.start.checked_sub(offset),
-        directive.end.checked_sub(offset),
-    ) else {
+    let Some(start) = directive.start.checked_sub(offset) else {
         return;
     };
+    let end = directive.end - offset;
     // Blanks a page long are whole masked groups, not the gap between a
     // brace and a directive; stopping there keeps many directives in
     // masked code from each walking back over all of it.

@@ -427,6 +427,17 @@ impl Word {
     }
 }
 
+/// A bracket the body scan has met and not yet seen closed.
+struct OpenBracket {
+    byte: u8,
+    /// For a `{`, whether it opens a statement block.
+    statement_block: bool,
+    /// For a `(`, the word before it.
+    before: Word,
+    /// The index of its token.
+    at: usize,
+}
+
 impl BodyTokens {
     /// `None` where a preprocessor line or unbalanced brackets make the
     /// body one the scan does not read.
@@ -439,13 +450,11 @@ impl BodyTokens {
         let mut at_block_level = Vec::with_capacity(expected);
         let mut closes = Vec::with_capacity(expected);
         let mut closing: Vec<u32> = Vec::with_capacity(expected);
-        // Open brackets: the byte, for `{` whether it opens a statement
-        // block, for `(` the word before it, and where it stands.
-        let mut open: Vec<(u8, bool, Word, usize)> = Vec::new();
+        let mut open: Vec<OpenBracket> = Vec::new();
         // Whether the innermost bracket open is a statement block's brace.
-        let in_statement_block = |open: &[(u8, bool, Word, usize)]| {
+        let in_statement_block = |open: &[OpenBracket]| {
             open.last()
-                .is_none_or(|&(b, statement_block, ..)| b == b'{' && statement_block)
+                .is_none_or(|o| o.byte == b'{' && o.statement_block)
         };
         let mut foreign_braces = 0usize;
         let mut lines = Vec::new();
@@ -511,14 +520,24 @@ impl BodyTokens {
                     if !statement_block {
                         foreign_braces += 1;
                     }
-                    open.push((b'{', statement_block, Word::Other, list.len()));
+                    open.push(OpenBracket {
+                        byte: b'{',
+                        statement_block,
+                        before: Word::Other,
+                        at: list.len(),
+                    });
                 }
                 TokenKind::Punct(b @ (b'(' | b'[')) => {
                     let before = match previous {
                         Some(TokenKind::Word) => previous_word,
                         _ => Word::Other,
                     };
-                    open.push((b, true, before, list.len()));
+                    open.push(OpenBracket {
+                        byte: b,
+                        statement_block: true,
+                        before,
+                        at: list.len(),
+                    });
                 }
                 TokenKind::Punct(b @ (b'}' | b')' | b']')) => {
                     let opening = match b {
@@ -526,7 +545,12 @@ impl BodyTokens {
                         b')' => b'(',
                         _ => b'[',
                     };
-                    let (was, statement_block, before, opened) = open.pop()?;
+                    let OpenBracket {
+                        byte: was,
+                        statement_block,
+                        before,
+                        at: opened,
+                    } = open.pop()?;
                     if was != opening {
                         return None;
                     }
