@@ -74,7 +74,16 @@ impl Instrumentation {
         file: &SourceFile,
         to: &mut W,
     ) -> std::io::Result<()> {
-        self.edits.write(&file.bytes, to)
+        // The input's pages go as soon as they are written: a large file
+        // is never held whole a second time, after its reading.
+        const RELEASED_BY: usize = 1 << 20;
+        let mut released = 0;
+        self.edits.write_telling(&file.bytes, to, |written| {
+            if written >= released + RELEASED_BY {
+                file.bytes.release_pages_before(written);
+                released = written;
+            }
+        })
     }
 
     /// Whether compiling the output differs from compiling the original.
@@ -265,6 +274,7 @@ fn check_reading(
         Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
         None => front_end.analyse(file),
     };
+    crate::source::reading_freed(file);
     let front_end = front_end.name();
     let plan = crate::rules::check(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model
@@ -389,6 +399,36 @@ mod tests {
     fn instrumented(text: &str, language: Language) -> Instrumentation {
         let file = SourceFile::new("t", text.as_bytes().to_vec(), language);
         instrument(&file, &Options::default())
+    }
+
+    /// A large file is mapped, read through a private copy, and its pages
+    /// let go and taken again while it is written: the output is the one
+    /// made of the same bytes held in memory.
+    #[test]
+    fn a_mapped_file_is_instrumented_as_the_same_bytes_in_memory() {
+        let unit = "static int pick(int n) {\n  int s = 0;\n#pragma omp parallel for reduction(+:s)\n  for (int i = 0; i < n; i++)\n    if (i % 3) s += i; else s -= 1;\n  return s;\n}\n#if 0\n#pragma omp barrier\n#endif\n";
+        let mut text = String::new();
+        let mut copies = 0;
+        while text.len() < 3 * (1 << 20) {
+            text.push_str(&unit.replace("pick", &format!("pick{copies}")));
+            copies += 1;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.cpp");
+        std::fs::write(&path, &text).unwrap();
+        let mapped = read_source(&path, None).unwrap();
+        assert!(matches!(mapped.bytes, crate::source::Bytes::Mapped(_)));
+        let held = SourceFile::new(&path, text.as_bytes().to_vec(), Language::Cpp);
+        let (from_mapped, from_held) = (
+            instrument(&mapped, &Options::default()),
+            instrument(&held, &Options::default()),
+        );
+        assert!(!from_mapped.has_errors());
+        assert_eq!(from_mapped.plan.regions.len(), copies);
+        let mut written = Vec::new();
+        from_mapped.write_output(&mapped, &mut written).unwrap();
+        assert!(written == from_held.output(&held), "outputs differ");
+        assert_eq!(&*mapped.bytes, text.as_bytes());
     }
 
     #[test]

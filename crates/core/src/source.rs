@@ -23,7 +23,36 @@ pub type Span = Range<usize>;
 #[derive(Clone, Debug)]
 pub enum Bytes {
     Read(Vec<u8>),
-    Mapped(std::sync::Arc<memmap2::Mmap>),
+    Mapped(std::sync::Arc<Mapped>),
+}
+
+/// What the program's allocator does with memory freed in a block: set by
+/// the program ([`when_much_is_freed`]), since only it knows its allocator.
+static GIVE_BACK_FREED: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has `give_back` called when the reading of a large file is over. The
+/// reading's memory, several times the file's size, is free then, and an
+/// allocator that keeps freed pages a while would hold them beside what
+/// the plan and the output take next.
+pub fn when_much_is_freed(give_back: fn()) {
+    let _ = GIVE_BACK_FREED.set(give_back);
+}
+
+/// The reading of `file` is over and its memory freed.
+pub(crate) fn reading_freed(file: &SourceFile) {
+    if let (Bytes::Mapped(_), Some(give_back)) = (&file.bytes, GIVE_BACK_FREED.get()) {
+        give_back();
+    }
+}
+
+/// The unit in which a mapping's pages are released.
+const PAGE: usize = 4096;
+
+/// A file mapped, with the handle it was mapped from.
+#[derive(Debug)]
+pub struct Mapped {
+    file: std::fs::File,
+    map: memmap2::Mmap,
 }
 
 impl Bytes {
@@ -40,12 +69,80 @@ impl Bytes {
             // process; the file changing under it is the hazard named in
             // the type's documentation.
             #[allow(unsafe_code)]
-            let mapped = unsafe { memmap2::Mmap::map(&file)? };
-            return Ok(Bytes::Mapped(std::sync::Arc::new(mapped)));
+            let map = unsafe { memmap2::Mmap::map(&file)? };
+            return Ok(Bytes::Mapped(std::sync::Arc::new(Mapped { file, map })));
         }
         let mut bytes = Vec::with_capacity(metadata.len() as usize);
         std::io::Read::read_to_end(&mut &file, &mut bytes)?;
         Ok(Bytes::Read(bytes))
+    }
+
+    /// Lets the system take back this process's view of the pages of a
+    /// mapped file that lie wholly before `end`, until they are read
+    /// again; the bytes stay what they are. A file read into memory is
+    /// left as it is.
+    pub fn release_pages_before(&self, end: usize) {
+        if let Bytes::Mapped(mapped) = self {
+            let end = end.min(mapped.map.len()) / PAGE * PAGE;
+            if end == 0 {
+                return;
+            }
+            // SAFETY: the mapping is shared and read only: dropping its
+            // pages from this process loses nothing, and the next read
+            // finds the file's pages again.
+            #[allow(unsafe_code)]
+            let _ = unsafe {
+                (mapped.map).unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end)
+            };
+        }
+    }
+
+    /// A copy of the bytes to patch. Of a mapped file, a private mapping
+    /// of it: only the pages patched are copied, the others stay the
+    /// system's cached pages of the file.
+    pub fn patchable_copy(&self) -> Patchable {
+        if let Bytes::Mapped(mapped) = self {
+            // SAFETY: as for the read-only mapping (see the type's
+            // documentation); writes go to this process's copies of the
+            // pages written, never to the file.
+            #[allow(unsafe_code)]
+            let copy = unsafe { memmap2::MmapOptions::new().map_copy(&mapped.file) };
+            if let Some(copy) = copy.ok().filter(|copy| copy.len() == mapped.map.len()) {
+                return Patchable::Mapped(copy);
+            }
+        }
+        Patchable::Heap(self.to_vec())
+    }
+}
+
+/// A file's bytes, copied to be patched ([`Bytes::patchable_copy`]).
+pub enum Patchable {
+    Heap(Vec<u8>),
+    Mapped(memmap2::MmapMut),
+}
+
+impl Default for Patchable {
+    fn default() -> Patchable {
+        Patchable::Heap(Vec::new())
+    }
+}
+
+impl std::ops::Deref for Patchable {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Patchable::Heap(bytes) => bytes,
+            Patchable::Mapped(mapped) => mapped,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Patchable {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Patchable::Heap(bytes) => bytes,
+            Patchable::Mapped(mapped) => mapped,
+        }
     }
 }
 
@@ -54,7 +151,7 @@ impl std::ops::Deref for Bytes {
     fn deref(&self) -> &[u8] {
         match self {
             Bytes::Read(bytes) => bytes,
-            Bytes::Mapped(mapped) => mapped,
+            Bytes::Mapped(mapped) => &mapped.map,
         }
     }
 }
@@ -115,6 +212,16 @@ impl SourceFile {
             .get_or_init(|| sha2::Sha256::digest(&self.bytes).into())
     }
 
+    /// Lets the pages of a mapped file go until they are read again
+    /// ([`Bytes::release_pages_before`]), its digest taken first: that
+    /// reads every byte, and would take them all back later.
+    pub fn release_pages(&self) {
+        if let Bytes::Mapped(_) = self.bytes {
+            self.content_sha256();
+            self.bytes.release_pages_before(self.bytes.len());
+        }
+    }
+
     /// 1-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
         match self.line_starts.binary_search(&offset) {
@@ -132,6 +239,12 @@ impl SourceFile {
     /// Byte offset where a 1-based line starts.
     pub fn line_start(&self, line: usize) -> usize {
         self.line_starts[line - 1]
+    }
+
+    /// Whether a line starts at `offset`. Asked of the lines, not the
+    /// bytes: the bytes of a large file may have left memory.
+    pub fn starts_line(&self, offset: usize) -> bool {
+        self.line_starts.binary_search(&offset).is_ok()
     }
 
     /// Start of the line containing `offset`.
@@ -317,5 +430,44 @@ mod tests {
             );
         }
         assert!(Bytes::read(&dir.path().join("missing.c")).is_err());
+    }
+
+    #[test]
+    fn a_patched_copy_and_released_pages_leave_file_and_bytes_as_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = b"int x;\n#pragma omp barrier\n";
+        let large: Vec<u8> = line
+            .iter()
+            .copied()
+            .cycle()
+            .take(Bytes::MAPPED_FROM as usize * 2 + 5)
+            .collect();
+        for (name, content, mapped) in
+            [("large.c", &large[..], true), ("small.c", &line[..], false)]
+        {
+            let path = dir.path().join(name);
+            std::fs::write(&path, content).unwrap();
+            let bytes = Bytes::read(&path).unwrap();
+            let mut copy = bytes.patchable_copy();
+            assert_eq!(matches!(copy, Patchable::Mapped(_)), mapped, "{name}");
+            assert_eq!(&*copy, content, "{name}");
+            let last = copy.len() - 1;
+            copy[..3].copy_from_slice(b"XYZ");
+            copy[last] = b'!';
+            assert_eq!(&copy[..3], b"XYZ");
+            bytes.release_pages_before(bytes.len() / 2);
+            bytes.release_pages_before(bytes.len());
+            assert_eq!(&*bytes, content, "{name}");
+            assert_eq!(std::fs::read(&path).unwrap(), content, "{name}");
+            drop(copy);
+            assert_eq!(&*bytes, content, "{name}");
+        }
+    }
+
+    #[test]
+    fn lines_start_at_the_start_and_after_each_line_break() {
+        let file = SourceFile::new("t.c", b"a\n\nbc\n".to_vec(), Language::C);
+        let starts: Vec<usize> = (0..=6).filter(|&i| file.starts_line(i)).collect();
+        assert_eq!(starts, [0, 2, 3, 6]);
     }
 }

@@ -171,13 +171,27 @@ impl EditSet {
         original: &[u8],
         to: &mut W,
     ) -> std::io::Result<()> {
+        self.write_telling(original, to, |_| {})
+    }
+
+    /// [`EditSet::write`], calling `written` with how much of `original`
+    /// has been written so far, each time that grows.
+    pub fn write_telling<W: std::io::Write + ?Sized>(
+        &self,
+        original: &[u8],
+        to: &mut W,
+        mut written: impl FnMut(usize),
+    ) -> std::io::Result<()> {
         let mut copied = 0;
         for edit in &self.edits {
             to.write_all(&original[copied..edit.range.start])?;
+            written(edit.range.start);
             to.write_all(edit.text.as_bytes())?;
             copied = edit.range.end;
         }
-        to.write_all(&original[copied..])
+        to.write_all(&original[copied..])?;
+        written(original.len());
+        Ok(())
     }
 }
 
@@ -203,6 +217,21 @@ mod tests {
         assert_eq!(set.apply(b"hello world"), b"Hello[inner][outer] world");
         let origins: Vec<&Origin> = set.iter().map(|e| &e.origin).collect();
         assert_eq!(origins, [&Origin::LockCall, &Origin::File, &Origin::File]);
+    }
+
+    #[test]
+    fn writing_tells_how_far_into_the_original_it_has_come() {
+        let mut set = EditBuilder::default();
+        set.insert(0, "<", 0, Origin::File);
+        set.replace(2..4, "--", 0, Origin::LockCall);
+        set.insert(7, ">", 0, Origin::File);
+        let set = set.build();
+        let (mut out, mut told) = (Vec::new(), Vec::new());
+        set.write_telling(b"abcdefgh", &mut out, |at| told.push(at))
+            .unwrap();
+        assert_eq!(out, set.apply(b"abcdefgh"));
+        assert_eq!(out, b"<ab--efg>h");
+        assert_eq!(told, [0, 2, 7, 8]);
     }
 
     #[test]

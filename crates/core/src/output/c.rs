@@ -90,7 +90,7 @@ impl super::writing::PlanWriter for Renderer<'_> {
         let directive_line = file.line_of(site.span.start);
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
-        if site.lines.start > 0 && file.bytes[site.lines.start - 1] != b'\n' {
+        if !file.starts_line(site.lines.start) {
             text.push('\n');
         }
         for layer in layers {
@@ -478,7 +478,7 @@ impl Renderer<'_> {
     ) -> (i64, Origin) {
         let lines = self.model.sites[site].lines.clone();
         let mut text = String::new();
-        if lines.start > 0 && self.file.bytes[lines.start - 1] != b'\n' {
+        if !self.file.starts_line(lines.start) {
             text.push('\n');
         }
         text.push_str(lead);

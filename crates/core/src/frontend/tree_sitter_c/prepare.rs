@@ -11,7 +11,7 @@ use crate::frontend::c_shared::{parse_raw, Parse, Scanned};
 use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditionals};
 use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::language::Language;
-use crate::source::{SourceFile, Span};
+use crate::source::{Patchable, SourceFile, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -39,7 +39,7 @@ pub(super) struct Prepared<'f> {
     silent_macros: Vec<Span>,
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
-    masked: RefCell<Vec<u8>>,
+    masked: RefCell<Patchable>,
 }
 
 /// A directive's parse, by what it is parsed from.
@@ -125,9 +125,12 @@ impl<'f> Prepared<'f> {
             lines,
             conditionals,
             lock_mentions,
-            masked: RefCell::new(Vec::new()),
+            masked: RefCell::new(Patchable::default()),
         };
-        let mut masked = file.bytes.to_vec();
+        // What follows reads the copy: the file's own pages, taken again
+        // when the output is written, are free to go meanwhile.
+        let mut masked = file.bytes.patchable_copy();
+        file.release_pages();
         prepared.mask(&mut masked, 0, &Assignment::new());
         prepared.masked = RefCell::new(masked);
         Some(prepared)
@@ -136,7 +139,7 @@ impl<'f> Prepared<'f> {
     /// What the grammar parses in the first configuration: the file's
     /// bytes with directives and what no configuration compiles blanked.
     pub fn masked(&self) -> std::cell::Ref<'_, [u8]> {
-        std::cell::Ref::map(self.masked.borrow(), Vec::as_slice)
+        std::cell::Ref::map(self.masked.borrow(), |masked| &**masked)
     }
 
     /// Whether pomp directives lie in `span`: a jump leaves a user region
