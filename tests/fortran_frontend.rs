@@ -186,7 +186,7 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
 fn sentinels(out: &mut String, file: &SourceFile, model: &Model) {
     let fortran = &model.fortran;
     let mut found = 0;
-    for &line in file.line_starts() {
+    for line in file.line_starts().iter().map(|&start| start as usize) {
         let end = file.end_of_line(line);
         if let Some(at) = fortran.openmp_sentinel(&(line..end)) {
             let (number, column) = file.line_col(line + at);

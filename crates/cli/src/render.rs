@@ -21,7 +21,7 @@ struct Listing<'a> {
     file: &'a SourceFile,
     names: Vec<String>,
     text: Cow<'a, str>,
-    line_starts: Cow<'a, [usize]>,
+    line_starts: Cow<'a, [u32]>,
 }
 
 impl<'a> Listing<'a> {
@@ -34,7 +34,7 @@ impl<'a> Listing<'a> {
         };
         let line_starts = match &text {
             Cow::Borrowed(_) => Cow::Borrowed(file.line_starts()),
-            Cow::Owned(text) => Cow::Owned(files::line_starts(text).collect()),
+            Cow::Owned(text) => Cow::Owned(files::line_starts(text).map(|s| s as u32).collect()),
         };
         let mut names = file.file_names();
         names[FileId::INPUT.index()] = file.path.display().to_string();
@@ -63,7 +63,7 @@ impl<'a> Files<'a> for Listing<'a> {
     fn line_index(&'a self, _: FileId, byte_index: usize) -> Result<usize, files::Error> {
         Ok(self
             .line_starts
-            .partition_point(|&start| start <= byte_index)
+            .partition_point(|&start| start as usize <= byte_index)
             .saturating_sub(1))
     }
 
@@ -73,7 +73,7 @@ impl<'a> Files<'a> for Listing<'a> {
 
     fn line_range(&'a self, _: FileId, line_index: usize) -> Result<Span, files::Error> {
         let start = |line: usize| match line.cmp(&self.line_starts.len()) {
-            std::cmp::Ordering::Less => Ok(self.line_starts[line]),
+            std::cmp::Ordering::Less => Ok(self.line_starts[line] as usize),
             std::cmp::Ordering::Equal => Ok(self.text.len()),
             std::cmp::Ordering::Greater => Err(files::Error::LineTooLarge {
                 given: line,

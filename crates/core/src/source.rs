@@ -64,6 +64,11 @@ impl Bytes {
     pub fn read(path: &Path) -> std::io::Result<Bytes> {
         let file = std::fs::File::open(path)?;
         let metadata = file.metadata()?;
+        if metadata.len() >= u64::from(u32::MAX) {
+            return Err(std::io::Error::other(
+                "it is 4 GiB or larger, more than pomp reads",
+            ));
+        }
         if metadata.is_file() && metadata.len() >= Self::MAPPED_FROM {
             // SAFETY: the mapping is read only and private to this
             // process; the file changing under it is the hazard named in
@@ -176,11 +181,18 @@ pub struct SourceFile {
     pub path: PathBuf,
     pub bytes: Bytes,
     pub language: Language,
-    line_starts: Vec<usize>,
+    /// Four bytes a line, not eight: a source is under 4 GiB.
+    line_starts: Vec<u32>,
     /// SHA-256 of the bytes, computed once when first asked for.
     digest: OnceLock<[u8; 32]>,
     /// The line markers, found when first asked for.
     line_map: OnceLock<LineMap>,
+}
+
+/// `offset` as the line table holds offsets; one past any a source has
+/// when it is larger.
+fn line_key(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
 }
 
 impl SourceFile {
@@ -190,11 +202,15 @@ impl SourceFile {
         language: Language,
     ) -> SourceFile {
         let bytes = bytes.into();
+        assert!(
+            bytes.len() < u32::MAX as usize,
+            "a source of 4 GiB or more is more than pomp reads"
+        );
         // Counted first: grown as found, the list was copied over and over.
         let lines = memchr::memchr_iter(b'\n', &bytes).count();
         let mut line_starts = Vec::with_capacity(lines + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i as u32 + 1));
         SourceFile {
             path: path.into(),
             bytes,
@@ -224,7 +240,7 @@ impl SourceFile {
 
     /// 1-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        match self.line_starts.binary_search(&line_key(offset)) {
             Ok(i) => i + 1,
             Err(i) => i,
         }
@@ -233,18 +249,18 @@ impl SourceFile {
     /// 1-based line and 1-based column (in bytes) of an offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
-        (line, offset - self.line_starts[line - 1] + 1)
+        (line, offset - self.line_start(line) + 1)
     }
 
     /// Byte offset where a 1-based line starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts[line - 1]
+        self.line_starts[line - 1] as usize
     }
 
     /// Whether a line starts at `offset`. Asked of the lines, not the
     /// bytes: the bytes of a large file may have left memory.
     pub fn starts_line(&self, offset: usize) -> bool {
-        self.line_starts.binary_search(&offset).is_ok()
+        self.line_starts.binary_search(&line_key(offset)).is_ok()
     }
 
     /// Start of the line containing `offset`.
@@ -256,10 +272,7 @@ impl SourceFile {
     /// (or the end of the file).
     pub fn end_of_line(&self, offset: usize) -> usize {
         let line = self.line_of(offset);
-        self.line_starts
-            .get(line)
-            .copied()
-            .unwrap_or(self.bytes.len())
+        (self.line_starts.get(line)).map_or(self.bytes.len(), |&start| start as usize)
     }
 
     pub fn line_count(&self) -> usize {
@@ -267,7 +280,7 @@ impl SourceFile {
     }
 
     /// The offset where each line starts, the first line's (0) included.
-    pub fn line_starts(&self) -> &[usize] {
+    pub fn line_starts(&self) -> &[u32] {
         &self.line_starts
     }
 
@@ -430,6 +443,14 @@ mod tests {
             );
         }
         assert!(Bytes::read(&dir.path().join("missing.c")).is_err());
+        // Sparse: no disk space is taken.
+        let huge = dir.path().join("huge.c");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(u64::from(u32::MAX))
+            .unwrap();
+        let refused = Bytes::read(&huge).unwrap_err().to_string();
+        assert!(refused.contains("4 GiB"), "{refused}");
     }
 
     #[test]
