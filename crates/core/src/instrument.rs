@@ -272,9 +272,12 @@ fn check_reading(
             crate::model::Model::default()
         }
         Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
-        None => front_end.analyse(file),
+        None => {
+            let model = front_end.analyse(file);
+            crate::source::reading_freed(file);
+            model
+        }
     };
-    crate::source::reading_freed(file);
     let front_end = front_end.name();
     let plan = crate::rules::check(file, &model, &options.rules);
     let mut diagnostics: Vec<Diagnostic> = model

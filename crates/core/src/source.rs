@@ -45,9 +45,6 @@ pub(crate) fn reading_freed(file: &SourceFile) {
     }
 }
 
-/// The unit in which a mapping's pages are released.
-const PAGE: usize = 4096;
-
 /// A file mapped, with the handle it was mapped from.
 #[derive(Debug)]
 pub struct Mapped {
@@ -83,15 +80,12 @@ impl Bytes {
     }
 
     /// Lets the system take back this process's view of the pages of a
-    /// mapped file that lie wholly before `end`, until they are read
-    /// again; the bytes stay what they are. A file read into memory is
-    /// left as it is.
+    /// mapped file up to `end` (the page holding it too), until they are
+    /// read again; the bytes stay what they are. A file read into memory
+    /// is left as it is.
     pub fn release_pages_before(&self, end: usize) {
         if let Bytes::Mapped(mapped) = self {
-            let end = end.min(mapped.map.len()) / PAGE * PAGE;
-            if end == 0 {
-                return;
-            }
+            let end = end.min(mapped.map.len());
             // SAFETY: the mapping is shared and read only: dropping its
             // pages from this process loses nothing, and the next read
             // finds the file's pages again.
@@ -416,16 +410,16 @@ pub fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// `line` over and over, `len` bytes of it.
+    fn repeated(line: &[u8], len: usize) -> Vec<u8> {
+        line.iter().copied().cycle().take(len).collect()
+    }
+
     #[test]
     fn large_files_are_mapped_small_ones_read_and_both_read_alike() {
         let dir = tempfile::tempdir().unwrap();
         let line = b"#pragma omp parallel\n{ work(); }\n";
-        let large: Vec<u8> = line
-            .iter()
-            .copied()
-            .cycle()
-            .take(Bytes::MAPPED_FROM as usize + 7)
-            .collect();
+        let large = repeated(line, Bytes::MAPPED_FROM as usize + 7);
         for (name, content, mapped) in [
             ("large.c", &large[..], true),
             ("small.c", &line[..], false),
@@ -457,12 +451,7 @@ mod tests {
     fn a_patched_copy_and_released_pages_leave_file_and_bytes_as_they_were() {
         let dir = tempfile::tempdir().unwrap();
         let line = b"int x;\n#pragma omp barrier\n";
-        let large: Vec<u8> = line
-            .iter()
-            .copied()
-            .cycle()
-            .take(Bytes::MAPPED_FROM as usize * 2 + 5)
-            .collect();
+        let large = repeated(line, Bytes::MAPPED_FROM as usize * 2 + 5);
         for (name, content, mapped) in
             [("large.c", &large[..], true), ("small.c", &line[..], false)]
         {
