@@ -199,6 +199,9 @@ mod generated {
             // A block a macro ends (`try { } CATCH_ALL`): a syntax error
             // to the grammar.
             Just("{ x++; } HANDLER_MACRO".to_string()),
+            // Jumps that leave a user region around them, or stay in it.
+            Just("if (x > 5) { return; }".to_string()),
+            Just("while (x > 7) { if (y) { break; } continue; }".to_string()),
         ];
         if depth == 0 {
             return leaf.boxed();
@@ -217,6 +220,8 @@ mod generated {
             1 => inner.clone().prop_map(|s| format!("#pragma omp for\n#ifdef WIDE\nfor (long i = 0; i < n; i++) {{\n#else\nfor (int i = 0; i < n; i++) {{\n#endif\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{ {s} }}")),
             1 => inner.clone().prop_map(|s| format!("#if USE_MPI\n{s}\n#endif")),
+            1 => inner.clone().prop_map(move |s| format!("#pragma pomp inst begin(r{depth})\n{s}\n#pragma pomp inst end(r{depth})")),
+            1 => inner.clone().prop_map(move |s| format!("for (;;) {{\n#pragma pomp inst begin(l{depth})\nif (y) {{ break; }}\n{s}\n#pragma pomp inst end(l{depth})\n}}")),
             1 => (inner.clone(), inner).prop_map(|(a, b)| format!("{{ {a}\n{b} }}")),
         ]
         .boxed()
@@ -245,9 +250,13 @@ mod generated {
     }
 
     pub fn cpp_file() -> impl Strategy<Value = String> {
-        (c_file(), 0usize..4).prop_map(|(c, wrapping)| {
+        (c_file(), 0usize..5, statement(2)).prop_map(|(c, wrapping, inner)| {
             let body = c.replace("static ", "");
             match wrapping {
+                // Directives in a lambda, and in a local class's method.
+                3 => format!(
+                    "{body}void lambda_holder(int n)\n{{\n  int x = 0, y = 0; const char *s; char c;\n  before(n);\n  auto body = [&]() {{\n{inner}\n}};\n  struct Local {{ void run(int n, int x, int y) {{\n{inner}\n}} }};\n  body();\n  after(n);\n}}\n"
+                ),
                 0 => format!("namespace app {{\n{body}}}\n"),
                 1 => format!("namespace app {{ namespace detail {{\n{body}}} }}\n"),
                 2 => format!(

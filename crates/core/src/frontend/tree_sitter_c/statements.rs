@@ -10,11 +10,14 @@
 //!
 //! Inside those statements, pomp reads only nested directives, lock calls,
 //! loop nests and the statements of a `sections` block, which make its
-//! first section (jumps matter only in a function holding a user region,
-//! which is not narrowed): a brace block that holds none of them is read
-//! as its two braces ([`Owned::read`]), as a
-//! function without directives is read as nothing. Directives' own lines,
-//! blanks once masked, are not read at all.
+//! first section: a brace block that holds none of them is read as its
+//! two braces ([`Owned::read`]), as a function without directives is read
+//! as nothing. Directives' own lines, blanks once masked, are not read at
+//! all. Jumps matter only in pomp's user regions, which they may leave:
+//! the statements at the top of the body that hold a region, or lie
+//! between its `inst begin` and `inst end`, are read whole. So is the
+//! statement at the top that holds a directive inside a lambda, a local
+//! class or an initializer, where no statement of a block begins.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
@@ -22,10 +25,9 @@
 //! could matter: a conditional the configurations split the function by,
 //! a conditional line the grammar reads (`#if USE_MPI`) anywhere but
 //! between whole statements of a block, a statement read inside one of
-//! its groups, other preprocessor lines in the body, a directive inside a
-//! lambda, a local class or an
-//! initializer, a `do` without its `while`, a `try` without its `catch`,
-//! pomp's user regions (whose exits are every `return` of the function),
+//! its groups, other preprocessor lines in the body, a `do` without its
+//! `while`, a `try` without its `catch`, a `goto` in a function holding
+//! pomp's user regions,
 //! directives in a declaration's attributes and unknown directives, and
 //! statements it does not know how to end (labels, `case`). A directive
 //! in a statement's attributes (`[[omp::directive(...)]]`) is masked as a
@@ -34,7 +36,7 @@
 use super::nodes::Nodes;
 use super::prepare::Prepared;
 use super::syntax::highest_statement_at;
-use crate::directive::Association;
+use crate::directive::{Association, Role};
 use crate::frontend::lexical::scan::{LineKind, RawKind};
 use crate::language::c::lex::{TokenKind, Tokens};
 use crate::source::Span;
@@ -170,6 +172,20 @@ pub(super) fn owned(
         .filter_map(|index| tokens.first_at(prepared.directives[index].span.end))
         .map(|at| tokens.list[at].span.start)
         .collect();
+    let region_lines: Vec<Span> = (directives.clone())
+        .filter(|&index| {
+            parse_of(index).is_some_and(|parsed| {
+                matches!(
+                    parsed.directive.role(),
+                    Some(Role::UserRegionBegin | Role::UserRegionEnd)
+                )
+            })
+        })
+        .map(|index| prepared.directives[index].span.clone())
+        .collect();
+    // Found once, for the directives and user regions that need them.
+    let top = std::cell::OnceCell::new();
+    let top_statements = || top.get_or_init(|| tokens.top_statements()).as_deref();
     let mut owned: Vec<Owned> = Vec::new();
     for index in directives {
         let d = &prepared.directives[index];
@@ -183,8 +199,27 @@ pub(super) fn owned(
             return None;
         }
         let parsed = parse_of(index)?;
-        if parsed.directive.role().is_some() {
-            return None;
+        match parsed.directive.role() {
+            None => {}
+            // Read below, with every statement they may be left from.
+            Some(Role::UserRegionBegin | Role::UserRegionEnd) => continue,
+            Some(_) => return None,
+        }
+        if owned.last().is_some_and(|o| d.span.start < o.range.end) {
+            continue;
+        }
+        // In a lambda, a local class or an initializer, the statement at
+        // the top of the body that holds the directive is read whole: it
+        // tells which function the directive is in, and where its block
+        // ends.
+        let next = tokens.first_at(d.span.end);
+        if next.is_some_and(|first| !tokens.at_block_level[first]) {
+            let mut top = tokens.top_statements_over(top_statements()?, &d.span)?;
+            while let Some(inside) = owned.pop_if(|o| o.range.start >= top.range.start) {
+                top.checks.extend(inside.checks);
+            }
+            owned.push(top);
+            continue;
         }
         if !matches!(
             parsed.directive.spec().association,
@@ -192,10 +227,7 @@ pub(super) fn owned(
         ) {
             continue;
         }
-        if owned.last().is_some_and(|o| d.span.start < o.range.end) {
-            continue;
-        }
-        let first = tokens.first_at(d.span.end)?;
+        let first = next?;
         if !tokens.begins_statement(first) || tokens.line_between(d.span.end, first) {
             return None;
         }
@@ -223,6 +255,20 @@ pub(super) fn owned(
             }
         }
         owned.push(kept);
+    }
+    let read_for_regions = match region_lines.is_empty() {
+        true => None,
+        false => tokens.user_regions_read(top_statements()?, &region_lines, masked)?,
+    };
+    if let Some(mut regions) = read_for_regions {
+        let range = regions.range.clone();
+        for inside in owned.extract_if(.., |o| {
+            o.range.start < range.end && range.start < o.range.end
+        }) {
+            regions.checks.extend(inside.checks);
+        }
+        owned.push(regions);
+        owned.sort_by_key(|o| o.range.start);
     }
     let covered = |owned: &[Owned], at: usize| owned.iter().any(|o| o.range.contains(&at));
     let mut naming: Vec<Owned> = Vec::new();
@@ -289,11 +335,13 @@ pub(super) fn owned(
             .take_while(|d| d.span.end <= kept.range.end)
             .map(|d| d.span.clone())
             .collect();
-        // Jumps leave user regions, which every jump of their function
-        // may close: there every block is read. (A function holding a
-        // user region is not narrowed at all; this says why it must not
-        // be hollowed.)
-        if !prepared.user_regions_within(&item) {
+        // A jump in a user region may leave it, and must then close it:
+        // where a region lies, every block is read.
+        let in_regions =
+            (region_lines.first().zip(region_lines.last())).is_some_and(|(first, last)| {
+                kept.range.start < last.end && first.start < kept.range.end
+            });
+        if !in_regions {
             let first = tokens
                 .first_at(kept.range.start)
                 .unwrap_or(tokens.list.len());
@@ -612,6 +660,65 @@ impl BodyTokens {
             return None;
         }
         Some(tokens)
+    }
+
+    /// What the grammar reads for the user regions whose directives'
+    /// lines are `lines`: the statements at the top of the body from the
+    /// one holding or following the first line to the one holding or
+    /// preceding the last, so that every jump in a region is read with
+    /// where it lands (the loop a `break` leaves may hold the region).
+    /// `Some(None)` where there are none; `None` where the scan cannot
+    /// tell: a `goto`, whose label may lie anywhere in the function.
+    fn user_regions_read(
+        &self,
+        top: &[(usize, usize)],
+        lines: &[Span],
+        masked: &[u8],
+    ) -> Option<Option<Owned>> {
+        let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+            return Some(None);
+        };
+        let goto = |t: &crate::language::c::lex::Token| {
+            t.kind == TokenKind::Word && masked[t.span.clone()] == *b"goto"
+        };
+        if self.list.iter().any(goto) {
+            return None;
+        }
+        Some(self.top_statements_over(top, &(first.end..last.start)))
+    }
+
+    /// The statements at the top of the body, as their first token and
+    /// the index past them; `None` where the scan cannot end them all.
+    fn top_statements(&self) -> Option<Vec<(usize, usize)>> {
+        let mut statements = Vec::new();
+        let mut at = 0;
+        while at < self.list.len() {
+            let past = self.statement_end(at)?;
+            statements.push((at, past));
+            at = past;
+        }
+        Some(statements)
+    }
+
+    /// Of the statements at the top of the body `top`, those that overlap
+    /// `span`, read whole, each checked; `None` where none does.
+    fn top_statements_over(&self, top: &[(usize, usize)], span: &Span) -> Option<Owned> {
+        let extent = |&(first, past): &(usize, usize)| {
+            self.list[first].span.start..self.list[past - 1].span.end
+        };
+        let from = top.partition_point(|s| extent(s).end <= span.start);
+        let to = top.partition_point(|s| extent(s).start < span.end);
+        let over = top.get(from..to).filter(|over| !over.is_empty())?;
+        Some(Owned {
+            range: extent(&over[0]).start..extent(&over[over.len() - 1]).end,
+            skipped: Vec::new(),
+            checks: (over.iter())
+                .map(|s| Check {
+                    extent: extent(s),
+                    may_be_declaration: true,
+                })
+                .collect(),
+        })
     }
 
     /// Whether a conditional line lies between `offset` and token `first`.
@@ -1201,31 +1308,73 @@ mod tests {
     }
 
     #[test]
-    fn a_function_holding_a_user_region_is_not_narrowed() {
-        // Every jump of the function may leave the region: all is read.
+    fn user_regions_are_read_with_the_statements_at_the_top_around_them() {
         let text = "void u(int n)\n{\n\
-                    #pragma pomp inst begin(r)\n\
+                    before();\n\
                     #pragma omp parallel\n\
-                    {\n\
-                    if (n) { a(); }\n\
-                    }\n\
+                    { if (n) { a(); } }\n\
+                    for (;;) {\n\
+                    #pragma pomp inst begin(r)\n\
+                    if (n) { break; }\n\
+                    #pragma omp critical\n\
+                    { if (n) { return; } }\n\
                     #pragma pomp inst end(r)\n\
+                    }\n\
+                    after();\n\
                     }\n";
-        let file = crate::source::SourceFile::new(
-            "u.c",
-            text.as_bytes().to_vec(),
-            crate::language::Language::C,
+        let read = read_of_function(text, "");
+        // The loop the `break` leaves, and every block in the region.
+        assert!(read.contains("for (;;) {"), "{read}");
+        assert!(read.contains("if (n) { break; }"), "{read}");
+        assert!(read.contains("{ if (n) { return; } }"), "{read}");
+        assert!(!read.contains("#pragma"), "{read}");
+        // Outside the region, what no directive owns is not read, and
+        // blocks holding nothing pomp reads are read as their braces.
+        assert!(
+            !read.contains("before") && !read.contains("after"),
+            "{read}"
         );
-        let prepared = super::super::prepare::Prepared::new(&file).unwrap();
-        let all = 0..prepared.directives.len();
-        let owned = owned(
-            &prepared,
-            0..text.len() - 1,
-            text.find('{').unwrap(),
-            all,
-            0..0,
-        );
-        assert_eq!(owned, None);
+        assert!(!read.contains("a();"), "{read}");
+        // A region inside a directive's block: that block is read whole.
+        let inside = "void v(int n)\n{\n\
+                      #pragma omp parallel\n\
+                      {\n\
+                      #pragma pomp inst begin(r)\n\
+                      if (n) { a(); }\n\
+                      #pragma pomp inst end(r)\n\
+                      }\n\
+                      }\n";
+        assert!(read_of_function(inside, "").contains("if (n) { a(); }"));
+        // A region whose lines stand at the top: its statements are read
+        // whole too.
+        let around = "void w(int n)\n{\n\
+                      #pragma pomp inst begin(r)\n\
+                      for (;;) { if (n) { return; } }\n\
+                      #pragma pomp inst end(r)\n\
+                      }\n";
+        assert!(read_of_function(around, "").contains("for (;;) { if (n) { return; } }"));
+        // A `goto` may land anywhere in its function, which is read whole.
+        let jumping = text.replace("break;", "goto out;");
+        assert_eq!(owned_of_function(&jumping, ""), None);
+    }
+
+    #[test]
+    fn a_directive_in_a_lambda_is_read_with_the_statement_at_the_top_holding_it() {
+        let text = "void f(int n)\n{\n\
+                    before();\n\
+                    auto g = [&](int m) {\n\
+                    if (m) { a(); }\n\
+                    #pragma omp parallel for\n\
+                    for (int i = 0; i < m; i++) { b(); }\n\
+                    };\n\
+                    g(n);\n\
+                    }\n";
+        let read = read_of_function_in(text, "", crate::language::Language::Cpp);
+        assert!(read.starts_with("auto g = [&](int m) {"), "{read}");
+        assert!(read.ends_with("};"), "{read}");
+        assert!(!read.contains("before") && !read.contains("g(n)"), "{read}");
+        // What no directive holds is read as its braces there too.
+        assert!(read.contains("if (m) {…}"), "{read}");
     }
 
     #[test]
