@@ -577,6 +577,29 @@ fn functions_with_a_try_a_macro_ends_read_the_same_in_pieces() {
     }
 }
 
+/// A `try` whose handlers a macro of the file writes, with a name as long
+/// as the handler the grammar reads in its place, is read as a `try` with
+/// that handler: narrowed, in one parse, and as the whole file reads it.
+#[test]
+fn functions_with_a_try_a_handler_macro_ends_are_read_in_one_parse() {
+    let text = "#include <cstdio>\n#include <cstdlib>\n\
+                #define CATCH_ALL_AND_ABORT \\\n  catch (const char *what) { std::puts(what); std::abort(); } \\\n  catch (...) { std::abort(); }\n\
+                static void in_block(int *x)\n{\n#pragma omp parallel\n    {\n        try { x[0]++; } CATCH_ALL_AND_ABORT\n    }\n}\n\
+                static void around(int *x)\n{\n    try {\n#pragma omp parallel for\n        for (int i = 0; i < 4; i++) x[i]++;\n    } CATCH_ALL_AND_ABORT\n}\n\
+                int main()\n{\n    int x[4] = {0};\n    in_block(x); around(x);\n    return x[0] > 0 ? 0 : 1;\n}\n";
+    let file = SourceFile::new("handlers.cpp", text.as_bytes().to_vec(), Language::Cpp);
+    assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+    // Not whole, between neighbours: only the heads and what the
+    // directives own.
+    let parsed = read_counting_parses(&file).1;
+    assert_eq!(parsed.parses, 1);
+    assert!(
+        parsed.bytes < text.len() / 4,
+        "{} bytes parsed",
+        parsed.bytes
+    );
+}
+
 /// The statements of a `sections` block make its first section even
 /// without a `section` directive: such a block is read, not hollowed.
 #[test]

@@ -22,8 +22,9 @@ pub(crate) struct Scanned {
     /// Every preprocessor line other than directives, in order.
     pub lines: Vec<PreprocessorLine>,
     pub conditionals: Conditionals,
-    /// Where code uses a silent macro ([`scan::Scan::silent_macro_uses`]).
-    pub silent_macro_uses: Vec<Span>,
+    /// Where code uses a macro the grammar reads a stand-in for
+    /// ([`scan::Scan::macro_uses`]).
+    pub macro_uses: Vec<scan::MacroUse>,
 }
 
 impl Scanned {
@@ -51,7 +52,7 @@ impl Scanned {
             lock_mentions,
             lines: found.lines,
             conditionals,
-            silent_macro_uses: found.silent_macro_uses,
+            macro_uses: found.macro_uses,
         })
     }
 }

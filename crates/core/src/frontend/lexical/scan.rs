@@ -148,26 +148,51 @@ pub struct Scan {
     pub directives: Vec<RawDirective>,
     /// Every other preprocessor line, in order.
     pub lines: Vec<PreprocessorLine>,
-    /// Where code uses a silent macro, in order: one the file defines,
-    /// every time it defines it, as [`silent_definition`] tells, and never
+    /// Where code uses a macro that stands for something the grammar
+    /// can be given instead, in order: one the file defines, every time
+    /// it defines it, as [`stand_in_definition`] tells, and never
     /// undefines; only uses after its first definition count (before it
     /// the name is itself). The grammar cannot know such a name and reads
-    /// a syntax error where a code base puts it (`double *RESTRICT x`);
-    /// blanked, the name reads as what the compiler reads, or as it
-    /// without a qualifier, which changes no statement and no block.
-    pub silent_macro_uses: Vec<std::ops::Range<usize>>,
+    /// a syntax error where a code base puts it (`double *RESTRICT x`,
+    /// `try { } CATCH_ALL`); given its stand-in, it reads what the
+    /// compiler reads, or that without a qualifier, which changes no
+    /// statement and no block.
+    pub macro_uses: Vec<MacroUse>,
 }
+
+/// Where code uses a macro the grammar reads as a [`StandIn`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MacroUse {
+    pub span: std::ops::Range<usize>,
+    pub stand_in: StandIn,
+}
+
+/// What the grammar reads in place of a macro it cannot know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StandIn {
+    /// Nothing: the macro stands for nothing or for qualifiers alone
+    /// (`RESTRICT __restrict__`, `HOST_DEVICE`).
+    Nothing,
+    /// A handler of every exception ([`HANDLER_STAND_IN`]): the macro
+    /// stands for `catch` clauses alone, in whose blocks pomp has nothing
+    /// to read (no jump, no directive, no OpenMP routine).
+    Handler,
+}
+
+/// The handler the grammar reads in place of a [`StandIn::Handler`]
+/// macro, which must be at least as long, so that offsets stay the file's.
+pub const HANDLER_STAND_IN: &str = "catch(...){}";
 
 struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     found: Vec<RawDirective>,
     lines: Vec<PreprocessorLine>,
-    /// The macros defined silent so far, and where code named them: a
-    /// word at a time, as the scan meets it, costs a file without such a
-    /// macro nothing.
-    silent: Vec<String>,
-    silent_uses: Vec<std::ops::Range<usize>>,
+    /// The macros defined with a stand-in so far, and where code named
+    /// them: a word at a time, as the scan meets it, costs a file without
+    /// such a macro nothing.
+    stand_ins: Vec<(String, StandIn)>,
+    macro_uses: Vec<MacroUse>,
 }
 
 /// The words a macro may stand for and still leave the grammar reading
@@ -186,18 +211,71 @@ const QUALIFIERS: &[&str] = &[
     "register",
 ];
 
-/// The macro a `#define` defines (`text`: what follows `define`) when the
-/// definition is silent: without parameters, and as nothing or as
-/// qualifiers alone (`RESTRICT __restrict__`, `HOST_DEVICE`).
-pub fn silent_definition(text: &str) -> Option<&str> {
+/// The macro a `#define` defines (`text`: what follows `define`), and
+/// what the grammar may read in its place, when the definition has no
+/// parameters and its body is nothing or qualifiers alone, or `catch`
+/// clauses alone ([`StandIn`]).
+pub fn stand_in_definition(text: &str) -> Option<(&str, StandIn)> {
     let (name, body) = split_word(text.trim_start());
-    let silent = !name.is_empty()
-        && !name.as_bytes()[0].is_ascii_digit()
-        && !body.starts_with('(')
-        && body
-            .split_whitespace()
-            .all(|word| QUALIFIERS.contains(&word));
-    silent.then_some(name)
+    if name.is_empty() || name.as_bytes()[0].is_ascii_digit() || body.starts_with('(') {
+        return None;
+    }
+    if body
+        .split_whitespace()
+        .all(|word| QUALIFIERS.contains(&word))
+    {
+        return Some((name, StandIn::Nothing));
+    }
+    (name.len() >= HANDLER_STAND_IN.len() && only_quiet_handlers(body))
+        .then_some((name, StandIn::Handler))
+}
+
+/// Whether `body` is one `catch` clause or more, each a parenthesised
+/// declaration and a block, and nothing else, with nothing in them that
+/// pomp reads in code: no jump, no directive, no OpenMP routine.
+fn only_quiet_handlers(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    let mut tokens = lex::Tokens::new(bytes, 0..bytes.len());
+    let mut clauses = 0;
+    while let Some(first) = tokens.next() {
+        if &bytes[first.span.clone()] != b"catch" {
+            return false;
+        }
+        for (open, close) in [(b'(', b')'), (b'{', b'}')] {
+            if tokens.next().map(|t| t.kind) != Some(lex::TokenKind::Punct(open)) {
+                return false;
+            }
+            let mut depth = 1usize;
+            while depth > 0 {
+                let Some(token) = tokens.next() else {
+                    return false;
+                };
+                let word = &bytes[token.span.clone()];
+                match token.kind {
+                    lex::TokenKind::Punct(b) if b == open => depth += 1,
+                    lex::TokenKind::Punct(b) if b == close => depth -= 1,
+                    lex::TokenKind::Word
+                        if matches!(
+                            word,
+                            b"return"
+                                | b"break"
+                                | b"continue"
+                                | b"goto"
+                                | b"co_return"
+                                | b"_Pragma"
+                                | b"__pragma"
+                        ) || word.starts_with(b"omp_") =>
+                    {
+                        return false
+                    }
+                    lex::TokenKind::Preprocessor => return false,
+                    _ => {}
+                }
+            }
+        }
+        clauses += 1;
+    }
+    clauses > 0
 }
 
 /// Whether the attributes of an attribute specifier must be written
@@ -233,12 +311,12 @@ pub fn scan(bytes: &[u8]) -> Scan {
         pos: 0,
         found: Vec::new(),
         lines: Vec::new(),
-        silent: Vec::new(),
-        silent_uses: Vec::new(),
+        stand_ins: Vec::new(),
+        macro_uses: Vec::new(),
     };
     s.run();
     Scan {
-        silent_macro_uses: s.uses_of_macros_still_silent(),
+        macro_uses: s.uses_still_standing_in(),
         directives: s.found,
         lines: s.lines,
     }
@@ -261,27 +339,30 @@ static INERT: [bool; 256] = {
 };
 
 impl<'a> Scanner<'a> {
-    /// The uses noted of macros defined silent that no other definition,
-    /// and no `#undef`, made anything else.
-    fn uses_of_macros_still_silent(&mut self) -> Vec<std::ops::Range<usize>> {
-        let uses = std::mem::take(&mut self.silent_uses);
+    /// The uses noted of macros defined with a stand-in that no other
+    /// definition, and no `#undef`, made anything else.
+    fn uses_still_standing_in(&mut self) -> Vec<MacroUse> {
+        let uses = std::mem::take(&mut self.macro_uses);
         if uses.is_empty() {
             return uses;
         }
-        let not_silent: Vec<&str> = (self.lines.iter())
-            .filter(|line| match line.kind {
-                LineKind::Define => silent_definition(&line.text).is_none(),
-                LineKind::Undef => true,
-                _ => false,
+        // Each name with the stand-in its other definitions give.
+        let others: Vec<(&str, Option<StandIn>)> = (self.lines.iter())
+            .filter_map(|line| match line.kind {
+                LineKind::Define => Some(match stand_in_definition(&line.text) {
+                    Some((name, stand_in)) => (name, Some(stand_in)),
+                    None => (split_word(&line.text).0, None),
+                }),
+                LineKind::Undef => Some((split_word(&line.text).0, None)),
+                _ => None,
             })
-            .map(|line| split_word(&line.text).0)
             .collect();
         let bytes = self.bytes;
         (uses.into_iter())
             .filter(|used| {
-                !not_silent
-                    .iter()
-                    .any(|name| name.as_bytes() == &bytes[used.clone()])
+                !others.iter().any(|&(name, stand_in)| {
+                    name.as_bytes() == &bytes[used.span.clone()] && stand_in != Some(used.stand_in)
+                })
             })
             .collect()
     }
@@ -329,8 +410,15 @@ impl<'a> Scanner<'a> {
                 self.pos = d.span.end;
                 self.found.push(d);
             }
-        } else if self.silent.iter().any(|name| name.as_bytes() == word) {
-            self.silent_uses.push(start..self.pos);
+        } else if let Some(&(_, stand_in)) = self
+            .stand_ins
+            .iter()
+            .find(|(name, _)| name.as_bytes() == word)
+        {
+            self.macro_uses.push(MacroUse {
+                span: start..self.pos,
+                stand_in,
+            });
         }
     }
 
@@ -532,9 +620,9 @@ impl<'a> Scanner<'a> {
                 });
             }
         } else if word == "define" {
-            if let Some(name) = silent_definition(rest) {
-                if !self.silent.iter().any(|known| known == name) {
-                    self.silent.push(name.to_string());
+            if let Some((name, stand_in)) = stand_in_definition(rest) {
+                if !self.stand_ins.iter().any(|(known, _)| known == name) {
+                    self.stand_ins.push((name.to_string(), stand_in));
                 }
             }
             let (macro_name, _) = split_word(rest.trim_start());
@@ -552,8 +640,8 @@ impl<'a> Scanner<'a> {
                     pos: at,
                     found: vec![],
                     lines: vec![],
-                    silent: vec![],
-                    silent_uses: vec![],
+                    stand_ins: vec![],
+                    macro_uses: vec![],
                 };
                 if let Some(d) = sub.pragma_operator(at) {
                     self.found.push(RawDirective {

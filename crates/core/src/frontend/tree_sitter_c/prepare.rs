@@ -33,10 +33,10 @@ pub(super) struct Prepared<'f> {
     pub conditionals: Conditionals,
     /// Whole-word mentions of lock routines in code that may be compiled.
     pub lock_mentions: Vec<Span>,
-    /// Where code uses a macro that leaves the grammar nothing to read
-    /// ([`scan::Scan::silent_macro_uses`]), blanked in the text the
-    /// grammar reads.
-    silent_macros: Vec<Span>,
+    /// Where code uses a macro the grammar cannot know
+    /// ([`scan::Scan::macro_uses`]), in the text the grammar reads given
+    /// what it stands for: blanks, or a handler (in C++).
+    macro_uses: Vec<scan::MacroUse>,
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
     masked: RefCell<Patchable>,
@@ -106,7 +106,7 @@ impl<'f> Prepared<'f> {
             lock_mentions,
             lines,
             conditionals,
-            silent_macro_uses: silent_macros,
+            macro_uses,
         } = Scanned::of(file, always)?;
         let parsed = match parses {
             Some(parses) => parses.parse_all(&directives, file.language),
@@ -121,7 +121,7 @@ impl<'f> Prepared<'f> {
             parsed,
             macros: defined_macros(&lines),
             user_regions,
-            silent_macros,
+            macro_uses,
             lines,
             conditionals,
             lock_mentions,
@@ -157,18 +157,30 @@ impl<'f> Prepared<'f> {
 
     /// Blanks, in `buffer` (the file's bytes from `offset` on), the
     /// directives, the line markers (which are no statements wherever
-    /// they stand), the uses of silent macros and what the configuration
+    /// they stand), the uses of macros the grammar reads stand-ins for
+    /// (written in) and what the configuration
     /// `assignment` does not compile.
     fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
         let end = offset + buffer.len();
+        let first = self.macro_uses.partition_point(|u| u.span.end <= offset);
+        for used in (self.macro_uses[first..].iter()).take_while(|u| u.span.start < end) {
+            let handler = match used.stand_in {
+                scan::StandIn::Handler if self.file.language == Language::Cpp => {
+                    scan::HANDLER_STAND_IN.as_bytes()
+                }
+                _ => b"",
+            };
+            let written = handler.iter().copied().chain(std::iter::repeat(b' '));
+            for (at, byte) in used.span.clone().zip(written) {
+                if (offset..end).contains(&at) {
+                    buffer[at - offset] = byte;
+                }
+            }
+        }
         let mut blank = |span: &Span| {
             let span = span.start.max(offset)..span.end.min(end);
             blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
         };
-        let first = self.silent_macros.partition_point(|u| u.end <= offset);
-        (self.silent_macros[first..].iter())
-            .take_while(|u| u.start < end)
-            .for_each(&mut blank);
         self.file
             .line_map()
             .spans_within(offset..end)
@@ -289,6 +301,23 @@ mod tests {
     }
 
     #[test]
+    fn handler_macros_read_as_a_handler_of_everything_in_cxx() {
+        let text = "#define CATCH_ALL_AND_ABORT catch (...) { std::abort(); }\n\
+                    void f() { try { g(); } CATCH_ALL_AND_ABORT }\n";
+        let expected = "#define CATCH_ALL_AND_ABORT catch (...) { std::abort(); }\n\
+                        void f() { try { g(); } catch(...){}        }\n";
+        assert_eq!(masked(text), expected);
+        // C knows no handlers: there the name is only blanked.
+        let file = SourceFile::new("m.c", text.as_bytes().to_vec(), Language::C);
+        let prepared = Prepared::whatever_it_holds(&file, None);
+        let in_c = String::from_utf8(prepared.masked().to_vec()).unwrap();
+        assert!(
+            in_c.ends_with("void f() { try { g(); }                     }\n"),
+            "{in_c}"
+        );
+    }
+
+    #[test]
     fn a_directive_between_two_opening_braces_leaves_an_empty_statement() {
         let text = "void f() {\n#pragma omp parallel\n#pragma omp single\n  { }\n}\n\
                     void g(int c) {\n  if (c)\n#pragma omp parallel\n  { }\n}\n";
@@ -310,6 +339,14 @@ mod tests {
             "#define R(x) x\nint R(y);\n",
             // Silent in one definition only.
             "#ifdef A\n#define R const\n#else\n#define R volatile int\n#endif\nR p;\n",
+            // Handlers that jump, name OpenMP routines, or stand beside
+            // other code; a name shorter than the stand-in; a handler in
+            // one definition only.
+            "#define CATCH_AND_RETURN catch (...) { return; }\ntry { } CATCH_AND_RETURN\n",
+            "#define CATCH_AND_UNLOCK catch (...) { omp_unset_lock(&l); }\ntry { } CATCH_AND_UNLOCK\n",
+            "#define CATCH_AND_COUNT catch (...) { } n++;\ntry { } CATCH_AND_COUNT\n",
+            "#define CATCH_ALL catch (...) { }\ntry { } CATCH_ALL\n",
+            "#ifdef A\n#define CATCH_EVERYTHING catch (...) { }\n#else\n#define CATCH_EVERYTHING\n#endif\ntry { } CATCH_EVERYTHING\n",
         ] {
             assert_eq!(masked(text), text);
         }
