@@ -408,7 +408,9 @@ fn check_clause(
         .directive
         .iter()
         .filter(|d| d.form_of.is_none() && d.is_for(language))
-        .filter(|d| d.name.starts_with(&format!("{} ", spec.name)))
+        .filter(|d| {
+            (d.name.strip_prefix(spec.name.as_str())).is_some_and(|rest| rest.starts_with(' '))
+        })
         .filter_map(|d| {
             let next_word = d.name.split(' ').nth(name_words)?;
             let distance = near_miss(&clause.name, next_word)?;
