@@ -207,22 +207,24 @@ mod generated {
             return leaf.boxed();
         }
         let inner = statement(depth - 1);
+        // The statements inside a block go on lines of their own: one of
+        // them may be a directive, which begins its line.
         prop_oneof![
             3 => leaf,
             1 => inner.clone().prop_map(|s| format!("#pragma omp parallel\n{{\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp critical\n{s}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp parallel for\nfor (int i = 0; i < n; i++) {{\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("if (n > 2)\n#pragma omp task\n{s}")),
-            1 => inner.clone().prop_map(|s| format!("#pragma omp single\nif (n > 1) {{ {s} }} else y--;")),
-            1 => inner.clone().prop_map(|s| format!("#pragma omp parallel\ndo {{ {s} }} while (0);")),
-            1 => inner.clone().prop_map(|s| format!("while (x < 0) {{\n#pragma omp parallel\n{{ {s} }}\n}}")),
-            1 => inner.clone().prop_map(|s| format!("#ifdef SCHED\n#pragma omp single\n#else\n#pragma omp master\n#endif\n{{ {s} }}")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp single\nif (n > 1) {{\n{s}\n}} else y--;")),
+            1 => inner.clone().prop_map(|s| format!("#pragma omp parallel\ndo {{\n{s}\n}} while (0);")),
+            1 => inner.clone().prop_map(|s| format!("while (x < 0) {{\n#pragma omp parallel\n{{\n{s}\n}}\n}}")),
+            1 => inner.clone().prop_map(|s| format!("#ifdef SCHED\n#pragma omp single\n#else\n#pragma omp master\n#endif\n{{\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#pragma omp for\n#ifdef WIDE\nfor (long i = 0; i < n; i++) {{\n#else\nfor (int i = 0; i < n; i++) {{\n#endif\n{s}\n}}")),
-            1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{ {s} }}")),
+            1 => inner.clone().prop_map(|s| format!("#ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{\n{s}\n}}")),
             1 => inner.clone().prop_map(|s| format!("#if USE_MPI\n{s}\n#endif")),
             1 => inner.clone().prop_map(move |s| format!("#pragma pomp inst begin(r{depth})\n{s}\n#pragma pomp inst end(r{depth})")),
             1 => inner.clone().prop_map(move |s| format!("for (;;) {{\n#pragma pomp inst begin(l{depth})\nif (y) {{ break; }}\n{s}\n#pragma pomp inst end(l{depth})\n}}")),
-            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("{{ {a}\n{b} }}")),
+            1 => (inner.clone(), inner).prop_map(|(a, b)| format!("{{\n{a}\n{b}\n}}")),
         ]
         .boxed()
     }

@@ -833,20 +833,36 @@ impl BodyTokens {
         nests_continue: bool,
         read_inside: impl Fn(&Span) -> bool,
     ) -> Vec<Span> {
-        // Open braces, with the number of loop keywords seen before each.
-        let mut open: Vec<(usize, usize)> = Vec::new();
+        // Open braces, with the number of loop keywords seen before each
+        // and whether a statement block inside holds statements the scan
+        // cannot end: an error the grammar reports there, which a block
+        // read as its braces would hide.
+        let mut open: Vec<(usize, usize, bool)> = Vec::new();
         let mut loops = 0usize;
         let mut found: Vec<(usize, usize)> = Vec::new();
         for at in within {
             match self.list[at].kind {
-                TokenKind::Punct(b'{') => open.push((at, loops)),
+                TokenKind::Punct(b'{') => open.push((at, loops, false)),
                 TokenKind::Punct(b'}') => {
-                    let Some((opening, loops_before)) = open.pop() else {
+                    let Some((opening, loops_before, unended_inside)) = open.pop() else {
                         continue;
                     };
+                    let whole = self.whole_statements(opening + 1..at);
+                    let ended = !unended_inside && whole;
+                    // A switch's cases are statements the scan does not
+                    // end, and no error.
+                    let statement_block = self.closes[at] == Closes::StatementBlock
+                        && !(opening.checked_sub(1)).is_some_and(|head| {
+                            self.closes[head] == Closes::Parentheses(Word::Switch)
+                        });
+                    if unended_inside || (!whole && statement_block) {
+                        if let Some(outer) = open.last_mut() {
+                            outer.2 = true;
+                        }
+                    }
                     if opening + 1 < at
                         && (!nests_continue || loops == loops_before)
-                        && self.whole_statements(opening + 1..at)
+                        && ended
                         && !read_inside(&self.inside(opening, at))
                     {
                         while found.last().is_some_and(|&(o, _)| o > opening) {
@@ -1284,6 +1300,27 @@ mod tests {
         );
         let read = read_of_function_in(&atomic, "", Language::Cpp);
         assert_eq!(read, "n++;…{…}…{…}");
+    }
+
+    #[test]
+    fn blocks_around_statements_the_scan_cannot_end_are_read() {
+        // A macro the grammar cannot read, two blocks down: the blocks
+        // around it are read, and the grammar's error with them.
+        let text = "void f(int n)\n{\n\
+                    #pragma omp parallel\n\
+                    {\n\
+                    { { a(); } MACRO { b(); } }\n\
+                    if (n) { c(); }\n\
+                    }\n\
+                    }\n";
+        let read = read_of_function(text, "");
+        assert!(read.contains("{ {…} MACRO {…} }"), "{read}");
+        assert!(read.contains("if (n) {…}"), "{read}");
+        // A switch's cases are no error: the blocks around it are read as
+        // their braces.
+        let switch = text.replace("MACRO", "switch (n) { case 1: break; }");
+        let read = read_of_function(&switch, "");
+        assert!(!read.contains("case"), "{read}");
     }
 
     #[test]
