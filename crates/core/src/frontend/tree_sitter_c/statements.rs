@@ -26,8 +26,8 @@
 //! a conditional line the grammar reads (`#if USE_MPI`) anywhere but
 //! between whole statements of a block, a statement read inside one of
 //! its groups, other preprocessor lines in the body, a `do` without its
-//! `while`, a `try` without its `catch`, a `goto` in a function holding
-//! pomp's user regions,
+//! `while`, a `try` without its `catch`, a `goto` or a conditional line
+//! in a function holding pomp's user regions,
 //! directives in a declaration's attributes and unknown directives, and
 //! statements it does not know how to end (labels, `case`). A directive
 //! in a statement's attributes (`[[omp::directive(...)]]`) is masked as a
@@ -412,6 +412,10 @@ struct BodyTokens {
     closing: Vec<u32>,
     /// Whether the token is part of the `while (...);` that ends a `do`.
     in_do_tail: Vec<bool>,
+    /// Whether the body is C++'s, where a name before a brace may begin a
+    /// list (`T{...}`): the grammar's recovery from an error in a block
+    /// may then reach past the block.
+    cplusplus: bool,
     /// The conditional lines the grammar reads (`#if USE_MPI`), each with
     /// the index of the token after it and how many groups are open after
     /// it. Each stands between whole statements of a statement block: the
@@ -630,6 +634,7 @@ impl BodyTokens {
             closes,
             closing,
             in_do_tail: Vec::new(),
+            cplusplus,
             lines,
         };
         // A `do` the scan cannot end is a syntax error or a statement it
@@ -667,8 +672,9 @@ impl BodyTokens {
     /// one holding or following the first line to the one holding or
     /// preceding the last, so that every jump in a region is read with
     /// where it lands (the loop a `break` leaves may hold the region).
-    /// `Some(None)` where there are none; `None` where the scan cannot
-    /// tell: a `goto`, whose label may lie anywhere in the function.
+    /// `Some(None)` where there are none; `None` where the whole function
+    /// is read: it holds a `goto`, whose label may lie anywhere in it, or
+    /// conditional lines.
     fn user_regions_read(
         &self,
         top: &[(usize, usize)],
@@ -681,7 +687,10 @@ impl BodyTokens {
         let goto = |t: &crate::language::c::lex::Token| {
             t.kind == TokenKind::Word && masked[t.span.clone()] == *b"goto"
         };
-        if self.list.iter().any(goto) {
+        // Conditional lines the grammar reads make each configuration
+        // read the function, and one that fails leaves the regions
+        // without the function they are in, in the whole parse too.
+        if !self.lines.is_empty() || self.list.iter().any(goto) {
             return None;
         }
         Some(self.top_statements_over(top, &(first.end..last.start)))
@@ -855,7 +864,7 @@ impl BodyTokens {
                         && !(opening.checked_sub(1)).is_some_and(|head| {
                             self.closes[head] == Closes::Parentheses(Word::Switch)
                         });
-                    if unended_inside || (!whole && statement_block) {
+                    if self.cplusplus && (unended_inside || (!whole && statement_block)) {
                         if let Some(outer) = open.last_mut() {
                             outer.2 = true;
                         }
@@ -1304,8 +1313,8 @@ mod tests {
 
     #[test]
     fn blocks_around_statements_the_scan_cannot_end_are_read() {
-        // A macro the grammar cannot read, two blocks down: the blocks
-        // around it are read, and the grammar's error with them.
+        // A macro the grammar cannot read, two blocks down: in C++ the
+        // blocks around it are read, and the grammar's error with them.
         let text = "void f(int n)\n{\n\
                     #pragma omp parallel\n\
                     {\n\
@@ -1313,14 +1322,18 @@ mod tests {
                     if (n) { c(); }\n\
                     }\n\
                     }\n";
-        let read = read_of_function(text, "");
-        assert!(read.contains("{ {…} MACRO {…} }"), "{read}");
+        let cxx = crate::language::Language::Cpp;
+        let read = read_of_function_in(text, "", cxx);
+        assert!(read.contains("MACRO"), "{read}");
         assert!(read.contains("if (n) {…}"), "{read}");
         // A switch's cases are no error: the blocks around it are read as
         // their braces.
         let switch = text.replace("MACRO", "switch (n) { case 1: break; }");
-        let read = read_of_function(&switch, "");
+        let read = read_of_function_in(&switch, "", cxx);
         assert!(!read.contains("case"), "{read}");
+        // In C no name before a brace begins a list: the grammar's
+        // recovery stays in the block.
+        assert!(!read_of_function(text, "").contains("MACRO"));
     }
 
     #[test]
