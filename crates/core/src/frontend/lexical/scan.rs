@@ -268,7 +268,6 @@ fn only_quiet_handlers(body: &str) -> bool {
                     {
                         return false
                     }
-                    lex::TokenKind::Preprocessor => return false,
                     _ => {}
                 }
             }

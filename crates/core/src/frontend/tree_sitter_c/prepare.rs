@@ -164,17 +164,16 @@ impl<'f> Prepared<'f> {
         let end = offset + buffer.len();
         let first = self.macro_uses.partition_point(|u| u.span.end <= offset);
         for used in (self.macro_uses[first..].iter()).take_while(|u| u.span.start < end) {
-            let handler = match used.stand_in {
+            let stand_in = match used.stand_in {
                 scan::StandIn::Handler if self.file.language == Language::Cpp => {
                     scan::HANDLER_STAND_IN.as_bytes()
                 }
                 _ => b"",
             };
-            let written = handler.iter().copied().chain(std::iter::repeat(b' '));
-            for (at, byte) in used.span.clone().zip(written) {
-                if (offset..end).contains(&at) {
-                    buffer[at - offset] = byte;
-                }
+            // The stand-in, then blanks to the end of the name.
+            for at in used.span.start.max(offset)..used.span.end.min(end) {
+                let byte = stand_in.get(at - used.span.start).copied();
+                buffer[at - offset] = byte.unwrap_or(b' ');
             }
         }
         let mut blank = |span: &Span| {

@@ -68,6 +68,18 @@ struct Check {
 }
 
 impl Owned {
+    /// Puts `self` among `owned` (in order, disjoint), in place of those
+    /// it covers, whose checks it makes too.
+    fn take_place_among(mut self, owned: &mut Vec<Owned>) {
+        let range = self.range.clone();
+        let covered = |o: &mut Owned| o.range.start < range.end && range.start < o.range.end;
+        for inside in owned.extract_if(.., covered) {
+            self.checks.extend(inside.checks);
+        }
+        let at = owned.partition_point(|o| o.range.start < self.range.start);
+        owned.insert(at, self);
+    }
+
     /// What the grammar reads: the range without what it skips.
     pub fn read(&self) -> impl Iterator<Item = Span> + '_ {
         let starts = std::iter::once(self.range.start).chain(self.skipped.iter().map(|h| h.end));
@@ -172,7 +184,8 @@ pub(super) fn owned(
         .filter_map(|index| tokens.first_at(prepared.directives[index].span.end))
         .map(|at| tokens.list[at].span.start)
         .collect();
-    let region_lines: Vec<Span> = (directives.clone())
+    // From the first user region directive's line to the last one's.
+    let mut region_lines = (directives.clone())
         .filter(|&index| {
             parse_of(index).is_some_and(|parsed| {
                 matches!(
@@ -181,8 +194,11 @@ pub(super) fn owned(
                 )
             })
         })
-        .map(|index| prepared.directives[index].span.clone())
-        .collect();
+        .map(|index| &prepared.directives[index].span);
+    let regions: Option<Span> = region_lines.next().map(|first| {
+        let last = region_lines.last().unwrap_or(first);
+        first.start..last.end
+    });
     // Found once, for the directives and user regions that need them.
     let top = std::cell::OnceCell::new();
     let top_statements = || top.get_or_init(|| tokens.top_statements()).as_deref();
@@ -214,11 +230,7 @@ pub(super) fn owned(
         // ends.
         let next = tokens.first_at(d.span.end);
         if next.is_some_and(|first| !tokens.at_block_level[first]) {
-            let mut top = tokens.top_statements_over(top_statements()?, &d.span)?;
-            while let Some(inside) = owned.pop_if(|o| o.range.start >= top.range.start) {
-                top.checks.extend(inside.checks);
-            }
-            owned.push(top);
+            (tokens.top_statements_over(top_statements()?, &d.span)?).take_place_among(&mut owned);
             continue;
         }
         if !matches!(
@@ -250,25 +262,14 @@ pub(super) fn owned(
                 extent: whole,
                 may_be_declaration: false,
             });
-            while let Some(inside) = owned.pop_if(|o| o.range.start >= kept.range.start) {
-                kept.checks.extend(inside.checks);
-            }
         }
-        owned.push(kept);
+        kept.take_place_among(&mut owned);
     }
-    let read_for_regions = match region_lines.is_empty() {
-        true => None,
-        false => tokens.user_regions_read(top_statements()?, &region_lines, masked)?,
-    };
-    if let Some(mut regions) = read_for_regions {
-        let range = regions.range.clone();
-        for inside in owned.extract_if(.., |o| {
-            o.range.start < range.end && range.start < o.range.end
-        }) {
-            regions.checks.extend(inside.checks);
+    if let Some(regions) = &regions {
+        let read = tokens.user_regions_read(top_statements()?, regions, masked)?;
+        if let Some(read) = read {
+            read.take_place_among(&mut owned);
         }
-        owned.push(regions);
-        owned.sort_by_key(|o| o.range.start);
     }
     let covered = |owned: &[Owned], at: usize| owned.iter().any(|o| o.range.contains(&at));
     let mut naming: Vec<Owned> = Vec::new();
@@ -337,10 +338,8 @@ pub(super) fn owned(
             .collect();
         // A jump in a user region may leave it, and must then close it:
         // where a region lies, every block is read.
-        let in_regions =
-            (region_lines.first().zip(region_lines.last())).is_some_and(|(first, last)| {
-                kept.range.start < last.end && first.start < kept.range.end
-            });
+        let in_regions = (regions.as_ref())
+            .is_some_and(|r| kept.range.start < r.end && r.start < kept.range.end);
         if !in_regions {
             let first = tokens
                 .first_at(kept.range.start)
@@ -668,22 +667,18 @@ impl BodyTokens {
     }
 
     /// What the grammar reads for the user regions whose directives'
-    /// lines are `lines`: the statements at the top of the body from the
-    /// one holding or following the first line to the one holding or
-    /// preceding the last, so that every jump in a region is read with
-    /// where it lands (the loop a `break` leaves may hold the region).
-    /// `Some(None)` where there are none; `None` where the whole function
-    /// is read: it holds a `goto`, whose label may lie anywhere in it, or
-    /// conditional lines.
+    /// lines lie in `regions`, from the first line to the last: the
+    /// statements at the top of the body that overlap it, so that every
+    /// jump in a region is read with where it lands (the loop a `break`
+    /// leaves may hold the region). `Some(None)` where no statement lies
+    /// there; `None` where the whole function is read: it holds a `goto`,
+    /// whose label may lie anywhere in it, or conditional lines.
     fn user_regions_read(
         &self,
         top: &[(usize, usize)],
-        lines: &[Span],
+        regions: &Span,
         masked: &[u8],
     ) -> Option<Option<Owned>> {
-        let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
-            return Some(None);
-        };
         let goto = |t: &crate::language::c::lex::Token| {
             t.kind == TokenKind::Word && masked[t.span.clone()] == *b"goto"
         };
@@ -693,7 +688,7 @@ impl BodyTokens {
         if !self.lines.is_empty() || self.list.iter().any(goto) {
             return None;
         }
-        Some(self.top_statements_over(top, &(first.end..last.start)))
+        Some(self.top_statements_over(top, regions))
     }
 
     /// The statements at the top of the body, as their first token and
@@ -860,11 +855,11 @@ impl BodyTokens {
                     let ended = !unended_inside && whole;
                     // A switch's cases are statements the scan does not
                     // end, and no error.
-                    let statement_block = self.closes[at] == Closes::StatementBlock
-                        && !(opening.checked_sub(1)).is_some_and(|head| {
-                            self.closes[head] == Closes::Parentheses(Word::Switch)
-                        });
-                    if self.cplusplus && (unended_inside || (!whole && statement_block)) {
+                    let switch_body = (opening.checked_sub(1))
+                        .is_some_and(|head| self.closes[head] == Closes::Parentheses(Word::Switch));
+                    let error_here =
+                        !whole && self.closes[at] == Closes::StatementBlock && !switch_body;
+                    if self.cplusplus && (unended_inside || error_here) {
                         if let Some(outer) = open.last_mut() {
                             outer.2 = true;
                         }
