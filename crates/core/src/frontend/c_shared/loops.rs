@@ -23,7 +23,11 @@ impl<S: Syntax> Reading<'_, S> {
                 break;
             };
             if let Init::Expression(expression) = init {
-                variables.extend(assigned_variable(self.syntax.text(), expression));
+                variables.extend(assigned_variable(
+                    self.syntax.text(),
+                    self.syntax.passed_over(),
+                    expression,
+                ));
             }
             // Since OpenMP 5.0 statements may stand before and after the
             // loop that continues the nest in a brace block (intervening
@@ -40,8 +44,8 @@ impl<S: Syntax> Reading<'_, S> {
 }
 
 /// The variable an expression assigns to when it is `name = ...`.
-fn assigned_variable(text: &[u8], expression: Span) -> Option<String> {
-    let mut tokens = Tokens::new(text, expression);
+fn assigned_variable(text: &[u8], passed_over: &[Span], expression: Span) -> Option<String> {
+    let mut tokens = Tokens::new(text, expression).passing_over(passed_over);
     let (name, assign, next) = (tokens.next()?, tokens.next()?, tokens.next()?);
     let identifier = name.kind == TokenKind::Word
         && (text[name.span.start].is_ascii_alphabetic() || text[name.span.start] == b'_');

@@ -125,6 +125,12 @@ pub(crate) trait Syntax {
     /// The text the parser read, at the file's offsets.
     fn text(&self) -> &[u8];
 
+    /// The directive lines [`Syntax::text`] holds as written, where the
+    /// parser read blanks, in order.
+    fn passed_over(&self) -> &[Span] {
+        &[]
+    }
+
     fn kind(&self, node: Self::Node) -> Kind;
 
     /// Where `node` begins and ends, a statement's `;` included.

@@ -135,37 +135,39 @@ pub(super) fn reconcile(
                 assignment.extend(setting);
             }
         }
-        let others: Vec<Option<Found>> = prepared.with_configuration(&assignment, |text| {
-            let tree = match (reuse.as_deref_mut(), coverage.ranges) {
-                (Some(reuse), []) => {
-                    reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
-                }
-                _ => parse(prepared.file, text, &split_ranges),
-            };
-            let nodes = Nodes::new(tree.root_node());
-            // Only the split functions are compared: each is read alone,
-            // with its own directives and lock calls.
-            (splits.iter())
-                .map(|split| {
-                    split.settings.get(round)?;
-                    let function = &split.function;
-                    let directives = &prepared.directives[coverage.directives.clone()];
-                    let first = directives.partition_point(|d| d.span.start < function.start);
-                    let last = directives.partition_point(|d| d.span.start < function.end);
-                    let mentions = coverage.mentions;
-                    let mentions = &mentions[mentions.partition_point(|m| m.start < function.start)
-                        ..mentions.partition_point(|m| m.start < function.end)];
-                    let offset = coverage.directives.start;
-                    Some(super::syntax::read(
-                        prepared,
-                        text,
-                        &nodes,
-                        offset + first..offset + last,
-                        mentions,
-                    ))
-                })
-                .collect()
-        });
+        let others: Vec<Option<Found>> =
+            prepared.with_configuration(&assignment, |text, passed_over| {
+                let tree = match (reuse.as_deref_mut(), coverage.ranges) {
+                    (Some(reuse), []) => {
+                        reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
+                    }
+                    _ => parse(prepared.file, text, &split_ranges, passed_over),
+                };
+                let nodes = Nodes::new(tree.root_node());
+                // Only the split functions are compared: each is read alone,
+                // with its own directives and lock calls.
+                (splits.iter())
+                    .map(|split| {
+                        split.settings.get(round)?;
+                        let function = &split.function;
+                        let directives = &prepared.directives[coverage.directives.clone()];
+                        let first = directives.partition_point(|d| d.span.start < function.start);
+                        let last = directives.partition_point(|d| d.span.start < function.end);
+                        let mentions = coverage.mentions;
+                        let mentions = &mentions[mentions
+                            .partition_point(|m| m.start < function.start)
+                            ..mentions.partition_point(|m| m.start < function.end)];
+                        let offset = coverage.directives.start;
+                        Some(super::syntax::read(
+                            prepared,
+                            text,
+                            &nodes,
+                            offset + first..offset + last,
+                            mentions,
+                        ))
+                    })
+                    .collect()
+            });
         for ((split, (part, agreeing)), other) in splits.iter().zip(&mut parts).zip(&others) {
             let (Some(setting), Some(other)) =
                 (split.settings.get(round).filter(|_| *agreeing), other)

@@ -161,7 +161,7 @@ fn finish(prepared: &Prepared, mut model: Found) -> Found {
 /// `regions` asks for.
 fn read_whole(prepared: &Prepared, regions: &CodeRegions) -> Found {
     // The text is let go before other configurations patch it.
-    let tree = parse::parse(prepared.file, &prepared.masked(), &[]);
+    let tree = parse::parse(prepared.file, &prepared.whole_masked(), &[], &[]);
     let mut model = read_tree(prepared, &tree, None);
     if regions.any() {
         syntax::code_regions(&mut model, prepared, &tree, regions);
@@ -312,7 +312,12 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
 /// each piece as the scan found it, the syntax errors it holds.
 fn read_batch(prepared: &Prepared, batch: &[pieces::Piece]) -> Result<Found, Vec<Span>> {
     let ranges = pieces::union(batch);
-    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+    let tree = parse::parse(
+        prepared.file,
+        &prepared.masked(),
+        &ranges,
+        prepared.passed_over(),
+    );
     let nodes = Nodes::new(tree.root_node());
     if !batch
         .iter()
@@ -363,7 +368,12 @@ fn read_between_neighbours(
     if (split.iter()).any(|extent| extent.start < read.end && read.start < extent.end) {
         return None;
     }
-    let tree = parse::parse(prepared.file, &prepared.masked(), &ranges);
+    let tree = parse::parse(
+        prepared.file,
+        &prepared.masked(),
+        &ranges,
+        prepared.passed_over(),
+    );
     let functions: Vec<Span> = (window.iter())
         .filter_map(|p| p.item_as_scanned(&tree))
         .collect();

@@ -32,9 +32,15 @@ impl Parsed {
 }
 
 /// Parses `text` (the masked bytes of `file`). With `ranges`, only those
-/// byte ranges are read, as if they were one text; nodes keep the file's
-/// offsets. Empty `ranges` means the whole text. Counted in [`Parsed`].
-pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span]) -> Tree {
+/// byte ranges are read, as if they were one text, less the directive
+/// lines `passed_over` (sorted) that the text holds unblanked; nodes keep
+/// the file's offsets. Empty `ranges` means the whole text, which must
+/// then hold no line to pass over. Counted in [`Parsed`].
+pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span], passed_over: &[Span]) -> Tree {
+    debug_assert!(
+        !ranges.is_empty() || passed_over.is_empty(),
+        "a whole text is parsed with its directives blanked"
+    );
     let bytes = match ranges {
         [] => text.len(),
         _ => ranges.iter().map(|r| r.len()).sum(),
@@ -44,15 +50,40 @@ pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span]) -> Tree {
         parses: so_far.parses + 1,
         bytes: so_far.bytes + bytes,
     });
-    let included: Vec<Range> = ranges
-        .iter()
-        .map(|r| Range {
-            start_byte: r.start,
-            end_byte: r.end,
-            start_point: point(file, r.start),
-            end_point: point(file, r.end),
-        })
-        .collect();
+    let mut included: Vec<Range> = Vec::with_capacity(ranges.len());
+    let mut include = |span: Span| {
+        if !span.is_empty() {
+            included.push(Range {
+                start_byte: span.start,
+                end_byte: span.end,
+                start_point: point(file, span.start),
+                end_point: point(file, span.end),
+            })
+        }
+    };
+    for range in ranges {
+        let mut from = range.start;
+        let first = passed_over.partition_point(|l| l.end <= range.start);
+        for line in passed_over[first..]
+            .iter()
+            .take_while(|l| l.start < range.end)
+        {
+            include(from..line.start.max(from));
+            from = from.max(line.end);
+        }
+        include(from..range.end.max(from));
+    }
+    if included.is_empty() && !ranges.is_empty() {
+        // Nothing but directive lines: no range at all would read the
+        // whole text.
+        let at = ranges[0].start;
+        included.push(Range {
+            start_byte: at,
+            end_byte: at,
+            start_point: point(file, at),
+            end_point: point(file, at),
+        });
+    }
     parse_with(file, text, &included, None)
 }
 

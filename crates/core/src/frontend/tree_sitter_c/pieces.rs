@@ -94,8 +94,9 @@ impl Item<'_> {
 }
 
 impl Structure {
-    /// The structure of `masked`; `None` where braces do not balance.
-    pub fn scan(masked: &[u8], cplusplus: bool) -> Option<Structure> {
+    /// The structure of `masked`, which holds the directive lines
+    /// `passed_over` as written; `None` where braces do not balance.
+    pub fn scan(masked: &[u8], passed_over: &[Span], cplusplus: bool) -> Option<Structure> {
         let mut structure = Structure::default();
         let mut stack: Vec<Frame> = Vec::new();
         // The declaration being read, at the level of the innermost
@@ -105,7 +106,7 @@ impl Structure {
         // there unless its head goes on (`T() : a_{1} {`).
         let mut after_block = false;
         let mut access_word = false;
-        let mut tokens = Tokens::new(masked, 0..masked.len());
+        let mut tokens = Tokens::new(masked, 0..masked.len()).passing_over(passed_over);
         loop {
             // In a function's body only its braces count.
             let in_leaf = matches!(stack.last(), Some(Frame::Leaf { .. }));
@@ -196,11 +197,15 @@ impl Structure {
                     let Some(Frame::Container(index)) = stack.pop() else {
                         return None;
                     };
-                    let end =
-                        declaration_end(masked, token.span.end, structure.containers[index].kind);
+                    let end = declaration_end(
+                        masked,
+                        passed_over,
+                        token.span.end,
+                        structure.containers[index].kind,
+                    );
                     structure.containers[index].tail = token.span.start..end;
                     // The rest of a class's declaration is in its tail.
-                    tokens = Tokens::new(masked, end..masked.len());
+                    tokens = Tokens::new(masked, end..masked.len()).passing_over(passed_over);
                     item.reset();
                 }
                 _ => {
@@ -297,11 +302,16 @@ fn innermost_container(stack: &[Frame]) -> Option<usize> {
 
 /// Where a container's declaration ends after its `}` at `after`: a class
 /// definition goes on to its `;` (`class C { ... } c;`).
-fn declaration_end(masked: &[u8], after: usize, kind: ContainerKind) -> usize {
+fn declaration_end(
+    masked: &[u8],
+    passed_over: &[Span],
+    after: usize,
+    kind: ContainerKind,
+) -> usize {
     if kind != ContainerKind::Class {
         return after;
     }
-    for token in Tokens::new(masked, after..masked.len()) {
+    for token in Tokens::new(masked, after..masked.len()).passing_over(passed_over) {
         match token.kind {
             TokenKind::Punct(b';') => return token.span.end,
             TokenKind::Punct(b'{' | b'}') | TokenKind::Preprocessor => return after,
@@ -438,7 +448,7 @@ impl PartialParse {
     /// the scan of its body allows.
     pub fn new(prepared: &Prepared, narrow: bool) -> Option<PartialParse> {
         let cplusplus = prepared.file.language == crate::language::Language::Cpp;
-        let structure = Structure::scan(&prepared.masked(), cplusplus)?;
+        let structure = Structure::scan(&prepared.masked(), prepared.passed_over(), cplusplus)?;
         let mut wanted: Vec<usize> = Vec::new();
         let mut outside: Vec<std::ops::Range<usize>> = Vec::new();
         let mut by_leaf: Vec<(usize, usize)> = Vec::new();
@@ -716,7 +726,7 @@ mod tests {
     use super::*;
 
     fn leaves(src: &str, cplusplus: bool) -> Vec<(String, Vec<String>)> {
-        let s = Structure::scan(src.as_bytes(), cplusplus).expect("balanced");
+        let s = Structure::scan(src.as_bytes(), &[], cplusplus).expect("balanced");
         (0..s.leaves.len())
             .map(|i| {
                 let ranges = s.ranges(i);
@@ -807,7 +817,7 @@ mod tests {
 
     #[test]
     fn braces_that_do_not_balance_give_no_structure() {
-        assert!(Structure::scan(b"void f() { }\n}\n", false).is_none());
-        assert!(Structure::scan(b"BEGIN_NAMESPACE(x) {\nvoid f() { }\n", true).is_none());
+        assert!(Structure::scan(b"void f() { }\n}\n", &[], false).is_none());
+        assert!(Structure::scan(b"BEGIN_NAMESPACE(x) {\nvoid f() { }\n", &[], true).is_none());
     }
 }

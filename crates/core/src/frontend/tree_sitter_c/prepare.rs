@@ -12,7 +12,7 @@ use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditiona
 use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
 use crate::language::Language;
 use crate::source::{Patchable, SourceFile, Span};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 pub(super) struct Prepared<'f> {
@@ -40,6 +40,15 @@ pub(super) struct Prepared<'f> {
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
     masked: RefCell<Patchable>,
+    /// The directive lines `masked` holds as written, in order: the
+    /// grammar's partial parses leave them out of the ranges they read,
+    /// and the scans pass over them, as they would over blanks. Blanked,
+    /// they would copy nearly every page of a mapped file, as most pages
+    /// of a source dense with directives hold one.
+    passed_over: Vec<Span>,
+    /// Whether `passed_over` was blanked after all, for a parse of the
+    /// whole text ([`Prepared::whole_masked`]).
+    all_blanked: Cell<bool>,
 }
 
 /// A directive's parse, by what it is parsed from.
@@ -126,20 +135,46 @@ impl<'f> Prepared<'f> {
             conditionals,
             lock_mentions,
             masked: RefCell::new(Patchable::default()),
+            passed_over: Vec::new(),
+            all_blanked: Cell::new(false),
         };
         // What follows reads the copy: the file's own pages, taken again
         // when the output is written, are free to go meanwhile.
         let mut masked = file.bytes.patchable_copy();
         file.release_pages();
-        prepared.mask(&mut masked, 0, &Assignment::new());
+        prepared.passed_over = prepared.mask(&mut masked, 0, &Assignment::new(), Lines::PassedOver);
         prepared.masked = RefCell::new(masked);
         Some(prepared)
     }
 
     /// What the grammar parses in the first configuration: the file's
-    /// bytes with directives and what no configuration compiles blanked.
+    /// bytes with directives and what no configuration compiles blanked,
+    /// but for the directive lines [`Prepared::passed_over`] names.
     pub fn masked(&self) -> std::cell::Ref<'_, [u8]> {
         std::cell::Ref::map(self.masked.borrow(), |masked| &**masked)
+    }
+
+    /// The directive lines [`Prepared::masked`] holds as written, in order:
+    /// a partial parse leaves them out of its ranges, and a scan of the
+    /// text passes over them ([`crate::language::c::lex::Tokens::passing_over`]).
+    pub fn passed_over(&self) -> &[Span] {
+        match self.all_blanked.get() {
+            true => &[],
+            false => &self.passed_over,
+        }
+    }
+
+    /// [`Prepared::masked`] with every directive line blanked: for a parse
+    /// of the whole text, whose lexer would look up each of thousands of
+    /// ranges from the first at every word.
+    pub fn whole_masked(&self) -> std::cell::Ref<'_, [u8]> {
+        if !self.all_blanked.replace(true) {
+            let mut masked = self.masked.borrow_mut();
+            for line in &self.passed_over {
+                blank_bytes(&mut masked[line.clone()]);
+            }
+        }
+        self.masked()
     }
 
     /// Whether pomp directives lie in `span`: a jump leaves a user region
@@ -158,9 +193,16 @@ impl<'f> Prepared<'f> {
     /// Blanks, in `buffer` (the file's bytes from `offset` on), the
     /// directives, the line markers (which are no statements wherever
     /// they stand), the uses of macros the grammar reads stand-ins for
-    /// (written in) and what the configuration
-    /// `assignment` does not compile.
-    fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
+    /// (written in) and what the configuration `assignment` does not
+    /// compile. With [`Lines::PassedOver`], directive lines are left as
+    /// written where a blank would do, and returned.
+    fn mask(
+        &self,
+        buffer: &mut [u8],
+        offset: usize,
+        assignment: &Assignment,
+        lines: Lines,
+    ) -> Vec<Span> {
         let end = offset + buffer.len();
         let first = self.macro_uses.partition_point(|u| u.span.end <= offset);
         for used in (self.macro_uses[first..].iter()).take_while(|u| u.span.start < end) {
@@ -176,36 +218,61 @@ impl<'f> Prepared<'f> {
                 buffer[at - offset] = byte.unwrap_or(b' ');
             }
         }
-        let mut blank = |span: &Span| {
+        let blank = |buffer: &mut [u8], span: &Span| {
             let span = span.start.max(offset)..span.end.min(end);
             blank_bytes(&mut buffer[span.start - offset..span.end - offset]);
         };
         self.file
             .line_map()
             .spans_within(offset..end)
-            .for_each(&mut blank);
+            .for_each(|span| blank(buffer, span));
         let first = self.directives.partition_point(|d| d.span.end <= offset);
-        let blanked = (self.directives[first..].iter())
+        let masked = (self.directives[first..].iter())
             .take_while(|d| d.span.start < end)
             .filter(|d| !matches!(d.kind, RawKind::InMacro { .. }));
-        blanked.clone().for_each(|d| blank(&d.span));
-        self.conditionals.mask(buffer, offset, assignment);
-        if self.file.language == Language::Cpp {
-            for directive in blanked {
-                open_block_with_a_statement(buffer, offset, &directive.span);
+        let mut passed_over = Vec::new();
+        for directive in masked.clone() {
+            match (lines, &directive.kind) {
+                (Lines::PassedOver, RawKind::Pragma) => passed_over.push(directive.span.clone()),
+                _ => blank(buffer, &directive.span),
             }
         }
+        self.conditionals.mask(buffer, offset, assignment);
+        if self.file.language != Language::Cpp {
+            return passed_over;
+        }
+        // Which lines, passed over so far, still read as blanks: those
+        // given a statement are written.
+        let mut blank_still = vec![true; passed_over.len()];
+        for directive in masked {
+            let line = passed_over.binary_search_by_key(&directive.span.start, |l| l.start);
+            let blanks = Blanks {
+                lines: &passed_over,
+                still: &blank_still,
+            };
+            if opens_a_block_after_a_brace(buffer, offset, &directive.span, &blanks) {
+                if let Ok(line) = line {
+                    blank(buffer, &directive.span);
+                    blank_still[line] = false;
+                }
+                buffer[directive.span.start - offset] = b';';
+            }
+        }
+        (passed_over.into_iter().zip(blank_still))
+            .filter_map(|(line, blank)| blank.then_some(line))
+            .collect()
     }
 
     /// Calls `read` with the text the grammar parses in the configuration
-    /// `assignment`: the first configuration's, with the extents of the
-    /// groups it names masked anew. The first configuration's text is
+    /// `assignment`, and the directive lines it holds as written: the
+    /// first configuration's, with the extents of the groups it names
+    /// masked anew. The first configuration's text is
     /// patched for the call, not copied: a large file would be copied
     /// whole for a few conditionals.
     pub fn with_configuration<R>(
         &self,
         assignment: &Assignment,
-        read: impl FnOnce(&[u8]) -> R,
+        read: impl FnOnce(&[u8], &[Span]) -> R,
     ) -> R {
         let mut text = self.masked.borrow_mut();
         let extents: Vec<Span> = assignment
@@ -217,9 +284,19 @@ impl<'f> Prepared<'f> {
             .collect();
         for extent in &extents {
             text[extent.clone()].copy_from_slice(&self.file.bytes[extent.clone()]);
-            self.mask(&mut text[extent.clone()], extent.start, assignment);
+            self.mask(
+                &mut text[extent.clone()],
+                extent.start,
+                assignment,
+                Lines::Blanked,
+            );
         }
-        let result = read(&text);
+        // The extents' directive lines are blanked now.
+        let passed_over: Vec<Span> = (self.passed_over().iter())
+            .filter(|l| !extents.iter().any(|e| e.start <= l.start && l.end <= e.end))
+            .cloned()
+            .collect();
+        let result = read(&text, &passed_over);
         for (extent, first) in extents.iter().zip(&first) {
             text[extent.clone()].copy_from_slice(first);
         }
@@ -227,31 +304,86 @@ impl<'f> Prepared<'f> {
     }
 }
 
-/// Puts an empty statement where `directive` was blanked when it stands
-/// between a block's `{` and a block of its own. Read without the
-/// directive, `void f() { { } }` is ambiguous to the C++ grammar, which
-/// takes it for a declaration of `f` with an initializer list; the
-/// compiler reads a body whose first statement is the directive's block,
-/// and so does the grammar with `;` first. Between two opening braces an
-/// empty statement changes no statement and no block.
-fn open_block_with_a_statement(buffer: &mut [u8], offset: usize, directive: &Span) {
+/// How [`Prepared::mask`] masks directive lines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    /// Blanked, every one.
+    Blanked,
+    /// Left as written where the grammar and the scans may pass over them.
+    PassedOver,
+}
+
+/// Directive lines a buffer holds as written that read as blanks.
+struct Blanks<'a> {
+    lines: &'a [Span],
+    /// Whether each of `lines` still does.
+    still: &'a [bool],
+}
+
+impl Blanks<'_> {
+    /// The line reading as blanks that holds `at`.
+    fn holding(&self, at: usize) -> Option<&Span> {
+        let index = self
+            .lines
+            .partition_point(|l| l.start <= at)
+            .checked_sub(1)?;
+        let line = &self.lines[index];
+        (self.still[index] && at < line.end).then_some(line)
+    }
+}
+
+/// Whether an empty statement must stand where `directive` is blanked:
+/// where it stands between a block's `{` and a block of its own. Read
+/// without the directive, `void f() { { } }` is ambiguous to the C++
+/// grammar, which takes it for a declaration of `f` with an initializer
+/// list; the compiler reads a body whose first statement is the
+/// directive's block, and so does the grammar with `;` first. Between two
+/// opening braces an empty statement changes no statement and no block.
+/// `buffer` holds the file's bytes from `offset` on; `blanks` are the
+/// lines in it read as blanks though written.
+fn opens_a_block_after_a_brace(
+    buffer: &[u8],
+    offset: usize,
+    directive: &Span,
+    blanks: &Blanks,
+) -> bool {
     let Some(start) = directive.start.checked_sub(offset) else {
-        return;
+        return false;
     };
     let end = directive.end - offset;
     // Blanks a page long are whole masked groups, not the gap between a
     // brace and a directive; stopping there keeps many directives in
     // masked code from each walking back over all of it.
     const LOOK: usize = 4096;
-    let significant = |b: &&u8| !b.is_ascii_whitespace();
-    let before = buffer[start.saturating_sub(LOOK)..start]
-        .iter()
-        .rev()
-        .find(significant);
-    let after = (buffer.get(end..)).and_then(|rest| rest.iter().take(LOOK).find(significant));
-    if before == Some(&b'{') && after == Some(&b'{') {
-        buffer[start] = b';';
-    }
+    let blank = |at: usize| buffer[at].is_ascii_whitespace();
+    let mut before = start;
+    let floor = start.saturating_sub(LOOK);
+    let before = loop {
+        match before.checked_sub(1).filter(|&at| at >= floor) {
+            None => break None,
+            Some(at) if blank(at) => before = at,
+            Some(at) => match blanks.holding(at + offset) {
+                Some(line) => before = line.start - offset,
+                None => break Some(buffer[at]),
+            },
+        }
+    };
+    let ceiling = (end + LOOK).min(buffer.len());
+    let mut after = end;
+    let after = loop {
+        if after >= ceiling {
+            break None;
+        }
+        if blank(after) {
+            after += 1;
+            continue;
+        }
+        match blanks.holding(after + offset) {
+            Some(line) => after = line.end - offset,
+            None => break Some(buffer[after]),
+        }
+    };
+    before == Some(b'{') && after == Some(b'{')
 }
 
 /// [`Prepared::macros`] of a file's preprocessor lines.
@@ -276,12 +408,37 @@ fn defined_macros(lines: &[PreprocessorLine]) -> HashMap<String, bool> {
 mod tests {
     use super::*;
 
-    /// The text the grammar reads of `text`, a C++ file.
+    /// The text the grammar reads of `text`, a C++ file, in a parse of
+    /// the whole file.
     fn masked(text: &str) -> String {
         let file = SourceFile::new("m.cpp", text.as_bytes().to_vec(), Language::Cpp);
         let prepared = Prepared::whatever_it_holds(&file, None);
-        let masked = String::from_utf8(prepared.masked().to_vec()).unwrap();
+        let masked = String::from_utf8(prepared.whole_masked().to_vec()).unwrap();
         masked
+    }
+
+    #[test]
+    fn directive_lines_are_passed_over_unless_a_statement_must_stand_there() {
+        let text = "void f() {\n#pragma omp parallel\n#pragma omp single\n  { }\n}\n\
+                    void g(int c) {\n  if (c)\n#pragma omp parallel\n  { }\n}\n";
+        let file = SourceFile::new("m.cpp", text.as_bytes().to_vec(), Language::Cpp);
+        let prepared = Prepared::whatever_it_holds(&file, None);
+        let line = |pragma: &str, from: usize| {
+            let start = from + text[from..].find(pragma).unwrap();
+            start..start + pragma.len()
+        };
+        let single = line("#pragma omp single", 0);
+        let in_g = line("#pragma omp parallel", text.find("void g").unwrap());
+        assert_eq!(prepared.passed_over(), [single.clone(), in_g.clone()]);
+        // Written as the file has them: no page of it is copied for them.
+        let partial = String::from_utf8(prepared.masked().to_vec()).unwrap();
+        assert_eq!(&partial[single.clone()], "#pragma omp single");
+        assert_eq!(&partial[in_g.clone()], "#pragma omp parallel");
+        assert!(partial.starts_with("void f() {\n;                   \n#pragma omp single"));
+        // Read whole, the text holds none of them.
+        let whole = String::from_utf8(prepared.whole_masked().to_vec()).unwrap();
+        assert!(whole[single].trim().is_empty() && whole[in_g].trim().is_empty());
+        assert!(prepared.passed_over().is_empty());
     }
 
     #[test]

@@ -53,7 +53,7 @@ impl Reuse {
 /// `reuse` kept, and kept there for the next reading; `None` where a
 /// reused tree holds a syntax error (see [`reparsed`]).
 pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Option<Tree> {
-    reparsed(prepared.file, &prepared.masked(), &mut reuse.last)
+    reparsed(prepared.file, &prepared.whole_masked(), &mut reuse.last)
 }
 
 /// The tree of the whole of `text`, one configuration of `file`'s masked
@@ -61,7 +61,7 @@ pub(super) fn whole_tree(prepared: &Prepared, reuse: &mut Reuse) -> Option<Tree>
 /// becomes this one's.
 pub(super) fn tree_reusing(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Tree {
     reparsed(file, text, kept).unwrap_or_else(|| {
-        let tree = parse::parse(file, text, &[]);
+        let tree = parse::parse(file, text, &[], &[]);
         keep(kept, file, text, &tree);
         tree
     })
@@ -94,7 +94,7 @@ fn reparsed(file: &SourceFile, text: &[u8], kept: &mut Option<Reading>) -> Optio
             }
             (parse::reparse(file, text, &last.tree), true)
         }
-        _ => (parse::parse(file, text, &[]), false),
+        _ => (parse::parse(file, text, &[], &[]), false),
     };
     keep(kept, file, text, &tree);
     (!reused || !tree.root_node().has_error()).then_some(tree)

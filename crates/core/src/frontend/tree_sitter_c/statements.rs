@@ -156,7 +156,12 @@ pub(super) fn owned(
         return None;
     }
     let cplusplus = prepared.file.language == crate::language::Language::Cpp;
-    let tokens = BodyTokens::scan(masked, open + 1..item.end - 1, cplusplus)?;
+    let tokens = BodyTokens::scan(
+        masked,
+        prepared.passed_over(),
+        open + 1..item.end - 1,
+        cplusplus,
+    )?;
     let extent =
         |first: usize, past: usize| tokens.list[first].span.start..tokens.list[past - 1].span.end;
     // Searches for whole statements share what they found; the budget
@@ -376,7 +381,7 @@ pub(super) fn surely_broken(prepared: &Prepared, item: &Span, open: usize) -> Ve
     {
         return Vec::new();
     }
-    let Some(tokens) = BodyTokens::scan(masked, body, true) else {
+    let Some(tokens) = BodyTokens::scan(masked, prepared.passed_over(), body, true) else {
         return Vec::new();
     };
     (0..tokens.list.len())
@@ -492,7 +497,12 @@ struct OpenBracket {
 impl BodyTokens {
     /// `None` where a preprocessor line or unbalanced brackets make the
     /// body one the scan does not read.
-    fn scan(masked: &[u8], inside: Span, cplusplus: bool) -> Option<BodyTokens> {
+    fn scan(
+        masked: &[u8],
+        passed_over: &[Span],
+        inside: Span,
+        cplusplus: bool,
+    ) -> Option<BodyTokens> {
         // About one token in four bytes of code: growing the lists from
         // nothing copied them over and over.
         let expected = inside.len() / 4;
@@ -510,7 +520,7 @@ impl BodyTokens {
         let mut foreign_braces = 0usize;
         let mut lines = Vec::new();
         let mut depth = 0usize;
-        for token in Tokens::new(masked, inside) {
+        for token in Tokens::new(masked, inside).passing_over(passed_over) {
             if token.kind == TokenKind::Preprocessor {
                 let block_level = foreign_braces == 0 && in_statement_block(&open);
                 // Other lines (pragmas other than OpenMP's) are read by
@@ -1047,7 +1057,7 @@ mod tests {
 
     /// The statement the scan finds at the first token of `text`.
     fn first_statement(text: &str) -> Option<&str> {
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true)?;
+        let tokens = BodyTokens::scan(text.as_bytes(), &[], 0..text.len(), true)?;
         let past = tokens.statement_end(0)?;
         Some(&text[..tokens.list[past - 1].span.end])
     }
@@ -1099,7 +1109,7 @@ mod tests {
             "{ a; } if (c) { b; } auto f = [] { c; }; struct S { int d; }; int e[] = { 1 }; \
                     for (i = 0; i < n; i++) g; x = y + h; do k; while (m); do { o; } while (p); \
                     exlse q; if (r) s; else t; struct T { } u; w: v;";
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true).unwrap();
+        let tokens = BodyTokens::scan(text.as_bytes(), &[], 0..text.len(), true).unwrap();
         let begins = |word: &str| {
             let at = text.find(word).unwrap();
             tokens.begins_statement(tokens.first_at(at).unwrap())
@@ -1128,7 +1138,7 @@ mod tests {
     fn a_body_is_read_with_the_whole_statement_of_its_block() {
         let text = "a; if (c) omp_set_lock(&l); else { b; } \
                     while (d) e(omp_test_lock(&l)); { f; } int g = omp_unset_lock(&l);";
-        let tokens = BodyTokens::scan(text.as_bytes(), 0..text.len(), true).unwrap();
+        let tokens = BodyTokens::scan(text.as_bytes(), &[], 0..text.len(), true).unwrap();
         let mut search = Search {
             ends: HashMap::new(),
             budget: 1000,
@@ -1425,9 +1435,9 @@ mod tests {
     #[test]
     fn a_do_without_its_while_leaves_the_body_unread() {
         let ended = "do a; while (c); b;";
-        assert!(BodyTokens::scan(ended.as_bytes(), 0..ended.len(), true).is_some());
+        assert!(BodyTokens::scan(ended.as_bytes(), &[], 0..ended.len(), true).is_some());
         let unended = "do a; b;";
-        assert!(BodyTokens::scan(unended.as_bytes(), 0..unended.len(), true).is_none());
+        assert!(BodyTokens::scan(unended.as_bytes(), &[], 0..unended.len(), true).is_none());
     }
 
     #[test]
@@ -1435,7 +1445,7 @@ mod tests {
         // Conditional lines between whole statements are read; elsewhere,
         // and other lines, leave the body unread.
         let between = "a;\n#if X\nb;\n#else\n{ c; }\n#endif\nd;";
-        let tokens = BodyTokens::scan(between.as_bytes(), 0..between.len(), true).unwrap();
+        let tokens = BodyTokens::scan(between.as_bytes(), &[], 0..between.len(), true).unwrap();
         assert_eq!(tokens.conditional_depth_at(between.find('b').unwrap()), 1);
         assert_eq!(tokens.conditional_depth_at(between.find('d').unwrap()), 0);
         for inside in [
@@ -1446,12 +1456,12 @@ mod tests {
             "a;\n#pragma GCC ivdep\nb;",
         ] {
             assert!(
-                BodyTokens::scan(inside.as_bytes(), 0..inside.len(), true).is_none(),
+                BodyTokens::scan(inside.as_bytes(), &[], 0..inside.len(), true).is_none(),
                 "{inside:?}"
             );
         }
-        assert!(BodyTokens::scan(b"a(;", 0..3, true).is_none());
-        assert!(BodyTokens::scan(b"a(];", 0..4, true).is_none());
-        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", 0..22, true).is_none());
+        assert!(BodyTokens::scan(b"a(;", &[], 0..3, true).is_none());
+        assert!(BodyTokens::scan(b"a(];", &[], 0..4, true).is_none());
+        assert!(BodyTokens::scan(b"{ #pragma omp barrier\n}", &[], 0..22, true).is_none());
     }
 }

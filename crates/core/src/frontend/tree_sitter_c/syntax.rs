@@ -117,6 +117,10 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         self.masked
     }
 
+    fn passed_over(&self) -> &[Span] {
+        self.prepared.passed_over()
+    }
+
     fn kind(&self, node: Node<'a>) -> Kind {
         match node.kind() {
             "compound_statement" => Kind::Compound,
@@ -477,11 +481,16 @@ impl<'a> TreeSitterSyntax<'a> {
     }
 
     /// The first byte at or after `from` (before `end`) that is neither
-    /// white space nor a comment in the masked text.
+    /// white space, a comment nor a directive line passed over in the
+    /// masked text.
     fn blank_until(&self, from: usize, end: usize) -> usize {
+        let passed_over = self.prepared.passed_over();
         let mut i = from;
         while i < end {
             match self.masked[i] {
+                b'#' if passed_over.binary_search_by_key(&i, |l| l.start).is_ok() => {
+                    i = crate::language::c::lex::directive_line_end(self.masked, i)
+                }
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
                 b'/' if self.masked.get(i + 1) == Some(&b'*') => {
                     i = crate::language::c::lex::block_comment_end(self.masked, i)

@@ -226,6 +226,8 @@ pub struct Tokens<'a> {
     bytes: &'a [u8],
     pos: usize,
     end: usize,
+    /// Preprocessor lines read as white space ([`Tokens::passing_over`]).
+    passed_over: &'a [Span],
 }
 
 impl<'a> Tokens<'a> {
@@ -234,7 +236,24 @@ impl<'a> Tokens<'a> {
             bytes,
             pos: range.start,
             end: range.end.min(bytes.len()),
+            passed_over: &[],
         }
+    }
+
+    /// These tokens with the preprocessor lines `lines` (sorted, each from
+    /// its `#` to the end of its logical line) read as white space, as if
+    /// blanked in `bytes`.
+    pub fn passing_over(self, lines: &'a [Span]) -> Tokens<'a> {
+        Tokens {
+            passed_over: lines,
+            ..self
+        }
+    }
+
+    /// Whether the preprocessor line at `at` is one passed over.
+    fn passes_over(&self, at: usize) -> bool {
+        let index = self.passed_over.partition_point(|l| l.start < at);
+        self.passed_over.get(index).is_some_and(|l| l.start == at)
     }
 }
 
@@ -267,7 +286,12 @@ impl Iterator for Tokens<'_> {
                     continue;
                 }
                 b'#' if at_line_start(bytes, i) => {
-                    (TokenKind::Preprocessor, directive_line_end(bytes, i))
+                    let end = directive_line_end(bytes, i);
+                    if self.passes_over(i) {
+                        self.pos = end;
+                        continue;
+                    }
+                    (TokenKind::Preprocessor, end)
                 }
                 b'"' => (TokenKind::Literal, quoted_end(bytes, i, b'"')),
                 b'\'' => (TokenKind::Literal, quoted_end(bytes, i, b'\'')),
@@ -371,7 +395,7 @@ impl Tokens<'_> {
                 }
                 b'#' if at_line_start(bytes, at) => {
                     self.pos = directive_line_end(bytes, at);
-                    if !braces {
+                    if !braces && !self.passes_over(at) {
                         return Some(Token {
                             kind: TokenKind::Preprocessor,
                             span: at..self.pos,
@@ -413,6 +437,31 @@ mod tests {
         assert_eq!(decode("a\\u00g1b"), "a\\u00g1b");
         assert_eq!(decode("a\\UFFFFFFFF"), "a\\UFFFFFFFF");
         assert_eq!(decode("a\\n\\"), "a\\n\\");
+    }
+
+    #[test]
+    fn lines_passed_over_read_as_white_space() {
+        let text = b"a {\n#pragma omp parallel\n#if X\n}\n";
+        let pragma = 4..24;
+        assert_eq!(&text[pragma.clone()], b"#pragma omp parallel");
+        let kinds = |tokens: Tokens| tokens.map(|t| t.kind).collect::<Vec<_>>();
+        let all = Tokens::new(text, 0..text.len());
+        let passed = [pragma];
+        let passing = Tokens::new(text, 0..text.len()).passing_over(&passed);
+        assert_eq!(kinds(all).len(), 5);
+        assert_eq!(
+            kinds(passing),
+            [
+                TokenKind::Word,
+                TokenKind::Punct(b'{'),
+                TokenKind::Preprocessor,
+                TokenKind::Punct(b'}')
+            ]
+        );
+        let mut lines = Tokens::new(text, 0..text.len()).passing_over(&passed);
+        let line = lines.next_preprocessor_line().unwrap();
+        assert_eq!(&text[line.span], b"#if X");
+        assert!(lines.next_preprocessor_line().is_none());
     }
 
     /// The braces `next` finds and those `next_brace` finds, from offset 0.
