@@ -140,7 +140,7 @@ fn parse(
         .find(|form| {
             clauses
                 .iter()
-                .any(|c| form.selected_by.contains(&c.clause.name))
+                .any(|c| form.selected_by.iter().any(|s| *s == c.clause.name))
         })
         .unwrap_or(spec);
     let mut unknown = Vec::new();
@@ -151,7 +151,7 @@ fn parse(
     Ok(Parsed {
         directive: Directive {
             sentinel,
-            name: spec.name.clone(),
+            name: spec.name.as_str(),
             argument,
             clauses: clauses.into_iter().map(|c| c.clause).collect(),
         },
@@ -344,17 +344,19 @@ fn clause_list(scanner: &mut Scanner) -> Result<Vec<WrittenClause>, DirectiveErr
             return Err(DirectiveError::new(message, at..end));
         };
         comma = None;
-        let mut name = scanner.text[name_span.clone()].to_string();
-        if fortran {
-            name.make_ascii_lowercase();
-        }
+        let written = &scanner.text[name_span.clone()];
+        let name: Cow<'static, str> = match table().clause_name(written, fortran) {
+            Some(known) => Cow::Borrowed(known),
+            None if fortran => Cow::Owned(written.to_ascii_lowercase()),
+            None => Cow::Owned(written.to_string()),
+        };
         scanner.skip_trivia()?;
         let mut args_at = name_span.end;
         let args = if scanner.peek() == Some(b'(') {
             let inner = scanner.parenthesised()?;
             let written = &scanner.text[inner.clone()];
             args_at = inner.start + (written.len() - written.trim_start().len());
-            Some(written.trim().to_string())
+            Some(Cow::Owned(written.trim().to_string()))
         } else {
             None
         };
@@ -946,7 +948,7 @@ impl Clause {
             Some(modifier) => format!("{modifier}: {list}"),
             None => list,
         };
-        (first, Clause::new(&self.name, Some(&args)))
+        (first, Clause::new(self.name.clone(), Some(args)))
     }
 
     /// The variables a data-sharing clause lists, reduced to their base

@@ -3,6 +3,7 @@
 
 use super::table::{table, Association, DirectiveSpec, Role};
 use crate::language::Language;
+use std::borrow::Cow;
 
 /// Which family of directive a sentinel introduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -20,7 +21,7 @@ pub struct Directive {
     pub sentinel: Sentinel,
     /// Canonical directive name from the table, words separated by one
     /// space: `parallel for`, `end parallel do`, `inst begin`.
-    pub name: String,
+    pub name: &'static str,
     /// The parenthesised argument directly after the name, if any:
     /// the critical name, the flush list, the user region name.
     pub argument: Option<String>,
@@ -28,18 +29,20 @@ pub struct Directive {
 }
 
 /// One clause: `name(args)`. `args` is the exact text between the outer
-/// parentheses, trimmed; `None` when the clause has no parentheses.
+/// parentheses, trimmed; `None` when the clause has no parentheses. Names
+/// the table knows, and the arguments pomp writes, are borrowed: a file
+/// dense with directives holds tens of thousands of clauses.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Clause {
-    pub name: String,
-    pub args: Option<String>,
+    pub name: Cow<'static, str>,
+    pub args: Option<Cow<'static, str>>,
 }
 
 impl Directive {
     /// The table entry of this directive.
     pub fn spec(&self) -> &'static DirectiveSpec {
         table()
-            .directive(&self.name)
+            .directive(self.name)
             .expect("parsed directives are in the table")
     }
 
@@ -98,8 +101,8 @@ impl Directive {
         // Some table entries are a second form of a directive spelled the
         // same way (the standalone `ordered`): write that spelling.
         let spelling = table()
-            .directive(&self.name)
-            .map_or(self.name.as_str(), DirectiveSpec::spelling);
+            .directive(self.name)
+            .map_or(self.name, DirectiveSpec::spelling);
         out.push_str(spelling);
         if let Some(arg) = &self.argument {
             out.push('(');
@@ -114,10 +117,21 @@ impl Directive {
 }
 
 impl Clause {
-    pub fn new(name: &str, args: Option<&str>) -> Clause {
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        args: Option<impl Into<Cow<'static, str>>>,
+    ) -> Clause {
         Clause {
-            name: name.to_string(),
-            args: args.map(str::to_string),
+            name: name.into(),
+            args: args.map(Into::into),
+        }
+    }
+
+    /// A clause without arguments: `nowait`.
+    pub fn bare(name: impl Into<Cow<'static, str>>) -> Clause {
+        Clause {
+            name: name.into(),
+            args: None,
         }
     }
 

@@ -297,6 +297,20 @@ impl Table {
         self.clause_index.get(name).map(|&i| &self.clause[i])
     }
 
+    /// The table's own copy of the clause name `written` (in Fortran, of
+    /// it in lower case), when the table spells a clause so: a clause read
+    /// then holds no name of its own.
+    pub fn clause_name(&self, written: &str, fortran: bool) -> Option<&str> {
+        let spec = match fortran {
+            true => self.clause(&written.to_ascii_lowercase()),
+            false => self.clause(written),
+        }?;
+        spec.name
+            .eq_ignore_ascii_case(written)
+            .then_some(spec.name.as_str())
+            .filter(|name| fortran || *name == written)
+    }
+
     pub fn leaf(&self, name: &str) -> Option<&LeafSpec> {
         self.leaf.get(name)
     }

@@ -104,7 +104,7 @@ fn implicit_sections(file: &SourceFile, sites: &mut Vec<FoundSite>) {
             continue;
         };
         let mut directive = site.directive.clone();
-        directive.name = separator.to_string();
+        directive.name = separator;
         directive.argument = None;
         directive.clauses.clear();
         added.push(FoundSite {
@@ -452,7 +452,7 @@ mod tests {
         let names: Vec<(&str, Option<usize>)> = model
             .sites
             .iter()
-            .map(|s| (s.directive.name.as_str(), s.parent))
+            .map(|s| (s.directive.name, s.parent))
             .collect();
         assert_eq!(
             names,

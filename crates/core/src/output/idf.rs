@@ -93,7 +93,7 @@ fn construct_region(
         id: plan.region_id(region.id),
         index: region.id,
         region_type: region.region_type.clone(),
-        directive: site.directive.name.clone(),
+        directive: site.directive.name.to_string(),
         file: plan.file_name(&region.start_lines).to_owned(),
         unit: site.unit.map(|u| model.units[u].name.clone()),
         line_start,
@@ -111,8 +111,8 @@ fn construct_region(
             .clauses
             .iter()
             .map(|c| idf::Clause {
-                name: c.name.clone(),
-                args: c.args.clone(),
+                name: c.name.to_string(),
+                args: c.args.as_deref().map(str::to_string),
             })
             .collect(),
         aux: region.aux.iter().cloned().collect(),

@@ -37,7 +37,7 @@ impl Planner<'_> {
         let beyond = self.beyond_opari2_types(&split, &region_type);
         for ((leaf, directive), beyond) in split.into_iter().zip(beyond) {
             let kept_whole = split::kept_whole_by(&directive).map(Clause::render);
-            let mut layer = self.layer(site, &leaf, directive, &region_type, beyond);
+            let mut layer = self.layer(site, leaf, directive, &region_type, beyond);
             if let Some(clause) = kept_whole {
                 self.measure_from_outside(site, &mut layer, &clause);
             }
@@ -58,7 +58,7 @@ impl Planner<'_> {
         // the enclosing construct's.
         let shares_region = layers
             .iter()
-            .any(|l| rules().construct.get(&l.rule).is_some_and(|r| !r.region));
+            .any(|l| rules().construct.get(l.rule).is_some_and(|r| !r.region));
         let region = if shares_region {
             match self.parent_region(site) {
                 Some(r) => r,
@@ -88,17 +88,17 @@ impl Planner<'_> {
 
     /// The rule a leaf construct is measured by: its own, or its untied
     /// variant for a task kept untied.
-    fn rule_name(&self, leaf: &str, directive: &Directive) -> String {
+    fn rule_name(&self, leaf: &'static str, directive: &Directive) -> &'static str {
         let untied = rules()
             .construct
             .get(leaf)
-            .and_then(|rule| rule.untied.clone())
+            .and_then(|rule| rule.untied.as_deref())
             .filter(|_| {
                 directive.has_clause("untied")
                     && self.options.keep_untied
                     && !self.options.interface.is_pomp1()
             });
-        untied.unwrap_or_else(|| leaf.to_string())
+        untied.unwrap_or(leaf)
     }
 
     /// For each leaf of a split construct, whether it stays unmeasured
@@ -106,7 +106,11 @@ impl Planner<'_> {
     /// before it: in OPARI2's structure, a construct's OPARI2 leaves are
     /// measured as far as they make one of its types (`parallel master`:
     /// the parallel region only).
-    fn beyond_opari2_types(&self, split: &[(String, Directive)], region_type: &str) -> Vec<bool> {
+    fn beyond_opari2_types(
+        &self,
+        split: &[(&'static str, Directive)],
+        region_type: &str,
+    ) -> Vec<bool> {
         let mut beyond = vec![false; split.len()];
         if !self.opari2_structure() || self.options.interface != Interface::Pomp2 {
             return beyond;
@@ -115,7 +119,7 @@ impl Planner<'_> {
         let mut valid = true;
         for (index, (leaf, directive)) in split.iter().enumerate() {
             let name = self.rule_name(leaf, directive);
-            let Some(rule) = rules().construct.get(&name) else {
+            let Some(rule) = rules().construct.get(name) else {
                 continue;
             };
             // A construct without a region of its own (`section`) is
@@ -123,7 +127,7 @@ impl Planner<'_> {
             if rule.set != EventFamily::Opari2 || !rule.region || self.disabled(leaf, region_type) {
                 continue;
             }
-            joined.push_str(&rule.opari2_type(&name));
+            joined.push_str(&rule.opari2_type(name));
             valid = valid && pomp2::ctc::opari2::is_region_type(&joined);
             beyond[index] = !valid;
         }
@@ -139,12 +143,12 @@ impl Planner<'_> {
         let mut fallback = None;
         // OPARI2 names a region by its directive: a leaf `--disable` leaves
         // unmeasured still counts (`parallel for` stays `parallelfor`).
-        let named = |l: &&Layer| l.is_instrumented() || names(&self.options.disable, &l.rule, "");
+        let named = |l: &&Layer| l.is_instrumented() || names(&self.options.disable, l.rule, "");
         for layer in layers.iter().filter(named) {
-            let Some(rule) = rules().construct.get(&layer.rule) else {
+            let Some(rule) = rules().construct.get(layer.rule) else {
                 continue;
             };
-            let word = rule.opari2_type(&layer.rule);
+            let word = rule.opari2_type(layer.rule);
             if rule.set == EventFamily::Opari2 {
                 joined.push_str(&word);
                 if pomp2::ctc::opari2::is_region_type(&joined) {
@@ -329,7 +333,7 @@ impl Planner<'_> {
     pub(super) fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
         let table = directive_table();
         let outer = (layers[0].directive.as_ref())
-            .map(|d| d.name.as_str())
+            .map(|d| d.name)
             .filter(|name| table.takes_unknown_clauses(name));
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
@@ -410,7 +414,7 @@ impl Planner<'_> {
     pub(super) fn layer(
         &mut self,
         site: &Site,
-        leaf: &str,
+        leaf: &'static str,
         mut directive: Directive,
         region_type: &str,
         beyond_opari2_types: bool,
@@ -423,9 +427,9 @@ impl Planner<'_> {
             .is_some_and(|rule| rule.untied.is_some());
         let rule = rules()
             .construct
-            .get(&rule_name)
+            .get(rule_name)
             .filter(|r| {
-                self.wanted(&rule_name, r)
+                self.wanted(rule_name, r)
                     && !self.disabled(leaf, region_type)
                     && !self.filtered_site(site, region_type)
             })
@@ -440,7 +444,7 @@ impl Planner<'_> {
                 .all(|calls| self.defines_all(in_interface(calls).iter()))
         });
         if !defined {
-            self.plan.unmeasured.insert(rule_name.clone());
+            self.plan.unmeasured.insert(rule_name.to_string());
         }
         let rule = rule.filter(|_| defined);
         if rule.is_some()
@@ -483,7 +487,9 @@ impl Planner<'_> {
             } else {
                 name.as_str()
             };
-            directive.clauses.push(Clause::new("copyin", Some(name)));
+            directive
+                .clauses
+                .push(Clause::new("copyin", Some(name.to_string())));
         }
         if rule.fork && !pomp1 {
             let (if_expr, threads) = (
@@ -494,7 +500,7 @@ impl Planner<'_> {
             // this region's, the rest are for the regions nested in it.
             let (threads, num_threads) = match threads {
                 Some(args) => {
-                    let written = Clause::new("num_threads", Some(&args));
+                    let written = Clause::new("num_threads", Some(args.clone()));
                     let (first, clause) = written.replace_first_item("pomp2_num_threads");
                     (Some(first), clause)
                 }
@@ -599,7 +605,7 @@ impl Planner<'_> {
             return false;
         }
         if !self.file.language.is_fortran() {
-            directive.clauses.push(Clause::new("nowait", None));
+            directive.clauses.push(Clause::new("nowait", None::<&str>));
         }
         true
     }
@@ -702,7 +708,7 @@ impl Planner<'_> {
 pub(super) fn newly_listed_iteration_variables(
     iteration_variables: &[String],
     directive: &Directive,
-    split: &[(String, Directive)],
+    split: &[(&'static str, Directive)],
 ) -> Vec<String> {
     iteration_variables
         .iter()
@@ -744,5 +750,5 @@ pub(super) fn take_if(directive: &mut Directive, leaf: &str) -> Option<String> {
 
 pub(super) fn take_clause(directive: &mut Directive, name: &str) -> Option<String> {
     let position = directive.clauses.iter().position(|c| c.name == name)?;
-    directive.clauses.remove(position).args
+    directive.clauses.remove(position).args.map(Cow::into_owned)
 }

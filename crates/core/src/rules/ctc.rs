@@ -44,7 +44,7 @@ pub fn aux(
         .iter()
         .chain(end_directive.iter().flat_map(|d| &d.clauses))
     {
-        if let Some(key) = ctc.clause_flags.get(&clause.name) {
+        if let Some(key) = ctc.clause_flags.get(&*clause.name) {
             clauses.insert(key, "1".into());
         } else if clause.name == "schedule" {
             // The kind after any modifiers (`monotonic: dynamic`), which

@@ -111,7 +111,7 @@ impl Planner<'_> {
             if unlisted.is_empty() {
                 continue;
             }
-            let private = Clause::new("private", Some(&unlisted.join(", ")));
+            let private = Clause::new("private", Some(unlisted.join(", ")));
             let construct = self
                 .plan
                 .constructs
@@ -221,7 +221,7 @@ impl Planner<'_> {
                     let handles = handles_within(&block, Some(own));
                     directive
                         .clauses
-                        .push(Clause::new("shared", Some(&handles.join(", "))));
+                        .push(Clause::new("shared", Some(handles.join(", "))));
                 }
             }
         }
@@ -243,7 +243,7 @@ impl Planner<'_> {
             let mut directive = site.directive.clone();
             directive
                 .clauses
-                .push(Clause::new("shared", Some(&handles.join(", "))));
+                .push(Clause::new("shared", Some(handles.join(", "))));
             self.plan.bare_directives.push(BareDirective {
                 site: index,
                 directive,

@@ -58,11 +58,11 @@ fn cancelled_sites(model: &Model) -> std::collections::BTreeMap<usize, usize> {
     let cancelling = &rules().nowait_forbidden_by_cancellation.directives;
     let mut cancelled = std::collections::BTreeMap::new();
     for (index, site) in model.sites.iter().enumerate() {
-        if !cancelling.contains(&site.directive.name) {
+        if !cancelling.iter().any(|d| d == site.directive.name) {
             continue;
         }
         let kinds: Vec<&str> = (site.directive.clauses.iter())
-            .map(|c| c.name.as_str())
+            .map(|c| &*c.name)
             .filter(|name| *name != "if")
             .collect();
         let mut parent = site.parent;

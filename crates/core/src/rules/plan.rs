@@ -71,7 +71,7 @@ pub enum Var {
 /// One leaf construct of an instrumented directive, with its calls.
 #[derive(Clone, Debug)]
 pub struct Layer {
-    pub rule: String,
+    pub rule: &'static str,
     /// The directive to write, with clauses distributed and rewritten;
     /// `None` for an implicit first section, which has no directive.
     pub directive: Option<Directive>,

@@ -22,30 +22,31 @@ const LEAVES_KEEPING_ITERATION_VALUES: &[&str] = &["simd", "loop"];
 /// The layers of a directive, outermost first: (rule name, directive).
 /// `iteration_variables` are the variables of the associated loop nest
 /// that the loops assign without declaring them, outermost first.
-pub fn split(directive: &Directive, iteration_variables: &[String]) -> Vec<(String, Directive)> {
+pub fn split(
+    directive: &Directive,
+    iteration_variables: &[String],
+) -> Vec<(&'static str, Directive)> {
     let spec = directive.spec();
     let leaves = &spec.leaves;
-    let first = leaves
-        .first()
-        .cloned()
-        .unwrap_or_else(|| directive.name.clone());
+    let first = leaves.first().map_or(directive.name, String::as_str);
     // Leaves the table marks `splits_off` come off the front, each with
     // calls of its own; the rest stays one directive (a composite such as
     // `for simd` or `taskloop simd` is never taken apart).
     if leaves.len() > 1 && splits_off(directive) && kept_whole_by(directive).is_none() {
         let rest_name = rest_name(directive, leaves.len() - 1);
-        if let (Some(outer), Some(_)) = (table().directive(&first), table().directive(&rest_name)) {
+        if let (Some(outer), Some(rest)) = (table().directive(first), table().directive(&rest_name))
+        {
             let (outer_clauses, inner_clauses) =
                 distribute(directive, &outer.name, &rest_name, iteration_variables);
             let outer_directive = Directive {
                 sentinel: directive.sentinel,
-                name: outer.name.clone(),
+                name: outer.name.as_str(),
                 argument: None,
                 clauses: outer_clauses,
             };
             let inner = Directive {
                 sentinel: directive.sentinel,
-                name: rest_name,
+                name: rest.name.as_str(),
                 argument: directive.argument.clone(),
                 clauses: inner_clauses,
             };
@@ -183,7 +184,7 @@ fn distribute(
     if t.accepts(outer_spec, "shared") {
         let already: Vec<String> = outer_clauses
             .iter()
-            .filter(|c| matches!(c.name.as_str(), "shared" | "private" | "firstprivate"))
+            .filter(|c| matches!(&*c.name, "shared" | "private" | "firstprivate"))
             .flat_map(|c| c.list_items())
             .collect();
         let mut shared: Vec<String> = Vec::new();
@@ -193,7 +194,7 @@ fn distribute(
             }
         }
         if !shared.is_empty() {
-            outer_clauses.push(Clause::new("shared", Some(&shared.join(", "))));
+            outer_clauses.push(Clause::new("shared", Some(shared.join(", "))));
         }
     }
     (outer_clauses, inner_clauses)

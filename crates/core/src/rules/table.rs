@@ -205,8 +205,8 @@ impl ClauseSet {
         clauses: impl IntoIterator<Item = &'c crate::directive::Clause>,
     ) -> Option<&'c crate::directive::Clause> {
         clauses.into_iter().find(|clause| {
-            self.clauses.contains(&clause.name)
-                || self.modifiers.get(&clause.name).is_some_and(|forbidding| {
+            self.clauses.iter().any(|c| *c == clause.name)
+                || self.modifiers.get(&*clause.name).is_some_and(|forbidding| {
                     let written = clause.modifier_split().0.unwrap_or_default();
                     written.split(',').any(|modifier| {
                         forbidding

@@ -43,7 +43,7 @@ pub(crate) fn role(directive: &Directive) -> Role {
         },
         Association::Block => Role::Block,
         // `begin metadirective`: a block its end directive closes.
-        Association::Meta if crate::directive::table().is_ended(&directive.name) => Role::Block,
+        Association::Meta if crate::directive::table().is_ended(directive.name) => Role::Block,
         Association::Loop => Role::Loop,
         Association::Separator => Role::Separator,
         Association::End => match &spec.ends {

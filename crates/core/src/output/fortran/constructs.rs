@@ -34,7 +34,7 @@ impl Renderer<'_> {
                 let directive = self.fortran_directive(
                     crate::rules::rules()
                         .construct
-                        .get(&layer.rule)
+                        .get(layer.rule)
                         .is_some_and(|rule| rule.task),
                     directive,
                     self.private_vars.get(&construct.site),

@@ -45,7 +45,7 @@ impl Renderer<'_> {
             if !missing.is_empty() {
                 directive.clauses.push(crate::directive::Clause::new(
                     "private",
-                    Some(&missing.join(", ")),
+                    Some(missing.join(", ")),
                 ));
             }
         }
@@ -60,12 +60,12 @@ impl Renderer<'_> {
                     .iter()
                     .map(|&r| format!("/{}/", self.common_block(&self.plan.regions[r])))
                     .collect();
-                clause.args = Some(blocks.join(", "));
+                clause.args = Some(blocks.join(", ").into());
                 regions.extend(handles);
             }
             if instrumented_task && clause.name == "firstprivate" && args.contains("pomp2_new_task")
             {
-                clause.args = Some(format!("{args}, pomp2_old_task"));
+                clause.args = Some(format!("{args}, pomp2_old_task").into());
             }
         }
         directive
@@ -221,7 +221,7 @@ fn listed_variables(directive: &Directive) -> BTreeSet<String> {
     ];
     let mut listed = BTreeSet::new();
     for clause in &directive.clauses {
-        if !CLAUSES.contains(&clause.name.as_str()) {
+        if !CLAUSES.contains(&&*clause.name) {
             continue;
         }
         let args = clause.args.as_deref().unwrap_or("");
