@@ -22,6 +22,9 @@
 //! `stage_profile extent FILE...` tells how much of each file the front
 //! end parsed: the extent, and the bytes its parses read.
 //!
+//! `stage_profile memory FILE...` prints the heap that the file, the
+//! model, the plan and the edits each hold.
+//!
 //! `stage_profile out` prints the output bytes, preview JSON and
 //! diagnostics of both inputs, to compare two builds byte for byte.
 use pomp_core::frontend::tree_sitter_c::{Parsed, TreeSitterC};
@@ -31,9 +34,53 @@ use pomp_core::language::Language;
 use pomp_core::source::SourceFile;
 use std::hint::black_box;
 
-// The allocator the pomp binary ships with, so stage times are the ones users see.
+// The allocator the pomp binary ships with, so stage times are the ones
+// users see; counting the bytes live for `memory`.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Counting = Counting;
+
+/// mimalloc, with a count of the bytes allocated and not yet freed.
+struct Counting;
+
+static LIVE: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+static PEAK: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
+
+// SAFETY: every call goes to mimalloc as made; the count is a side effect.
+#[allow(unsafe_code)]
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size() as isize, std::sync::atomic::Ordering::Relaxed);
+        PEAK.fetch_max(
+            live + layout.size() as isize,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        unsafe { mimalloc::MiMalloc.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE.fetch_sub(layout.size() as isize, std::sync::atomic::Ordering::Relaxed);
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+        let grown = size as isize - layout.size() as isize;
+        let live = LIVE.fetch_add(grown, std::sync::atomic::Ordering::Relaxed);
+        PEAK.fetch_max(live + grown, std::sync::atomic::Ordering::Relaxed);
+        unsafe { mimalloc::MiMalloc.realloc(ptr, layout, size) }
+    }
+}
+
+/// The process's resident anonymous memory, in KB.
+fn rss_anon_kb() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    (status.lines())
+        .find_map(|l| l.strip_prefix("RssAnon:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Bytes allocated and not yet freed, in KB.
+fn live_kb() -> isize {
+    LIVE.load(std::sync::atomic::Ordering::Relaxed) >> 10
+}
 
 #[path = "../benches/common/c_kernels.rs"]
 mod c_kernels;
@@ -324,8 +371,42 @@ fn main() {
                 );
             }
         }
+        "memory" => {
+            // The heap each stage's result holds, and the resident memory
+            // of the process as the pomp binary would have it.
+            for path in std::env::args().skip(2) {
+                let bytes = std::fs::read(&path).unwrap();
+                let language = Language::from_path(std::path::Path::new(&path)).unwrap();
+                let file = SourceFile::new(&path, bytes, language);
+                let file_kb = live_kb();
+                PEAK.store(0, std::sync::atomic::Ordering::Relaxed);
+                let model = stage_front_end(&file);
+                let reading_kb = (PEAK.load(std::sync::atomic::Ordering::Relaxed) >> 10) - file_kb;
+                // As the pomp binary does once a large file is read.
+                // SAFETY: collecting frees nothing in use.
+                #[allow(unsafe_code)]
+                unsafe {
+                    libmimalloc_sys::mi_collect(true)
+                };
+                let read_rss_kb = rss_anon_kb();
+                let model_kb = live_kb() - file_kb;
+                let plan = stage_plan(&file, &model);
+                let plan_kb = live_kb() - file_kb - model_kb;
+                let edits = stage_emit(&file, &model, &plan);
+                let edits_kb = live_kb() - file_kb - model_kb - plan_kb;
+                println!(
+                    "{path}: heap held by the file {file_kb} KB, at most {reading_kb} more while \
+                     reading it, then by the model {model_kb}, the plan {plan_kb}, the edits \
+                     {edits_kb}; resident anonymous memory {read_rss_kb} KB once read, {} KB \
+                     with the edits",
+                    rss_anon_kb()
+                );
+                drop((model, plan, edits));
+            }
+        }
         _ => panic!(
-            "dense [bytes] | lsp [FILE...] | out | inputs [dir] | times FILE... | extent FILE..."
+            "dense [bytes] | lsp [FILE...] | out | inputs [dir] | times FILE... | extent FILE... \
+             | memory FILE..."
         ),
     }
 }
