@@ -141,7 +141,12 @@ pub(super) fn reconcile(
                     (Some(reuse), []) => {
                         reuse::tree_reusing(prepared.file, text, reuse.other_configuration(round))
                     }
-                    _ => parse(prepared.file, text, &split_ranges, passed_over),
+                    _ => parse(
+                        prepared.file,
+                        text,
+                        &split_ranges,
+                        &passed_over.within(&split_ranges),
+                    ),
                 };
                 let nodes = Nodes::new(tree.root_node());
                 // Only the split functions are compared: each is read alone,

@@ -272,7 +272,7 @@ impl<'f> Prepared<'f> {
     pub fn with_configuration<R>(
         &self,
         assignment: &Assignment,
-        read: impl FnOnce(&[u8], &[Span]) -> R,
+        read: impl FnOnce(&[u8], LinesPassedOver) -> R,
     ) -> R {
         let mut text = self.masked.borrow_mut();
         let extents: Vec<Span> = assignment
@@ -291,16 +291,40 @@ impl<'f> Prepared<'f> {
                 Lines::Blanked,
             );
         }
-        // The extents' directive lines are blanked now.
-        let passed_over: Vec<Span> = (self.passed_over().iter())
-            .filter(|l| !extents.iter().any(|e| e.start <= l.start && l.end <= e.end))
-            .cloned()
-            .collect();
-        let result = read(&text, &passed_over);
+        let passed_over = LinesPassedOver {
+            lines: self.passed_over(),
+            blanked: &extents,
+        };
+        let result = read(&text, passed_over);
         for (extent, first) in extents.iter().zip(&first) {
             text[extent.clone()].copy_from_slice(first);
         }
         result
+    }
+}
+
+/// The directive lines the text of a configuration holds as written
+/// ([`Prepared::with_configuration`]): the first configuration's, but for
+/// those in the extents masked anew, which are blanked there.
+pub struct LinesPassedOver<'a> {
+    lines: &'a [Span],
+    blanked: &'a [Span],
+}
+
+impl LinesPassedOver<'_> {
+    /// Those among `ranges` (sorted): a parse of the ranges leaves them
+    /// out.
+    pub fn within(&self, ranges: &[Span]) -> Vec<Span> {
+        let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
+            return Vec::new();
+        };
+        let lines = self.lines;
+        let from = lines.partition_point(|l| l.end <= first.start);
+        let to = lines.partition_point(|l| l.start < last.end);
+        (lines[from..to.max(from)].iter())
+            .filter(|l| !(self.blanked.iter()).any(|e| e.start <= l.start && l.end <= e.end))
+            .cloned()
+            .collect()
     }
 }
 

@@ -250,10 +250,13 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    /// Whether the preprocessor line at `at` is one passed over.
-    fn passes_over(&self, at: usize) -> bool {
+    /// The end of the preprocessor line at `at`, when it is one passed
+    /// over.
+    fn passed_over_at(&self, at: usize) -> Option<usize> {
         let index = self.passed_over.partition_point(|l| l.start < at);
-        self.passed_over.get(index).is_some_and(|l| l.start == at)
+        (self.passed_over.get(index))
+            .filter(|l| l.start == at)
+            .map(|l| l.end)
     }
 }
 
@@ -285,14 +288,13 @@ impl Iterator for Tokens<'_> {
                     self.pos += 2;
                     continue;
                 }
-                b'#' if at_line_start(bytes, i) => {
-                    let end = directive_line_end(bytes, i);
-                    if self.passes_over(i) {
+                b'#' if at_line_start(bytes, i) => match self.passed_over_at(i) {
+                    Some(end) => {
                         self.pos = end;
                         continue;
                     }
-                    (TokenKind::Preprocessor, end)
-                }
+                    None => (TokenKind::Preprocessor, directive_line_end(bytes, i)),
+                },
                 b'"' => (TokenKind::Literal, quoted_end(bytes, i, b'"')),
                 b'\'' => (TokenKind::Literal, quoted_end(bytes, i, b'\'')),
                 _ if is_ident(b) => {
@@ -394,8 +396,9 @@ impl Tokens<'_> {
                     };
                 }
                 b'#' if at_line_start(bytes, at) => {
-                    self.pos = directive_line_end(bytes, at);
-                    if !braces && !self.passes_over(at) {
+                    let passed_over = self.passed_over_at(at);
+                    self.pos = passed_over.unwrap_or_else(|| directive_line_end(bytes, at));
+                    if !braces && passed_over.is_none() {
                         return Some(Token {
                             kind: TokenKind::Preprocessor,
                             span: at..self.pos,
