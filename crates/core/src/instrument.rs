@@ -274,7 +274,7 @@ fn check_reading(
         Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
         None => {
             let model = front_end.analyse(file);
-            crate::source::reading_freed(file);
+            crate::source::much_freed(file);
             model
         }
     };

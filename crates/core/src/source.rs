@@ -30,16 +30,17 @@ pub enum Bytes {
 /// the program ([`when_much_is_freed`]), since only it knows its allocator.
 static GIVE_BACK_FREED: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
 
-/// Has `give_back` called when the reading of a large file is over. The
-/// reading's memory, several times the file's size, is free then, and an
-/// allocator that keeps freed pages a while would hold them beside what
-/// the plan and the output take next.
+/// Has `give_back` called where a stage has freed much of what it made of
+/// a large file: when the reading is over (its memory, several times the
+/// file's size, is free then) and when the plan's edits are made, before
+/// the declarations the output begins with. An allocator that keeps freed
+/// pages a while would hold them beside what the next stage takes.
 pub fn when_much_is_freed(give_back: fn()) {
     let _ = GIVE_BACK_FREED.set(give_back);
 }
 
-/// The reading of `file` is over and its memory freed.
-pub(crate) fn reading_freed(file: &SourceFile) {
+/// A stage has freed much of what it made of `file`.
+pub(crate) fn much_freed(file: &SourceFile) {
     if let (Bytes::Mapped(_), Some(give_back)) = (&file.bytes, GIVE_BACK_FREED.get()) {
         give_back();
     }
