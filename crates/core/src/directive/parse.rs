@@ -345,10 +345,13 @@ fn clause_list(scanner: &mut Scanner) -> Result<Vec<WrittenClause>, DirectiveErr
         };
         comma = None;
         let written = &scanner.text[name_span.clone()];
-        let name: Cow<'static, str> = match table().clause_name(written, fortran) {
+        let spelled = match fortran {
+            true => Cow::Owned(written.to_ascii_lowercase()),
+            false => Cow::Borrowed(written),
+        };
+        let name: Cow<'static, str> = match table().clause_name(&spelled) {
             Some(known) => Cow::Borrowed(known),
-            None if fortran => Cow::Owned(written.to_ascii_lowercase()),
-            None => Cow::Owned(written.to_string()),
+            None => Cow::Owned(spelled.into_owned()),
         };
         scanner.skip_trivia()?;
         let mut args_at = name_span.end;

@@ -297,18 +297,13 @@ impl Table {
         self.clause_index.get(name).map(|&i| &self.clause[i])
     }
 
-    /// The table's own copy of the clause name `written` (in Fortran, of
-    /// it in lower case), when the table spells a clause so: a clause read
-    /// then holds no name of its own.
-    pub fn clause_name(&self, written: &str, fortran: bool) -> Option<&str> {
-        let spec = match fortran {
-            true => self.clause(&written.to_ascii_lowercase()),
-            false => self.clause(written),
-        }?;
-        spec.name
-            .eq_ignore_ascii_case(written)
-            .then_some(spec.name.as_str())
-            .filter(|name| fortran || *name == written)
+    /// The table's own copy of the clause name `name`, when the table
+    /// spells a clause so (not by an alias): a clause read then holds no
+    /// name of its own.
+    pub fn clause_name(&self, name: &str) -> Option<&str> {
+        (self.clause(name))
+            .filter(|spec| spec.name == name)
+            .map(|spec| spec.name.as_str())
     }
 
     pub fn leaf(&self, name: &str) -> Option<&LeafSpec> {

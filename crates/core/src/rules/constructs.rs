@@ -605,7 +605,7 @@ impl Planner<'_> {
             return false;
         }
         if !self.file.language.is_fortran() {
-            directive.clauses.push(Clause::new("nowait", None::<&str>));
+            directive.clauses.push(Clause::bare("nowait"));
         }
         true
     }

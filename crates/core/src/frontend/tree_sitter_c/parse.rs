@@ -50,39 +50,33 @@ pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span], passed_over
         parses: so_far.parses + 1,
         bytes: so_far.bytes + bytes,
     });
-    let mut included: Vec<Range> = Vec::with_capacity(ranges.len());
-    let mut include = |span: Span| {
-        if !span.is_empty() {
-            included.push(Range {
-                start_byte: span.start,
-                end_byte: span.end,
-                start_point: point(file, span.start),
-                end_point: point(file, span.end),
-            })
-        }
+    let range = |span: Span| Range {
+        start_byte: span.start,
+        end_byte: span.end,
+        start_point: point(file, span.start),
+        end_point: point(file, span.end),
     };
-    for range in ranges {
-        let mut from = range.start;
-        let first = passed_over.partition_point(|l| l.end <= range.start);
+    let mut included: Vec<Range> = Vec::with_capacity(ranges.len());
+    for read in ranges {
+        let mut from = read.start;
+        let first = passed_over.partition_point(|l| l.end <= read.start);
         for line in passed_over[first..]
             .iter()
-            .take_while(|l| l.start < range.end)
+            .take_while(|l| l.start < read.end)
         {
-            include(from..line.start.max(from));
+            if from < line.start {
+                included.push(range(from..line.start));
+            }
             from = from.max(line.end);
         }
-        include(from..range.end.max(from));
+        if from < read.end {
+            included.push(range(from..read.end));
+        }
     }
-    if included.is_empty() && !ranges.is_empty() {
+    if let (true, Some(first)) = (included.is_empty(), ranges.first()) {
         // Nothing but directive lines: no range at all would read the
         // whole text.
-        let at = ranges[0].start;
-        included.push(Range {
-            start_byte: at,
-            end_byte: at,
-            start_point: point(file, at),
-            end_point: point(file, at),
-        });
+        included.push(range(first.start..first.start));
     }
     parse_with(file, text, &included, None)
 }

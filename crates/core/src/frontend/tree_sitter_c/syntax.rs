@@ -12,6 +12,7 @@ use crate::frontend::c_shared::{
 };
 use crate::frontend::lexical::conditionals::{BranchState, Form};
 use crate::frontend::lexical::scan::RawDirective;
+use crate::language::c::lex;
 use crate::model::{CodeRegions, Found};
 use crate::source::{SourceFile, Span};
 use std::ops::Range;
@@ -488,9 +489,7 @@ impl<'a> TreeSitterSyntax<'a> {
         let mut i = from;
         while i < end {
             match self.masked[i] {
-                b'#' if passed_over.binary_search_by_key(&i, |l| l.start).is_ok() => {
-                    i = crate::language::c::lex::directive_line_end(self.masked, i)
-                }
+                b'#' if let Some(line_end) = lex::line_end_among(passed_over, i) => i = line_end,
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
                 b'/' if self.masked.get(i + 1) == Some(&b'*') => {
                     i = crate::language::c::lex::block_comment_end(self.masked, i)

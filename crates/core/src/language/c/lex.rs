@@ -250,14 +250,15 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    /// The end of the preprocessor line at `at`, when it is one passed
-    /// over.
     fn passed_over_at(&self, at: usize) -> Option<usize> {
-        let index = self.passed_over.partition_point(|l| l.start < at);
-        (self.passed_over.get(index))
-            .filter(|l| l.start == at)
-            .map(|l| l.end)
+        line_end_among(self.passed_over, at)
     }
+}
+
+/// The end of the line among `lines` (sorted) that starts at `at`.
+pub fn line_end_among(lines: &[Span], at: usize) -> Option<usize> {
+    let index = lines.partition_point(|l| l.start < at);
+    (lines.get(index)).filter(|l| l.start == at).map(|l| l.end)
 }
 
 impl Iterator for Tokens<'_> {
