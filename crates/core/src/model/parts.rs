@@ -396,7 +396,11 @@ impl Units {
 
     /// Units in file order, an enclosing unit before those inside it.
     pub fn sort(&mut self) {
-        self.sort_by_key(|u| (u.span.start, std::cmp::Reverse(u.span.end)));
+        let key = |u: &Unit| (u.span.start, std::cmp::Reverse(u.span.end));
+        // Units read in file order come sorted: no buffer for a stable sort.
+        if !self.is_sorted_by_key(key) {
+            self.sort_by_key(key);
+        }
     }
 
     /// Each unit's innermost enclosing unit, from their extents, where the

@@ -97,14 +97,17 @@ pub(super) fn write_plan(plan: &crate::rules::Plan, writer: &mut impl PlanWriter
 }
 
 /// About how many edits [`write_plan`] makes of `plan`: an opening and a
-/// closing for each construct and function, one for everything else, and
-/// the file's own two.
+/// closing for each construct, function, scope of values and jump out of
+/// user regions, one for everything else, and the file's own two. Too
+/// few would copy the whole list once it is full.
 pub(super) fn edits_expected(plan: &crate::rules::Plan) -> usize {
-    2 * (plan.constructs.len() + plan.functions.len() + 1)
-        + plan.pomp_directives.len()
-        + plan.bare_directives.len()
+    2 * (plan.constructs.len()
+        + plan.functions.len()
         + plan.value_scopes.len()
         + plan.region_exits.len()
+        + 1)
+        + plan.pomp_directives.len()
+        + plan.bare_directives.len()
         + plan.lock_calls.len()
 }
 

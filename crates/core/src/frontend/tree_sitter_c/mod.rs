@@ -374,8 +374,9 @@ fn read_between_neighbours(
         &ranges,
         prepared.passed_over(),
     );
+    let nodes = Nodes::new(tree.root_node());
     let functions: Vec<Span> = (window.iter())
-        .filter_map(|p| p.item_as_scanned(&tree))
+        .filter_map(|p| p.item_as_scanned(&nodes))
         .collect();
     let read_as_scanned = run.iter().all(|p| functions.contains(&p.item()));
     let within_a_function =
@@ -385,7 +386,6 @@ fn read_between_neighbours(
         return None;
     }
     // The neighbours hold nothing: the window holds what the run does.
-    let nodes = Nodes::new(tree.root_node());
     Some(read_parsed(prepared, &tree, &nodes, &ranges, &window))
 }
 
@@ -407,9 +407,18 @@ fn merge(parts: Vec<Found>) -> Found {
         model.exits.extend(part.exits);
         model.diagnostics.extend(part.diagnostics);
     }
-    model.sites.sort_by_key(|s| s.span.start);
+    sort_unless_sorted(&mut model.sites, |s| s.span.start);
     model.units.sort();
-    model.lock_calls.sort_by_key(|c| c.span.start);
-    model.exits.sort_by_key(|e| e.span.start);
+    sort_unless_sorted(&mut model.lock_calls, |c| c.span.start);
+    sort_unless_sorted(&mut model.exits, |e| e.span.start);
     model
+}
+
+/// Parts read in file order come sorted, and a stable sort would take a
+/// buffer as large as half the list first (a megabyte of sites on a
+/// dense file).
+fn sort_unless_sorted<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    if !items.is_sorted_by_key(&key) {
+        items.sort_by_key(key);
+    }
 }

@@ -685,24 +685,25 @@ impl Piece {
     /// the scanned containers.
     pub fn parsed_as_scanned(&self, tree: &Tree, nodes: &Nodes) -> bool {
         !tree.root_node().has_error()
-            && self.shaped_as_scanned(tree)
+            && self.shaped_as_scanned(nodes)
             && self.owned.iter().flatten().all(|o| o.agrees(nodes))
     }
 
     /// The piece's function, from its head to its closing brace, when
     /// `tree` reads it and its containers as the scan found them.
-    pub fn item_as_scanned(&self, tree: &Tree) -> Option<Span> {
-        self.shaped_as_scanned(tree).then(|| self.item())
+    pub fn item_as_scanned(&self, nodes: &Nodes) -> Option<Span> {
+        self.shaped_as_scanned(nodes).then(|| self.item())
     }
 
     /// Whether the function and its containers are where the scan found
     /// them, with the scanned extents.
-    fn shaped_as_scanned(&self, tree: &Tree) -> bool {
-        let root = tree.root_node();
+    fn shaped_as_scanned(&self, nodes: &Nodes) -> bool {
+        // Through `nodes`: a batch's tree holds many functions at its top,
+        // and tree-sitter would pass over them at each step.
         let body_at = |open: usize, kinds: &[&str]| -> Option<Node> {
-            let brace = root.descendant_for_byte_range(open, open + 1)?;
-            let body = brace.parent().filter(|b| b.start_byte() == open)?;
-            body.parent().filter(|n| kinds.contains(&n.kind()))
+            let brace = nodes.descendant(open, open + 1)?;
+            let body = nodes.parent(brace).filter(|b| b.start_byte() == open)?;
+            nodes.parent(body).filter(|n| kinds.contains(&n.kind()))
         };
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);
