@@ -272,11 +272,7 @@ fn check_reading(
             crate::model::Model::default()
         }
         Some(last) => crate::model::complete(file, front_end.read_again(file, last)),
-        None => {
-            let model = front_end.analyse(file);
-            crate::source::much_freed(file);
-            model
-        }
+        None => crate::source::read_apart(file, || front_end.analyse(file)),
     };
     let front_end = front_end.name();
     let plan = crate::rules::check(file, &model, &options.rules);

@@ -39,6 +39,59 @@ pub fn when_much_is_freed(give_back: fn()) {
     let _ = GIVE_BACK_FREED.set(give_back);
 }
 
+/// How the program's allocator keeps a stage's memory apart from the
+/// rest, set by the program ([`when_read_apart`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Apart {
+    /// From now on this thread allocates from a heap of its own, which
+    /// is returned.
+    pub begin: fn() -> usize,
+    /// This thread allocates from its usual heap again.
+    pub resume: fn(),
+    /// The heap `begin` returned goes back, its pages with it; what still
+    /// lives in it moves to the usual heap.
+    pub release: fn(usize),
+}
+
+static READ_APART: std::sync::OnceLock<Apart> = std::sync::OnceLock::new();
+
+/// Has the reading of a large file done in a heap of its own ([`Apart`]).
+/// The reading makes several times the file's size in syntax trees, token
+/// lists and piece models, and what outlives it, the model, is strewn
+/// among them: pages that hold a little of the model each stay resident
+/// to the end of the run. The model is copied out before that heap goes,
+/// whole pages at a time.
+pub fn when_read_apart(apart: Apart) {
+    let _ = READ_APART.set(apart);
+}
+
+/// `read()`, done apart ([`when_read_apart`]) when `file` is large: what
+/// it returns is copied out of the reading's heap.
+pub(crate) fn read_apart<T: Clone>(file: &SourceFile, read: impl FnOnce() -> T) -> T {
+    let (Bytes::Mapped(_), Some(apart)) = (&file.bytes, READ_APART.get()) else {
+        let read = read();
+        much_freed(file);
+        return read;
+    };
+    /// Resumes the usual heap however the reading ends, a panic included.
+    struct Resume(fn());
+    impl Drop for Resume {
+        fn drop(&mut self) {
+            (self.0)();
+        }
+    }
+    let heap = (apart.begin)();
+    let read = {
+        let _resume = Resume(apart.resume);
+        read()
+    };
+    let kept = read.clone();
+    drop(read);
+    (apart.release)(heap);
+    much_freed(file);
+    kept
+}
+
 /// A stage has freed much of what it made of `file`.
 pub(crate) fn much_freed(file: &SourceFile) {
     if let (Bytes::Mapped(_), Some(give_back)) = (&file.bytes, GIVE_BACK_FREED.get()) {
@@ -446,6 +499,60 @@ mod tests {
             .unwrap();
         let refused = Bytes::read(&huge).unwrap_err().to_string();
         assert!(refused.contains("4 GiB"), "{refused}");
+    }
+
+    #[test]
+    fn a_large_file_is_read_apart_and_what_it_gives_copied_out() {
+        thread_local! {
+            static CALLS: std::cell::RefCell<Vec<&'static str>> = const {
+                std::cell::RefCell::new(Vec::new())
+            };
+        }
+        fn called(name: &'static str) {
+            CALLS.with(|calls| calls.borrow_mut().push(name));
+        }
+        fn taken() -> Vec<&'static str> {
+            CALLS.with(|calls| std::mem::take(&mut *calls.borrow_mut()))
+        }
+        when_read_apart(Apart {
+            begin: || {
+                called("begin");
+                7
+            },
+            resume: || called("resume"),
+            release: |heap| {
+                assert_eq!(heap, 7, "the heap begun is the one released");
+                called("release");
+            },
+        });
+        let dir = tempfile::tempdir().unwrap();
+        let line = b"#pragma omp parallel\n{ work(); }\n";
+        for (name, content, apart) in [
+            ("large.c", repeated(line, Bytes::MAPPED_FROM as usize), true),
+            ("small.c", line.to_vec(), false),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, &content).unwrap();
+            let file = SourceFile::new(&path, Bytes::read(&path).unwrap(), Language::C);
+            let read = read_apart(&file, || {
+                called("read");
+                vec![String::from("model")]
+            });
+            assert_eq!(read, ["model"]);
+            let expected: &[&str] = match apart {
+                true => &["begin", "read", "resume", "release"],
+                false => &["read"],
+            };
+            assert_eq!(taken(), expected, "{name}");
+        }
+        // A reading that panics still gives the thread its usual heap back.
+        let path = dir.path().join("large.c");
+        let file = SourceFile::new(&path, Bytes::read(&path).unwrap(), Language::C);
+        let panicked = std::panic::catch_unwind(|| {
+            read_apart(&file, || -> Vec<String> { panic!("the reading fails") })
+        });
+        assert!(panicked.is_err());
+        assert_eq!(taken(), ["begin", "resume"]);
     }
 
     #[test]
