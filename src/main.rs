@@ -377,8 +377,8 @@ fn usual_heap() {
     }
 }
 
-/// [`pomp_core::source::Apart::release`]: the heap goes, what lives in it
-/// moving to the main heap.
+/// [`pomp_core::source::Apart::release`]: the heap goes, its pages, with
+/// what lives in them, joining the main heap.
 fn release_heap(heap: usize) {
     // SAFETY: `heap` came from `heap_apart` and is no thread's default.
     unsafe { libmimalloc_sys::mi_heap_delete(heap as *mut libmimalloc_sys::mi_heap_t) }

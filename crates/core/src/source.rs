@@ -43,37 +43,37 @@ pub fn when_much_is_freed(give_back: fn()) {
 /// rest, set by the program ([`when_read_apart`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Apart {
-    /// From now on this thread allocates from a heap of its own, which
-    /// is returned.
+    /// From now on this thread allocates from a new heap, which is
+    /// returned.
     pub begin: fn() -> usize,
     /// This thread allocates from its usual heap again.
     pub resume: fn(),
-    /// The heap `begin` returned goes back, its pages with it; what still
-    /// lives in it moves to the usual heap.
+    /// The heap `begin` returned is joined to the usual one: what lives
+    /// in it stays where it is.
     pub release: fn(usize),
 }
 
 static READ_APART: std::sync::OnceLock<Apart> = std::sync::OnceLock::new();
 
-/// Has the reading of a large file done in a heap of its own ([`Apart`]).
-/// The reading makes several times the file's size in syntax trees, token
-/// lists and piece models, and what outlives it, the model, is strewn
-/// among them: pages that hold a little of the model each stay resident
-/// to the end of the run. The model is copied out before that heap goes,
-/// whole pages at a time.
+/// Has the model read of a large file copied into pages of its own
+/// ([`Apart`]). The reading makes several times the file's size in
+/// syntax trees, token lists and piece models, and what outlives it, the
+/// model, is strewn among them: pages that hold a little of the model
+/// each would stay resident to the end of the run, and a copy made in
+/// the same heap would fill the holes the reading left in them.
 pub fn when_read_apart(apart: Apart) {
     let _ = READ_APART.set(apart);
 }
 
-/// `read()`, done apart ([`when_read_apart`]) when `file` is large: what
-/// it returns is copied out of the reading's heap.
+/// `read()`, what it returns copied out of the reading's pages
+/// ([`when_read_apart`]) when `file` is large.
 pub(crate) fn read_apart<T: Clone>(file: &SourceFile, read: impl FnOnce() -> T) -> T {
+    let read = read();
     let (Bytes::Mapped(_), Some(apart)) = (&file.bytes, READ_APART.get()) else {
-        let read = read();
         much_freed(file);
         return read;
     };
-    /// Resumes the usual heap however the reading ends, a panic included.
+    /// Resumes the usual heap however the copy ends.
     struct Resume(fn());
     impl Drop for Resume {
         fn drop(&mut self) {
@@ -81,11 +81,10 @@ pub(crate) fn read_apart<T: Clone>(file: &SourceFile, read: impl FnOnce() -> T) 
         }
     }
     let heap = (apart.begin)();
-    let read = {
+    let kept = {
         let _resume = Resume(apart.resume);
-        read()
+        read.clone()
     };
-    let kept = read.clone();
     drop(read);
     (apart.release)(heap);
     much_freed(file);
@@ -502,7 +501,7 @@ mod tests {
     }
 
     #[test]
-    fn a_large_file_is_read_apart_and_what_it_gives_copied_out() {
+    fn what_the_reading_of_a_large_file_gives_is_copied_apart() {
         thread_local! {
             static CALLS: std::cell::RefCell<Vec<&'static str>> = const {
                 std::cell::RefCell::new(Vec::new())
@@ -540,19 +539,19 @@ mod tests {
             });
             assert_eq!(read, ["model"]);
             let expected: &[&str] = match apart {
-                true => &["begin", "read", "resume", "release"],
+                true => &["read", "begin", "resume", "release"],
                 false => &["read"],
             };
             assert_eq!(taken(), expected, "{name}");
         }
-        // A reading that panics still gives the thread its usual heap back.
+        // A reading that panics leaves no heap begun.
         let path = dir.path().join("large.c");
         let file = SourceFile::new(&path, Bytes::read(&path).unwrap(), Language::C);
         let panicked = std::panic::catch_unwind(|| {
             read_apart(&file, || -> Vec<String> { panic!("the reading fails") })
         });
         assert!(panicked.is_err());
-        assert_eq!(taken(), ["begin", "resume"]);
+        assert!(taken().is_empty());
     }
 
     #[test]
