@@ -436,8 +436,19 @@ impl Conditionals {
     }
 
     /// Blank everything the configuration `assignment` does not compile in
-    /// `buffer`, which holds the file's bytes from `offset` on.
-    pub fn mask(&self, buffer: &mut [u8], offset: usize, assignment: &Assignment) {
+    /// `buffer`, which holds the file's bytes from `offset` on. With
+    /// `passing`, the conditional lines and dead branches of groups that
+    /// are not configuration variables are not blanked but listed there,
+    /// in order, each from a conditional line's `#` (a dead branch with
+    /// its line): a scan passes over them as over blanks, and the pages
+    /// they lie on are not copied.
+    pub fn mask(
+        &self,
+        buffer: &mut [u8],
+        offset: usize,
+        assignment: &Assignment,
+        mut passing: Option<&mut Vec<Span>>,
+    ) {
         let range = offset..offset + buffer.len();
         let mut blank = |span: &Span| {
             let start = span.start.max(range.start);
@@ -462,22 +473,40 @@ impl Conditionals {
             match group.form {
                 Form::Dead | Form::Malformed => {}
                 Form::Transparent => lines_and_bodies().for_each(|s| blank(&s)),
-                Form::Decided => {
-                    group.lines.iter().for_each(|l| blank(&l.span));
-                    for branch in group
-                        .branches
-                        .iter()
-                        .filter(|b| b.state == BranchState::Dead)
-                    {
-                        blank(&branch.body);
+                Form::Decided => match passing.as_deref_mut() {
+                    // Each dead branch with its line, then the other lines.
+                    Some(passing) => {
+                        for (index, line) in group.lines.iter().enumerate() {
+                            match group.branches.get(index) {
+                                Some(b) if b.state == BranchState::Dead => {
+                                    passing.push(line.span.start..b.body.end)
+                                }
+                                _ => passing.push(line.span.clone()),
+                            }
+                        }
                     }
-                }
+                    None => {
+                        group.lines.iter().for_each(|l| blank(&l.span));
+                        for branch in group
+                            .branches
+                            .iter()
+                            .filter(|b| b.state == BranchState::Dead)
+                        {
+                            blank(&branch.body);
+                        }
+                    }
+                },
                 Form::Code => {
                     let mut first_live = true;
                     for (line, branch) in group.lines.iter().zip(&group.branches) {
                         if branch.state == BranchState::Dead {
-                            blank(&line.span);
-                            blank(&branch.body);
+                            match passing.as_deref_mut() {
+                                Some(passing) => passing.push(line.span.start..branch.body.end),
+                                None => {
+                                    blank(&line.span);
+                                    blank(&branch.body);
+                                }
+                            }
                         } else {
                             // The grammar must see the first live branch
                             // open the group.
@@ -724,7 +753,7 @@ mod tests {
     fn masked(src: &str) -> String {
         let c = conditionals(src);
         let mut bytes = src.as_bytes().to_vec();
-        c.mask(&mut bytes, 0, &Assignment::new());
+        c.mask(&mut bytes, 0, &Assignment::new(), None);
         String::from_utf8(bytes).unwrap()
     }
 
@@ -775,7 +804,7 @@ mod tests {
         assert!(main.contains("for (int i"));
         assert!(!main.contains("for (long i"));
         let mut other = src.as_bytes().to_vec();
-        c.mask(&mut other, 0, &Assignment::from([(0, 1)]));
+        c.mask(&mut other, 0, &Assignment::from([(0, 1)]), None);
         let other = String::from_utf8(other).unwrap();
         assert!(other.contains("for (long i") && !other.contains("for (int i"));
     }

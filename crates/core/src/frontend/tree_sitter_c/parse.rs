@@ -32,8 +32,9 @@ impl Parsed {
 }
 
 /// Parses `text` (the masked bytes of `file`). With `ranges`, only those
-/// byte ranges are read, as if they were one text, less the directive
-/// lines `passed_over` (sorted) that the text holds unblanked; nodes keep
+/// byte ranges are read, as if they were one text, less the spans
+/// `passed_over` (sorted: directive lines, dead conditional branches)
+/// that the text holds unblanked; nodes keep
 /// the file's offsets. Empty `ranges` means the whole text, which must
 /// then hold no line to pass over. Counted in [`Parsed`].
 pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span], passed_over: &[Span]) -> Tree {

@@ -40,11 +40,13 @@ pub(super) struct Prepared<'f> {
     /// What the grammar parses in the first configuration; patched in
     /// place, and put back, while another configuration is read.
     masked: RefCell<Patchable>,
-    /// The directive lines `masked` holds as written, in order: the
-    /// grammar's partial parses leave them out of the ranges they read,
-    /// and the scans pass over them, as they would over blanks. Blanked,
-    /// they would copy nearly every page of a mapped file, as most pages
-    /// of a source dense with directives hold one.
+    /// The directive lines `masked` holds as written, and the decided
+    /// conditionals' lines and dead branches (each with its line), in
+    /// order, each from a `#` that starts a line: the grammar's partial
+    /// parses leave them out of the ranges they read, and the scans pass
+    /// over them, as they would over blanks. Blanked, they would copy
+    /// nearly every page of a mapped file, as most pages of a source dense
+    /// with directives hold one, and those of `#else` branches too.
     passed_over: Vec<Span>,
     /// Whether `passed_over` was blanked after all, for a parse of the
     /// whole text ([`Prepared::whole_masked`]).
@@ -149,14 +151,15 @@ impl<'f> Prepared<'f> {
 
     /// What the grammar parses in the first configuration: the file's
     /// bytes with directives and what no configuration compiles blanked,
-    /// but for the directive lines [`Prepared::passed_over`] names.
+    /// but for the spans [`Prepared::passed_over`] names.
     pub fn masked(&self) -> std::cell::Ref<'_, [u8]> {
         std::cell::Ref::map(self.masked.borrow(), |masked| &**masked)
     }
 
-    /// The directive lines [`Prepared::masked`] holds as written, in order:
-    /// a partial parse leaves them out of its ranges, and a scan of the
-    /// text passes over them ([`crate::language::c::lex::Tokens::passing_over`]).
+    /// The directive lines and the decided conditionals' lines and dead
+    /// branches [`Prepared::masked`] holds as written, in order: a partial
+    /// parse leaves them out of its ranges, and a scan of the text passes
+    /// over them ([`crate::language::c::lex::Tokens::passing_over`]).
     pub fn passed_over(&self) -> &[Span] {
         match self.all_blanked.get() {
             true => &[],
@@ -164,7 +167,7 @@ impl<'f> Prepared<'f> {
         }
     }
 
-    /// [`Prepared::masked`] with every directive line blanked: for a parse
+    /// [`Prepared::masked`] with every span passed over blanked: for a parse
     /// of the whole text, whose lexer would look up each of thousands of
     /// ranges from the first at every word.
     pub fn whole_masked(&self) -> std::cell::Ref<'_, [u8]> {
@@ -194,8 +197,9 @@ impl<'f> Prepared<'f> {
     /// directives, the line markers (which are no statements wherever
     /// they stand), the uses of macros the grammar reads stand-ins for
     /// (written in) and what the configuration `assignment` does not
-    /// compile. With [`Lines::PassedOver`], directive lines are left as
-    /// written where a blank would do, and returned.
+    /// compile. With [`Lines::PassedOver`], directive lines, and decided
+    /// conditionals' lines and dead branches, are left as written where a
+    /// blank would do, and returned.
     fn mask(
         &self,
         buffer: &mut [u8],
@@ -237,22 +241,39 @@ impl<'f> Prepared<'f> {
                 _ => blank(buffer, &directive.span),
             }
         }
-        self.conditionals.mask(buffer, offset, assignment);
+        let mut groups = Vec::new();
+        let passing = (lines == Lines::PassedOver).then_some(&mut groups);
+        self.conditionals.mask(buffer, offset, assignment, passing);
+        if !groups.is_empty() {
+            // A directive line in a dead branch is passed over with it.
+            groups.sort_by_key(|g| g.start);
+            let outside = |line: &Span| {
+                let at = groups.partition_point(|g| g.start <= line.start);
+                at == 0 || groups[at - 1].end <= line.start
+            };
+            passed_over.retain(outside);
+            passed_over.append(&mut groups);
+            passed_over.sort_by_key(|l| l.start);
+        }
         if self.file.language != Language::Cpp {
             return passed_over;
         }
         // Which lines, passed over so far, still read as blanks: those
-        // given a statement are written.
+        // given a statement are written, and so is a dead branch holding
+        // such a directive, blanked as before.
         let mut blank_still = vec![true; passed_over.len()];
         for directive in masked {
-            let line = passed_over.binary_search_by_key(&directive.span.start, |l| l.start);
+            let holding = passed_over
+                .partition_point(|l| l.start <= directive.span.start)
+                .checked_sub(1)
+                .filter(|&l| directive.span.start < passed_over[l].end);
             let blanks = Blanks {
                 lines: &passed_over,
                 still: &blank_still,
             };
             if opens_a_block_after_a_brace(buffer, offset, &directive.span, &blanks) {
-                if let Ok(line) = line {
-                    blank(buffer, &directive.span);
+                if let Some(line) = holding {
+                    blank(buffer, &passed_over[line]);
                     blank_still[line] = false;
                 }
                 buffer[directive.span.start - offset] = b';';
@@ -463,6 +484,46 @@ mod tests {
         let whole = String::from_utf8(prepared.whole_masked().to_vec()).unwrap();
         assert!(whole[single].trim().is_empty() && whole[in_g].trim().is_empty());
         assert!(prepared.passed_over().is_empty());
+    }
+
+    #[test]
+    fn decided_conditionals_are_passed_over_with_their_dead_branches() {
+        let text = "void f(int n) {\n  #ifdef _OPENMP\n#pragma omp parallel for\n  #else\n  { if (n) { g(); } }\n  #endif\n  for (int i = 0; i < n; i++) h(i);\n\
+                    #if USE_MPI\n  m();\n#elif 0\n  { broken(\n#endif\n}\n";
+        let file = SourceFile::new("m.cpp", text.as_bytes().to_vec(), Language::Cpp);
+        let prepared = Prepared::whatever_it_holds(&file, None);
+        let at = |what: &str| text.find(what).unwrap();
+        let line = |what: &str| at(what)..at(what) + what.len();
+        let dead_else = at("#else")..at("  #endif");
+        let dead_elif = at("#elif 0")..at("#endif\n}");
+        assert_eq!(
+            prepared.passed_over(),
+            [
+                line("#ifdef _OPENMP"),
+                line("#pragma omp parallel for"),
+                dead_else.clone(),
+                line("#endif\n  for").start..line("#endif\n  for").start + "#endif".len(),
+                dead_elif.clone(),
+            ]
+        );
+        // Written as the file has them: no page of it is copied for them,
+        // and the scans read them as blanks.
+        let partial = String::from_utf8(prepared.masked().to_vec()).unwrap();
+        assert_eq!(&partial[dead_else.clone()], &text[dead_else.clone()]);
+        let braces = |text: &str, passed_over: &[Span]| {
+            let open = at("f(int n) {") + "f(int n) ".len();
+            crate::language::c::lex::matching_brace(text.as_bytes(), open, passed_over)
+        };
+        assert_eq!(
+            braces(&partial, prepared.passed_over()),
+            Some(text.len() - 2)
+        );
+        // The grammar reads the undecided group's live lines.
+        assert_eq!(&partial[line("#if USE_MPI")], "#if USE_MPI");
+        // Read whole, the text holds none of them.
+        let whole = String::from_utf8(prepared.whole_masked().to_vec()).unwrap();
+        assert!(whole[dead_else].trim().is_empty() && whole[dead_elif].trim().is_empty());
+        assert_eq!(braces(&whole, &[]), Some(text.len() - 2));
     }
 
     #[test]

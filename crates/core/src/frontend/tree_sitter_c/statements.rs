@@ -38,7 +38,7 @@ use super::prepare::Prepared;
 use super::syntax::highest_statement_at;
 use crate::directive::{Association, Role};
 use crate::frontend::lexical::scan::{LineKind, RawKind};
-use crate::language::c::lex::{TokenKind, Tokens};
+use crate::language::c::lex::{self, TokenKind, Tokens};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -151,6 +151,7 @@ pub(super) fn owned(
                     | LineKind::Else
                     | LineKind::Endif
             ) && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
+                && lex::span_holding(prepared.passed_over(), l.span.start).is_none()
         })
     {
         return None;

@@ -387,7 +387,9 @@ impl<'a> TreeSitterSyntax<'a> {
                 && block.start_byte() < error.start_byte()
                 && error.end_byte() < block.end_byte()
                 && !hides_lock_call_or_jump(
-                    &self.masked[error.byte_range()],
+                    self.masked,
+                    error.byte_range(),
+                    self.prepared.passed_over(),
                     self.jumps_matter_at(error),
                 )
         })
@@ -432,8 +434,11 @@ impl<'a> TreeSitterSyntax<'a> {
         };
         brace(block.child(0), "{")
             && brace(block.child(block.child_count().saturating_sub(1)), "}")
-            && crate::language::c::lex::matching_brace(self.masked, block.start_byte())
-                == Some(block.end_byte() - 1)
+            && crate::language::c::lex::matching_brace(
+                self.masked,
+                block.start_byte(),
+                self.prepared.passed_over(),
+            ) == Some(block.end_byte() - 1)
     }
 
     fn malformed_conditional_in(&self, range: Span) -> Option<usize> {
@@ -641,12 +646,27 @@ fn errors_in(node: Node) -> Vec<Node> {
     errors
 }
 
-/// Whether `text` names a lock routine (`omp_set_lock`), whose calls
-/// are measured, or, where `jumps_matter` (a user region's exits are
-/// closed at every jump leaving it), holds a jump (`return`, `break`,
+/// Whether the text of `range` (a node's, in `masked`; the spans
+/// `passed_over` read as blanks, none of them reaching into it from
+/// outside) names a lock routine (`omp_set_lock`), whose calls are
+/// measured, or, where `jumps_matter` (a user region's exits are closed
+/// at every jump leaving it), holds a jump (`return`, `break`,
 /// `continue`, `goto`, `co_return`).
-fn hides_lock_call_or_jump(text: &[u8], jumps_matter: bool) -> bool {
+fn hides_lock_call_or_jump(
+    masked: &[u8],
+    range: Span,
+    passed_over: &[Span],
+    jumps_matter: bool,
+) -> bool {
+    // As a text of its own: its first byte starts a line.
+    let text = &masked[range.clone()];
+    let first = passed_over.partition_point(|l| l.end <= range.start);
+    let inside: Vec<Span> = (passed_over[first..].iter())
+        .take_while(|l| l.start < range.end)
+        .map(|l| l.start.max(range.start) - range.start..l.end.min(range.end) - range.start)
+        .collect();
     crate::language::c::lex::Tokens::new(text, 0..text.len())
+        .passing_over(&inside)
         .filter(|t| t.kind == crate::language::c::lex::TokenKind::Word)
         .any(|t| {
             let word = &text[t.span];

@@ -226,7 +226,7 @@ pub struct Tokens<'a> {
     bytes: &'a [u8],
     pos: usize,
     end: usize,
-    /// Preprocessor lines read as white space ([`Tokens::passing_over`]).
+    /// Spans read as white space ([`Tokens::passing_over`]).
     passed_over: &'a [Span],
 }
 
@@ -240,9 +240,10 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    /// These tokens with the preprocessor lines `lines` (sorted, each from
-    /// its `#` to the end of its logical line) read as white space, as if
-    /// blanked in `bytes`.
+    /// These tokens with the spans `lines` read as white space, as if
+    /// blanked in `bytes`: sorted and disjoint, each from the `#` of a
+    /// preprocessor line (that line, or a dead branch of a conditional
+    /// with its line).
     pub fn passing_over(self, lines: &'a [Span]) -> Tokens<'a> {
         Tokens {
             passed_over: lines,
@@ -253,6 +254,12 @@ impl<'a> Tokens<'a> {
     fn passed_over_at(&self, at: usize) -> Option<usize> {
         line_end_among(self.passed_over, at)
     }
+}
+
+/// The span among `spans` (sorted, disjoint) that holds `at`.
+pub fn span_holding(spans: &[Span], at: usize) -> Option<&Span> {
+    let index = spans.partition_point(|s| s.start <= at).checked_sub(1)?;
+    Some(&spans[index]).filter(|s| at < s.end)
 }
 
 /// The end of the line among `lines` (sorted) that starts at `at`.
@@ -335,8 +342,8 @@ static NOTABLE: [bool; 256] = {
 };
 
 /// The `}` that closes the `{` at `open`, counting braces in code only.
-pub fn matching_brace(bytes: &[u8], open: usize) -> Option<usize> {
-    let mut tokens = Tokens::new(bytes, open..bytes.len());
+pub fn matching_brace(bytes: &[u8], open: usize, passed_over: &[Span]) -> Option<usize> {
+    let mut tokens = Tokens::new(bytes, open..bytes.len()).passing_over(passed_over);
     let mut depth = 0usize;
     while let Some(brace) = tokens.next_brace() {
         match bytes[brace.span.start] {
