@@ -605,6 +605,9 @@ impl Planner<'_> {
             return false;
         }
         if !self.file.language.is_fortran() {
+            // One more clause, not room for twice as many: the plan keeps
+            // the directive to the end.
+            directive.clauses.reserve_exact(1);
             directive.clauses.push(Clause::bare("nowait"));
         }
         true

@@ -17,26 +17,12 @@ pub fn aux(
     directive: &Directive,
     end_directive: Option<&Directive>,
 ) -> Vec<(String, String)> {
-    let mut aux = Vec::new();
     let spec = directive.spec();
-    if let (Some(key), Some(name)) = (&spec.argument_names, &directive.argument) {
+    let named = (spec.argument_names.as_ref())
+        .zip(directive.argument.as_ref())
         // OPARI2's parser refuses an empty value.
-        if !name.trim().is_empty() {
-            aux.push((key.clone(), name.trim().to_string()));
-        }
-    }
-    if crate::directive::table().divided_by(spec).is_some() {
-        // Sites are in file order: the sections are among those inside
-        // the construct's block.
-        let site = &model.sites[site_index];
-        let block_end = site.block.as_ref().map_or(site.span.end, |b| b.end);
-        let sections = model.sites[site_index + 1..]
-            .iter()
-            .take_while(|s| s.span.start < block_end)
-            .filter(|s| s.parent == Some(site_index) && s.directive.is_separator())
-            .count();
-        aux.push((keys::NUM_SECTIONS.into(), sections.to_string()));
-    }
+        .filter(|(_, name)| !name.trim().is_empty());
+    let divided = crate::directive::table().divided_by(spec).is_some();
     let ctc = &rules().ctc;
     let mut clauses: BTreeMap<&str, String> = BTreeMap::new();
     for clause in directive
@@ -63,6 +49,25 @@ pub fn aux(
                 clauses.insert(&ctc.default, value.into());
             }
         }
+    }
+    // Sized once: a region keeps its list to the end, and one grown by
+    // pushes would hold room for four.
+    let mut aux =
+        Vec::with_capacity(usize::from(named.is_some()) + usize::from(divided) + clauses.len());
+    if let Some((key, name)) = named {
+        aux.push((key.clone(), name.trim().to_string()));
+    }
+    if divided {
+        // Sites are in file order: the sections are among those inside
+        // the construct's block.
+        let site = &model.sites[site_index];
+        let block_end = site.block.as_ref().map_or(site.span.end, |b| b.end);
+        let sections = model.sites[site_index + 1..]
+            .iter()
+            .take_while(|s| s.span.start < block_end)
+            .filter(|s| s.parent == Some(site_index) && s.directive.is_separator())
+            .count();
+        aux.push((keys::NUM_SECTIONS.into(), sections.to_string()));
     }
     aux.extend(clauses.into_iter().map(|(k, v)| (k.to_owned(), v)));
     aux

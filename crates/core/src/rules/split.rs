@@ -197,6 +197,10 @@ fn distribute(
             outer_clauses.push(Clause::new("shared", Some(shared.join(", "))));
         }
     }
+    // The plan keeps both to the end: without the room pushes left, which
+    // the next construct's pushes take up again.
+    outer_clauses.shrink_to_fit();
+    inner_clauses.shrink_to_fit();
     (outer_clauses, inner_clauses)
 }
 
