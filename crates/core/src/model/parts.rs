@@ -396,11 +396,7 @@ impl Units {
 
     /// Units in file order, an enclosing unit before those inside it.
     pub fn sort(&mut self) {
-        let key = |u: &Unit| (u.span.start, std::cmp::Reverse(u.span.end));
-        // Units read in file order come sorted: no buffer for a stable sort.
-        if !self.is_sorted_by_key(key) {
-            self.sort_by_key(key);
-        }
+        sort_unless_sorted(self, |u| (u.span.start, std::cmp::Reverse(u.span.end)));
     }
 
     /// Each unit's innermost enclosing unit, from their extents, where the
@@ -605,6 +601,15 @@ impl Model {
 
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Sorts `items` stably by `key`, unless they are sorted already: parts
+/// read in file order come sorted, and a stable sort takes a buffer as
+/// large as half the list first (a megabyte of sites on a dense file).
+pub(crate) fn sort_unless_sorted<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    if !items.is_sorted_by_key(&key) {
+        items.sort_by_key(key);
     }
 }
 

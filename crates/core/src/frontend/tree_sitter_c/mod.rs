@@ -407,18 +407,10 @@ fn merge(parts: Vec<Found>) -> Found {
         model.exits.extend(part.exits);
         model.diagnostics.extend(part.diagnostics);
     }
+    use crate::model::sort_unless_sorted;
     sort_unless_sorted(&mut model.sites, |s| s.span.start);
     model.units.sort();
     sort_unless_sorted(&mut model.lock_calls, |c| c.span.start);
     sort_unless_sorted(&mut model.exits, |e| e.span.start);
     model
-}
-
-/// Parts read in file order come sorted, and a stable sort would take a
-/// buffer as large as half the list first (a megabyte of sites on a
-/// dense file).
-fn sort_unless_sorted<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
-    if !items.is_sorted_by_key(&key) {
-        items.sort_by_key(key);
-    }
 }
