@@ -473,48 +473,22 @@ impl Conditionals {
             match group.form {
                 Form::Dead | Form::Malformed => {}
                 Form::Transparent => lines_and_bodies().for_each(|s| blank(&s)),
-                Form::Decided => match passing.as_deref_mut() {
-                    // Each dead branch with its line, then the other lines.
-                    Some(passing) => {
-                        for (index, line) in group.lines.iter().enumerate() {
-                            match group.branches.get(index) {
-                                Some(b) if b.state == BranchState::Dead => {
-                                    passing.push(line.span.start..b.body.end)
-                                }
-                                _ => passing.push(line.span.clone()),
-                            }
+                Form::Decided | Form::Code => {
+                    for span in masked_of(group) {
+                        match passing.as_deref_mut() {
+                            Some(passing) => passing.push(span),
+                            None => blank(&span),
                         }
                     }
-                    None => {
-                        group.lines.iter().for_each(|l| blank(&l.span));
-                        for branch in group
-                            .branches
-                            .iter()
-                            .filter(|b| b.state == BranchState::Dead)
-                        {
-                            blank(&branch.body);
-                        }
-                    }
-                },
-                Form::Code => {
-                    let mut first_live = true;
-                    for (line, branch) in group.lines.iter().zip(&group.branches) {
-                        if branch.state == BranchState::Dead {
-                            match passing.as_deref_mut() {
-                                Some(passing) => passing.push(line.span.start..branch.body.end),
-                                None => {
-                                    blank(&line.span);
-                                    blank(&branch.body);
-                                }
-                            }
-                        } else {
-                            // The grammar must see the first live branch
-                            // open the group.
-                            if first_live && !line.kind.opens() {
-                                rewrites.push((line.span.start, line.kind));
-                            }
-                            first_live = false;
-                        }
+                    // The grammar must see the first live branch open a
+                    // code group.
+                    let first_live = (group.lines.iter().zip(&group.branches))
+                        .find(|(_, branch)| branch.state != BranchState::Dead)
+                        .map(|(line, _)| line);
+                    if let Some(line) =
+                        first_live.filter(|l| group.form == Form::Code && !l.kind.opens())
+                    {
+                        rewrites.push((line.span.start, line.kind));
                     }
                 }
                 Form::Unbalanced => {
@@ -733,6 +707,17 @@ fn open_instead(line: &mut [u8], kind: LineKind) {
     if let Some(at) = memchr::memmem::find(line, from) {
         line[at..at + to.len()].copy_from_slice(to);
     }
+}
+
+/// What [`Conditionals::mask`] masks of a decided or code group, in
+/// order: each dead branch with its conditional line (blanks keep the
+/// line break between them), and a decided group's other conditional
+/// lines; the grammar reads a code group's live lines.
+fn masked_of(group: &Group) -> impl Iterator<Item = Span> + '_ {
+    (group.lines.iter().enumerate()).filter_map(|(index, line)| match group.branches.get(index) {
+        Some(branch) if branch.state == BranchState::Dead => Some(line.span.start..branch.body.end),
+        _ => (group.form == Form::Decided).then(|| line.span.clone()),
+    })
 }
 
 #[cfg(test)]

@@ -60,11 +60,7 @@ pub(super) fn parse(file: &SourceFile, text: &[u8], ranges: &[Span], passed_over
     let mut included: Vec<Range> = Vec::with_capacity(ranges.len());
     for read in ranges {
         let mut from = read.start;
-        let first = passed_over.partition_point(|l| l.end <= read.start);
-        for line in passed_over[first..]
-            .iter()
-            .take_while(|l| l.start < read.end)
-        {
+        for line in crate::language::c::lex::spans_among(passed_over, read.clone()) {
             if from < line.start {
                 included.push(range(from..line.start));
             }

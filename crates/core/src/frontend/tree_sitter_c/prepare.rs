@@ -10,6 +10,7 @@ use crate::directive::{DirectiveError, Parsed};
 use crate::frontend::c_shared::{parse_raw, Parse, Scanned};
 use crate::frontend::lexical::conditionals::{blank_bytes, Assignment, Conditionals};
 use crate::frontend::lexical::scan::{self, PreprocessorLine, RawDirective, RawKind};
+use crate::language::c::lex;
 use crate::language::Language;
 use crate::source::{Patchable, SourceFile, Span};
 use std::cell::{Cell, RefCell};
@@ -241,39 +242,26 @@ impl<'f> Prepared<'f> {
                 _ => blank(buffer, &directive.span),
             }
         }
-        let mut groups = Vec::new();
-        let passing = (lines == Lines::PassedOver).then_some(&mut groups);
+        let passing = (lines == Lines::PassedOver).then_some(&mut passed_over);
         self.conditionals.mask(buffer, offset, assignment, passing);
-        if !groups.is_empty() {
-            // A directive line in a dead branch is passed over with it.
-            groups.sort_by_key(|g| g.start);
-            let outside = |line: &Span| {
-                let at = groups.partition_point(|g| g.start <= line.start);
-                at == 0 || groups[at - 1].end <= line.start
-            };
-            passed_over.retain(outside);
-            passed_over.append(&mut groups);
-            passed_over.sort_by_key(|l| l.start);
-        }
+        // Disjoint: no directive of the file lies in a dead branch
+        // (`Scanned::of` leaves them out).
+        passed_over.sort_unstable_by_key(|l| l.start);
         if self.file.language != Language::Cpp {
             return passed_over;
         }
         // Which lines, passed over so far, still read as blanks: those
-        // given a statement are written, and so is a dead branch holding
-        // such a directive, blanked as before.
+        // given a statement are written.
         let mut blank_still = vec![true; passed_over.len()];
         for directive in masked {
-            let holding = passed_over
-                .partition_point(|l| l.start <= directive.span.start)
-                .checked_sub(1)
-                .filter(|&l| directive.span.start < passed_over[l].end);
+            let line = passed_over.binary_search_by_key(&directive.span.start, |l| l.start);
             let blanks = Blanks {
                 lines: &passed_over,
                 still: &blank_still,
             };
             if opens_a_block_after_a_brace(buffer, offset, &directive.span, &blanks) {
-                if let Some(line) = holding {
-                    blank(buffer, &passed_over[line]);
+                if let Ok(line) = line {
+                    blank(buffer, &directive.span);
                     blank_still[line] = false;
                 }
                 buffer[directive.span.start - offset] = b';';
@@ -339,10 +327,7 @@ impl LinesPassedOver<'_> {
         let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
             return Vec::new();
         };
-        let lines = self.lines;
-        let from = lines.partition_point(|l| l.end <= first.start);
-        let to = lines.partition_point(|l| l.start < last.end);
-        (lines[from..to.max(from)].iter())
+        (lex::spans_among(self.lines, first.start..last.end).iter())
             .filter(|l| !(self.blanked.iter()).any(|e| e.start <= l.start && l.end <= e.end))
             .cloned()
             .collect()
@@ -358,7 +343,8 @@ enum Lines {
     PassedOver,
 }
 
-/// Directive lines a buffer holds as written that read as blanks.
+/// Spans a buffer holds as written that read as blanks: directive lines,
+/// and decided conditionals' lines and dead branches.
 struct Blanks<'a> {
     lines: &'a [Span],
     /// Whether each of `lines` still does.
@@ -366,14 +352,10 @@ struct Blanks<'a> {
 }
 
 impl Blanks<'_> {
-    /// The line reading as blanks that holds `at`.
+    /// The span reading as blanks that holds `at`.
     fn holding(&self, at: usize) -> Option<&Span> {
-        let index = self
-            .lines
-            .partition_point(|l| l.start <= at)
-            .checked_sub(1)?;
-        let line = &self.lines[index];
-        (self.still[index] && at < line.end).then_some(line)
+        let index = lex::index_holding(self.lines, at)?;
+        self.still[index].then(|| &self.lines[index])
     }
 }
 

@@ -151,7 +151,7 @@ pub(super) fn owned(
                     | LineKind::Else
                     | LineKind::Endif
             ) && !masked[l.span.clone()].iter().all(u8::is_ascii_whitespace)
-                && lex::span_holding(prepared.passed_over(), l.span.start).is_none()
+                && lex::index_holding(prepared.passed_over(), l.span.start).is_none()
         })
     {
         return None;

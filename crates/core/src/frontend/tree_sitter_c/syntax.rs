@@ -660,9 +660,7 @@ fn hides_lock_call_or_jump(
 ) -> bool {
     // As a text of its own: its first byte starts a line.
     let text = &masked[range.clone()];
-    let first = passed_over.partition_point(|l| l.end <= range.start);
-    let inside: Vec<Span> = (passed_over[first..].iter())
-        .take_while(|l| l.start < range.end)
+    let inside: Vec<Span> = (lex::spans_among(passed_over, range.clone()).iter())
         .map(|l| l.start.max(range.start) - range.start..l.end.min(range.end) - range.start)
         .collect();
     crate::language::c::lex::Tokens::new(text, 0..text.len())

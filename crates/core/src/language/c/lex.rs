@@ -256,10 +256,18 @@ impl<'a> Tokens<'a> {
     }
 }
 
-/// The span among `spans` (sorted, disjoint) that holds `at`.
-pub fn span_holding(spans: &[Span], at: usize) -> Option<&Span> {
+/// The index of the span among `spans` (sorted, disjoint) that holds
+/// `at`.
+pub fn index_holding(spans: &[Span], at: usize) -> Option<usize> {
     let index = spans.partition_point(|s| s.start <= at).checked_sub(1)?;
-    Some(&spans[index]).filter(|s| at < s.end)
+    (at < spans[index].end).then_some(index)
+}
+
+/// The spans among `spans` (sorted, disjoint) that overlap `range`.
+pub fn spans_among(spans: &[Span], range: Span) -> &[Span] {
+    let from = spans.partition_point(|s| s.end <= range.start);
+    let to = spans.partition_point(|s| s.start < range.end);
+    &spans[from..to.max(from)]
 }
 
 /// The end of the line among `lines` (sorted) that starts at `at`.
