@@ -11,7 +11,7 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::nodes::Nodes;
+use super::nodes::{KindName, Nodes};
 use super::parse::parse;
 use super::pieces::{self, Piece};
 use super::prepare::Prepared;
@@ -256,7 +256,7 @@ fn functions_to_read(prepared: &Prepared, coverage: &Coverage, tree: &Tree) -> V
             let node = nodes.descendant(at, at)?;
             std::iter::once(node)
                 .chain(nodes.ancestors(node))
-                .filter(|n| n.kind() == "function_definition")
+                .filter(|n| n.kind_name() == "function_definition")
                 .last()
                 .map(|f| f.byte_range())
         })

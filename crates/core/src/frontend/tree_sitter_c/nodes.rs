@@ -12,7 +12,57 @@
 //! (empty nodes, a position on a boundary), the lookup starts at the root
 //! as before, so the answers are always tree-sitter's.
 
-use tree_sitter::Node;
+use std::sync::OnceLock;
+use tree_sitter::{Language, Node};
+
+/// A node's kind, as [`Node::kind`] gives it, without what tree-sitter's
+/// binding pays for that on every call: a `strlen` and a UTF-8 check of
+/// the name. Reading the trees asks some thousands of kinds a file.
+pub(super) trait KindName {
+    fn kind_name(&self) -> &'static str;
+}
+
+/// The name of every kind of a grammar, by kind id.
+struct KindNames {
+    language: Language,
+    names: Vec<&'static str>,
+}
+
+impl KindNames {
+    fn of(language: Language) -> KindNames {
+        let names = (0..language.node_kind_count())
+            .map(|id| {
+                u16::try_from(id)
+                    .ok()
+                    .and_then(|id| language.node_kind_for_id(id))
+                    .unwrap_or("")
+            })
+            .collect();
+        KindNames { language, names }
+    }
+}
+
+static KIND_NAMES: OnceLock<[KindNames; 2]> = OnceLock::new();
+
+impl KindName for Node<'_> {
+    fn kind_name(&self) -> &'static str {
+        let grammars = KIND_NAMES.get_or_init(|| {
+            [
+                KindNames::of(pomp_grammars::C.into()),
+                KindNames::of(pomp_grammars::CPP.into()),
+            ]
+        });
+        let language = self.language();
+        // `kind_id` is the id of a kind that bears the node's name (the
+        // first of those the grammar lists): the name is the node's own.
+        (grammars.iter())
+            .find(|g| g.language == *language)
+            .and_then(|g| g.names.get(usize::from(self.kind_id())))
+            .copied()
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| self.kind())
+    }
+}
 
 pub(super) struct Nodes<'t> {
     root: Node<'t>,
@@ -41,7 +91,7 @@ impl<'t> Nodes<'t> {
 
     /// Whether some syntax error encloses `node`.
     pub fn in_error(&self, node: Node<'t>) -> bool {
-        self.has_error && self.ancestors(node).any(|n| n.kind() == "ERROR")
+        self.has_error && self.ancestors(node).any(|n| n.kind_name() == "ERROR")
     }
 
     /// What `root.descendant_for_byte_range(start, end)` gives.
@@ -192,7 +242,7 @@ mod tests {
             assert_eq!(nodes.parent(node), node.parent());
             assert_eq!(
                 nodes.in_error(node),
-                expected.iter().any(|n| n.kind() == "ERROR")
+                expected.iter().any(|n| n.kind_name() == "ERROR")
             );
         }
         (

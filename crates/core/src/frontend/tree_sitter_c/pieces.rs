@@ -18,7 +18,7 @@
 //! parse the whole file instead: the partial parse is never trusted where
 //! it is in doubt.
 
-use super::nodes::Nodes;
+use super::nodes::{KindName, Nodes};
 use super::prepare::Prepared;
 use super::statements::{self, Owned};
 use crate::directive::{Association, Problem};
@@ -703,7 +703,9 @@ impl Piece {
         let body_at = |open: usize, kinds: &[&str]| -> Option<Node> {
             let brace = nodes.descendant(open, open + 1)?;
             let body = nodes.parent(brace).filter(|b| b.start_byte() == open)?;
-            nodes.parent(body).filter(|n| kinds.contains(&n.kind()))
+            nodes
+                .parent(body)
+                .filter(|n| kinds.contains(&n.kind_name()))
         };
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);

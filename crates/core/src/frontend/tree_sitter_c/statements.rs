@@ -33,7 +33,7 @@
 //! in a statement's attributes (`[[omp::directive(...)]]`) is masked as a
 //! pragma is, and read alike.
 
-use super::nodes::Nodes;
+use super::nodes::{KindName, Nodes};
 use super::prepare::Prepared;
 use super::syntax::highest_statement_at;
 use crate::directive::{Association, Role};
@@ -110,7 +110,7 @@ impl Check {
             && std::iter::once(leaf)
                 .chain(nodes.ancestors(leaf))
                 .take_while(|n| n.start_byte() == start)
-                .any(|n| n.kind() == "declaration" && agrees(n))
+                .any(|n| n.kind_name() == "declaration" && agrees(n))
     }
 }
 

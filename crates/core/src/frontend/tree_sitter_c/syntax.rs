@@ -5,7 +5,7 @@
 //! recovered from a syntax error, or met a macro it cannot expand, the
 //! view says so.
 
-use super::nodes::{path_down, Nodes};
+use super::nodes::{path_down, KindName, Nodes};
 use super::prepare::Prepared;
 use crate::frontend::c_shared::{
     self, After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax,
@@ -123,7 +123,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     }
 
     fn kind(&self, node: Node<'a>) -> Kind {
-        match node.kind() {
+        match node.kind_name() {
             "compound_statement" => Kind::Compound,
             "for_statement" => Kind::For,
             "for_range_loop" => Kind::RangeFor,
@@ -191,16 +191,16 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         let mut cursor = compound.walk();
         let statements: Vec<Node<'a>> = compound
             .named_children(&mut cursor)
-            .filter(|n| n.kind() != "comment")
+            .filter(|n| n.kind_name() != "comment")
             .collect();
         statements.into_iter()
     }
 
     fn for_loop(&self, node: Node<'a>) -> Option<(Init, Node<'a>)> {
-        let init = match node.kind() {
+        let init = match node.kind_name() {
             "for_statement" => match node.child_by_field_name("initializer") {
                 None => Init::Nothing,
-                Some(init) if init.kind() == "declaration" => Init::Declaration,
+                Some(init) if init.kind_name() == "declaration" => Init::Declaration,
                 Some(init) => Init::Expression(init.byte_range()),
             },
             "for_range_loop" => Init::Nothing,
@@ -213,7 +213,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         let node = self.nodes.descendant(range.start, range.end);
         node.into_iter()
             .flat_map(|node| self.nodes.descent(node).chain(std::iter::once(node)))
-            .filter(|n| n.kind() == "function_definition")
+            .filter(|n| n.kind_name() == "function_definition")
     }
 
     fn function_after(&self, from: usize) -> Option<Node<'a>> {
@@ -224,24 +224,24 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         std::iter::once(leaf)
             .chain(self.nodes.ancestors(leaf))
             .take_while(|n| n.start_byte() == start)
-            .find(|n| n.kind() == "function_definition")
+            .find(|n| n.kind_name() == "function_definition")
     }
 
     fn body(&self, function: Node<'a>) -> Option<Node<'a>> {
         let body = function.child_by_field_name("body")?;
         let sure = !body.has_error() || braces_closed(body);
-        let braces = body.kind() == "compound_statement" && sure;
+        let braces = body.kind_name() == "compound_statement" && sure;
         (braces && !self.nodes.in_error(function)).then_some(body)
     }
 
     fn call_statement(&self, statement: Node<'a>) -> Option<CallStatement> {
-        let (form, call) = match statement.kind() {
+        let (form, call) = match statement.kind_name() {
             "expression_statement" => {
                 let expression = statement.named_child(0)?;
-                match expression.kind() {
+                match expression.kind_name() {
                     "call_expression" => (CallForm::Plain, expression),
                     "assignment_expression"
-                        if expression.child_by_field_name("operator")?.kind() == "=" =>
+                        if expression.child_by_field_name("operator")?.kind_name() == "=" =>
                     {
                         (CallForm::Assigned, expression.child_by_field_name("right")?)
                     }
@@ -252,7 +252,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
                 let mut cursor = statement.walk();
                 let mut declarators = statement.children_by_field_name("declarator", &mut cursor);
                 let declarator = declarators.next()?;
-                if declarators.next().is_some() || declarator.kind() != "init_declarator" {
+                if declarators.next().is_some() || declarator.kind_name() != "init_declarator" {
                     return None;
                 }
                 (CallForm::Declared, declarator.child_by_field_name("value")?)
@@ -267,7 +267,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     }
 
     fn callee(&self, call: Node<'a>) -> Option<Span> {
-        (call.kind() == "call_expression")
+        (call.kind_name() == "call_expression")
             .then(|| call.child_by_field_name("function"))
             .flatten()
             .map(|f| f.byte_range())
@@ -280,7 +280,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     fn function_name(&self, function: Node<'a>) -> Option<String> {
         let mut declarator = function.child_by_field_name("declarator");
         while let Some(d) = declarator {
-            if d.kind() == "function_declarator" {
+            if d.kind_name() == "function_declarator" {
                 break;
             }
             declarator = d.child_by_field_name("declarator");
@@ -294,7 +294,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         let mut scopes: Vec<String> = (self.nodes.ancestors(function))
             .filter(|n| {
                 matches!(
-                    n.kind(),
+                    n.kind_name(),
                     "namespace_definition" | "class_specifier" | "struct_specifier"
                 )
             })
@@ -309,12 +309,12 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
 
     fn called(&self, name: &Span) -> bool {
         let Some(identifier) = (self.nodes.descendant(name.start, name.end))
-            .filter(|n| n.kind() == "identifier" && n.byte_range() == *name)
+            .filter(|n| n.kind_name() == "identifier" && n.byte_range() == *name)
         else {
             return false;
         };
         (self.nodes.parent(identifier))
-            .filter(|p| p.kind() == "call_expression")
+            .filter(|p| p.kind_name() == "call_expression")
             .and_then(|p| p.child_by_field_name("function"))
             .is_some_and(|f| f == identifier)
     }
@@ -356,8 +356,8 @@ impl<'a> TreeSitterSyntax<'a> {
         highest_statement_at(self.nodes, leaf, start).ok_or_else(|| {
             let found = leaf
                 .parent()
-                .map(|p| p.kind())
-                .unwrap_or(leaf.kind())
+                .map(|p| p.kind_name())
+                .unwrap_or(leaf.kind_name())
                 .replace('_', " ");
             format!("a statement must follow this directive, found {found}")
         })
@@ -379,7 +379,7 @@ impl<'a> TreeSitterSyntax<'a> {
                 .take_while(|n| {
                     n.start_byte() >= statement.start_byte() && n.end_byte() <= statement.end_byte()
                 })
-                .find(|n| n.kind() == "compound_statement")
+                .find(|n| n.kind_name() == "compound_statement")
             else {
                 return false;
             };
@@ -400,7 +400,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// holds pomp directives, or, outside functions, the file does. The
     /// narrowed parse reads no block of a function without them.
     fn jumps_matter_at(&self, node: Node<'a>) -> bool {
-        match (self.nodes.descent(node)).find(|n| n.kind() == "function_definition") {
+        match (self.nodes.descent(node)).find(|n| n.kind_name() == "function_definition") {
             Some(function) => self.prepared.user_regions_within(&function.byte_range()),
             None => self.prepared.user_regions,
         }
@@ -412,7 +412,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// then known however the parser recovers from an error in the code
     /// around it (a `try` whose handlers a macro writes).
     fn closed_by_paired_braces(&self, statement: Node<'a>) -> bool {
-        let block = match statement.kind() {
+        let block = match statement.kind_name() {
             "compound_statement" => Some(statement),
             "for_statement" | "for_range_loop" | "while_statement" | "switch_statement" => {
                 statement.child_by_field_name("body")
@@ -420,7 +420,7 @@ impl<'a> TreeSitterSyntax<'a> {
             _ => None,
         };
         block.is_some_and(|b| {
-            b.kind() == "compound_statement"
+            b.kind_name() == "compound_statement"
                 && b.end_byte() == statement.end_byte()
                 && self.braces_paired(b)
         })
@@ -430,7 +430,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// the parser found, and a lexical count pairs them too.
     fn braces_paired(&self, block: Node<'a>) -> bool {
         let brace = |child: Option<Node>, kind: &str| {
-            child.is_some_and(|b| b.kind() == kind && !b.is_missing())
+            child.is_some_and(|b| b.kind_name() == kind && !b.is_missing())
         };
         brace(block.child(0), "{")
             && brace(block.child(block.child_count().saturating_sub(1)), "}")
@@ -566,16 +566,16 @@ impl<'a> TreeSitterSyntax<'a> {
     /// the file with a `;` or a brace in its body, or, defined elsewhere,
     /// is spelled as macros are (capitals, digits and underscores).
     fn macro_statement(&self, statement: Node) -> Option<String> {
-        if statement.kind() != "expression_statement" {
+        if statement.kind_name() != "expression_statement" {
             return None;
         }
         let expression = statement.named_child(0)?;
-        let callee = match expression.kind() {
+        let callee = match expression.kind_name() {
             "call_expression" => expression.child_by_field_name("function")?,
             "identifier" => expression,
             _ => return None,
         };
-        if callee.kind() != "identifier" {
+        if callee.kind_name() != "identifier" {
             return None;
         }
         let name = String::from_utf8_lossy(&self.masked[callee.byte_range()]);
@@ -623,7 +623,8 @@ pub(super) fn highest_statement_at<'t>(
     // The nodes from `leaf` up that start where it does end the descent
     // to it: the first statement among them from above is the highest.
     nodes.descent(leaf).chain(std::iter::once(leaf)).find(|n| {
-        n.start_byte() == start && (STATEMENT_KINDS.contains(&n.kind()) || n.kind() == "ERROR")
+        n.start_byte() == start
+            && (STATEMENT_KINDS.contains(&n.kind_name()) || n.kind_name() == "ERROR")
     })
 }
 
@@ -681,6 +682,6 @@ fn hides_lock_call_or_jump(
 fn braces_closed(body: Node) -> bool {
     let last = body.child(body.child_count().saturating_sub(1));
     body.child(0)
-        .is_some_and(|c| c.kind() == "{" && !c.is_missing())
-        && last.is_some_and(|c| c.kind() == "}" && !c.is_missing())
+        .is_some_and(|c| c.kind_name() == "{" && !c.is_missing())
+        && last.is_some_and(|c| c.kind_name() == "}" && !c.is_missing())
 }
