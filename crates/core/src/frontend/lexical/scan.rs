@@ -6,6 +6,7 @@
 
 use super::lex;
 use crate::source::Span;
+use std::collections::HashMap;
 
 /// A directive found lexically, before its text is parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -345,23 +346,26 @@ impl<'a> Scanner<'a> {
         if uses.is_empty() {
             return uses;
         }
-        // Each name with the stand-in its other definitions give.
-        let others: Vec<(&str, Option<StandIn>)> = (self.lines.iter())
-            .filter_map(|line| match line.kind {
-                LineKind::Define => Some(match stand_in_definition(&line.text) {
+        // Each name with the stand-ins its definitions give: a file of
+        // many macros uses them many times, and a list searched at every
+        // use made that quadratic.
+        let mut others: HashMap<&[u8], Vec<Option<StandIn>>> = HashMap::new();
+        for line in &self.lines {
+            let (name, stand_in) = match line.kind {
+                LineKind::Define => match stand_in_definition(&line.text) {
                     Some((name, stand_in)) => (name, Some(stand_in)),
                     None => (split_word(&line.text).0, None),
-                }),
-                LineKind::Undef => Some((split_word(&line.text).0, None)),
-                _ => None,
-            })
-            .collect();
+                },
+                LineKind::Undef => (split_word(&line.text).0, None),
+                _ => continue,
+            };
+            others.entry(name.as_bytes()).or_default().push(stand_in);
+        }
         let bytes = self.bytes;
         (uses.into_iter())
             .filter(|used| {
-                !others.iter().any(|&(name, stand_in)| {
-                    name.as_bytes() == &bytes[used.span.clone()] && stand_in != Some(used.stand_in)
-                })
+                (others.get(&bytes[used.span.clone()]))
+                    .is_none_or(|given| given.iter().all(|&s| s == Some(used.stand_in)))
             })
             .collect()
     }
