@@ -46,6 +46,14 @@ impl Kind {
     pub fn is_body(self) -> bool {
         matches!(self, Kind::Function | Kind::Lambda)
     }
+
+    /// What [`Syntax::jumps`] visits.
+    pub fn is_jump_or_label(self) -> bool {
+        matches!(
+            self,
+            Kind::Return | Kind::Break | Kind::Continue | Kind::Goto | Kind::Label
+        )
+    }
 }
 
 /// What the parser sees first after a directive.
@@ -202,6 +210,18 @@ pub(crate) trait Syntax {
     /// Every node below `root` and `root` itself, parents before their
     /// children, in source order.
     fn walk(&self, root: Self::Node, visit: impl FnMut(Self::Node));
+
+    /// What [`Syntax::walk`] visits of the jumps below `root` (returns,
+    /// breaks, continues, gotos) and of its labelled statements, in the
+    /// same order; the labels may be left out where no `goto` lies below
+    /// `root`, as none can then be taken.
+    fn jumps(&self, root: Self::Node, mut visit: impl FnMut(Self::Node)) {
+        self.walk(root, |node| {
+            if self.kind(node).is_jump_or_label() {
+                visit(node);
+            }
+        });
+    }
 
     /// The nodes enclosing `node` up to `root`, innermost first.
     fn enclosing(&self, root: Self::Node, node: Self::Node) -> impl Iterator<Item = Self::Node>;

@@ -75,7 +75,7 @@ impl<S: Syntax> Reading<'_, S> {
             }
             walked.push(span);
             let root = *root;
-            syntax.walk(root, |node| {
+            syntax.jumps(root, |node| {
                 let kind = syntax.kind(node);
                 let targets = match kind {
                     Kind::Return => vec![self.body_start(root, node)],

@@ -336,6 +336,44 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         }
     }
 
+    fn jumps(&self, root: Node<'a>, mut visit: impl FnMut(Node<'a>)) {
+        // A walk steps through every node of the function, hidden ones
+        // too; the jumps are found faster by their keywords, each the
+        // first token of its statement. Where a syntax error may have
+        // left a statement without its keyword, or a `goto` needs the
+        // labels, the walk decides.
+        let range = root.byte_range();
+        let text = &self.masked[range.clone()];
+        let words = |keyword: &'static str| {
+            memchr::memmem::find_iter(text, keyword.as_bytes())
+                .map(|at| range.start + at)
+                .filter(|&at| lex::is_word_at(self.masked, at, keyword.len()))
+                .map(move |at| (at, keyword))
+        };
+        if root.has_error() || words("goto").next().is_some() {
+            return self.walk(root, |node| {
+                if self.kind(node).is_jump_or_label() {
+                    visit(node);
+                }
+            });
+        }
+        let mut keywords: Vec<(usize, &str)> = ["return", "co_return", "break", "continue"]
+            .into_iter()
+            .flat_map(words)
+            .collect();
+        keywords.sort_unstable();
+        for (at, keyword) in keywords {
+            let statement = (self.nodes.descendant(at, at + keyword.len()))
+                .filter(|leaf| leaf.byte_range() == (at..at + keyword.len()))
+                .filter(|leaf| leaf.kind_name() == keyword)
+                .and_then(|leaf| self.nodes.parent(leaf))
+                .filter(|statement| statement.start_byte() == at);
+            if let Some(statement) = statement.filter(|&s| self.kind(s).is_jump_or_label()) {
+                visit(statement);
+            }
+        }
+    }
+
     fn enclosing(&self, root: Node<'a>, node: Node<'a>) -> impl Iterator<Item = Node<'a>> {
         // Below a function, nodes have few children: one descent instead
         // of one per ancestor.
@@ -684,4 +722,91 @@ fn braces_closed(body: Node) -> bool {
     body.child(0)
         .is_some_and(|c| c.kind_name() == "{" && !c.is_missing())
         && last.is_some_and(|c| c.kind_name() == "}" && !c.is_missing())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::language::Language;
+
+    /// The jumps and labels of every function of `text`, as found by
+    /// their keywords and as a walk over every node finds them.
+    fn jumps_both_ways(text: &str, language: Language) -> Vec<(Vec<Span>, Vec<Span>)> {
+        let file = SourceFile::new("jumps", text.as_bytes().to_vec(), language);
+        let prepared = Prepared::whatever_it_holds(&file, None);
+        let masked = prepared.whole_masked();
+        let tree = super::super::parse::parse(&file, &masked, &[], &[]);
+        let nodes = Nodes::new(tree.root_node());
+        let syntax = TreeSitterSyntax {
+            file: &file,
+            masked: &masked,
+            nodes: &nodes,
+            prepared: &prepared,
+        };
+        let mut functions = Vec::new();
+        syntax.walk(tree.root_node(), |n| {
+            if syntax.kind(n) == Kind::Function {
+                functions.push(n);
+            }
+        });
+        (functions.into_iter())
+            .map(|function| {
+                let mut found = Vec::new();
+                syntax.jumps(function, |n| found.push(n.byte_range()));
+                let mut walked = Vec::new();
+                syntax.walk(function, |n| {
+                    if syntax.kind(n).is_jump_or_label() {
+                        walked.push(n.byte_range());
+                    }
+                });
+                (found, walked)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn jumps_found_by_their_keywords_are_those_a_walk_finds() {
+        let text = r#"
+int f(int n) {
+    // return in a comment, "return" in a string, a returned name
+    int returned = 0, co_returns = 1;
+    for (int i = 0; i < n; i++) {
+        if (i == 2) continue;
+        switch (i) { case 3: break; default: returned += i; }
+        auto g = [&]() { if (n) return 1; return 2; };
+        while (n) { break; }
+        do { if (i) break; else continue; } while (0);
+    }
+    return returned + co_returns;
+}
+struct S {
+    int m() { return 0; }
+    void v() { struct L { int k() { return 1; } }; return; }
+};
+"#;
+        let functions = jumps_both_ways(text, Language::Cpp);
+        assert_eq!(functions.len(), 4);
+        for (found, walked) in &functions {
+            assert!(!walked.is_empty());
+            assert_eq!(found, walked);
+        }
+    }
+
+    #[test]
+    fn labels_are_found_where_a_goto_may_take_them() {
+        let text = "void f(int n) {\n again:\n    if (n--) goto again;\n done:\n    return;\n}\n";
+        let functions = jumps_both_ways(text, Language::C);
+        assert_eq!(functions.len(), 1);
+        let (found, walked) = &functions[0];
+        assert_eq!(found, walked);
+        assert_eq!(found.len(), 4, "two labels, a goto and a return");
+    }
+
+    #[test]
+    fn functions_with_syntax_errors_are_walked() {
+        let text = "int f(int n) {\n    if (n) { return 1 }\n    return ) 2;\n}\n";
+        for (found, walked) in jumps_both_ways(text, Language::C) {
+            assert_eq!(found, walked);
+        }
+    }
 }

@@ -171,6 +171,14 @@ pub fn skip_space(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Whether the `len` bytes at `at` are a whole word: no identifier
+/// character touches them on either side.
+pub fn is_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
+    let before = at.checked_sub(1).map(|b| bytes[b]);
+    let after = bytes.get(at + len).copied();
+    !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+}
+
 /// End of the identifier or number starting at `start`. Digit separators,
 /// decimal points and exponent signs continue a number (`1'000`, `1.5e-3`).
 pub fn word_end(bytes: &[u8], start: usize) -> usize {
