@@ -702,10 +702,10 @@ impl Piece {
         // and tree-sitter would pass over them at each step.
         let body_at = |open: usize, kinds: &[&str]| -> Option<Node> {
             let brace = nodes.descendant(open, open + 1)?;
-            let body = nodes.parent(brace).filter(|b| b.start_byte() == open)?;
-            nodes
-                .parent(body)
-                .filter(|n| kinds.contains(&n.kind_name()))
+            // The brace's parent and grandparent, from one descent.
+            let mut above = nodes.ancestors(brace);
+            above.next().filter(|body| body.start_byte() == open)?;
+            above.next().filter(|n| kinds.contains(&n.kind_name()))
         };
         let function = body_at(self.leaf.open, &["function_definition"]);
         let leaf_ok = function.is_some_and(|f| f.end_byte() == self.leaf.item.end);
