@@ -441,12 +441,14 @@ pub fn c_string_literal(text: &str) -> String {
 /// [`c_string_literal`], appended to `out`.
 pub fn push_c_string_literal(out: &mut String, text: &str) {
     out.push('"');
-    for c in text.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
+    let mut rest = text;
+    while let Some(at) = rest.find(['"', '\\']) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push_str(&rest[at..=at]);
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -466,6 +468,16 @@ mod tests {
     /// `line` over and over, `len` bytes of it.
     fn repeated(line: &[u8], len: usize) -> Vec<u8> {
         line.iter().copied().cycle().take(len).collect()
+    }
+
+    #[test]
+    fn string_literals_escape_quotes_and_backslashes_only() {
+        assert_eq!(c_string_literal("src/ü.c"), r#""src/ü.c""#);
+        assert_eq!(
+            c_string_literal(r#"C:\dir\"q".c\"#),
+            r#""C:\\dir\\\"q\".c\\""#
+        );
+        assert_eq!(c_string_literal(""), "\"\"");
     }
 
     #[test]
