@@ -70,6 +70,9 @@ impl<S: Syntax> Reading<'_, S> {
             .filter(|(_, p)| matches!(p, Some(Err(e)) if e.problem == Problem::Unknown))
             .map(|(d, _)| d.span.clone())
             .collect();
+        // A site for nearly every directive, each a few hundred bytes.
+        self.model.sites.reserve_exact(raw.len());
+        self.statements.reserve_exact(raw.len());
         for ((index, d), parsed) in raw.iter().enumerate().zip(parses) {
             let form = match &d.kind {
                 RawKind::InMacro { macro_name } => {
