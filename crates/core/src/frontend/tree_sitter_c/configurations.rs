@@ -11,7 +11,7 @@
 //! whichever way the macros are later set, and what is inserted inside a
 //! branch is compiled exactly when the branch is.
 
-use super::nodes::{KindName, Nodes};
+use super::nodes::{ByName, Nodes};
 use super::parse::parse;
 use super::pieces::{self, Piece};
 use super::prepare::Prepared;

@@ -15,22 +15,29 @@
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node};
 
-/// A node's kind, as [`Node::kind`] gives it, without what tree-sitter's
-/// binding pays for that on every call: a `strlen` and a UTF-8 check of
-/// the name. Reading the trees asks some thousands of kinds a file.
-pub(super) trait KindName {
+/// A node's kind and its children by field name, as [`Node::kind`] and
+/// [`Node::child_by_field_name`] give them, without what tree-sitter pays
+/// for those on every call: a `strlen` and a UTF-8 check of the kind's
+/// name, a search of the grammar's field names one after another. Reading
+/// the trees asks some thousands of each a file.
+pub(super) trait ByName<'t> {
     fn kind_name(&self) -> &'static str;
+    fn field(&self, name: &str) -> Option<Node<'t>>;
 }
 
-/// The name of every kind of a grammar, by kind id.
-struct KindNames {
+/// The names of a grammar's kinds, by kind id, and the ids of its
+/// fields, by name.
+struct GrammarNames {
     language: Language,
-    names: Vec<&'static str>,
+    kinds: Vec<&'static str>,
+    /// Sorted by name.
+    fields: Vec<(&'static str, u16)>,
 }
 
-impl KindNames {
-    fn of(language: Language) -> KindNames {
-        let names = (0..language.node_kind_count())
+impl GrammarNames {
+    fn of(language: Language) -> GrammarNames {
+        let ids = |count: usize| (0..=count).filter_map(|id| u16::try_from(id).ok());
+        let kinds = (0..language.node_kind_count())
             .map(|id| {
                 u16::try_from(id)
                     .ok()
@@ -38,29 +45,52 @@ impl KindNames {
                     .unwrap_or("")
             })
             .collect();
-        KindNames { language, names }
+        let mut fields: Vec<(&'static str, u16)> = ids(language.field_count())
+            .filter_map(|id| Some((language.field_name_for_id(id)?, id)))
+            .collect();
+        fields.sort_unstable();
+        GrammarNames {
+            language,
+            kinds,
+            fields,
+        }
+    }
+
+    /// The names of the grammar `node` was parsed with, if it is one of
+    /// pomp's C grammars.
+    fn of_node(node: &Node) -> Option<&'static GrammarNames> {
+        static GRAMMARS: OnceLock<[GrammarNames; 2]> = OnceLock::new();
+        let grammars = GRAMMARS.get_or_init(|| {
+            [
+                GrammarNames::of(pomp_grammars::C.into()),
+                GrammarNames::of(pomp_grammars::CPP.into()),
+            ]
+        });
+        let language = node.language();
+        grammars.iter().find(|g| g.language == *language)
     }
 }
 
-static KIND_NAMES: OnceLock<[KindNames; 2]> = OnceLock::new();
-
-impl KindName for Node<'_> {
+impl<'t> ByName<'t> for Node<'t> {
     fn kind_name(&self) -> &'static str {
-        let grammars = KIND_NAMES.get_or_init(|| {
-            [
-                KindNames::of(pomp_grammars::C.into()),
-                KindNames::of(pomp_grammars::CPP.into()),
-            ]
-        });
-        let language = self.language();
         // `kind_id` is the id of a kind that bears the node's name (the
         // first of those the grammar lists): the name is the node's own.
-        (grammars.iter())
-            .find(|g| g.language == *language)
-            .and_then(|g| g.names.get(usize::from(self.kind_id())))
+        GrammarNames::of_node(self)
+            .and_then(|g| g.kinds.get(usize::from(self.kind_id())))
             .copied()
             .filter(|name| !name.is_empty())
             .unwrap_or_else(|| self.kind())
+    }
+
+    fn field(&self, name: &str) -> Option<Node<'t>> {
+        let id = GrammarNames::of_node(self).and_then(|g| {
+            let at = g.fields.binary_search_by(|(field, _)| (*field).cmp(name));
+            at.ok().map(|at| g.fields[at].1)
+        });
+        match id {
+            Some(id) => self.child_by_field_id(id),
+            None => self.child_by_field_name(name),
+        }
     }
 }
 
@@ -194,6 +224,20 @@ pub(super) fn syntax_errors(node: Node) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use super::*;
 
+    /// The fields the front end reads, and one no grammar has.
+    const FIELDS_READ: [&str; 10] = [
+        "body",
+        "declarator",
+        "function",
+        "initializer",
+        "label",
+        "name",
+        "operator",
+        "right",
+        "value",
+        "no_such_field",
+    ];
+
     /// Every lookup agrees with tree-sitter's own from the root: at every
     /// position and for every node of `source`. Returns how many nodes
     /// are empty (missing) and how many lie inside an error.
@@ -242,8 +286,12 @@ mod tests {
             assert_eq!(nodes.parent(node), node.parent());
             assert_eq!(
                 nodes.in_error(node),
-                expected.iter().any(|n| n.kind_name() == "ERROR")
+                expected.iter().any(|n| n.kind() == "ERROR")
             );
+            assert_eq!(node.kind_name(), node.kind());
+            for field in FIELDS_READ {
+                assert_eq!(node.field(field), node.child_by_field_name(field));
+            }
         }
         (
             all.iter().filter(|n| n.is_missing()).count(),

@@ -18,7 +18,7 @@
 //! parse the whole file instead: the partial parse is never trusted where
 //! it is in doubt.
 
-use super::nodes::{KindName, Nodes};
+use super::nodes::{ByName, Nodes};
 use super::prepare::Prepared;
 use super::statements::{self, Owned};
 use crate::directive::{Association, Problem};

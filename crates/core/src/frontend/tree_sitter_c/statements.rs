@@ -33,7 +33,7 @@
 //! in a statement's attributes (`[[omp::directive(...)]]`) is masked as a
 //! pragma is, and read alike.
 
-use super::nodes::{KindName, Nodes};
+use super::nodes::{ByName, Nodes};
 use super::prepare::Prepared;
 use super::syntax::highest_statement_at;
 use crate::directive::{Association, Role};

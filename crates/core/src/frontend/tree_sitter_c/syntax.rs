@@ -5,7 +5,7 @@
 //! recovered from a syntax error, or met a macro it cannot expand, the
 //! view says so.
 
-use super::nodes::{path_down, KindName, Nodes};
+use super::nodes::{path_down, ByName, Nodes};
 use super::prepare::Prepared;
 use crate::frontend::c_shared::{
     self, After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax,
@@ -198,7 +198,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
 
     fn for_loop(&self, node: Node<'a>) -> Option<(Init, Node<'a>)> {
         let init = match node.kind_name() {
-            "for_statement" => match node.child_by_field_name("initializer") {
+            "for_statement" => match node.field("initializer") {
                 None => Init::Nothing,
                 Some(init) if init.kind_name() == "declaration" => Init::Declaration,
                 Some(init) => Init::Expression(init.byte_range()),
@@ -206,7 +206,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             "for_range_loop" => Init::Nothing,
             _ => return None,
         };
-        Some((init, node.child_by_field_name("body")?))
+        Some((init, node.field("body")?))
     }
 
     fn functions_around(&self, range: Span) -> impl Iterator<Item = Node<'a>> + '_ {
@@ -228,7 +228,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     }
 
     fn body(&self, function: Node<'a>) -> Option<Node<'a>> {
-        let body = function.child_by_field_name("body")?;
+        let body = function.field("body")?;
         let sure = !body.has_error() || braces_closed(body);
         let braces = body.kind_name() == "compound_statement" && sure;
         (braces && !self.nodes.in_error(function)).then_some(body)
@@ -240,10 +240,8 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
                 let expression = statement.named_child(0)?;
                 match expression.kind_name() {
                     "call_expression" => (CallForm::Plain, expression),
-                    "assignment_expression"
-                        if expression.child_by_field_name("operator")?.kind_name() == "=" =>
-                    {
-                        (CallForm::Assigned, expression.child_by_field_name("right")?)
+                    "assignment_expression" if expression.field("operator")?.kind_name() == "=" => {
+                        (CallForm::Assigned, expression.field("right")?)
                     }
                     _ => return None,
                 }
@@ -255,7 +253,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
                 if declarators.next().is_some() || declarator.kind_name() != "init_declarator" {
                     return None;
                 }
-                (CallForm::Declared, declarator.child_by_field_name("value")?)
+                (CallForm::Declared, declarator.field("value")?)
             }
             _ => return None,
         };
@@ -268,25 +266,25 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
 
     fn callee(&self, call: Node<'a>) -> Option<Span> {
         (call.kind_name() == "call_expression")
-            .then(|| call.child_by_field_name("function"))
+            .then(|| call.field("function"))
             .flatten()
             .map(|f| f.byte_range())
     }
 
     fn body_start(&self, function: Node<'a>) -> Option<usize> {
-        function.child_by_field_name("body").map(|b| b.start_byte())
+        function.field("body").map(|b| b.start_byte())
     }
 
     fn function_name(&self, function: Node<'a>) -> Option<String> {
-        let mut declarator = function.child_by_field_name("declarator");
+        let mut declarator = function.field("declarator");
         while let Some(d) = declarator {
             if d.kind_name() == "function_declarator" {
                 break;
             }
-            declarator = d.child_by_field_name("declarator");
+            declarator = d.field("declarator");
         }
         declarator
-            .and_then(|d| d.child_by_field_name("declarator"))
+            .and_then(|d| d.field("declarator"))
             .map(|n| self.node_text(n))
     }
 
@@ -298,10 +296,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
                     "namespace_definition" | "class_specifier" | "struct_specifier"
                 )
             })
-            .filter_map(|n| {
-                n.child_by_field_name("name")
-                    .map(|name| self.node_text(name))
-            })
+            .filter_map(|n| n.field("name").map(|name| self.node_text(name)))
             .collect();
         scopes.reverse();
         scopes
@@ -315,7 +310,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         };
         (self.nodes.parent(identifier))
             .filter(|p| p.kind_name() == "call_expression")
-            .and_then(|p| p.child_by_field_name("function"))
+            .and_then(|p| p.field("function"))
             .is_some_and(|f| f == identifier)
     }
 
@@ -381,7 +376,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     }
 
     fn label(&self, node: Node<'a>) -> Option<Span> {
-        node.child_by_field_name("label").map(|l| l.byte_range())
+        node.field("label").map(|l| l.byte_range())
     }
 }
 
@@ -453,7 +448,7 @@ impl<'a> TreeSitterSyntax<'a> {
         let block = match statement.kind_name() {
             "compound_statement" => Some(statement),
             "for_statement" | "for_range_loop" | "while_statement" | "switch_statement" => {
-                statement.child_by_field_name("body")
+                statement.field("body")
             }
             _ => None,
         };
@@ -609,7 +604,7 @@ impl<'a> TreeSitterSyntax<'a> {
         }
         let expression = statement.named_child(0)?;
         let callee = match expression.kind_name() {
-            "call_expression" => expression.child_by_field_name("function")?,
+            "call_expression" => expression.field("function")?,
             "identifier" => expression,
             _ => return None,
         };
