@@ -234,6 +234,9 @@ pub struct SourceFile {
     digest: OnceLock<[u8; 32]>,
     /// The line markers, found when first asked for.
     line_map: OnceLock<LineMap>,
+    /// [`SourceFile::quoted_path`], made when first asked for: every line
+    /// marker writes it.
+    quoted_path: OnceLock<String>,
 }
 
 /// `offset` as the line table holds offsets; one past any a source has
@@ -265,6 +268,7 @@ impl SourceFile {
             line_starts,
             digest: OnceLock::new(),
             line_map: OnceLock::new(),
+            quoted_path: OnceLock::new(),
         }
     }
 
@@ -336,8 +340,9 @@ impl SourceFile {
     }
 
     /// The path as written into `#line` markers: escaped as a C string.
-    pub fn quoted_path(&self) -> String {
-        c_string_literal(&self.path.to_string_lossy())
+    pub fn quoted_path(&self) -> &str {
+        self.quoted_path
+            .get_or_init(|| c_string_literal(&self.path.to_string_lossy()))
     }
 
     /// The file's line markers (none in most files).
@@ -417,7 +422,7 @@ impl SourceFile {
                 text.push_str(&named.written);
                 text.push('"');
             }
-            None => push_c_string_literal(text, &self.path.to_string_lossy()),
+            None => text.push_str(self.quoted_path()),
         }
         text.push('\n');
     }
