@@ -25,34 +25,46 @@ pub(super) trait ByName<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>>;
 }
 
+/// The kinds [`GrammarNames`] names; C++ has 543, C 363.
+const MOST_KINDS: usize = 640;
+/// The fields [`GrammarNames`] lists; C++ has 50, C 39.
+const MOST_FIELDS: usize = 64;
+
 /// The names of a grammar's kinds, by kind id, and the ids of its
-/// fields, by name.
+/// fields, by name. Held in place, not on the heap: made while a file is
+/// read, a list there would stay beside the reading's own lists, and
+/// keep their pages from going back once they are freed.
 struct GrammarNames {
     language: Language,
-    kinds: Vec<&'static str>,
-    /// Sorted by name.
-    fields: Vec<(&'static str, u16)>,
+    /// Empty for ids past the grammar's kinds.
+    kinds: [&'static str; MOST_KINDS],
+    /// Sorted by name, then padding from `field_count` on.
+    fields: [(&'static str, u16); MOST_FIELDS],
+    field_count: usize,
 }
 
 impl GrammarNames {
     fn of(language: Language) -> GrammarNames {
-        let ids = |count: usize| (0..=count).filter_map(|id| u16::try_from(id).ok());
-        let kinds = (0..language.node_kind_count())
-            .map(|id| {
-                u16::try_from(id)
-                    .ok()
-                    .and_then(|id| language.node_kind_for_id(id))
-                    .unwrap_or("")
-            })
-            .collect();
-        let mut fields: Vec<(&'static str, u16)> = ids(language.field_count())
-            .filter_map(|id| Some((language.field_name_for_id(id)?, id)))
-            .collect();
-        fields.sort_unstable();
+        let mut kinds = [""; MOST_KINDS];
+        for (id, kind) in (0..).zip(kinds.iter_mut()) {
+            *kind = language.node_kind_for_id(id).unwrap_or("");
+        }
+        let mut fields = [("", 0); MOST_FIELDS];
+        let mut field_count = 0;
+        for id in (1..=language.field_count()).filter_map(|id| u16::try_from(id).ok()) {
+            if let (Some(name), Some(slot)) =
+                (language.field_name_for_id(id), fields.get_mut(field_count))
+            {
+                *slot = (name, id);
+                field_count += 1;
+            }
+        }
+        fields[..field_count].sort_unstable();
         GrammarNames {
             language,
             kinds,
             fields,
+            field_count,
         }
     }
 
@@ -84,8 +96,9 @@ impl<'t> ByName<'t> for Node<'t> {
 
     fn field(&self, name: &str) -> Option<Node<'t>> {
         let id = GrammarNames::of_node(self).and_then(|g| {
-            let at = g.fields.binary_search_by(|(field, _)| (*field).cmp(name));
-            at.ok().map(|at| g.fields[at].1)
+            let fields = &g.fields[..g.field_count];
+            let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
+            at.ok().map(|at| fields[at].1)
         });
         match id {
             Some(id) => self.child_by_field_id(id),
