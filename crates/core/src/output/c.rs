@@ -3,7 +3,7 @@
 //! structure; `#line` markers follow every insertion.
 
 use crate::edits::{EditBuilder, Origin};
-use crate::language::c::lex::is_ident;
+use crate::language::c::lex::whole_words;
 use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
     rules, Arg, BareDirective, Call, Construct, FunctionRegion, Interface, Layer, NamedPlan,
@@ -693,11 +693,7 @@ impl Renderer<'_> {
         };
         let bytes = &self.file.bytes[..first_call];
         let name = b"omp_get_max_threads";
-        !memchr::memmem::find_iter(bytes, name).any(|at| {
-            let whole = (at == 0 || !is_ident(bytes[at - 1]))
-                && bytes.get(at + name.len()).is_none_or(|&b| !is_ident(b));
-            whole && self.file.in_library_header(at)
-        })
+        !whole_words(bytes, 0..bytes.len(), name).any(|at| self.file.in_library_header(at))
     }
 
     /// A region's static context descriptor of the original interface.

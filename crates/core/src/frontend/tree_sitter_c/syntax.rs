@@ -337,12 +337,8 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         // first token of its statement. Where a syntax error may have
         // left a statement without its keyword, or a `goto` needs the
         // labels, the walk decides.
-        let range = root.byte_range();
-        let text = &self.masked[range.clone()];
         let words = |keyword: &'static str| {
-            memchr::memmem::find_iter(text, keyword.as_bytes())
-                .map(|at| range.start + at)
-                .filter(|&at| lex::is_word_at(self.masked, at, keyword.len()))
+            lex::whole_words(self.masked, root.byte_range(), keyword.as_bytes())
                 .map(move |at| (at, keyword))
         };
         if root.has_error() || words("goto").next().is_some() {

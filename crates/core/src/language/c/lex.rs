@@ -171,12 +171,22 @@ pub fn skip_space(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Whether the `len` bytes at `at` are a whole word: no identifier
-/// character touches them on either side.
-pub fn is_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
-    let before = at.checked_sub(1).map(|b| bytes[b]);
-    let after = bytes.get(at + len).copied();
-    !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+/// Where `word` stands in `bytes` within `range` as a whole word, no
+/// identifier character touching it on either side (those outside
+/// `range` count too).
+pub fn whole_words<'a>(
+    bytes: &'a [u8],
+    range: Span,
+    word: &'a [u8],
+) -> impl Iterator<Item = usize> + 'a {
+    let whole = move |at: usize| {
+        let before = at.checked_sub(1).map(|b| bytes[b]);
+        let after = bytes.get(at + word.len()).copied();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    };
+    memchr::memmem::find_iter(&bytes[range.clone()], word)
+        .map(move |at| range.start + at)
+        .filter(move |&at| whole(at))
 }
 
 /// End of the identifier or number starting at `start`. Digit separators,
