@@ -215,12 +215,8 @@ pub(crate) trait Syntax {
     /// breaks, continues, gotos) and of its labelled statements, in the
     /// same order; the labels may be left out where no `goto` lies below
     /// `root`, as none can then be taken.
-    fn jumps(&self, root: Self::Node, mut visit: impl FnMut(Self::Node)) {
-        self.walk(root, |node| {
-            if self.kind(node).is_jump_or_label() {
-                visit(node);
-            }
-        });
+    fn jumps(&self, root: Self::Node, visit: impl FnMut(Self::Node)) {
+        walked_jumps(self, root, visit);
     }
 
     /// The nodes enclosing `node` up to `root`, innermost first.
@@ -228,4 +224,18 @@ pub(crate) trait Syntax {
 
     /// The label a `goto` names or a labelled statement defines.
     fn label(&self, node: Self::Node) -> Option<Span>;
+}
+
+/// [`Syntax::jumps`] by a walk over every node below `root`, labels
+/// included: what a front end that finds them otherwise falls back on.
+pub(crate) fn walked_jumps<S: Syntax + ?Sized>(
+    syntax: &S,
+    root: S::Node,
+    mut visit: impl FnMut(S::Node),
+) {
+    syntax.walk(root, |node| {
+        if syntax.kind(node).is_jump_or_label() {
+            visit(node);
+        }
+    });
 }

@@ -7,6 +7,7 @@
 
 use super::nodes::{path_down, ByName, Nodes};
 use super::prepare::Prepared;
+use crate::frontend::c_shared::syntax::walked_jumps;
 use crate::frontend::c_shared::{
     self, After, Alternatives, CallForm, CallStatement, Doubt, Init, Kind, Syntax,
 };
@@ -342,11 +343,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
                 .map(move |at| (at, keyword))
         };
         if root.has_error() || words("goto").next().is_some() {
-            return self.walk(root, |node| {
-                if self.kind(node).is_jump_or_label() {
-                    visit(node);
-                }
-            });
+            return walked_jumps(self, root, visit);
         }
         let mut keywords: Vec<(usize, &str)> = ["return", "co_return", "break", "continue"]
             .into_iter()
