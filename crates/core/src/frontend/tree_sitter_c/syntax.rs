@@ -791,10 +791,26 @@ struct S {
     }
 
     #[test]
-    fn functions_with_syntax_errors_are_walked() {
-        let text = "int f(int n) {\n    if (n) { return 1 }\n    return ) 2;\n}\n";
-        for (found, walked) in jumps_both_ways(text, Language::C) {
-            assert_eq!(found, walked);
+    fn jumps_in_functions_with_syntax_errors_are_those_a_walk_finds() {
+        let bodies = [
+            "if (n) { return 1 }\n    return ) 2;",
+            "@ return 1;",
+            "while (n) { 1 + break; }",
+            "for (;;) { n ++ continue; }",
+            "int x = return 3;",
+            "return return 3;",
+            "g(break);",
+            "switch (n) { case 1 break; }",
+            "a b return c;",
+            "else return 1;",
+        ];
+        for body in bodies {
+            let text = format!("int f(int n) {{\n    {body}\n}}\n");
+            for language in [Language::C, Language::Cpp] {
+                for (found, walked) in jumps_both_ways(&text, language) {
+                    assert_eq!(found, walked, "{body}");
+                }
+            }
         }
     }
 }
