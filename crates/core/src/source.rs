@@ -439,12 +439,6 @@ impl SourceFile {
 /// `text` as a C string literal, quotes and backslashes escaped.
 pub fn c_string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
-    push_c_string_literal(&mut out, text);
-    out
-}
-
-/// [`c_string_literal`], appended to `out`.
-pub fn push_c_string_literal(out: &mut String, text: &str) {
     out.push('"');
     let mut rest = text;
     while let Some(at) = rest.find(['"', '\\']) {
@@ -455,6 +449,7 @@ pub fn push_c_string_literal(out: &mut String, text: &str) {
     }
     out.push_str(rest);
     out.push('"');
+    out
 }
 
 /// Lower-case hexadecimal digits of `bytes`.
