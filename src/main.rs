@@ -389,7 +389,7 @@ fn main() -> ExitCode {
     // SAFETY: no syntax tree exists yet, so every tree is made and freed
     // by the same allocator. The option is read only when the process ends.
     unsafe {
-        tree_sitter::set_allocator(
+        pomp_grammars::set_allocator(
             Some(mi_malloc),
             Some(mi_calloc),
             Some(mi_realloc),

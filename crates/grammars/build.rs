@@ -1,11 +1,15 @@
 //! Compiles the grammar crates' generated parsers (and external scanners)
 //! without the pragma that turns the optimizer off, their public symbols
-//! renamed so that they sit beside the crates' own builds. Cargo tells a
-//! dependent nothing of its dependencies' sources, so they are found where
-//! Cargo unpacks registry crates, at the versions the lock file names
-//! (`cargo metadata` would know, but it wants every package of the
-//! workspace downloaded, which a build of one package does not do).
-//! Anything missing leaves the crates' builds in use.
+//! renamed so that they sit beside the crates' own builds, and
+//! tree-sitter's parser (`lib.c` of the `tree-sitter` crate) under names
+//! of its own. In optimized builds with GCC, all of them are compiled
+//! first with profiling, run on `training/` by `train.c`, and compiled
+//! again with that profile. Cargo tells a dependent nothing of its
+//! dependencies' sources, so they are found where Cargo unpacks registry
+//! crates, at the versions the lock file names (`cargo metadata` would
+//! know, but it wants every package of the workspace downloaded, which a
+//! build of one package does not do). Anything missing leaves the crates'
+//! builds in use; a failed training, an untrained build.
 
 use std::path::{Path, PathBuf};
 
@@ -39,21 +43,41 @@ const GRAMMARS: &[Grammar] = &[
 /// text is taken out; a parser written otherwise is compiled as it is.
 const OPTIMIZER_OFF: &str = "#ifdef _MSC_VER\n#pragma optimize(\"\", off)\n#elif defined(__clang__)\n#pragma clang optimize off\n#elif defined(__GNUC__)\n#pragma GCC optimize (\"O0\")\n#endif\n";
 
+/// tree-sitter's growable arrays (`array.h`, which the parser and some
+/// external scanners use) are grown through a pointer to one struct type
+/// and then read through another: with the optimizer free to assume
+/// those never alias, GCC trained on the parser's runs inlined the
+/// growth and read a list's old, empty storage after it (a crash in the
+/// error recovery). Every compile here says they may alias.
+const NO_STRICT_ALIASING: &str = "-fno-strict-aliasing";
+
 /// The functions an external scanner defines, after the language's name.
 const SCANNER_FUNCTIONS: &[&str] = &["create", "destroy", "scan", "serialize", "deserialize"];
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rustc-check-cfg=cfg(pomp_grammars_compiled)");
+    println!("cargo:rustc-check-cfg=cfg(pomp_parser_compiled)");
     match compile_all() {
-        Ok(()) => println!("cargo:rustc-cfg=pomp_grammars_compiled"),
+        Ok(parser) => {
+            println!("cargo:rustc-cfg=pomp_grammars_compiled");
+            match parser {
+                Ok(()) => println!("cargo:rustc-cfg=pomp_parser_compiled"),
+                Err(why) => println!(
+                    "cargo:warning=pomp parses with tree-sitter's own build of its parser: {why}"
+                ),
+            }
+        }
         Err(why) => println!(
             "cargo:warning=pomp parses with the grammar crates' own builds, compiled without optimization: {why}"
         ),
     }
 }
 
-fn compile_all() -> Result<(), String> {
+/// Compiles the grammars, then tree-sitter's parser (the runtime). The
+/// outer result says whether the grammars were compiled, the inner one
+/// whether the parser was.
+fn compile_all() -> Result<Result<(), String>, String> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     let lock = lock_file()?;
     println!("cargo:rerun-if-changed={}", lock.display());
@@ -65,12 +89,48 @@ fn compile_all() -> Result<(), String> {
         .map_err(|e| format!("no Cargo home: {e}"))?
         .join("registry")
         .join("src");
+    let mut builds = Vec::new();
     for grammar in GRAMMARS {
         let version = locked_version(&lock, grammar.package)?;
-        let directory = source_directory(&sources, grammar.package, &version)?;
-        compile(grammar, &directory, &out)?;
+        let directory = source_directory(&sources, grammar.package, &version, "parser.c")?;
+        builds.push((grammar_build(grammar, &directory, &out)?, grammar.language));
     }
-    Ok(())
+    let parser = locked_version(&lock, "tree-sitter")
+        .and_then(|version| source_directory(&sources, "tree-sitter", &version, "lib.c"))
+        .and_then(|src| parser_build(&src, &out));
+    let parser = match parser {
+        Ok(build) => {
+            builds.push((build, "parser"));
+            Ok(())
+        }
+        Err(why) => Err(why),
+    };
+    let trained = parser.is_ok()
+        && match training_files().and_then(|files| train(&builds, &files, &out).map_err(Some)) {
+            Ok(()) => true,
+            Err(None) => false,
+            Err(Some(why)) => {
+                println!("cargo:warning=the parser is compiled without a profile: {why}");
+                false
+            }
+        };
+    for (mut build, name) in builds {
+        if trained {
+            build.flag(format!(
+                "-fprofile-use={}",
+                profile_directory(&out).display()
+            ));
+            build.flag("-fprofile-partial-training");
+            build.flag("-Wno-missing-profile");
+        }
+        let library = format!("pomp-tree-sitter-{name}");
+        let compiled = build.try_compile(&library).map_err(|e| e.to_string());
+        match (compiled, name) {
+            (Err(why), "parser") => return Ok(Err(why)),
+            (compiled, _) => compiled?,
+        }
+    }
+    Ok(parser)
 }
 
 /// The lock file of the build: this crate's, or its workspace's.
@@ -103,7 +163,12 @@ fn locked_version(lock: &toml::Table, package: &str) -> Result<String, String> {
 /// The `src` directory of `package` at `version`, where Cargo unpacked it
 /// from a registry (crates.io's or another: the checksum in the lock file
 /// makes them the same). Vendored sources are not looked for.
-fn source_directory(registries: &Path, package: &str, version: &str) -> Result<PathBuf, String> {
+fn source_directory(
+    registries: &Path,
+    package: &str,
+    version: &str,
+    holding: &str,
+) -> Result<PathBuf, String> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(registries)
         .map_err(|e| format!("{}: {e}", registries.display()))?
         .flatten()
@@ -113,7 +178,7 @@ fn source_directory(registries: &Path, package: &str, version: &str) -> Result<P
                 .join(format!("{package}-{version}"))
                 .join("src")
         })
-        .filter(|src| src.join("parser.c").is_file())
+        .filter(|src| src.join(holding).is_file())
         .collect();
     found.sort();
     found.into_iter().next().ok_or_else(|| {
@@ -124,9 +189,12 @@ fn source_directory(registries: &Path, package: &str, version: &str) -> Result<P
     })
 }
 
-fn compile(grammar: &Grammar, directory: &Path, out: &Path) -> Result<(), String> {
+/// The build of `grammar`'s parser, its sources written to `out` in the
+/// faster forms below.
+fn grammar_build(grammar: &Grammar, directory: &Path, out: &Path) -> Result<cc::Build, String> {
     let mut build = cc::Build::new();
     build.std("c11").include(directory).warnings(false);
+    build.flag_if_supported(NO_STRICT_ALIASING);
     let language_function = format!("tree_sitter_{}", grammar.language);
     build.define(
         &language_function,
@@ -153,9 +221,184 @@ fn compile(grammar: &Grammar, directory: &Path, out: &Path) -> Result<(), String
         std::fs::write(&copy, text).map_err(|e| format!("{}: {e}", copy.display()))?;
         build.file(copy);
     }
+    Ok(build)
+}
+
+/// The build of tree-sitter's parser (`lib.c` of the `tree-sitter`
+/// crate, at the version the lock file names): the same sources the
+/// crate compiles, as it compiles them, with every name of theirs that
+/// the linker sees prefixed with `pomp_` (`renames.h`), so that both
+/// builds sit in one program. Trees one build makes, the other reads.
+fn parser_build(src: &Path, out: &Path) -> Result<cc::Build, String> {
+    let root = src.parent().ok_or("no crate directory")?;
+    let include = root.join("include");
+    let mut names = std::collections::BTreeSet::new();
+    let mut tested = std::collections::BTreeSet::new();
+    let mut pending = vec![src.to_path_buf(), include.join("tree_sitter")];
+    while let Some(directory) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&directory).map_err(|e| format!("{}: {e}", directory.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h")) {
+                println!("cargo:rerun-if-changed={}", path.display());
+                let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                names.extend(linked_names(&text));
+                tested.extend(tested_macros(&text));
+            }
+        }
+    }
+    // What a user may define instead (`ts_malloc`) keeps its name: its
+    // definition is what the renames would replace.
+    let names = names.difference(&tested);
+    let renames: String = names
+        .map(|name| format!("#define {name} pomp_{name}\n"))
+        .collect();
+    let header = out.join("renames.h");
+    std::fs::write(&header, renames).map_err(|e| format!("{}: {e}", header.display()))?;
+    let mut build = cc::Build::new();
     build
-        .try_compile(&format!("pomp-tree-sitter-{}", grammar.language))
-        .map_err(|e| e.to_string())
+        .std("c11")
+        .flag("-include")
+        .flag(header.display().to_string())
+        .flag_if_supported("-fvisibility=hidden")
+        .flag_if_supported(NO_STRICT_ALIASING)
+        // The renames redefine macros whose names they take.
+        .flag_if_supported("-w")
+        .include(src)
+        .include(src.join("wasm"))
+        .include(&include)
+        .define("_POSIX_C_SOURCE", "200112L")
+        .define("_DEFAULT_SOURCE", None)
+        .define("_DARWIN_C_SOURCE", None)
+        .warnings(false)
+        .file(src.join("lib.c"));
+    Ok(build)
+}
+
+/// The words of a C text that name what tree-sitter's parser defines for
+/// the linker: its functions and variables all begin with `ts_`, and
+/// one with `_ts_`. Statics and macros of those names are renamed too,
+/// which changes nothing.
+fn linked_names(text: &[u8]) -> impl Iterator<Item = String> + '_ {
+    words(text).filter(|w| w.starts_with("ts_") || w.starts_with("_ts_"))
+}
+
+/// The macros a C text asks about (`#ifndef ts_malloc`).
+fn tested_macros(text: &[u8]) -> impl Iterator<Item = String> + '_ {
+    text.split(|b| *b == b'\n').filter_map(|line| {
+        let line = std::str::from_utf8(line).ok()?.trim_start();
+        let rest = (line.strip_prefix("#ifndef")).or_else(|| line.strip_prefix("#ifdef"))?;
+        words(rest.as_bytes()).next()
+    })
+}
+
+fn words(text: &[u8]) -> impl Iterator<Item = String> + '_ {
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    text.split(move |b| !word(b))
+        .filter(|w| !w.is_empty())
+        .filter_map(|w| std::str::from_utf8(w).ok().map(str::to_string))
+}
+
+/// Where the training run writes its profile and the second compile
+/// reads it.
+fn profile_directory(out: &Path) -> PathBuf {
+    out.join("profile")
+}
+
+/// The files the parser is trained on: `training/` beside this file,
+/// in optimized builds unless `POMP_PARSER_TRAINING=off`. No files and no
+/// reason is a build that is not to be trained; a reason, one that cannot
+/// be (the profiles read are GCC's).
+fn training_files() -> Result<Vec<PathBuf>, Option<String>> {
+    println!("cargo:rerun-if-env-changed=POMP_PARSER_TRAINING");
+    if std::env::var("POMP_PARSER_TRAINING").is_ok_and(|v| v == "off") {
+        return Err(None);
+    }
+    if !matches!(std::env::var("OPT_LEVEL").as_deref(), Ok("2" | "3")) {
+        return Err(None);
+    }
+    let compiler = cc::Build::new()
+        .try_get_compiler()
+        .map_err(|e| Some(e.to_string()))?;
+    if !compiler.is_like_gnu() || compiler.is_like_clang() {
+        return Err(Some(format!("{} is not GCC", compiler.path().display())));
+    }
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").ok_or(Some("no manifest dir".into()))?;
+    let directory = PathBuf::from(manifest).join("training");
+    println!("cargo:rerun-if-changed={}", directory.display());
+    let entries =
+        std::fs::read_dir(&directory).map_err(|e| Some(format!("{}: {e}", directory.display())))?;
+    let mut files: Vec<PathBuf> = (entries.flatten())
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e != "md"))
+        .collect();
+    files.sort();
+    match files.is_empty() {
+        true => Err(Some(format!("no files in {}", directory.display()))),
+        false => Ok(files),
+    }
+}
+
+/// Compiles every build with profiling, links them with `train.c`, and
+/// runs that on the training files: the profile the second compile reads.
+fn train(builds: &[(cc::Build, &str)], files: &[PathBuf], out: &Path) -> Result<(), String> {
+    let profile = profile_directory(out);
+    let _ = std::fs::remove_dir_all(&profile);
+    let generate = format!("-fprofile-generate={}", profile.display());
+    let mut objects = Vec::new();
+    for (build, _) in builds {
+        let mut build = build.clone();
+        build
+            .flag(&generate)
+            .flag("-fprofile-update=single")
+            .cargo_metadata(false);
+        objects.extend(
+            build
+                .try_compile_intermediates()
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").ok_or("no manifest dir")?);
+    let driver = manifest.join("train.c");
+    println!("cargo:rerun-if-changed={}", driver.display());
+    let (parser, _) = builds
+        .iter()
+        .find(|(_, name)| *name == "parser")
+        .ok_or("no parser build")?;
+    let trainer = out.join("train");
+    let mut link = parser
+        .clone()
+        .cargo_metadata(false)
+        .try_get_compiler()
+        .map_err(|e| e.to_string())?
+        .to_command();
+    link.arg(&generate)
+        .arg("-include")
+        .arg(out.join("renames.h"))
+        .arg(&driver)
+        .args(&objects)
+        .arg("-o")
+        .arg(&trainer);
+    run(&mut link)?;
+    run(std::process::Command::new(&trainer).args(files))
+}
+
+fn run(command: &mut std::process::Command) -> Result<(), String> {
+    let program = command.get_program().to_string_lossy().into_owned();
+    let output = command.output().map_err(|e| format!("{program}: {e}"))?;
+    let errors = String::from_utf8_lossy(&output.stderr);
+    let last: Vec<&str> = errors.lines().rev().take(5).collect();
+    match output.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "{program}: {}: {}",
+            output.status,
+            last.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        )),
+    }
 }
 
 /// The generator writes a lexer state's moves on single characters as a

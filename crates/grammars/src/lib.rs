@@ -48,6 +48,230 @@ pub const FORTRAN: LanguageFn = compiled::FORTRAN;
 /// on, rather than taken from the grammar crates' builds.
 pub const COMPILED_HERE: bool = cfg!(pomp_grammars_compiled);
 
+/// Whether [`Parser`] is the build of tree-sitter's parser this crate
+/// compiled (and, in optimized builds with GCC, trained), rather than
+/// the `tree-sitter` crate's.
+pub const PARSER_COMPILED_HERE: bool = cfg!(pomp_parser_compiled);
+
+/// A tree-sitter parser for one grammar. Its trees are the `tree-sitter`
+/// crate's [`tree_sitter::Tree`]s, read with that crate as any other.
+///
+/// Parsing is most of what instrumenting C++ costs, and tree-sitter's
+/// parser is C code whose branches a compiler lays out better once it has
+/// seen them taken. The build compiles the `tree-sitter` crate's own C
+/// sources (the locked version) a second time under names of its own:
+/// in optimized builds with GCC, once with profiling, then runs the
+/// result on the sources in `training/` and compiles them again with
+/// that profile. Both builds are of the same sources, so the trees are
+/// the same (the tests below compare them), and a tree one build makes,
+/// the other frees: set another allocator with [`set_allocator`], which
+/// gives it to both.
+pub struct Parser {
+    inner: parser::Inner,
+}
+
+impl Parser {
+    /// A parser for `grammar`.
+    ///
+    /// # Panics
+    /// If the grammar was generated for another version of tree-sitter's
+    /// parser than the one linked, which the lock file rules out.
+    pub fn new(grammar: LanguageFn) -> Parser {
+        Parser {
+            inner: parser::Inner::new(grammar),
+        }
+    }
+
+    /// Parses `text`, reading only `ranges` of it (all of it when there are
+    /// none); with `old`, a tree of an earlier text already told how that
+    /// text was edited into this one, only what the edit touched is parsed
+    /// again.
+    ///
+    /// # Panics
+    /// If `ranges` are not sorted and disjoint, or `text` is longer than
+    /// 4 GiB.
+    pub fn parse(
+        &mut self,
+        text: &[u8],
+        ranges: &[tree_sitter::Range],
+        old: Option<&tree_sitter::Tree>,
+    ) -> tree_sitter::Tree {
+        self.inner.parse(text, ranges, old)
+    }
+}
+
+/// Sets the allocator of both builds of tree-sitter's parser, this
+/// crate's and the `tree-sitter` crate's, as
+/// [`tree_sitter::set_allocator`] does for the latter.
+///
+/// # Safety
+/// No tree, parser or other object of tree-sitter's may exist: it would
+/// be freed by another allocator than made it.
+pub unsafe fn set_allocator(
+    malloc: Option<unsafe extern "C" fn(size: usize) -> *mut std::ffi::c_void>,
+    calloc: Option<unsafe extern "C" fn(count: usize, size: usize) -> *mut std::ffi::c_void>,
+    realloc: Option<
+        unsafe extern "C" fn(at: *mut std::ffi::c_void, size: usize) -> *mut std::ffi::c_void,
+    >,
+    free: Option<unsafe extern "C" fn(at: *mut std::ffi::c_void)>,
+) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        tree_sitter::set_allocator(malloc, calloc, realloc, free);
+        parser::set_allocator(malloc, calloc, realloc, free);
+    }
+}
+
+#[cfg(pomp_parser_compiled)]
+mod parser {
+    use std::ffi::c_void;
+    use std::ptr::NonNull;
+    use tree_sitter::ffi;
+    use tree_sitter_language::LanguageFn;
+
+    unsafe extern "C" {
+        #[link_name = "pomp_ts_set_allocator"]
+        pub(super) fn set_allocator(
+            malloc: Option<unsafe extern "C" fn(size: usize) -> *mut c_void>,
+            calloc: Option<unsafe extern "C" fn(count: usize, size: usize) -> *mut c_void>,
+            realloc: Option<unsafe extern "C" fn(at: *mut c_void, size: usize) -> *mut c_void>,
+            free: Option<unsafe extern "C" fn(at: *mut c_void)>,
+        );
+        fn pomp_ts_parser_new() -> *mut ffi::TSParser;
+        fn pomp_ts_parser_delete(parser: *mut ffi::TSParser);
+        fn pomp_ts_parser_set_language(
+            parser: *mut ffi::TSParser,
+            language: *const ffi::TSLanguage,
+        ) -> bool;
+        fn pomp_ts_parser_set_included_ranges(
+            parser: *mut ffi::TSParser,
+            ranges: *const ffi::TSRange,
+            count: u32,
+        ) -> bool;
+        fn pomp_ts_parser_parse_string(
+            parser: *mut ffi::TSParser,
+            old: *const ffi::TSTree,
+            text: *const std::ffi::c_char,
+            length: u32,
+        ) -> *mut ffi::TSTree;
+    }
+
+    pub(super) struct Inner {
+        parser: NonNull<ffi::TSParser>,
+        ranges: Vec<ffi::TSRange>,
+    }
+
+    impl Inner {
+        pub(super) fn new(grammar: LanguageFn) -> Inner {
+            // SAFETY: the parser is new and owned here; the language
+            // function returns a static grammar.
+            unsafe {
+                let parser = NonNull::new(pomp_ts_parser_new()).expect("tree-sitter allocates");
+                let language = grammar.into_raw()().cast::<ffi::TSLanguage>();
+                assert!(
+                    pomp_ts_parser_set_language(parser.as_ptr(), language),
+                    "the grammar was generated for this version of tree-sitter"
+                );
+                Inner {
+                    parser,
+                    ranges: Vec::new(),
+                }
+            }
+        }
+
+        pub(super) fn parse(
+            &mut self,
+            text: &[u8],
+            ranges: &[tree_sitter::Range],
+            old: Option<&tree_sitter::Tree>,
+        ) -> tree_sitter::Tree {
+            let length = u32::try_from(text.len()).expect("a text of at most 4 GiB");
+            self.ranges.clear();
+            self.ranges
+                .extend(ranges.iter().map(|&r| ffi::TSRange::from(r)));
+            // The tree-sitter crate lends no pointer to a tree it owns: a
+            // copy (a count more on the same nodes) is lent and dropped.
+            let old = old.map(|tree| tree.clone().into_raw());
+            // SAFETY: the ranges and text outlive the calls, which copy the
+            // ranges and read the text only while parsing; `old` is a tree
+            // owned here until it is given back to be dropped.
+            unsafe {
+                let count = u32::try_from(self.ranges.len()).expect("fewer than 4 G ranges");
+                assert!(
+                    pomp_ts_parser_set_included_ranges(
+                        self.parser.as_ptr(),
+                        self.ranges.as_ptr(),
+                        count
+                    ),
+                    "included ranges are sorted and disjoint"
+                );
+                let tree = pomp_ts_parser_parse_string(
+                    self.parser.as_ptr(),
+                    old.unwrap_or(std::ptr::null_mut()),
+                    text.as_ptr().cast(),
+                    length,
+                );
+                if let Some(old) = old {
+                    drop(tree_sitter::Tree::from_raw(old));
+                }
+                tree_sitter::Tree::from_raw(
+                    NonNull::new(tree)
+                        .expect("a parse with neither timeout nor cancellation returns a tree")
+                        .as_ptr(),
+                )
+            }
+        }
+    }
+
+    impl Drop for Inner {
+        fn drop(&mut self) {
+            // SAFETY: the parser was made by `new` and is dropped once.
+            unsafe { pomp_ts_parser_delete(self.parser.as_ptr()) }
+        }
+    }
+}
+
+#[cfg(not(pomp_parser_compiled))]
+mod parser {
+    use std::ffi::c_void;
+    use tree_sitter_language::LanguageFn;
+
+    /// There is one build of the parser, whose allocator is set already.
+    pub(super) unsafe fn set_allocator(
+        _: Option<unsafe extern "C" fn(size: usize) -> *mut c_void>,
+        _: Option<unsafe extern "C" fn(count: usize, size: usize) -> *mut c_void>,
+        _: Option<unsafe extern "C" fn(at: *mut c_void, size: usize) -> *mut c_void>,
+        _: Option<unsafe extern "C" fn(at: *mut c_void)>,
+    ) {
+    }
+
+    pub(super) struct Inner(tree_sitter::Parser);
+
+    impl Inner {
+        pub(super) fn new(grammar: LanguageFn) -> Inner {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&grammar.into())
+                .expect("the grammar was generated for this version of tree-sitter");
+            Inner(parser)
+        }
+
+        pub(super) fn parse(
+            &mut self,
+            text: &[u8],
+            ranges: &[tree_sitter::Range],
+            old: Option<&tree_sitter::Tree>,
+        ) -> tree_sitter::Tree {
+            (self.0)
+                .set_included_ranges(ranges)
+                .expect("included ranges are sorted and disjoint");
+            (self.0)
+                .parse(text, old)
+                .expect("a parse with neither timeout nor cancellation returns a tree")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,17 +362,15 @@ mod tests {
         }
     }
 
-    /// Whole programs, and each cut short at a few places, which sends
-    /// the parser through its error recovery: the same trees as the
-    /// crates' grammars give, errors and all.
-    #[test]
-    fn the_corpus_parses_as_with_the_crates_grammars() {
+    /// The corpus's C, C++ and Fortran files, each with the grammar
+    /// compiled here and the grammar crate's.
+    fn corpus() -> Vec<(std::path::PathBuf, LanguageFn, LanguageFn)> {
         let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-        let mut files = 0;
+        let mut files = Vec::new();
         for directory in std::fs::read_dir(&corpus).unwrap() {
             for file in std::fs::read_dir(directory.unwrap().path()).unwrap() {
                 let path = file.unwrap().path();
-                let grammars = match path.extension().and_then(|e| e.to_str()) {
+                let (ours, theirs) = match path.extension().and_then(|e| e.to_str()) {
                     Some("c" | "h") => (C, tree_sitter_c::LANGUAGE),
                     Some("cpp" | "cc" | "hpp") => (CPP, tree_sitter_cpp::LANGUAGE),
                     Some("f" | "F" | "f90" | "F90" | "f95" | "for") => {
@@ -156,23 +378,120 @@ mod tests {
                     }
                     _ => continue,
                 };
-                let text = std::fs::read_to_string(&path).unwrap();
-                let cuts = (1..4).map(|quarter| text.floor_char_boundary(text.len() * quarter / 4));
-                for end in cuts.chain([text.len()]) {
-                    assert_eq!(
-                        sexp(grammars.0, &text[..end]),
-                        sexp(grammars.1, &text[..end]),
-                        "{} up to byte {end}",
-                        path.display()
-                    );
-                }
-                files += 1;
+                files.push((path, ours, theirs));
             }
         }
         assert!(
-            files > 80,
-            "{files} C, C++ and Fortran files in {}",
+            files.len() > 80,
+            "{} C, C++ and Fortran files in {}",
+            files.len(),
             corpus.display()
         );
+        files
+    }
+
+    /// Where each file is cut short: a few places, which send the parser
+    /// through its error recovery, and its end.
+    fn cuts(text: &str) -> impl Iterator<Item = usize> + '_ {
+        let quarters = (1..4).map(|quarter| text.floor_char_boundary(text.len() * quarter / 4));
+        quarters.chain([text.len()])
+    }
+
+    /// Whole programs, and each cut short: the same trees as the crates'
+    /// grammars give, errors and all.
+    #[test]
+    fn the_corpus_parses_as_with_the_crates_grammars() {
+        for (path, ours, theirs) in corpus() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for end in cuts(&text) {
+                assert_eq!(
+                    sexp(ours, &text[..end]),
+                    sexp(theirs, &text[..end]),
+                    "{} up to byte {end}",
+                    path.display()
+                );
+            }
+        }
+    }
+
+    /// Falling back is allowed to a build, not here.
+    #[cfg(not(pomp_parser_compiled))]
+    #[test]
+    fn the_build_compiled_the_parser() {
+        panic!("the build fell back to the tree-sitter crate's parser");
+    }
+
+    /// The lines of `text` holding a brace, as ranges: what a partial
+    /// parse reads, and the parser's moves from one range to the next.
+    fn braced_lines(text: &str) -> Vec<tree_sitter::Range> {
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for (row, line) in text.split_inclusive('\n').enumerate() {
+            let end = start + line.trim_end_matches('\n').len();
+            if line.contains(['{', '}']) {
+                ranges.push(tree_sitter::Range {
+                    start_byte: start,
+                    end_byte: end,
+                    start_point: tree_sitter::Point::new(row, 0),
+                    end_point: tree_sitter::Point::new(row, end - start),
+                });
+            }
+            start += line.len();
+        }
+        ranges
+    }
+
+    /// [`Parser`] makes the trees the `tree-sitter` crate's parser makes:
+    /// on every file of the corpus, whole, cut short and read in ranges.
+    #[test]
+    fn the_parser_parses_as_the_tree_sitter_crates() {
+        for (path, grammar, _) in corpus() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut ours = Parser::new(grammar);
+            let mut theirs = tree_sitter::Parser::new();
+            theirs.set_language(&grammar.into()).unwrap();
+            for end in cuts(&text) {
+                let text = &text[..end];
+                for ranges in [Vec::new(), braced_lines(text)] {
+                    theirs.set_included_ranges(&ranges).unwrap();
+                    let expected = theirs.parse(text, None).unwrap();
+                    let tree = ours.parse(text.as_bytes(), &ranges, None);
+                    assert_eq!(
+                        tree.root_node().to_sexp(),
+                        expected.root_node().to_sexp(),
+                        "{} up to byte {end}, {} ranges",
+                        path.display(),
+                        ranges.len()
+                    );
+                    assert_eq!(tree.included_ranges(), expected.included_ranges());
+                }
+            }
+        }
+    }
+
+    /// A tree of an edited text, parsed again from the old tree, is the
+    /// tree of a fresh parse, and the old tree is still whole after it.
+    #[test]
+    fn a_parse_again_from_an_edited_tree_is_a_fresh_parse() {
+        let before = "int f(int x) {\n  return x + 1;\n}\nint g(void) { return 2; }\n";
+        let after = "int f(int x) {\n  if (x) return x - 1;\n  return x + 1;\n}\nint g(void) { return 2; }\n";
+        let mut parser = Parser::new(C);
+        let mut old = parser.parse(before.as_bytes(), &[], None);
+        let old_sexp = old.root_node().to_sexp();
+        let at = before.find("  return").unwrap();
+        let inserted = "  if (x) return x - 1;\n".len();
+        old.edit(&tree_sitter::InputEdit {
+            start_byte: at,
+            old_end_byte: at,
+            new_end_byte: at + inserted,
+            start_position: tree_sitter::Point::new(1, 0),
+            old_end_position: tree_sitter::Point::new(1, 0),
+            new_end_position: tree_sitter::Point::new(2, 0),
+        });
+        let again = parser.parse(after.as_bytes(), &[], Some(&old));
+        let fresh = Parser::new(C).parse(after.as_bytes(), &[], None);
+        assert_eq!(again.root_node().to_sexp(), fresh.root_node().to_sexp());
+        assert!(!fresh.root_node().has_error());
+        assert_eq!(old.root_node().to_sexp(), old_sexp);
     }
 }

@@ -28,7 +28,8 @@ use crate::model::{DirectiveForm, Found, FoundSite};
 use crate::source::{SourceFile, Span};
 use analysis::{Analysis, UnknownDirective};
 use parse_text::ParseText;
-use tree_sitter::{Node, Parser, Tree};
+use pomp_grammars::Parser;
+use tree_sitter::{Node, Tree};
 
 #[derive(Clone, Debug, Default)]
 pub struct TreeSitterFortran {
@@ -87,13 +88,7 @@ impl FrontEnd for TreeSitterFortran {
 }
 
 fn parse_fortran(text: &[u8]) -> Tree {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&pomp_grammars::FORTRAN.into())
-        .expect("the tree-sitter-fortran grammar matches the tree-sitter library");
-    parser
-        .parse(text, None)
-        .expect("parsing without a timeout or cancellation flag finishes")
+    Parser::new(pomp_grammars::FORTRAN).parse(text, &[], None)
 }
 
 impl<'a> Analysis<'a> {

@@ -2,8 +2,9 @@
 
 use crate::language::Language;
 use crate::source::{SourceFile, Span};
+use pomp_grammars::Parser;
 use std::cell::{Cell, RefCell};
-use tree_sitter::{Parser, Point, Range, Tree};
+use tree_sitter::{Point, Range, Tree};
 
 thread_local! {
     /// Creating a parser and loading its grammar costs more than parsing a
@@ -90,12 +91,7 @@ fn parse_with(file: &SourceFile, text: &[u8], included: &[Range], old: Option<&T
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
         let parser = parsers[slot].get_or_insert_with(|| new_parser(file.language));
-        parser
-            .set_included_ranges(included)
-            .expect("included ranges are sorted and disjoint");
-        parser
-            .parse(text, old)
-            .expect("parsing without a timeout or cancellation always returns a tree")
+        parser.parse(text, included, old)
     })
 }
 
@@ -105,15 +101,10 @@ pub(super) fn parse_nothing(file: &SourceFile) -> Tree {
 }
 
 fn new_parser(language: Language) -> Parser {
-    let mut parser = Parser::new();
-    let grammar: tree_sitter::Language = match language {
-        Language::Cpp => pomp_grammars::CPP.into(),
-        _ => pomp_grammars::C.into(),
-    };
-    parser
-        .set_language(&grammar)
-        .expect("tree-sitter grammar matches the library version");
-    parser
+    Parser::new(match language {
+        Language::Cpp => pomp_grammars::CPP,
+        _ => pomp_grammars::C,
+    })
 }
 
 pub(super) fn point(file: &SourceFile, offset: usize) -> Point {
