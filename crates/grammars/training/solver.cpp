@@ -447,15 +447,13 @@ void Mesh::build() {
     for (int k = 0; k < nz; ++k)
       for (int j = 0; j < ny; ++j)
         for (int i = 0; i < nx; ++i) {
-          Index *c = &connectivity_[elemIndex(i, j, k) * kNodesPerElem];
-          c[0] = nodeIndex(i, j, k);
-          c[1] = nodeIndex(i + 1, j, k);
-          c[2] = nodeIndex(i + 1, j + 1, k);
-          c[3] = nodeIndex(i, j + 1, k);
-          c[4] = nodeIndex(i, j, k + 1);
-          c[5] = nodeIndex(i + 1, j, k + 1);
-          c[6] = nodeIndex(i + 1, j + 1, k + 1);
-          c[7] = nodeIndex(i, j + 1, k + 1);
+          static const int corner[kNodesPerElem][3] = {
+              {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+              {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+          const Index base = elemIndex(i, j, k) * kNodesPerElem;
+          for (int n = 0; n < kNodesPerElem; ++n)
+            connectivity_[base + n] =
+                nodeIndex(i + corner[n][0], j + corner[n][1], k + corner[n][2]);
         }
   }
 
