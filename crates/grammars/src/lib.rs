@@ -158,7 +158,6 @@ mod parser {
 
     pub(super) struct Inner {
         parser: NonNull<ffi::TSParser>,
-        ranges: Vec<ffi::TSRange>,
     }
 
     impl Inner {
@@ -172,10 +171,7 @@ mod parser {
                     pomp_ts_parser_set_language(parser.as_ptr(), language),
                     "the grammar was generated for this version of tree-sitter"
                 );
-                Inner {
-                    parser,
-                    ranges: Vec::new(),
-                }
+                Inner { parser }
             }
         }
 
@@ -186,9 +182,9 @@ mod parser {
             old: Option<&tree_sitter::Tree>,
         ) -> tree_sitter::Tree {
             let length = u32::try_from(text.len()).expect("a text of at most 4 GiB");
-            self.ranges.clear();
-            self.ranges
-                .extend(ranges.iter().map(|&r| ffi::TSRange::from(r)));
+            // Made for each parse: kept, the room of the longest list would
+            // stay taken until the program ends.
+            let ranges: Vec<ffi::TSRange> = ranges.iter().map(|&r| r.into()).collect();
             // The tree-sitter crate lends no pointer to a tree it owns: a
             // copy (a count more on the same nodes) is lent and dropped.
             let old = old.map(|tree| tree.clone().into_raw());
@@ -196,11 +192,11 @@ mod parser {
             // ranges and read the text only while parsing; `old` is a tree
             // owned here until it is given back to be dropped.
             unsafe {
-                let count = u32::try_from(self.ranges.len()).expect("fewer than 4 G ranges");
+                let count = u32::try_from(ranges.len()).expect("fewer than 4 G ranges");
                 assert!(
                     pomp_ts_parser_set_included_ranges(
                         self.parser.as_ptr(),
-                        self.ranges.as_ptr(),
+                        ranges.as_ptr(),
                         count
                     ),
                     "included ranges are sorted and disjoint"
