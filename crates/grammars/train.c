@@ -1,8 +1,9 @@
 /* The training run of the parser's profile-guided build (build.rs): it
  * parses each file named on the command line with the grammar its name
- * tells, once whole and once in the pieces pomp reads (every line that
- * opens or closes a block, the others passed over), so that the compiler
- * learns which way the parser's branches go on real code. It prints
+ * tells: once whole, once in the pieces pomp reads (every line that opens
+ * or closes a block, the others passed over), and those lines again a few
+ * at a time in parses of their own, as pomp parses functions, so that the
+ * compiler learns which way the parser's branches go on real code. It prints
  * nothing and fails only when a file cannot be read. */
 
 #include <stdio.h>
@@ -13,6 +14,10 @@
 const TSLanguage *pomp_tree_sitter_c(void);
 const TSLanguage *pomp_tree_sitter_cpp(void);
 const TSLanguage *pomp_tree_sitter_fortran(void);
+
+/* The lines of a parse of pieces: a function's head, its loops' heads
+ * and the braces that close them. */
+#define PIECE_LINES 6
 
 static const TSLanguage *grammar_of(const char *path) {
   const char *dot = strrchr(path, '.');
@@ -77,6 +82,12 @@ int main(int argc, char **argv) {
     uint32_t count = braced_lines(text, length, ranges);
     if (count && ts_parser_set_included_ranges(parser, ranges, count))
       ts_tree_delete(ts_parser_parse_string(parser, NULL, text, length));
+    /* And a few lines at a time, as pomp reads a function's pieces. */
+    for (uint32_t first = 0; first < count; first += PIECE_LINES) {
+      uint32_t lines = count - first < PIECE_LINES ? count - first : PIECE_LINES;
+      if (ts_parser_set_included_ranges(parser, ranges + first, lines))
+        ts_tree_delete(ts_parser_parse_string(parser, NULL, text, length));
+    }
     free(ranges);
     free(text);
   }
