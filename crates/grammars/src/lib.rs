@@ -96,7 +96,8 @@ impl Parser {
         ranges: &[tree_sitter::Range],
         old: Option<&tree_sitter::Tree>,
     ) -> tree_sitter::Tree {
-        self.inner.parse(text, ranges, old)
+        self.inner.set_included_ranges(ranges);
+        self.inner.parse(text, old)
     }
 }
 
@@ -126,7 +127,7 @@ pub unsafe fn set_allocator(
 mod parser {
     use std::ffi::c_void;
     use std::ptr::NonNull;
-    use tree_sitter::ffi;
+    use tree_sitter::{ffi, Tree};
     use tree_sitter_language::LanguageFn;
 
     unsafe extern "C" {
@@ -175,32 +176,28 @@ mod parser {
             }
         }
 
-        pub(super) fn parse(
-            &mut self,
-            text: &[u8],
-            ranges: &[tree_sitter::Range],
-            old: Option<&tree_sitter::Tree>,
-        ) -> tree_sitter::Tree {
-            let length = u32::try_from(text.len()).expect("a text of at most 4 GiB");
-            // Made for each parse: kept, the room of the longest list would
-            // stay taken until the program ends.
+        /// Made for each parse and copied by the parser: kept here, the
+        /// room of the longest list would stay taken until the program
+        /// ends.
+        pub(super) fn set_included_ranges(&mut self, ranges: &[tree_sitter::Range]) {
             let ranges: Vec<ffi::TSRange> = ranges.iter().map(|&r| r.into()).collect();
+            let count = u32::try_from(ranges.len()).expect("fewer than 4 G ranges");
+            // SAFETY: the parser copies the ranges during the call.
+            let sorted = unsafe {
+                pomp_ts_parser_set_included_ranges(self.parser.as_ptr(), ranges.as_ptr(), count)
+            };
+            assert!(sorted, "included ranges are sorted and disjoint");
+        }
+
+        pub(super) fn parse(&mut self, text: &[u8], old: Option<&tree_sitter::Tree>) -> Tree {
+            let length = u32::try_from(text.len()).expect("a text of at most 4 GiB");
             // The tree-sitter crate lends no pointer to a tree it owns: a
             // copy (a count more on the same nodes) is lent and dropped.
             let old = old.map(|tree| tree.clone().into_raw());
-            // SAFETY: the ranges and text outlive the calls, which copy the
-            // ranges and read the text only while parsing; `old` is a tree
-            // owned here until it is given back to be dropped.
+            // SAFETY: the text outlives the call, which reads it only while
+            // parsing; `old` is a tree owned here until it is given back to
+            // be dropped.
             unsafe {
-                let count = u32::try_from(ranges.len()).expect("fewer than 4 G ranges");
-                assert!(
-                    pomp_ts_parser_set_included_ranges(
-                        self.parser.as_ptr(),
-                        ranges.as_ptr(),
-                        count
-                    ),
-                    "included ranges are sorted and disjoint"
-                );
                 let tree = pomp_ts_parser_parse_string(
                     self.parser.as_ptr(),
                     old.unwrap_or(std::ptr::null_mut()),
@@ -208,9 +205,9 @@ mod parser {
                     length,
                 );
                 if let Some(old) = old {
-                    drop(tree_sitter::Tree::from_raw(old));
+                    drop(Tree::from_raw(old));
                 }
-                tree_sitter::Tree::from_raw(
+                Tree::from_raw(
                     NonNull::new(tree)
                         .expect("a parse with neither timeout nor cancellation returns a tree")
                         .as_ptr(),
@@ -230,6 +227,7 @@ mod parser {
 #[cfg(not(pomp_parser_compiled))]
 mod parser {
     use std::ffi::c_void;
+    use tree_sitter::Tree;
     use tree_sitter_language::LanguageFn;
 
     /// There is one build of the parser, whose allocator is set already.
@@ -252,15 +250,13 @@ mod parser {
             Inner(parser)
         }
 
-        pub(super) fn parse(
-            &mut self,
-            text: &[u8],
-            ranges: &[tree_sitter::Range],
-            old: Option<&tree_sitter::Tree>,
-        ) -> tree_sitter::Tree {
+        pub(super) fn set_included_ranges(&mut self, ranges: &[tree_sitter::Range]) {
             (self.0)
                 .set_included_ranges(ranges)
                 .expect("included ranges are sorted and disjoint");
+        }
+
+        pub(super) fn parse(&mut self, text: &[u8], old: Option<&Tree>) -> Tree {
             (self.0)
                 .parse(text, old)
                 .expect("a parse with neither timeout nor cancellation returns a tree")

@@ -215,13 +215,14 @@ contains
     !$omp end parallel do
   end subroutine compute_forces
 
+  ! One velocity Verlet step: half kick, drift, new forces, half kick.
   subroutine verlet_step(ps, cl, prm, epot, virial)
-    type(particle_set), intent(inout) :: ps
-    type(cell_list), intent(inout) :: cl
     type(md_params), intent(in) :: prm
     real(dp), intent(out) :: epot, virial
-    integer :: i, k
+    type(particle_set), intent(inout) :: ps
+    type(cell_list), intent(inout) :: cl
     real(dp) :: half_dt, lambda, tnow
+    integer :: i, k
 
     half_dt = 0.5_dp * prm%dt
 

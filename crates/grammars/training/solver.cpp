@@ -361,12 +361,11 @@ struct Region {
   bool operator<(const Region &other) const { return cost < other.cost; }
 };
 
+// What one cycle measured; zero until the cycle fills it in.
 struct CycleStats {
-  Real dt = 0.0;
-  Real totalEnergy = 0.0;
-  Real maxPressure = 0.0;
-  Real minVolume = 0.0;
-  Index clampedElems = 0;
+  Real dt{}, totalEnergy{}, maxPressure{};
+  Real minVolume{};
+  Index clampedElems{};
 };
 
 class Mesh {
