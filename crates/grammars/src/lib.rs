@@ -189,7 +189,7 @@ mod parser {
             assert!(sorted, "included ranges are sorted and disjoint");
         }
 
-        pub(super) fn parse(&mut self, text: &[u8], old: Option<&tree_sitter::Tree>) -> Tree {
+        pub(super) fn parse(&mut self, text: &[u8], old: Option<&Tree>) -> Tree {
             let length = u32::try_from(text.len()).expect("a text of at most 4 GiB");
             // The tree-sitter crate lends no pointer to a tree it owns: a
             // copy (a count more on the same nodes) is lent and dropped.
