@@ -97,14 +97,8 @@ fn compile_all() -> Result<Result<(), String>, String> {
     }
     let parser = locked_version(&lock, "tree-sitter")
         .and_then(|version| source_directory(&sources, "tree-sitter", &version, "lib.c"))
-        .and_then(|src| parser_build(&src, &out));
-    let parser = match parser {
-        Ok(build) => {
-            builds.push((build, "parser"));
-            Ok(())
-        }
-        Err(why) => Err(why),
-    };
+        .and_then(|src| parser_build(&src, &out))
+        .map(|build| builds.push((build, "parser")));
     let trained = parser.is_ok()
         && match training_files().and_then(|files| train(&builds, &files, &out).map_err(Some)) {
             Ok(()) => true,
@@ -375,9 +369,8 @@ fn train(builds: &[(cc::Build, &str)], files: &[PathBuf], out: &Path) -> Result<
         .try_get_compiler()
         .map_err(|e| e.to_string())?
         .to_command();
+    // The parser's flags name `renames.h`, which the driver's calls need.
     link.arg(&generate)
-        .arg("-include")
-        .arg(out.join("renames.h"))
         .arg(&driver)
         .args(&objects)
         .arg("-o")
