@@ -10,7 +10,8 @@
 //! tests below compare every state with the crates' grammars. Where it
 //! cannot find those sources (vendored ones, say), the grammar crates'
 //! builds are used and the build prints a warning saying so: the same
-//! grammars, only slower.
+//! grammars, only slower. tree-sitter's parser itself is compiled here
+//! too, and trained where the compiler is GCC ([`Parser`]).
 
 use tree_sitter_language::LanguageFn;
 
@@ -47,11 +48,6 @@ pub const FORTRAN: LanguageFn = compiled::FORTRAN;
 /// Whether the grammars were compiled by this crate, with the optimizer
 /// on, rather than taken from the grammar crates' builds.
 pub const COMPILED_HERE: bool = cfg!(pomp_grammars_compiled);
-
-/// Whether [`Parser`] is the build of tree-sitter's parser this crate
-/// compiled (and, in optimized builds with GCC, trained), rather than
-/// the `tree-sitter` crate's.
-pub const PARSER_COMPILED_HERE: bool = cfg!(pomp_parser_compiled);
 
 /// A tree-sitter parser for one grammar. Its trees are the `tree-sitter`
 /// crate's [`tree_sitter::Tree`]s, read with that crate as any other.
@@ -459,6 +455,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The old tree given is the one parsed from: told of no edit, the
+    /// parser takes it whole, as it is, for a text it no longer fits.
+    #[test]
+    fn the_old_tree_given_is_the_one_parsed_from() {
+        let mut parser = Parser::new(C);
+        let old = parser.parse(b"int a;\n", &[], None);
+        let unedited = parser.parse(b"b++  ;\n", &[], Some(&old));
+        let fresh = parser.parse(b"b++  ;\n", &[], None);
+        assert_eq!(unedited.root_node().to_sexp(), old.root_node().to_sexp());
+        assert_ne!(unedited.root_node().to_sexp(), fresh.root_node().to_sexp());
     }
 
     /// A tree of an edited text, parsed again from the old tree, is the
