@@ -367,6 +367,14 @@ static NOTABLE: [bool; 256] = {
     table
 };
 
+/// Whether a quote after `before`, in code, surely opens a literal of its
+/// own: not after a word (`1'000`, `u8"`, `R"(`), the sign of a number's
+/// exponent (`1e+'`: a word goes on), a dot or a line break (which a
+/// backslash may splice to a word).
+fn opens_a_token(before: u8) -> bool {
+    !(is_ident(before) || matches!(before, b'+' | b'-' | b'.' | b'\n' | b'\r' | b'\\'))
+}
+
 /// The `}` that closes the `{` at `open`, counting braces in code only.
 pub fn matching_brace(bytes: &[u8], open: usize, passed_over: &[Span]) -> Option<usize> {
     let mut tokens = Tokens::new(bytes, open..bytes.len()).passing_over(passed_over);
@@ -440,6 +448,9 @@ impl Tokens<'_> {
                     }
                 }
                 b'#' => self.pos = at + 1,
+                quote if at == boundary || opens_a_token(bytes[at - 1]) => {
+                    self.pos = quoted_end(bytes, at, quote);
+                }
                 _ => {
                     // A quote may end a word (`1'000`) or follow the prefix
                     // of its literal (`u8"`, `R"(`): the tokens from the
