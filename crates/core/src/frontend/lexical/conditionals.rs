@@ -162,6 +162,10 @@ pub struct Conditionals {
     dead: Vec<Span>,
     /// The unbalanced groups' extents, in order.
     unbalanced: Vec<(Span, usize)>,
+    /// The furthest end of the groups' extents so far, group by group,
+    /// and of the unbalanced ones: what [`candidates`] searches.
+    reach: Vec<usize>,
+    unbalanced_reach: Vec<usize>,
     file_end: usize,
 }
 
@@ -209,6 +213,8 @@ impl Conditionals {
             .filter(|&g| c.groups[g].form == Form::Unbalanced)
             .map(|g| (c.extent(g), g))
             .collect();
+        c.reach = furthest_ends((0..c.groups.len()).map(|g| c.extent(g)));
+        c.unbalanced_reach = furthest_ends(c.unbalanced.iter().map(|(extent, _)| extent.clone()));
         c
     }
 
@@ -458,7 +464,9 @@ impl Conditionals {
             }
         };
         let mut rewrites: Vec<(usize, LineKind)> = Vec::new();
-        for (index, group) in self.groups.iter().enumerate() {
+        let opening_by_end = (self.groups).partition_point(|g| g.lines[0].span.start <= range.end);
+        let near = candidates(&self.reach, opening_by_end, &range);
+        for (index, group) in near.clone().zip(&self.groups[near]) {
             let extent = group.extent(self.file_end);
             if extent.end < range.start || extent.start > range.end {
                 continue;
@@ -563,18 +571,33 @@ impl Conditionals {
 
     /// The unbalanced groups whose extent overlaps `range`.
     pub fn unbalanced_in(&self, range: &Span) -> Vec<usize> {
-        // Extents nest or follow each other, in the order groups open: the
-        // groups overlapping a range open before its end, and among those
-        // opening before its start only groups still open at it count.
-        let before_end = self
-            .unbalanced
-            .partition_point(|(extent, _)| extent.start < range.end);
-        self.unbalanced[..before_end]
+        let opening_by_end = (self.unbalanced).partition_point(|(e, _)| e.start <= range.end);
+        let near = candidates(&self.unbalanced_reach, opening_by_end, range);
+        self.unbalanced[near]
             .iter()
-            .filter(|(extent, _)| range.start < extent.end)
+            .filter(|(extent, _)| extent.start < range.end && range.start < extent.end)
             .map(|(_, g)| *g)
             .collect()
     }
+}
+
+/// The furthest end reached by `extents` (in the order their groups
+/// open), after each.
+fn furthest_ends(extents: impl Iterator<Item = Span>) -> Vec<usize> {
+    (extents.scan(0, |furthest, extent| {
+        *furthest = extent.end.max(*furthest);
+        Some(*furthest)
+    }))
+    .collect()
+}
+
+/// Which of some extents may overlap or touch `range`: `reach` tells
+/// how far they reach ([`furthest_ends`]), and `opening_by_end` of them
+/// open at or before its end. A file's groups would otherwise be looked
+/// at all for each piece of it that a configuration masks anew.
+fn candidates(reach: &[usize], opening_by_end: usize, range: &Span) -> Span {
+    let from = reach.partition_point(|&end| end < range.start);
+    from..opening_by_end.max(from)
 }
 
 /// The truth of a conditional line's own condition, and its text as an
@@ -740,6 +763,41 @@ mod tests {
         let mut bytes = src.as_bytes().to_vec();
         c.mask(&mut bytes, 0, &Assignment::new(), None);
         String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn a_piece_masked_alone_is_masked_as_in_the_whole_file() {
+        // Groups before, around and after one another, decided and not,
+        // some nested: each piece a configuration masks anew is masked
+        // as the whole file masks it, and the unbalanced groups a range
+        // overlaps are those a look at every group finds.
+        let src = "#ifdef _OPENMP\nint a;\n#endif\nvoid f() {\n#ifdef FAST\n  for (;;) {\n\
+                   #else\n  while (1) {\n#endif\n#if defined(_OPENMP) && X\n    g();\n#else\n    h();\n\
+                   #endif\n  }\n}\n#ifndef _OPENMP\nint b;\n#endif\n#if Y\nvoid k() {\n#else\n\
+                   void k(int) {\n#endif\n#ifdef Z\n}\n#else\n}\n#endif\n";
+        let c = conditionals(src);
+        assert!(c.groups.len() >= 6);
+        let whole = masked(src);
+        for group in 0..c.groups.len() {
+            let extent = c.extent(group);
+            let mut piece = src.as_bytes()[extent.clone()].to_vec();
+            c.mask(&mut piece, extent.start, &Assignment::new(), None);
+            assert_eq!(
+                String::from_utf8(piece).unwrap(),
+                whole[extent.clone()],
+                "group {group}"
+            );
+        }
+        for start in 0..=src.len() {
+            for end in start..=src.len() {
+                let range = start..end;
+                let every: Vec<usize> = (c.unbalanced.iter())
+                    .filter(|(e, _)| e.start < range.end && range.start < e.end)
+                    .map(|(_, g)| *g)
+                    .collect();
+                assert_eq!(c.unbalanced_in(&range), every, "{range:?}");
+            }
+        }
     }
 
     #[test]
