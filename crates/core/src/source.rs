@@ -230,6 +230,12 @@ pub struct SourceFile {
     pub language: Language,
     /// Four bytes a line, not eight: a source is under 4 GiB.
     line_starts: Vec<u32>,
+    /// For every [`LINE_BUCKET`] bytes, how many lines start at or before
+    /// the first of them: a line is looked up among the few that start
+    /// within its bucket. The rules and the output look up tens of
+    /// thousands of lines in a large file, each search of the whole list
+    /// a string of cache misses.
+    line_buckets: Vec<u32>,
     /// SHA-256 of the bytes, computed once when first asked for.
     digest: OnceLock<[u8; 32]>,
     /// The line markers, found when first asked for.
@@ -237,6 +243,25 @@ pub struct SourceFile {
     /// [`SourceFile::quoted_path`], made when first asked for: every line
     /// marker writes it.
     quoted_path: OnceLock<String>,
+}
+
+/// The bytes each entry of [`SourceFile`]'s `line_buckets` covers: a few
+/// lines of code.
+const LINE_BUCKET: usize = 256;
+
+/// How many of `line_starts` lie at or before each multiple of
+/// [`LINE_BUCKET`] up to past `len`.
+fn line_buckets(line_starts: &[u32], len: usize) -> Vec<u32> {
+    let mut buckets = Vec::with_capacity(len / LINE_BUCKET + 2);
+    let mut count = 0;
+    for bucket in 0..len / LINE_BUCKET + 2 {
+        let first = bucket * LINE_BUCKET;
+        while line_starts.get(count).is_some_and(|&s| s as usize <= first) {
+            count += 1;
+        }
+        buckets.push(count as u32);
+    }
+    buckets
 }
 
 /// `offset` as the line table holds offsets; one past any a source has
@@ -263,6 +288,7 @@ impl SourceFile {
         line_starts.extend(memchr::memchr_iter(b'\n', &bytes).map(|i| i as u32 + 1));
         SourceFile {
             path: path.into(),
+            line_buckets: line_buckets(&line_starts, bytes.len()),
             bytes,
             language,
             line_starts,
@@ -291,10 +317,15 @@ impl SourceFile {
 
     /// 1-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&line_key(offset)) {
-            Ok(i) => i + 1,
-            Err(i) => i,
-        }
+        let bucket = offset / LINE_BUCKET;
+        let (from, to) = match self.line_buckets.get(bucket..bucket + 2) {
+            Some(&[from, to]) => (from as usize, to as usize),
+            _ => (0, self.line_starts.len()),
+        };
+        // The lines starting at or before `offset`: all those of the
+        // buckets before, and some of its own.
+        let key = line_key(offset);
+        from + self.line_starts[from..to].partition_point(|&start| start <= key)
     }
 
     /// 1-based line and 1-based column (in bytes) of an offset.
@@ -311,7 +342,7 @@ impl SourceFile {
     /// Whether a line starts at `offset`. Asked of the lines, not the
     /// bytes: the bytes of a large file may have left memory.
     pub fn starts_line(&self, offset: usize) -> bool {
-        self.line_starts.binary_search(&line_key(offset)).is_ok()
+        self.line_start(self.line_of(offset)) == offset
     }
 
     /// Start of the line containing `offset`.
@@ -478,6 +509,35 @@ mod tests {
             r#""C:\\dir\\\"q\".c\\""#
         );
         assert_eq!(c_string_literal(""), "\"\"");
+    }
+
+    #[test]
+    fn every_offset_has_the_line_its_newlines_give() {
+        // Lines shorter and longer than a bucket, ending anywhere in one,
+        // empty ones, CRLF, a file ending with and without a newline, and
+        // none at all.
+        let mut text = String::new();
+        for length in (0..60).chain([LINE_BUCKET - 1, LINE_BUCKET, 3 * LINE_BUCKET + 5]) {
+            text.push_str(&"x".repeat(length));
+            text.push_str(if length % 7 == 3 { "\r\n" } else { "\n" });
+        }
+        text.push_str("end");
+        for text in [&text[..], &text[..text.len() - 3], "", "\n", "one line"] {
+            let file = SourceFile::new("t.c", text.as_bytes().to_vec(), Language::C);
+            for offset in 0..=text.len() + 2 * LINE_BUCKET {
+                let newlines = text.as_bytes()[..offset.min(text.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                assert_eq!(file.line_of(offset), newlines + 1, "offset {offset}");
+                let starts = offset == 0 || text.as_bytes().get(offset - 1) == Some(&b'\n');
+                assert_eq!(
+                    file.starts_line(offset),
+                    starts && offset <= text.len(),
+                    "{offset}"
+                );
+            }
+        }
     }
 
     #[test]
