@@ -368,11 +368,10 @@ static NOTABLE: [bool; 256] = {
 };
 
 /// Whether a quote after `before`, in code, surely opens a literal of its
-/// own: not after a word (`1'000`, `u8"`, `R"(`), the sign of a number's
-/// exponent (`1e+'`: a word goes on), a dot or a line break (which a
-/// backslash may splice to a word).
+/// own, as [`Tokens`] reads it: not after a word (`1'000`, `u8"`, `R"(`)
+/// or the sign of a number's exponent (`1e+'`), where the word may go on.
 fn opens_a_token(before: u8) -> bool {
-    !(is_ident(before) || matches!(before, b'+' | b'-' | b'.' | b'\n' | b'\r' | b'\\'))
+    !(is_ident(before) || matches!(before, b'+' | b'-'))
 }
 
 /// The `}` that closes the `{` at `open`, counting braces in code only.
@@ -540,6 +539,13 @@ mod tests {
                     { c = '}'; } if (a) { b = \"\\\"{\"; } a#b {\n#x {\n}";
         let (all, fast) = braces_both_ways(text.as_bytes());
         assert_eq!(all.len(), 6);
+        assert_eq!(fast, all);
+        // Quotes after punctuation open literals, also after a line a
+        // backslash continues; after an exponent's sign they may go on
+        // with the word.
+        let quotes = "f(\"{\", '}'); x = 1e+'a' { }\n y = 0x1p-'2'; z = u8\\\n\"{\";\n{ }";
+        let (all, fast) = braces_both_ways(quotes.as_bytes());
+        assert_eq!(all.len(), 2);
         assert_eq!(fast, all);
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
         for dir in ["c", "cxx", "kernels", "bench"] {
