@@ -176,6 +176,15 @@ pub(crate) trait Syntax {
     /// The function definitions around `range`, outermost first.
     fn functions_around(&self, range: Span) -> impl Iterator<Item = Self::Node> + '_;
 
+    /// The function definitions around any of `offsets` (in order), each
+    /// at least once, in no particular order: what
+    /// [`Syntax::functions_around`] gives at each offset, gathered.
+    fn functions_around_any(&self, offsets: &[usize]) -> Vec<Self::Node> {
+        (offsets.iter())
+            .flat_map(|&at| self.functions_around(at..at))
+            .collect()
+    }
+
     /// The function definition that starts at the first token the parser
     /// sees from `from` on.
     fn function_after(&self, from: usize) -> Option<Self::Node>;

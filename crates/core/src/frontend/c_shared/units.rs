@@ -16,15 +16,17 @@ impl<S: Syntax> Reading<'_, S> {
         let syntax = self.syntax;
         let mut seen: HashSet<Span> = HashSet::new();
         let mut functions = Vec::new();
-        for site in &self.model.sites {
-            let at = site.span.start;
-            for function in syntax.functions_around(at..at) {
-                let span = syntax.extent(function);
-                if seen.insert(span.clone()) {
-                    let name = qualified_name(syntax, function);
-                    self.model.units.push(Unit::function(name, span.clone()));
-                    functions.push((span, function));
-                }
+        let mut offsets: Vec<usize> = (self.model.sites.iter())
+            .map(|site| site.span.start)
+            .collect();
+        offsets.sort_unstable();
+        offsets.dedup();
+        for function in syntax.functions_around_any(&offsets) {
+            let span = syntax.extent(function);
+            if seen.insert(span.clone()) {
+                let name = qualified_name(syntax, function);
+                self.model.units.push(Unit::function(name, span.clone()));
+                functions.push((span, function));
             }
         }
         self.model.units.sort();

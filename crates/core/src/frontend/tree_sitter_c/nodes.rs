@@ -132,6 +132,10 @@ impl<'t> Nodes<'t> {
         }
     }
 
+    pub fn root(&self) -> Node<'t> {
+        self.root
+    }
+
     /// Whether some syntax error encloses `node`.
     pub fn in_error(&self, node: Node<'t>) -> bool {
         self.has_error && self.ancestors(node).any(|n| n.kind_name() == "ERROR")

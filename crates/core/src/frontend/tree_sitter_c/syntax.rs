@@ -217,6 +217,21 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             .filter(|n| n.kind_name() == "function_definition")
     }
 
+    /// One descent for all the offsets, not one from the top for each:
+    /// a function dense with directives is entered once. A function is
+    /// around an offset strictly inside it (it lies on the descent to the
+    /// offset), never around its end; at its start the descent decides,
+    /// and that offset is looked up alone.
+    fn functions_around_any(&self, offsets: &[usize]) -> Vec<Node<'a>> {
+        let mut found = Vec::new();
+        let mut at_a_start = Vec::new();
+        gather_functions(self.nodes.root(), offsets, &mut found, &mut at_a_start);
+        for at in at_a_start {
+            found.extend(self.functions_around(at..at));
+        }
+        found
+    }
+
     fn function_after(&self, from: usize) -> Option<Node<'a>> {
         let Next::Token(start) = self.next_token(from, &[]) else {
             return None;
@@ -654,6 +669,46 @@ pub(super) fn highest_statement_at<'t>(
     })
 }
 
+/// The function definitions at or below `root` with some of `offsets`
+/// (in order) strictly inside them, into `found`; offsets where one
+/// starts, into `at_a_start`. Without recursion: a deep tree (a long
+/// chain of operators) would take as deep a stack.
+fn gather_functions<'t>(
+    root: Node<'t>,
+    offsets: &[usize],
+    found: &mut Vec<Node<'t>>,
+    at_a_start: &mut Vec<usize>,
+) {
+    // Nodes to look into, each with the offsets in it: from its start to
+    // before its end.
+    let mut pending = vec![(root, offsets)];
+    while let Some((node, offsets)) = pending.pop() {
+        if node.kind_name() == "function_definition" {
+            let start = node.start_byte();
+            if offsets.first() == Some(&start) {
+                at_a_start.push(start);
+            }
+            if offsets.iter().any(|&at| at > start) {
+                found.push(node);
+            }
+        }
+        let mut rest = offsets;
+        while let Some(&first) = rest.first() {
+            // The first child ending past the offset; the offsets before
+            // its start lie between children, in none of them.
+            let Some(child) = node.first_child_for_byte(first) else {
+                break;
+            };
+            let before = rest.partition_point(|&at| at < child.start_byte());
+            let within = rest.partition_point(|&at| at < child.end_byte());
+            if within > before {
+                pending.push((child, &rest[before..within]));
+            }
+            rest = &rest[within.max(1)..];
+        }
+    }
+}
+
 /// The outermost error and missing nodes at or below `node`, in order.
 fn errors_in(node: Node) -> Vec<Node> {
     fn collect<'t>(node: Node<'t>, errors: &mut Vec<Node<'t>>) {
@@ -716,6 +771,68 @@ fn braces_closed(body: Node) -> bool {
 mod tests {
     use super::*;
     use crate::language::Language;
+
+    #[test]
+    fn the_functions_around_any_offsets_are_those_around_each() {
+        // Every offset of every C and C++ program of the corpus, parsed
+        // whole and with a syntax error cut into it: functions in
+        // namespaces and classes, their starts and ends, offsets between
+        // them and inside broken code.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let mut files = 0;
+        for dir in ["c", "cxx", "kernels", "bench", "regions"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                let language = match path.extension().and_then(|e| e.to_str()) {
+                    Some("c") => Language::C,
+                    Some("cpp") => Language::Cpp,
+                    _ => continue,
+                };
+                let text = std::fs::read_to_string(&path).unwrap();
+                let half = (0..=text.len() / 2)
+                    .rev()
+                    .find(|&i| text.is_char_boundary(i))
+                    .unwrap();
+                let broken = format!("{}{{ int (; }}\n{}", &text[..half], &text[half..]);
+                for text in [&text, &broken] {
+                    let file = SourceFile::new("around", text.as_bytes().to_vec(), language);
+                    let prepared = Prepared::whatever_it_holds(&file, None);
+                    let masked = prepared.whole_masked();
+                    let tree = super::super::parse::parse(&file, &masked, &[], &[]);
+                    let nodes = Nodes::new(tree.root_node());
+                    let syntax = TreeSitterSyntax {
+                        file: &file,
+                        masked: &masked,
+                        nodes: &nodes,
+                        prepared: &prepared,
+                    };
+                    let spans = |functions: Vec<Node>| {
+                        let mut spans: Vec<Span> =
+                            functions.iter().map(|f| f.byte_range()).collect();
+                        spans.sort_unstable_by_key(|s| (s.start, s.end));
+                        spans.dedup();
+                        spans
+                    };
+                    let offsets: Vec<usize> = (0..=text.len()).collect();
+                    // All offsets at once, and each alone.
+                    for offsets in std::iter::once(&offsets[..]).chain(offsets.chunks(1)) {
+                        let each = (offsets.iter())
+                            .flat_map(|&at| syntax.functions_around(at..at))
+                            .collect();
+                        assert_eq!(
+                            spans(syntax.functions_around_any(offsets)),
+                            spans(each),
+                            "{} at {:?}",
+                            path.display(),
+                            offsets.first()
+                        );
+                    }
+                }
+                files += 1;
+            }
+        }
+        assert!(files > 40, "{files} programs");
+    }
 
     /// The jumps and labels of every function of `text`, as found by
     /// their keywords and as a walk over every node finds them.
