@@ -795,38 +795,29 @@ mod tests {
                     .unwrap();
                 let broken = format!("{}{{ int (; }}\n{}", &text[..half], &text[half..]);
                 for text in [&text, &broken] {
-                    let file = SourceFile::new("around", text.as_bytes().to_vec(), language);
-                    let prepared = Prepared::whatever_it_holds(&file, None);
-                    let masked = prepared.whole_masked();
-                    let tree = super::super::parse::parse(&file, &masked, &[], &[]);
-                    let nodes = Nodes::new(tree.root_node());
-                    let syntax = TreeSitterSyntax {
-                        file: &file,
-                        masked: &masked,
-                        nodes: &nodes,
-                        prepared: &prepared,
-                    };
-                    let spans = |functions: Vec<Node>| {
-                        let mut spans: Vec<Span> =
-                            functions.iter().map(|f| f.byte_range()).collect();
-                        spans.sort_unstable_by_key(|s| (s.start, s.end));
-                        spans.dedup();
-                        spans
-                    };
-                    let offsets: Vec<usize> = (0..=text.len()).collect();
-                    // All offsets at once, and each alone.
-                    for offsets in std::iter::once(&offsets[..]).chain(offsets.chunks(1)) {
-                        let each = (offsets.iter())
-                            .flat_map(|&at| syntax.functions_around(at..at))
-                            .collect();
-                        assert_eq!(
-                            spans(syntax.functions_around_any(offsets)),
-                            spans(each),
-                            "{} at {:?}",
-                            path.display(),
-                            offsets.first()
-                        );
-                    }
+                    read_whole(text, language, |syntax, _| {
+                        let spans = |functions: Vec<Node>| {
+                            let mut spans: Vec<Span> =
+                                functions.iter().map(|f| f.byte_range()).collect();
+                            spans.sort_unstable_by_key(|s| (s.start, s.end));
+                            spans.dedup();
+                            spans
+                        };
+                        let offsets: Vec<usize> = (0..=text.len()).collect();
+                        // All offsets at once, and each alone.
+                        for offsets in std::iter::once(&offsets[..]).chain(offsets.chunks(1)) {
+                            let each = (offsets.iter())
+                                .flat_map(|&at| syntax.functions_around(at..at))
+                                .collect();
+                            assert_eq!(
+                                spans(syntax.functions_around_any(offsets)),
+                                spans(each),
+                                "{} at {:?}",
+                                path.display(),
+                                offsets.first()
+                            );
+                        }
+                    });
                 }
                 files += 1;
             }
@@ -834,10 +825,13 @@ mod tests {
         assert!(files > 40, "{files} programs");
     }
 
-    /// The jumps and labels of every function of `text`, as found by
-    /// their keywords and as a walk over every node finds them.
-    fn jumps_both_ways(text: &str, language: Language) -> Vec<(Vec<Span>, Vec<Span>)> {
-        let file = SourceFile::new("jumps", text.as_bytes().to_vec(), language);
+    /// `read` of the syntax of `text`, parsed whole, and its root.
+    fn read_whole<R>(
+        text: &str,
+        language: Language,
+        read: impl FnOnce(&TreeSitterSyntax, Node) -> R,
+    ) -> R {
+        let file = SourceFile::new("whole", text.as_bytes().to_vec(), language);
         let prepared = Prepared::whatever_it_holds(&file, None);
         let masked = prepared.whole_masked();
         let tree = super::super::parse::parse(&file, &masked, &[], &[]);
@@ -848,8 +842,20 @@ mod tests {
             nodes: &nodes,
             prepared: &prepared,
         };
+        read(&syntax, tree.root_node())
+    }
+
+    /// The jumps and labels of every function of `text`, as found by
+    /// their keywords and as a walk over every node finds them.
+    fn jumps_both_ways(text: &str, language: Language) -> Vec<(Vec<Span>, Vec<Span>)> {
+        read_whole(text, language, |syntax, root| {
+            jumps_of_functions(syntax, root)
+        })
+    }
+
+    fn jumps_of_functions(syntax: &TreeSitterSyntax, root: Node) -> Vec<(Vec<Span>, Vec<Span>)> {
         let mut functions = Vec::new();
-        syntax.walk(tree.root_node(), |n| {
+        syntax.walk(root, |n| {
             if syntax.kind(n) == Kind::Function {
                 functions.push(n);
             }
