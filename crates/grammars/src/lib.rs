@@ -45,10 +45,6 @@ pub const CPP: LanguageFn = compiled::CPP;
 /// The Fortran grammar of `tree-sitter-fortran`.
 pub const FORTRAN: LanguageFn = compiled::FORTRAN;
 
-/// Whether the grammars were compiled by this crate, with the optimizer
-/// on, rather than taken from the grammar crates' builds.
-pub const COMPILED_HERE: bool = cfg!(pomp_grammars_compiled);
-
 /// A tree-sitter parser for one grammar. Its trees are the `tree-sitter`
 /// crate's [`tree_sitter::Tree`]s, read with that crate as any other.
 ///
