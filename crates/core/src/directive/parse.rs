@@ -681,8 +681,8 @@ pub(super) fn similar_clause<'t>(
     let t = table();
     t.clauses_of(spec)
         .into_iter()
-        .filter(|c| t.clause(c).is_some_and(|c| c.is_for(language)))
         .filter_map(|c| Some((near_miss(name, c)?, c)))
+        .filter(|(_, c)| t.clause(c).is_some_and(|c| c.is_for(language)))
         .min()
 }
 
@@ -692,6 +692,12 @@ pub(super) fn similar_clause<'t>(
 /// as one edit.
 pub(super) fn near_miss(written: &str, target: &str) -> Option<usize> {
     let most = (target.len() / 3).max(1);
+    // An edit changes the length by one character at most: an unknown
+    // clause (a macro a code base writes on every directive) is compared
+    // with every clause of its directive, and most differ in length.
+    if written.chars().count().abs_diff(target.chars().count()) > most {
+        return None;
+    }
     // Each edit but a swap changes by one how often some character occurs,
     // so the counts bound the distance from below, cheaply: most names
     // are not compared further.
