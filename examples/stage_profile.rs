@@ -10,7 +10,8 @@
 //! ```
 //!
 //! `stage_profile inputs DIR` writes the dense C, C++ and kernel inputs of
-//! `benches/instrument.rs` to `DIR`, to time other tools on them, and the
+//! `benches/instrument.rs` to `DIR`, to time other tools on them, the
+//! kernels again with user regions (`kernels_regions.c`), and the
 //! 10,000-line file of `benches/lsp.rs`.
 //!
 //! `stage_profile times FILE...` prints the wall time of each stage on
@@ -310,6 +311,11 @@ fn main() {
             std::fs::write(dir.join("dense.c"), dense_file(4 << 20)).unwrap();
             std::fs::write(dir.join("dense.cpp"), proxy_app::proxy_app(4 << 20)).unwrap();
             std::fs::write(dir.join("kernels.c"), c_kernels::c_kernels(4 << 20)).unwrap();
+            std::fs::write(
+                dir.join("kernels_regions.c"),
+                c_kernels::c_kernels_in_user_regions(4 << 20),
+            )
+            .unwrap();
             std::fs::write(dir.join("ten_thousand.c"), ten_thousand_lines()).unwrap();
         }
         "times" => {

@@ -4,8 +4,10 @@
 //! and released outside the parallel regions, comments and strings. It is
 //! valid C (`gcc -fopenmp -fsyntax-only` accepts it).
 
-/// One module: a field type, serial helpers and two kernels.
-fn module(k: usize) -> String {
+/// One module: a field type, serial helpers and two kernels; with
+/// `user_region`, the work of the first kernel is measured as a user
+/// region (`#pragma pomp inst begin`/`end`), which no jump leaves.
+fn module(k: usize, user_region: bool) -> String {
     let mut out = format!(
         r#"
 /* ------------------------------------------------------------------------
@@ -46,6 +48,9 @@ static double update_{k}(field_{k} *f, const double *g, omp_lock_t *lock, double
     double total = 0.0;
 "#
     );
+    if user_region {
+        out.push_str(&format!("#pragma pomp inst begin(update_{k})\n"));
+    }
     for step in 0..24 {
         out.push_str(&format!(
             "    for (int i = 1; i < f->length - 1; i++) {{\n\
@@ -55,20 +60,26 @@ static double update_{k}(field_{k} *f, const double *g, omp_lock_t *lock, double
              \x20   }}\n"
         ));
     }
-    out.push_str(&format!(
+    out.push_str(
         r#"#if 0
     /* An older update, kept for reference, unbalanced as disabled code
        may be. */
-    for (int i = 0; i < f->length; i++) {{
+    for (int i = 0; i < f->length; i++) {
 #endif
     omp_set_lock(lock);
     *log += total * threads;
     omp_unset_lock(lock);
 #pragma omp parallel for reduction(+ : total) schedule(static)
-    for (int i = 0; i < f->length; i++) {{
+    for (int i = 0; i < f->length; i++) {
         total += f->values[i] * g[i];
-    }}
-    return total;
+    }
+"#,
+    );
+    if user_region {
+        out.push_str(&format!("#pragma pomp inst end(update_{k})\n"));
+    }
+    out.push_str(&format!(
+        r#"    return total;
 }}
 
 static void exchange_{k}(field_{k} *f, omp_lock_t *lock, long *visits)
@@ -99,10 +110,21 @@ static void exchange_{k}(field_{k} *f, omp_lock_t *lock, long *visits)
 
 /// Modules until the source has about `target` bytes.
 pub fn c_kernels(target: usize) -> Vec<u8> {
+    modules(target, false)
+}
+
+/// [`c_kernels`] with the work of each module's first kernel in a user
+/// region, as code measured by hand marks its phases.
+#[allow(dead_code)]
+pub fn c_kernels_in_user_regions(target: usize) -> Vec<u8> {
+    modules(target, true)
+}
+
+fn modules(target: usize, user_regions: bool) -> Vec<u8> {
     let mut out = String::from("#include <stdio.h>\n#include <omp.h>\n");
     let mut k = 0;
     while out.len() < target {
-        out.push_str(&module(k));
+        out.push_str(&module(k, user_regions));
         k += 1;
     }
     out.into_bytes()
