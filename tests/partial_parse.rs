@@ -144,6 +144,22 @@ fn the_c_kernels_of_the_benchmark_read_the_same_in_pieces() {
     assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
 }
 
+/// User regions that no jump leaves cost no parse: the kernels with
+/// their work marked as user regions parse what the kernels alone do.
+#[test]
+fn user_regions_without_jumps_cost_no_parse() {
+    let parsed = |bytes: Vec<u8>| {
+        let file = SourceFile::new("kernels.c", bytes, Language::C);
+        assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+        let before = Parsed::so_far();
+        TreeSitterC::default().read_telling_extent(&file);
+        Parsed::so_far().bytes - before.bytes
+    };
+    let alone = parsed(c_kernels::c_kernels(100_000));
+    let in_regions = parsed(c_kernels::c_kernels_in_user_regions(100_000));
+    assert_eq!(in_regions, alone);
+}
+
 /// Functions the grammar reads with a syntax error (a restrict keyword a
 /// macro spells in a head and in a body, a try block whose handler a macro
 /// writes) are read between their neighbours, not by a parse of the whole

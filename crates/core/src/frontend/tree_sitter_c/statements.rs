@@ -14,10 +14,11 @@
 //! two braces ([`Owned::read`]), as a function without directives is read
 //! as nothing. Directives' own lines, blanks once masked, are not read at
 //! all. Jumps matter only in pomp's user regions, which they may leave:
-//! the statements at the top of the body that hold a region, or lie
-//! between its `inst begin` and `inst end`, are read whole. So is the
-//! statement at the top that holds a directive inside a lambda, a local
-//! class or an initializer, where no statement of a block begins.
+//! where a region's text names a jump, the statements at the top of the
+//! body that hold a region, or lie between its `inst begin` and `inst
+//! end`, are read whole. So is the statement at the top that holds a
+//! directive inside a lambda, a local class or an initializer, where no
+//! statement of a block begins.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
@@ -41,6 +42,10 @@ use crate::frontend::lexical::scan::{LineKind, RawKind};
 use crate::language::c::lex::{self, TokenKind, Tokens};
 use crate::source::Span;
 use std::collections::HashMap;
+
+/// The keywords of the statements that leave a block, but for `goto`:
+/// what a user region's statements are read for.
+const JUMPS: &[&[u8]] = &[b"return", b"co_return", b"break", b"continue"];
 
 /// What the grammar reads of a function around its directives: a
 /// statement a directive (or several nested ones) applies to, the whole
@@ -205,6 +210,14 @@ pub(super) fn owned(
         let last = region_lines.last().unwrap_or(first);
         first.start..last.end
     });
+    // A user region's statements are read for the jumps that may leave
+    // it. Where the regions name none, and the function has no
+    // conditional line (which makes the whole function read), they are
+    // read as the rest of the function is: a region around a large loop
+    // nest costs its directives' statements only. (A `goto` needs a
+    // label, which the scan does not end: its function is read whole.)
+    let regions = regions
+        .filter(|regions| !tokens.lines.is_empty() || tokens.names_any(regions, masked, JUMPS));
     // Found once, for the directives and user regions that need them.
     let top = std::cell::OnceCell::new();
     let top_statements = || top.get_or_init(|| tokens.top_statements()).as_deref();
@@ -224,7 +237,9 @@ pub(super) fn owned(
         match parsed.directive.role() {
             None => {}
             // Read below, with every statement they may be left from.
-            Some(Role::UserRegionBegin | Role::UserRegionEnd) => continue,
+            Some(Role::UserRegionBegin | Role::UserRegionEnd) if regions.is_some() => continue,
+            // Else as any directive that owns no statement.
+            Some(Role::UserRegionBegin | Role::UserRegionEnd) => {}
             Some(_) => return None,
         }
         if owned.last().is_some_and(|o| d.span.start < o.range.end) {
@@ -940,6 +955,14 @@ impl BodyTokens {
         true
     }
 
+    /// Whether a word of `within` is one of `words`.
+    fn names_any(&self, within: &Span, masked: &[u8], words: &[&[u8]]) -> bool {
+        let from = self.list.partition_point(|t| t.span.start < within.start);
+        (self.list[from..].iter())
+            .take_while(|t| t.span.end <= within.end)
+            .any(|t| t.kind == TokenKind::Word && words.contains(&&masked[t.span.clone()]))
+    }
+
     /// The first token at or after `offset`.
     fn first_at(&self, offset: usize) -> Option<usize> {
         let at = self.list.partition_point(|t| t.span.start < offset);
@@ -1396,11 +1419,15 @@ mod tests {
                       #pragma omp parallel\n\
                       {\n\
                       #pragma pomp inst begin(r)\n\
-                      if (n) { a(); }\n\
+                      for (;;) { if (n) { a(); break; } }\n\
                       #pragma pomp inst end(r)\n\
                       }\n\
                       }\n";
-        assert!(read_of_function(inside, "").contains("if (n) { a(); }"));
+        let read = read_of_function(inside, "");
+        assert!(
+            read.contains("for (;;) { if (n) { a(); break; } }"),
+            "{read}"
+        );
         // A region whose lines stand at the top: its statements are read
         // whole too.
         let around = "void w(int n)\n{\n\
@@ -1412,6 +1439,50 @@ mod tests {
         // A `goto` may land anywhere in its function, which is read whole.
         let jumping = text.replace("break;", "goto out;");
         assert_eq!(owned_of_function(&jumping, ""), None);
+    }
+
+    #[test]
+    fn user_regions_that_name_no_jump_are_read_as_the_rest_of_the_function() {
+        let text = "void u(int n)\n{\n\
+                    #pragma pomp inst begin(r)\n\
+                    for (int i = 0; i < n; i++) { if (i) { a(i); } }\n\
+                    #pragma omp parallel\n\
+                    { if (n) { b(); } }\n\
+                    #pragma pomp inst end(r)\n\
+                    after();\n\
+                    }\n";
+        // The directive's block alone, as its braces: no jump can leave
+        // the region.
+        assert_eq!(read_of_function(text, ""), "{…}");
+        // A jump in the region: every statement and block in it is read.
+        for jump in ["break;", "continue;", "return;"] {
+            let read = read_of_function(&text.replace("a(i);", jump), "");
+            assert!(
+                read.contains(&format!("{{ if (i) {{ {jump} }} }}")),
+                "{read}"
+            );
+            assert!(read.contains("{ if (n) { b(); } }"), "{read}");
+        }
+        // A `goto` or a conditional line anywhere in the function: it is
+        // read whole, as before.
+        let goto = text.replace("after();", "if (n) { goto out; }\n{ out: after(); }");
+        assert_eq!(owned_of_function(&goto, ""), None);
+        let conditional = text.replace("after();", "#if USE_MPI\nafter();\n#endif");
+        assert_eq!(owned_of_function(&conditional, ""), None);
+        // In a lambda, a region's lines are read as a directive's there:
+        // with the statement at the top that holds them, which tells the
+        // function they are in.
+        let lambda = "void v(int n)\n{\n\
+                      before();\n\
+                      auto f = [&]() {\n\
+                      #pragma pomp inst begin(r)\n\
+                      b();\n\
+                      #pragma pomp inst end(r)\n\
+                      };\n\
+                      after();\n\
+                      }\n";
+        let read = read_of_function_in(lambda, "", crate::language::Language::Cpp);
+        assert_eq!(read, "auto f = [&]() {\n…\nb();\n…\n};");
     }
 
     #[test]
