@@ -36,16 +36,12 @@
 
 use super::nodes::{ByName, Nodes};
 use super::prepare::Prepared;
-use super::syntax::highest_statement_at;
+use super::syntax::{highest_statement_at, JUMP_KEYWORDS};
 use crate::directive::{Association, Role};
 use crate::frontend::lexical::scan::{LineKind, RawKind};
 use crate::language::c::lex::{self, TokenKind, Tokens};
 use crate::source::Span;
 use std::collections::HashMap;
-
-/// The keywords of the statements that leave a block, but for `goto`:
-/// what a user region's statements are read for.
-const JUMPS: &[&[u8]] = &[b"return", b"co_return", b"break", b"continue"];
 
 /// What the grammar reads of a function around its directives: a
 /// statement a directive (or several nested ones) applies to, the whole
@@ -214,10 +210,10 @@ pub(super) fn owned(
     // it. Where the regions name none, and the function has no
     // conditional line (which makes the whole function read), they are
     // read as the rest of the function is: a region around a large loop
-    // nest costs its directives' statements only. (A `goto` needs a
-    // label, which the scan does not end: its function is read whole.)
-    let regions = regions
-        .filter(|regions| !tokens.lines.is_empty() || tokens.names_any(regions, masked, JUMPS));
+    // nest costs its directives' statements only.
+    let regions = regions.filter(|regions| {
+        !tokens.lines.is_empty() || names_any(tokens.within(regions), masked, &JUMP_KEYWORDS)
+    });
     // Found once, for the directives and user regions that need them.
     let top = std::cell::OnceCell::new();
     let top_statements = || top.get_or_init(|| tokens.top_statements()).as_deref();
@@ -417,10 +413,21 @@ struct Search {
     budget: usize,
 }
 
+/// Whether one of `tokens` is a word among `words`.
+fn names_any(tokens: &[lex::Token], masked: &[u8], words: &[&str]) -> bool {
+    (tokens.iter())
+        .filter(|t| t.kind == TokenKind::Word)
+        .any(|t| {
+            words
+                .iter()
+                .any(|w| w.as_bytes() == &masked[t.span.clone()])
+        })
+}
+
 /// The tokens of a function body, with what the scan of the statements
 /// needs to know about each.
 struct BodyTokens {
-    list: Vec<crate::language::c::lex::Token>,
+    list: Vec<lex::Token>,
     words: Vec<Word>,
     /// Whether the token stands directly in a statement block: every
     /// brace around it opens one, and no parenthesis or bracket is open.
@@ -522,7 +529,7 @@ impl BodyTokens {
         // About one token in four bytes of code: growing the lists from
         // nothing copied them over and over.
         let expected = inside.len() / 4;
-        let mut list: Vec<crate::language::c::lex::Token> = Vec::with_capacity(expected);
+        let mut list: Vec<lex::Token> = Vec::with_capacity(expected);
         let mut words = Vec::with_capacity(expected);
         let mut at_block_level = Vec::with_capacity(expected);
         let mut closes = Vec::with_capacity(expected);
@@ -705,13 +712,10 @@ impl BodyTokens {
         regions: &Span,
         masked: &[u8],
     ) -> Option<Option<Owned>> {
-        let goto = |t: &crate::language::c::lex::Token| {
-            t.kind == TokenKind::Word && masked[t.span.clone()] == *b"goto"
-        };
         // Conditional lines the grammar reads make each configuration
         // read the function, and one that fails leaves the regions
         // without the function they are in, in the whole parse too.
-        if !self.lines.is_empty() || self.list.iter().any(goto) {
+        if !self.lines.is_empty() || names_any(&self.list, masked, &["goto"]) {
             return None;
         }
         Some(self.top_statements_over(top, regions))
@@ -955,12 +959,11 @@ impl BodyTokens {
         true
     }
 
-    /// Whether a word of `within` is one of `words`.
-    fn names_any(&self, within: &Span, masked: &[u8], words: &[&[u8]]) -> bool {
-        let from = self.list.partition_point(|t| t.span.start < within.start);
-        (self.list[from..].iter())
-            .take_while(|t| t.span.end <= within.end)
-            .any(|t| t.kind == TokenKind::Word && words.contains(&&masked[t.span.clone()]))
+    /// The tokens that lie within `span`.
+    fn within(&self, span: &Span) -> &[lex::Token] {
+        let from = self.list.partition_point(|t| t.span.start < span.start);
+        let to = self.list.partition_point(|t| t.span.end <= span.end);
+        &self.list[from..to.max(from)]
     }
 
     /// The first token at or after `offset`.

@@ -360,8 +360,8 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         if root.has_error() || words("goto").next().is_some() {
             return walked_jumps(self, root, visit);
         }
-        let mut keywords: Vec<(usize, &str)> = ["return", "co_return", "break", "continue"]
-            .into_iter()
+        let mut keywords: Vec<(usize, &str)> = (JUMP_KEYWORDS.into_iter())
+            .filter(|&keyword| keyword != "goto")
             .flat_map(words)
             .collect();
         keywords.sort_unstable();
@@ -652,6 +652,10 @@ impl<'a> TreeSitterSyntax<'a> {
     }
 }
 
+/// The keywords that begin the statements that leave a block: what a
+/// user region's exits are found by.
+pub(super) const JUMP_KEYWORDS: [&str; 5] = ["goto", "return", "co_return", "break", "continue"];
+
 /// The outermost statement that starts exactly at `start`.
 pub(super) fn highest_statement_at<'t>(
     nodes: &Nodes<'t>,
@@ -750,10 +754,7 @@ fn hides_lock_call_or_jump(
         .filter(|t| t.kind == crate::language::c::lex::TokenKind::Word)
         .any(|t| {
             let word = &text[t.span];
-            let jump = matches!(
-                word,
-                b"return" | b"break" | b"continue" | b"goto" | b"co_return"
-            );
+            let jump = JUMP_KEYWORDS.iter().any(|k| k.as_bytes() == word);
             (jump && jumps_matter) || (word.starts_with(b"omp_") && word.ends_with(b"_lock"))
         })
 }
