@@ -287,7 +287,11 @@ mod generated {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // 64 programs each run; PROPTEST_CASES asks for more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn generated_c_reads_the_same_in_pieces(text in generated::c_file()) {
@@ -671,4 +675,35 @@ fn read_counting_parses(file: &SourceFile) -> (ParseExtent, Parsed) {
         bytes: after.bytes - before.bytes,
     };
     (extent, parsed)
+}
+
+#[test]
+fn syntax_errors_in_loop_headers_and_bodies_read_the_same_in_pieces() {
+    // The tests, steps and bodies of loops that pieces leave unread must
+    // hold no error the parse of the whole file would report.
+    let headers = [
+        "i = 0; i < n; i++",
+        "i = 0; i < n x; i++",
+        "i = 0; i < n; i++ +",
+        "i = 0; i <; i++",
+        "i = 0; i < n; x y",
+        "i = 0; i < n; i--i",
+        "i = 0; i<:n; i++",
+        "i = 0; i < sizeof; i++",
+        "i = 0; f(i,); i++",
+        "i = 0; a[]; i++",
+        "i = 0; (i) < n; i->",
+    ];
+    let bodies = ["a[i] = i;", "x a[i] = i;", "a[i] = ;", "a[i] = i +;", "a.;"];
+    for header in headers {
+        for body in bodies {
+            let text = format!(
+                "void f(int n, int *a)\n{{\n  int i;\n#pragma omp parallel for\n  for ({header})\n    {body}\n}}\n"
+            );
+            for (name, language) in [("loop.c", Language::C), ("loop.cpp", Language::Cpp)] {
+                let file = SourceFile::new(name, text.clone().into_bytes(), language);
+                assert_same_both_ways(&file);
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@
 //! (empty nodes, a position on a boundary), the lookup starts at the root
 //! as before, so the answers are always tree-sitter's.
 
+use rustc_hash::FxHashSet;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node};
 
@@ -105,6 +106,185 @@ impl<'t> ByName<'t> for Node<'t> {
             None => self.child_by_field_name(name),
         }
     }
+}
+
+/// Every word the C and C++ grammars spell out (their rules' strings):
+/// keywords, and the names of types and constants the grammars read as
+/// tokens of their own (`int`, `size_t`, `this`, `NULL`), which no name
+/// in an expression may be.
+const GRAMMAR_WORDS: &[&str] = &[
+    "FALSE",
+    "NULL",
+    "TRUE",
+    "_Alignas",
+    "_Alignof",
+    "_Atomic",
+    "_Generic",
+    "_Nonnull",
+    "_Noreturn",
+    "__alignof",
+    "__alignof__",
+    "__asm",
+    "__asm__",
+    "__attribute",
+    "__attribute__",
+    "__based",
+    "__cdecl",
+    "__clrcall",
+    "__declspec",
+    "__except",
+    "__extension__",
+    "__fastcall",
+    "__finally",
+    "__forceinline",
+    "__inline",
+    "__inline__",
+    "__leave",
+    "__restrict",
+    "__restrict__",
+    "__sptr",
+    "__stdcall",
+    "__thiscall",
+    "__thread",
+    "__try",
+    "__unaligned",
+    "__uptr",
+    "__vectorcall",
+    "__volatile__",
+    "_alignof",
+    "_unaligned",
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char16_t",
+    "char32_t",
+    "char64_t",
+    "char8_t",
+    "charptr_t",
+    "class",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "continue",
+    "decltype",
+    "default",
+    "defined",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "extern",
+    "false",
+    "final",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "int8_t",
+    "intptr_t",
+    "long",
+    "max_align_t",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "noreturn",
+    "not",
+    "not_eq",
+    "nullptr",
+    "nullptr_t",
+    "offsetof",
+    "operator",
+    "or",
+    "or_eq",
+    "override",
+    "private",
+    "protected",
+    "ptrdiff_t",
+    "public",
+    "register",
+    "requires",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "size_t",
+    "sizeof",
+    "ssize_t",
+    "static",
+    "static_assert",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "uint8_t",
+    "uintptr_t",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+    "xor",
+    "xor_eq",
+];
+
+/// Whether the grammar of C (or C++, with `cplusplus`) may read `word` as
+/// something other than a name: a word its rules spell out, or a token
+/// it names by its text. Either grammar's words count for both.
+pub(super) fn is_keyword(word: &[u8], cplusplus: bool) -> bool {
+    static KEYWORDS: OnceLock<[FxHashSet<&'static [u8]>; 2]> = OnceLock::new();
+    let keywords = KEYWORDS.get_or_init(|| {
+        [pomp_grammars::C, pomp_grammars::CPP].map(|grammar| {
+            let language: Language = grammar.into();
+            let tokens = (0..language.node_kind_count())
+                .filter_map(|id| u16::try_from(id).ok())
+                .filter(|&id| !language.node_kind_is_named(id))
+                .filter_map(|id| language.node_kind_for_id(id))
+                .map(str::as_bytes)
+                .filter(|kind| {
+                    !kind.is_empty() && kind.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                });
+            tokens
+                .chain(GRAMMAR_WORDS.iter().map(|word| word.as_bytes()))
+                .collect()
+        })
+    });
+    keywords[usize::from(cplusplus)].contains(word)
 }
 
 pub(super) struct Nodes<'t> {

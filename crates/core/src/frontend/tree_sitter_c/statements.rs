@@ -12,7 +12,10 @@
 //! loop nests and the statements of a `sections` block, which make its
 //! first section: a brace block that holds none of them is read as its
 //! two braces ([`Owned::read`]), as a function without directives is read
-//! as nothing. Directives' own lines, blanks once masked, are not read at
+//! as nothing. Of a loop, the test and the step are not read either, nor
+//! a body that is one expression, where the scan can tell each is a plain
+//! expression the grammar reads without error: the grammar sees
+//! `for (int i = 0;;) ;`, the same loop with the same ends. Directives' own lines, blanks once masked, are not read at
 //! all. Jumps matter only in pomp's user regions, which they may leave:
 //! where a region's text names a jump, the statements at the top of the
 //! body that hold a region, or lie between its `inst begin` and `inst
@@ -353,18 +356,37 @@ pub(super) fn owned(
             .take_while(|d| d.span.end <= kept.range.end)
             .map(|d| d.span.clone())
             .collect();
+        // The statements of the directives inside are read.
+        let owned_by_nested: Vec<usize> = (kept.skipped.iter())
+            .filter_map(|directive| tokens.first_at(directive.end))
+            .map(|first| tokens.list[first].span.start)
+            .collect();
         // A jump in a user region may leave it, and must then close it:
         // where a region lies, every block is read.
         let in_regions = (regions.as_ref())
             .is_some_and(|r| kept.range.start < r.end && r.start < kept.range.end);
+        let first = tokens
+            .first_at(kept.range.start)
+            .unwrap_or(tokens.list.len());
+        let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
         if !in_regions {
-            let first = tokens
-                .first_at(kept.range.start)
-                .unwrap_or(tokens.list.len());
-            let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
             // The blocks hold no directive: they lie between the lines.
             kept.skipped
                 .extend(tokens.hollows(first..past, nests_continue, read_inside));
+            kept.skipped.sort_unstable_by_key(|s| s.start);
+        }
+        let checked = |at: usize| {
+            owned_by_nested.contains(&at) || (kept.checks.iter()).any(|c| c.extent.start == at)
+        };
+        let mut unread = tokens.loop_tests(first..past, masked, read_inside);
+        unread.extend(tokens.plain_loop_bodies(first..past, masked, read_inside, checked));
+        let hollow = |span: &Span| {
+            let at = kept.skipped.partition_point(|s| s.end <= span.start);
+            kept.skipped.get(at).is_some_and(|s| s.start < span.end)
+        };
+        unread.retain(|span| !hollow(span));
+        if !unread.is_empty() {
+            kept.skipped.extend(unread);
             kept.skipped.sort_unstable_by_key(|s| s.start);
         }
     }
@@ -423,6 +445,24 @@ fn names_any(tokens: &[lex::Token], masked: &[u8], words: &[&str]) -> bool {
                 .any(|w| w.as_bytes() == &masked[t.span.clone()])
         })
 }
+
+/// The punctuators of C and C++ longer than a byte, which a compiler reads
+/// whole where their bytes touch (`a<-b` is `a < -b`, `a--b` no
+/// expression).
+const PUNCTUATORS: &[&[u8]] = &[
+    b"->", b"++", b"--", b"<<", b">>", b"<=", b">=", b"==", b"!=", b"&&", b"||", b"*=", b"/=",
+    b"%=", b"+=", b"-=", b"&=", b"^=", b"|=", b"##", b"<:", b":>", b"<%", b"%>", b"%:", b"::",
+    b".*", b"<<=", b">>=", b"->*", b"<=>", b"...",
+];
+
+/// The operators a plain expression may begin with.
+const PREFIX_OPERATORS: &[&str] = &["!", "~", "-", "+", "*", "&", "++", "--"];
+
+/// The operators that may join two plain expressions.
+const BINARY_OPERATORS: &[&str] = &[
+    "+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "^", "|", "&&",
+    "||", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=", ",",
+];
 
 /// The tokens of a function body, with what the scan of the statements
 /// needs to know about each.
@@ -914,6 +954,239 @@ impl BodyTokens {
             .collect()
     }
 
+    /// The test and the step of each `for (init; test; step)` header among
+    /// the tokens `within` (`i < n` and `++i`), each when it holds a
+    /// token, in order. Nothing of pomp reads them, and they cost the
+    /// grammar the most of a loop: in C++ a `<` may open a template's
+    /// arguments, and the parse follows both readings until one fails.
+    /// A header is taken only with both `;` at its top, no brace inside
+    /// (a lambda's body may hold anything) and nothing `read_inside` asks
+    /// for; the grammar then reads `for (init;;)`, the same loop with the
+    /// same extent.
+    fn loop_tests(
+        &self,
+        within: std::ops::Range<usize>,
+        masked: &[u8],
+        read_inside: impl Fn(&Span) -> bool,
+    ) -> Vec<Span> {
+        let mut found = Vec::new();
+        for at in within.clone() {
+            if self.words[at] != Word::For || self.punct(at + 1) != Some(b'(') {
+                continue;
+            }
+            let open = at + 1;
+            let close = self.closing[open] as usize;
+            if close <= open || close >= within.end {
+                continue;
+            }
+            let mut depth = 0usize;
+            let mut semicolons = Vec::new();
+            let mut braces = false;
+            for inside in open + 1..close {
+                match self.punct(inside) {
+                    Some(b'(' | b'[') => depth += 1,
+                    Some(b')' | b']') => depth -= 1,
+                    Some(b'{' | b'}') => braces = true,
+                    Some(b';') if depth == 0 => semicolons.push(inside),
+                    _ => {}
+                }
+            }
+            let &[test, step] = semicolons.as_slice() else {
+                continue;
+            };
+            if braces || read_inside(&self.inside(open, close)) {
+                continue;
+            }
+            if test + 1 < step && self.plain_expression(test + 1..step, masked) {
+                found.push(self.inside(test, step));
+            }
+            if step + 1 < close && self.plain_expression(step + 1..close, masked) {
+                found.push(self.inside(step, close));
+            }
+        }
+        found
+    }
+
+    /// The bodies of loops among the tokens `within` that are a plain
+    /// expression and nothing more (`for (...) sum += a[i];`), less their
+    /// `;`: the grammar then reads an empty statement in their place, with
+    /// the same end. Nothing of pomp reads them, and an expression costs
+    /// the grammar more than any other text. Kept are a statement that
+    /// `checked` begins with, and one holding what `read_inside` asks for.
+    fn plain_loop_bodies(
+        &self,
+        within: std::ops::Range<usize>,
+        masked: &[u8],
+        read_inside: impl Fn(&Span) -> bool,
+        checked: impl Fn(usize) -> bool,
+    ) -> Vec<Span> {
+        let mut found = Vec::new();
+        let mut at = within.start;
+        while at < within.end {
+            let first = at;
+            at += 1;
+            let body_of_for = (first.checked_sub(1))
+                .is_some_and(|header| self.closes[header] == Closes::Parentheses(Word::For));
+            if !body_of_for
+                || self.words[first] != Word::Other
+                || self
+                    .punct(first)
+                    .is_some_and(|b| matches!(b, b'{' | b'}' | b';'))
+                || !self.begins_statement(first)
+            {
+                continue;
+            }
+            let Some(past) = self.statement_end(first) else {
+                continue;
+            };
+            let tokens = &self.list[first..past];
+            if past > within.end
+                || past < first + 2
+                || checked(tokens[0].span.start)
+                || !self.plain_expression(first..past - 1, masked)
+            {
+                continue;
+            }
+            let unread = tokens[0].span.start..tokens[tokens.len() - 1].span.start;
+            if read_inside(&unread) {
+                continue;
+            }
+            found.push(unread);
+            at = past;
+        }
+        found
+    }
+
+    /// Whether the tokens `range` are an expression the grammar reads
+    /// without error wherever an expression may stand: names (no keyword
+    /// of the grammar) and decimal numbers, joined by the operators of C,
+    /// with calls, subscripts, members and parentheses. Text the grammar
+    /// is not given must be such: an error in it would be one the parse
+    /// of the whole file reports for the statement around it.
+    fn plain_expression(&self, range: std::ops::Range<usize>, masked: &[u8]) -> bool {
+        let end = range.end;
+        let mut at = range.start;
+        // The grammar assigns only to what an operator other than `*` has
+        // not made a value (`a[i] = x`, not `a++ = x` nor `a + b = x`):
+        // an assignment may follow only the first operand of each part a
+        // comma separates.
+        let mut first_operand = true;
+        loop {
+            let mut assignable = true;
+            while let Some((next, operator)) = self.operator(at, end, PREFIX_OPERATORS) {
+                assignable &= operator == "*";
+                at = next;
+            }
+            match self.list.get(at).filter(|_| at < end).map(|t| t.kind) {
+                Some(TokenKind::Word) if self.plain_operand(at, masked) => {
+                    // A number is no place to assign to.
+                    assignable &= self.plain_name(at, masked);
+                    at += 1;
+                }
+                Some(TokenKind::Punct(b'(')) => {
+                    let close = self.closing[at] as usize;
+                    if close >= end || !self.plain_expression(at + 1..close, masked) {
+                        return false;
+                    }
+                    at = close + 1;
+                }
+                _ => return false,
+            }
+            loop {
+                match self.punct(at).filter(|_| at < end) {
+                    Some(b'.') if at + 1 < end && self.plain_name(at + 1, masked) => at += 2,
+                    Some(b'[' | b'(') => {
+                        let close = self.closing[at] as usize;
+                        let empty_call = self.punct(at) == Some(b'(') && close == at + 1;
+                        if close >= end
+                            || !(empty_call || self.plain_expression(at + 1..close, masked))
+                        {
+                            return false;
+                        }
+                        at = close + 1;
+                    }
+                    _ => match self.operator(at, end, &["->", "++", "--"]) {
+                        Some((next, "->")) => {
+                            if !(next < end && self.plain_name(next, masked)) {
+                                return false;
+                            }
+                            at = next + 1;
+                        }
+                        Some((next, _)) => {
+                            assignable = false;
+                            at = next;
+                        }
+                        None => break,
+                    },
+                }
+            }
+            if at == end {
+                return true;
+            }
+            let Some((next, operator)) = self.operator(at, end, BINARY_OPERATORS) else {
+                return false;
+            };
+            let assigns = operator.ends_with('=') && !matches!(operator, "==" | "!=" | "<=" | ">=");
+            if assigns && !(first_operand && assignable) {
+                return false;
+            }
+            first_operand = operator == ",";
+            at = next;
+        }
+    }
+
+    /// Whether token `at` is a name or a decimal number.
+    fn plain_operand(&self, at: usize, masked: &[u8]) -> bool {
+        let word = &masked[self.list[at].span.clone()];
+        let number = |digits: &[u8]| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit);
+        self.plain_name(at, masked)
+            || match word.iter().position(|&b| b == b'.') {
+                Some(dot) => number(&word[..dot]) && number(&word[dot + 1..]),
+                None => number(word),
+            }
+    }
+
+    /// Whether token `at` is a name the grammar reads as one.
+    fn plain_name(&self, at: usize, masked: &[u8]) -> bool {
+        let token = &self.list[at];
+        let word = &masked[token.span.clone()];
+        token.kind == TokenKind::Word
+            && (word[0].is_ascii_alphabetic() || word[0] == b'_')
+            && !super::nodes::is_keyword(word, self.cplusplus)
+    }
+
+    /// Past the operator at token `at` (before `end`), and which it is,
+    /// when the longest punctuator the compiler reads there, from touching
+    /// punctuation, is one of `allowed`.
+    fn operator(
+        &self,
+        at: usize,
+        end: usize,
+        allowed: &[&'static str],
+    ) -> Option<(usize, &'static str)> {
+        let mut spelled = [0u8; 3];
+        let mut length = 0;
+        while length < 3 && at + length < end {
+            let Some(b) = self.punct(at + length) else {
+                break;
+            };
+            let touching = length == 0
+                || self.list[at + length - 1].span.end == self.list[at + length].span.start;
+            if !touching {
+                break;
+            }
+            spelled[length] = b;
+            length += 1;
+        }
+        let longest = (1..=length)
+            .rev()
+            .find(|&n| n == 1 || PUNCTUATORS.contains(&&spelled[..n]))?;
+        let operator = allowed
+            .iter()
+            .find(|operator| operator.as_bytes() == &spelled[..longest])?;
+        Some((at + longest, operator))
+    }
+
     /// The first `;` of the body that lies wholly in `within`.
     fn first_semicolon(&self, within: &Span) -> Option<&Span> {
         let first = self.list.partition_point(|t| t.span.start < within.start);
@@ -1380,13 +1653,158 @@ mod tests {
                     }\n";
         let read = read_of_function(text, "");
         // The collapsed nest continues in the outer loop's block.
-        assert!(read.contains("for (int j = 0; j < n; j++) {…}"), "{read}");
+        assert!(read.contains("for (int j = 0;…;…) {…}"), "{read}");
         // Another directive's block of the function is read alike.
         assert!(read.contains("{ for (;;) {…} }"), "{read}");
         let uncollapsed = text.replace(" collapse(2)", "");
         let read = read_of_function(&uncollapsed, "");
         assert!(!read.contains("for (int j"), "{read}");
         assert!(!read.contains("for (;;)"), "{read}");
+    }
+
+    /// Whether `text` is a plain expression to the scan, in C++ when
+    /// `cplusplus`.
+    fn plain(text: &str, cplusplus: bool) -> bool {
+        let tokens = BodyTokens::scan(text.as_bytes(), &[], 0..text.len(), cplusplus).unwrap();
+        tokens.plain_expression(0..tokens.list.len(), text.as_bytes())
+    }
+
+    #[test]
+    fn plain_expressions_are_names_and_numbers_joined_by_operators() {
+        for text in [
+            "i < n",
+            "e < mesh.elements",
+            "i < items.size()",
+            "++i",
+            "i++, j--",
+            "i += 2",
+            "p->next != last",
+            "a[i] = b[i] * (c + 2.5)",
+            "f(a, g(b), c[d])",
+            "!done && -x < ~y",
+            "*p = &q",
+            "(a) = b, c[i] += 2",
+            "i<-1",
+        ] {
+            assert!(plain(text, false) && plain(text, true), "{text}");
+        }
+        for text in [
+            "",
+            "n x",
+            "i <",
+            "i--i",
+            "a[]",
+            "f(a,)",
+            "(int)n",
+            "i < sizeof n",
+            "i < static_cast<int>(n)",
+            "i < std::size(v)",
+            "c ? a : b",
+            "a++ = b",
+            "a + b = c",
+            "a = b = c",
+            "10 = a",
+            "-a = b",
+            "s == \"x\"",
+            "i<:n",
+            "p->",
+            "a.",
+            "a.0",
+            "0x10",
+            "1e5",
+            "[&] { return n; }()",
+        ] {
+            assert!(!plain(text, true), "{text}");
+        }
+        // The grammars' words are no names, nor are the types and
+        // constants they read as tokens.
+        for word in ["this", "size_t", "int8_t", "NULL", "true", "static", "auto"] {
+            assert!(!plain(word, false) && !plain(word, true), "{word}");
+        }
+    }
+
+    proptest::proptest! {
+        /// What the scan takes for a plain expression the grammar reads
+        /// without error as a loop's test, a loop's step and a statement.
+        #[test]
+        fn plain_expressions_parse_without_error(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "b1", "_c", "10", "2.5", "int", "sizeof", "this", "size_t", "auto",
+                    "NULL", "true", "new", "static_cast", "end", "(", ")", "[", "]",
+                    ".", "->", "+", "-", "*", "&", "!", "~", "<", ">", "=", "|", "^", "%", "/",
+                    ",", ":", "?", "++", "--", "<<", "<=", "&&", "||", "+=", "<:", " ",
+                ]),
+                1..9,
+            ),
+            cplusplus in proptest::bool::ANY,
+        ) {
+            let expression = parts.concat();
+            // Comments the parts open would take the rest of the code.
+            if expression.contains("//") || expression.contains("/*") {
+                return Ok(());
+            }
+            let text = format!("{{ {expression} }}");
+            let Some(tokens) = BodyTokens::scan(text.as_bytes(), &[], 1..text.len() - 1, cplusplus)
+            else {
+                return Ok(());
+            };
+            if !tokens.plain_expression(0..tokens.list.len(), text.as_bytes()) {
+                return Ok(());
+            }
+            let grammar = match cplusplus {
+                true => pomp_grammars::CPP,
+                false => pomp_grammars::C,
+            };
+            for code in [
+                format!("void f(void) {{ for (;{expression};) ; }}"),
+                format!("void f(void) {{ for (;;{expression}) ; }}"),
+                format!("void f(void) {{ for (;;) {expression}; }}"),
+            ] {
+                let tree = pomp_grammars::Parser::new(grammar).parse(code.as_bytes(), &[], None);
+                proptest::prop_assert!(!tree.root_node().has_error(), "{code}");
+            }
+        }
+    }
+
+    #[test]
+    fn loop_tests_and_steps_are_not_read() {
+        let text = "void f(int n, omp_lock_t *l)\n{\n\
+                    #pragma omp parallel for\n\
+                    for (int i = 0; i < n && g(i, n); i += (n > 2 ? 2 : 1))\n\
+                    a(i);\n\
+                    #pragma omp parallel for\n\
+                    for (i = 0; ; )\n\
+                    b(i);\n\
+                    #pragma omp parallel for\n\
+                    for (int j = 0; j < n; j++) c(j);\n\
+                    #pragma omp parallel for\n\
+                    for (int k = 0; k < n; k++) d(k);\n\
+                    #pragma omp parallel\n\
+                    for (;omp_test_lock(l);) e();\n\
+                    }\n";
+        let read = read_of_function(text, "");
+        // A test or a step that is no plain expression is read.
+        assert!(
+            read.contains("for (int i = 0;…; i += (n > 2 ? 2 : 1))\n…;"),
+            "{read}"
+        );
+        // Nothing to leave out.
+        assert!(read.contains("for (i = 0; ; )"), "{read}");
+        assert!(read.contains("for (int j = 0;…;…) …;"), "{read}");
+        // A lock routine named in the test is read.
+        assert!(read.contains("for (;omp_test_lock(l);) …;"), "{read}");
+        let cxx = crate::language::Language::Cpp;
+        let lambda = text.replace("k < n;", "[&] { return k < n; }();");
+        let read = read_of_function_in(&lambda, "", cxx);
+        // A brace in the header keeps the header read.
+        assert!(
+            read.contains("for (int k = 0; [&] {…}(); k++) …;"),
+            "{read}"
+        );
+        let range = text.replace("int j = 0; j < n; j++", "int j : {1, 2}");
+        let read = read_of_function_in(&range, "", cxx);
+        assert!(read.contains("for (int j : {1, 2}) …;"), "{read}");
     }
 
     #[test]
