@@ -15,13 +15,14 @@
 //! as nothing. Of a loop, the test and the step are not read either, nor
 //! a body that is one expression, where the scan can tell each is a plain
 //! expression the grammar reads without error: the grammar sees
-//! `for (int i = 0;;) ;`, the same loop with the same ends. Directives' own lines, blanks once masked, are not read at
-//! all. Jumps matter only in pomp's user regions, which they may leave:
-//! where a region's text names a jump, the statements at the top of the
-//! body that hold a region, or lie between its `inst begin` and `inst
-//! end`, are read whole. So is the statement at the top that holds a
-//! directive inside a lambda, a local class or an initializer, where no
-//! statement of a block begins.
+//! `for (int i = 0;;) ;`, the same loop with the same ends. Directives'
+//! own lines, blanks once masked, are not read at all. Jumps matter only
+//! in pomp's user regions, which they may leave: where a region's text
+//! names a jump, the statements at the top of the body that hold a
+//! region, or lie between its `inst begin` and `inst end`, are read
+//! whole. So is the statement at the top that holds a directive inside a
+//! lambda, a local class or an initializer, where no statement of a block
+//! begins.
 //!
 //! A cheap token scan proposes each statement's extent; the parse must
 //! then agree with it exactly ([`Owned::agrees`]). The scan declines (and
