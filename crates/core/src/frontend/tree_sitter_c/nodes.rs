@@ -135,28 +135,32 @@ const GRAMMAR_WORDS: &[&str] = &[
     "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "xor_eq",
 ];
 
-/// Whether the grammar of C (or C++, with `cplusplus`) may read `word` as
-/// something other than a name: a word its rules spell out, or a token
-/// it names by its text. Either grammar's words count for both.
-pub(super) fn is_keyword(word: &[u8], cplusplus: bool) -> bool {
-    static KEYWORDS: OnceLock<[FxHashSet<&'static [u8]>; 2]> = OnceLock::new();
+/// Whether the grammar of C or of C++ may read `word` as something other
+/// than a name: a word either grammar's rules spell out, or a token either
+/// names by its text. A name of C that is a keyword of C++ counts too:
+/// such a name is only read by the grammar, never left out.
+pub(super) fn is_keyword(word: &[u8]) -> bool {
+    static KEYWORDS: OnceLock<FxHashSet<&'static [u8]>> = OnceLock::new();
     let keywords = KEYWORDS.get_or_init(|| {
-        [pomp_grammars::C, pomp_grammars::CPP].map(|grammar| {
-            let language: Language = grammar.into();
-            let tokens = (0..language.node_kind_count())
-                .filter_map(|id| u16::try_from(id).ok())
-                .filter(|&id| !language.node_kind_is_named(id))
-                .filter_map(|id| language.node_kind_for_id(id))
-                .map(str::as_bytes)
-                .filter(|kind| {
-                    !kind.is_empty() && kind.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-                });
-            tokens
-                .chain(GRAMMAR_WORDS.iter().map(|word| word.as_bytes()))
-                .collect()
-        })
+        let tokens = [pomp_grammars::C, pomp_grammars::CPP]
+            .into_iter()
+            .flat_map(|grammar| {
+                let language: Language = grammar.into();
+                (0..language.node_kind_count())
+                    .filter_map(|id| u16::try_from(id).ok())
+                    .filter(|&id| !language.node_kind_is_named(id))
+                    .filter_map(|id| language.node_kind_for_id(id))
+                    .collect::<Vec<_>>()
+            })
+            .map(str::as_bytes)
+            .filter(|kind| {
+                !kind.is_empty() && kind.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+        tokens
+            .chain(GRAMMAR_WORDS.iter().map(|word| word.as_bytes()))
+            .collect()
     });
-    keywords[usize::from(cplusplus)].contains(word)
+    keywords.contains(word)
 }
 
 pub(super) struct Nodes<'t> {

@@ -366,11 +366,11 @@ pub(super) fn owned(
         // where a region lies, every block is read.
         let in_regions = (regions.as_ref())
             .is_some_and(|r| kept.range.start < r.end && r.start < kept.range.end);
-        let first = tokens
-            .first_at(kept.range.start)
-            .unwrap_or(tokens.list.len());
-        let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
         if !in_regions {
+            let first = tokens
+                .first_at(kept.range.start)
+                .unwrap_or(tokens.list.len());
+            let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
             // The blocks hold no directive: they lie between the lines.
             kept.skipped
                 .extend(tokens.hollows(first..past, nests_continue, read_inside));
@@ -379,8 +379,12 @@ pub(super) fn owned(
         let checked = |at: usize| {
             owned_by_nested.contains(&at) || (kept.checks.iter()).any(|c| c.extent.start == at)
         };
-        let mut unread = tokens.loop_tests(first..past, masked, read_inside);
-        unread.extend(tokens.plain_loop_bodies(first..past, masked, read_inside, checked));
+        let first = tokens
+            .first_at(kept.range.start)
+            .unwrap_or(tokens.list.len());
+        let past = tokens.first_at(kept.range.end).unwrap_or(tokens.list.len());
+        let mut unread = tokens.unread_of_loops(first..past, masked, read_inside, checked);
+        // Those inside a block skipped whole are left out with it.
         let hollow = |span: &Span| {
             let at = kept.skipped.partition_point(|s| s.end <= span.start);
             kept.skipped.get(at).is_some_and(|s| s.start < span.end)
@@ -955,20 +959,22 @@ impl BodyTokens {
             .collect()
     }
 
-    /// The test and the step of each `for (init; test; step)` header among
-    /// the tokens `within` (`i < n` and `++i`), each when it holds a
-    /// token, in order. Nothing of pomp reads them, and they cost the
-    /// grammar the most of a loop: in C++ a `<` may open a template's
-    /// arguments, and the parse follows both readings until one fails.
-    /// A header is taken only with both `;` at its top, no brace inside
-    /// (a lambda's body may hold anything) and nothing `read_inside` asks
-    /// for; the grammar then reads `for (init;;)`, the same loop with the
-    /// same extent.
-    fn loop_tests(
+    /// What the grammar need not read of the `for` loops among the tokens
+    /// `within`, in order: of each `for (init; test; step) body`, the test
+    /// and the step (`i < n`, `++i`), and a body that is one expression
+    /// statement less its `;` (`sum += a[i]`). Nothing of pomp reads them,
+    /// and they cost the grammar the most of a loop: in C++ a `<` may open
+    /// a template's arguments, and the parse follows both readings until
+    /// one fails. Each is left out only where it is a plain expression,
+    /// holds nothing `read_inside` asks for, and (a body) is no statement
+    /// `checked` begins with; the grammar then reads `for (init;;) ;`, the
+    /// same loop with the same ends.
+    fn unread_of_loops(
         &self,
         within: std::ops::Range<usize>,
         masked: &[u8],
         read_inside: impl Fn(&Span) -> bool,
+        checked: impl Fn(usize) -> bool,
     ) -> Vec<Span> {
         let mut found = Vec::new();
         for at in within.clone() {
@@ -992,68 +998,33 @@ impl BodyTokens {
                     _ => {}
                 }
             }
-            let &[test, step] = semicolons.as_slice() else {
+            if let &[test, step] = semicolons.as_slice() {
+                // A lambda's body in the header may hold anything.
+                if !braces && !read_inside(&self.inside(open, close)) {
+                    if self.plain_expression(test + 1..step, masked) {
+                        found.push(self.inside(test, step));
+                    }
+                    if self.plain_expression(step + 1..close, masked) {
+                        found.push(self.inside(step, close));
+                    }
+                }
+            }
+            let body = close + 1;
+            let Some(past) = (body < within.end)
+                .then(|| self.statement_end(body))
+                .flatten()
+                .filter(|&past| past <= within.end)
+            else {
                 continue;
             };
-            if braces || read_inside(&self.inside(open, close)) {
-                continue;
-            }
-            if test + 1 < step && self.plain_expression(test + 1..step, masked) {
-                found.push(self.inside(test, step));
-            }
-            if step + 1 < close && self.plain_expression(step + 1..close, masked) {
-                found.push(self.inside(step, close));
-            }
-        }
-        found
-    }
-
-    /// The bodies of loops among the tokens `within` that are a plain
-    /// expression and nothing more (`for (...) sum += a[i];`), less their
-    /// `;`: the grammar then reads an empty statement in their place, with
-    /// the same end. Nothing of pomp reads them, and an expression costs
-    /// the grammar more than any other text. Kept are a statement that
-    /// `checked` begins with, and one holding what `read_inside` asks for.
-    fn plain_loop_bodies(
-        &self,
-        within: std::ops::Range<usize>,
-        masked: &[u8],
-        read_inside: impl Fn(&Span) -> bool,
-        checked: impl Fn(usize) -> bool,
-    ) -> Vec<Span> {
-        let mut found = Vec::new();
-        let mut at = within.start;
-        while at < within.end {
-            let first = at;
-            at += 1;
-            let body_of_for = (first.checked_sub(1))
-                .is_some_and(|header| self.closes[header] == Closes::Parentheses(Word::For));
-            if !body_of_for
-                || self.words[first] != Word::Other
-                || self
-                    .punct(first)
-                    .is_some_and(|b| matches!(b, b'{' | b'}' | b';'))
-                || !self.begins_statement(first)
+            let unread = self.list[body].span.start..self.list[past - 1].span.start;
+            if self.begins_statement(body)
+                && !checked(unread.start)
+                && self.plain_expression(body..past - 1, masked)
+                && !read_inside(&unread)
             {
-                continue;
+                found.push(unread);
             }
-            let Some(past) = self.statement_end(first) else {
-                continue;
-            };
-            let tokens = &self.list[first..past];
-            if past > within.end
-                || past < first + 2
-                || checked(tokens[0].span.start)
-                || !self.plain_expression(first..past - 1, masked)
-            {
-                continue;
-            }
-            let unread = tokens[0].span.start..tokens[tokens.len() - 1].span.start;
-            if read_inside(&unread) {
-                continue;
-            }
-            found.push(unread);
-            at = past;
         }
         found
     }
@@ -1079,9 +1050,10 @@ impl BodyTokens {
                 at = next;
             }
             match self.list.get(at).filter(|_| at < end).map(|t| t.kind) {
-                Some(TokenKind::Word) if self.plain_operand(at, masked) => {
-                    // A number is no place to assign to.
-                    assignable &= self.plain_name(at, masked);
+                Some(TokenKind::Word) if self.plain_name(at, masked) => at += 1,
+                // A number is no place to assign to.
+                Some(TokenKind::Word) if self.plain_number(at, masked) => {
+                    assignable = false;
                     at += 1;
                 }
                 Some(TokenKind::Punct(b'(')) => {
@@ -1136,15 +1108,14 @@ impl BodyTokens {
         }
     }
 
-    /// Whether token `at` is a name or a decimal number.
-    fn plain_operand(&self, at: usize, masked: &[u8]) -> bool {
+    /// Whether token `at` is a decimal number (`10`, `2.5`).
+    fn plain_number(&self, at: usize, masked: &[u8]) -> bool {
         let word = &masked[self.list[at].span.clone()];
         let number = |digits: &[u8]| !digits.is_empty() && digits.iter().all(u8::is_ascii_digit);
-        self.plain_name(at, masked)
-            || match word.iter().position(|&b| b == b'.') {
-                Some(dot) => number(&word[..dot]) && number(&word[dot + 1..]),
-                None => number(word),
-            }
+        match word.iter().position(|&b| b == b'.') {
+            Some(dot) => number(&word[..dot]) && number(&word[dot + 1..]),
+            None => number(word),
+        }
     }
 
     /// Whether token `at` is a name the grammar reads as one.
@@ -1153,7 +1124,7 @@ impl BodyTokens {
         let word = &masked[token.span.clone()];
         token.kind == TokenKind::Word
             && (word[0].is_ascii_alphabetic() || word[0] == b'_')
-            && !super::nodes::is_keyword(word, self.cplusplus)
+            && !super::nodes::is_keyword(word)
     }
 
     /// Past the operator at token `at` (before `end`), and which it is,
