@@ -185,6 +185,29 @@ fn functions_with_syntax_errors_are_read_without_the_whole_file() {
     assert_ne!(assert_same_both_ways(&file), ParseExtent::WholeFile);
 }
 
+/// A syntax error the grammar's recovery cannot place makes the top of
+/// the whole file's tree an error: a function read without one is still
+/// read exactly there, as its own piece reads it. The conditionals of a
+/// lambda and of a local class's method here split their statements,
+/// which the grammar reads as errors in any configuration.
+#[test]
+fn functions_read_without_an_error_stay_exact_beside_one() {
+    let split = "{\n#if USE_MPI\n#ifdef HALF\nif (x)\n#endif\ny++;\n#endif\n\
+                 #ifdef HALF\nif (x)\n#endif\ny++;\n}\n";
+    let text = format!(
+        "#include <omp.h>\nvoid f0(int n)\n{{\n  int x = 0;\n#pragma omp parallel\n{{\n\
+         #ifdef _OPENMP\n#pragma omp parallel\n#endif\n{{\n#pragma omp task\nx += 1;\n}}\n}}\n}}\n\
+         void holder(int n)\n{{\n  int x = 0, y = 0;\n  auto body = [&]() {{\n{split}}};\n\
+         \x20 struct Local {{ void run(int n, int x, int y) {{\n{split}}} }};\n  body();\n}}\n"
+    );
+    let file = SourceFile::new("beside.cpp", text.into_bytes(), Language::Cpp);
+    assert_same_both_ways(&file);
+    let (output, diagnostics, _) = instrument_with(&file, &TreeSitterC::whole_file());
+    assert_eq!(diagnostics, Vec::<String>::new());
+    let output = String::from_utf8(output).unwrap();
+    assert_eq!(output.matches("POMP2_Task_begin(&").count(), 1, "{output}");
+}
+
 /// Pieces of C that generated programs are made of.
 mod generated {
     use proptest::prelude::*;

@@ -192,9 +192,18 @@ impl<'t> Nodes<'t> {
         self.root
     }
 
-    /// Whether some syntax error encloses `node`.
+    /// Whether some syntax error encloses `node` within the function that
+    /// holds it. A function the grammar read without an error is read
+    /// exactly whatever lies around it, as a parse of it alone reads it:
+    /// an error elsewhere in the file (the grammar's recovery then makes
+    /// the file's top an error) does not reach into it.
     pub fn in_error(&self, node: Node<'t>) -> bool {
-        self.has_error && self.ancestors(node).any(|n| n.kind_name() == "ERROR")
+        let sealed = |n: &Node| n.kind_name() == "function_definition" && !n.has_error();
+        self.has_error
+            && !sealed(&node)
+            && (self.ancestors(node))
+                .take_while(|n| !sealed(n))
+                .any(|n| n.kind_name() == "ERROR")
     }
 
     /// What `root.descendant_for_byte_range(start, end)` gives.
@@ -357,9 +366,13 @@ mod tests {
             descent.reverse();
             assert_eq!(descent, expected);
             assert_eq!(nodes.parent(node), node.parent());
+            let sealed = |n: &Node| n.kind() == "function_definition" && !n.has_error();
             assert_eq!(
                 nodes.in_error(node),
-                expected.iter().any(|n| n.kind() == "ERROR")
+                !sealed(&node)
+                    && (expected.iter())
+                        .take_while(|n| !sealed(n))
+                        .any(|n| n.kind() == "ERROR")
             );
             assert_eq!(node.kind_name(), node.kind());
             for field in FIELDS_READ {
