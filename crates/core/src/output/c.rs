@@ -723,11 +723,13 @@ impl Renderer<'_> {
     /// construct regions, one those of the user regions, which OPARI2's
     /// libraries read with a parser of their own.
     fn init_function(&self) -> String {
-        // Sized once: a line for each region.
+        // Sized once for both functions: a line for each region, and each
+        // function's head. Sized again for the second, the text was
+        // copied into twice the room.
         let per_region: usize = (self.plan.regions.iter())
             .map(|r| r.handle.len() + 64)
             .sum();
-        let mut out = String::new();
+        let mut out = String::with_capacity(per_region + 512);
         for (function, user) in [
             (self.plan.registration(), false),
             (self.plan.user_registration(), true),
@@ -735,7 +737,6 @@ impl Renderer<'_> {
             let Some(init_function) = function else {
                 continue;
             };
-            out.reserve(per_region + 256);
             let assign = if user {
                 "    POMP2_USER_Assign_handle(&"
             } else {
