@@ -158,14 +158,26 @@ impl Planner<'_> {
     /// as shared on every such construct, instrumented or not. Calls
     /// measured as regions stand inside constructs too.
     pub(super) fn shared_handles_for_default_clauses(&mut self) {
-        let mut handle_sites: Vec<(Span, String)> = self
+        // Most files have no such clause: the list of handles is made,
+        // at the end of the run where memory peaks, only for those that do.
+        let restrictive_layer = (self.plan.constructs.iter())
+            .flat_map(|c| &c.layers)
+            .filter_map(|layer| layer.directive.as_ref())
+            .any(has_restrictive_default);
+        let restrictive_site = (self.model.sites.iter())
+            .any(|site| site.block.is_some() && has_restrictive_default(&site.directive));
+        if !restrictive_layer && !restrictive_site {
+            return;
+        }
+        let regions = &self.plan.regions;
+        let mut handle_sites: Vec<(Span, &str)> = self
             .plan
             .constructs
             .iter()
             .map(|c| {
                 (
                     self.model.sites[c.site].span.clone(),
-                    self.plan.regions[c.region].handle.clone(),
+                    regions[c.region].handle.as_str(),
                 )
             })
             .chain(
@@ -175,7 +187,7 @@ impl Planner<'_> {
                     .filter_map(|(site, action)| match action {
                         PompAction::UserBegin(r) | PompAction::UserEnd(r) => Some((
                             self.model.sites[*site].span.clone(),
-                            self.plan.regions[*r].handle.clone(),
+                            regions[*r].handle.as_str(),
                         )),
                         _ => None,
                     }),
@@ -183,7 +195,7 @@ impl Planner<'_> {
             .chain(self.plan.functions.iter().map(|f| {
                 (
                     self.model.functions[f.function].span.clone(),
-                    self.plan.regions[f.region].handle.clone(),
+                    regions[f.region].handle.as_str(),
                 )
             }))
             .collect();
@@ -191,20 +203,6 @@ impl Planner<'_> {
             return;
         }
         handle_sites.sort_by_key(|(span, _)| span.start);
-        // The handles used strictly inside a block, after `own`.
-        let handles_within = |block: &Span, own: Option<&String>| {
-            let mut handles: Vec<String> = own.into_iter().cloned().collect();
-            let inside = handle_sites.partition_point(|(span, _)| span.start < block.start);
-            for (span, handle) in handle_sites[inside..]
-                .iter()
-                .take_while(|(span, _)| span.start < block.end)
-            {
-                if span.end <= block.end && !handles.contains(handle) {
-                    handles.push(handle.clone());
-                }
-            }
-            handles
-        };
         let mut instrumented = vec![false; self.model.sites.len()];
         for construct in &mut self.plan.constructs {
             instrumented[construct.site] = true;
@@ -212,13 +210,13 @@ impl Planner<'_> {
             let Some(block) = site.block.clone() else {
                 continue;
             };
-            let own = &self.plan.regions[construct.region].handle;
+            let own = regions[construct.region].handle.as_str();
             for layer in &mut construct.layers {
                 let Some(directive) = layer.directive.as_mut() else {
                     continue;
                 };
                 if has_restrictive_default(directive) {
-                    let handles = handles_within(&block, Some(own));
+                    let handles = handles_within(&handle_sites, &block, Some(own));
                     directive
                         .clauses
                         .push(Clause::new("shared", Some(handles.join(", "))));
@@ -236,7 +234,7 @@ impl Planner<'_> {
             if !bare {
                 continue;
             }
-            let handles = handles_within(block, None);
+            let handles = handles_within(&handle_sites, block, None);
             if handles.is_empty() {
                 continue;
             }
@@ -250,6 +248,26 @@ impl Planner<'_> {
             });
         }
     }
+}
+
+/// The handles used strictly inside `block` (`handle_sites` holds each
+/// with the span of its site, by start), after `own`.
+fn handles_within<'h>(
+    handle_sites: &[(Span, &'h str)],
+    block: &Span,
+    own: Option<&'h str>,
+) -> Vec<&'h str> {
+    let mut handles: Vec<&str> = own.into_iter().collect();
+    let inside = handle_sites.partition_point(|(span, _)| span.start < block.start);
+    for (span, handle) in handle_sites[inside..]
+        .iter()
+        .take_while(|(span, _)| span.start < block.end)
+    {
+        if span.end <= block.end && !handles.contains(handle) {
+            handles.push(handle);
+        }
+    }
+    handles
 }
 
 /// A `default` clause other than `default(shared)`: variables the
