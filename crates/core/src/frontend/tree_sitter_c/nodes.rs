@@ -163,6 +163,12 @@ pub(super) fn is_keyword(word: &[u8]) -> bool {
     keywords.contains(word)
 }
 
+/// Whether `node` is a function the grammar read without an error, which
+/// no error around it reaches into ([`Nodes::in_error`]).
+fn seals_errors_out(node: &Node) -> bool {
+    node.kind_name() == "function_definition" && !node.has_error()
+}
+
 pub(super) struct Nodes<'t> {
     root: Node<'t>,
     /// The root's children as a cursor visits them (hidden nodes are
@@ -198,11 +204,10 @@ impl<'t> Nodes<'t> {
     /// an error elsewhere in the file (the grammar's recovery then makes
     /// the file's top an error) does not reach into it.
     pub fn in_error(&self, node: Node<'t>) -> bool {
-        let sealed = |n: &Node| n.kind_name() == "function_definition" && !n.has_error();
         self.has_error
-            && !sealed(&node)
+            && !seals_errors_out(&node)
             && (self.ancestors(node))
-                .take_while(|n| !sealed(n))
+                .take_while(|n| !seals_errors_out(n))
                 .any(|n| n.kind_name() == "ERROR")
     }
 
@@ -366,12 +371,11 @@ mod tests {
             descent.reverse();
             assert_eq!(descent, expected);
             assert_eq!(nodes.parent(node), node.parent());
-            let sealed = |n: &Node| n.kind() == "function_definition" && !n.has_error();
             assert_eq!(
                 nodes.in_error(node),
-                !sealed(&node)
+                !seals_errors_out(&node)
                     && (expected.iter())
-                        .take_while(|n| !sealed(n))
+                        .take_while(|n| !seals_errors_out(n))
                         .any(|n| n.kind() == "ERROR")
             );
             assert_eq!(node.kind_name(), node.kind());
