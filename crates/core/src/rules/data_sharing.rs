@@ -158,17 +158,6 @@ impl Planner<'_> {
     /// as shared on every such construct, instrumented or not. Calls
     /// measured as regions stand inside constructs too.
     pub(super) fn shared_handles_for_default_clauses(&mut self) {
-        // Most files have no such clause: the list of handles is made,
-        // at the end of the run where memory peaks, only for those that do.
-        let restrictive_layer = (self.plan.constructs.iter())
-            .flat_map(|c| &c.layers)
-            .filter_map(|layer| layer.directive.as_ref())
-            .any(has_restrictive_default);
-        let restrictive_site = (self.model.sites.iter())
-            .any(|site| site.block.is_some() && has_restrictive_default(&site.directive));
-        if !restrictive_layer && !restrictive_site {
-            return;
-        }
         let regions = &self.plan.regions;
         let mut handle_sites: Vec<(Span, &str)> = self
             .plan
