@@ -724,8 +724,8 @@ impl Renderer<'_> {
     /// libraries read with a parser of their own.
     fn init_function(&self) -> String {
         // Sized once for both functions: a line for each region, and each
-        // function's head. Sized again for the second, the text was
-        // copied into twice the room.
+        // function's head. Room asked again for the second would grow the
+        // text past it, copying what the first wrote into twice the room.
         let per_region: usize = (self.plan.regions.iter())
             .map(|r| r.handle.len() + 64)
             .sum();

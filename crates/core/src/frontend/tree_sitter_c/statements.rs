@@ -986,8 +986,9 @@ impl BodyTokens {
                 continue;
             }
             let open = at + 1;
+            // The scan pairs every bracket of a body it reads.
             let close = self.closing[open] as usize;
-            if close <= open || close >= within.end {
+            if close >= within.end {
                 continue;
             }
             let mut depth = 0usize;
