@@ -227,6 +227,12 @@ impl Conditionals {
     }
 
     fn build(&mut self, bytes: &[u8], lines: &[PreprocessorLine]) {
+        // Sized once: grown by doubling, the lists of a file of thousands
+        // of conditionals were copied into fresh pages at every step.
+        let conditional = lines.iter().filter(|l| l.kind.is_conditional());
+        self.by_offset.reserve(conditional.clone().count());
+        self.groups
+            .reserve(conditional.filter(|l| l.kind.opens()).count());
         let mut open: Vec<usize> = Vec::new();
         for line in lines.iter().filter(|l| l.kind.is_conditional()) {
             let cond = CondLine {

@@ -324,6 +324,27 @@ pub fn scan(bytes: &[u8]) -> Scan {
 
 pub use lex::is_ident;
 
+/// How many items a list holds before its density is trusted.
+const SAMPLE_SIZE: usize = 64;
+
+/// Pushes `item`, found at byte `at` of `total`, onto `list`. Once the
+/// list holds enough to tell, a full list is given room for what the rest
+/// of the file holds at the density seen so far, and never less than
+/// twice its length. Grown by doubling alone, the lists of a file dense
+/// with directives were copied into fresh pages at every step; counting
+/// them first, in a pass of its own, brought the file's pages back once
+/// more. Room never written takes no page.
+fn push_extrapolating<T>(list: &mut Vec<T>, item: T, at: usize, total: usize) {
+    if list.len() == list.capacity() && list.len() >= SAMPLE_SIZE {
+        let expected = list.len().saturating_mul(total) / at.max(1);
+        // An item in eight bytes at most, whatever the file began with;
+        // past that room the list grows as any list does.
+        let room = (expected + expected / 8).min(total / 8).max(2 * list.len());
+        list.reserve_exact(room - list.len());
+    }
+    list.push(item);
+}
+
 /// The bytes that begin nothing the scan looks at: neither a word nor a
 /// preprocessor line, comment, literal or attribute.
 static INERT: [bool; 256] = {
@@ -411,7 +432,7 @@ impl<'a> Scanner<'a> {
         } else if word == b"_Pragma" {
             if let Some(d) = self.pragma_operator(start) {
                 self.pos = d.span.end;
-                self.found.push(d);
+                push_extrapolating(&mut self.found, d, self.pos, self.bytes.len());
             }
         } else if let Some(&(_, stand_in)) = self
             .stand_ins
@@ -470,7 +491,7 @@ impl<'a> Scanner<'a> {
         for (index, member) in members.iter().enumerate() {
             let owned_from = if index == 0 { start } else { member.start };
             let owned_to = members.get(index + 1).map_or(end, |next| next.start);
-            self.found.push(RawDirective {
+            let directive = RawDirective {
                 kind: if member.declaration {
                     RawKind::DeclarationAttribute
                 } else {
@@ -479,7 +500,8 @@ impl<'a> Scanner<'a> {
                 span: owned_from..owned_to,
                 text: String::from_utf8_lossy(&self.bytes[member.text.clone()]).into_owned(),
                 pomp: false,
-            });
+            };
+            push_extrapolating(&mut self.found, directive, start, self.bytes.len());
         }
         self.pos = end;
     }
@@ -608,19 +630,22 @@ impl<'a> Scanner<'a> {
         let text = clean_directive_line(line);
         let after_hash = text[1..].trim_start();
         let (word, rest) = split_word(after_hash);
-        self.lines.push(PreprocessorLine {
+        let total = self.bytes.len();
+        let found = PreprocessorLine {
             kind: LineKind::of(word),
             span: start..end,
             text: rest.trim().to_string(),
-        });
+        };
+        push_extrapolating(&mut self.lines, found, start, total);
         if word == "pragma" {
             if let Some((pomp, text)) = strip_sentinel(rest) {
-                self.found.push(RawDirective {
+                let directive = RawDirective {
                     kind: RawKind::Pragma,
                     span: start..end,
                     text,
                     pomp,
-                });
+                };
+                push_extrapolating(&mut self.found, directive, start, total);
             }
         } else if word == "define" {
             if let Some((name, stand_in)) = stand_in_definition(rest) {
@@ -746,6 +771,41 @@ fn unescape(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items spread evenly over a file: once the sample is in, the list is
+    /// given room for all of them at once, and holds them in order.
+    #[test]
+    fn extrapolated_room_holds_an_evenly_dense_file_at_once() {
+        let total = 100_000;
+        let mut list = Vec::new();
+        let mut capacities = Vec::new();
+        for item in 0..1_000 {
+            push_extrapolating(&mut list, item, item * 100, total);
+            if capacities.last() != Some(&list.capacity()) {
+                capacities.push(list.capacity());
+            }
+        }
+        assert_eq!(list, (0..1_000).collect::<Vec<_>>());
+        let sampled = capacities.iter().position(|&c| c > SAMPLE_SIZE).unwrap();
+        assert!(capacities[sampled] >= 1_000, "{capacities:?}");
+        assert_eq!(capacities.len(), sampled + 1, "{capacities:?}");
+    }
+
+    /// A file that begins with its preprocessor lines is not taken for one
+    /// made of them: the room stays within a line of eight bytes, and the
+    /// list still at least doubles when the rest goes on.
+    #[test]
+    fn extrapolated_room_is_bounded_by_the_file() {
+        let total = 80_000;
+        let mut list = Vec::new();
+        for item in 0..SAMPLE_SIZE + 1 {
+            push_extrapolating(&mut list, item, item, total);
+        }
+        assert!(list.capacity() <= total / 8, "{}", list.capacity());
+        let mut late = vec![0; SAMPLE_SIZE];
+        push_extrapolating(&mut late, 0, total - 1, total);
+        assert!(late.capacity() >= 2 * SAMPLE_SIZE, "{}", late.capacity());
+    }
 
     fn texts(src: &str) -> Vec<(RawKind, String, String)> {
         scan(src.as_bytes())
