@@ -12,7 +12,8 @@
 //! (empty nodes, a position on a boundary), the lookup starts at the root
 //! as before, so the answers are always tree-sitter's.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use tree_sitter::{Language, Node};
 
@@ -179,6 +180,9 @@ pub(super) struct Nodes<'t> {
     /// Whether the tree holds a syntax error (or a missing node) at all:
     /// most trees hold none, and then no node has an error around it.
     has_error: bool,
+    /// The highest statement starting at an offset, as found so far
+    /// ([`Nodes::statement_starting_at`]).
+    statements: RefCell<FxHashMap<usize, Option<Node<'t>>>>,
 }
 
 impl<'t> Nodes<'t> {
@@ -191,7 +195,26 @@ impl<'t> Nodes<'t> {
             top,
             has_error: root.has_error(),
             root,
+            statements: RefCell::default(),
         }
+    }
+
+    /// The highest statement starting at `start`, found by `find` the
+    /// first time it is asked for: the check that a parse reads a
+    /// directive's statement where the scan put it, and the reading of
+    /// the directive, ask for the same one, and each finding descends
+    /// the tree from its top.
+    pub fn statement_starting_at(
+        &self,
+        start: usize,
+        find: impl FnOnce() -> Option<Node<'t>>,
+    ) -> Option<Node<'t>> {
+        if let Some(&found) = self.statements.borrow().get(&start) {
+            return found;
+        }
+        let found = find();
+        self.statements.borrow_mut().insert(start, found);
+        found
     }
 
     pub fn root(&self) -> Node<'t> {

@@ -40,7 +40,7 @@
 
 use super::nodes::{ByName, Nodes};
 use super::prepare::Prepared;
-use super::syntax::{highest_statement_at, JUMP_KEYWORDS};
+use super::syntax::{statement_starting_at, JUMP_KEYWORDS};
 use crate::directive::{Association, Role};
 use crate::frontend::lexical::scan::{LineKind, RawKind};
 use crate::language::c::lex::{self, TokenKind, Tokens};
@@ -104,13 +104,13 @@ impl Owned {
 impl Check {
     fn agrees(&self, nodes: &Nodes) -> bool {
         let start = self.extent.start;
+        let agrees = |s: tree_sitter::Node| s.byte_range() == self.extent && !s.has_error();
+        if statement_starting_at(nodes, start).is_some_and(agrees) {
+            return true;
+        }
         let Some(leaf) = nodes.descendant(start, start + 1) else {
             return false;
         };
-        let agrees = |s: tree_sitter::Node| s.byte_range() == self.extent && !s.has_error();
-        if highest_statement_at(nodes, leaf, start).is_some_and(agrees) {
-            return true;
-        }
         self.may_be_declaration
             && std::iter::once(leaf)
                 .chain(nodes.ancestors(leaf))

@@ -98,18 +98,20 @@ pub(super) fn code_regions(
     c_shared::regions::read(model, &syntax, [tree.root_node()], asked)
 }
 
-struct TreeSitterSyntax<'a> {
+struct TreeSitterSyntax<'a, 't> {
     file: &'a SourceFile,
     masked: &'a [u8],
-    /// The syntax tree, looked up by position.
-    nodes: &'a Nodes<'a>,
+    /// The syntax tree, looked up by position. Its lifetime is a
+    /// parameter of its own: [`Nodes`] remembers nodes it found, and a
+    /// shorter lifetime cannot stand in for it.
+    nodes: &'a Nodes<'t>,
     /// The file's scan: its directives, conditionals, other preprocessor
     /// lines and macros.
     prepared: &'a Prepared<'a>,
 }
 
-impl<'a> Syntax for TreeSitterSyntax<'a> {
-    type Node = Node<'a>;
+impl<'a, 't> Syntax for TreeSitterSyntax<'a, 't> {
+    type Node = Node<'t>;
 
     fn file(&self) -> &SourceFile {
         self.file
@@ -123,7 +125,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         self.prepared.passed_over()
     }
 
-    fn kind(&self, node: Node<'a>) -> Kind {
+    fn kind(&self, node: Node<'t>) -> Kind {
         match node.kind_name() {
             "compound_statement" => Kind::Compound,
             "for_statement" => Kind::For,
@@ -144,11 +146,11 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         }
     }
 
-    fn extent(&self, node: Node<'a>) -> Span {
+    fn extent(&self, node: Node<'t>) -> Span {
         node.byte_range()
     }
 
-    fn statement_after(&self, from: usize, following: &[RawDirective]) -> After<Node<'a>> {
+    fn statement_after(&self, from: usize, following: &[RawDirective]) -> After<Node<'t>> {
         match self.next_token(from, following) {
             Next::End => After::Missing("nothing follows this directive".into()),
             Next::Conditional(group) => After::Alternatives(Box::new(self.alternatives(group))),
@@ -159,7 +161,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         }
     }
 
-    fn doubt(&self, statement: Node<'a>) -> Option<Doubt> {
+    fn doubt(&self, statement: Node<'t>) -> Option<Doubt> {
         let doubtful = statement.is_error()
             || statement.is_missing()
             || (self.nodes.in_error(statement) && !self.closed_by_paired_braces(statement))
@@ -180,7 +182,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         })
     }
 
-    fn unexpanded_macro(&self, statement: Node<'a>) -> Option<String> {
+    fn unexpanded_macro(&self, statement: Node<'t>) -> Option<String> {
         self.macro_statement(statement)
     }
 
@@ -188,16 +190,16 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         self.prepared.conditionals.exclusive(a, b)
     }
 
-    fn statements(&self, compound: Node<'a>) -> impl Iterator<Item = Node<'a>> + '_ {
+    fn statements(&self, compound: Node<'t>) -> impl Iterator<Item = Node<'t>> + '_ {
         let mut cursor = compound.walk();
-        let statements: Vec<Node<'a>> = compound
+        let statements: Vec<Node<'t>> = compound
             .named_children(&mut cursor)
             .filter(|n| n.kind_name() != "comment")
             .collect();
         statements.into_iter()
     }
 
-    fn for_loop(&self, node: Node<'a>) -> Option<(Init, Node<'a>)> {
+    fn for_loop(&self, node: Node<'t>) -> Option<(Init, Node<'t>)> {
         let init = match node.kind_name() {
             "for_statement" => match node.field("initializer") {
                 None => Init::Nothing,
@@ -210,7 +212,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         Some((init, node.field("body")?))
     }
 
-    fn functions_around(&self, range: Span) -> impl Iterator<Item = Node<'a>> + '_ {
+    fn functions_around(&self, range: Span) -> impl Iterator<Item = Node<'t>> + '_ {
         let node = self.nodes.descendant(range.start, range.end);
         node.into_iter()
             .flat_map(|node| self.nodes.descent(node).chain(std::iter::once(node)))
@@ -222,7 +224,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
     /// around an offset strictly inside it (it lies on the descent to the
     /// offset), never around its end; at its start the descent decides,
     /// and that offset is looked up alone.
-    fn functions_around_any(&self, offsets: &[usize]) -> Vec<Node<'a>> {
+    fn functions_around_any(&self, offsets: &[usize]) -> Vec<Node<'t>> {
         let mut found = Vec::new();
         let mut at_a_start = Vec::new();
         gather_functions(self.nodes.root(), offsets, &mut found, &mut at_a_start);
@@ -232,7 +234,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         found
     }
 
-    fn function_after(&self, from: usize) -> Option<Node<'a>> {
+    fn function_after(&self, from: usize) -> Option<Node<'t>> {
         let Next::Token(start) = self.next_token(from, &[]) else {
             return None;
         };
@@ -243,14 +245,14 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             .find(|n| n.kind_name() == "function_definition")
     }
 
-    fn body(&self, function: Node<'a>) -> Option<Node<'a>> {
+    fn body(&self, function: Node<'t>) -> Option<Node<'t>> {
         let body = function.field("body")?;
         let sure = !body.has_error() || braces_closed(body);
         let braces = body.kind_name() == "compound_statement" && sure;
         (braces && !self.nodes.in_error(function)).then_some(body)
     }
 
-    fn call_statement(&self, statement: Node<'a>) -> Option<CallStatement> {
+    fn call_statement(&self, statement: Node<'t>) -> Option<CallStatement> {
         let (form, call) = match statement.kind_name() {
             "expression_statement" => {
                 let expression = statement.named_child(0)?;
@@ -280,18 +282,18 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         Some(CallStatement { callee, form })
     }
 
-    fn callee(&self, call: Node<'a>) -> Option<Span> {
+    fn callee(&self, call: Node<'t>) -> Option<Span> {
         (call.kind_name() == "call_expression")
             .then(|| call.field("function"))
             .flatten()
             .map(|f| f.byte_range())
     }
 
-    fn body_start(&self, function: Node<'a>) -> Option<usize> {
+    fn body_start(&self, function: Node<'t>) -> Option<usize> {
         function.field("body").map(|b| b.start_byte())
     }
 
-    fn function_name(&self, function: Node<'a>) -> Option<String> {
+    fn function_name(&self, function: Node<'t>) -> Option<String> {
         let mut declarator = function.field("declarator");
         while let Some(d) = declarator {
             if d.kind_name() == "function_declarator" {
@@ -304,7 +306,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             .map(|n| self.node_text(n))
     }
 
-    fn scopes(&self, function: Node<'a>) -> Vec<String> {
+    fn scopes(&self, function: Node<'t>) -> Vec<String> {
         let mut scopes: Vec<String> = (self.nodes.ancestors(function))
             .filter(|n| {
                 matches!(
@@ -330,7 +332,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
             .is_some_and(|f| f == identifier)
     }
 
-    fn walk(&self, root: Node<'a>, mut visit: impl FnMut(Node<'a>)) {
+    fn walk(&self, root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
         let mut cursor = root.walk();
         'walk: loop {
             visit(cursor.node());
@@ -347,7 +349,7 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         }
     }
 
-    fn jumps(&self, root: Node<'a>, mut visit: impl FnMut(Node<'a>)) {
+    fn jumps(&self, root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
         // A walk steps through every node of the function, hidden ones
         // too; the jumps are found faster by their keywords, each the
         // first token of its statement. Where a syntax error may have
@@ -377,31 +379,34 @@ impl<'a> Syntax for TreeSitterSyntax<'a> {
         }
     }
 
-    fn enclosing(&self, root: Node<'a>, node: Node<'a>) -> impl Iterator<Item = Node<'a>> {
+    fn enclosing(&self, root: Node<'t>, node: Node<'t>) -> impl Iterator<Item = Node<'t>> {
         // Below a function, nodes have few children: one descent instead
         // of one per ancestor.
         path_down(root, node).into_iter().rev()
     }
 
-    fn label(&self, node: Node<'a>) -> Option<Span> {
+    fn label(&self, node: Node<'t>) -> Option<Span> {
         node.field("label").map(|l| l.byte_range())
     }
 }
 
-impl<'a> TreeSitterSyntax<'a> {
+impl<'a, 't> TreeSitterSyntax<'a, 't> {
     /// The outermost statement starting at `start`, or what the
     /// diagnostic's label says stands there instead.
-    fn statement_at(&self, start: usize) -> Result<Node<'a>, String> {
+    fn statement_at(&self, start: usize) -> Result<Node<'t>, String> {
+        if let Some(statement) = statement_starting_at(self.nodes, start) {
+            return Ok(statement);
+        }
         let leaf = (self.nodes.descendant(start, start + 1))
             .ok_or_else(|| "no statement follows this directive".to_string())?;
-        highest_statement_at(self.nodes, leaf, start).ok_or_else(|| {
-            let found = leaf
-                .parent()
-                .map(|p| p.kind_name())
-                .unwrap_or(leaf.kind_name())
-                .replace('_', " ");
-            format!("a statement must follow this directive, found {found}")
-        })
+        let found = leaf
+            .parent()
+            .map(|p| p.kind_name())
+            .unwrap_or(leaf.kind_name())
+            .replace('_', " ");
+        Err(format!(
+            "a statement must follow this directive, found {found}"
+        ))
     }
 
     /// Whether every syntax error in `statement` lies strictly inside a
@@ -412,7 +417,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// and what pomp reads inside blocks (nested directives, jumps, lock
     /// calls) is read where the parse is sound: nested directives check
     /// their own blocks.
-    fn errors_sealed_in_blocks(&self, statement: Node<'a>) -> bool {
+    fn errors_sealed_in_blocks(&self, statement: Node<'t>) -> bool {
         errors_in(statement).into_iter().all(|error| {
             let Some(block) = std::iter::once(error)
                 .chain(self.nodes.ancestors(error))
@@ -440,7 +445,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// function (the outermost, holding any lambdas and nested ones)
     /// holds pomp directives, or, outside functions, the file does. The
     /// narrowed parse reads no block of a function without them.
-    fn jumps_matter_at(&self, node: Node<'a>) -> bool {
+    fn jumps_matter_at(&self, node: Node<'t>) -> bool {
         match (self.nodes.descent(node)).find(|n| n.kind_name() == "function_definition") {
             Some(function) => self.prepared.user_regions_within(&function.byte_range()),
             None => self.prepared.user_regions,
@@ -452,7 +457,7 @@ impl<'a> TreeSitterSyntax<'a> {
     /// statement, or a loop or `switch` whose body is one. Its extent is
     /// then known however the parser recovers from an error in the code
     /// around it (a `try` whose handlers a macro writes).
-    fn closed_by_paired_braces(&self, statement: Node<'a>) -> bool {
+    fn closed_by_paired_braces(&self, statement: Node<'t>) -> bool {
         let block = match statement.kind_name() {
             "compound_statement" => Some(statement),
             "for_statement" | "for_range_loop" | "while_statement" | "switch_statement" => {
@@ -469,7 +474,7 @@ impl<'a> TreeSitterSyntax<'a> {
 
     /// Whether the compound statement `block` opens and closes with braces
     /// the parser found, and a lexical count pairs them too.
-    fn braces_paired(&self, block: Node<'a>) -> bool {
+    fn braces_paired(&self, block: Node<'t>) -> bool {
         let brace = |child: Option<Node>, kind: &str| {
             child.is_some_and(|b| b.kind_name() == kind && !b.is_missing())
         };
@@ -501,7 +506,7 @@ impl<'a> TreeSitterSyntax<'a> {
 
     /// The conditional `group` that follows a directive, with the
     /// statement each live branch begins with.
-    fn alternatives(&self, group: usize) -> Alternatives<Node<'a>> {
+    fn alternatives(&self, group: usize) -> Alternatives<Node<'t>> {
         let g = &self.prepared.conditionals.groups[group];
         let branches = (g.branches.iter())
             .filter(|b| b.state != BranchState::Dead)
@@ -657,6 +662,15 @@ impl<'a> TreeSitterSyntax<'a> {
 pub(super) const JUMP_KEYWORDS: [&str; 5] = ["goto", "return", "co_return", "break", "continue"];
 
 /// The outermost statement that starts exactly at `start`.
+/// The highest statement starting at `start` ([`highest_statement_at`]
+/// of the leaf there), found once for `nodes`.
+pub(super) fn statement_starting_at<'t>(nodes: &Nodes<'t>, start: usize) -> Option<Node<'t>> {
+    nodes.statement_starting_at(start, || {
+        let leaf = nodes.descendant(start, start + 1)?;
+        highest_statement_at(nodes, leaf, start)
+    })
+}
+
 pub(super) fn highest_statement_at<'t>(
     nodes: &Nodes<'t>,
     leaf: Node<'t>,
@@ -830,7 +844,7 @@ mod tests {
     fn read_whole<R>(
         text: &str,
         language: Language,
-        read: impl FnOnce(&TreeSitterSyntax, Node) -> R,
+        read: impl for<'t> FnOnce(&TreeSitterSyntax<'_, 't>, Node<'t>) -> R,
     ) -> R {
         let file = SourceFile::new("whole", text.as_bytes().to_vec(), language);
         let prepared = Prepared::whatever_it_holds(&file, None);
@@ -854,7 +868,10 @@ mod tests {
         })
     }
 
-    fn jumps_of_functions(syntax: &TreeSitterSyntax, root: Node) -> Vec<(Vec<Span>, Vec<Span>)> {
+    fn jumps_of_functions<'t>(
+        syntax: &TreeSitterSyntax<'_, 't>,
+        root: Node<'t>,
+    ) -> Vec<(Vec<Span>, Vec<Span>)> {
         let mut functions = Vec::new();
         syntax.walk(root, |n| {
             if syntax.kind(n) == Kind::Function {
