@@ -231,10 +231,9 @@ impl Conditionals {
         // of conditionals were copied into fresh pages at every step.
         let conditional = lines.iter().filter(|l| l.kind.is_conditional());
         self.by_offset.reserve(conditional.clone().count());
-        self.groups
-            .reserve(conditional.filter(|l| l.kind.opens()).count());
+        (self.groups).reserve(conditional.clone().filter(|l| l.kind.opens()).count());
         let mut open: Vec<usize> = Vec::new();
-        for line in lines.iter().filter(|l| l.kind.is_conditional()) {
+        for line in conditional {
             let cond = CondLine {
                 kind: line.kind,
                 span: line.span.clone(),

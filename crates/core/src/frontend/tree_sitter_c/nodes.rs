@@ -181,7 +181,7 @@ pub(super) struct Nodes<'t> {
     /// most trees hold none, and then no node has an error around it.
     has_error: bool,
     /// The highest statement starting at an offset, as found so far
-    /// ([`Nodes::statement_starting_at`]).
+    /// ([`Nodes::remembered_statement_at`]).
     statements: RefCell<FxHashMap<usize, Option<Node<'t>>>>,
 }
 
@@ -204,7 +204,7 @@ impl<'t> Nodes<'t> {
     /// directive's statement where the scan put it, and the reading of
     /// the directive, ask for the same one, and each finding descends
     /// the tree from its top.
-    pub fn statement_starting_at(
+    pub fn remembered_statement_at(
         &self,
         start: usize,
         find: impl FnOnce() -> Option<Node<'t>>,

@@ -661,29 +661,17 @@ impl<'a, 't> TreeSitterSyntax<'a, 't> {
 /// user region's exits are found by.
 pub(super) const JUMP_KEYWORDS: [&str; 5] = ["goto", "return", "co_return", "break", "continue"];
 
-/// The outermost statement that starts exactly at `start`.
-/// The highest statement starting at `start` ([`highest_statement_at`]
-/// of the leaf there), found once for `nodes`.
+/// The outermost statement that starts exactly at `start`, found once
+/// for `nodes` ([`Nodes::remembered_statement_at`]).
 pub(super) fn statement_starting_at<'t>(nodes: &Nodes<'t>, start: usize) -> Option<Node<'t>> {
-    nodes.statement_starting_at(start, || {
-        let leaf = nodes.descendant(start, start + 1)?;
-        highest_statement_at(nodes, leaf, start)
-    })
-}
-
-pub(super) fn highest_statement_at<'t>(
-    nodes: &Nodes<'t>,
-    leaf: Node<'t>,
-    start: usize,
-) -> Option<Node<'t>> {
-    if leaf.start_byte() != start {
-        return None;
-    }
-    // The nodes from `leaf` up that start where it does end the descent
-    // to it: the first statement among them from above is the highest.
-    nodes.descent(leaf).chain(std::iter::once(leaf)).find(|n| {
-        n.start_byte() == start
-            && (STATEMENT_KINDS.contains(&n.kind_name()) || n.kind_name() == "ERROR")
+    nodes.remembered_statement_at(start, || {
+        let leaf = (nodes.descendant(start, start + 1)).filter(|l| l.start_byte() == start)?;
+        // The nodes from `leaf` up that start where it does end the descent
+        // to it: the first statement among them from above is the highest.
+        nodes.descent(leaf).chain(std::iter::once(leaf)).find(|n| {
+            n.start_byte() == start
+                && (STATEMENT_KINDS.contains(&n.kind_name()) || n.kind_name() == "ERROR")
+        })
     })
 }
 
