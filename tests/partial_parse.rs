@@ -730,3 +730,53 @@ fn syntax_errors_in_loop_headers_and_bodies_read_the_same_in_pieces() {
         }
     }
 }
+
+#[test]
+fn syntax_errors_in_parameter_lists_read_the_same_in_pieces() {
+    // A parameter list the pieces leave unread must hold no error the
+    // parse of the whole file would report, and leave the rest of the
+    // head read as it was.
+    let heads = [
+        "void f(int n, double *a)",
+        "void f(int n double *a)",
+        "void f(int n, double *a,)",
+        "void f(int n, a b c)",
+        "void f(int n, double *a) int",
+        "void f(int n, double *a) const",
+        "int f(n, a) int n; double *a;",
+        "void f(const std::vector<double> &a, int n)",
+        "void f(const std::vector<double &a, int n)",
+        "void f(std::vector<double> &a, int n) : g(n)",
+        "void f(std::vector<double> &a, int n) : ",
+        "void Grid::f(int n, double *a) const override",
+        "void f(int n)(double *a)",
+        "MACRO(x) void f(int n, double *a)",
+    ];
+    for head in heads {
+        let text = format!(
+            "{head}\n{{\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 4; i++)\n    g(i);\n}}\n"
+        );
+        for (name, language) in [("head.c", Language::C), ("head.cpp", Language::Cpp)] {
+            let file = SourceFile::new(name, text.clone().into_bytes(), language);
+            assert_same_both_ways(&file);
+        }
+    }
+}
+
+/// A function's plain parameter list is not parsed: a list of the same
+/// length that is not plain costs its length in bytes parsed.
+#[test]
+fn plain_parameter_lists_cost_no_parse() {
+    let parsed = |head: &str| {
+        let text = format!(
+            "{head}\n{{\n#pragma omp parallel for\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n}}\n"
+        );
+        let file = SourceFile::new("head.cpp", text.into_bytes(), Language::Cpp);
+        assert_eq!(assert_same_both_ways(&file), ParseExtent::Statements);
+        read_counting_parses(&file).1.bytes
+    };
+    let plain = parsed("void fill(const std::vector<int> &v, int n, double *a)");
+    let defaulted = parsed("void fill(const std::vector<int> &v, int n, double *a=0)");
+    let list = "const std::vector<int> &v, int n, double *a".len();
+    assert_eq!(defaulted - plain, list + 2);
+}

@@ -13,6 +13,7 @@
 //! [`conditionals`]: super::lexical::conditionals
 
 mod configurations;
+mod heads;
 mod nodes;
 mod parse;
 mod pieces;

@@ -18,6 +18,7 @@
 //! parse the whole file instead: the partial parse is never trusted where
 //! it is in doubt.
 
+use super::heads;
 use super::nodes::{ByName, Nodes};
 use super::prepare::Prepared;
 use super::statements::{self, Owned};
@@ -510,7 +511,7 @@ impl PartialParse {
                         .expect("the piece reads its item");
                     let head = item.start..piece.leaf.open + 1;
                     let close = item.end - 1..item.end;
-                    let narrowed = std::iter::once(head)
+                    let narrowed = head_without_parameters(prepared, head, first..last)
                         .chain(owned.iter().flat_map(Owned::read))
                         .chain(std::iter::once(close));
                     piece.ranges.splice(at..at + 1, narrowed);
@@ -585,6 +586,33 @@ impl PartialParse {
 /// pragma that is parsed into a directive applying to no statement, or
 /// reported for itself, or a declaration attribute other than
 /// `declare target`.
+/// The ranges of `head` the grammar reads: all of it, or the text around
+/// a parameter list it need not read ([`heads`]), unless a preprocessor
+/// line or a lock routine mentioned in the function (`mentions`, indices)
+/// lies in that list.
+fn head_without_parameters(
+    prepared: &Prepared,
+    head: Span,
+    mentions: std::ops::Range<usize>,
+) -> impl Iterator<Item = Span> {
+    let cplusplus = prepared.file.language == crate::language::Language::Cpp;
+    let masked = prepared.masked();
+    let left_out =
+        heads::parameters_to_leave_out(&masked, prepared.passed_over(), head.clone(), cplusplus)
+            .filter(|list| {
+                // A conditional line in the list, even one this mask blanks,
+                // may give another configuration other text.
+                !prepared.file.bytes[list.clone()].contains(&b'#')
+                    && !(prepared.lock_mentions[mentions].iter())
+                        .any(|m| m.start < list.end && list.start < m.end)
+            });
+    let ranges = match left_out {
+        Some(list) => [head.start..list.start, list.end..head.end],
+        None => [head, 0..0],
+    };
+    ranges.into_iter().filter(|r| !r.is_empty())
+}
+
 fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
     use crate::frontend::lexical::scan::RawKind;
     let d = &prepared.directives[index];
