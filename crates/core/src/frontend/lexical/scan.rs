@@ -306,20 +306,20 @@ pub fn may_hold_directives(bytes: &[u8]) -> bool {
 /// Every OpenMP/POMP directive and every other preprocessor line of the
 /// file, in order.
 pub fn scan(bytes: &[u8]) -> Scan {
-    let mut s = Scanner {
-        bytes,
-        pos: 0,
-        found: Vec::new(),
-        lines: Vec::new(),
-        stand_ins: Vec::new(),
-        macro_uses: Vec::new(),
-    };
-    s.run();
-    Scan {
-        macro_uses: s.uses_still_standing_in(),
-        directives: s.found,
-        lines: s.lines,
+    let mut scanner = Scanner::new(bytes);
+    scanner.run();
+    scanner.scanned()
+}
+
+/// [`scan`], reading each word: what the scan finds, the slow way, to
+/// check it.
+#[cfg(test)]
+fn scan_word_by_word(bytes: &[u8]) -> Scan {
+    let mut scanner = Scanner::new(bytes);
+    while scanner.pos < bytes.len() {
+        scanner.step();
     }
+    scanner.scanned()
 }
 
 pub use lex::is_ident;
@@ -345,6 +345,85 @@ fn push_extrapolating<T>(list: &mut Vec<T>, item: T, at: usize, total: usize) {
     list.push(item);
 }
 
+/// Where the scan stops: what may begin a preprocessor line, a comment
+/// or a literal, `[[`, `_Pragma`, and the names of the macros that stand
+/// in for something once they are defined. Each is searched for on its
+/// own, and where it was found is kept until the scan passes it: a
+/// search stops at its own bytes only, however many of the others there
+/// are.
+struct Landings {
+    /// The next `#`, `/` or `"`, the next `'` and the next `[[`, from where
+    /// each was last searched for; `None` once there is none left.
+    found: [Option<usize>; 3],
+    /// `_Pragma` and the macros' names, with where each was found so.
+    names: Vec<(Vec<u8>, Option<usize>)>,
+}
+
+impl Landings {
+    fn new(bytes: &[u8]) -> Landings {
+        let mut landings = Landings {
+            found: std::array::from_fn(|kind| Landings::search(kind, bytes, 0)),
+            names: Vec::new(),
+        };
+        landings.look_for(b"_Pragma", bytes, 0);
+        landings
+    }
+
+    fn search(kind: usize, bytes: &[u8], from: usize) -> Option<usize> {
+        let rest = &bytes[from..];
+        let offset = match kind {
+            0 => memchr::memchr3(b'#', b'/', b'"', rest),
+            1 => memchr::memchr(b'\'', rest),
+            _ => memchr::memmem::find(rest, b"[["),
+        };
+        offset.map(|offset| from + offset)
+    }
+
+    /// Stops at `name` too, from `from` on.
+    fn look_for(&mut self, name: &[u8], bytes: &[u8], from: usize) {
+        let found = memchr::memmem::find(&bytes[from..], name).map(|offset| from + offset);
+        self.names.push((name.to_vec(), found));
+    }
+
+    /// The first landing at or after `from`, which never goes back.
+    fn next(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
+        for kind in 0..self.found.len() {
+            if self.found[kind].is_some_and(|at| at < from) {
+                self.found[kind] = Landings::search(kind, bytes, from);
+            }
+        }
+        for (name, found) in &mut self.names {
+            if found.is_some_and(|at| at < from) {
+                *found = memchr::memmem::find(&bytes[from..], name).map(|offset| from + offset);
+            }
+        }
+        let names = self.names.iter().filter_map(|(_, found)| *found);
+        self.found.iter().flatten().copied().chain(names).min()
+    }
+
+    /// Where the name found at `at` ends: the longest of those found there.
+    fn end_of_name(&self, at: usize) -> usize {
+        (self.names.iter())
+            .filter(|(_, found)| *found == Some(at))
+            .map(|(name, _)| at + name.len())
+            .max()
+            .unwrap_or(at)
+    }
+}
+
+/// Where the word that `at` ends or lies in begins, as far back as
+/// `from`, where a token begins: back over identifier bytes and what a
+/// number holds (`1.5e+3`).
+fn word_start(bytes: &[u8], from: usize, at: usize) -> usize {
+    let mut start = at;
+    while start > from
+        && (is_ident(bytes[start - 1]) || matches!(bytes[start - 1], b'.' | b'+' | b'-'))
+    {
+        start -= 1;
+    }
+    start
+}
+
 /// The bytes that begin nothing the scan looks at: neither a word nor a
 /// preprocessor line, comment, literal or attribute.
 static INERT: [bool; 256] = {
@@ -360,6 +439,25 @@ static INERT: [bool; 256] = {
 };
 
 impl<'a> Scanner<'a> {
+    fn new(bytes: &'a [u8]) -> Scanner<'a> {
+        Scanner {
+            bytes,
+            pos: 0,
+            found: Vec::new(),
+            lines: Vec::new(),
+            stand_ins: Vec::new(),
+            macro_uses: Vec::new(),
+        }
+    }
+
+    fn scanned(mut self) -> Scan {
+        Scan {
+            macro_uses: self.uses_still_standing_in(),
+            directives: self.found,
+            lines: self.lines,
+        }
+    }
+
     /// The uses noted of macros defined with a stand-in that no other
     /// definition, and no `#undef`, made anything else.
     fn uses_still_standing_in(&mut self) -> Vec<MacroUse> {
@@ -396,27 +494,62 @@ impl<'a> Scanner<'a> {
     }
 
     fn run(&mut self) {
-        while self.pos < self.bytes.len() {
-            let b = self.bytes[self.pos];
-            match b {
-                b'#' if lex::at_line_start(self.bytes, self.pos) => self.preprocessor_line(),
-                b'/' if self.peek(1) == b'*' => {
-                    self.pos = lex::block_comment_end(self.bytes, self.pos)
-                }
-                b'/' if self.peek(1) == b'/' => {
-                    self.pos = lex::logical_line_end(self.bytes, self.pos)
-                }
-                b'"' => self.pos = lex::quoted_end(self.bytes, self.pos, b'"'),
-                b'\'' => self.pos = lex::quoted_end(self.bytes, self.pos, b'\''),
-                b'[' if self.peek(1) == b'[' => self.attribute(),
-                _ if is_ident(b) => self.word(),
-                // White space and operators come in runs: step over one.
-                _ => {
-                    self.pos += 1
-                        + (self.bytes[self.pos + 1..].iter())
-                            .position(|&b| !INERT[b as usize])
-                            .unwrap_or(self.bytes.len() - self.pos - 1)
-                }
+        // A word matters only where a literal, `_Pragma` or a macro that
+        // stands in for something begins with it: the scan passes over
+        // the rest, from one place where something may begin to the next.
+        let bytes = self.bytes;
+        // Where the last token read ended: a token begins there.
+        let mut read_to = 0;
+        let mut landings = Landings::new(bytes);
+        while let Some(at) = landings.next(bytes, self.pos) {
+            let begins = match bytes[at] {
+                b'#' => lex::at_line_start(bytes, at),
+                b'/' => matches!(bytes.get(at + 1), Some(b'*' | b'/')),
+                b'"' | b'\'' | b'[' => true,
+                // `_Pragma` or a macro's name: a word that may go on.
+                _ => !(bytes.get(landings.end_of_name(at))).is_some_and(|&b| is_ident(b)),
+            };
+            if !begins {
+                self.pos = at + 1;
+                continue;
+            }
+            // A quote or a name may go on the word before it (`u8"`,
+            // `R"(`, `1'000`, `1._Pragma`): the tokens are read from where
+            // that word begins.
+            self.pos = match bytes[at] {
+                b'#' | b'/' | b'[' => at,
+                _ => word_start(bytes, read_to, at),
+            };
+            let known = self.stand_ins.len();
+            while self.pos <= at {
+                self.step();
+            }
+            read_to = self.pos;
+            for (name, _) in &self.stand_ins[known..] {
+                landings.look_for(name.as_bytes(), bytes, read_to);
+            }
+        }
+        self.pos = bytes.len();
+    }
+
+    /// Reads the token at `pos`, or passes over what begins none.
+    #[inline(always)]
+    fn step(&mut self) {
+        let b = self.bytes[self.pos];
+        match b {
+            b'#' if lex::at_line_start(self.bytes, self.pos) => self.preprocessor_line(),
+            b'/' if self.peek(1) == b'*' => self.pos = lex::block_comment_end(self.bytes, self.pos),
+            b'/' if self.peek(1) == b'/' => self.pos = lex::logical_line_end(self.bytes, self.pos),
+            b'"' => self.pos = lex::quoted_end(self.bytes, self.pos, b'"'),
+            b'\'' => self.pos = lex::quoted_end(self.bytes, self.pos, b'\''),
+            b'[' if self.peek(1) == b'[' => self.attribute(),
+            _ if is_ident(b) => self.word(),
+            // White space and operators come in runs: step over one.
+            _ => {
+                self.pos += 1
+                    + (self.bytes[self.pos + 1..].iter())
+                        .position(|&b| !INERT[b as usize])
+                        .unwrap_or(self.bytes.len() - self.pos - 1)
             }
         }
     }
@@ -771,6 +904,54 @@ fn unescape(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Texts where passing over words went wrong while it was written: a
+    /// raw string's prefix, and `_Pragma` after a number's exponent.
+    #[test]
+    fn passing_over_words_reads_prefixes_and_numbers_whole() {
+        for text in [
+            "R\"x(u8\"_Pragma(\"omp parallel\")",
+            "1.5e+_Pragma(\"omp parallel\")",
+            "x = u8R\"y(#pragma omp for\n)y\"; _Pragma(\"omp single\")",
+            "#define Q const\nQ int *Qx, xQ; Q",
+        ] {
+            let passing = scan(text.as_bytes());
+            let reading = scan_word_by_word(text.as_bytes());
+            assert_eq!(passing.directives, reading.directives, "{text:?}");
+            assert_eq!(passing.lines, reading.lines, "{text:?}");
+            assert_eq!(passing.macro_uses, reading.macro_uses, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The scan that passes over words finds what the scan of each
+        /// word finds, in text made of what may fool it: prefixes and
+        /// raw strings, digit separators and exponents, `_Pragma` in and
+        /// out of words, comments, attributes, continued lines and a
+        /// macro that stands in for a qualifier.
+        #[test]
+        fn passing_over_words_finds_what_reading_each_finds(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "u8\"", "R\"x(", ")x\"", "LR\"(", ")\"", "u'", "\"", "'", "1'000",
+                    "1.5e+", "0x1p-", "1.", "_Pragma(\"omp parallel\")", "x_Pragma", "_Pragma",
+                    "#pragma omp for\n", "#define Q const\n", "#undef Q\n", "#define QQ\n",
+                    "QQ", "#define P _Pragma(\"omp single\")\n",
+                    "#", "\n", " ", "/*", "*/", "//", "/", "[[omp::directive(parallel)]]", "[[",
+                    "]]", "[", "a_b", "x", "Q", "_", ".", "+", "-", "\\\n", "(", ")", ";", "{",
+                    "\u{e9}",
+                ]),
+                0..24,
+            ),
+        ) {
+            let text = parts.concat();
+            let passing = scan(text.as_bytes());
+            let reading = scan_word_by_word(text.as_bytes());
+            proptest::prop_assert_eq!(&passing.directives, &reading.directives, "{:?}", text);
+            proptest::prop_assert_eq!(&passing.lines, &reading.lines, "{:?}", text);
+            proptest::prop_assert_eq!(&passing.macro_uses, &reading.macro_uses, "{:?}", text);
+        }
+    }
 
     /// Items spread evenly over a file: once the sample is in, the list is
     /// given room for all of them at once, and holds them in order.
