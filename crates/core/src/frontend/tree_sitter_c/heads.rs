@@ -11,6 +11,7 @@
 
 use crate::language::c::lex::{self, Token, TokenKind, Tokens};
 use crate::source::Span;
+use smallvec::SmallVec;
 
 /// The text between the parentheses of the parameter list in `head` (a
 /// function's text up to and with the brace that opens its body), when
@@ -24,7 +25,9 @@ pub(super) fn parameters_to_leave_out(
     head: Span,
     cplusplus: bool,
 ) -> Option<Span> {
-    let tokens: Vec<Token> = Tokens::new(masked, head)
+    // A head's tokens fit on the stack: a list on the heap for each
+    // function moved where later allocations landed, onto fresh pages.
+    let tokens: SmallVec<[Token; 64]> = Tokens::new(masked, head)
         .passing_over(passed_over)
         .collect();
     let word = |at: usize| -> Option<&[u8]> {
