@@ -700,6 +700,19 @@ fn read_counting_parses(file: &SourceFile) -> (ParseExtent, Parsed) {
     (extent, parsed)
 }
 
+/// [`assert_same_both_ways`] for `text` as C and as C++, in files named
+/// `stem.c` and `stem.cpp`.
+fn assert_same_both_ways_in_c_and_cpp(stem: &str, text: &str) {
+    for (suffix, language) in [("c", Language::C), ("cpp", Language::Cpp)] {
+        let file = SourceFile::new(
+            format!("{stem}.{suffix}"),
+            text.as_bytes().to_vec(),
+            language,
+        );
+        assert_same_both_ways(&file);
+    }
+}
+
 #[test]
 fn syntax_errors_in_loop_headers_and_bodies_read_the_same_in_pieces() {
     // The tests, steps and bodies of loops that pieces leave unread must
@@ -723,10 +736,7 @@ fn syntax_errors_in_loop_headers_and_bodies_read_the_same_in_pieces() {
             let text = format!(
                 "void f(int n, int *a)\n{{\n  int i;\n#pragma omp parallel for\n  for ({header})\n    {body}\n}}\n"
             );
-            for (name, language) in [("loop.c", Language::C), ("loop.cpp", Language::Cpp)] {
-                let file = SourceFile::new(name, text.clone().into_bytes(), language);
-                assert_same_both_ways(&file);
-            }
+            assert_same_both_ways_in_c_and_cpp("loop", &text);
         }
     }
 }
@@ -756,10 +766,7 @@ fn syntax_errors_in_parameter_lists_read_the_same_in_pieces() {
         let text = format!(
             "{head}\n{{\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 4; i++)\n    g(i);\n}}\n"
         );
-        for (name, language) in [("head.c", Language::C), ("head.cpp", Language::Cpp)] {
-            let file = SourceFile::new(name, text.clone().into_bytes(), language);
-            assert_same_both_ways(&file);
-        }
+        assert_same_both_ways_in_c_and_cpp("head", &text);
     }
 }
 

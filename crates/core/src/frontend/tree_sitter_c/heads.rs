@@ -232,6 +232,7 @@ impl Parameters<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parse::has_syntax_error;
     use super::*;
 
     /// What of `head` is left out, as text.
@@ -360,14 +361,7 @@ mod tests {
             else {
                 return Ok(());
             };
-            let grammar = match cplusplus {
-                true => pomp_grammars::CPP,
-                false => pomp_grammars::C,
-            };
-            let has_error = |code: &str| {
-                let tree = pomp_grammars::Parser::new(grammar).parse(code.as_bytes(), &[], None);
-                tree.root_node().has_error()
-            };
+            let has_error = |code: &str| has_syntax_error(code, cplusplus);
             let alone = format!("void f({}) {{ }}", &head[list.clone()]);
             proptest::prop_assert!(!has_error(&alone), "{alone}");
             let whole = format!("{head} }}");
@@ -406,14 +400,9 @@ mod tests {
             else {
                 return Ok(());
             };
-            let grammar = match cplusplus {
-                true => pomp_grammars::CPP,
-                false => pomp_grammars::C,
-            };
             let code = format!("{head} }}");
             proptest::prop_assert_eq!(&head[span], list.join(", "));
-            let tree = pomp_grammars::Parser::new(grammar).parse(code.as_bytes(), &[], None);
-            proptest::prop_assert!(!tree.root_node().has_error(), "{}", code);
+            proptest::prop_assert!(!has_syntax_error(&code, cplusplus), "{}", code);
         }
     }
 }

@@ -114,3 +114,15 @@ pub(super) fn point(file: &SourceFile, offset: usize) -> Point {
         column: column - 1,
     }
 }
+
+/// Whether the grammar of C, or of C++ with `cplusplus`, reads `code`
+/// with a syntax error: what the tests of text left unparsed ask.
+#[cfg(test)]
+pub(super) fn has_syntax_error(code: &str, cplusplus: bool) -> bool {
+    let grammar = match cplusplus {
+        true => pomp_grammars::CPP,
+        false => pomp_grammars::C,
+    };
+    let tree = Parser::new(grammar).parse(code.as_bytes(), &[], None);
+    tree.root_node().has_error()
+}
