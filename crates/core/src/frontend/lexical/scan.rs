@@ -352,49 +352,55 @@ fn push_extrapolating<T>(list: &mut Vec<T>, item: T, at: usize, total: usize) {
 /// search stops at its own bytes only, however many of the others there
 /// are.
 struct Landings {
-    /// The next `#`, `/` or `"`, the next `'` and the next `[[`, from where
-    /// each was last searched for; `None` once there is none left.
-    found: [Option<usize>; 3],
+    /// What [`BYTES_SEARCHED`] found next, from where each was last
+    /// searched for; `None` once there is none left.
+    found: [Option<usize>; BYTES_SEARCHED.len()],
     /// `_Pragma` and the macros' names, with where each was found so.
     names: Vec<(Vec<u8>, Option<usize>)>,
+}
+
+/// A search of the rest of a file, giving the offset of what it finds.
+type Search = fn(&[u8]) -> Option<usize>;
+
+/// The searches for the next `#`, `/` or `"`, the next `'` and the next
+/// `[[`.
+const BYTES_SEARCHED: [Search; 3] = [
+    |rest| memchr::memchr3(b'#', b'/', b'"', rest),
+    |rest| memchr::memchr(b'\'', rest),
+    |rest| memchr::memmem::find(rest, b"[["),
+];
+
+/// Where `search` finds something in `bytes` at or after `from`.
+fn found_from(bytes: &[u8], from: usize, search: impl Fn(&[u8]) -> Option<usize>) -> Option<usize> {
+    search(&bytes[from..]).map(|offset| from + offset)
 }
 
 impl Landings {
     fn new(bytes: &[u8]) -> Landings {
         let mut landings = Landings {
-            found: std::array::from_fn(|kind| Landings::search(kind, bytes, 0)),
+            found: BYTES_SEARCHED.map(|search| found_from(bytes, 0, search)),
             names: Vec::new(),
         };
         landings.look_for(b"_Pragma", bytes, 0);
         landings
     }
 
-    fn search(kind: usize, bytes: &[u8], from: usize) -> Option<usize> {
-        let rest = &bytes[from..];
-        let offset = match kind {
-            0 => memchr::memchr3(b'#', b'/', b'"', rest),
-            1 => memchr::memchr(b'\'', rest),
-            _ => memchr::memmem::find(rest, b"[["),
-        };
-        offset.map(|offset| from + offset)
-    }
-
     /// Stops at `name` too, from `from` on.
     fn look_for(&mut self, name: &[u8], bytes: &[u8], from: usize) {
-        let found = memchr::memmem::find(&bytes[from..], name).map(|offset| from + offset);
+        let found = found_from(bytes, from, |rest| memchr::memmem::find(rest, name));
         self.names.push((name.to_vec(), found));
     }
 
     /// The first landing at or after `from`, which never goes back.
     fn next(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
-        for kind in 0..self.found.len() {
-            if self.found[kind].is_some_and(|at| at < from) {
-                self.found[kind] = Landings::search(kind, bytes, from);
+        for (found, search) in self.found.iter_mut().zip(BYTES_SEARCHED) {
+            if found.is_some_and(|at| at < from) {
+                *found = found_from(bytes, from, search);
             }
         }
         for (name, found) in &mut self.names {
             if found.is_some_and(|at| at < from) {
-                *found = memchr::memmem::find(&bytes[from..], name).map(|offset| from + offset);
+                *found = found_from(bytes, from, |rest| memchr::memmem::find(rest, name));
             }
         }
         let names = self.names.iter().filter_map(|(_, found)| *found);

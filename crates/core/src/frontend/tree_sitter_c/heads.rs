@@ -13,72 +13,81 @@ use crate::language::c::lex::{self, Token, TokenKind, Tokens};
 use crate::source::Span;
 use smallvec::SmallVec;
 
-/// The text between the parentheses of the parameter list in `head` (a
-/// function's text up to and with the brace that opens its body), when
-/// the grammar may be given `()` instead: a list of plain parameters,
-/// after the function's name, before the body or, in C++, before a
-/// constructor's initializers or trailing qualifiers. `None` leaves the
-/// head as it is.
-pub(super) fn parameters_to_leave_out(
-    masked: &[u8],
-    passed_over: &[Span],
-    head: Span,
-    cplusplus: bool,
-) -> Option<Span> {
-    // A head's tokens fit on the stack: a list on the heap for each
-    // function moved where later allocations landed, onto fresh pages.
-    let tokens: SmallVec<[Token; 64]> = Tokens::new(masked, head)
-        .passing_over(passed_over)
-        .collect();
-    let word = |at: usize| -> Option<&[u8]> {
-        let token = tokens.get(at)?;
-        (token.kind == TokenKind::Word).then(|| &masked[token.span.clone()])
-    };
-    let punct = |at: usize| match tokens.get(at)?.kind {
-        TokenKind::Punct(b) => Some(b),
-        _ => None,
-    };
-    let body = tokens
-        .len()
-        .checked_sub(1)
-        .filter(|&b| punct(b) == Some(b'{'))?;
-    // Where the declarator ends: before the body, or before the first
-    // lone `:` outside parentheses, which begins a constructor's
-    // initializers.
-    let mut end = body;
-    if cplusplus {
-        let mut depth = 0usize;
-        for at in 0..body {
-            match punct(at) {
-                Some(b'(') => depth += 1,
-                Some(b')') => depth = depth.saturating_sub(1),
-                Some(b':') if depth == 0 && !touching_colon(&tokens, at, masked) => {
-                    end = at;
-                    break;
+/// A file's text, as the parse of its pieces is given it.
+pub(super) struct Head<'a> {
+    /// The file as written.
+    pub file: &'a [u8],
+    /// The text the grammar reads ([`super::prepare::Prepared::masked`]).
+    pub masked: &'a [u8],
+    /// The lines the grammar passes over, sorted.
+    pub passed_over: &'a [Span],
+}
+
+impl Head<'_> {
+    /// The text between the parentheses of the parameter list in `head` (a
+    /// function's text up to and with the brace that opens its body), when
+    /// the grammar may be given `()` instead: a list of plain parameters,
+    /// after the function's name, before the body or, in C++, before a
+    /// constructor's initializers or trailing qualifiers, and without a
+    /// preprocessor line. `None` leaves the head as it is.
+    pub(super) fn parameters_to_leave_out(&self, head: Span, cplusplus: bool) -> Option<Span> {
+        // A head's tokens fit on the stack: a list on the heap for each
+        // function moved where later allocations landed, onto fresh pages.
+        let tokens: SmallVec<[Token; 64]> = Tokens::new(self.masked, head)
+            .passing_over(self.passed_over)
+            .collect();
+        let all = Words {
+            tokens: &tokens,
+            masked: self.masked,
+            cplusplus,
+        };
+        let body = tokens
+            .len()
+            .checked_sub(1)
+            .filter(|&b| all.punct(b) == Some(b'{'))?;
+        // Where the declarator ends: before the body, or before the first
+        // lone `:` outside parentheses, which begins a constructor's
+        // initializers.
+        let mut end = body;
+        if cplusplus {
+            let mut depth = 0usize;
+            for at in 0..body {
+                match all.punct(at) {
+                    Some(b'(') => depth += 1,
+                    Some(b')') => depth = depth.saturating_sub(1),
+                    Some(b':') if depth == 0 && !all.in_scope_operator(at) => {
+                        end = at;
+                        break;
+                    }
+                    _ => {}
                 }
-                _ => {}
+            }
+            while end > 0
+                && all
+                    .word(end - 1)
+                    .is_some_and(|w| TRAILING_QUALIFIERS.contains(&w))
+            {
+                end -= 1;
             }
         }
-        while end > 0 && word(end - 1).is_some_and(|w| TRAILING_QUALIFIERS.contains(&w)) {
-            end -= 1;
-        }
+        let close = end.checked_sub(1).filter(|&c| all.punct(c) == Some(b')'))?;
+        // The list is the head's one pair of parentheses: a head with more
+        // (an attribute's, a declarator's) is read whole.
+        let open = (0..close)
+            .find(|&at| matches!(all.punct(at), Some(b'(' | b')')))
+            .filter(|&at| all.punct(at) == Some(b'('))?;
+        let name = all.word(open.checked_sub(1)?)?;
+        let list = Words {
+            tokens: &tokens[open + 1..close],
+            ..all
+        };
+        let inside = tokens[open].span.end..tokens[close].span.start;
+        // A conditional line in the list, even one this mask blanks, may
+        // give another configuration other text.
+        let preprocessed = self.file[inside.clone()].contains(&b'#')
+            || !lex::spans_among(self.passed_over, inside.clone()).is_empty();
+        (is_name(name) && list.are_plain_parameters() && !preprocessed).then_some(inside)
     }
-    let close = end.checked_sub(1).filter(|&c| punct(c) == Some(b')'))?;
-    // The list is the head's one pair of parentheses: a head with more
-    // (an attribute's, a declarator's) is read whole.
-    let open = (0..close)
-        .find(|&at| matches!(punct(at), Some(b'(' | b')')))
-        .filter(|&at| punct(at) == Some(b'('))?;
-    let name = word(open.checked_sub(1)?)?;
-    let list = Parameters {
-        tokens: &tokens[open + 1..close],
-        masked,
-        cplusplus,
-    };
-    let plain = is_name(name) && list.are_plain();
-    let inside = tokens[open].span.end..tokens[close].span.start;
-    let crosses_a_line = !lex::spans_among(passed_over, inside.clone()).is_empty();
-    (plain && !crosses_a_line).then_some(inside)
 }
 
 /// Words after a C++ function's parameter list that qualify it.
@@ -94,28 +103,22 @@ const PRIMITIVES: [&[u8]; 7] = [
 /// Words that size an integer or a `double`, in any number and order.
 const SIZES: [&[u8]; 4] = [b"signed", b"unsigned", b"long", b"short"];
 
-/// Whether the `:` at token `at` touches another, as in `a::b`.
-fn touching_colon(tokens: &[Token], at: usize, masked: &[u8]) -> bool {
-    let colon_at = |byte: Option<usize>| byte.is_some_and(|b| masked.get(b) == Some(&b':'));
-    let span = &tokens[at].span;
-    colon_at(span.start.checked_sub(1)) || colon_at(Some(span.end))
-}
-
 /// A word the grammars read as a name, not as one of their own words.
 fn is_name(word: &[u8]) -> bool {
     (word[0].is_ascii_alphabetic() || word[0] == b'_') && !super::nodes::is_keyword(word)
 }
 
-/// The tokens of a parameter list, between its parentheses.
-struct Parameters<'a> {
+/// Tokens of a head, with the text they stand for.
+#[derive(Clone, Copy)]
+struct Words<'a> {
     tokens: &'a [Token],
     masked: &'a [u8],
     cplusplus: bool,
 }
 
-impl Parameters<'_> {
-    /// Whether the list is plain parameters separated by commas.
-    fn are_plain(&self) -> bool {
+impl Words<'_> {
+    /// Whether the tokens are plain parameters separated by commas.
+    fn are_plain_parameters(&self) -> bool {
         let mut at = 0;
         loop {
             match self.parameter_at(at) {
@@ -228,6 +231,12 @@ impl Parameters<'_> {
     fn touching(&self, at: usize) -> bool {
         (self.tokens.get(at + 1)).is_some_and(|next| next.span.start == self.tokens[at].span.end)
     }
+
+    /// Whether the `:` at token `at` is half of a `::`.
+    fn in_scope_operator(&self, at: usize) -> bool {
+        let colon = |at: usize| self.punct(at) == Some(b':');
+        (colon(at + 1) && self.touching(at)) || (at > 0 && colon(at - 1) && self.touching(at - 1))
+    }
 }
 
 #[cfg(test)]
@@ -235,9 +244,20 @@ mod tests {
     use super::super::parse::has_syntax_error;
     use super::*;
 
+    /// `head` as written and as the grammar reads it, the lines
+    /// `passed_over` aside.
+    fn written<'a>(head: &'a str, passed_over: &'a [Span]) -> Head<'a> {
+        Head {
+            file: head.as_bytes(),
+            masked: head.as_bytes(),
+            passed_over,
+        }
+    }
+
     /// What of `head` is left out, as text.
     fn left_out(head: &str, cplusplus: bool) -> Option<String> {
-        parameters_to_leave_out(head.as_bytes(), &[], 0..head.len(), cplusplus)
+        written(head, &[])
+            .parameters_to_leave_out(0..head.len(), cplusplus)
             .map(|span| head[span].to_string())
     }
 
@@ -328,7 +348,7 @@ mod tests {
         let head = "void f(int x,\n#pragma omp x\n int y) {";
         let line = head.find('#').unwrap()..head.find(" int y").unwrap();
         assert_eq!(
-            parameters_to_leave_out(head.as_bytes(), &[line], 0..head.len(), true),
+            written(head, &[line]).parameters_to_leave_out(0..head.len(), true),
             None
         );
     }
@@ -357,7 +377,7 @@ mod tests {
                 return Ok(());
             }
             let head = format!("void f({text}) {{");
-            let Some(list) = parameters_to_leave_out(head.as_bytes(), &[], 0..head.len(), cplusplus)
+            let Some(list) = written(&head, &[]).parameters_to_leave_out(0..head.len(), cplusplus)
             else {
                 return Ok(());
             };
@@ -396,7 +416,7 @@ mod tests {
                 .map(|(qualifiers, ty, declarator, name)| format!("{qualifiers}{ty}{declarator}{name}"))
                 .collect();
             let head = format!("void f({}) {{", list.join(", "));
-            let Some(span) = parameters_to_leave_out(head.as_bytes(), &[], 0..head.len(), cplusplus)
+            let Some(span) = written(&head, &[]).parameters_to_leave_out(0..head.len(), cplusplus)
             else {
                 return Ok(());
             };

@@ -582,30 +582,23 @@ impl PartialParse {
     }
 }
 
-/// A directive outside every function that is read without a tree: a
-/// pragma that is parsed into a directive applying to no statement, or
-/// reported for itself, or a declaration attribute other than
-/// `declare target`.
 /// The ranges of `head` the grammar reads: all of it, or the text around
-/// a parameter list it need not read ([`heads`]), unless a preprocessor
-/// line or a lock routine mentioned in the function (`mentions`, indices)
-/// lies in that list.
+/// a parameter list it need not read ([`heads`]), unless a lock routine
+/// mentioned in the function (`mentions`, indices) lies in that list.
 fn head_without_parameters(
     prepared: &Prepared,
     head: Span,
     mentions: std::ops::Range<usize>,
 ) -> impl Iterator<Item = Span> {
     let cplusplus = prepared.file.language == crate::language::Language::Cpp;
-    let masked = prepared.masked();
-    let left_out =
-        heads::parameters_to_leave_out(&masked, prepared.passed_over(), head.clone(), cplusplus)
-            .filter(|list| {
-                // A conditional line in the list, even one this mask blanks,
-                // may give another configuration other text.
-                !prepared.file.bytes[list.clone()].contains(&b'#')
-                    && !(prepared.lock_mentions[mentions].iter())
-                        .any(|m| m.start < list.end && list.start < m.end)
-            });
+    let written = heads::Head {
+        file: &prepared.file.bytes,
+        masked: &prepared.masked(),
+        passed_over: prepared.passed_over(),
+    };
+    let left_out = (written.parameters_to_leave_out(head.clone(), cplusplus)).filter(|list| {
+        !(prepared.lock_mentions[mentions].iter()).any(|m| m.start < list.end && list.start < m.end)
+    });
     let ranges = match left_out {
         Some(list) => [head.start..list.start, list.end..head.end],
         None => [head, 0..0],
@@ -613,6 +606,10 @@ fn head_without_parameters(
     ranges.into_iter().filter(|r| !r.is_empty())
 }
 
+/// A directive outside every function that is read without a tree: a
+/// pragma that is parsed into a directive applying to no statement, or
+/// reported for itself, or a declaration attribute other than
+/// `declare target`.
 fn needs_no_tree(prepared: &Prepared, index: usize) -> bool {
     use crate::frontend::lexical::scan::RawKind;
     let d = &prepared.directives[index];
