@@ -787,3 +787,50 @@ fn plain_parameter_lists_cost_no_parse() {
     let list = "const std::vector<int> &v, int n, double *a".len();
     assert_eq!(defaulted - plain, list + 2);
 }
+
+/// Pragmas of other kinds (`#pragma unroll`) between whole statements,
+/// as vendors' pragmas stand before loops, leave a function narrowed;
+/// anywhere else they read the same in pieces as whole.
+#[test]
+fn other_pragmas_between_statements_leave_functions_narrowed() {
+    let function = |body: &str| {
+        format!(
+            "static double sum_of(const double *a, int n)\n{{\n  double sum = 0.0;\n{body}\n  return sum;\n}}\n"
+        )
+    };
+    let loop_ = "  for (int i = 0; i < n; ++i)\n    sum += a[i];";
+    let between_statements = [
+        format!("#pragma omp parallel for reduction(+ : sum)\n#pragma unroll\n{loop_}"),
+        format!("#pragma GCC ivdep\n#pragma omp simd reduction(+ : sum)\n{loop_}"),
+        format!(
+            "#pragma omp parallel\n  {{\n    int k = 1;\n#pragma vector aligned\n#pragma omp for reduction(+ : sum)\n{loop_}\n#pragma weak\n    sum += k;\n  }}"
+        ),
+        format!("#pragma omp parallel for reduction(+ : sum)\n{loop_}\n#pragma message(\"done\")"),
+    ];
+    for body in &between_statements {
+        for (name, language) in [("pragma.c", Language::C), ("pragma.cpp", Language::Cpp)] {
+            let file = SourceFile::new(name, function(body).into_bytes(), language);
+            assert_eq!(
+                assert_same_both_ways(&file),
+                ParseExtent::Statements,
+                "{body}"
+            );
+        }
+    }
+    let elsewhere = [
+        "  if (n > 0)\n    sum = 1;\n#pragma unroll\n  else\n    sum = 2;",
+        "  if (n > 0)\n#pragma unroll\n    sum = 1;",
+        "  sum = 1 +\n#pragma unroll\n    2;",
+        "  do {\n    sum += 1;\n  }\n#pragma unroll\n  while (sum < n);",
+        "  switch (n) {\n  case 1:\n#pragma unroll\n    sum = 1;\n  }",
+        "  {\n    int k = (1,\n#pragma unroll\n      2);\n    sum = k;\n  }",
+        "#pragmaunroll\n  sum = 1;",
+        "#pragma\n  sum = 1;",
+    ];
+    for body in elsewhere {
+        let text = function(&format!(
+            "#pragma omp parallel for reduction(+ : sum)\n{loop_}\n{body}"
+        ));
+        assert_same_both_ways_in_c_and_cpp("pragma", &text);
+    }
+}

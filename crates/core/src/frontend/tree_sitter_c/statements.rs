@@ -591,16 +591,24 @@ impl BodyTokens {
         };
         let mut foreign_braces = 0usize;
         let mut lines = Vec::new();
+        let mut pragmas = Vec::new();
         let mut depth = 0usize;
         for token in Tokens::new(masked, inside).passing_over(passed_over) {
             if token.kind == TokenKind::Preprocessor {
-                let block_level = foreign_braces == 0 && in_statement_block(&open);
-                // Other lines (pragmas other than OpenMP's) are read by
-                // the parse of the whole function.
-                let change = conditional_change(&masked[token.span.clone()])?;
-                if !block_level {
+                if foreign_braces != 0 || !in_statement_block(&open) {
                     return None;
                 }
+                let line = &masked[token.span.clone()];
+                // A vendor's pragma (`#pragma unroll`) before a loop is a
+                // statement of its own to the grammar, in pieces as in
+                // the whole function, where it stands between statements.
+                if is_pragma(line) {
+                    pragmas.push(list.len());
+                    continue;
+                }
+                // Other lines (`#define`) are read by the parse of the
+                // whole function.
+                let change = conditional_change(line)?;
                 depth = depth.checked_add_signed(change)?;
                 lines.push(ConditionalLine {
                     next: list.len(),
@@ -738,11 +746,8 @@ impl BodyTokens {
                     ));
             after && before
         };
-        if !tokens
-            .lines
-            .iter()
-            .all(|line| between_statements(line.next))
-        {
+        let lines_after = tokens.lines.iter().map(|line| line.next);
+        if !lines_after.chain(pragmas).all(between_statements) {
             return None;
         }
         Some(tokens)
@@ -1310,6 +1315,22 @@ impl BodyTokens {
             }
         }
     }
+}
+
+/// Whether `line` is a pragma with a word after `#pragma`; OpenMP's
+/// directives are passed over before the scan.
+fn is_pragma(line: &[u8]) -> bool {
+    let Some(text) = line.strip_prefix(b"#") else {
+        return false;
+    };
+    let Some(rest) = text.trim_ascii_start().strip_prefix(b"pragma") else {
+        return false;
+    };
+    rest.first().is_some_and(|b| b.is_ascii_whitespace())
+        && rest
+            .trim_ascii()
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
 }
 
 /// How a conditional line changes the number of groups open: `None` for
@@ -1908,18 +1929,25 @@ mod tests {
 
     #[test]
     fn preprocessor_lines_and_unbalanced_brackets_leave_the_body_unread() {
-        // Conditional lines between whole statements are read; elsewhere,
-        // and other lines, leave the body unread.
+        // Conditional lines and pragmas between whole statements are
+        // read; elsewhere, and other lines, leave the body unread.
         let between = "a;\n#if X\nb;\n#else\n{ c; }\n#endif\nd;";
         let tokens = BodyTokens::scan(between.as_bytes(), &[], 0..between.len(), true).unwrap();
         assert_eq!(tokens.conditional_depth_at(between.find('b').unwrap()), 1);
         assert_eq!(tokens.conditional_depth_at(between.find('d').unwrap()), 0);
+        for between in ["a;\n#pragma GCC ivdep\nb;", "{ a; }\n#pragma unroll 4\n"] {
+            assert!(BodyTokens::scan(between.as_bytes(), &[], 0..between.len(), true).is_some());
+        }
         for inside in [
             "if (x)\n#if X\nb;\n#endif\n",
             "if (x) a;\n#if X\nelse b;\n#endif\n",
             "f(a,\n#if X\nb);\n#endif\n",
             "a;\n#define X 1\nb;",
-            "a;\n#pragma GCC ivdep\nb;",
+            "if (x)\n#pragma GCC ivdep\nb;",
+            "do a;\n#pragma unroll\nwhile (c);",
+            "a =\n#pragma unroll\nb;",
+            "a;\n#pragma\nb;",
+            "a;\n#pragmaunroll\nb;",
         ] {
             assert!(
                 BodyTokens::scan(inside.as_bytes(), &[], 0..inside.len(), true).is_none(),
