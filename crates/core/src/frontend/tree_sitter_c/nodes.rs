@@ -43,6 +43,41 @@ struct GrammarNames {
     /// Sorted by name, then padding from `field_count` on.
     fields: [(&'static str, u16); MOST_FIELDS],
     field_count: usize,
+    /// The ids of [`FIELDS_THE_READING_ASKS`], in that order; `None` for
+    /// one the grammar lacks.
+    asked: [Option<u16>; FIELDS_THE_READING_ASKS.len()],
+}
+
+/// The fields the reading of the trees asks for, tens of thousands of
+/// times a file: found by [`asked_field`] without a search of the names.
+const FIELDS_THE_READING_ASKS: [&str; 9] = [
+    "body",
+    "declarator",
+    "function",
+    "initializer",
+    "label",
+    "name",
+    "operator",
+    "right",
+    "value",
+];
+
+/// The place of `name` in [`FIELDS_THE_READING_ASKS`]. A `match` on
+/// the literals compares lengths and a few bytes, where the search of
+/// the grammar's names compares whole strings some six times.
+fn asked_field(name: &str) -> Option<usize> {
+    Some(match name {
+        "body" => 0,
+        "declarator" => 1,
+        "function" => 2,
+        "initializer" => 3,
+        "label" => 4,
+        "name" => 5,
+        "operator" => 6,
+        "right" => 7,
+        "value" => 8,
+        _ => return None,
+    })
 }
 
 impl GrammarNames {
@@ -62,12 +97,22 @@ impl GrammarNames {
             }
         }
         fields[..field_count].sort_unstable();
-        GrammarNames {
+        let mut names = GrammarNames {
             language,
             kinds,
             fields,
             field_count,
-        }
+            asked: [None; FIELDS_THE_READING_ASKS.len()],
+        };
+        names.asked = FIELDS_THE_READING_ASKS.map(|name| names.searched_field(name));
+        names
+    }
+
+    /// The id of the field `name`, from a search of the grammar's names.
+    fn searched_field(&self, name: &str) -> Option<u16> {
+        let fields = &self.fields[..self.field_count];
+        let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
+        at.ok().map(|at| fields[at].1)
     }
 
     /// The names of the grammar `node` was parsed with, if it is one of
@@ -97,10 +142,9 @@ impl<'t> ByName<'t> for Node<'t> {
     }
 
     fn field(&self, name: &str) -> Option<Node<'t>> {
-        let id = GrammarNames::of_node(self).and_then(|g| {
-            let fields = &g.fields[..g.field_count];
-            let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
-            at.ok().map(|at| fields[at].1)
+        let id = GrammarNames::of_node(self).and_then(|g| match asked_field(name) {
+            Some(at) => g.asked[at],
+            None => g.searched_field(name),
         });
         match id {
             Some(id) => self.child_by_field_id(id),
@@ -347,6 +391,19 @@ mod tests {
         "value",
         "no_such_field",
     ];
+
+    #[test]
+    fn each_field_asked_is_found_at_its_place_in_both_grammars() {
+        for (at, name) in FIELDS_THE_READING_ASKS.iter().enumerate() {
+            assert_eq!(asked_field(name), Some(at), "{name}");
+            for grammar in [pomp_grammars::C, pomp_grammars::CPP] {
+                let language: Language = grammar.into();
+                assert!(language.field_id_for_name(name).is_some(), "{name}");
+            }
+        }
+        assert_eq!(asked_field("no_such_field"), None);
+        assert_eq!(asked_field("bod"), None);
+    }
 
     /// Every lookup agrees with tree-sitter's own from the root: at every
     /// position and for every node of `source`. Returns how many nodes
