@@ -415,8 +415,11 @@ pub(super) fn surely_broken(prepared: &Prepared, item: &Span, open: usize) -> Ve
     let masked = &*prepared.masked();
     let body = open + 1..item.end - 1;
     // Most functions hold no `try`: their tokens are not scanned again.
+    // A word that only holds the letters (`entry`, `geometry`) is none.
     if prepared.file.language != crate::language::Language::Cpp
-        || memchr::memmem::find(&masked[body.clone()], b"try").is_none()
+        || lex::whole_words(masked, body.clone(), b"try")
+            .next()
+            .is_none()
     {
         return Vec::new();
     }
@@ -1543,6 +1546,13 @@ mod tests {
         // Not where it begins no statement, as a variable's name.
         let named = "void f(int n)\n{\n  int try_ = n, x = try;\n#pragma omp barrier\n}\n";
         assert!(surely_broken_in(named, Language::Cpp).is_empty());
+        // Found where it touches punctuation, beside words that only
+        // hold its letters.
+        let touching =
+            "void f(int entry)\n{\n  entry++;{try{ entry--; }CATCH_ALL}\n#pragma omp barrier\n}\n";
+        let broken = surely_broken_in(touching, Language::Cpp);
+        assert_eq!(broken.len(), 1);
+        assert!(broken[0].starts_with("try{ entry--; }"), "{broken:?}");
     }
 
     #[test]
