@@ -106,7 +106,8 @@ pub enum LineKind {
 }
 
 impl LineKind {
-    fn of(word: &str) -> LineKind {
+    /// The kind of a line whose directive's name is `word`.
+    pub(crate) fn of(word: &str) -> LineKind {
         match word {
             "if" => LineKind::If,
             "ifdef" => LineKind::Ifdef,

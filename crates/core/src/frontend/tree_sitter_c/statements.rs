@@ -601,17 +601,26 @@ impl BodyTokens {
                 if foreign_braces != 0 || !in_statement_block(&open) {
                     return None;
                 }
-                let line = &masked[token.span.clone()];
+                let (kind, rest) = line_kind(&masked[token.span.clone()])?;
                 // A vendor's pragma (`#pragma unroll`) before a loop is a
                 // statement of its own to the grammar, in pieces as in
                 // the whole function, where it stands between statements.
-                if is_pragma(line) {
+                // OpenMP's directives are passed over before the scan.
+                let names_something = rest.first().is_some_and(u8::is_ascii_whitespace)
+                    && (rest.trim_ascii().first())
+                        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+                if kind == LineKind::Pragma && names_something {
                     pragmas.push(list.len());
                     continue;
                 }
                 // Other lines (`#define`) are read by the parse of the
                 // whole function.
-                let change = conditional_change(line)?;
+                let change = match kind {
+                    _ if kind.opens() => 1,
+                    _ if kind.continues() => 0,
+                    LineKind::Endif => -1,
+                    _ => return None,
+                };
                 depth = depth.checked_add_signed(change)?;
                 lines.push(ConditionalLine {
                     next: list.len(),
@@ -1320,36 +1329,15 @@ impl BodyTokens {
     }
 }
 
-/// Whether `line` is a pragma with a word after `#pragma`; OpenMP's
-/// directives are passed over before the scan.
-fn is_pragma(line: &[u8]) -> bool {
-    let Some(text) = line.strip_prefix(b"#") else {
-        return false;
-    };
-    let Some(rest) = text.trim_ascii_start().strip_prefix(b"pragma") else {
-        return false;
-    };
-    rest.first().is_some_and(|b| b.is_ascii_whitespace())
-        && rest
-            .trim_ascii()
-            .first()
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-}
-
-/// How a conditional line changes the number of groups open: `None` for
-/// a line of another kind.
-fn conditional_change(line: &[u8]) -> Option<isize> {
+/// The kind of a preprocessor line, named as the scan of the whole file
+/// names it, and what follows the directive's name.
+fn line_kind(line: &[u8]) -> Option<(LineKind, &[u8])> {
     let text = line.strip_prefix(b"#")?.trim_ascii_start();
-    let word_end = text
-        .iter()
-        .position(|b| !b.is_ascii_alphabetic())
+    let name_end = (text.iter())
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
         .unwrap_or(text.len());
-    match &text[..word_end] {
-        b"if" | b"ifdef" | b"ifndef" => Some(1),
-        b"elif" | b"elifdef" | b"elifndef" | b"else" => Some(0),
-        b"endif" => Some(-1),
-        _ => None,
-    }
+    let name = std::str::from_utf8(&text[..name_end]).ok()?;
+    Some((LineKind::of(name), &text[name_end..]))
 }
 
 #[cfg(test)]
