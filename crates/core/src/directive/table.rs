@@ -441,7 +441,8 @@ mod tests {
         assert_eq!(t.directive(&own[..8]).unwrap().name, "parallel");
         let copy = String::from("parallel for");
         assert_eq!(t.directive(&copy).unwrap().name, "parallel for");
-        // Another table's names are its own, however the two agree.
+        // A copy answers with its own entries, though its index of
+        // addresses names the first table's texts.
         let other = t.clone();
         assert!(std::ptr::eq(
             other.directive(own).unwrap(),

@@ -62,6 +62,13 @@ const FIELDS_THE_READING_ASKS: [&str; 9] = [
     "value",
 ];
 
+/// The id of the field `name`, from a search of `fields`, a grammar's
+/// names sorted.
+fn searched_field(fields: &[(&'static str, u16)], name: &str) -> Option<u16> {
+    let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
+    at.ok().map(|at| fields[at].1)
+}
+
 /// The place of `name` in [`FIELDS_THE_READING_ASKS`]. A `match` on
 /// the literals compares lengths and a few bytes, where the search of
 /// the grammar's names compares whole strings some six times.
@@ -97,22 +104,13 @@ impl GrammarNames {
             }
         }
         fields[..field_count].sort_unstable();
-        let mut names = GrammarNames {
+        GrammarNames {
             language,
             kinds,
             fields,
             field_count,
-            asked: [None; FIELDS_THE_READING_ASKS.len()],
-        };
-        names.asked = FIELDS_THE_READING_ASKS.map(|name| names.searched_field(name));
-        names
-    }
-
-    /// The id of the field `name`, from a search of the grammar's names.
-    fn searched_field(&self, name: &str) -> Option<u16> {
-        let fields = &self.fields[..self.field_count];
-        let at = fields.binary_search_by(|(field, _)| (*field).cmp(name));
-        at.ok().map(|at| fields[at].1)
+            asked: FIELDS_THE_READING_ASKS.map(|name| searched_field(&fields[..field_count], name)),
+        }
     }
 
     /// The names of the grammar `node` was parsed with, if it is one of
@@ -144,7 +142,7 @@ impl<'t> ByName<'t> for Node<'t> {
     fn field(&self, name: &str) -> Option<Node<'t>> {
         let id = GrammarNames::of_node(self).and_then(|g| match asked_field(name) {
             Some(at) => g.asked[at],
-            None => g.searched_field(name),
+            None => searched_field(&g.fields[..g.field_count], name),
         });
         match id {
             Some(id) => self.child_by_field_id(id),
