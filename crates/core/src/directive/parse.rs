@@ -149,12 +149,12 @@ fn parse(
     }
 
     Ok(Parsed {
-        directive: Directive {
+        directive: Directive::new(
             sentinel,
-            name: spec.name.as_str(),
+            spec.name.as_str(),
             argument,
-            clauses: clauses.into_iter().map(|c| c.clause).collect(),
-        },
+            clauses.into_iter().map(|c| c.clause).collect(),
+        ),
         unknown,
     })
 }

@@ -26,6 +26,11 @@ pub struct Directive {
     /// the critical name, the flush list, the user region name.
     pub argument: Option<String>,
     pub clauses: Vec<Clause>,
+    /// Where the table lists `name`: its entry is asked for tens of
+    /// thousands of times a file, and found again each time it cost a
+    /// lookup.
+    #[serde(skip)]
+    entry: u16,
 }
 
 /// One clause: `name(args)`. `args` is the exact text between the outer
@@ -39,11 +44,47 @@ pub struct Clause {
 }
 
 impl Directive {
+    /// The directive the table names `name` (a name or an alias).
+    ///
+    /// # Panics
+    /// When the table has no such directive: names come from the table.
+    pub fn new(
+        sentinel: Sentinel,
+        name: &str,
+        argument: Option<String>,
+        clauses: Vec<Clause>,
+    ) -> Directive {
+        let (entry, spec) = Self::entry_named(name);
+        Directive {
+            sentinel,
+            name: spec.name.as_str(),
+            argument,
+            clauses,
+            entry,
+        }
+    }
+
+    /// The directive becomes the one the table names `name`, its argument
+    /// and clauses kept.
+    pub fn rename(&mut self, name: &str) {
+        let (entry, spec) = Self::entry_named(name);
+        self.name = spec.name.as_str();
+        self.entry = entry;
+    }
+
+    fn entry_named(name: &str) -> (u16, &'static DirectiveSpec) {
+        let table = table();
+        let entry = (table.position(name)).expect("directives are named from the table");
+        let spec = &table.directive[entry];
+        (
+            u16::try_from(entry).expect("a table of under 65,536 directives"),
+            spec,
+        )
+    }
+
     /// The table entry of this directive.
     pub fn spec(&self) -> &'static DirectiveSpec {
-        table()
-            .directive(self.name)
-            .expect("parsed directives are in the table")
+        &table().directive[usize::from(self.entry)]
     }
 
     /// The association of this occurrence. It differs from the table's in

@@ -291,11 +291,15 @@ impl Table {
 
     /// The directive spelt `name`, by its canonical name or an alias.
     pub fn directive(&self, name: &str) -> Option<&DirectiveSpec> {
+        self.position(name).map(|i| &self.directive[i])
+    }
+
+    /// Where [`Table::directive`] finds `name` in [`Table::directive`]'s list.
+    pub fn position(&self, name: &str) -> Option<usize> {
         // The same address and length is the same text: this table's own.
-        let canonical = (self.canonical_at.get(&(name.as_ptr() as usize)))
-            .map(|&i| &self.directive[i])
-            .filter(|d| std::ptr::eq(d.name.as_str(), name));
-        canonical.or_else(|| self.directive_index.get(name).map(|&i| &self.directive[i]))
+        let canonical = (self.canonical_at.get(&(name.as_ptr() as usize)).copied())
+            .filter(|&i| std::ptr::eq(self.directive[i].name.as_str(), name));
+        canonical.or_else(|| self.directive_index.get(name).copied())
     }
 
     /// Whether an end directive ends the directive `name`.

@@ -104,7 +104,7 @@ fn implicit_sections(file: &SourceFile, sites: &mut Vec<FoundSite>) {
             continue;
         };
         let mut directive = site.directive.clone();
-        directive.name = separator;
+        directive.rename(separator);
         directive.argument = None;
         directive.clauses.clear();
         added.push(FoundSite {

@@ -38,18 +38,14 @@ pub fn split(
         {
             let (outer_clauses, inner_clauses) =
                 distribute(directive, &outer.name, &rest_name, iteration_variables);
-            let outer_directive = Directive {
-                sentinel: directive.sentinel,
-                name: outer.name.as_str(),
-                argument: None,
-                clauses: outer_clauses,
-            };
-            let inner = Directive {
-                sentinel: directive.sentinel,
-                name: rest.name.as_str(),
-                argument: directive.argument.clone(),
-                clauses: inner_clauses,
-            };
+            let outer_directive =
+                Directive::new(directive.sentinel, &outer.name, None, outer_clauses);
+            let inner = Directive::new(
+                directive.sentinel,
+                &rest.name,
+                directive.argument.clone(),
+                inner_clauses,
+            );
             let mut layers = vec![(first, outer_directive)];
             layers.extend(split(&inner, iteration_variables));
             return layers;
