@@ -71,7 +71,7 @@ fn a_host_alternative_after_a_device_directive_is_measured_under_its_condition()
     let done = run(text);
     assert!(!done.has_errors(), "{:#?}", done.diagnostics);
     let types: Vec<&str> = (done.plan.regions.iter())
-        .map(|r| r.region_type.as_str())
+        .map(|r| &*r.region_type)
         .collect();
     assert_eq!(types, ["targetteamsdistributeparallelfor", "parallelfor"]);
     let out = String::from_utf8(done.edits.apply(text.as_bytes())).unwrap();

@@ -383,7 +383,7 @@ impl Work<'_> {
         verdict.user_init_function = done.plan.user_registration();
         let mut regions = BTreeMap::new();
         for region in &done.plan.regions {
-            *regions.entry(region.region_type.clone()).or_default() += 1;
+            *regions.entry(region.region_type.to_string()).or_default() += 1;
         }
         verdict.regions = regions;
         Ok((verdict, Some(content), Some(idf), true))

@@ -443,12 +443,7 @@ mod tests {
         let fortran = "subroutine s\n!$omp parallel\nx = 1\nend subroutine\nsubroutine t\n!$omp barrier\nend subroutine\n";
         let done = instrumented(fortran, Language::FortranFree);
         assert!(done.has_errors());
-        let types: Vec<&str> = done
-            .plan
-            .regions
-            .iter()
-            .map(|r| r.region_type.as_str())
-            .collect();
+        let types: Vec<&str> = done.plan.regions.iter().map(|r| &*r.region_type).collect();
         assert_eq!(types, ["barrier"]);
     }
 

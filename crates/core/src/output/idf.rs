@@ -92,7 +92,7 @@ fn construct_region(
     idf::Region {
         id: plan.region_id(region.id),
         index: region.id,
-        region_type: region.region_type.clone(),
+        region_type: region.region_type.to_string(),
         directive: site.directive.name.to_string(),
         file: plan.file_name(&region.start_lines).to_owned(),
         unit: site.unit.map(|u| model.units[u].name.clone()),
@@ -135,7 +135,7 @@ fn function_region(
     idf::Region {
         id: plan.region_id(region.id),
         index: region.id,
-        region_type: region.region_type.clone(),
+        region_type: region.region_type.to_string(),
         directive: String::new(),
         file: plan.file_name(&region.start_lines).to_owned(),
         unit: region.unit.clone(),

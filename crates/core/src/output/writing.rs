@@ -169,7 +169,7 @@ impl Pomp1Descriptor {
             .map_or("0", |(_, value)| value.as_str())
             .to_string();
         Pomp1Descriptor {
-            name: region.region_type.clone(),
+            name: region.region_type.to_string(),
             sub_name,
             num_sections,
         }

@@ -24,10 +24,11 @@ impl Planner<'_> {
             return;
         }
         let spec = site.directive.spec();
-        let region_type = spec
-            .region_type
-            .clone()
-            .unwrap_or_else(|| spec.name.replace(' ', ""));
+        let region_type: Cow<'static, str> = match &spec.region_type {
+            Some(region_type) => Cow::Borrowed(region_type),
+            None if spec.name.contains(' ') => Cow::Owned(spec.name.replace(' ', "")),
+            None => Cow::Borrowed(&spec.name),
+        };
         let iteration_variables = self.iteration_variables(site);
         let split = split::split(&site.directive, iteration_variables);
         // Most constructs have one layer: a vector grown by a push would
@@ -65,7 +66,7 @@ impl Planner<'_> {
                 None => return,
             }
         } else {
-            self.new_region(index, site, &region_type, None)
+            self.new_region(index, site, region_type.clone(), None)
         };
         if !shares_region {
             let opari2_type = self.opari2_type(&layers);
@@ -137,7 +138,7 @@ impl Planner<'_> {
     /// The type OPARI2's parser is shown for a construct measured by
     /// `layers`: the OPARI2 type its measured OPARI2 leaves make as far as
     /// they make one, else the nearest type of its first measured leaf.
-    fn opari2_type(&self, layers: &[Layer]) -> String {
+    fn opari2_type(&self, layers: &[Layer]) -> Cow<'static, str> {
         let mut joined = String::new();
         let mut best = None;
         let mut fallback = None;
@@ -150,17 +151,22 @@ impl Planner<'_> {
             };
             let word = rule.opari2_type(layer.rule);
             if rule.set == EventFamily::Opari2 {
+                let alone = joined.is_empty();
                 joined.push_str(&word);
                 if pomp2::ctc::opari2::is_region_type(&joined) {
-                    best = Some(joined.clone());
+                    best = Some(match word {
+                        // Most constructs are one leaf: its word, borrowed.
+                        Cow::Borrowed(word) if alone => Cow::Borrowed(word),
+                        _ => Cow::Owned(joined.clone()),
+                    });
                 }
             } else if fallback.is_none() {
-                fallback = Some(word.into_owned());
+                fallback = Some(word);
             }
         }
-        let chosen = best.or(fallback).unwrap_or_else(|| "parallel".to_string());
+        let chosen = best.or(fallback).unwrap_or(Cow::Borrowed("parallel"));
         if chosen == "for" && self.file.language.is_fortran() {
-            return "do".to_string();
+            return Cow::Borrowed("do");
         }
         chosen
     }
@@ -639,7 +645,7 @@ impl Planner<'_> {
         &mut self,
         site_index: usize,
         site: &Site,
-        region_type: &str,
+        region_type: Cow<'static, str>,
         end_site: Option<usize>,
     ) -> usize {
         let id = self.plan.regions.len() + 1;
@@ -684,12 +690,12 @@ impl Planner<'_> {
             site: Some(site_index),
             function: None,
             end_site,
-            region_type: region_type.to_string(),
             opari2_type: if user {
-                pomp2::ctc::opari2::USER_REGION.to_string()
+                Cow::Borrowed(pomp2::ctc::opari2::USER_REGION)
             } else {
-                region_type.to_string()
+                region_type.clone()
             },
+            region_type,
             user,
             handle: self.handle_name(id),
             parent: None,

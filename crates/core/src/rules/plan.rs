@@ -24,9 +24,11 @@ pub struct Region {
     /// The closing site for user regions (`inst end`) and Fortran end
     /// directives.
     pub end_site: Option<usize>,
-    pub region_type: String,
+    /// Borrowed from the tables where they name it: a file dense with
+    /// constructs would copy the few names thousands of times.
+    pub region_type: Cow<'static, str>,
     /// The type OPARI2's CTC parser is shown: one of its region types.
-    pub opari2_type: String,
+    pub opari2_type: Cow<'static, str>,
     /// A user region, registered with `POMP2_USER_Assign_handle`.
     pub user: bool,
     /// C identifier of the handle variable.
@@ -426,7 +428,7 @@ fn push_ctc_string(
     let pomp_id = pomp_id.map(|id| id.to_string());
     let view = pomp2::ctc::ContextView {
         region_type: &region.opari2_type,
-        pomp_type: Some(region.region_type.as_str())
+        pomp_type: Some(&*region.region_type)
             .filter(|precise| extended && *precise != region.opari2_type),
         start: Some(lines(region.start_lines)),
         end: Some(lines(region.end_lines)),

@@ -47,7 +47,7 @@ impl Planner<'_> {
             }
             Some(Role::UserRegionBegin) => {
                 let region_name = site.directive.argument.clone().unwrap_or_default();
-                let region = self.new_region(index, site, user_region_type, None);
+                let region = self.new_region(index, site, user_region_type.into(), None);
                 stack.push((region_name, region));
                 PompAction::UserBegin(region)
             }
