@@ -265,7 +265,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     }
     let (file, mut done) =
         instrument_source(input, Some(language), &options).map_err(|e| e.to_string())?;
-    let task = |site: &pomp_core::model::Site| site.directive.name == "task";
+    let task = |site: &pomp_core::model::Site| site.directive.name() == "task";
     let refused = match (args.omp_task, args.omp_task_untied) {
         (Some(TaskHandling::Abort), _) => done
             .model

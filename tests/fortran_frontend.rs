@@ -73,7 +73,7 @@ fn model_text(file: &SourceFile, model: &Model) -> String {
         writeln!(
             out,
             "site {n}: {} ({sentinel}, {})",
-            directive.name,
+            directive.name(),
             form.as_str().unwrap()
         )
         .unwrap();
@@ -284,7 +284,7 @@ fn corpus_programs_analyse_cleanly() {
             for site in &model.sites {
                 let spec = site.directive.spec();
                 if spec.association == pomp_core::directive::Association::Block
-                    && site.directive.name != "atomic"
+                    && site.directive.name() != "atomic"
                 {
                     assert!(
                         site.block.is_some(),

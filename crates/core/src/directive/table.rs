@@ -252,11 +252,6 @@ pub struct Table {
     directive_index: FxHashMap<String, usize>,
     #[serde(skip)]
     clause_index: FxHashMap<String, usize>,
-    /// Each directive's canonical name by where its text lies: a parsed
-    /// directive holds the table's own name, asked for tens of thousands
-    /// of times a file, and an address hashes faster than the text.
-    #[serde(skip)]
-    canonical_at: FxHashMap<usize, usize>,
 }
 
 impl Table {
@@ -283,9 +278,6 @@ impl Table {
             .enumerate()
             .map(|(i, c)| (c.name.clone(), i))
             .collect();
-        self.canonical_at = (self.directive.iter().enumerate())
-            .map(|(i, d)| (d.name.as_ptr() as usize, i))
-            .collect();
         self
     }
 
@@ -296,10 +288,7 @@ impl Table {
 
     /// Where [`Table::directive`] finds `name` in [`Table::directive`]'s list.
     pub fn position(&self, name: &str) -> Option<usize> {
-        // The same address and length is the same text: this table's own.
-        let canonical = (self.canonical_at.get(&(name.as_ptr() as usize)).copied())
-            .filter(|&i| std::ptr::eq(self.directive[i].name.as_str(), name));
-        canonical.or_else(|| self.directive_index.get(name).copied())
+        self.directive_index.get(name).copied()
     }
 
     /// Whether an end directive ends the directive `name`.
@@ -445,8 +434,7 @@ mod tests {
         assert_eq!(t.directive(&own[..8]).unwrap().name, "parallel");
         let copy = String::from("parallel for");
         assert_eq!(t.directive(&copy).unwrap().name, "parallel for");
-        // A copy answers with its own entries, though its index of
-        // addresses names the first table's texts.
+        // A copy answers with its own entries.
         let other = t.clone();
         assert!(std::ptr::eq(
             other.directive(own).unwrap(),

@@ -48,7 +48,7 @@ fn combined_construct_with_modifiers() {
                 lastprivate(conditional: y) if(parallel: n > 8) \
                 allocate(omp_default_mem_alloc: z)";
     let d = c(text);
-    assert_eq!(d.name, "parallel for simd");
+    assert_eq!(d.name(), "parallel for simd");
     assert_eq!(d.sentinel, Sentinel::Omp);
     assert_eq!(d.argument, None);
     let names: Vec<&str> = d.clauses.iter().map(|c| &*c.name).collect();
@@ -77,21 +77,21 @@ fn combined_construct_with_modifiers() {
 #[test]
 fn critical_name_and_hint() {
     let d = c("critical(name) hint(omp_sync_hint_none)");
-    assert_eq!(d.name, "critical");
+    assert_eq!(d.name(), "critical");
     assert_eq!(d.argument.as_deref(), Some("name"));
     assert_eq!(d.clauses, [Clause::new("hint", Some("omp_sync_hint_none"))]);
     assert_eq!(d.render(), "critical(name) hint(omp_sync_hint_none)");
     let unnamed = c("critical");
-    assert_eq!((unnamed.name, unnamed.argument), ("critical", None));
+    assert_eq!((unnamed.name(), unnamed.argument), ("critical", None));
 }
 
 #[test]
 fn comments_count_as_white_space_in_c() {
     let d = c("parallel/* the team */for // the loop");
-    assert_eq!(d.name, "parallel for");
+    assert_eq!(d.name(), "parallel for");
     assert!(d.clauses.is_empty());
     let d = c("parallel /* a */ private( a /* not b */ , c) /**/ shared(d)");
-    assert_eq!(d.name, "parallel");
+    assert_eq!(d.name(), "parallel");
     assert_eq!(d.clause("private").unwrap().list_items(), ["a", "c"]);
     assert_eq!(clause(&d, "shared"), "d");
     let d = c("for schedule(static /* ) */)");
@@ -101,7 +101,7 @@ fn comments_count_as_white_space_in_c() {
 #[test]
 fn fortran_comments_and_case() {
     let d = fortran("PARALLEL DO PRIVATE(I, J) ! REDUCTION(+:S) is commented out");
-    assert_eq!(d.name, "parallel do");
+    assert_eq!(d.name(), "parallel do");
     assert_eq!(d.clauses, [Clause::new("private", Some("I, J"))]);
     assert_eq!(d.clause("private").unwrap().list_items(), ["I", "J"]);
     let d = fortran("single copyprivate(/blk/, x)");
@@ -109,18 +109,18 @@ fn fortran_comments_and_case() {
         d.clause("copyprivate").unwrap().list_items(),
         ["/blk/", "x"]
     );
-    assert_eq!(fortran("Do Schedule(Dynamic, 4)").name, "do");
+    assert_eq!(fortran("Do Schedule(Dynamic, 4)").name(), "do");
 }
 
 #[test]
 fn fortran_end_directives() {
     let d = fortran("END PARALLEL DO");
-    assert_eq!(d.name, "end parallel do");
+    assert_eq!(d.name(), "end parallel do");
     assert_eq!(d.spec().ends.as_deref(), Some("parallel do"));
     assert_eq!(d.spec().association, Association::End);
     assert_eq!(fortran("end do nowait").clauses, [Clause::bare("nowait")]);
     let d = fortran("end single copyprivate(a) nowait");
-    assert_eq!(d.name, "end single");
+    assert_eq!(d.name(), "end single");
     assert_eq!(d.clauses.len(), 2);
     assert_eq!(
         fortran("end critical (lock1)").argument.as_deref(),
@@ -138,13 +138,13 @@ fn fortran_end_directives() {
 
 #[test]
 fn fortran_names_without_blanks() {
-    assert_eq!(fortran("enddo").name, "end do");
-    assert_eq!(fortran("paralleldo private(i)").name, "parallel do");
-    assert_eq!(fortran("endparallel do").name, "end parallel do");
-    assert_eq!(fortran("END PARALLELDO").name, "end parallel do");
-    assert_eq!(fortran("endparalleldosimd").name, "end parallel do simd");
+    assert_eq!(fortran("enddo").name(), "end do");
+    assert_eq!(fortran("paralleldo private(i)").name(), "parallel do");
+    assert_eq!(fortran("endparallel do").name(), "end parallel do");
+    assert_eq!(fortran("END PARALLELDO").name(), "end parallel do");
+    assert_eq!(fortran("endparalleldosimd").name(), "end parallel do simd");
     let fixed = known("PARALLELDO", Language::FortranFixed);
-    assert_eq!(fixed.name, "parallel do");
+    assert_eq!(fixed.name(), "parallel do");
     assert_eq!(fixed.render(), "parallel do");
     // C spells directives with blanks, in lowercase.
     assert!(parse_directive("parallelfor", Sentinel::Omp, Language::C).is_err());
@@ -154,27 +154,27 @@ fn fortran_names_without_blanks() {
 #[test]
 fn atomic_clauses() {
     let d = c("atomic capture");
-    assert_eq!(d.name, "atomic");
+    assert_eq!(d.name(), "atomic");
     assert_eq!(d.clauses, [Clause::bare("capture")]);
     let d = c("atomic update seq_cst");
-    assert_eq!(d.name, "atomic");
+    assert_eq!(d.name(), "atomic");
     let names: Vec<&str> = d.clauses.iter().map(|c| &*c.name).collect();
     assert_eq!(names, ["update", "seq_cst"]);
-    assert_eq!(fortran("end atomic").name, "end atomic");
+    assert_eq!(fortran("end atomic").name(), "end atomic");
 }
 
 #[test]
 fn ordered_is_standalone_with_a_dependence() {
     let d = c("ordered depend(source)");
-    assert_eq!(d.name, "ordered standalone");
+    assert_eq!(d.name(), "ordered standalone");
     assert_eq!(d.spec().association, Association::Standalone);
     assert_eq!(d.render(), "ordered depend(source)");
     assert!(d.clause("depend").unwrap().list_items().is_empty());
     let d = c("ordered doacross(sink: i - 1, j)");
-    assert_eq!(d.name, "ordered standalone");
+    assert_eq!(d.name(), "ordered standalone");
     assert!(d.clause("doacross").unwrap().list_items().is_empty());
     let block = c("ordered simd");
-    assert_eq!(block.name, "ordered");
+    assert_eq!(block.name(), "ordered");
     assert_eq!(block.spec().association, Association::Block);
     let err = c_error("ordered threads depend(source)");
     assert_eq!(err.message, "`threads` is not a clause of `ordered`");
@@ -183,11 +183,11 @@ fn ordered_is_standalone_with_a_dependence() {
 #[test]
 fn cancellation_construct_types() {
     let d = c("cancel for if(cancel: err)");
-    assert_eq!(d.name, "cancel");
+    assert_eq!(d.name(), "cancel");
     assert_eq!(d.clauses[0], Clause::bare("for"));
     assert_eq!(clause(&d, "if"), "cancel: err");
     let d = c("cancellation point parallel");
-    assert_eq!(d.name, "cancellation point");
+    assert_eq!(d.name(), "cancellation point");
     assert_eq!(d.clauses, [Clause::bare("parallel")]);
     assert_eq!(fortran("CANCEL DO").clauses, [Clause::bare("do")]);
     let err = c_error("cancel do");
@@ -200,7 +200,7 @@ fn declare_reduction_keeps_its_specifier_whole() {
     let text = "declare reduction(merge : std::vector<int> : \
                 omp_out.insert(omp_out.end(), omp_in.begin(), omp_in.end()))";
     let d = known(text, Language::Cpp);
-    assert_eq!(d.name, "declare reduction");
+    assert_eq!(d.name(), "declare reduction");
     assert_eq!(
         d.argument.as_deref(),
         Some("merge : std::vector<int> : omp_out.insert(omp_out.end(), omp_in.begin(), omp_in.end())")
@@ -216,12 +216,12 @@ fn pomp_directives() {
     let d = parse_directive("inst begin(foo)", Sentinel::Pomp, Language::C)
         .unwrap()
         .directive;
-    assert_eq!(d.name, "inst begin");
+    assert_eq!(d.name(), "inst begin");
     assert_eq!(d.sentinel, Sentinel::Pomp);
     assert_eq!(d.argument.as_deref(), Some("foo"));
     assert_eq!(d.spec().region_type.as_deref(), Some("region"));
     let d = c("inst end ( foo )");
-    assert_eq!((d.name, d.argument.as_deref()), ("inst end", Some("foo")));
+    assert_eq!((d.name(), d.argument.as_deref()), ("inst end", Some("foo")));
     for (text, name) in [
         ("inst init", "inst init"),
         ("inst finalize", "inst finalize"),
@@ -233,7 +233,7 @@ fn pomp_directives() {
         let d = parse_directive(text, Sentinel::Pomp, Language::FortranFree)
             .unwrap()
             .directive;
-        assert_eq!(d.name, name);
+        assert_eq!(d.name(), name);
         assert!(d.spec().pomp);
     }
     // The compiler ignores `#pragma pomp` lines: one pomp does not know is
@@ -435,7 +435,7 @@ fn many_directives_parse() {
         assert!(
             text.starts_with(d.spec().spelling()),
             "{text} parsed as {}",
-            d.name
+            d.name()
         );
         assert!(d.spec().is_for(Language::C));
     }
@@ -576,7 +576,7 @@ fn loop_transformations_of_openmp_6() {
         ("stripe sizes(4)", "stripe", "sizes"),
     ] {
         for d in [c(text), fortran(text)] {
-            assert_eq!(d.name, name);
+            assert_eq!(d.name(), name);
             assert_eq!(d.spec().leaves, [name]);
             assert_eq!(d.spec().association, Association::Loop, "{name}");
             assert!(d.spec().loop_transformation, "{name}");
@@ -611,7 +611,7 @@ fn loop_transformations_of_openmp_6() {
 fn apply_clauses_hold_nested_loop_transformations() {
     let text = "tile sizes(10) apply(intratile: unroll partial(2) apply(reverse))";
     let d = c(text);
-    assert_eq!(d.name, "tile");
+    assert_eq!(d.name(), "tile");
     assert_eq!(
         clause(&d, "apply"),
         "intratile: unroll partial(2) apply(reverse)"
@@ -620,7 +620,7 @@ fn apply_clauses_hold_nested_loop_transformations() {
     assert_eq!(apply.modifier.as_deref(), Some("intratile"));
     assert_eq!(apply.directives.len(), 1);
     let unroll = &apply.directives[0];
-    assert_eq!(unroll.name, "unroll");
+    assert_eq!(unroll.name(), "unroll");
     assert_eq!(
         unroll.clauses,
         [
@@ -630,7 +630,7 @@ fn apply_clauses_hold_nested_loop_transformations() {
     );
     let inner = parse_apply(clause(unroll, "apply"), Language::C).unwrap();
     assert_eq!(inner.modifier, None);
-    assert_eq!(inner.directives[0].name, "reverse");
+    assert_eq!(inner.directives[0].name(), "reverse");
     assert_eq!(d.render(), text);
 
     // One directive per generated loop, `nothing` leaving one alone.
@@ -643,7 +643,7 @@ fn apply_clauses_hold_nested_loop_transformations() {
         .filter(|c| c.name == "apply")
         .map(|c| parse_apply(c.args.as_deref().unwrap(), Language::C).unwrap())
         .collect();
-    let names = |a: &Apply| a.directives.iter().map(|d| d.name).collect::<Vec<_>>();
+    let names = |a: &Apply| a.directives.iter().map(|d| d.name()).collect::<Vec<_>>();
     assert_eq!(names(&applies[0]), ["interchange", "nothing"]);
     assert_eq!(names(&applies[1]), ["nothing", "interchange"]);
     assert_eq!(applies[1].modifier.as_deref(), Some("intratile"));
@@ -652,9 +652,9 @@ fn apply_clauses_hold_nested_loop_transformations() {
     let d = fortran("TILE SIZES(4,5) APPLY(GRID(1): REVERSE) APPLY(INTRATILE(2): UNROLL)");
     let first = parse_apply(clause(&d, "apply"), Language::FortranFree).unwrap();
     assert_eq!(first.modifier.as_deref(), Some("GRID(1)"));
-    assert_eq!(first.directives[0].name, "reverse");
+    assert_eq!(first.directives[0].name(), "reverse");
     let d = fortran("fuse apply(fused: tile sizes(2) apply(grid: reverse))");
-    assert_eq!(d.name, "fuse");
+    assert_eq!(d.name(), "fuse");
 }
 
 #[test]
@@ -684,7 +684,7 @@ fn apply_names_only_loop_transformations() {
 #[test]
 fn tasking_directives_of_openmp_6() {
     let d = c("task_iteration depend(inout: A[i]) depend(in: A[i-1]) if((i % 4) == 0)");
-    assert_eq!(d.name, "task_iteration");
+    assert_eq!(d.name(), "task_iteration");
     assert_eq!(d.spec().association, Association::Subsidiary);
     assert_eq!(d.spec().leaves, ["task_iteration"]);
     assert_eq!(d.clauses.len(), 3);
@@ -728,8 +728,8 @@ fn device_and_data_directives_of_openmp_6() {
         let d = fortran(text);
         assert_eq!(d.spec().leaves, leaves);
         assert_eq!(d.spec().association, Association::Block);
-        let end = fortran(&format!("end {}", d.name));
-        assert_eq!(end.spec().ends.as_deref(), Some(d.name));
+        let end = fortran(&format!("end {}", d.name()));
+        assert_eq!(end.spec().ends.as_deref(), Some(d.name()));
     }
     assert!(c_error("workdistribute").message.contains("Fortran"));
     let d = c("target loop map(tofrom: a) collapse(2)");
@@ -742,7 +742,7 @@ fn device_and_data_directives_of_openmp_6() {
     assert_eq!(d.spec().association, Association::Declarative);
     assert_eq!(d.argument.as_deref(), Some("a, b"));
     let d = c("declare_induction(next: T) inductor(omp_var = omp_var + omp_step) collector(omp_step * omp_idx)");
-    assert_eq!(d.name, "declare_induction");
+    assert_eq!(d.name(), "declare_induction");
     assert_eq!(d.clauses.len(), 2);
     for text in [
         "target data map(to: a) nowait depend(in: a)",
@@ -786,12 +786,12 @@ fn openmp_6_spellings_with_underscores_name_the_same_directives() {
         ),
         ("end declare_variant", "end declare variant"),
     ] {
-        assert_eq!(c(alias).name, name, "{alias}");
+        assert_eq!(c(alias).name(), name, "{alias}");
     }
     let d = fortran("END TARGET_DATA");
-    assert_eq!(d.name, "end target data");
-    assert_eq!(fortran("endtarget_data").name, "end target data");
-    assert_eq!(fortran("declare_target(f)").name, "declare target");
+    assert_eq!(d.name(), "end target data");
+    assert_eq!(fortran("endtarget_data").name(), "end target data");
+    assert_eq!(fortran("declare_target(f)").name(), "declare target");
     // The alias is a name of its own, never a prefix of another.
     assert!(c_error("target_datum map(a)")
         .message
@@ -824,14 +824,17 @@ fn compound_names_the_table_lacks_are_unknown_directives() {
     );
     // A construct name that is a clause of the directive stays a clause.
     assert_eq!(c("cancel parallel").clauses, [Clause::bare("parallel")]);
-    assert_eq!(c("ordered simd").name, "ordered");
-    assert_eq!(fortran("cancellation point do").name, "cancellation point");
+    assert_eq!(c("ordered simd").name(), "ordered");
+    assert_eq!(
+        fortran("cancellation point do").name(),
+        "cancellation point"
+    );
 }
 
 #[test]
 fn unknown_clauses_are_kept_as_written() {
     let (d, unknown) = c_unknown_clause("parallel ompx_attribute(x) private(a)");
-    assert_eq!(d.name, "parallel");
+    assert_eq!(d.name(), "parallel");
     assert_eq!(
         d.clauses,
         [
@@ -854,11 +857,11 @@ fn unknown_clauses_are_kept_as_written() {
 #[test]
 fn subsidiary_and_separating_directives_are_told_apart() {
     let scan = fortran("scan inclusive(x)");
-    assert_eq!(scan.name, "scan");
+    assert_eq!(scan.name(), "scan");
     assert_eq!(scan.spec().association, Association::Subsidiary);
-    assert_eq!(fortran("SCAN EXCLUSIVE(X)").name, "scan");
+    assert_eq!(fortran("SCAN EXCLUSIVE(X)").name(), "scan");
     assert_eq!(c("section").spec().association, Association::Separator);
-    assert_eq!(c("sections").name, "sections");
+    assert_eq!(c("sections").name(), "sections");
     // No name is found inside a longer word.
     let err =
         parse_directive("scanx inclusive(x)", Sentinel::Omp, Language::FortranFree).unwrap_err();
@@ -871,12 +874,12 @@ fn declaration_attributes_imply_the_declared_list() {
     let d = parse_declaration_attribute("threadprivate", Language::Cpp)
         .unwrap()
         .directive;
-    assert_eq!(d.name, "threadprivate");
+    assert_eq!(d.name(), "threadprivate");
     assert_eq!(d.argument, None);
     let d = parse_declaration_attribute("declare_target device_type(host)", Language::Cpp)
         .unwrap()
         .directive;
-    assert_eq!(d.name, "declare target");
+    assert_eq!(d.name(), "declare target");
     assert!(c_error("threadprivate")
         .message
         .contains("needs a parenthesised argument"));
@@ -978,5 +981,5 @@ fn misspelt_clause_arguments_are_refused_and_names_kept() {
         "parallel do reduction(.myadd.: m) schedule(DYNAMIC)",
         Language::FortranFree,
     );
-    assert_eq!(d.name, "parallel do");
+    assert_eq!(d.name(), "parallel do");
 }

@@ -452,7 +452,7 @@ mod tests {
         let names: Vec<(&str, Option<usize>)> = model
             .sites
             .iter()
-            .map(|s| (s.directive.name, s.parent))
+            .map(|s| (s.directive.name(), s.parent))
             .collect();
         assert_eq!(
             names,

@@ -93,7 +93,7 @@ fn construct_region(
         id: plan.region_id(region.id),
         index: region.id,
         region_type: region.region_type.to_string(),
-        directive: site.directive.name.to_string(),
+        directive: site.directive.name().to_string(),
         file: plan.file_name(&region.start_lines).to_owned(),
         unit: site.unit.map(|u| model.units[u].name.clone()),
         line_start,

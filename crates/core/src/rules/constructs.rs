@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 impl Planner<'_> {
     pub(super) fn construct(&mut self, index: usize, site: &Site) {
-        if self.options.remove_tasks && site.directive.name == "task" {
+        if self.options.remove_tasks && site.directive.name() == "task" {
             self.plan.pomp_directives.push((index, PompAction::Remove));
             if let Some(end) = site.end_site {
                 self.plan.pomp_directives.push((end, PompAction::Remove));
@@ -189,7 +189,7 @@ impl Planner<'_> {
         let name = layer
             .directive
             .as_ref()
-            .map_or(&site.directive.name, |d| &d.name);
+            .map_or(site.directive.name(), |d| d.name());
         if self.opari2_structure() && self.options.interface == Interface::Pomp2 {
             layer.before = Cow::Borrowed(&[]);
             layer.after = Cow::Borrowed(&[]);
@@ -281,7 +281,7 @@ impl Planner<'_> {
                         site.span.clone(),
                         format!(
                             "the implicit barrier of `{}` in a `teams` region is not measured",
-                            site.directive.name
+                            site.directive.name()
                         ),
                         "barrier left implicit",
                     )
@@ -339,7 +339,7 @@ impl Planner<'_> {
     pub(super) fn unknown_clause_placement(&mut self, site: &Site, layers: &[Layer]) -> bool {
         let table = directive_table();
         let outer = (layers[0].directive.as_ref())
-            .map(|d| d.name)
+            .map(|d| d.name())
             .filter(|name| table.takes_unknown_clauses(name));
         // Near misses of known clauses were refused as typos by the
         // directive parser; what is left here are other names (macros,
@@ -356,7 +356,7 @@ impl Planner<'_> {
         }
         let parts: Vec<String> = layers
             .iter()
-            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name)))
+            .filter_map(|l| l.directive.as_ref().map(|d| format!("`{}`", d.name())))
             .collect();
         if let (Some(outer), Some(clause)) = (outer, placed) {
             self.plan.diagnostics.push(
@@ -369,7 +369,7 @@ impl Planner<'_> {
                     "pomp writes `{}` as {}, and puts the clauses it does not know on `{outer}`, \
                      where each clause of the other parts either means the same or is rejected \
                      by the compiler at this line",
-                    site.directive.name,
+                    site.directive.name(),
                     parts.join(" and ")
                 )),
             );
@@ -383,7 +383,7 @@ impl Planner<'_> {
                 format!(
                     "unknown clause `{}` on `{}`, which pomp writes as {}",
                     clause.name,
-                    site.directive.name,
+                    site.directive.name(),
                     parts.join(" and ")
                 ),
                 "clause of unknown placement",
@@ -597,7 +597,7 @@ impl Planner<'_> {
                 site.span.clone(),
                 format!(
                     "the implicit barrier of `{}` is not measured on its own: {forbidding} forbids `nowait`",
-                    directive.name,
+                    directive.name(),
                 ),
                 "barrier left implicit",
             )
@@ -605,7 +605,7 @@ impl Planner<'_> {
                 "pomp measures a barrier by adding `nowait` and calling the barrier \
                  explicitly; here the barrier stays implicit, and its waiting counts \
                  toward the `{}` region's time",
-                directive.name
+                directive.name()
             ));
             self.plan.diagnostics.push(note);
             return false;

@@ -58,7 +58,7 @@ fn cancelled_sites(model: &Model) -> std::collections::BTreeMap<usize, usize> {
     let cancelling = &rules().nowait_forbidden_by_cancellation.directives;
     let mut cancelled = std::collections::BTreeMap::new();
     for (index, site) in model.sites.iter().enumerate() {
-        if !cancelling.iter().any(|d| d == site.directive.name) {
+        if !cancelling.iter().any(|d| d == site.directive.name()) {
             continue;
         }
         let kinds: Vec<&str> = (site.directive.clauses.iter())
@@ -99,7 +99,7 @@ impl Planner<'_> {
             if site.directive.spec().association == Association::Meta {
                 self.plan.diagnostics.push(Diagnostic::warning(
                     site.span.clone(),
-                    format!("`{}` is not instrumented", site.directive.name),
+                    format!("`{}` is not instrumented", site.directive.name()),
                     "the construct it selects is only known at compile time",
                 ));
                 continue;

@@ -28,7 +28,7 @@ pub fn split(
 ) -> Vec<(&'static str, Directive)> {
     let spec = directive.spec();
     let leaves = &spec.leaves;
-    let first = leaves.first().map_or(directive.name, String::as_str);
+    let first = leaves.first().map_or(directive.name(), String::as_str);
     // Leaves the table marks `splits_off` come off the front, each with
     // calls of its own; the rest stays one directive (a composite such as
     // `for simd` or `taskloop simd` is never taken apart).
@@ -71,7 +71,7 @@ pub fn kept_whole_by(directive: &Directive) -> Option<&Clause> {
 
 /// The directive name of the last `count` leaves: `parallel for simd` → `for simd`.
 fn rest_name(directive: &Directive, count: usize) -> String {
-    let words: Vec<&str> = directive.name.split(' ').collect();
+    let words: Vec<&str> = directive.name().split(' ').collect();
     // Leaf names may be several words (`cancellation point` never combines,
     // but `target data` might): count words from the end by leaf.
     let spec = directive.spec();

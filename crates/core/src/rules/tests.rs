@@ -30,7 +30,7 @@ fn layers<'p>(plan: &'p Plan, result: &Instrumentation, name: &str) -> &'p [Laye
     let construct = plan
         .constructs
         .iter()
-        .find(|c| result.model.sites[c.site].directive.name == name)
+        .find(|c| result.model.sites[c.site].directive.name() == name)
         .unwrap_or_else(|| panic!("no `{name}` construct"));
     &construct.layers
 }

@@ -79,7 +79,7 @@ impl Planner<'_> {
                 }
             }
             _ if inside_skipped => PompAction::Remove,
-            None => match rules().control.get(site.directive.name) {
+            None => match rules().control.get(site.directive.name()) {
                 Some(call) if self.defines(call.event) && !disabled_pomp => PompAction::Call(*call),
                 _ => PompAction::Remove,
             },

@@ -63,7 +63,7 @@ pub(crate) fn finish(
                     site.span.clone(),
                     format!(
                         "`{}` under `{}`, its block outside",
-                        site.directive.name,
+                        site.directive.name(),
                         name(outermost)
                     ),
                     "the sections of this construct exist without it",

@@ -43,13 +43,13 @@ pub(crate) fn role(directive: &Directive) -> Role {
         },
         Association::Block => Role::Block,
         // `begin metadirective`: a block its end directive closes.
-        Association::Meta if crate::directive::table().is_ended(directive.name) => Role::Block,
+        Association::Meta if crate::directive::table().is_ended(directive.name()) => Role::Block,
         Association::Loop => Role::Loop,
         Association::Separator => Role::Separator,
         Association::End => match &spec.ends {
             Some(of) => Role::End { of: of.clone() },
             None => Role::End {
-                of: directive.name.trim_start_matches("end ").to_string(),
+                of: directive.name().trim_start_matches("end ").to_string(),
             },
         },
         _ => Role::Other,
@@ -131,7 +131,7 @@ impl Analysis<'_> {
                 Role::End { of } => {
                     let opener = open.iter().rposition(|(i, _)| {
                         let site = &self.model.sites[*i];
-                        site.directive.name == *of
+                        site.directive.name() == *of
                     });
                     match opener {
                         Some(position) => {
@@ -147,7 +147,7 @@ impl Analysis<'_> {
                                 self.model.sites[index].span.clone(),
                                 format!(
                                     "`{}` without a matching `{of}` directive",
-                                    self.model.sites[index].directive.name
+                                    self.model.sites[index].directive.name()
                                 ),
                                 "nothing to end here",
                             );
@@ -169,7 +169,8 @@ impl Analysis<'_> {
             site.span.clone(),
             format!(
                 "`{}` has no `end {}` directive",
-                site.directive.name, site.directive.name
+                site.directive.name(),
+                site.directive.name()
             ),
             "construct opened here",
         );
@@ -290,7 +291,7 @@ impl Analysis<'_> {
                 self.model.sites[other].span.clone(),
                 format!(
                     "this directive stands between `{}` and its loop",
-                    self.model.sites[index].directive.name
+                    self.model.sites[index].directive.name()
                 ),
                 "not a loop directive",
             );
@@ -321,7 +322,7 @@ impl Analysis<'_> {
                 format!(
                     "`{}` is not instrumented: its loop ends on the labelled statement that \
                      also ends the enclosing DO loop",
-                    site.directive.name
+                    site.directive.name()
                 ),
                 "loop with a shared terminal statement",
             )
@@ -387,7 +388,7 @@ impl Analysis<'_> {
             site.span.clone(),
             format!(
                 "`{}` must be followed by {what}, found {found}",
-                site.directive.name
+                site.directive.name()
             ),
             "directive here",
         );
@@ -425,7 +426,7 @@ impl Analysis<'_> {
             return;
         };
         if let Role::End { of } = &roles[candidate] {
-            if *of == self.model.sites[index].directive.name {
+            if *of == self.model.sites[index].directive.name() {
                 self.model.sites[index].end_site = Some(candidate);
                 claimed[candidate] = true;
             }

@@ -34,7 +34,7 @@ impl Analysis<'_> {
             }
             if let Some(loop_site) = self.loop_before(u).filter(|_| ends[index].is_some()) {
                 let end = &unknown[ends[index].expect("filtered")];
-                let name = self.model.sites[loop_site].directive.name;
+                let name = self.model.sites[loop_site].directive.name();
                 self.model.diagnostics.push(
                     Diagnostic::error(
                         u.span.clone(),

@@ -403,7 +403,7 @@ impl Part {
         }
         for (a, b) in mine.iter().zip(&theirs) {
             if a != b {
-                let line = a.directive.name;
+                let line = a.directive.name();
                 return Err(format!(
                     "another block or structure for the `{line}` directive"
                 ));

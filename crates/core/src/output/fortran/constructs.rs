@@ -69,7 +69,7 @@ impl Renderer<'_> {
                     && !directive.is_separator()
                     && (end_site.is_some() || layer.add_nowait || layer.shape == Shape::Block);
                 if written {
-                    let mut text = format!("end {}", directive.name);
+                    let mut text = format!("end {}", directive.name());
                     if let Some(argument) = directive
                         .argument
                         .as_ref()
