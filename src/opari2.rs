@@ -235,7 +235,7 @@ fn instrument(args: &Opari2Args, input: &Path) -> Result<ExitCode, String> {
     let declarations = DeclarationsFile::beside(&output, input)?;
     let mut options = Options {
         language: Some(language),
-        ..Options::default()
+        ..Options::default().for_writing()
     };
     options.rules.events = EventSet::Opari2;
     options.output.line_markers = !args.nosrc;

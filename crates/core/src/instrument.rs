@@ -21,6 +21,18 @@ pub struct Options {
     pub cross_check: bool,
 }
 
+impl Options {
+    /// These options for a run that writes the output and reads none of
+    /// the edits' texts itself (`pomp instrument`, the compiler wrappers,
+    /// batch runs): the constructs' texts are made as the output is
+    /// written, and a large file's inserted text is never held whole.
+    pub fn for_writing(&self) -> Options {
+        let mut options = self.clone();
+        options.output.texts_when_written = true;
+        options
+    }
+}
+
 /// Everything the pipeline found and made for one file: what the front
 /// end saw, what the rules planned, the edits and the text they give, and
 /// the diagnostics. Directives that failed are left out of the plan, so
@@ -65,7 +77,14 @@ impl Instrumentation {
     /// The instrumented text of `file`, the file this came from: its bytes
     /// with the edits applied.
     pub fn output(&self, file: &SourceFile) -> Vec<u8> {
-        self.edits.apply(&file.bytes)
+        let mut later = self.later_texts(file);
+        (self.edits).apply_making(&file.bytes, |key, text| later.make(key, text))
+    }
+
+    /// What makes the texts the edits left to be made
+    /// ([`crate::output::Config::texts_when_written`]).
+    fn later_texts<'a>(&'a self, file: &'a SourceFile) -> crate::output::c::LaterTexts<'a> {
+        crate::output::c::LaterTexts::new(file, &self.model, &self.plan, &self.options.output)
     }
 
     /// [`Instrumentation::output`], written to `to` as it is made.
@@ -78,7 +97,9 @@ impl Instrumentation {
         // is never held whole a second time, after its reading.
         const RELEASED_BY: usize = 1 << 20;
         let mut released = 0;
-        self.edits.write_telling(&file.bytes, to, |written| {
+        let mut later = self.later_texts(file);
+        let make = |key, text: &mut String| later.make(key, text);
+        self.edits.write_telling(&file.bytes, to, make, |written| {
             if written >= released + RELEASED_BY {
                 file.bytes.release_pages_before(written);
                 released = written;
@@ -323,6 +344,7 @@ pub fn instrument_path(
     options: &Options,
 ) -> anyhow::Result<(SourceFile, Instrumentation)> {
     use anyhow::Context;
+    let options = &options.for_writing();
     let (file, done) = instrument_source(input, options.language, options)?;
     if done.has_errors() {
         return Ok((file, done));
@@ -493,5 +515,57 @@ mod tests {
         ] {
             assert!(!may_need_instrumenting(text.as_bytes()), "{text}");
         }
+    }
+
+    /// Texts made as the output is written give the output, and the
+    /// declarations, that texts made with the edits give: on every C and
+    /// C++ program of the corpus, with the interfaces and event sets that
+    /// change which calls, and so which prototypes, a file needs.
+    #[test]
+    fn texts_made_when_written_give_the_same_output() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let mut variants = vec![Options::default()];
+        for interface in [
+            crate::rules::Interface::Pomp1,
+            crate::rules::Interface::Pomp2,
+        ] {
+            let mut options = Options::default();
+            options.rules.interface = interface;
+            options.rules.events = crate::rules::EventSet::Opari2;
+            options.output.declarations_file = Some("declarations.inc".into());
+            variants.push(options);
+        }
+        let mut pending = vec![root];
+        let mut files = 0;
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                    continue;
+                }
+                let Some(language @ (Language::C | Language::Cpp)) = Language::from_path(&path)
+                else {
+                    continue;
+                };
+                let file = read_source(&path, Some(language)).unwrap();
+                for options in &variants {
+                    let made = instrument(&file, options);
+                    let later = instrument(&file, &options.for_writing());
+                    assert_eq!(
+                        String::from_utf8_lossy(&later.output(&file)),
+                        String::from_utf8_lossy(&made.output(&file)),
+                        "{} with {options:?}",
+                        path.display()
+                    );
+                    let mut written = Vec::new();
+                    later.write_output(&file, &mut written).unwrap();
+                    assert_eq!(written, made.output(&file), "{}", path.display());
+                    assert_eq!(later.declarations, made.declarations, "{}", path.display());
+                }
+                files += 1;
+            }
+        }
+        assert!(files > 40, "{files} files");
     }
 }

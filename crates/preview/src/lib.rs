@@ -122,7 +122,7 @@ fn apply<'e>(original: &[u8], edits: impl Iterator<Item = &'e Edit>) -> Vec<u8> 
     let mut copied = 0;
     for edit in edits {
         out.extend_from_slice(&original[copied..edit.range.start]);
-        out.extend_from_slice(edit.text.as_bytes());
+        out.extend_from_slice(edit.text().as_bytes());
         copied = edit.range.end;
     }
     out.extend_from_slice(&original[copied..]);

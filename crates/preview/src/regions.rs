@@ -130,7 +130,7 @@ impl<'a> Locator<'a> {
     fn edit(&self, edit: &Edit) -> EditEntry {
         EditEntry {
             location: self.locate(edit.range.clone()),
-            text: edit.text.clone(),
+            text: edit.text().to_string(),
         }
     }
 

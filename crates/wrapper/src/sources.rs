@@ -155,7 +155,7 @@ impl SourceJob<'_> {
     fn options(&self) -> Options {
         let mut options = Options {
             language: self.input.explicit_language.as_ref().map(|_| self.language),
-            ..self.wrapper.instrument.clone()
+            ..self.wrapper.instrument.for_writing()
         };
         options.rules.library = self.library.clone();
         // The command line says how the compiler reads the file: the clang

@@ -37,11 +37,22 @@ impl Origin {
     }
 }
 
+/// What an edit puts in place of its range.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Text {
+    Made(String),
+    /// Made by the emitter that made the edit when the output is written,
+    /// the number being the emitter's own: a large file's inserted text is
+    /// then never held whole ([`crate::output::Config::texts_when_written`]).
+    Later(u32),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Edit {
     /// Empty for an insertion.
     pub range: Span,
-    pub text: String,
+    pub text: Text,
     /// Among edits at the same offset, lower goes first: closing code of an
     /// inner construct before that of an outer one.
     pub order: i64,
@@ -51,6 +62,19 @@ pub struct Edit {
 impl Edit {
     pub fn is_insertion(&self) -> bool {
         self.range.is_empty()
+    }
+
+    /// The text of an edit made with its text.
+    ///
+    /// # Panics
+    /// For a text made only when the output is written: whoever reads
+    /// the edits' texts instruments without
+    /// [`crate::output::Config::texts_when_written`].
+    pub fn text(&self) -> &str {
+        match &self.text {
+            Text::Made(text) => text,
+            Text::Later(_) => panic!("an edit's text is read that is made only when written"),
+        }
     }
 }
 
@@ -71,18 +95,19 @@ impl EditBuilder {
     }
 
     pub fn insert(&mut self, at: usize, text: impl Into<String>, order: i64, origin: Origin) {
-        self.edits.push(Edit {
-            range: at..at,
-            text: text.into(),
-            order,
-            origin,
-        });
+        self.replace_with(at..at, Text::Made(text.into()), order, origin);
     }
 
     pub fn replace(&mut self, range: Span, text: impl Into<String>, order: i64, origin: Origin) {
+        self.replace_with(range, Text::Made(text.into()), order, origin);
+    }
+
+    /// An insertion ([`EditBuilder::insert`]) or a replacement, whatever
+    /// its text.
+    pub fn replace_with(&mut self, range: Span, text: Text, order: i64, origin: Origin) {
         self.edits.push(Edit {
             range,
-            text: text.into(),
+            text,
             order,
             origin,
         });
@@ -155,44 +180,70 @@ impl EditSet {
         self.edits.iter()
     }
 
-    /// Apply to `original`.
+    /// Apply to `original`; every text is made already.
     pub fn apply(&self, original: &[u8]) -> Vec<u8> {
-        let extra: usize = self.edits.iter().map(|e| e.text.len()).sum();
+        self.apply_making(original, made_before)
+    }
+
+    /// Apply to `original`, `later` making each text left to be made.
+    pub fn apply_making(&self, original: &[u8], later: impl FnMut(u32, &mut String)) -> Vec<u8> {
+        let extra: usize = (self.edits.iter())
+            .map(|e| match &e.text {
+                Text::Made(text) => text.len(),
+                Text::Later(_) => 0,
+            })
+            .sum();
         let mut out = Vec::with_capacity(original.len() + extra);
-        self.write(original, &mut out)
+        self.write_telling(original, &mut out, later, |_| {})
             .expect("writing to memory cannot fail");
         out
     }
 
     /// Apply to `original`, writing the result to `to` piece by piece: a
-    /// large output never has to be held whole.
+    /// large output never has to be held whole. Every text is made
+    /// already.
     pub fn write<W: std::io::Write + ?Sized>(
         &self,
         original: &[u8],
         to: &mut W,
     ) -> std::io::Result<()> {
-        self.write_telling(original, to, |_| {})
+        self.write_telling(original, to, made_before, |_| {})
     }
 
-    /// [`EditSet::write`], calling `written` with how much of `original`
-    /// has been written so far, each time that grows.
+    /// [`EditSet::write`], `later` making each text left to be made, and
+    /// `written` told how much of `original` has been written so far,
+    /// each time that grows.
     pub fn write_telling<W: std::io::Write + ?Sized>(
         &self,
         original: &[u8],
         to: &mut W,
+        mut later: impl FnMut(u32, &mut String),
         mut written: impl FnMut(usize),
     ) -> std::io::Result<()> {
         let mut copied = 0;
+        let mut made = String::new();
         for edit in &self.edits {
             to.write_all(&original[copied..edit.range.start])?;
             written(edit.range.start);
-            to.write_all(edit.text.as_bytes())?;
+            match &edit.text {
+                Text::Made(text) => to.write_all(text.as_bytes())?,
+                Text::Later(key) => {
+                    made.clear();
+                    later(*key, &mut made);
+                    to.write_all(made.as_bytes())?;
+                }
+            }
             copied = edit.range.end;
         }
         to.write_all(&original[copied..])?;
         written(original.len());
         Ok(())
     }
+}
+
+/// What makes the texts of a set that holds none left to be made.
+fn made_before(_: u32, _: &mut String) {
+    panic!("an edit's text is left to be made, and nothing is given to make it");
 }
 
 impl<'a> IntoIterator for &'a EditSet {
@@ -227,10 +278,29 @@ mod tests {
         set.insert(7, ">", 0, Origin::File);
         let set = set.build();
         let (mut out, mut told) = (Vec::new(), Vec::new());
-        set.write_telling(b"abcdefgh", &mut out, |at| told.push(at))
+        set.write_telling(b"abcdefgh", &mut out, made_before, |at| told.push(at))
             .unwrap();
         assert_eq!(out, b"<ab--efg>h");
         assert_eq!(told, [0, 2, 7, 8]);
+    }
+
+    #[test]
+    fn texts_left_to_be_made_are_made_where_they_are_written() {
+        let mut set = EditBuilder::default();
+        set.replace_with(1..2, Text::Later(7), 0, Origin::File);
+        set.insert(3, "!", 0, Origin::File);
+        set.replace_with(0..0, Text::Later(2), 0, Origin::File);
+        let set = set.build();
+        let made = set.apply_making(b"abcd", |key, text| text.push_str(&format!("<{key}>")));
+        assert_eq!(made, b"<2>a<7>c!d");
+    }
+
+    #[test]
+    #[should_panic(expected = "left to be made")]
+    fn a_text_left_to_be_made_needs_its_maker() {
+        let mut set = EditBuilder::default();
+        set.replace_with(0..1, Text::Later(0), 0, Origin::File);
+        set.build().apply(b"a");
     }
 
     #[test]
@@ -259,7 +329,7 @@ mod tests {
                 .collect();
             expected.sort_by_key(|&(at, order, _)| (at, order));
             let built: Vec<(usize, i64, String)> = (set.build().iter())
-                .map(|e| (e.range.start, e.order, e.text.clone()))
+                .map(|e| (e.range.start, e.order, e.text().to_string()))
                 .collect();
             proptest::prop_assert_eq!(built, expected);
         }

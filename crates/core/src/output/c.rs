@@ -2,7 +2,7 @@
 //! compound statement, so unbraced `if`/`else`, loops and labels keep their
 //! structure; `#line` markers follow every insertion.
 
-use crate::edits::{EditBuilder, Origin};
+use crate::edits::{EditBuilder, Origin, Text};
 use crate::language::c::lex::whole_words;
 use crate::model::{CodeKind, DirectiveForm, LockCall, Model};
 use crate::rules::{
@@ -86,49 +86,29 @@ pub fn emit(
 }
 
 impl super::writing::PlanWriter for Renderer<'_> {
-    fn construct(&mut self, construct: &Construct) {
-        let (file, model) = (self.file, self.model);
+    fn construct(&mut self, index: usize, construct: &Construct) {
+        let model = self.model;
         let site = &model.sites[construct.site];
-        let region = &self.plan.regions[construct.region];
-        let layers = &construct.layers;
-        let directive_line = file.line_of(site.span.start);
-        let mut text = std::mem::take(&mut self.scratch);
-        text.clear();
-        if !file.starts_line(site.lines.start) {
-            text.push('\n');
-        }
-        for layer in layers {
-            self.push_layer_opening(&mut text, region, layer, directive_line);
-        }
-        let standalone = site.block.is_none();
-        if standalone {
-            self.push_closing(&mut text, region, layers);
-        }
-        let after_lines = site.lines.end;
-        self.push_line_marker(&mut text, file.line_of(after_lines));
         let order = super::writing::nesting_depth(model, construct.site);
         let origin = Origin::Site {
             site: construct.site,
             region: Some(construct.region),
         };
-        if site.form == DirectiveForm::Implicit {
-            (self.edits).insert(after_lines, text.as_str(), order, origin.clone());
-        } else {
-            (self.edits).replace(site.lines.clone(), text.as_str(), order, origin.clone());
+        if self.config.texts_when_written {
+            self.note_events(&construct.layers);
         }
+        let opening = self.construct_text(index, construct, Part::Opening);
+        let opened = match site.form {
+            DirectiveForm::Implicit => site.lines.end..site.lines.end,
+            _ => site.lines.clone(),
+        };
+        self.edits
+            .replace_with(opened, opening, order, origin.clone());
         if let Some(block) = &site.block {
-            let end = block.end;
-            text.clear();
-            text.push('\n');
-            // A directive under a conditional, its block outside: what
-            // closes the construct is compiled exactly when the directive is.
-            self.push_under_conditions(&mut text, &[site.span.start], end, |r, text| {
-                r.push_closing(text, region, layers)
-            });
-            self.push_line_marker(&mut text, file.line_of(end));
-            self.edits.insert(end, text.as_str(), -order, origin);
+            let closing = self.construct_text(index, construct, Part::Closing);
+            self.edits
+                .replace_with(block.end..block.end, closing, -order, origin);
         }
-        self.scratch = text;
     }
 
     fn pomp_directive(&mut self, site_index: usize, action: &PompAction) {
@@ -341,7 +321,148 @@ struct Renderer<'a> {
     scratch: String,
 }
 
+/// The two texts of a construct: what opens it (in place of its
+/// directive) and what closes it (after its block).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Opening,
+    Closing,
+}
+
+impl Part {
+    /// The number of a text left to be made ([`Text::Later`]).
+    fn of_construct(self, construct: usize) -> u32 {
+        let construct = u32::try_from(construct).expect("fewer than 2^31 constructs");
+        2 * construct + u32::from(self == Part::Closing)
+    }
+
+    /// The construct and the part a text left to be made is.
+    fn construct_of(key: u32) -> (usize, Part) {
+        let part = match key % 2 {
+            0 => Part::Opening,
+            _ => Part::Closing,
+        };
+        ((key / 2) as usize, part)
+    }
+}
+
+/// What makes, as the output is written, the texts that
+/// [`super::Config::texts_when_written`] left to be made.
+pub struct LaterTexts<'a> {
+    renderer: Renderer<'a>,
+}
+
+impl<'a> LaterTexts<'a> {
+    pub fn new(
+        file: &'a SourceFile,
+        model: &'a Model,
+        plan: &'a NamedPlan,
+        config: &'a super::writing::Config,
+    ) -> LaterTexts<'a> {
+        LaterTexts {
+            renderer: Renderer {
+                file,
+                model,
+                plan,
+                config,
+                edits: EditBuilder::default(),
+                events: FxHashSet::default(),
+                scratch: String::new(),
+            },
+        }
+    }
+
+    /// Appends the text numbered `key` to `text`.
+    pub fn make(&mut self, key: u32, text: &mut String) {
+        let (index, part) = Part::construct_of(key);
+        let construct = &self.renderer.plan.constructs[index];
+        self.renderer.push_construct_text(text, construct, part);
+    }
+}
+
 impl Renderer<'_> {
+    /// A construct's opening or closing text, made now or, with
+    /// [`super::Config::texts_when_written`], left to be made.
+    fn construct_text(&mut self, index: usize, construct: &Construct, part: Part) -> Text {
+        if self.config.texts_when_written {
+            return Text::Later(part.of_construct(index));
+        }
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        self.push_construct_text(&mut text, construct, part);
+        let made = Text::Made(text.as_str().to_owned());
+        self.scratch = text;
+        made
+    }
+
+    fn push_construct_text(&mut self, text: &mut String, construct: &Construct, part: Part) {
+        let (file, model, plan) = (self.file, self.model, self.plan);
+        let site = &model.sites[construct.site];
+        let region = &plan.regions[construct.region];
+        let layers = &construct.layers;
+        match (part, &site.block) {
+            (Part::Opening, block) => {
+                if !file.starts_line(site.lines.start) {
+                    text.push('\n');
+                }
+                let directive_line = file.line_of(site.span.start);
+                for layer in layers {
+                    self.push_layer_opening(text, region, layer, directive_line);
+                }
+                if block.is_none() {
+                    self.push_closing(text, region, layers);
+                }
+                self.push_line_marker(text, file.line_of(site.lines.end));
+            }
+            (Part::Closing, Some(block)) => {
+                text.push('\n');
+                // A directive under a conditional, its block outside: what
+                // closes the construct is compiled exactly when the
+                // directive is.
+                self.push_under_conditions(text, &[site.span.start], block.end, |r, text| {
+                    r.push_closing(text, region, layers)
+                });
+                self.push_line_marker(text, file.line_of(block.end));
+            }
+            (Part::Closing, None) => {
+                unreachable!("a construct without a block is closed where it opens")
+            }
+        }
+    }
+
+    /// Notes the events the texts of a construct with `layers` call, for
+    /// the prototypes, before those texts are made: the calls
+    /// [`Renderer::push_layer_opening`] and [`Renderer::push_closing`]
+    /// make.
+    fn note_events(&mut self, layers: &[Layer]) {
+        let plan = self.plan;
+        let mut note = |calls: &[Call]| {
+            for call in calls {
+                if !self.events.contains(call.event) {
+                    self.events.insert(call.event.to_owned());
+                }
+            }
+        };
+        for layer in layers {
+            if layer.needs_outer_scope() {
+                note(&layer.before);
+            }
+            if layer.needs_inner_scope() {
+                note(&layer.begin);
+            }
+        }
+        for step in closing_steps(layers) {
+            match step {
+                Closing::ImplicitBarrier => {
+                    note(&plan.implicit_barrier.before);
+                    note(&plan.implicit_barrier.after);
+                }
+                Closing::InnerEnd(layer) => note(&layer.end),
+                Closing::OuterEnd(layer) => note(&layer.after),
+            }
+        }
+    }
+
     fn line_marker(&self, line: usize) -> String {
         let mut text = String::new();
         self.push_line_marker(&mut text, line);
@@ -536,21 +657,17 @@ impl Renderer<'_> {
 
     /// The text that closes `layers`, innermost first, appended to `text`.
     fn push_closing(&mut self, text: &mut String, region: &Region, layers: &[Layer]) {
-        for (i, layer) in layers.iter().enumerate().rev() {
-            if layer.needs_inner_scope() {
-                let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
-                if layer.barrier_before_end && !inner_barrier {
-                    self.push_implicit_barrier(text, region);
+        for step in closing_steps(layers) {
+            match step {
+                Closing::ImplicitBarrier => self.push_implicit_barrier(text, region),
+                Closing::InnerEnd(layer) => {
+                    self.push_calls(text, region, &layer.end);
+                    text.push_str(" }\n");
                 }
-                self.push_calls(text, region, &layer.end);
-                text.push_str(" }\n");
-            }
-            if layer.barrier_after {
-                self.push_implicit_barrier(text, region);
-            }
-            if layer.needs_outer_scope() {
-                self.push_calls(text, region, &layer.after);
-                text.push_str(" }\n");
+                Closing::OuterEnd(layer) => {
+                    self.push_calls(text, region, &layer.after);
+                    text.push_str(" }\n");
+                }
             }
         }
     }
@@ -758,6 +875,36 @@ impl Renderer<'_> {
         }
         out
     }
+}
+
+/// A step of closing a construct's layers.
+enum Closing<'l> {
+    /// An implicit barrier written out, with its calls around it.
+    ImplicitBarrier,
+    /// The end calls of a layer's inner scope, and its brace.
+    InnerEnd(&'l Layer),
+    /// The after calls of a layer's outer scope, and its brace.
+    OuterEnd(&'l Layer),
+}
+
+/// The steps that close `layers`, innermost first: what the closing text
+/// writes, and what the events noted before it is made must cover.
+fn closing_steps(layers: &[Layer]) -> impl Iterator<Item = Closing<'_>> {
+    layers.iter().enumerate().rev().flat_map(move |(i, layer)| {
+        let inner = layer.needs_inner_scope();
+        let inner_barrier = layers.get(i + 1).is_some_and(|l| l.add_nowait);
+        let barrier_before_end = inner && layer.barrier_before_end && !inner_barrier;
+        [
+            barrier_before_end.then_some(Closing::ImplicitBarrier),
+            inner.then_some(Closing::InnerEnd(layer)),
+            layer.barrier_after.then_some(Closing::ImplicitBarrier),
+            layer
+                .needs_outer_scope()
+                .then_some(Closing::OuterEnd(layer)),
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// A statement that is a construct's block is measured inside the

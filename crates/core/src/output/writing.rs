@@ -20,6 +20,12 @@ pub struct Config {
     /// in its specification part.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub declarations_file: Option<String>,
+    /// Make the texts of the C and C++ constructs only as the output is
+    /// written, each where it goes: a large file's inserted text is then
+    /// never held whole. What the output is stays the same; whoever reads
+    /// the edits' own texts (the preview) leaves this off.
+    #[serde(skip)]
+    pub texts_when_written: bool,
 }
 
 /// What an emitter makes of a file.
@@ -37,6 +43,7 @@ impl Default for Config {
             line_markers: true,
             preprocessed: false,
             declarations_file: None,
+            texts_when_written: false,
         }
     }
 }
@@ -63,7 +70,8 @@ pub fn preprocessed_marker(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 /// languages walk a plan in the one order [`write_plan`] gives, so that
 /// edits at the same place come out alike whatever the language.
 pub(super) trait PlanWriter {
-    fn construct(&mut self, construct: &crate::rules::Construct);
+    /// The construct at `index` of the plan's constructs.
+    fn construct(&mut self, index: usize, construct: &crate::rules::Construct);
     fn pomp_directive(&mut self, site: usize, action: &crate::rules::PompAction);
     fn bare_directive(&mut self, bare: &crate::rules::BareDirective);
     fn value_scope(&mut self, scope: &crate::rules::ValueScope);
@@ -73,8 +81,8 @@ pub(super) trait PlanWriter {
 }
 
 pub(super) fn write_plan(plan: &crate::rules::Plan, writer: &mut impl PlanWriter) {
-    for construct in &plan.constructs {
-        writer.construct(construct);
+    for (index, construct) in plan.constructs.iter().enumerate() {
+        writer.construct(index, construct);
     }
     for (site, action) in &plan.pomp_directives {
         writer.pomp_directive(*site, action);

@@ -111,7 +111,7 @@ pub fn emit(file: &SourceFile, model: &Model, plan: &NamedPlan, config: &Config)
 }
 
 impl PlanWriter for Renderer<'_> {
-    fn construct(&mut self, construct: &Construct) {
+    fn construct(&mut self, _: usize, construct: &Construct) {
         Renderer::construct(self, construct)
     }
 
