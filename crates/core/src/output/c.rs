@@ -27,6 +27,7 @@ pub fn emit(
         config,
         edits: EditBuilder::with_capacity(super::writing::edits_expected(plan)),
         events: FxHashSet::default(),
+        noting: true,
         scratch: String::new(),
     };
     super::writing::write_plan(plan, &mut r);
@@ -314,6 +315,9 @@ struct Renderer<'a> {
     /// Every event called, for the prototypes (a set looked up for every
     /// call, sorted once when they are written).
     events: FxHashSet<String>,
+    /// Whether the calls written are noted in `events`: not once the
+    /// prototypes are written, as the texts made later are.
+    noting: bool,
     /// Where a construct's texts are written piece by piece before each
     /// is stored at its exact size: a dense file inserts megabytes, and
     /// strings grown in place would copy them several times over and
@@ -367,6 +371,7 @@ impl<'a> LaterTexts<'a> {
                 config,
                 edits: EditBuilder::default(),
                 events: FxHashSet::default(),
+                noting: false,
                 scratch: String::new(),
             },
         }
@@ -406,9 +411,7 @@ impl Renderer<'_> {
                     text.push('\n');
                 }
                 let directive_line = file.line_of(site.span.start);
-                for layer in layers {
-                    self.push_layer_opening(text, region, layer, directive_line);
-                }
+                self.push_opening(text, region, layers, directive_line);
                 if block.is_none() {
                     self.push_closing(text, region, layers);
                 }
@@ -432,7 +435,7 @@ impl Renderer<'_> {
 
     /// Notes the events the texts of a construct with `layers` call, for
     /// the prototypes, before those texts are made: the calls
-    /// [`Renderer::push_layer_opening`] and [`Renderer::push_closing`]
+    /// [`Renderer::push_opening`] and [`Renderer::push_closing`]
     /// make.
     fn note_events(&mut self, layers: &[Layer]) {
         let plan = self.plan;
@@ -443,12 +446,11 @@ impl Renderer<'_> {
                 }
             }
         };
-        for layer in layers {
-            if layer.needs_outer_scope() {
-                note(&layer.before);
-            }
-            if layer.needs_inner_scope() {
-                note(&layer.begin);
+        for step in opening_steps(layers) {
+            match step {
+                Opening::OuterScope(layer) => note(&layer.before),
+                Opening::Directive(_) => {}
+                Opening::InnerScope(layer) => note(&layer.begin),
             }
         }
         for step in closing_steps(layers) {
@@ -515,7 +517,7 @@ impl Renderer<'_> {
     /// The calls, one space apart, appended to `text`.
     fn push_calls(&mut self, text: &mut String, region: &Region, calls: &[Call]) {
         for (i, c) in calls.iter().enumerate() {
-            if !self.events.contains(c.event) {
+            if self.noting && !self.events.contains(c.event) {
                 self.events.insert(c.event.to_owned());
             }
             if i > 0 {
@@ -628,30 +630,27 @@ impl Renderer<'_> {
         text.push('\n');
     }
 
-    /// The text a layer opens with, appended to `text`.
-    fn push_layer_opening(
-        &mut self,
-        text: &mut String,
-        region: &Region,
-        layer: &Layer,
-        line: usize,
-    ) {
-        if layer.needs_outer_scope() {
-            text.push_str("{ ");
-            Self::push_declarations(text, &layer.vars);
-            if !layer.vars.is_empty() {
-                text.push(' ');
+    /// The text that opens `layers`, outermost first, appended to `text`;
+    /// the directives are numbered as the user's line `line`.
+    fn push_opening(&mut self, text: &mut String, region: &Region, layers: &[Layer], line: usize) {
+        for step in opening_steps(layers) {
+            match step {
+                Opening::OuterScope(layer) => {
+                    text.push_str("{ ");
+                    Self::push_declarations(text, &layer.vars);
+                    if !layer.vars.is_empty() {
+                        text.push(' ');
+                    }
+                    self.push_calls(text, region, &layer.before);
+                    text.push('\n');
+                }
+                Opening::Directive(directive) => self.push_pragma(text, directive, line),
+                Opening::InnerScope(layer) => {
+                    text.push_str("{ ");
+                    self.push_calls(text, region, &layer.begin);
+                    text.push('\n');
+                }
             }
-            self.push_calls(text, region, &layer.before);
-            text.push('\n');
-        }
-        if let Some(directive) = &layer.directive {
-            self.push_pragma(text, directive, line);
-        }
-        if layer.needs_inner_scope() {
-            text.push_str("{ ");
-            self.push_calls(text, region, &layer.begin);
-            text.push('\n');
         }
     }
 
@@ -875,6 +874,35 @@ impl Renderer<'_> {
         }
         out
     }
+}
+
+/// A step of opening a construct's layers.
+enum Opening<'l> {
+    /// A layer's outer scope: the values it evaluates first, and its
+    /// before calls.
+    OuterScope(&'l Layer),
+    /// A layer's directive, written again.
+    Directive(&'l crate::directive::Directive),
+    /// A layer's inner scope, and its begin calls.
+    InnerScope(&'l Layer),
+}
+
+/// The steps that open `layers`, outermost first: what the opening text
+/// writes, and what the events noted before it is made must cover.
+fn opening_steps(layers: &[Layer]) -> impl Iterator<Item = Opening<'_>> {
+    layers.iter().flat_map(|layer| {
+        [
+            layer
+                .needs_outer_scope()
+                .then_some(Opening::OuterScope(layer)),
+            layer.directive.as_ref().map(Opening::Directive),
+            layer
+                .needs_inner_scope()
+                .then_some(Opening::InnerScope(layer)),
+        ]
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// A step of closing a construct's layers.
