@@ -221,7 +221,8 @@ impl Class<'_> {
                 preprocessed,
                 flags,
             } => {
-                let mut options = options.clone();
+                // A source's output is written, its edits' texts never read.
+                let mut options = options.for_writing();
                 options.language = Some(language);
                 // With the flags known, `auto` reads C and C++ as the
                 // compiler will.

@@ -352,7 +352,7 @@ impl Work<'_> {
                 ));
             }
         }
-        let done = match instrument_guarded(&file, &options.for_writing()) {
+        let done = match instrument_guarded(&file, options) {
             Ok(done) => done,
             Err(error) => {
                 verdict

@@ -83,8 +83,8 @@ impl Instrumentation {
 
     /// What makes the texts the edits left to be made
     /// ([`crate::output::Config::texts_when_written`]).
-    fn later_texts<'a>(&'a self, file: &'a SourceFile) -> crate::output::c::LaterTexts<'a> {
-        crate::output::c::LaterTexts::new(file, &self.model, &self.plan, &self.options.output)
+    fn later_texts<'a>(&'a self, file: &'a SourceFile) -> crate::output::LaterTexts<'a> {
+        crate::output::LaterTexts::new(file, &self.model, &self.plan, &self.options.output)
     }
 
     /// [`Instrumentation::output`], written to `to` as it is made.
@@ -551,16 +551,17 @@ mod tests {
                 let file = read_source(&path, Some(language)).unwrap();
                 for options in &variants {
                     let made = instrument(&file, options);
+                    let expected = made.output(&file);
                     let later = instrument(&file, &options.for_writing());
                     assert_eq!(
                         String::from_utf8_lossy(&later.output(&file)),
-                        String::from_utf8_lossy(&made.output(&file)),
+                        String::from_utf8_lossy(&expected),
                         "{} with {options:?}",
                         path.display()
                     );
                     let mut written = Vec::new();
                     later.write_output(&file, &mut written).unwrap();
-                    assert_eq!(written, made.output(&file), "{}", path.display());
+                    assert_eq!(written, expected, "{}", path.display());
                     assert_eq!(later.declarations, made.declarations, "{}", path.display());
                 }
                 files += 1;

@@ -5,6 +5,8 @@ pub mod fortran;
 pub mod idf;
 mod writing;
 
+/// Only the C emitter leaves texts to be made as the output is written.
+pub use c::LaterTexts;
 pub use writing::{preprocessed_marker, Config, Emitted, PREPROCESSED_MARKER};
 
 /// The edits that instrument `file` as the plan says, in its language.
