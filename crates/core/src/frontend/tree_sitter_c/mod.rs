@@ -306,6 +306,9 @@ fn read_pieces(prepared: &Prepared, narrow: bool) -> Option<(Found, ParseExtent)
             ));
         }
     }
+    // The pieces and their scans go before the parts are merged: the
+    // merge holds every site twice, the reading's peak.
+    drop(partial);
     Some((merge(parts), extent))
 }
 
