@@ -35,6 +35,9 @@ use pomp_core::language::Language;
 use pomp_core::source::SourceFile;
 use std::hint::black_box;
 
+#[path = "../src/allocator.rs"]
+mod allocator;
+
 // The allocator the pomp binary ships with, so stage times are the ones
 // users see; counting the bytes live for `memory`.
 #[global_allocator]
@@ -55,17 +58,17 @@ unsafe impl std::alloc::GlobalAlloc for Counting {
             live + layout.size() as isize,
             std::sync::atomic::Ordering::Relaxed,
         );
-        unsafe { mimalloc::MiMalloc.alloc(layout) }
+        unsafe { allocator::Mimalloc.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         LIVE.fetch_sub(layout.size() as isize, std::sync::atomic::Ordering::Relaxed);
-        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
+        unsafe { allocator::Mimalloc.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
         let grown = size as isize - layout.size() as isize;
         let live = LIVE.fetch_add(grown, std::sync::atomic::Ordering::Relaxed);
         PEAK.fetch_max(live + grown, std::sync::atomic::Ordering::Relaxed);
-        unsafe { mimalloc::MiMalloc.realloc(ptr, layout, size) }
+        unsafe { allocator::Mimalloc.realloc(ptr, layout, size) }
     }
 }
 
