@@ -2,6 +2,7 @@
 //! it): mimalloc, asked through the entry point each request needs.
 
 use std::alloc::{GlobalAlloc, Layout};
+use std::ffi::c_void;
 
 /// mimalloc, asked for a plain block wherever a plain block is aligned
 /// enough.
@@ -32,26 +33,14 @@ unsafe impl GlobalAlloc for Mimalloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         use libmimalloc_sys::{mi_malloc, mi_malloc_aligned};
         // SAFETY: see the impl.
-        let block = unsafe {
-            match layout.align() <= WORD {
-                true => mi_malloc(layout.size()),
-                false => mi_malloc_aligned(layout.size(), layout.align()),
-            }
-        };
-        block.cast()
+        unsafe { new_block(layout, mi_malloc, mi_malloc_aligned) }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         use libmimalloc_sys::{mi_zalloc, mi_zalloc_aligned};
         // SAFETY: see the impl.
-        let block = unsafe {
-            match layout.align() <= WORD {
-                true => mi_zalloc(layout.size()),
-                false => mi_zalloc_aligned(layout.size(), layout.align()),
-            }
-        };
-        block.cast()
+        unsafe { new_block(layout, mi_zalloc, mi_zalloc_aligned) }
     }
 
     #[inline]
@@ -72,6 +61,25 @@ unsafe impl GlobalAlloc for Mimalloc {
         };
         block.cast()
     }
+}
+
+/// A block for `layout` from `plain` where a plain block is aligned
+/// enough, else from `aligned`: mimalloc's allocating or zeroing pair.
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn new_block(
+    layout: Layout,
+    plain: unsafe extern "C" fn(usize) -> *mut c_void,
+    aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+) -> *mut u8 {
+    // SAFETY: the caller's, as for `GlobalAlloc::alloc`.
+    let block = unsafe {
+        match layout.align() <= WORD {
+            true => plain(layout.size()),
+            false => aligned(layout.size(), layout.align()),
+        }
+    };
+    block.cast()
 }
 
 #[cfg(test)]
