@@ -49,25 +49,29 @@ struct Counting;
 static LIVE: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
 static PEAK: std::sync::atomic::AtomicIsize = std::sync::atomic::AtomicIsize::new(0);
 
+/// Counts `grown` more bytes live (fewer, when negative), and the peak.
+fn count(grown: isize) {
+    let live = LIVE.fetch_add(grown, std::sync::atomic::Ordering::Relaxed);
+    PEAK.fetch_max(live + grown, std::sync::atomic::Ordering::Relaxed);
+}
+
 // SAFETY: every call goes to mimalloc as made; the count is a side effect.
 #[allow(unsafe_code)]
 unsafe impl std::alloc::GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        let live = LIVE.fetch_add(layout.size() as isize, std::sync::atomic::Ordering::Relaxed);
-        PEAK.fetch_max(
-            live + layout.size() as isize,
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        count(layout.size() as isize);
         unsafe { allocator::Mimalloc.alloc(layout) }
     }
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        count(layout.size() as isize);
+        unsafe { allocator::Mimalloc.alloc_zeroed(layout) }
+    }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        LIVE.fetch_sub(layout.size() as isize, std::sync::atomic::Ordering::Relaxed);
+        count(-(layout.size() as isize));
         unsafe { allocator::Mimalloc.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
-        let grown = size as isize - layout.size() as isize;
-        let live = LIVE.fetch_add(grown, std::sync::atomic::Ordering::Relaxed);
-        PEAK.fetch_max(live + grown, std::sync::atomic::Ordering::Relaxed);
+        count(size as isize - layout.size() as isize);
         unsafe { allocator::Mimalloc.realloc(ptr, layout, size) }
     }
 }

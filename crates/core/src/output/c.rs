@@ -439,28 +439,30 @@ impl Renderer<'_> {
     /// make.
     fn note_events(&mut self, layers: &[Layer]) {
         let plan = self.plan;
-        let mut note = |calls: &[Call]| {
-            for call in calls {
-                if !self.events.contains(call.event) {
-                    self.events.insert(call.event.to_owned());
-                }
-            }
-        };
         for step in opening_steps(layers) {
             match step {
-                Opening::OuterScope(layer) => note(&layer.before),
+                Opening::OuterScope(layer) => self.note_calls(&layer.before),
                 Opening::Directive(_) => {}
-                Opening::InnerScope(layer) => note(&layer.begin),
+                Opening::InnerScope(layer) => self.note_calls(&layer.begin),
             }
         }
         for step in closing_steps(layers) {
             match step {
                 Closing::ImplicitBarrier => {
-                    note(&plan.implicit_barrier.before);
-                    note(&plan.implicit_barrier.after);
+                    self.note_calls(&plan.implicit_barrier.before);
+                    self.note_calls(&plan.implicit_barrier.after);
                 }
-                Closing::InnerEnd(layer) => note(&layer.end),
-                Closing::OuterEnd(layer) => note(&layer.after),
+                Closing::InnerEnd(layer) => self.note_calls(&layer.end),
+                Closing::OuterEnd(layer) => self.note_calls(&layer.after),
+            }
+        }
+    }
+
+    /// Notes the events `calls` call, for the prototypes.
+    fn note_calls(&mut self, calls: &[Call]) {
+        for call in calls {
+            if !self.events.contains(call.event) {
+                self.events.insert(call.event.to_owned());
             }
         }
     }
@@ -516,10 +518,10 @@ impl Renderer<'_> {
 
     /// The calls, one space apart, appended to `text`.
     fn push_calls(&mut self, text: &mut String, region: &Region, calls: &[Call]) {
+        if self.noting {
+            self.note_calls(calls);
+        }
         for (i, c) in calls.iter().enumerate() {
-            if self.noting && !self.events.contains(c.event) {
-                self.events.insert(c.event.to_owned());
-            }
             if i > 0 {
                 text.push(' ');
             }
